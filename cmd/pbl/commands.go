@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
+)
+
+// runCmd runs a model file's statements in order. A statement that fails
+// is reported and the others still run; the exit status is then 1.
+func runCmd(c *cli, args []string) int {
+	if len(args) != 1 {
+		return c.usageErr("run", "want one model file, got %d arguments", len(args))
+	}
+	opt, err := c.options()
+	if err != nil {
+		return c.usageErr("run", "%v", err)
+	}
+	m, err := pbl.LoadFile(args[0])
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	status := exitOK
+	first := true
+	for _, s := range m.Stmts {
+		switch s := s.(type) {
+		case *ir.QueryStmt:
+			res, err := infer.Answer(m, s.Query, opt)
+			if err != nil {
+				c.report(err)
+				status = exitError
+				continue
+			}
+			c.print(m, res, &first)
+		}
+	}
+	return status
+}
+
+// print writes one result, separating text results by blank lines.
+func (c *cli) print(m *ir.Model, res *infer.Result, first *bool) {
+	if c.json {
+		if err := report.JSON(c.stdout, m, res); err != nil {
+			c.report(err)
+		}
+		return
+	}
+	if !*first {
+		fmt.Fprintln(c.stdout)
+	}
+	*first = false
+	report.Text(c.stdout, m, res)
+}
+
+// queryCmd answers queries given on the command line.
+func queryCmd(c *cli, args []string) int {
+	if len(args) < 2 {
+		return c.usageErr("query", "want a model file and at least one query")
+	}
+	opt, err := c.options()
+	if err != nil {
+		return c.usageErr("query", "%v", err)
+	}
+	m, err := pbl.LoadFile(args[0])
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	status := exitOK
+	first := true
+	for _, text := range args[1:] {
+		q, err := pbl.ParseQuery(m, text)
+		if err == nil {
+			var res *infer.Result
+			res, err = infer.Answer(m, q, opt)
+			if err == nil {
+				c.print(m, res, &first)
+				continue
+			}
+		}
+		c.report(err)
+		status = exitError
+	}
+	return status
+}
+
+// checkCmd validates model files.
+func checkCmd(c *cli, args []string) int {
+	if len(args) == 0 {
+		return c.usageErr("check", "want at least one model file")
+	}
+	status := exitOK
+	for _, path := range args {
+		m, err := pbl.LoadFile(path)
+		if err != nil {
+			c.report(err)
+			status = exitError
+			if c.json {
+				fmt.Fprintf(c.stdout, "{\"file\":%q,\"ok\":false}\n", path)
+			}
+			continue
+		}
+		edges, params := 0, 0
+		for v, ps := range m.Parents {
+			edges += len(ps)
+			if cpt := m.CPTs[v]; cpt != nil {
+				f := cpt.Factor
+				params += len(f.Vals) / f.Card[len(f.Card)-1] * (f.Card[len(f.Card)-1] - 1)
+			}
+		}
+		if c.json {
+			fmt.Fprintf(c.stdout, "{\"file\":%q,\"ok\":true,\"variables\":%d,\"edges\":%d,\"parameters\":%d,\"statements\":%d}\n",
+				path, len(m.Vars), edges, params, len(m.Stmts))
+			continue
+		}
+		fmt.Fprintf(c.stdout, "%s: ok, %s, %s, %s\n", path, plural(len(m.Vars), "variable"), plural(edges, "edge"), plural(params, "free parameter"))
+	}
+	return status
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

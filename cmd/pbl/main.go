@@ -1,0 +1,201 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"strings"
+
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+func main() {
+	log.SetPrefix("pbl: ")
+	log.SetFlags(0)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Exit statuses (docs/cli.md).
+const (
+	exitOK    = 0
+	exitError = 1 // bad model, data or query
+	exitUsage = 2 // bad command line
+)
+
+const mainUsage = `pbl is a language for probabilistic models and its interpreter.
+
+Usage:
+  pbl run FILE.pbl            run a model file's statements and print the results
+  pbl query MODEL QUERY...    answer queries on a model (.pbl, .bif, .bif.gz)
+  pbl check FILE...           parse and validate models; exit 1 on errors
+  pbl help [COMMAND]          show help
+
+Every command takes --json. Exit status: 0 ok, 1 error in a model, data or
+query, 2 bad usage. Run 'pbl help COMMAND' for a command's flags.
+Queries: P(X), P(X | Y=y), P(X, Y | e), P(X | Y, Z), P(X=x | e), P(e),
+P(* | e), MPE(e), MAP(X, Y | e), indep(A, B | C). See docs/language.md.
+`
+
+type command struct {
+	name, args, summary string
+	run                 func(c *cli, args []string) int
+	flags               func(c *cli, fs *flag.FlagSet)
+}
+
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{name: "run", args: "FILE.pbl", summary: "Run runs a model file's statements (its queries) in order and prints each result.", run: runCmd, flags: engineFlags},
+		{name: "query", args: "MODEL QUERY...", summary: "Query answers the queries given on the command line using only the model's declarations;\nit does not run the file's own statements. MODEL is a .pbl, .bif or .bif.gz file.\nQuote each query for the shell: pbl query m.pbl 'P(Campfire | Storm=true)'.", run: queryCmd, flags: engineFlags},
+		{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
+	}
+}
+
+// cli holds the streams and the common flags of one invocation.
+type cli struct {
+	stdout, stderr io.Writer
+	json           bool
+	engine         string
+	order          string
+	maxTable       int
+	fs             *flag.FlagSet
+}
+
+func engineFlags(c *cli, fs *flag.FlagSet) {
+	fs.StringVar(&c.engine, "engine", "auto", "inference engine: auto, enum (enumeration, small models) or ve (variable elimination)")
+	fs.StringVar(&c.order, "order", "min-fill", "elimination order for ve: min-fill or min-weight")
+	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse intermediate tables with more `entries` than this")
+}
+
+func (c *cli) options() (infer.Options, error) {
+	eng, err := infer.ParseEngine(c.engine)
+	if err != nil {
+		return infer.Options{}, err
+	}
+	opt := infer.Options{Engine: eng, MaxTable: c.maxTable}
+	switch c.order {
+	case "min-fill":
+		opt.Order = infer.MinFill
+	case "min-weight":
+		opt.Order = infer.MinWeight
+	default:
+		return opt, fmt.Errorf("unknown order %q (want min-fill or min-weight)", c.order)
+	}
+	return opt, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	c := &cli{stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, mainUsage)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && name == "help" {
+			if cmd := lookup(args[1]); cmd != nil {
+				c.newFlags(cmd).SetOutput(stdout)
+				c.usage(cmd, stdout)
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "pbl help: unknown command %q\n", args[1])
+			return exitUsage
+		}
+		fmt.Fprint(stdout, mainUsage)
+		return exitOK
+	}
+	cmd := lookup(name)
+	if cmd == nil {
+		fmt.Fprintf(stderr, "pbl: unknown command %q\n\n%s", name, mainUsage)
+		return exitUsage
+	}
+	fs := c.newFlags(cmd)
+	pos, err := parseInterspersed(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		c.usage(cmd, stdout)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "pbl %s: %v\n", cmd.name, err)
+		c.usage(cmd, stderr)
+		return exitUsage
+	}
+	return cmd.run(c, pos)
+}
+
+func lookup(name string) *command {
+	for _, cmd := range commands {
+		if cmd.name == name {
+			return cmd
+		}
+	}
+	return nil
+}
+
+func (c *cli) newFlags(cmd *command) *flag.FlagSet {
+	fs := flag.NewFlagSet("pbl "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&c.json, "json", false, "print results as JSON (one object per line)")
+	if cmd.flags != nil {
+		cmd.flags(c, fs)
+	}
+	c.fs = fs
+	return fs
+}
+
+func (c *cli) usage(cmd *command, w io.Writer) {
+	fmt.Fprintf(w, "Usage: pbl %s [flags] %s\n\n%s\n\nFlags:\n", cmd.name, cmd.args, cmd.summary)
+	c.fs.SetOutput(w)
+	c.fs.PrintDefaults()
+}
+
+// parseInterspersed parses flags appearing anywhere among the arguments
+// (pbl query m.pbl 'P(X)' --json); "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// report prints an error: each positioned error on its own line.
+func (c *cli) report(err error) {
+	var list ir.ErrorList
+	if errors.As(err, &list) {
+		fmt.Fprint(c.stderr, list.Lines())
+		return
+	}
+	var e *ir.Error
+	if errors.As(err, &e) {
+		fmt.Fprintln(c.stderr, e.Error())
+		return
+	}
+	msg := err.Error()
+	if pe, ok := err.(*os.PathError); ok {
+		msg = pe.Path + ": " + pe.Err.Error()
+	}
+	fmt.Fprintln(c.stderr, strings.TrimSpace(msg))
+}
+
+func (c *cli) usageErr(cmd string, format string, args ...any) int {
+	fmt.Fprintf(c.stderr, "pbl %s: %s\n", cmd, fmt.Sprintf(format, args...))
+	fmt.Fprintf(c.stderr, "Run 'pbl help %s' for usage.\n", cmd)
+	return exitUsage
+}

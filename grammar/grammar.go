@@ -1,0 +1,138 @@
+package grammar
+
+import "github.com/alecthomas/participle/v2/lexer"
+
+// File is a whole .pbl source file: a sequence of statements.
+type File struct {
+	Pos   lexer.Position
+	Stmts []Stmt `@@*`
+}
+
+// Stmt is a top-level statement. The set is closed; see [Parser] for the
+// union.
+type Stmt interface{ stmt() }
+
+// Import is `import "other.pbl"`.
+type Import struct {
+	Pos  lexer.Position
+	Path string `"import" @String`
+}
+
+// VarDecl is `var A, B: TYPE`.
+type VarDecl struct {
+	Pos   lexer.Position
+	Names []*Name `"var" @@ ( "," @@ )*`
+	Type  *Type   `":" @@`
+}
+
+// Type is a variable's domain: bool, real, a set of named states, or an
+// integer range lo..hi.
+type Type struct {
+	Pos    lexer.Position
+	Bool   bool    `(  @"bool"`
+	Real   bool    ` | @"real"`
+	States []*Name ` | "{" @@ ( "," @@ )* "}"`
+	Lo     *string ` | @Number ".."`
+	Hi     *string `   @Number )`
+}
+
+// Name is a variable or state name: an identifier, a quoted string, or an
+// integer (for integer-like states).
+type Name struct {
+	Pos    lexer.Position
+	Ident  string `(  @Ident`
+	Quoted string ` | @String`
+	Number string ` | @Number )`
+}
+
+// Text returns the name as the user means it.
+func (n *Name) Text() string {
+	switch {
+	case n.Ident != "":
+		return n.Ident
+	case n.Number != "":
+		return n.Number
+	}
+	return n.Quoted
+}
+
+// Edges is a chain of edge lists, `A, B -> C -> D, E`: every name of one
+// list is a parent of every name of the next.
+type Edges struct {
+	Pos   lexer.Position
+	Lists []*NameList `@@ ( "->" @@ )+`
+}
+
+// NameList is a comma-separated list of names.
+type NameList struct {
+	Pos   lexer.Position
+	Names []*Name `@@ ( "," @@ )*`
+}
+
+// Dist is a CPT definition `P(X | A, B) = BODY`, optionally `= normalize BODY`
+// for rows given as counts or weights.
+type Dist struct {
+	Pos       lexer.Position
+	Child     *Name   `"P" "(" @@`
+	Parents   []*Name `( "|" @@ ( "," @@ )* )? ")" "="`
+	Normalize bool    `@"normalize"?`
+	Body      *Body   `@@`
+}
+
+// Body is the right-hand side of a Dist: one number (bool shorthand for
+// P(X=true)), a vector of probabilities in state order, or rows named by
+// parent states.
+type Body struct {
+	Pos    lexer.Position
+	Value  *Value `(  @@`
+	Rows   []*Row ` | "{" @@* "}" )`
+	EndPos lexer.Position
+}
+
+// Value is a number or a vector.
+type Value struct {
+	Pos    lexer.Position
+	Number *string  `(  @Number`
+	Vector []string ` | "[" @Number ( "," @Number )* "]" )`
+}
+
+// Row is one row of a CPT: the parents' states, then the child's
+// distribution, optionally followed by a comma or semicolon.
+type Row struct {
+	Pos    lexer.Position
+	States []*Name `@@ ( "," @@ )* ":"`
+	Value  *Value  `@@ ( "," | ";" )?`
+}
+
+// QueryStmt is `query Q`.
+type QueryStmt struct {
+	Pos   lexer.Position
+	Query *Query `"query" @@`
+}
+
+// Query is KEYWORD(TERMS | TERMS), e.g. P(Campfire | Storm=true),
+// MPE(Thunder=true), indep(A, B | C).
+type Query struct {
+	Pos     lexer.Position
+	Kind    string  `@( "P" | "MPE" | "MAP" | "ML" | "MDL" | "indep" | "density" ) "("`
+	Targets []*Term `( @@ ( "," @@ )* )?`
+	Bar     bool    `( @"|"`
+	Given   []*Term `  @@ ( "," @@ )* )? ")"`
+	EndPos  lexer.Position
+}
+
+// Term is one item of a query: `*`, a group `{A, B}` (for indep), or a
+// name with an optional state, `X` or `X=x`.
+type Term struct {
+	Pos   lexer.Position
+	Star  bool    `(  @"*"`
+	Group []*Name ` | "{" @@ ( "," @@ )* "}"`
+	Name  *Name   ` | @@`
+	State *Name   `   ( "=" @@ )? )`
+}
+
+func (*Import) stmt()    {}
+func (*VarDecl) stmt()   {}
+func (*Edges) stmt()     {}
+func (*Dist) stmt()      {}
+func (*QueryStmt) stmt() {}

@@ -1,0 +1,281 @@
+package grammar
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Token types produced by [Lexer].
+const (
+	EOF    = lexer.EOF
+	Ident  = lexer.TokenType(-2 - iota) // Storm, true, query, _x1
+	Number                              // 0.4, -3, 1e-6, .5
+	String                              // "0-3_days" (Value holds the unquoted text)
+	Punct                               // -> .. ( ) { } [ ] , : ; = | *
+)
+
+// Lexer is pbl's hand-written lexer. It implements participle's
+// lexer.Definition (and the BytesDefinition and StringDefinition fast
+// paths). Comments (// to end of line, /* ... */) and white space are
+// skipped; newlines are not significant.
+var Lexer lexer.Definition = lexDef{}
+
+type lexDef struct{}
+
+func (lexDef) Symbols() map[string]lexer.TokenType {
+	return map[string]lexer.TokenType{
+		"EOF": EOF, "Ident": Ident, "Number": Number, "String": String, "Punct": Punct,
+	}
+}
+
+func (d lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return d.LexBytes(filename, src)
+}
+
+func (lexDef) LexString(filename, input string) (lexer.Lexer, error) {
+	return &Scanner{src: input, pos: lexer.Position{Filename: filename, Line: 1, Column: 1}}, nil
+}
+
+func (d lexDef) LexBytes(filename string, input []byte) (lexer.Lexer, error) {
+	return d.LexString(filename, string(input))
+}
+
+// Scanner produces tokens from src. pos is the position of src[pos.Offset].
+type Scanner struct {
+	src string
+	pos lexer.Position
+}
+
+// advance moves past n bytes that contain no newline and are ASCII.
+func (s *Scanner) advance(n int) {
+	s.pos.Offset += n
+	s.pos.Column += n
+}
+
+// Next returns the next token. Lexical errors are returned as
+// *participle.Error-compatible lexer errors carrying the position.
+func (s *Scanner) Next() (lexer.Token, error) {
+	if err := s.skipSpace(); err != nil {
+		return lexer.Token{}, err
+	}
+	src, i := s.src, s.pos.Offset
+	start := s.pos
+	if i >= len(src) {
+		return lexer.EOFToken(start), nil
+	}
+	c := src[i]
+	switch {
+	case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf:
+		j := i
+		for j < len(src) {
+			c := src[j]
+			if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+				j++
+				continue
+			}
+			if c < utf8.RuneSelf {
+				break
+			}
+			r, size := utf8.DecodeRuneInString(src[j:])
+			if !(unicode.IsLetter(r) || unicode.IsDigit(r) && j > i) {
+				break
+			}
+			j += size
+		}
+		if j == i {
+			r, _ := utf8.DecodeRuneInString(src[i:])
+			return lexer.Token{}, lexErrorf(start, "unexpected character %q", r)
+		}
+		s.pos.Offset = j
+		s.pos.Column += utf8.RuneCountInString(src[i:j])
+		return lexer.Token{Type: Ident, Value: src[i:j], Pos: start}, nil
+	case '0' <= c && c <= '9' || c == '.' && i+1 < len(src) && isDigit(src[i+1]) ||
+		c == '-' && i+1 < len(src) && (isDigit(src[i+1]) || src[i+1] == '.' && i+2 < len(src) && isDigit(src[i+2])):
+		j := scanNumber(src, i)
+		s.advance(j - i)
+		return lexer.Token{Type: Number, Value: src[i:j], Pos: start}, nil
+	case c == '"':
+		return s.scanString()
+	}
+	n := 1
+	switch c {
+	case '-':
+		if i+1 < len(src) && src[i+1] == '>' {
+			n = 2
+		} else {
+			return lexer.Token{}, lexErrorf(start, "unexpected \"-\" (a number or \"->\" must follow)")
+		}
+	case '.':
+		if i+1 < len(src) && src[i+1] == '.' {
+			n = 2
+		} else {
+			return lexer.Token{}, lexErrorf(start, "unexpected \".\"")
+		}
+	case '(', ')', '{', '}', '[', ']', ',', ':', ';', '=', '|', '*':
+	default:
+		r, _ := utf8.DecodeRuneInString(src[i:])
+		return lexer.Token{}, lexErrorf(start, "unexpected character %q", r)
+	}
+	s.advance(n)
+	return lexer.Token{Type: Punct, Value: src[i : i+n], Pos: start}, nil
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// scanNumber returns the end of the number starting at src[i]:
+// -?digits(.digits)?([eE][+-]?digits)? or -?.digits(...). A "." not
+// followed by a digit is not part of the number, so 0..5 lexes as 0 .. 5.
+func scanNumber(src string, i int) int {
+	j := i
+	if src[j] == '-' {
+		j++
+	}
+	for j < len(src) && isDigit(src[j]) {
+		j++
+	}
+	if j+1 < len(src) && src[j] == '.' && isDigit(src[j+1]) {
+		j++
+		for j < len(src) && isDigit(src[j]) {
+			j++
+		}
+	}
+	if j < len(src) && (src[j] == 'e' || src[j] == 'E') {
+		k := j + 1
+		if k < len(src) && (src[k] == '+' || src[k] == '-') {
+			k++
+		}
+		if k < len(src) && isDigit(src[k]) {
+			for k < len(src) && isDigit(src[k]) {
+				k++
+			}
+			j = k
+		}
+	}
+	return j
+}
+
+// scanString scans a double-quoted string with Go escapes. The token's
+// value is the unquoted text.
+func (s *Scanner) scanString() (lexer.Token, error) {
+	src, i := s.src, s.pos.Offset
+	start := s.pos
+	j := i + 1
+	escaped := false
+	for ; j < len(src); j++ {
+		c := src[j]
+		if c == '\n' {
+			break
+		}
+		if c == '\\' {
+			escaped = true
+			j++
+			continue
+		}
+		if c == '"' {
+			text := src[i+1 : j]
+			if escaped {
+				u, err := strconv.Unquote(src[i : j+1])
+				if err != nil {
+					return lexer.Token{}, lexErrorf(start, "invalid escape in string %s", src[i:j+1])
+				}
+				text = u
+			}
+			s.pos.Offset = j + 1
+			s.pos.Column += utf8.RuneCountInString(src[i : j+1])
+			return lexer.Token{Type: String, Value: text, Pos: start}, nil
+		}
+	}
+	return lexer.Token{}, lexErrorf(start, "string not terminated")
+}
+
+// skipSpace skips white space and comments.
+func (s *Scanner) skipSpace() error {
+	src := s.src
+	for s.pos.Offset < len(src) {
+		c := src[s.pos.Offset]
+		switch {
+		case c == '\n':
+			s.pos.Offset++
+			s.pos.Line++
+			s.pos.Column = 1
+		case c == ' ' || c == '\t' || c == '\r':
+			s.advance(1)
+		case c == '/' && s.pos.Offset+1 < len(src) && src[s.pos.Offset+1] == '/':
+			j := s.pos.Offset
+			for j < len(src) && src[j] != '\n' {
+				j++
+			}
+			s.pos.Column += utf8.RuneCountInString(src[s.pos.Offset:j])
+			s.pos.Offset = j
+		case c == '/' && s.pos.Offset+1 < len(src) && src[s.pos.Offset+1] == '*':
+			start := s.pos
+			s.advance(2)
+			for {
+				if s.pos.Offset >= len(src) {
+					return lexErrorf(start, "comment not terminated")
+				}
+				if src[s.pos.Offset] == '*' && s.pos.Offset+1 < len(src) && src[s.pos.Offset+1] == '/' {
+					s.advance(2)
+					break
+				}
+				if src[s.pos.Offset] == '\n' {
+					s.pos.Offset++
+					s.pos.Line++
+					s.pos.Column = 1
+				} else {
+					_, size := utf8.DecodeRuneInString(src[s.pos.Offset:])
+					s.pos.Offset += size
+					s.pos.Column++
+				}
+			}
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(src[s.pos.Offset:])
+			if !unicode.IsSpace(r) {
+				return nil
+			}
+			s.pos.Offset += size
+			s.pos.Column++
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// TokenName names a token type for messages.
+func TokenName(t lexer.TokenType) string {
+	switch t {
+	case EOF:
+		return "end of file"
+	case Ident:
+		return "name"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Punct:
+		return "punctuation"
+	}
+	return fmt.Sprintf("token %d", t)
+}
+
+// lexErrorf returns a positioned lexical error in participle's form, so the
+// parser reports it like any other syntax error.
+func lexErrorf(pos lexer.Position, format string, args ...any) error {
+	return &lexer.Error{Msg: fmt.Sprintf(format, args...), Pos: pos}
+}
+
+// NewScanner returns a scanner over src; the parser uses it directly
+// rather than through the lexer.Definition interface.
+func NewScanner(filename, src string) *Scanner {
+	return &Scanner{src: src, pos: lexer.Position{Filename: filename, Line: 1, Column: 1}}
+}

@@ -1,0 +1,20 @@
+package spell
+
+import "testing"
+
+func TestNearest(t *testing.T) {
+	cands := []string{"Storm", "BusTourGroup", "Lightning", "Campfire", "Thunder", "ForestFire"}
+	for _, tc := range []struct{ x, want string }{
+		{"Strom", "Storm"},
+		{"storm", "Storm"},
+		{"campfire", "Campfire"},
+		{"Lightnin", "Lightning"},
+		{"Rain", ""},
+		{"X", ""},
+		{"Storm", ""},
+	} {
+		if got := Nearest(tc.x, cands); got != tc.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.x, got, tc.want)
+		}
+	}
+}

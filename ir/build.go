@@ -1,0 +1,287 @@
+package ir
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// RowTolerance is how far from 1 a CPT row may sum and still be accepted.
+// Rows within it are kept exactly as written.
+const RowTolerance = 1e-6
+
+// Builder assembles a Model and validates it. Lowering of .pbl files and
+// the importers of other formats both use it, so every model is checked the
+// same way. Errors are collected; Finish returns them all.
+type Builder struct {
+	m       *Model
+	Errs    ErrorList
+	rowPos  [][]Pos // rowPos[v][r]: position of row r of v's CPT, or nil
+	cptSeen []bool
+}
+
+// NewBuilder returns a builder for a model read from file.
+func NewBuilder(file string) *Builder {
+	return &Builder{m: &Model{Source: file, byName: map[string]VarID{}}}
+}
+
+// Errorf records an error.
+func (b *Builder) Errorf(pos Pos, format string, args ...any) {
+	b.Errs.Add(pos, format, args...)
+}
+
+// Model returns the model being built (for lookups during construction).
+func (b *Builder) Model() *Model { return b.m }
+
+// AddVar declares a variable. For Bool the states are ignored and set to
+// true, false; for Range they are lo..lo+n-1 given as decimal strings. A
+// duplicate name or a duplicate state is an error; the returned ok is false
+// if the variable was not added.
+func (b *Builder) AddVar(pos Pos, name string, kind Kind, states []string, lo int) (VarID, bool) {
+	if prev, dup := b.m.byName[name]; dup {
+		b.Errorf(pos, "%s redeclared (first declared at %s)", strconv.Quote(name), b.m.Vars[prev].Pos)
+		return prev, false
+	}
+	switch kind {
+	case Bool:
+		states = []string{"true", "false"}
+	case Real:
+		states = nil
+	default:
+		if len(states) == 0 {
+			b.Errorf(pos, "variable %s has no states", strconv.Quote(name))
+			return 0, false
+		}
+		seen := make(map[string]bool, len(states))
+		for _, s := range states {
+			if seen[s] {
+				b.Errorf(pos, "variable %s has state %s twice", strconv.Quote(name), strconv.Quote(s))
+				return 0, false
+			}
+			seen[s] = true
+		}
+	}
+	id := VarID(len(b.m.Vars))
+	b.m.Vars = append(b.m.Vars, &Variable{Pos: pos, ID: id, Name: name, Kind: kind, States: append([]string(nil), states...), Lo: lo})
+	b.m.byName[name] = id
+	b.m.Parents = append(b.m.Parents, nil)
+	b.m.CPTs = append(b.m.CPTs, nil)
+	b.rowPos = append(b.rowPos, nil)
+	b.cptSeen = append(b.cptSeen, false)
+	return id, true
+}
+
+// RangeStates returns the state names of the integer range lo..hi.
+func RangeStates(lo, hi int) []string {
+	out := make([]string, 0, hi-lo+1)
+	for i := lo; i <= hi; i++ {
+		out = append(out, strconv.Itoa(i))
+	}
+	return out
+}
+
+// SetCPT gives child its CPT. vals is laid out over (parents..., child),
+// the child fastest; rowPos, if not nil, gives the position of each row
+// (one per parent configuration) for error messages. A second CPT for the
+// same child is an error.
+func (b *Builder) SetCPT(pos Pos, child VarID, parents []VarID, vals []float64, rowPos []Pos) {
+	if b.cptSeen[child] {
+		b.Errorf(pos, "second distribution for %s (first at %s)", strconv.Quote(b.m.Vars[child].Name), b.m.CPTs[child].Pos)
+		return
+	}
+	b.cptSeen[child] = true
+	vars := append(append([]VarID(nil), parents...), child)
+	card := make([]int, len(vars))
+	for i, v := range vars {
+		card[i] = len(b.m.Vars[v].States)
+	}
+	n, ok := TableSize(card)
+	if !ok {
+		b.Errorf(pos, "the table of %s is too large", strconv.Quote(b.m.Vars[child].Name))
+		return
+	}
+	if len(vals) != n {
+		panic(fmt.Sprintf("ir: SetCPT: %d values for a table of %d", len(vals), n))
+	}
+	f := NewFactor(vars, card)
+	copy(f.Vals, vals)
+	b.m.CPTs[child] = &CPT{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...), Factor: f}
+	b.m.Parents[child] = append([]VarID(nil), parents...)
+	b.rowPos[child] = rowPos
+}
+
+// AddStmt appends a statement.
+func (b *Builder) AddStmt(s Stmt) { b.m.Stmts = append(b.m.Stmts, s) }
+
+// Finish validates the model and returns it, or the sorted list of every
+// error found while building and validating.
+func (b *Builder) Finish() (*Model, error) {
+	m := b.m
+	if len(m.Vars) == 0 && len(b.Errs) == 0 {
+		b.Errorf(Pos{File: m.Source, Line: 1, Col: 1}, "the model declares no variables")
+	}
+	for v, x := range m.Vars {
+		if x.Kind != Real && !b.cptSeen[v] {
+			b.Errorf(x.Pos, "%s has no distribution (give it one with P(%s) = ...)", Quote(x.Name), x.Name)
+		}
+		if c := m.CPTs[v]; c != nil {
+			b.checkRows(c)
+		}
+	}
+	b.checkCycles()
+	if err := b.Errs.Err(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// checkRows checks that every row of c is a probability distribution.
+func (b *Builder) checkRows(c *CPT) {
+	f := c.Factor
+	k := f.Card[len(f.Card)-1]
+	rows := len(f.Vals) / k
+	a := make([]int, len(f.Vars))
+	for r := 0; r < rows; r++ {
+		pos := c.Pos
+		if rp := b.rowPos[c.Child]; r < len(rp) && rp[r].IsValid() {
+			pos = rp[r]
+		}
+		row := f.Vals[r*k : (r+1)*k]
+		sum := 0.0
+		bad := false
+		for _, p := range row {
+			if !(p >= 0 && p <= 1) {
+				b.Errorf(pos, "probability %s in %s is outside [0, 1]", FormatFloat(p), b.rowName(c, f.Assignment(a, r*k)))
+				bad = true
+				break
+			}
+			sum += p
+		}
+		if !bad && !(math.Abs(sum-1) <= RowTolerance) {
+			b.Errorf(pos, "%s sums to %s, expected 1", b.rowName(c, f.Assignment(a, r*k)), FormatFloat(sum))
+		}
+	}
+}
+
+// rowName describes the row of c at assignment a, e.g.
+// `row (true, false) of P(Campfire | Storm, BusTourGroup)`.
+func (b *Builder) rowName(c *CPT, a []int) string {
+	m := b.m
+	var s strings.Builder
+	if len(c.Parents) > 0 {
+		s.WriteString("row (")
+		for i, p := range c.Parents {
+			if i > 0 {
+				s.WriteString(", ")
+			}
+			s.WriteString(Quote(m.Vars[p].States[a[i]]))
+		}
+		s.WriteString(") of ")
+	}
+	s.WriteString("P(")
+	s.WriteString(Quote(m.Vars[c.Child].Name))
+	for i, p := range c.Parents {
+		if i == 0 {
+			s.WriteString(" | ")
+		} else {
+			s.WriteString(", ")
+		}
+		s.WriteString(Quote(m.Vars[p].Name))
+	}
+	s.WriteString(")")
+	return s.String()
+}
+
+// checkCycles reports each directed cycle once, as A -> B -> C -> A.
+func (b *Builder) checkCycles() {
+	m := b.m
+	children := m.Children()
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]int, len(m.Vars))
+	var stack []VarID
+	var visit func(v VarID)
+	visit = func(v VarID) {
+		color[v] = grey
+		stack = append(stack, v)
+		for _, c := range children[v] {
+			switch color[c] {
+			case white:
+				visit(c)
+			case grey:
+				i := len(stack) - 1
+				for stack[i] != c {
+					i--
+				}
+				names := make([]string, 0, len(stack)-i+1)
+				for _, w := range stack[i:] {
+					names = append(names, Quote(m.Vars[w].Name))
+				}
+				names = append(names, Quote(m.Vars[c].Name))
+				pos := m.Vars[c].Pos
+				if cp := m.CPTs[c]; cp != nil {
+					pos = cp.Pos
+				}
+				b.Errorf(pos, "cycle: %s", strings.Join(names, " -> "))
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[v] = black
+	}
+	for v := range m.Vars {
+		if color[v] == white {
+			visit(VarID(v))
+		}
+	}
+}
+
+// FormatFloat formats x in the shortest form that reads back as x.
+func FormatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// Quote returns name as written in pbl source: bare if it is an identifier
+// or an integer, otherwise double-quoted.
+func Quote(name string) string {
+	if IsIdent(name) || isInt(name) {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
+// IsIdent reports whether s is a pbl identifier: a letter or underscore
+// followed by letters, digits and underscores.
+func IsIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r >= 0x80 && isLetter(r):
+		case i > 0 && ('0' <= r && r <= '9'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isInt(s string) bool {
+	if s == "" {
+		return false
+	}
+	if s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

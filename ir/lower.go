@@ -1,0 +1,439 @@
+package ir
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/internal/spell"
+)
+
+// MaxStates is the largest number of states a variable may have.
+const MaxStates = 1 << 20
+
+// Lower lowers parsed files to one Model. files[len(files)-1] is the main
+// file; the others are the files it imports (directly or not), in the order
+// their declarations should come, imports first. Declarations of every file
+// are merged; only the main file's statements (queries) are kept. Import
+// statements are resolved by the caller (see the root package's Load), and
+// ignored here.
+func Lower(files ...*grammar.File) (*Model, error) {
+	if len(files) == 0 {
+		return nil, ErrorList{Errorf(Pos{}, "no files")}
+	}
+	main := files[len(files)-1]
+	l := &lowerer{b: NewBuilder(main.Pos.Filename), edges: map[[2]VarID]Pos{}}
+	for _, f := range files {
+		for _, s := range f.Stmts {
+			if d, ok := s.(*grammar.VarDecl); ok {
+				l.varDecl(d)
+			}
+		}
+	}
+	for _, f := range files {
+		for _, s := range f.Stmts {
+			if e, ok := s.(*grammar.Edges); ok {
+				l.edgeStmt(e)
+			}
+		}
+	}
+	for _, f := range files {
+		for _, s := range f.Stmts {
+			if d, ok := s.(*grammar.Dist); ok {
+				l.dist(d)
+			}
+		}
+	}
+	l.checkEdges()
+	m := l.b.Model()
+	if len(l.b.Errs) == 0 {
+		for _, s := range main.Stmts {
+			if q, ok := s.(*grammar.QueryStmt); ok {
+				if lq, errs := lowerQuery(m, q.Query); len(errs) > 0 {
+					l.b.Errs = append(l.b.Errs, errs...)
+				} else {
+					l.b.AddStmt(&QueryStmt{Pos: lq.Pos, Query: lq})
+				}
+			}
+		}
+	}
+	return l.b.Finish()
+}
+
+type lowerer struct {
+	b        *Builder
+	edges    map[[2]VarID]Pos // declared edge (parent, child) → position
+	edgeList [][2]VarID       // declared edges in order
+	hasEdges []bool           // hasEdges[v]: some edge into v was declared
+}
+
+func pos(p lexer.Position) Pos { return Pos{File: p.Filename, Line: p.Line, Col: p.Column} }
+
+func (l *lowerer) varDecl(d *grammar.VarDecl) {
+	t := d.Type
+	var kind Kind
+	var states []string
+	lo := 0
+	switch {
+	case t.Bool:
+		kind = Bool
+	case t.Real:
+		kind = Real
+	case t.States != nil:
+		kind = Enum
+		for _, n := range t.States {
+			states = append(states, n.Text())
+		}
+	case t.Lo != nil:
+		kind = Range
+		a, err1 := strconv.Atoi(*t.Lo)
+		b, err2 := strconv.Atoi(*t.Hi)
+		switch {
+		case err1 != nil || err2 != nil:
+			l.b.Errorf(pos(t.Pos), "a range needs integer bounds, as in 0..10")
+			return
+		case b < a:
+			l.b.Errorf(pos(t.Pos), "empty range %d..%d", a, b)
+			return
+		case b-a >= MaxStates:
+			l.b.Errorf(pos(t.Pos), "range %d..%d has more than %d states", a, b, MaxStates)
+			return
+		}
+		lo, states = a, RangeStates(a, b)
+	}
+	for _, n := range d.Names {
+		if kind == Enum || kind == Range {
+			for i := range states {
+				if !validState(states[i]) {
+					l.b.Errorf(pos(t.Pos), "empty state name")
+				}
+			}
+		}
+		l.b.AddVar(pos(n.Pos), n.Text(), kind, states, lo)
+	}
+	if len(l.hasEdges) < len(l.b.m.Vars) {
+		l.hasEdges = append(l.hasEdges, make([]bool, len(l.b.m.Vars)-len(l.hasEdges))...)
+	}
+}
+
+func validState(s string) bool { return s != "" }
+
+// lookup resolves a variable name, reporting unknown names with a hint.
+func (l *lowerer) lookup(n *grammar.Name) (VarID, bool) {
+	return lookupVar(l.b.m, n, &l.b.Errs)
+}
+
+func lookupVar(m *Model, n *grammar.Name, errs *ErrorList) (VarID, bool) {
+	name := n.Text()
+	if id, ok := m.byName[name]; ok {
+		return id, true
+	}
+	msg := "undefined variable " + strconv.Quote(name)
+	if s := spell.Nearest(name, m.Names()); s != "" {
+		msg += " (did you mean " + strconv.Quote(s) + "?)"
+	}
+	errs.Add(pos(n.Pos), "%s", msg)
+	return 0, false
+}
+
+// lookupState resolves a state of v, reporting unknown states with a hint.
+func lookupState(v *Variable, n *grammar.Name, errs *ErrorList) (int, bool) {
+	name := n.Text()
+	if i := v.State(name); i >= 0 {
+		return i, true
+	}
+	msg := "unknown state " + strconv.Quote(name) + " of " + strconv.Quote(v.Name)
+	if s := spell.Nearest(name, v.States); s != "" {
+		msg += " (did you mean " + strconv.Quote(s) + "?)"
+	} else {
+		msg += " (states: " + stateList(v) + ")"
+	}
+	errs.Add(pos(n.Pos), "%s", msg)
+	return 0, false
+}
+
+func stateList(v *Variable) string {
+	qs := make([]string, len(v.States))
+	for i, s := range v.States {
+		qs[i] = Quote(s)
+	}
+	if len(qs) > 12 {
+		qs = append(qs[:12], "...")
+	}
+	return strings.Join(qs, ", ")
+}
+
+func (l *lowerer) edgeStmt(e *grammar.Edges) {
+	var prev []VarID
+	for i, list := range e.Lists {
+		var cur []VarID
+		for _, n := range list.Names {
+			if id, ok := l.lookup(n); ok {
+				cur = append(cur, id)
+			}
+		}
+		if i > 0 {
+			for _, p := range prev {
+				for _, c := range cur {
+					key := [2]VarID{p, c}
+					at := pos(list.Pos)
+					if first, dup := l.edges[key]; dup {
+						l.b.Errorf(at, "edge %s -> %s declared twice (first at %s)", Quote(l.b.m.Vars[p].Name), Quote(l.b.m.Vars[c].Name), first)
+						continue
+					}
+					if p == c {
+						l.b.Errorf(at, "edge from %s to itself", strconv.Quote(l.b.m.Vars[p].Name))
+						continue
+					}
+					l.edges[key] = at
+					l.edgeList = append(l.edgeList, key)
+					l.hasEdges[c] = true
+				}
+			}
+		}
+		prev = cur
+	}
+}
+
+// checkEdges reports declared edges into a variable whose CPT does not list
+// the parent. (The reverse is reported by dist.)
+func (l *lowerer) checkEdges() {
+	m := l.b.m
+	for _, e := range l.edgeList {
+		p, c := e[0], e[1]
+		if m.CPTs[c] == nil {
+			continue // reported as a missing distribution
+		}
+		found := false
+		for _, q := range m.CPTs[c].Parents {
+			found = found || q == p
+		}
+		if !found {
+			l.b.Errorf(l.edges[e], "edge %s -> %s is declared, but P(%s | ...) does not list %s as a parent",
+				Quote(m.Vars[p].Name), Quote(m.Vars[c].Name), Quote(m.Vars[c].Name), Quote(m.Vars[p].Name))
+		}
+	}
+}
+
+// dist lowers a CPT definition.
+func (l *lowerer) dist(d *grammar.Dist) {
+	m := l.b.m
+	errs := len(l.b.Errs)
+	child, ok := l.lookup(d.Child)
+	var parents []VarID
+	for _, n := range d.Parents {
+		if id, ok := l.lookup(n); ok {
+			for _, q := range parents {
+				if q == id {
+					l.b.Errorf(pos(n.Pos), "parent %s listed twice", strconv.Quote(n.Text()))
+				}
+			}
+			if ok && id == child {
+				l.b.Errorf(pos(n.Pos), "%s cannot be its own parent", strconv.Quote(n.Text()))
+			}
+			parents = append(parents, id)
+		}
+	}
+	if !ok || len(l.b.Errs) > errs {
+		return
+	}
+	cv := m.Vars[child]
+	for i, p := range append([]VarID{child}, parents...) {
+		if m.Vars[p].Kind == Real {
+			at := d.Child.Pos
+			if i > 0 {
+				at = d.Parents[i-1].Pos
+			}
+			l.b.Errorf(pos(at), "%s is real-valued; a table needs discrete variables (bool, {states} or lo..hi)", strconv.Quote(m.Vars[p].Name))
+			return
+		}
+	}
+	if l.hasEdges[child] {
+		for i, p := range parents {
+			if _, declared := l.edges[[2]VarID{p, child}]; !declared {
+				l.b.Errorf(pos(d.Parents[i].Pos), "P(%s | ...) lists parent %s, but no edge %s -> %s is declared",
+					Quote(cv.Name), Quote(m.Vars[p].Name), Quote(m.Vars[p].Name), Quote(cv.Name))
+			}
+		}
+	}
+	k := len(cv.States)
+	card := make([]int, len(parents))
+	for i, p := range parents {
+		card[i] = len(m.Vars[p].States)
+	}
+	nrows, ok := TableSize(append(card, k))
+	if !ok || nrows > MaxTableSize/4 {
+		l.b.Errorf(pos(d.Pos), "the table of %s is too large", strconv.Quote(cv.Name))
+		return
+	}
+	nrows /= k
+	vals := make([]float64, nrows*k)
+	body := d.Body
+	switch {
+	case body.Value != nil && len(parents) > 0:
+		l.b.Errorf(pos(body.Pos), "P(%s | ...) has parents: give one row per parent configuration, as in { %s: ... }",
+			Quote(cv.Name), exampleRow(m, parents))
+		return
+	case body.Value != nil:
+		if !l.value(body.Value, cv, d.Normalize, vals) {
+			return
+		}
+		l.b.SetCPT(pos(d.Pos), child, parents, vals, nil)
+		return
+	case len(parents) == 0:
+		l.b.Errorf(pos(body.Pos), "P(%s) has no parents: give a vector, as in [%s]", Quote(cv.Name), exampleVec(k))
+		return
+	}
+	rowPos := make([]Pos, nrows)
+	seen := make([]bool, nrows)
+	for _, r := range body.Rows {
+		if len(r.States) != len(parents) {
+			l.b.Errorf(pos(r.Pos), "row has %d states, expected %d (one for each of %s)", len(r.States), len(parents), nameList(m, parents))
+			continue
+		}
+		idx, good := 0, true
+		for i, s := range r.States {
+			st, ok := lookupState(m.Vars[parents[i]], s, &l.b.Errs)
+			good = good && ok
+			idx = idx*card[i] + st
+		}
+		if !good {
+			continue
+		}
+		if seen[idx] {
+			l.b.Errorf(pos(r.Pos), "duplicate row (%s) (first at %s)", rowText(r), rowPos[idx])
+			continue
+		}
+		seen[idx] = true
+		rowPos[idx] = pos(r.Pos)
+		l.value(r.Value, cv, d.Normalize, vals[idx*k:(idx+1)*k])
+	}
+	missing := 0
+	a := make([]int, len(parents))
+	for idx, ok := range seen {
+		if ok {
+			continue
+		}
+		missing++
+		if missing <= 3 {
+			rem := idx
+			for i := len(card) - 1; i >= 0; i-- {
+				a[i] = rem % card[i]
+				rem /= card[i]
+			}
+			states := make([]string, len(parents))
+			for i, p := range parents {
+				states[i] = Quote(m.Vars[p].States[a[i]])
+			}
+			l.b.Errorf(pos(body.EndPos), "P(%s | %s) is missing the row (%s)", Quote(cv.Name), nameList(m, parents), strings.Join(states, ", "))
+		}
+	}
+	if missing > 3 {
+		l.b.Errorf(pos(body.EndPos), "P(%s | %s) is missing %d rows in all", Quote(cv.Name), nameList(m, parents), missing)
+	}
+	if len(l.b.Errs) == errs {
+		l.b.SetCPT(pos(d.Pos), child, parents, vals, rowPos)
+	}
+}
+
+// value lowers a number or vector into dst (one row, len = number of states).
+func (l *lowerer) value(v *grammar.Value, child *Variable, normalize bool, dst []float64) bool {
+	k := len(dst)
+	if v.Number != nil {
+		if child.Kind != Bool {
+			l.b.Errorf(pos(v.Pos), "%s has %d states: give a vector [%s]; a single number is shorthand for P(%s=true) of a bool variable",
+				Quote(child.Name), k, exampleVec(k), child.Name)
+			return false
+		}
+		if normalize {
+			l.b.Errorf(pos(v.Pos), "normalize needs a vector of counts or weights, not a single number")
+			return false
+		}
+		p, ok := l.number(v.Pos, *v.Number)
+		if !ok {
+			return false
+		}
+		dst[0], dst[1] = p, 1-p
+		if !(p >= 0 && p <= 1) {
+			l.b.Errorf(pos(v.Pos), "probability %s is outside [0, 1]", *v.Number)
+			return false
+		}
+		return true
+	}
+	if len(v.Vector) != k {
+		l.b.Errorf(pos(v.Pos), "%d values, expected %d (states of %s: %s)", len(v.Vector), k, strconv.Quote(child.Name), stateList(child))
+		return false
+	}
+	sum := 0.0
+	for i, s := range v.Vector {
+		p, ok := l.number(v.Pos, s)
+		if !ok {
+			return false
+		}
+		dst[i] = p
+		sum += p
+	}
+	if normalize {
+		for _, p := range dst {
+			if !(p >= 0) {
+				l.b.Errorf(pos(v.Pos), "normalize: weight %s is negative", FormatFloat(p))
+				return false
+			}
+		}
+		if !(sum > 0) || math.IsInf(sum, 0) {
+			l.b.Errorf(pos(v.Pos), "normalize: the weights sum to %s; they must sum to a positive number", FormatFloat(sum))
+			return false
+		}
+		for i := range dst {
+			dst[i] /= sum
+		}
+	}
+	return true
+}
+
+func (l *lowerer) number(p lexer.Position, s string) (float64, bool) {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(x, 0) {
+		l.b.Errorf(pos(p), "number %s is out of range", s)
+		return 0, false
+	}
+	return x, true
+}
+
+func nameList(m *Model, vs []VarID) string {
+	names := make([]string, len(vs))
+	for i, v := range vs {
+		names[i] = Quote(m.Vars[v].Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func rowText(r *grammar.Row) string {
+	s := make([]string, len(r.States))
+	for i, n := range r.States {
+		s[i] = Quote(n.Text())
+	}
+	return strings.Join(s, ", ")
+}
+
+func exampleRow(m *Model, parents []VarID) string {
+	s := make([]string, len(parents))
+	for i, p := range parents {
+		s[i] = Quote(m.Vars[p].States[0])
+	}
+	return strings.Join(s, ", ")
+}
+
+func exampleVec(k int) string {
+	s := make([]string, min(k, 4))
+	for i := range s {
+		s[i] = "p" + strconv.Itoa(i+1)
+	}
+	if k > 4 {
+		s = append(s, "...")
+	}
+	return strings.Join(s, ", ")
+}

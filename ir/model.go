@@ -1,0 +1,108 @@
+package ir
+
+// Kind is the kind of a variable's domain.
+type Kind int
+
+const (
+	Bool  Kind = iota // states "true", "false" (in that order)
+	Enum              // named states
+	Range             // integer states lo..hi, named by their decimal form
+	Real              // real-valued; not usable in discrete inference
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Bool:
+		return "bool"
+	case Enum:
+		return "enum"
+	case Range:
+		return "range"
+	case Real:
+		return "real"
+	}
+	return "?"
+}
+
+// Variable is a declared random variable.
+type Variable struct {
+	Pos    Pos
+	ID     VarID
+	Name   string
+	Kind   Kind
+	States []string // state names in index order; nil for Real
+	Lo     int      // first integer of a Range, 0 otherwise
+}
+
+// State returns the index of the named state, or -1.
+func (v *Variable) State(name string) int {
+	for i, s := range v.States {
+		if s == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// CPT is the conditional distribution of one variable given its parents.
+// Its factor's scope is (Parents..., Child): one row per configuration of
+// the parents, in row-major order, the child's states fastest.
+type CPT struct {
+	Pos     Pos
+	Child   VarID
+	Parents []VarID
+	Factor  *Factor
+}
+
+// Model is a validated probabilistic model: variables, the DAG, one CPT per
+// discrete variable, and the statements of the file it came from.
+type Model struct {
+	Vars    []*Variable
+	Parents [][]VarID // Parents[v] in CPT order
+	CPTs    []*CPT    // CPTs[v], nil for Real variables
+	Stmts   []Stmt    // in source order; empty for imported formats
+	Source  string    // the file the model was read from, or ""
+
+	byName map[string]VarID
+}
+
+// Lookup returns the variable with the given name.
+func (m *Model) Lookup(name string) (*Variable, bool) {
+	id, ok := m.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return m.Vars[id], true
+}
+
+// Names returns the variable names in declaration order.
+func (m *Model) Names() []string {
+	out := make([]string, len(m.Vars))
+	for i, v := range m.Vars {
+		out[i] = v.Name
+	}
+	return out
+}
+
+// Children returns the children of every variable, in increasing VarID order.
+func (m *Model) Children() [][]VarID {
+	ch := make([][]VarID, len(m.Vars))
+	for v, ps := range m.Parents {
+		for _, p := range ps {
+			ch[p] = append(ch[p], VarID(v))
+		}
+	}
+	return ch
+}
+
+// Factors returns the factors whose product is the model's joint
+// distribution: the CPTs' factors, in variable order.
+func (m *Model) Factors() []*Factor {
+	var fs []*Factor
+	for _, c := range m.CPTs {
+		if c != nil {
+			fs = append(fs, c.Factor)
+		}
+	}
+	return fs
+}

@@ -1,0 +1,292 @@
+package ir
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl/grammar"
+)
+
+// LowerQuery validates a parsed query against m.
+func LowerQuery(m *Model, q *grammar.Query) (*Query, error) {
+	lq, errs := lowerQuery(m, q)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return lq, nil
+}
+
+func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
+	var errs ErrorList
+	at := pos(q.Pos)
+	lq := &Query{Pos: at, Text: QueryText(q)}
+	switch q.Kind {
+	case "P":
+		lq.Kind = Prob
+	case "MPE":
+		lq.Kind = MPE
+	case "MAP":
+		lq.Kind = MAP
+	case "indep":
+		lq.Kind = Indep
+	default:
+		errs.Add(at, "%s(...) queries are for hypothesis spaces and mixtures, which this model has none of", q.Kind)
+		return nil, errs
+	}
+
+	// resolve returns the variable of a term, rejecting real-valued ones.
+	resolve := func(n *grammar.Name) (VarID, bool) {
+		id, ok := lookupVar(m, n, &errs)
+		if ok && m.Vars[id].Kind == Real {
+			errs.Add(pos(n.Pos), "%s is real-valued; queries ask about discrete variables", strconv.Quote(n.Text()))
+			return 0, false
+		}
+		return id, ok
+	}
+	state := func(id VarID, t *grammar.Term) int {
+		if t.State == nil {
+			return -1
+		}
+		s, ok := lookupState(m.Vars[id], t.State, &errs)
+		if !ok {
+			return -2
+		}
+		return s
+	}
+	noGroupsOrStars := func(ts []*grammar.Term, where string) {
+		for _, t := range ts {
+			switch {
+			case t.Star:
+				errs.Add(pos(t.Pos), "* is allowed only as P(* | evidence)")
+			case t.Group != nil:
+				errs.Add(pos(t.Pos), "a group {...} is allowed only in indep(...)")
+			}
+		}
+	}
+	// seen tracks every variable mentioned, to catch repeats.
+	seen := map[VarID]*grammar.Term{}
+	role := map[VarID]int{} // state given, or -1 for free
+	// given lowers the terms after the bar (or an MPE's terms): evidence
+	// and free conditioning variables.
+	given := func(ts []*grammar.Term, allowFree bool) {
+		for _, t := range ts {
+			if t.Star || t.Group != nil {
+				continue
+			}
+			id, ok := resolve(t.Name)
+			if !ok {
+				continue
+			}
+			s := state(id, t)
+			if s == -2 {
+				continue
+			}
+			if prev, dup := seen[id]; dup {
+				ps := role[id]
+				switch {
+				case ps >= 0 && s >= 0 && ps != s:
+					errs.Add(pos(t.Pos), "%s is given two different states, %s and %s", strconv.Quote(m.Vars[id].Name),
+						strconv.Quote(m.Vars[id].States[ps]), strconv.Quote(m.Vars[id].States[s]))
+				case ps == s && prev.State != nil:
+					// the same observation twice: harmless
+				default:
+					errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(m.Vars[id].Name))
+				}
+				continue
+			}
+			seen[id], role[id] = t, s
+			if s < 0 {
+				if !allowFree {
+					errs.Add(pos(t.Pos), "%q needs a state here, as in %s=%s", m.Vars[id].Name, Quote(m.Vars[id].Name), Quote(m.Vars[id].States[0]))
+					continue
+				}
+				lq.Free = append(lq.Free, id)
+			} else {
+				lq.Evidence = append(lq.Evidence, Obs{Var: id, State: s})
+			}
+		}
+	}
+
+	switch lq.Kind {
+	case Prob:
+		if len(q.Targets) == 0 {
+			errs.Add(at, "empty query: name at least one variable, as in P(X) or P(X | Y=y)")
+			return nil, errs
+		}
+		if q.Targets[0].Star {
+			if len(q.Targets) > 1 {
+				errs.Add(pos(q.Targets[1].Pos), "P(* | ...) asks for every variable; list no others beside *")
+			}
+			noGroupsOrStars(q.Given, "given")
+			given(q.Given, false)
+			lq.Star = true
+			break
+		}
+		noGroupsOrStars(q.Targets, "targets")
+		noGroupsOrStars(q.Given, "given")
+		fixed, free := 0, 0
+		for _, t := range q.Targets {
+			if t.Star || t.Group != nil {
+				continue
+			}
+			id, ok := resolve(t.Name)
+			if !ok {
+				continue
+			}
+			s := state(id, t)
+			if s == -2 {
+				continue
+			}
+			if _, dup := seen[id]; dup {
+				errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(m.Vars[id].Name))
+				continue
+			}
+			seen[id], role[id] = t, s
+			if s >= 0 {
+				fixed++
+			} else {
+				free++
+			}
+			lq.Targets = append(lq.Targets, id)
+			lq.TargetStates = append(lq.TargetStates, s)
+		}
+		if fixed > 0 && free > 0 {
+			errs.Add(at, "give a state to every variable before | or to none: P(X, Y | e) is a table, P(X=x, Y=y | e) a number")
+		}
+		for _, t := range q.Given {
+			if t.Name == nil {
+				continue
+			}
+			if id, ok := m.byName[t.Name.Text()]; ok {
+				if _, isTarget := seen[id]; isTarget {
+					errs.Add(pos(t.Pos), "%s is both asked for and given", strconv.Quote(m.Vars[id].Name))
+				}
+			}
+		}
+		if len(errs) > 0 {
+			return nil, errs
+		}
+		given(q.Given, true)
+		if !q.Bar && fixed > 0 {
+			// P(A=a, B=b): the probability of evidence.
+			for i, v := range lq.Targets {
+				lq.Evidence = append(lq.Evidence, Obs{Var: v, State: lq.TargetStates[i]})
+			}
+			lq.Targets, lq.TargetStates = nil, nil
+		}
+	case MPE:
+		if q.Bar {
+			errs.Add(at, "MPE takes only evidence, as in MPE(X=x, Y=y); to maximise over some variables use MAP(X, Y | e)")
+			return nil, errs
+		}
+		noGroupsOrStars(q.Targets, "")
+		given(q.Targets, false)
+	case MAP:
+		if len(q.Targets) == 0 {
+			errs.Add(at, "MAP needs the variables to maximise over, as in MAP(X, Y | e)")
+			return nil, errs
+		}
+		noGroupsOrStars(q.Targets, "")
+		noGroupsOrStars(q.Given, "")
+		for _, t := range q.Targets {
+			if t.Name == nil {
+				continue
+			}
+			if t.State != nil {
+				errs.Add(pos(t.State.Pos), "MAP(...) maximises over %s: give no state before |", strconv.Quote(t.Name.Text()))
+				continue
+			}
+			id, ok := resolve(t.Name)
+			if !ok {
+				continue
+			}
+			if _, dup := seen[id]; dup {
+				errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(m.Vars[id].Name))
+				continue
+			}
+			seen[id], role[id] = t, -1
+			lq.Targets = append(lq.Targets, id)
+			lq.TargetStates = append(lq.TargetStates, -1)
+		}
+		given(q.Given, false)
+	case Indep:
+		if len(q.Targets) != 2 {
+			errs.Add(at, "indep takes two variables or groups and optional given ones, as in indep(A, B | C) or indep(A, {B, C} | D)")
+			return nil, errs
+		}
+		group := func(t *grammar.Term) []VarID {
+			names := t.Group
+			switch {
+			case t.Star:
+				errs.Add(pos(t.Pos), "* is not allowed in indep(...)")
+				return nil
+			case t.Name != nil:
+				if t.State != nil {
+					errs.Add(pos(t.State.Pos), "indep(...) is about the graph: give no states")
+				}
+				names = []*grammar.Name{t.Name}
+			}
+			var ids []VarID
+			for _, n := range names {
+				if id, ok := resolve(n); ok {
+					ids = append(ids, id)
+				}
+			}
+			return ids
+		}
+		lq.A = group(q.Targets[0])
+		lq.B = group(q.Targets[1])
+		for _, t := range q.Given {
+			lq.C = append(lq.C, group(t)...)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return lq, nil
+}
+
+// QueryText renders a parsed query in canonical form:
+// P(Campfire | Storm=true, BusTourGroup), names quoted only where needed.
+func QueryText(q *grammar.Query) string {
+	var b strings.Builder
+	b.WriteString(q.Kind)
+	b.WriteByte('(')
+	terms(&b, q.Targets)
+	if q.Bar {
+		if len(q.Targets) > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("| ")
+		terms(&b, q.Given)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+func terms(b *strings.Builder, ts []*grammar.Term) {
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch {
+		case t.Star:
+			b.WriteByte('*')
+		case t.Group != nil:
+			b.WriteByte('{')
+			for j, n := range t.Group {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(Quote(n.Text()))
+			}
+			b.WriteByte('}')
+		default:
+			b.WriteString(Quote(t.Name.Text()))
+			if t.State != nil {
+				b.WriteByte('=')
+				b.WriteString(Quote(t.State.Text()))
+			}
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package ir
+
+// Node is anything with a source position.
+type Node interface{ Position() Pos }
+
+// Stmt is a statement of a model file. The set of statements is closed.
+type Stmt interface {
+	Node
+	stmt()
+}
+
+// QueryStmt is `query Q`: answer Q and print the result.
+type QueryStmt struct {
+	Pos   Pos
+	Query *Query
+}
+
+func (s *QueryStmt) Position() Pos { return s.Pos }
+func (*QueryStmt) stmt()           {}
+
+// QueryKind says what a query asks for.
+type QueryKind int
+
+const (
+	Prob  QueryKind = iota // P(...)
+	MPE                    // MPE(e): the most probable assignment of all unobserved variables
+	MAP                    // MAP(X, Y | e): the most probable assignment of X, Y
+	Indep                  // indep(A, B | C): d-separation
+)
+
+func (k QueryKind) String() string {
+	switch k {
+	case Prob:
+		return "P"
+	case MPE:
+		return "MPE"
+	case MAP:
+		return "MAP"
+	case Indep:
+		return "indep"
+	}
+	return "?"
+}
+
+// Obs is an observed state of a variable.
+type Obs struct {
+	Var   VarID
+	State int
+}
+
+// Query is a validated query. Its meaning depends on Kind and on which
+// fields are set; [Query.Form] names the cases.
+type Query struct {
+	Pos  Pos
+	Kind QueryKind
+	Text string // canonical text, e.g. "P(Campfire | Storm=true)"
+
+	// Prob, MAP: the query variables, in the order written. For Prob,
+	// TargetStates[i] is the state asked for, or -1 when Targets[i] is free;
+	// either all are free or none is. For MAP every entry is -1.
+	Targets      []VarID
+	TargetStates []int
+	Star         bool // P(* | e): every unobserved variable's marginal
+
+	Free     []VarID // free conditioning variables: one result row group per configuration
+	Evidence []Obs   // observed variables, in the order written
+
+	// Indep: is every variable of A d-separated from every variable of B given C?
+	A, B, C []VarID
+}
+
+func (q *Query) Position() Pos { return q.Pos }
+
+// Form classifies a Prob query.
+type Form int
+
+const (
+	FormTable     Form = iota // P(X, Y | Z, e): a table (the default)
+	FormNumber                // P(X=x | e): one number
+	FormEvidence              // P(e): the probability of the evidence
+	FormMarginals             // P(* | e): every unobserved variable's marginal
+)
+
+// Form returns the form of a Prob query. A query written with states for
+// every variable and no bar, P(A=a, B=b), is lowered with no targets and
+// its observations in Evidence: it is the probability of evidence.
+func (q *Query) Form() Form {
+	switch {
+	case q.Star:
+		return FormMarginals
+	case len(q.Targets) == 0:
+		return FormEvidence
+	case q.TargetStates[0] >= 0 && len(q.Free) == 0:
+		return FormNumber
+	}
+	return FormTable
+}

@@ -1,0 +1,5 @@
+// Package parser turns pbl source text into a syntax tree (package grammar).
+// Its entry points are [Parse] for files and [ParseQuery] for a single
+// query typed on the command line or in the REPL. Every error is an
+// *ir.Error positioned at file:line:col.
+package parser

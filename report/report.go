@@ -1,0 +1,253 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// Digits is the number of significant digits in text output.
+const Digits = 10
+
+// Num formats a probability for text output: 10 significant digits, no
+// trailing zeros (0.4, 0.2076502732, 1.5e-12).
+func Num(x float64) string { return strconv.FormatFloat(x, 'g', Digits, 64) }
+
+// Text writes a result for people.
+func Text(w io.Writer, m *ir.Model, r *infer.Result) {
+	q := r.Query
+	switch q.Kind {
+	case ir.Indep:
+		fmt.Fprintf(w, "%s = %t\n", q.Text, r.Independent)
+		return
+	case ir.MPE, ir.MAP:
+		fmt.Fprintf(w, "%s  p = %s\n", q.Text, Num(r.P))
+		var t table
+		for _, o := range r.Assignment {
+			v := m.Vars[o.Var]
+			t.add("  "+v.Name, v.States[o.State])
+		}
+		t.write(w)
+		return
+	}
+	switch q.Form() {
+	case ir.FormNumber, ir.FormEvidence:
+		fmt.Fprintf(w, "%s = %s\n", q.Text, Num(r.P))
+	case ir.FormMarginals:
+		fmt.Fprintln(w, q.Text)
+		var t table
+		for _, mg := range r.Marginals {
+			v := m.Vars[mg.Var]
+			for s, p := range mg.P {
+				name := ""
+				if s == 0 {
+					name = v.Name
+				}
+				t.add("  "+name, v.States[s], Num(p))
+			}
+		}
+		t.write(w)
+	default:
+		fmt.Fprintln(w, q.Text)
+		var t table
+		head := []string{}
+		for _, g := range r.Given {
+			head = append(head, m.Vars[g].Name)
+		}
+		if len(r.Given) > 0 {
+			head = append(head, "|")
+		}
+		for _, v := range r.Vars {
+			head = append(head, m.Vars[v].Name)
+		}
+		head = append(head, "p")
+		head[0] = "  " + head[0]
+		t.add(head...)
+		for _, row := range r.Rows {
+			cells := []string{}
+			for i, g := range r.Given {
+				cells = append(cells, m.Vars[g].States[row.GivenValues[i]])
+			}
+			if len(r.Given) > 0 {
+				cells = append(cells, "|")
+			}
+			for i, v := range r.Vars {
+				cells = append(cells, m.Vars[v].States[row.Values[i]])
+			}
+			cells = append(cells, Num(row.P))
+			cells[0] = "  " + cells[0]
+			t.add(cells...)
+		}
+		t.write(w)
+		if r.Omitted > 0 {
+			fmt.Fprintf(w, "  (%d rows omitted: their conditioning configuration has probability 0 given the evidence)\n", r.Omitted)
+		}
+	}
+}
+
+// table aligns columns of cells.
+type table struct{ rows [][]string }
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(w io.Writer) {
+	var width []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	var b strings.Builder
+	for _, r := range t.rows {
+		b.Reset()
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// JSON writes a result as one line of JSON in the documented schema.
+func JSON(w io.Writer, m *ir.Model, r *infer.Result) error {
+	b, err := json.Marshal(JSONValue(m, r))
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}
+
+// Object is a JSON object whose keys keep the order they were set in.
+type Object struct {
+	keys []string
+	vals map[string]any
+}
+
+// Set sets key to v.
+func (o *Object) Set(key string, v any) {
+	if o.vals == nil {
+		o.vals = map[string]any{}
+	}
+	if _, ok := o.vals[key]; !ok {
+		o.keys = append(o.keys, key)
+	}
+	o.vals[key] = v
+}
+
+// MarshalJSON writes the keys in order.
+func (o *Object) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := json.Marshal(o.vals[k])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// Float is a float64 that marshals in its shortest round-trip form.
+type Float float64
+
+func (f Float) MarshalJSON() ([]byte, error) {
+	return []byte(strconv.FormatFloat(float64(f), 'g', -1, 64)), nil
+}
+
+// JSONValue returns the JSON form of a result.
+func JSONValue(m *ir.Model, r *infer.Result) *Object {
+	q := r.Query
+	o := &Object{}
+	o.Set("query", q.Text)
+	names := func(vs []ir.VarID) []string {
+		out := make([]string, len(vs))
+		for i, v := range vs {
+			out[i] = m.Vars[v].Name
+		}
+		return out
+	}
+	states := func(vs []ir.VarID, ss []int) []string {
+		out := make([]string, len(vs))
+		for i, v := range vs {
+			out[i] = m.Vars[v].States[ss[i]]
+		}
+		return out
+	}
+	evidence := func() *Object {
+		e := &Object{}
+		for _, ob := range q.Evidence {
+			e.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
+		}
+		return e
+	}
+	switch q.Kind {
+	case ir.Indep:
+		o.Set("independent", r.Independent)
+		return o
+	case ir.MPE, ir.MAP:
+		a := &Object{}
+		for _, ob := range r.Assignment {
+			a.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
+		}
+		o.Set("evidence", evidence())
+		o.Set("assignment", a)
+		o.Set("p", Float(r.P))
+		return o
+	}
+	switch q.Form() {
+	case ir.FormNumber:
+		o.Set("p", Float(r.P))
+	case ir.FormEvidence:
+		o.Set("evidence", evidence())
+		o.Set("p", Float(r.P))
+	case ir.FormMarginals:
+		o.Set("evidence", evidence())
+		ms := &Object{}
+		for _, mg := range r.Marginals {
+			d := &Object{}
+			v := m.Vars[mg.Var]
+			for s, p := range mg.P {
+				d.Set(v.States[s], Float(p))
+			}
+			ms.Set(v.Name, d)
+		}
+		o.Set("marginals", ms)
+	default:
+		o.Set("vars", names(r.Vars))
+		o.Set("given", names(r.Given))
+		o.Set("evidence", evidence())
+		rows := make([]*Object, 0, len(r.Rows))
+		for _, row := range r.Rows {
+			ro := &Object{}
+			ro.Set("values", states(r.Vars, row.Values))
+			ro.Set("given_values", states(r.Given, row.GivenValues))
+			ro.Set("p", Float(row.P))
+			rows = append(rows, ro)
+		}
+		o.Set("rows", rows)
+	}
+	return o
+}

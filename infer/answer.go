@@ -1,0 +1,397 @@
+package infer
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// Engine selects an exact inference algorithm.
+type Engine int
+
+const (
+	Auto Engine = iota // the default: variable elimination
+	Enum               // enumeration of every assignment (the reference)
+	VE                 // variable elimination
+)
+
+func (e Engine) String() string {
+	switch e {
+	case Auto:
+		return "auto"
+	case Enum:
+		return "enum"
+	case VE:
+		return "ve"
+	}
+	return "?"
+}
+
+// ParseEngine parses an engine name as printed by Engine.String.
+func ParseEngine(s string) (Engine, error) {
+	switch s {
+	case "auto":
+		return Auto, nil
+	case "enum":
+		return Enum, nil
+	case "ve":
+		return VE, nil
+	}
+	return 0, fmt.Errorf("unknown engine %q (want auto, enum or ve)", s)
+}
+
+// DefaultMaxTable is the default limit on the entries of one intermediate
+// table (1<<27 entries, 1 GiB of float64).
+const DefaultMaxTable = 1 << 27
+
+// Options configures Answer. The zero value is variable elimination with
+// the min-fill order and the default table limit.
+type Options struct {
+	Engine   Engine    // Auto means VE
+	Order    Heuristic // elimination-order heuristic for VE
+	MaxTable int       // largest intermediate table, in entries; 0 means DefaultMaxTable
+}
+
+func (o Options) maxTable() int {
+	if o.MaxTable <= 0 {
+		return DefaultMaxTable
+	}
+	return o.MaxTable
+}
+
+// Row is one row of a table answer.
+type Row struct {
+	Values      []int   // states of Result.Vars
+	GivenValues []int   // states of Result.Given, or nil if there are none
+	P           float64 // P(Values | GivenValues, e)
+}
+
+// Marginal is the posterior distribution of one variable.
+type Marginal struct {
+	Var ir.VarID
+	P   []float64 // P[s] = P(Var = s | e)
+}
+
+// Result is the answer to a query. Which fields are set depends on the
+// query's kind and form.
+type Result struct {
+	Query       *ir.Query
+	Vars        []ir.VarID // FormTable, FormNumber: the target variables
+	Given       []ir.VarID // FormTable: the free conditioning variables (q.Free), or nil
+	Rows        []Row      // FormTable: given configurations row-major (first given slowest), targets fastest
+	Omitted     int        // FormTable: rows left out because their given configuration is impossible under e
+	P           float64    // FormNumber: P(x | e); FormEvidence: P(e); MPE, MAP: P(assignment | e)
+	LogP        float64    // ln P for FormNumber, FormEvidence, MPE and MAP; finite even where P would underflow
+	Assignment  []ir.Obs   // MPE: every unobserved variable in VarID order; MAP: the MAP variables in query order
+	Marginals   []Marginal // FormMarginals: every unobserved discrete variable, in VarID order
+	Independent bool       // Indep
+}
+
+// engine is what Answer needs from an inference algorithm.
+type engine interface {
+	// joint returns P(keep, e) as a factor over keep (in that order)
+	// times a scale.
+	joint(keep []ir.VarID) (*ir.Factor, xfloat, error)
+	// maxAssign returns argmax over maxVars of P(maxVars, e) (indexed by
+	// VarID, -1 elsewhere) and the maximum.
+	maxAssign(maxVars []ir.VarID) ([]int, xfloat, error)
+}
+
+// Answer answers q on m exactly. User errors (impossible evidence, a table
+// or an enumeration that is too large, a malformed query) are returned as
+// *ir.Error values at q.Pos; Answer never returns NaN.
+func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
+	if m == nil || q == nil {
+		panic("infer: Answer: nil model or query")
+	}
+	if q.Kind == ir.Indep {
+		ind, err := Independent(m, q.A, q.B, q.C)
+		if err != nil {
+			return nil, ir.Errorf(q.Pos, "%v", err)
+		}
+		return &Result{Query: q, Independent: ind}, nil
+	}
+	a := &answerer{m: m, q: q, opt: opt}
+	if err := a.setup(); err != nil {
+		return nil, err
+	}
+	switch q.Kind {
+	case ir.Prob:
+		switch q.Form() {
+		case ir.FormTable:
+			return a.table()
+		case ir.FormNumber:
+			return a.number()
+		case ir.FormEvidence:
+			return a.evidence()
+		case ir.FormMarginals:
+			return a.marginals()
+		}
+	case ir.MPE:
+		return a.mpe()
+	case ir.MAP:
+		return a.mapQuery()
+	}
+	return nil, ir.Errorf(q.Pos, "unsupported query %s", q.Text)
+}
+
+type answerer struct {
+	m    *ir.Model
+	q    *ir.Query
+	opt  Options
+	obs  []int
+	card []int
+	eng  engine
+}
+
+// setup validates the query against the model and builds the engine.
+func (a *answerer) setup() error {
+	m, q := a.m, a.q
+	n := len(m.Vars)
+	a.obs = make([]int, n)
+	a.card = make([]int, n)
+	for v := range a.obs {
+		a.obs[v] = -1
+		if m.CPTs[v] != nil {
+			a.card[v] = len(m.Vars[v].States)
+		}
+	}
+	role := make([]string, n)
+	use := func(v ir.VarID, what string) error {
+		if v < 0 || int(v) >= n {
+			return ir.Errorf(q.Pos, "query names variable %d, which the model does not have", v)
+		}
+		if a.card[v] == 0 {
+			return ir.Errorf(q.Pos, "%s is real-valued; exact discrete inference cannot use it", ir.Quote(m.Vars[v].Name))
+		}
+		if role[v] != "" {
+			return ir.Errorf(q.Pos, "%s is named twice in the query (as %s and as %s)", ir.Quote(m.Vars[v].Name), role[v], what)
+		}
+		role[v] = what
+		return nil
+	}
+	for _, o := range q.Evidence {
+		if err := use(o.Var, "evidence"); err != nil {
+			return err
+		}
+		if o.State < 0 || o.State >= a.card[o.Var] {
+			return ir.Errorf(q.Pos, "state %d of %s is out of range", o.State, ir.Quote(m.Vars[o.Var].Name))
+		}
+		a.obs[o.Var] = o.State
+	}
+	for i, v := range q.Targets {
+		if err := use(v, "a query variable"); err != nil {
+			return err
+		}
+		if q.Kind == ir.Prob && i < len(q.TargetStates) && q.TargetStates[i] >= a.card[v] {
+			return ir.Errorf(q.Pos, "state %d of %s is out of range", q.TargetStates[i], ir.Quote(m.Vars[v].Name))
+		}
+	}
+	for _, v := range q.Free {
+		if err := use(v, "a given variable"); err != nil {
+			return err
+		}
+	}
+	if q.Kind == ir.Prob && len(q.TargetStates) != len(q.Targets) {
+		panic("infer: Answer: len(TargetStates) != len(Targets)")
+	}
+	switch a.opt.Engine {
+	case Enum:
+		a.eng = &enum{m: m, pos: q.Pos, obs: a.obs, card: a.card}
+	case Auto, VE:
+		a.eng = &ve{m: m, opt: a.opt, pos: q.Pos, obs: a.obs, card: a.card}
+	default:
+		panic("infer: Answer: unknown engine")
+	}
+	return nil
+}
+
+// impossible returns the error for evidence of probability 0.
+func (a *answerer) impossible() error {
+	return ir.Errorf(a.q.Pos, "impossible evidence: %s = 0", a.evidenceText())
+}
+
+// evidenceText renders the evidence as P(A=a, B=b), eliding all but the
+// first eight of a long list.
+func (a *answerer) evidenceText() string {
+	var b strings.Builder
+	b.WriteString("P(")
+	for i, o := range a.q.Evidence {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if i == 8 && len(a.q.Evidence) > 10 {
+			fmt.Fprintf(&b, "... %d more", len(a.q.Evidence)-i)
+			break
+		}
+		x := a.m.Vars[o.Var]
+		b.WriteString(ir.Quote(x.Name))
+		b.WriteByte('=')
+		b.WriteString(ir.Quote(x.States[o.State]))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// pe returns P(e), or the impossible-evidence error.
+func (a *answerer) pe() (xfloat, error) {
+	f, c, err := a.eng.joint(nil)
+	if err != nil {
+		return c, err
+	}
+	p := xfloat{c.m * f.Vals[0], c.e}.norm()
+	if p.m == 0 {
+		return p, a.impossible()
+	}
+	return p, nil
+}
+
+func (a *answerer) table() (*Result, error) {
+	q := a.q
+	keep := append(append([]ir.VarID(nil), q.Free...), q.Targets...)
+	f, _, err := a.eng.joint(keep)
+	if err != nil {
+		return nil, err
+	}
+	nt := 1
+	for _, v := range q.Targets {
+		nt *= a.card[v]
+	}
+	fixed := q.TargetStates[0] >= 0
+	fixedOff := 0
+	if fixed {
+		for i, s := range q.TargetStates {
+			fixedOff += s * f.Stride[len(q.Free)+i]
+		}
+	}
+	r := &Result{Query: q, Vars: q.Targets, Given: q.Free}
+	st := make([]int, len(keep))
+	total := 0.0
+	for g := 0; g*nt < len(f.Vals); g++ {
+		block := f.Vals[g*nt : (g+1)*nt]
+		norm := 0.0
+		for _, x := range block {
+			norm += x
+		}
+		total += norm
+		lo, hi := 0, nt
+		if fixed {
+			lo, hi = fixedOff, fixedOff+1
+		}
+		if norm == 0 {
+			r.Omitted += hi - lo
+			continue
+		}
+		for t := lo; t < hi; t++ {
+			f.Assignment(st, g*nt+t)
+			r.Rows = append(r.Rows, Row{
+				Values:      append([]int(nil), st[len(q.Free):]...),
+				GivenValues: givenValues(st[:len(q.Free)]),
+				P:           block[t] / norm,
+			})
+		}
+	}
+	if total == 0 {
+		return nil, a.impossible()
+	}
+	return r, nil
+}
+
+func givenValues(s []int) []int {
+	if len(s) == 0 {
+		return nil
+	}
+	return append([]int(nil), s...)
+}
+
+func (a *answerer) number() (*Result, error) {
+	q := a.q
+	f, _, err := a.eng.joint(q.Targets)
+	if err != nil {
+		return nil, err
+	}
+	norm := 0.0
+	for _, x := range f.Vals {
+		norm += x
+	}
+	if norm == 0 {
+		return nil, a.impossible()
+	}
+	x := f.Vals[f.Index(q.TargetStates)]
+	return &Result{Query: q, Vars: q.Targets, P: x / norm, LogP: math.Log(x) - math.Log(norm)}, nil
+}
+
+// evidence answers P(e). Unlike the conditional forms, P(e) = 0 is an
+// answer here, not an error. A P(e) too small for a normal float64 is an
+// error that gives ln P(e): printing 0 would claim impossibility.
+func (a *answerer) evidence() (*Result, error) {
+	f, c, err := a.eng.joint(nil)
+	if err != nil {
+		return nil, err
+	}
+	p := xfloat{c.m * f.Vals[0], c.e}.norm()
+	r := &Result{Query: a.q, P: p.float(), LogP: p.log()}
+	if p.m != 0 && !(r.P >= minNormal) {
+		return nil, ir.Errorf(a.q.Pos, "%s = exp(%s) underflows float64 (the evidence is possible, but less likely than 2.2e-308)",
+			a.evidenceText(), ir.FormatFloat(r.LogP))
+	}
+	return r, nil
+}
+
+// minNormal is the smallest positive normal float64.
+const minNormal = 0x1p-1022
+
+func (a *answerer) unobserved() []ir.VarID {
+	var out []ir.VarID
+	for v, c := range a.card {
+		if c > 0 && a.obs[v] < 0 {
+			out = append(out, ir.VarID(v))
+		}
+	}
+	return out
+}
+
+func (a *answerer) marginals() (*Result, error) {
+	vs := a.unobserved()
+	r := &Result{Query: a.q, Marginals: make([]Marginal, 0, len(vs))}
+	if len(vs) == 0 {
+		if _, err := a.pe(); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	for _, v := range vs {
+		f, _, err := a.eng.joint([]ir.VarID{v})
+		if err != nil {
+			return nil, err
+		}
+		norm := 0.0
+		for _, x := range f.Vals {
+			norm += x
+		}
+		if norm == 0 {
+			return nil, a.impossible()
+		}
+		p := make([]float64, len(f.Vals))
+		for i, x := range f.Vals {
+			p[i] = x / norm
+		}
+		r.Marginals = append(r.Marginals, Marginal{Var: v, P: p})
+	}
+	return r, nil
+}
+
+// sizeString renders the product of card exactly when it fits an int64.
+func sizeString(card []int) string {
+	n := 1.0
+	for _, c := range card {
+		n *= float64(c)
+	}
+	if n < 1<<62 {
+		return strconv.FormatInt(int64(n), 10)
+	}
+	return strconv.FormatFloat(n, 'g', 3, 64)
+}

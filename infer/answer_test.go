@@ -1,0 +1,387 @@
+package infer
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// randomQuery returns a random Prob query on a model with the given
+// cardinalities: disjoint random targets, free given variables and evidence.
+func randomQuery(rng *rand.Rand, card []int) *ir.Query {
+	n := len(card)
+	perm := rng.Perm(n)
+	q := &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Kind: ir.Prob}
+	ne := rng.IntN(min(3, n-1) + 1)
+	for _, v := range perm[:ne] {
+		q.Evidence = append(q.Evidence, ir.Obs{Var: ir.VarID(v), State: rng.IntN(card[v])})
+	}
+	rest := perm[ne:]
+	switch rng.IntN(5) {
+	case 0: // P(* | e)
+		q.Star = true
+	case 1: // P(e)
+	case 2: // P(X=x, Y=y | e)
+		k := 1 + rng.IntN(min(2, len(rest)))
+		for _, v := range rest[:k] {
+			q.Targets = append(q.Targets, ir.VarID(v))
+			q.TargetStates = append(q.TargetStates, rng.IntN(card[v]))
+		}
+	default: // P(X, Y | Z, e), sometimes with target states
+		k := 1 + rng.IntN(min(2, len(rest)))
+		fixed := rng.IntN(4) == 0
+		for _, v := range rest[:k] {
+			q.Targets = append(q.Targets, ir.VarID(v))
+			s := -1
+			if fixed {
+				s = rng.IntN(card[v])
+			}
+			q.TargetStates = append(q.TargetStates, s)
+		}
+		rest = rest[k:]
+		nf := rng.IntN(min(2, len(rest)) + 1)
+		if fixed && nf == 0 && len(rest) > 0 {
+			nf = 1
+		}
+		if fixed && nf == 0 {
+			q.TargetStates = q.TargetStates[:0]
+			for range q.Targets {
+				q.TargetStates = append(q.TargetStates, -1)
+			}
+		}
+		for _, v := range rest[:nf] {
+			q.Free = append(q.Free, ir.VarID(v))
+		}
+	}
+	return q
+}
+
+// sameResult compares two results to tol and returns a description of the
+// first difference, or "".
+func sameResult(a, b *Result, tol float64) string {
+	if len(a.Rows) != len(b.Rows) || a.Omitted != b.Omitted {
+		return fmt.Sprintf("%d rows (%d omitted) vs %d rows (%d omitted)", len(a.Rows), a.Omitted, len(b.Rows), b.Omitted)
+	}
+	for i := range a.Rows {
+		x, y := a.Rows[i], b.Rows[i]
+		if fmt.Sprint(x.Values, x.GivenValues) != fmt.Sprint(y.Values, y.GivenValues) || !equal(x.P, y.P, tol) {
+			return fmt.Sprintf("row %d: %v vs %v", i, x, y)
+		}
+	}
+	if !equal(a.P, b.P, tol) {
+		return fmt.Sprintf("P %v vs %v", a.P, b.P)
+	}
+	if len(a.Marginals) != len(b.Marginals) {
+		return "marginal count"
+	}
+	for i := range a.Marginals {
+		if a.Marginals[i].Var != b.Marginals[i].Var {
+			return "marginal var"
+		}
+		for s := range a.Marginals[i].P {
+			if !equal(a.Marginals[i].P[s], b.Marginals[i].P[s], tol) {
+				return fmt.Sprintf("marginal of %d: %v vs %v", a.Marginals[i].Var, a.Marginals[i].P, b.Marginals[i].P)
+			}
+		}
+	}
+	return ""
+}
+
+// bruteTable answers a table query from the full joint.
+func bruteTable(m *ir.Model, q *ir.Query) (rows []Row, omitted int) {
+	joint, card := bruteJoint(m)
+	keep := append(append([]ir.VarID(nil), q.Free...), q.Targets...)
+	kc := make([]int, len(keep))
+	for i, v := range keep {
+		kc[i] = card[v]
+	}
+	f := ir.NewFactor(keep, kc)
+	a := make([]int, len(card))
+	for i, p := range joint {
+		decode(a, card, i)
+		if !consistent(a, q.Evidence) {
+			continue
+		}
+		off := 0
+		for k, v := range keep {
+			off += a[v] * f.Stride[k]
+		}
+		f.Vals[off] += p
+	}
+	nt := 1
+	for _, v := range q.Targets {
+		nt *= card[v]
+	}
+	st := make([]int, len(keep))
+	for g := 0; g*nt < len(f.Vals); g++ {
+		sum := 0.0
+		for _, x := range f.Vals[g*nt : (g+1)*nt] {
+			sum += x
+		}
+		for t := 0; t < nt; t++ {
+			f.Assignment(st, g*nt+t)
+			match := true
+			for i, s := range q.TargetStates {
+				if s >= 0 && st[len(q.Free)+i] != s {
+					match = false
+				}
+			}
+			if !match {
+				continue
+			}
+			if sum == 0 {
+				omitted++
+				continue
+			}
+			rows = append(rows, Row{Values: append([]int(nil), st[len(q.Free):]...), GivenValues: givenValues(st[:len(q.Free)]), P: f.Vals[g*nt+t] / sum})
+		}
+	}
+	return rows, omitted
+}
+
+func TestEnginesAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	queries, errs := 0, 0
+	for net := 0; net < 60; net++ {
+		spec := randomNet(rng, 3+rng.IntN(7), 4, 3, net%3 == 0)
+		m := spec.build(t)
+		for k := 0; k < 15; k++ {
+			q := randomQuery(rng, spec.card)
+			var ref *Result
+			var refErr error
+			for i, e := range allEngines {
+				r, err := Answer(m, q, e.opt)
+				if i == 0 {
+					ref, refErr = r, err
+					if err != nil {
+						errs++
+						if !strings.Contains(err.Error(), "impossible evidence") {
+							t.Fatalf("net %d %v: %v", net, q, err)
+						}
+					}
+					continue
+				}
+				if (err == nil) != (refErr == nil) {
+					t.Fatalf("net %d query %+v: %s error %v, enum error %v", net, q, e.name, err, refErr)
+				}
+				if err != nil {
+					continue
+				}
+				if d := sameResult(ref, r, 1e-12); d != "" {
+					t.Fatalf("net %d query %+v: %s differs from enum: %s", net, q, e.name, d)
+				}
+			}
+			queries++
+			if refErr == nil && q.Form() == ir.FormTable {
+				rows, om := bruteTable(m, q)
+				if d := sameResult(ref, &Result{Rows: rows, Omitted: om}, 1e-9); d != "" {
+					t.Fatalf("net %d query %+v: enum differs from brute force: %s", net, q, d)
+				}
+			}
+		}
+	}
+	t.Logf("%d queries, %d with impossible evidence", queries, errs)
+	if errs == 0 || errs > queries/2 {
+		t.Errorf("%d of %d queries had impossible evidence; the generator is off", errs, queries)
+	}
+}
+
+func TestTwoNode(t *testing.T) {
+	// A -> B, P(A=s0) = 0.3, P(B=s0 | A=s0) = 0.9, P(B=s0 | A=s1) = 0.2.
+	m := netSpec{
+		card:    []int{2, 2},
+		parents: [][]int{nil, {0}},
+		cpt:     [][]float64{{0.3, 0.7}, {0.9, 0.1, 0.2, 0.8}},
+	}.build(t)
+	pb := 0.3*0.9 + 0.7*0.2 // P(B=s0) = 0.41
+	tests := []struct {
+		name string
+		q    *ir.Query
+		want float64
+	}{
+		{"P(B=s0)", &ir.Query{Targets: ids(1), TargetStates: []int{0}}, pb},
+		{"P(A=s0|B=s0)", &ir.Query{Targets: ids(0), TargetStates: []int{0}, Evidence: []ir.Obs{{Var: 1, State: 0}}}, 0.27 / pb},
+		{"P(A=s1|B=s1)", &ir.Query{Targets: ids(0), TargetStates: []int{1}, Evidence: []ir.Obs{{Var: 1, State: 1}}}, 0.56 / 0.59},
+		{"P(A=s0,B=s1)", &ir.Query{Evidence: []ir.Obs{{Var: 0, State: 0}, {Var: 1, State: 1}}}, 0.03},
+		{"P()", &ir.Query{}, 1},
+	}
+	for _, tt := range tests {
+		for _, e := range allEngines {
+			r, err := Answer(m, tt.q, e.opt)
+			if err != nil {
+				t.Fatalf("%s %s: %v", tt.name, e.name, err)
+			}
+			if !equal(r.P, tt.want, 1e-15) {
+				t.Errorf("%s %s: got %v, want %v", tt.name, e.name, r.P, tt.want)
+			}
+		}
+	}
+	// The table P(A | B): two given rows of two.
+	r, err := Answer(m, &ir.Query{Targets: ids(0), TargetStates: []int{-1}, Free: ids(1)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Row{
+		{[]int{0}, []int{0}, 0.27 / 0.41}, {[]int{1}, []int{0}, 0.14 / 0.41},
+		{[]int{0}, []int{1}, 0.03 / 0.59}, {[]int{1}, []int{1}, 0.56 / 0.59},
+	}
+	if d := sameResult(r, &Result{Rows: want}, 1e-15); d != "" {
+		t.Errorf("P(A | B): %s", d)
+	}
+}
+
+func TestCancer(t *testing.T) {
+	// Mitchell §6.2.1: P(cancer) = 0.008, P(+|cancer) = 0.98, P(+|¬cancer) = 0.03.
+	m := netSpec{
+		card:    []int{2, 2},
+		parents: [][]int{nil, {0}},
+		cpt:     [][]float64{{0.008, 0.992}, {0.98, 0.02, 0.03, 0.97}},
+	}.build(t)
+	q := &ir.Query{Targets: ids(0), TargetStates: []int{0}, Evidence: []ir.Obs{{Var: 1, State: 0}}}
+	// 0.00784 / (0.00784 + 0.02976) = 0.2085; the book's 0.0078/(0.0078+0.0298)
+	// ≈ 0.2075 comes from rounding the numerators, and it prints .21.
+	want := 0.00784 / (0.00784 + 0.02976)
+	for _, e := range allEngines {
+		r, err := Answer(m, q, e.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equal(r.P, want, 1e-15) || !equal(r.P, 0.2085, 1e-4) {
+			t.Errorf("%s: P(cancer | +) = %v, want %v", e.name, r.P, want)
+		}
+	}
+	// MAP(cancer | +) is ¬cancer.
+	r, err := Answer(m, &ir.Query{Kind: ir.MAP, Targets: ids(0), TargetStates: []int{-1}, Evidence: q.Evidence}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Assignment[0].State != 1 || !equal(r.P, 1-want, 1e-15) {
+		t.Errorf("MAP(cancer | +) = %v with P %v, want state 1 with %v", r.Assignment, r.P, 1-want)
+	}
+}
+
+func TestImpossibleEvidence(t *testing.T) {
+	// X0 -> X1 with P(X1=s1 | X0=s0) = 0, and X0 = s0 certain.
+	m := netSpec{
+		card:    []int{2, 2, 2},
+		parents: [][]int{nil, {0}, {1}},
+		cpt:     [][]float64{{1, 0}, {1, 0, 0.5, 0.5}, {0.5, 0.5, 0.1, 0.9}},
+	}.build(t)
+	ev := []ir.Obs{{Var: 1, State: 1}}
+	qs := []*ir.Query{
+		{Targets: ids(2), TargetStates: []int{-1}, Evidence: ev},
+		{Targets: ids(2), TargetStates: []int{0}, Evidence: ev},
+		{Targets: ids(2), TargetStates: []int{-1}, Free: ids(0), Evidence: ev},
+		{Star: true, Evidence: ev},
+		{Star: true, Evidence: []ir.Obs{{Var: 0, State: 1}, {Var: 1, State: 0}, {Var: 2, State: 0}}},
+		{Kind: ir.MPE, Evidence: ev},
+		{Kind: ir.MAP, Targets: ids(2), TargetStates: []int{-1}, Evidence: ev},
+	}
+	for i, q := range qs {
+		q.Pos = ir.Pos{File: "q.pbl", Line: 3, Col: 7}
+		for _, e := range allEngines {
+			r, err := Answer(m, q, e.opt)
+			var ie *ir.Error
+			if !errors.As(err, &ie) || ie.Pos != q.Pos || !strings.Contains(ie.Msg, "impossible evidence: P(") {
+				t.Errorf("query %d %s: got %v, %v; want an impossible-evidence error at q.pbl:3:7", i, e.name, r, err)
+			}
+		}
+	}
+	// A table whose given configuration X0=s1... is possible only in part:
+	// P(X2 | X0) with evidence X1=s0 omits nothing; with X1=s1 given X0=s1
+	// is possible and X0=s0 is not, but P(X0=s1) = 0 makes P(e) = 0 above.
+	// Here: P(X1 | X0) with no evidence omits the rows of X0=s1.
+	r, err := Answer(m, &ir.Query{Targets: ids(1), TargetStates: []int{-1}, Free: ids(0)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != 2 || r.Omitted != 2 {
+		t.Errorf("P(X1 | X0): %d rows, %d omitted; want 2 and 2", len(r.Rows), r.Omitted)
+	}
+	// P(e) = 0 as a query is an answer, not an error.
+	r, err = Answer(m, &ir.Query{Evidence: ev}, Options{})
+	if err != nil || r.P != 0 {
+		t.Errorf("P(X1=s1) = %v, %v; want 0", r, err)
+	}
+	// The message names the evidence.
+	_, err = Answer(m, qs[0], Options{})
+	if want := "q.pbl:3:7: impossible evidence: P(X1=s1) = 0"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	b := ir.NewBuilder("t.pbl")
+	a, _ := b.AddVar(ir.Pos{}, "A", ir.Bool, nil, 0)
+	x, _ := b.AddVar(ir.Pos{}, "X", ir.Real, nil, 0)
+	b.SetCPT(ir.Pos{}, a, nil, []float64{0.5, 0.5}, nil)
+	m, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		q    *ir.Query
+		want string
+	}{
+		{&ir.Query{Targets: []ir.VarID{x}, TargetStates: []int{-1}}, "real-valued"},
+		{&ir.Query{Targets: []ir.VarID{a}, TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: a, State: 0}}}, "named twice"},
+		{&ir.Query{Evidence: []ir.Obs{{Var: a, State: 2}}}, "out of range"},
+	}
+	for _, tt := range tests {
+		_, err := Answer(m, tt.q, Options{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: got %v, want an error containing %q", tt.q, err, tt.want)
+		}
+	}
+	// Real variables are ignored by P(*).
+	r, err := Answer(m, &ir.Query{Star: true}, Options{})
+	if err != nil || len(r.Marginals) != 1 || r.Marginals[0].Var != a {
+		t.Errorf("P(*) = %+v, %v", r, err)
+	}
+}
+
+func TestParseEngine(t *testing.T) {
+	for _, e := range []Engine{Auto, Enum, VE} {
+		got, err := ParseEngine(e.String())
+		if err != nil || got != e {
+			t.Errorf("ParseEngine(%q) = %v, %v", e.String(), got, err)
+		}
+	}
+	if _, err := ParseEngine("jt"); err == nil {
+		t.Error("ParseEngine(jt): no error")
+	}
+	for _, h := range []Heuristic{MinFill, MinWeight} {
+		got, err := ParseHeuristic(h.String())
+		if err != nil || got != h {
+			t.Errorf("ParseHeuristic(%q) = %v, %v", h.String(), got, err)
+		}
+	}
+}
+
+func ExampleAnswer() {
+	// Mitchell's cancer test: P(cancer | +).
+	b := ir.NewBuilder("cancer.pbl")
+	c, _ := b.AddVar(ir.Pos{}, "Cancer", ir.Bool, nil, 0)
+	t, _ := b.AddVar(ir.Pos{}, "Test", ir.Enum, []string{"pos", "neg"}, 0)
+	b.SetCPT(ir.Pos{}, c, nil, []float64{0.008, 0.992}, nil)
+	b.SetCPT(ir.Pos{}, t, []ir.VarID{c}, []float64{0.98, 0.02, 0.03, 0.97}, nil)
+	m, err := b.Finish()
+	if err != nil {
+		panic(err)
+	}
+	q := &ir.Query{Kind: ir.Prob, Targets: []ir.VarID{c}, TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: t, State: 0}}}
+	r, err := Answer(m, q, Options{})
+	if err != nil {
+		panic(err)
+	}
+	for _, row := range r.Rows {
+		fmt.Printf("P(Cancer=%s | Test=pos) = %.4f\n", m.Vars[c].States[row.Values[0]], row.P)
+	}
+	// Output:
+	// P(Cancer=true | Test=pos) = 0.2085
+	// P(Cancer=false | Test=pos) = 0.7915
+}

@@ -1,0 +1,133 @@
+package infer
+
+import (
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// MaxEnum is the largest number of assignments the enumeration engine
+// visits before it refuses with an error.
+const MaxEnum = 1 << 25
+
+// enum is the reference engine: it visits every assignment of the
+// unobserved discrete variables consistent with the evidence and multiplies
+// every CPT factor of the model exactly as written (nothing is pruned).
+type enum struct {
+	m    *ir.Model
+	pos  ir.Pos
+	obs  []int // obs[v]: observed state of v, or -1
+	card []int // card[v]: number of states (0 for real variables)
+}
+
+// walk calls fn(a, p) for every assignment a (indexed by VarID; observed
+// variables at their states, real ones at 0) with its joint p = Π φ(a). The
+// assignments come in lexicographic order of the unobserved variables by
+// VarID, the last fastest. a is reused between calls.
+func (e *enum) walk(fn func(a []int, p xfloat)) error {
+	if err := e.check(); err != nil {
+		return err
+	}
+	var free []ir.VarID
+	for v, c := range e.card {
+		if c > 0 && e.obs[v] < 0 {
+			free = append(free, ir.VarID(v))
+		}
+	}
+	a := make([]int, len(e.card))
+	for v, s := range e.obs {
+		if s >= 0 {
+			a[v] = s
+		}
+	}
+	fs := e.m.Factors()
+	for {
+		p := xfloat{1, 0}
+		for _, f := range fs {
+			off := 0
+			for i, v := range f.Vars {
+				off += a[v] * f.Stride[i]
+			}
+			p.m *= f.Vals[off]
+			if p.m < 0x1p-512 {
+				p = p.norm()
+			}
+		}
+		fn(a, p.norm())
+		// Odometer over free, last fastest.
+		d := len(free) - 1
+		for ; d >= 0; d-- {
+			v := free[d]
+			a[v]++
+			if a[v] < e.card[v] {
+				break
+			}
+			a[v] = 0
+		}
+		if d < 0 {
+			return nil
+		}
+	}
+}
+
+// check returns an error if there are more than MaxEnum assignments.
+func (e *enum) check() error {
+	n := 1
+	for v, c := range e.card {
+		if c == 0 || e.obs[v] >= 0 {
+			continue
+		}
+		if n > MaxEnum/c {
+			return ir.Errorf(e.pos, "enumeration would visit more than %d assignments of %d unobserved variables; use --engine ve", MaxEnum, countFree(e))
+		}
+		n *= c
+	}
+	return nil
+}
+
+func countFree(e *enum) int {
+	n := 0
+	for v, c := range e.card {
+		if c > 0 && e.obs[v] < 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// joint returns P(keep, e) as a factor over keep times the returned scale,
+// like (*ve).joint.
+func (e *enum) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
+	// The table over keep is no larger than the number of assignments:
+	// check that before allocating it.
+	if err := e.check(); err != nil {
+		return nil, xfloat{}, err
+	}
+	kc := make([]int, len(keep))
+	for i, v := range keep {
+		kc[i] = e.card[v]
+	}
+	out := newFactor(keep, kc)
+	acc := make([]xfloat, len(out.Vals))
+	err := e.walk(func(a []int, p xfloat) {
+		off := 0
+		for i, v := range keep {
+			off += a[v] * out.Stride[i]
+		}
+		acc[off] = acc[off].add(p)
+	})
+	if err != nil {
+		return nil, xfloat{}, err
+	}
+	// Bring every entry to the largest exponent.
+	top := xfloat{}
+	for _, x := range acc {
+		if top.less(x) {
+			top = x
+		}
+	}
+	for i, x := range acc {
+		if x.m != 0 {
+			out.Vals[i] = x.div(xfloat{1, top.e})
+		}
+	}
+	return out, xfloat{1, top.e}, nil
+}

@@ -1,0 +1,52 @@
+package infer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+func TestEnumRefusesLargeModels(t *testing.T) {
+	n := 26 // 2^26 assignments > MaxEnum
+	s := netSpec{card: make([]int, n), parents: make([][]int, n), cpt: make([][]float64, n)}
+	for v := range n {
+		s.card[v] = 2
+		s.cpt[v] = []float64{0.5, 0.5}
+	}
+	m := s.build(t)
+	q := &ir.Query{Targets: ids(0), TargetStates: []int{-1}}
+	_, err := Answer(m, q, Options{Engine: Enum})
+	if err == nil || !strings.Contains(err.Error(), "--engine ve") {
+		t.Fatalf("got %v, want an error suggesting --engine ve", err)
+	}
+	// A query table too large for memory is refused before it is built.
+	q = &ir.Query{Targets: ids(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26)[:26], TargetStates: make([]int, 26)}
+	for i := range q.TargetStates {
+		q.TargetStates[i] = -1
+	}
+	if _, err := Answer(m, q, Options{Engine: Enum}); err == nil || !strings.Contains(err.Error(), "--engine ve") {
+		t.Fatalf("got %v, want an error suggesting --engine ve", err)
+	}
+	// With six variables observed it fits (2^20 assignments).
+	r, err := Answer(m, &ir.Query{Evidence: []ir.Obs{{Var: 25, State: 0}, {Var: 24, State: 1}, {Var: 23, State: 1}, {Var: 22, State: 1}, {Var: 21, State: 1}, {Var: 20, State: 1}}}, Options{Engine: Enum})
+	if err != nil || !equal(r.P, 1.0/64, 1e-15) {
+		t.Fatalf("P(e) = %v, %v; want 1/64", r, err)
+	}
+}
+
+func TestEnumNoPruning(t *testing.T) {
+	// X1's rows sum to 1+5e-7 (accepted by the builder): Enum multiplies
+	// them in as written, VE prunes barren X1.
+	m := netSpec{card: []int{2, 2}, parents: [][]int{nil, {0}},
+		cpt: [][]float64{{0.3, 0.7}, {0.5, 0.5 + 5e-7, 0.5, 0.5 + 5e-7}}}.build(t)
+	q := &ir.Query{Evidence: []ir.Obs{{Var: 0, State: 0}}}
+	r, err := Answer(m, q, Options{Engine: Enum})
+	if err != nil || !equal(r.P, 0.3*(1+5e-7), 1e-15) {
+		t.Errorf("enum: P(X0=s0) = %v, %v; want %v", r, err, 0.3*(1+5e-7))
+	}
+	r, err = Answer(m, q, Options{Engine: VE})
+	if err != nil || r.P != 0.3 {
+		t.Errorf("ve: P(X0=s0) = %v, %v; want 0.3 (X1 pruned)", r, err)
+	}
+}

@@ -1,0 +1,124 @@
+package infer
+
+import (
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// This file holds the maximisation queries. MPE maximises over every
+// unobserved variable; MAP sums out the other variables first and then
+// maximises over the MAP variables (a constrained elimination order:
+// max and sum do not commute). Both engines return the maximum of
+// P(maxVars, e); Answer divides by P(e).
+
+// trace records one max-elimination for the traceback: v was maximised
+// out, and arg holds its maximising state for each entry of a table over
+// vars (all eliminated after v).
+type trace struct {
+	v    ir.VarID
+	vars []ir.VarID
+	str  []int
+	arg  []int32
+}
+
+// maxAssign maximises over maxVars after summing out every other relevant
+// unobserved variable (max-product VE with a constrained order), and returns
+// the maximising states (indexed by VarID; -1 elsewhere) and the maximum of
+// P(maxVars, e).
+func (r *ve) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
+	mark := r.relevant(maxVars)
+	fs, c := r.factors(mark)
+	sum := r.free(mark, maxVars)
+	order := elimOrder(r.opt.Order, r.card, scopes(fs), sum, maxVars)
+	fs, c, tr, err := r.eliminate(fs, c, order, len(sum))
+	if err != nil {
+		return nil, c, err
+	}
+	if len(fs) != 0 {
+		panic("infer: maxAssign: factors left after elimination")
+	}
+	a := make([]int, len(r.m.Vars))
+	for i := range a {
+		a[i] = -1
+	}
+	for i := len(tr) - 1; i >= 0; i-- {
+		t := tr[i]
+		off := 0
+		for k, w := range t.vars {
+			off += a[w] * t.str[k]
+		}
+		a[t.v] = int(t.arg[off])
+	}
+	return a, c, nil
+}
+
+// maxAssign returns the assignment of maxVars (indexed by VarID; -1
+// elsewhere) that maximises P(maxVars, e), and that maximum. Among ties it
+// returns the first in lexicographic order of maxVars as given.
+func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
+	if len(maxVars) == countFree(e) {
+		// MPE: every unobserved variable. Walk without a table.
+		var best []int
+		var bp xfloat
+		err := e.walk(func(a []int, p xfloat) {
+			if best == nil || bp.less(p) {
+				best = append(best[:0], a...)
+				bp = p
+			}
+		})
+		if err != nil {
+			return nil, bp, err
+		}
+		for v, s := range e.obs {
+			if s >= 0 || e.card[v] == 0 {
+				best[v] = -1
+			}
+		}
+		return best, bp, nil
+	}
+	f, c, err := e.joint(maxVars)
+	if err != nil {
+		return nil, c, err
+	}
+	best := 0
+	for i, x := range f.Vals {
+		if x > f.Vals[best] {
+			best = i
+		}
+	}
+	a := make([]int, len(e.card))
+	for i := range a {
+		a[i] = -1
+	}
+	st := f.Assignment(make([]int, len(maxVars)), best)
+	for i, v := range maxVars {
+		a[v] = st[i]
+	}
+	return a, xfloat{c.m * f.Vals[best], c.e}.norm(), nil
+}
+
+func (a *answerer) mpe() (*Result, error) {
+	return a.maximise(a.unobserved())
+}
+
+func (a *answerer) mapQuery() (*Result, error) {
+	return a.maximise(a.q.Targets)
+}
+
+// maximise answers MPE (vars = every unobserved variable) and MAP.
+func (a *answerer) maximise(vars []ir.VarID) (*Result, error) {
+	pe, err := a.pe()
+	if err != nil {
+		return nil, err
+	}
+	best, mx, err := a.eng.maxAssign(vars)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Query: a.q, Assignment: make([]ir.Obs, len(vars))}
+	for i, v := range vars {
+		r.Assignment[i] = ir.Obs{Var: v, State: best[v]}
+	}
+	r.P = mx.div(pe)
+	r.LogP = mx.log() - pe.log()
+	return r, nil
+}

@@ -83,8 +83,9 @@ func RangeStates(lo, hi int) []string {
 
 // SetCPT gives child its CPT. vals is laid out over (parents..., child),
 // the child fastest; rowPos, if not nil, gives the position of each row
-// (one per parent configuration) for error messages. A second CPT for the
-// same child is an error.
+// (one per parent configuration) for error messages; a row whose position
+// is the zero Pos was already reported as malformed or missing and is not
+// checked again. A second CPT for the same child is an error.
 func (b *Builder) SetCPT(pos Pos, child VarID, parents []VarID, vals []float64, rowPos []Pos) {
 	if b.cptSeen[child] {
 		b.Errorf(pos, "second distribution for %s (first at %s)", strconv.Quote(b.m.Vars[child].Name), b.m.CPTs[child].Pos)
@@ -144,7 +145,10 @@ func (b *Builder) checkRows(c *CPT) {
 	a := make([]int, len(f.Vars))
 	for r := 0; r < rows; r++ {
 		pos := c.Pos
-		if rp := b.rowPos[c.Child]; r < len(rp) && rp[r].IsValid() {
+		if rp := b.rowPos[c.Child]; rp != nil {
+			if !rp[r].IsValid() {
+				continue // a row already reported as missing or malformed
+			}
 			pos = rp[r]
 		}
 		row := f.Vals[r*k : (r+1)*k]
@@ -159,7 +163,7 @@ func (b *Builder) checkRows(c *CPT) {
 			sum += p
 		}
 		if !bad && !(math.Abs(sum-1) <= RowTolerance) {
-			b.Errorf(pos, "%s sums to %s, expected 1", b.rowName(c, f.Assignment(a, r*k)), FormatFloat(sum))
+			b.Errorf(pos, "%s sums to %s, expected 1", b.rowName(c, f.Assignment(a, r*k)), strconv.FormatFloat(sum, 'g', 10, 64))
 		}
 	}
 }

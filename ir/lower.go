@@ -308,8 +308,9 @@ func (l *lowerer) dist(d *grammar.Dist) {
 			continue
 		}
 		seen[idx] = true
-		rowPos[idx] = pos(r.Pos)
-		l.value(r.Value, cv, d.Normalize, vals[idx*k:(idx+1)*k])
+		if l.value(r.Value, cv, d.Normalize, vals[idx*k:(idx+1)*k]) {
+			rowPos[idx] = pos(r.Pos)
+		}
 	}
 	missing := 0
 	a := make([]int, len(parents))
@@ -334,9 +335,10 @@ func (l *lowerer) dist(d *grammar.Dist) {
 	if missing > 3 {
 		l.b.Errorf(pos(body.EndPos), "P(%s | %s) is missing %d rows in all", Quote(cv.Name), nameList(m, parents), missing)
 	}
-	if len(l.b.Errs) == errs {
-		l.b.SetCPT(pos(d.Pos), child, parents, vals, rowPos)
-	}
+	// Rows with errors keep a zero position, so that the row checks skip
+	// them; the other rows are still checked, and the child does not get a
+	// second error for having no distribution.
+	l.b.SetCPT(pos(d.Pos), child, parents, vals, rowPos)
 }
 
 // value lowers a number or vector into dst (one row, len = number of states).

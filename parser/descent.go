@@ -15,10 +15,11 @@ import (
 // Keywords are recognised only as identifiers: "import", "var" and "query"
 // start statements; "P" starts a distribution only when "(" follows.
 type parser struct {
-	file  string
-	sc    *grammar.Scanner
-	tok   lexer.Token   // current token
-	ahead []lexer.Token // tokens read past tok
+	file   string
+	sc     *grammar.Scanner
+	tok    lexer.Token // current token
+	ahead  lexer.Token // the token after tok, if peeked
+	peeked bool
 }
 
 // bailout carries the first syntax error out of the recursion.
@@ -43,9 +44,8 @@ func (p *parser) read() lexer.Token {
 
 // next advances to the next token.
 func (p *parser) next() {
-	if len(p.ahead) > 0 {
-		p.tok = p.ahead[0]
-		p.ahead = p.ahead[1:]
+	if p.peeked {
+		p.tok, p.peeked = p.ahead, false
 		return
 	}
 	p.tok = p.read()
@@ -53,10 +53,10 @@ func (p *parser) next() {
 
 // peek returns the token after the current one.
 func (p *parser) peek() lexer.Token {
-	if len(p.ahead) == 0 {
-		p.ahead = append(p.ahead, p.read())
+	if !p.peeked {
+		p.ahead, p.peeked = p.read(), true
 	}
-	return p.ahead[0]
+	return p.ahead
 }
 
 func (p *parser) fail(pos lexer.Position, format string, args ...any) {
@@ -85,7 +85,7 @@ func (p *parser) file_() *grammar.File {
 }
 
 func (p *parser) stmt() grammar.Stmt {
-	if p.tok.Type == grammar.Ident {
+	if p.tok.Type == grammar.Ident && !p.edgeAhead() {
 		switch p.tok.Value {
 		case "import":
 			s := &grammar.Import{Pos: p.tok.Pos}
@@ -116,6 +116,16 @@ func (p *parser) stmt() grammar.Stmt {
 		p.fail(p.tok.Pos, "expected a statement (var, an edge A -> B, P(...) = ..., query, import), found %s", describe(p.tok))
 	}
 	return p.edges()
+}
+
+// edgeAhead reports whether a "," or "->" follows the current token, so
+// that a keyword there is the first name of an edge list, as in
+// `var, query -> import`. (Keywords are not reserved: participle tries
+// Import, VarDecl and QueryStmt, fails on the second token, and falls back
+// to Edges.)
+func (p *parser) edgeAhead() bool {
+	t := p.peek()
+	return t.Type == grammar.Punct && (t.Value == "," || t.Value == "->")
 }
 
 func (p *parser) isName() bool {
@@ -189,15 +199,24 @@ func (p *parser) varDecl() *grammar.VarDecl {
 
 func (p *parser) edges() *grammar.Edges {
 	e := &grammar.Edges{Pos: p.tok.Pos}
-	e.Lists = append(e.Lists, &grammar.NameList{Pos: p.tok.Pos, Names: p.names("a variable name")})
+	e.Lists = append(e.Lists, p.nameList("a variable name"))
 	if !p.is("->") {
 		p.fail(p.tok.Pos, "expected \"->\" after %s, found %s", listText(e.Lists[0]), describe(p.tok))
 	}
 	for p.is("->") {
 		p.next()
-		e.Lists = append(e.Lists, &grammar.NameList{Pos: p.tok.Pos, Names: p.names("a variable name after \"->\"")})
+		e.Lists = append(e.Lists, p.nameList("a variable name after \"->\""))
 	}
 	return e
+}
+
+// nameList parses a NameList. (Its position must be read before the names
+// are parsed: in a composite literal {Pos: p.tok.Pos, Names: p.names(...)}
+// Go may evaluate p.tok.Pos after the call.)
+func (p *parser) nameList(what string) *grammar.NameList {
+	l := &grammar.NameList{Pos: p.tok.Pos}
+	l.Names = p.names(what)
+	return l
 }
 
 func listText(l *grammar.NameList) string {

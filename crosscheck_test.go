@@ -1,0 +1,440 @@
+package pbl_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// corpusDir returns ../shared/corpus (or $PBL_CORPUS), skipping the test
+// when it is absent.
+func corpusDir(t testing.TB) string {
+	d := os.Getenv("PBL_CORPUS")
+	if d == "" {
+		d = "../shared/corpus"
+	}
+	if _, err := os.Stat(d); err != nil {
+		t.Skipf("corpus not found at %s (set PBL_CORPUS): %v", d, err)
+	}
+	return d
+}
+
+// close reports whether a and b agree within tol, absolutely or relatively.
+// It is false if either is NaN.
+func close(a, b, tol float64) bool {
+	d := math.Abs(a - b)
+	return d <= tol || d <= tol*math.Max(math.Abs(a), math.Abs(b))
+}
+
+// randomQueries returns n random query texts over m: tables, numbers,
+// evidence, all marginals, MPE and MAP, with random evidence.
+func randomQueries(m *ir.Model, r *rand.Rand, n int) []string {
+	var out []string
+	vars := m.Vars
+	obs := func(k int, skip map[int]bool) []string {
+		var terms []string
+		for _, i := range r.Perm(len(vars)) {
+			if len(terms) == k {
+				break
+			}
+			if skip[i] {
+				continue
+			}
+			skip[i] = true
+			v := vars[i]
+			terms = append(terms, ir.Quote(v.Name)+"="+ir.Quote(v.States[r.IntN(len(v.States))]))
+		}
+		return terms
+	}
+	for len(out) < n {
+		skip := map[int]bool{}
+		var targets []string
+		nt := 1 + r.IntN(2)
+		fixed := r.IntN(3) == 0
+		for _, i := range r.Perm(len(vars))[:min(nt, len(vars))] {
+			skip[i] = true
+			name := ir.Quote(vars[i].Name)
+			if fixed {
+				name += "=" + ir.Quote(vars[i].States[r.IntN(len(vars[i].States))])
+			}
+			targets = append(targets, name)
+		}
+		ev := obs(r.IntN(4), skip)
+		given := ""
+		if len(ev) > 0 {
+			given = " | " + strings.Join(ev, ", ")
+		}
+		switch r.IntN(6) {
+		case 0, 1:
+			out = append(out, "P("+strings.Join(targets, ", ")+given+")")
+		case 2:
+			out = append(out, "P(*"+given+")")
+		case 3:
+			out = append(out, "MPE("+strings.Join(ev, ", ")+")")
+		case 4:
+			mapVars := strings.Split(strings.Join(targets, ","), ",")
+			for i := range mapVars {
+				mapVars[i], _, _ = strings.Cut(mapVars[i], "=")
+			}
+			out = append(out, "MAP("+strings.Join(mapVars, ", ")+given+")")
+		case 5:
+			if len(ev) > 0 {
+				out = append(out, "P("+strings.Join(ev, ", ")+")")
+			}
+		}
+	}
+	return out
+}
+
+// numbers flattens a result into the numbers two engines must agree on.
+// MPE and MAP contribute their probability only: exact ties may be broken
+// differently.
+func numbers(res *infer.Result) []float64 {
+	var xs []float64
+	for _, row := range res.Rows {
+		xs = append(xs, row.P)
+	}
+	for _, mg := range res.Marginals {
+		xs = append(xs, mg.P...)
+	}
+	return append(xs, res.P)
+}
+
+// agree answers every query with each engine and checks the answers agree
+// within tol (and that they fail together, e.g. on impossible evidence).
+func agree(t *testing.T, m *ir.Model, queries []string, tol float64, engines ...infer.Options) {
+	t.Helper()
+	for _, text := range queries {
+		q, err := pbl.ParseQuery(m, text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		ref, refErr := infer.Answer(m, q, engines[0])
+		for _, opt := range engines[1:] {
+			got, err := infer.Answer(m, q, opt)
+			if (err != nil) != (refErr != nil) {
+				t.Errorf("%s: %v gives error %v, %v gives %v", text, engines[0].Engine, refErr, opt.Engine, err)
+				continue
+			}
+			if err != nil {
+				continue
+			}
+			a, b := numbers(ref), numbers(got)
+			if len(a) != len(b) {
+				t.Errorf("%s: %d numbers vs %d", text, len(a), len(b))
+				continue
+			}
+			for i := range a {
+				if !close(a[i], b[i], tol) {
+					t.Errorf("%s: %v gives %v, %v/%v gives %v (entry %d)", text, engines[0].Engine, a[i], opt.Engine, opt.Order, b[i], i)
+					break
+				}
+			}
+		}
+	}
+}
+
+var allEngines = []infer.Options{
+	{Engine: infer.Enum},
+	{Engine: infer.VE, Order: infer.MinFill},
+	{Engine: infer.VE, Order: infer.MinWeight},
+}
+
+// TestExamplesEnginesAgree: enumeration and VE (both orders) agree to 1e-12
+// on every example's own queries and on random ones.
+func TestExamplesEnginesAgree(t *testing.T) {
+	files, _ := filepath.Glob("examples/*.pbl")
+	if len(files) < 5 {
+		t.Fatalf("want at least five examples, found %d", len(files))
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			m, err := pbl.LoadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var queries []string
+			for _, s := range m.Stmts {
+				if qs, ok := s.(*ir.QueryStmt); ok && qs.Query.Kind != ir.Indep {
+					queries = append(queries, qs.Query.Text)
+				}
+			}
+			queries = append(queries, randomQueries(m, r, 200)...)
+			agree(t, m, queries, 1e-12, allEngines...)
+		})
+	}
+}
+
+// TestCorpusEnginesAgree: on the corpus networks small enough for
+// enumeration, enumeration and VE agree to 1e-6 (the corpus rows are
+// rounded, and VE prunes barren nodes).
+func TestCorpusEnginesAgree(t *testing.T) {
+	dir := corpusDir(t)
+	r := rand.New(rand.NewPCG(2, 2))
+	for _, name := range []string{"asia", "cancer", "earthquake", "survey", "sachs"} {
+		t.Run(name, func(t *testing.T) {
+			m, err := bif.ReadFile(filepath.Join(dir, "bif", name+".bif"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			agree(t, m, randomQueries(m, r, 60), 1e-6, allEngines...)
+		})
+	}
+}
+
+// oracleScript answers posterior queries with the bench's numpy VE oracle
+// (../shared/bench/lib), an implementation independent of pbl. It reads
+// {"bif": path, "queries": [{"vars": [...], "evidence": {...}}]} on stdin
+// and prints a list of flattened posteriors (row-major, last var fastest),
+// or null where the evidence is impossible.
+const oracleScript = `
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import bif, oracle
+req = json.load(sys.stdin)
+net = bif.load(req["bif"])
+out = []
+for q in req["queries"]:
+    try:
+        out.append([float(x) for x in oracle.posterior(net, q["vars"], q["evidence"]).ravel()])
+    except ValueError:
+        out.append(None)
+json.dump(out, sys.stdout)
+`
+
+var (
+	pyOnce       sync.Once
+	pyPath, pyNo string
+)
+
+// pythonWithNumpy finds a Python with numpy, preferring Debian's
+// /usr/bin/python3 (where apt-get install python3-numpy puts it), or
+// returns "" and why not.
+func pythonWithNumpy() (string, string) {
+	pyOnce.Do(func() {
+		pyNo = "no python3 with numpy found (apt-get install python3-numpy): the independent oracle cannot run"
+		for _, py := range []string{"/usr/bin/python3", "python3"} {
+			if exec.Command(py, "-c", "import numpy").Run() == nil {
+				pyPath = py
+				return
+			}
+		}
+	})
+	return pyPath, pyNo
+}
+
+type oracleQuery struct {
+	Vars     []string          `json:"vars"`
+	Evidence map[string]string `json:"evidence"`
+}
+
+// runOracle returns the oracle's posteriors, skipping the test when Python
+// or numpy is missing.
+func runOracle(t *testing.T, bifPath string, qs []oracleQuery) [][]float64 {
+	t.Helper()
+	lib, err := filepath.Abs(filepath.Join(corpusDir(t), "..", "bench", "lib"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(lib, "oracle.py")); err != nil {
+		t.Skipf("oracle not found: %v", err)
+	}
+	py, why := pythonWithNumpy()
+	if py == "" {
+		t.Skip(why)
+	}
+	in, _ := json.Marshal(map[string]any{"bif": bifPath, "queries": qs})
+	cmd := exec.Command(py, "-c", oracleScript, lib)
+	cmd.Stdin = strings.NewReader(string(in))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	var res [][]float64
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("oracle output: %v", err)
+	}
+	return res
+}
+
+// checkAgainstOracle answers random posterior queries with pbl's VE and
+// compares them with the numpy oracle.
+func checkAgainstOracle(t *testing.T, path string, r *rand.Rand, n int, tol float64) {
+	m, err := bif.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []oracleQuery
+	var texts []string
+	for len(qs) < n {
+		perm := r.Perm(len(m.Vars))
+		nt, ne := 1+r.IntN(2), r.IntN(6)
+		if nt+ne > len(perm) {
+			continue
+		}
+		q := oracleQuery{Evidence: map[string]string{}}
+		var ev []string
+		for _, i := range perm[:nt] {
+			q.Vars = append(q.Vars, m.Vars[i].Name)
+		}
+		for _, i := range perm[nt : nt+ne] {
+			v := m.Vars[i]
+			s := v.States[r.IntN(len(v.States))]
+			q.Evidence[v.Name] = s
+			ev = append(ev, ir.Quote(v.Name)+"="+ir.Quote(s))
+		}
+		quoted := make([]string, len(q.Vars))
+		for i, v := range q.Vars {
+			quoted[i] = ir.Quote(v)
+		}
+		text := "P(" + strings.Join(quoted, ", ")
+		if len(ev) > 0 {
+			text += " | " + strings.Join(ev, ", ")
+		}
+		qs = append(qs, q)
+		texts = append(texts, text+")")
+	}
+	want := runOracle(t, path, qs)
+	for i, text := range texts {
+		q, err := pbl.ParseQuery(m, text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		res, err := infer.Answer(m, q, infer.Options{})
+		if want[i] == nil {
+			if err == nil {
+				t.Errorf("%s: the oracle finds the evidence impossible, pbl answers", text)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", text, err)
+			continue
+		}
+		if len(res.Rows) != len(want[i]) {
+			t.Errorf("%s: %d rows, oracle %d", text, len(res.Rows), len(want[i]))
+			continue
+		}
+		for j, row := range res.Rows {
+			if !close(row.P, want[i][j], tol) {
+				t.Errorf("%s: row %d: pbl %v, oracle %v", text, j, row.P, want[i][j])
+				break
+			}
+		}
+	}
+}
+
+// TestCorpusAgainstOracle: VE agrees with the independent numpy oracle to
+// 1e-6 on the small and medium corpus networks.
+func TestCorpusAgainstOracle(t *testing.T) {
+	dir := corpusDir(t)
+	r := rand.New(rand.NewPCG(3, 3))
+	for _, name := range []string{"asia", "cancer", "child", "insurance", "alarm", "sachs", "survey", "earthquake"} {
+		t.Run(name, func(t *testing.T) {
+			checkAgainstOracle(t, filepath.Join(dir, "bif", name+".bif"), r, 40, 1e-6)
+		})
+	}
+}
+
+// TestUnseenNetworksAgainstOracle: random networks pbl has never seen,
+// written as BIF with exactly normalised rows, agree with the oracle to
+// 1e-9.
+func TestUnseenNetworksAgainstOracle(t *testing.T) {
+	corpusDir(t) // the oracle lives beside the corpus
+	r := rand.New(rand.NewPCG(4, 4))
+	dir := t.TempDir()
+	for k := 0; k < 6; k++ {
+		path := filepath.Join(dir, fmt.Sprintf("net%d.bif", k))
+		if err := os.WriteFile(path, []byte(randomBIF(r, 8+4*k)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(filepath.Base(path), func(t *testing.T) { checkAgainstOracle(t, path, r, 30, 1e-9) })
+	}
+}
+
+// randomBIF writes a random network of n variables with 2-4 states and up
+// to 3 parents among the previous variables; rows are normalised so that
+// they sum to 1 in float64, and printed in round-trip form.
+func randomBIF(r *rand.Rand, n int) string {
+	var b strings.Builder
+	b.WriteString("network random {\n}\n")
+	card := make([]int, n)
+	for i := range n {
+		card[i] = 2 + r.IntN(3)
+		states := make([]string, card[i])
+		for s := range states {
+			states[s] = fmt.Sprintf("s%d", s)
+		}
+		fmt.Fprintf(&b, "variable v%d {\n  type discrete [ %d ] { %s };\n}\n", i, card[i], strings.Join(states, ", "))
+	}
+	for i := range n {
+		var parents []int
+		for _, p := range r.Perm(i) {
+			if len(parents) < 3 && r.IntN(2) == 0 {
+				parents = append(parents, p)
+			}
+		}
+		row := func() string {
+			p := make([]float64, card[i])
+			sum := 0.0
+			for j := range p {
+				p[j] = 0.05 + r.Float64()
+				sum += p[j]
+			}
+			s := make([]string, len(p))
+			rest := 1.0
+			for j := range p[:len(p)-1] {
+				p[j] /= sum
+				rest -= p[j]
+			}
+			p[len(p)-1] = rest
+			for j := range p {
+				s[j] = ir.FormatFloat(p[j])
+			}
+			return strings.Join(s, ", ")
+		}
+		if len(parents) == 0 {
+			fmt.Fprintf(&b, "probability ( v%d ) {\n  table %s;\n}\n", i, row())
+			continue
+		}
+		names := make([]string, len(parents))
+		for j, p := range parents {
+			names[j] = fmt.Sprintf("v%d", p)
+		}
+		fmt.Fprintf(&b, "probability ( v%d | %s ) {\n", i, strings.Join(names, ", "))
+		cfg := make([]int, len(parents))
+		for {
+			states := make([]string, len(parents))
+			for j, s := range cfg {
+				states[j] = fmt.Sprintf("s%d", s)
+			}
+			fmt.Fprintf(&b, "  (%s) %s;\n", strings.Join(states, ", "), row())
+			j := len(cfg) - 1
+			for ; j >= 0; j-- {
+				cfg[j]++
+				if cfg[j] < card[parents[j]] {
+					break
+				}
+				cfg[j] = 0
+			}
+			if j < 0 {
+				break
+			}
+		}
+		b.WriteString("}\n")
+	}
+	return b.String()
+}

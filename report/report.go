@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -174,6 +175,9 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 type Float float64
 
 func (f Float) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return nil, fmt.Errorf("report: %v is not a probability", float64(f))
+	}
 	return []byte(strconv.FormatFloat(float64(f), 'g', -1, 64)), nil
 }
 

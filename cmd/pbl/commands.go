@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/pbl-lang/pbl"
@@ -100,7 +101,10 @@ func checkCmd(c *cli, args []string) int {
 			c.report(err)
 			status = exitError
 			if c.json {
-				fmt.Fprintf(c.stdout, "{\"file\":%q,\"ok\":false}\n", path)
+				o := &report.Object{}
+				o.Set("file", path)
+				o.Set("ok", false)
+				c.writeJSON(o)
 			}
 			continue
 		}
@@ -113,8 +117,14 @@ func checkCmd(c *cli, args []string) int {
 			}
 		}
 		if c.json {
-			fmt.Fprintf(c.stdout, "{\"file\":%q,\"ok\":true,\"variables\":%d,\"edges\":%d,\"parameters\":%d,\"statements\":%d}\n",
-				path, len(m.Vars), edges, params, len(m.Stmts))
+			o := &report.Object{}
+			o.Set("file", path)
+			o.Set("ok", true)
+			o.Set("variables", len(m.Vars))
+			o.Set("edges", edges)
+			o.Set("parameters", params)
+			o.Set("statements", len(m.Stmts))
+			c.writeJSON(o)
 			continue
 		}
 		fmt.Fprintf(c.stdout, "%s: ok, %s, %s, %s\n", path, plural(len(m.Vars), "variable"), plural(edges, "edge"), plural(params, "free parameter"))
@@ -127,4 +137,14 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// writeJSON writes one JSON object on its own line.
+func (c *cli) writeJSON(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.report(err)
+		return
+	}
+	c.stdout.Write(append(b, '\n'))
 }

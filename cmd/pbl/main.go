@@ -77,15 +77,11 @@ func (c *cli) options() (infer.Options, error) {
 	if err != nil {
 		return infer.Options{}, err
 	}
-	opt := infer.Options{Engine: eng, MaxTable: c.maxTable}
-	switch c.order {
-	case "min-fill":
-		opt.Order = infer.MinFill
-	case "min-weight":
-		opt.Order = infer.MinWeight
-	default:
-		return opt, fmt.Errorf("unknown order %q (want min-fill or min-weight)", c.order)
+	order, err := infer.ParseHeuristic(c.order)
+	if err != nil {
+		return infer.Options{}, err
 	}
+	opt := infer.Options{Engine: eng, Order: order, MaxTable: c.maxTable}
 	return opt, nil
 }
 

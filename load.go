@@ -73,6 +73,11 @@ func (l *loader) visit(path string, src []byte, from ir.Pos) {
 		return
 	}
 	if src == nil {
+		// Only regular files: reading /dev/zero or a FIFO would never end.
+		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			l.errs.Add(from, "cannot import %q: not a regular file", path)
+			return
+		}
 		var err error
 		src, err = os.ReadFile(path)
 		if err != nil {

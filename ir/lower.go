@@ -25,7 +25,7 @@ func Lower(files ...*grammar.File) (*Model, error) {
 		return nil, ErrorList{Errorf(Pos{}, "no files")}
 	}
 	main := files[len(files)-1]
-	l := &lowerer{b: NewBuilder(main.Pos.Filename), edges: map[[2]VarID]Pos{}}
+	l := &lowerer{b: NewBuilder(main.Pos.Filename), edges: map[[2]VarID]Pos{}, dists: map[VarID]Pos{}}
 	for _, f := range files {
 		for _, s := range f.Stmts {
 			if d, ok := s.(*grammar.VarDecl); ok {
@@ -68,6 +68,7 @@ type lowerer struct {
 	edges    map[[2]VarID]Pos // declared edge (parent, child) → position
 	edgeList [][2]VarID       // declared edges in order
 	hasEdges []bool           // hasEdges[v]: some edge into v was declared
+	dists    map[VarID]Pos    // child → position of its first P(child | ...)
 }
 
 func pos(p lexer.Position) Pos { return Pos{File: p.Filename, Line: p.Line, Col: p.Column} }
@@ -223,6 +224,17 @@ func (l *lowerer) dist(d *grammar.Dist) {
 	m := l.b.m
 	errs := len(l.b.Errs)
 	child, ok := l.lookup(d.Child)
+	if ok {
+		if first, dup := l.dists[child]; dup {
+			l.b.Errorf(pos(d.Pos), "second distribution for %s (first at %s)", strconv.Quote(m.Vars[child].Name), first)
+			return
+		}
+		l.dists[child] = pos(d.Pos)
+		// A distribution with errors is reported once, not again as
+		// missing: mark it seen whatever happens below. (SetCPT, if
+		// reached, has marked it already.)
+		defer func() { l.b.cptSeen[child] = true }()
+	}
 	var parents []VarID
 	for _, n := range d.Parents {
 		if id, ok := l.lookup(n); ok {
@@ -289,9 +301,11 @@ func (l *lowerer) dist(d *grammar.Dist) {
 	}
 	rowPos := make([]Pos, nrows)
 	seen := make([]bool, nrows)
+	malformed := false // a row could not be placed; missing rows are then not reported
 	for _, r := range body.Rows {
 		if len(r.States) != len(parents) {
 			l.b.Errorf(pos(r.Pos), "row has %d states, expected %d (one for each of %s)", len(r.States), len(parents), nameList(m, parents))
+			malformed = true
 			continue
 		}
 		idx, good := 0, true
@@ -301,6 +315,7 @@ func (l *lowerer) dist(d *grammar.Dist) {
 			idx = idx*card[i] + st
 		}
 		if !good {
+			malformed = true
 			continue
 		}
 		if seen[idx] {
@@ -315,7 +330,7 @@ func (l *lowerer) dist(d *grammar.Dist) {
 	missing := 0
 	a := make([]int, len(parents))
 	for idx, ok := range seen {
-		if ok {
+		if ok || malformed {
 			continue
 		}
 		missing++

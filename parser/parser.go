@@ -28,11 +28,11 @@ func ParseQuery(filename, text string) (q *grammar.Query, err error) {
 	if !p.isQueryStart() {
 		p.fail(p.tok.Pos, "expected a query such as P(X | Y=y), MPE(...), MAP(...) or indep(...), found %s", describe(p.tok))
 	}
-	q = p.query()
+	res := p.query() // not q: on error, q must stay nil
 	if p.tok.Type != grammar.EOF {
 		p.fail(p.tok.Pos, "unexpected %s after the query", describe(p.tok))
 	}
-	return q, nil
+	return res, nil
 }
 
 // recoverErr turns an internal panic into an error at the file's start, so

@@ -1,0 +1,64 @@
+package parser_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/pbl-lang/pbl/internal/chunkedfile"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/parser"
+)
+
+// TestErrors checks the syntax errors annotated in testdata/errors.pbl.
+func TestErrors(t *testing.T) {
+	const filename = "testdata/errors.pbl"
+	for _, chunk := range chunkedfile.Read(filename, t) {
+		_, err := parser.Parse(filename, []byte(chunk.Source))
+		reportErrors(t, &chunk, filename, err)
+		chunk.Done()
+	}
+}
+
+// reportErrors passes every error of err, which must be an ir.ErrorList
+// positioned in filename, to chunk.
+func reportErrors(t *testing.T, chunk *chunkedfile.Chunk, filename string, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var list ir.ErrorList
+	if !errors.As(err, &list) {
+		t.Errorf("%s:%d: error is a %T, not an ir.ErrorList: %v", filename, chunk.Line, err, err)
+		return
+	}
+	for _, e := range list {
+		if e.Pos.File != filename || e.Pos.Line < 1 || e.Pos.Col < 1 {
+			t.Errorf("%s:%d: error has a bad position %q: %v", filename, chunk.Line, e.Pos, e)
+		}
+		chunk.GotError(e.Pos.Line, e.Msg)
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	for _, test := range []struct{ input, want string }{
+		{``, `query:1:1: expected a query such as P(X | Y=y), MPE(...), MAP(...) or indep(...), found end of file`},
+		{`X`, `query:1:1: expected a query such as P(X | Y=y), MPE(...), MAP(...) or indep(...), found "X"`},
+		{`P X`, `query:1:1: expected a query such as P(X | Y=y), MPE(...), MAP(...) or indep(...), found "P"`},
+		{`P(X) P(Y)`, `query:1:6: unexpected "P" after the query`},
+		{`P(X | Y=y`, `query:1:10: expected ")" to close the query, found end of file`},
+		{"P(X |\n Y=\"y)", `query:2:4: string not terminated`},
+		{`P(X) // fine */`, ``},
+	} {
+		_, err := parser.ParseQuery("query", test.input)
+		got := ""
+		if err != nil {
+			got = err.Error()
+			if _, ok := err.(ir.ErrorList); !ok {
+				t.Errorf("ParseQuery(%q) returned a %T, want an ir.ErrorList", test.input, err)
+			}
+		}
+		if got != test.want {
+			t.Errorf("ParseQuery(%q): got error %q, want %q", test.input, got, test.want)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package parser_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/parser"
+)
+
+// checkErr fails unless err is nil or an ir.ErrorList of errors positioned
+// in filename.
+func checkErr(t *testing.T, filename, src string, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var list ir.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		t.Fatalf("%q: error %v is a %T, want a non-empty ir.ErrorList", src, err, err)
+	}
+	for _, e := range list {
+		if e == nil {
+			t.Fatalf("%q: nil *ir.Error in %v", src, list)
+		}
+		if e.Pos.File != filename || e.Pos.Line < 1 || e.Pos.Col < 1 {
+			t.Fatalf("%q: error %v has position %#v, want %s:line:col", src, e, e.Pos, filename)
+		}
+	}
+}
+
+// participleParse runs participle, which may panic on some inputs; a panic
+// counts as a failure to parse.
+func participleParse(filename, src string) (f *grammar.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = errors.New("participle panicked")
+		}
+	}()
+	return grammar.Parser.ParseString(filename, src)
+}
+
+func FuzzParse(f *testing.F) {
+	for _, src := range examples(f) {
+		f.Add(src)
+	}
+	for _, test := range fileTests {
+		f.Add(test.input)
+	}
+	for _, src := range differentialOnly {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		const filename = "fuzz.pbl"
+		file, err := parser.Parse(filename, []byte(src))
+		checkErr(t, filename, src, err)
+		if (file == nil) == (err == nil) {
+			t.Fatalf("%q: Parse returned file %v and error %v", src, file, err)
+		}
+		// The hand-written parser must agree with participle.
+		if literalStrings(src) {
+			return
+		}
+		_, perr := participleParse(filename, src)
+		if (err == nil) != (perr == nil) {
+			checkSame(t, filename, src) // reports the difference
+			t.Fatalf("%q: hand-written error %v, participle error %v", src, err, perr)
+		}
+		if err == nil {
+			checkSame(t, filename, src)
+		}
+	})
+}
+
+func FuzzParseQuery(f *testing.F) {
+	for _, test := range queryTests {
+		f.Add(test.input)
+	}
+	for _, src := range differentialOnly {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		const filename = "query"
+		q, err := parser.ParseQuery(filename, src)
+		checkErr(t, filename, src, err)
+		if (q == nil) == (err == nil) {
+			t.Fatalf("%q: ParseQuery returned query %v and error %v", src, q, err)
+		}
+		if !literalStrings(src) {
+			checkSameQuery(t, src)
+		}
+	})
+}

@@ -1,0 +1,217 @@
+package parser_test
+
+import (
+	"testing"
+
+	"github.com/pbl-lang/pbl/parser"
+)
+
+// fileTests covers every construct of the grammar; want is the tree as
+// treeString prints it. The last test shows that a quoted string is always
+// a name, even when its text is a keyword or punctuation.
+var fileTests = []struct{ input, want string }{
+	// Variable declarations.
+	{`var Storm: bool`,
+		`(File Stmts=((VarDecl Names=((Name Ident=Storm)) Type=(Type Bool=true))))`},
+	{`var Storm, BusTourGroup, Lightning: bool`,
+		`(File Stmts=((VarDecl Names=((Name Ident=Storm) (Name Ident=BusTourGroup) (Name Ident=Lightning)) Type=(Type Bool=true))))`},
+	{`var x: real`,
+		`(File Stmts=((VarDecl Names=((Name Ident=x)) Type=(Type Real=true))))`},
+	{`var Smoking: {no, light, heavy}`,
+		`(File Stmts=((VarDecl Names=((Name Ident=Smoking)) Type=(Type States=((Name Ident=no) (Name Ident=light) (Name Ident=heavy))))))`},
+	{`var Age: {"0-3_days", "<5", young}`,
+		`(File Stmts=((VarDecl Names=((Name Ident=Age)) Type=(Type States=((Name Quoted=0-3_days) (Name Quoted="<5") (Name Ident=young))))))`},
+	{`var Count: {0, 1, 2}`,
+		`(File Stmts=((VarDecl Names=((Name Ident=Count)) Type=(Type States=((Name Number=0) (Name Number=1) (Name Number=2))))))`},
+	{`var Grade: 1..3`,
+		`(File Stmts=((VarDecl Names=((Name Ident=Grade)) Type=(Type Lo=1 Hi=3))))`},
+	{`var T: -5..-1`,
+		`(File Stmts=((VarDecl Names=((Name Ident=T)) Type=(Type Lo=-5 Hi=-1))))`},
+	{`var T: -2..2`,
+		`(File Stmts=((VarDecl Names=((Name Ident=T)) Type=(Type Lo=-2 Hi=2))))`},
+	{`var "my var", density, P: bool`,
+		`(File Stmts=((VarDecl Names=((Name Quoted="my var") (Name Ident=density) (Name Ident=P)) Type=(Type Bool=true))))`},
+	{`var A: bool var B: bool`,
+		`(File Stmts=((VarDecl Names=((Name Ident=A)) Type=(Type Bool=true)) (VarDecl Names=((Name Ident=B)) Type=(Type Bool=true))))`},
+
+	// Edges.
+	{`A -> B`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Ident=A))) (NameList Names=((Name Ident=B)))))))`},
+	{`Storm -> Lightning -> Thunder`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Ident=Storm))) (NameList Names=((Name Ident=Lightning))) (NameList Names=((Name Ident=Thunder)))))))`},
+	{`Storm, BusTourGroup -> Campfire`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Ident=Storm) (Name Ident=BusTourGroup))) (NameList Names=((Name Ident=Campfire)))))))`},
+	{`A -> B, C`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Ident=A))) (NameList Names=((Name Ident=B) (Name Ident=C)))))))`},
+	{`A, B -> C, D -> E`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Ident=A) (Name Ident=B))) (NameList Names=((Name Ident=C) (Name Ident=D))) (NameList Names=((Name Ident=E)))))))`},
+	{`"x y" -> 0`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Quoted="x y"))) (NameList Names=((Name Number=0)))))))`},
+	{`P -> Q`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Ident=P))) (NameList Names=((Name Ident=Q)))))))`},
+	{`P, density -> MAP`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Ident=P) (Name Ident=density))) (NameList Names=((Name Ident=MAP)))))))`},
+	{`query -> var`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Ident=query))) (NameList Names=((Name Ident=var)))))))`},
+	{`var, import -> query`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Ident=var) (Name Ident=import))) (NameList Names=((Name Ident=query)))))))`},
+	{`import -> x`,
+		`(File Stmts=((Edges Lists=((NameList Names=((Name Ident=import))) (NameList Names=((Name Ident=x)))))))`},
+
+	// Distributions.
+	{`P(Storm) = 0.3`,
+		`(File Stmts=((Dist Child=(Name Ident=Storm) Body=(Body Value=(Value Number=0.3)))))`},
+	{`P(Storm) = .5`,
+		`(File Stmts=((Dist Child=(Name Ident=Storm) Body=(Body Value=(Value Number=.5)))))`},
+	{`P(Storm) = 1e-3`,
+		`(File Stmts=((Dist Child=(Name Ident=Storm) Body=(Body Value=(Value Number=1e-3)))))`},
+	{`P(Smoking) = [0.80, 0.15, 0.05]`,
+		`(File Stmts=((Dist Child=(Name Ident=Smoking) Body=(Body Value=(Value Vector=(0.80 0.15 0.05))))))`},
+	{`P(S) = [1]`,
+		`(File Stmts=((Dist Child=(Name Ident=S) Body=(Body Value=(Value Vector=(1))))))`},
+	{`P(Lightning | Storm) = { true: 0.7 false: 0.05 }`,
+		`(File Stmts=((Dist Child=(Name Ident=Lightning) Parents=((Name Ident=Storm)) Body=(Body Rows=((Row States=((Name Ident=true)) Value=(Value Number=0.7)) (Row States=((Name Ident=false)) Value=(Value Number=0.05)))))))`},
+	{`P(C | A, B) = {
+		true, true: 0.4
+		true, false: 0.1,
+		false, true: 0.8;
+		false, false: 0.2
+	}`,
+		`(File Stmts=((Dist Child=(Name Ident=C) Parents=((Name Ident=A) (Name Ident=B)) Body=(Body Rows=((Row States=((Name Ident=true) (Name Ident=true)) Value=(Value Number=0.4)) (Row States=((Name Ident=true) (Name Ident=false)) Value=(Value Number=0.1)) (Row States=((Name Ident=false) (Name Ident=true)) Value=(Value Number=0.8)) (Row States=((Name Ident=false) (Name Ident=false)) Value=(Value Number=0.2)))))))`},
+	{`P(G | I) = { low: [0.3, 0.7], high: [0.9, 0.1]; }`,
+		`(File Stmts=((Dist Child=(Name Ident=G) Parents=((Name Ident=I)) Body=(Body Rows=((Row States=((Name Ident=low)) Value=(Value Vector=(0.3 0.7))) (Row States=((Name Ident=high)) Value=(Value Vector=(0.9 0.1))))))))`},
+	{`P(L | G) = normalize { 1: [10, 90] 2: [40, 60] }`,
+		`(File Stmts=((Dist Child=(Name Ident=L) Parents=((Name Ident=G)) Normalize=true Body=(Body Rows=((Row States=((Name Number=1)) Value=(Value Vector=(10 90))) (Row States=((Name Number=2)) Value=(Value Vector=(40 60))))))))`},
+	{`P(S) = normalize [3, 1]`,
+		`(File Stmts=((Dist Child=(Name Ident=S) Normalize=true Body=(Body Value=(Value Vector=(3 1))))))`},
+	{`P("my var" | "0-3") = { "a b": 0.5 }`,
+		`(File Stmts=((Dist Child=(Name Quoted="my var") Parents=((Name Quoted=0-3)) Body=(Body Rows=((Row States=((Name Quoted="a b")) Value=(Value Number=0.5)))))))`},
+	{`P(X) = {}`,
+		`(File Stmts=((Dist Child=(Name Ident=X) Body=(Body))))`},
+	{`P(density) = 0.5`,
+		`(File Stmts=((Dist Child=(Name Ident=density) Body=(Body Value=(Value Number=0.5)))))`},
+	{`P(P) = 0.5`,
+		`(File Stmts=((Dist Child=(Name Ident=P) Body=(Body Value=(Value Number=0.5)))))`},
+	{`P(normalize) = normalize [1, 1]`,
+		`(File Stmts=((Dist Child=(Name Ident=normalize) Normalize=true Body=(Body Value=(Value Vector=(1 1))))))`},
+
+	// Queries.
+	{`query P(X)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Name=(Name Ident=X)))))))`},
+	{`query P(Campfire | Storm=true, BusTourGroup=true)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Name=(Name Ident=Campfire))) Bar=true Given=((Term Name=(Name Ident=Storm) State=(Name Ident=true)) (Term Name=(Name Ident=BusTourGroup) State=(Name Ident=true)))))))`},
+	{`query P(Campfire | Storm, BusTourGroup)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Name=(Name Ident=Campfire))) Bar=true Given=((Term Name=(Name Ident=Storm)) (Term Name=(Name Ident=BusTourGroup)))))))`},
+	{`query P(*)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Star=true))))))`},
+	{`query P(* | Storm=true)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Star=true)) Bar=true Given=((Term Name=(Name Ident=Storm) State=(Name Ident=true)))))))`},
+	{`query P(X, Y | Z=z)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Name=(Name Ident=X)) (Term Name=(Name Ident=Y))) Bar=true Given=((Term Name=(Name Ident=Z) State=(Name Ident=z)))))))`},
+	{`query P(X=x | Y=y)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Name=(Name Ident=X) State=(Name Ident=x))) Bar=true Given=((Term Name=(Name Ident=Y) State=(Name Ident=y)))))))`},
+	{`query P(X=x, Y=y)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Name=(Name Ident=X) State=(Name Ident=x)) (Term Name=(Name Ident=Y) State=(Name Ident=y)))))))`},
+	{`query MPE()`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=MPE))))`},
+	{`query MPE(Thunder=true)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=MPE Targets=((Term Name=(Name Ident=Thunder) State=(Name Ident=true)))))))`},
+	{`query MAP(X, Y | Z=z)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=MAP Targets=((Term Name=(Name Ident=X)) (Term Name=(Name Ident=Y))) Bar=true Given=((Term Name=(Name Ident=Z) State=(Name Ident=z)))))))`},
+	{`query indep(A, B)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=indep Targets=((Term Name=(Name Ident=A)) (Term Name=(Name Ident=B)))))))`},
+	{`query indep(A, {B, C} | D)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=indep Targets=((Term Name=(Name Ident=A)) (Term Group=((Name Ident=B) (Name Ident=C)))) Bar=true Given=((Term Name=(Name Ident=D)))))))`},
+	{`query ML(H)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=ML Targets=((Term Name=(Name Ident=H)))))))`},
+	{`query MDL(H | D)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=MDL Targets=((Term Name=(Name Ident=H))) Bar=true Given=((Term Name=(Name Ident=D)))))))`},
+	{`query density(x=1, y=2)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=density Targets=((Term Name=(Name Ident=x) State=(Name Number=1)) (Term Name=(Name Ident=y) State=(Name Number=2)))))))`},
+	{`query P("0-3 days"="<5" | "a b"=0)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Name=(Name Quoted="0-3 days") State=(Name Quoted="<5"))) Bar=true Given=((Term Name=(Name Quoted="a b") State=(Name Number=0)))))))`},
+	{`query P(Grade=1 | Count=-2)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Name=(Name Ident=Grade) State=(Name Number=1))) Bar=true Given=((Term Name=(Name Ident=Count) State=(Name Number=-2)))))))`},
+	{`query P(density | P=true)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Targets=((Term Name=(Name Ident=density))) Bar=true Given=((Term Name=(Name Ident=P) State=(Name Ident=true)))))))`},
+	{`query P(| X=x)`,
+		`(File Stmts=((QueryStmt Query=(Query Kind=P Bar=true Given=((Term Name=(Name Ident=X) State=(Name Ident=x)))))))`},
+
+	// Imports and comments.
+	{`import "other.pbl"`,
+		`(File Stmts=((Import Path=other.pbl)))`},
+	{`import "dir/a b.pbl" import "c.pbl"`,
+		`(File Stmts=((Import Path="dir/a b.pbl") (Import Path=c.pbl)))`},
+	{`// just a comment`,
+		`(File)`},
+	{`/* block
+	   comment */ var /* inline */ X: bool // trailing`,
+		`(File Stmts=((VarDecl Names=((Name Ident=X)) Type=(Type Bool=true))))`},
+	{``,
+		`(File)`},
+	{"var\tX\r\n:\u00a0bool",
+		`(File Stmts=((VarDecl Names=((Name Ident=X)) Type=(Type Bool=true))))`},
+	{`var Ünïcode_1: bool`,
+		`(File Stmts=((VarDecl Names=((Name Ident="Ünïcode_1")) Type=(Type Bool=true))))`},
+	{`var "bool": {"*", "|", "{"} query P("*" | "bool"="|")`,
+		`(File Stmts=((VarDecl Names=((Name Quoted=bool)) Type=(Type States=((Name Quoted="*") (Name Quoted="|") (Name Quoted="{")))) (QueryStmt Query=(Query Kind=P Targets=((Term Name=(Name Quoted="*"))) Bar=true Given=((Term Name=(Name Quoted=bool) State=(Name Quoted="|")))))))`},
+}
+
+func TestFileParseTrees(t *testing.T) {
+	for _, test := range fileTests {
+		f, err := parser.Parse("test.pbl", []byte(test.input))
+		if err != nil {
+			t.Errorf("parsing %q: %v", test.input, err)
+			continue
+		}
+		if got := treeString(f); got != test.want {
+			t.Errorf("parsing %q: got %s, want %s", test.input, got, test.want)
+		}
+	}
+}
+
+func TestQueryParseTrees(t *testing.T) {
+	for _, test := range queryTests {
+		q, err := parser.ParseQuery("query", test.input)
+		if err != nil {
+			t.Errorf("parsing query %q: %v", test.input, err)
+			continue
+		}
+		if got := treeString(q); got != test.want {
+			t.Errorf("parsing query %q: got %s, want %s", test.input, got, test.want)
+		}
+	}
+}
+
+var queryTests = []struct{ input, want string }{
+	{`P(X)`,
+		`(Query Kind=P Targets=((Term Name=(Name Ident=X))))`},
+	{`P(X | e=1)`,
+		`(Query Kind=P Targets=((Term Name=(Name Ident=X))) Bar=true Given=((Term Name=(Name Ident=e) State=(Name Number=1))))`},
+	{`  P(*)  // comment`,
+		`(Query Kind=P Targets=((Term Star=true)))`},
+	{`P(* | Storm=true)`,
+		`(Query Kind=P Targets=((Term Star=true)) Bar=true Given=((Term Name=(Name Ident=Storm) State=(Name Ident=true))))`},
+	{`P(X, Y | e)`,
+		`(Query Kind=P Targets=((Term Name=(Name Ident=X)) (Term Name=(Name Ident=Y))) Bar=true Given=((Term Name=(Name Ident=e))))`},
+	{`P(X=x | e=y)`,
+		`(Query Kind=P Targets=((Term Name=(Name Ident=X) State=(Name Ident=x))) Bar=true Given=((Term Name=(Name Ident=e) State=(Name Ident=y))))`},
+	{`MPE()`,
+		`(Query Kind=MPE)`},
+	{`MPE(e=1)`,
+		`(Query Kind=MPE Targets=((Term Name=(Name Ident=e) State=(Name Number=1))))`},
+	{`MAP(X | e=y)`,
+		`(Query Kind=MAP Targets=((Term Name=(Name Ident=X))) Bar=true Given=((Term Name=(Name Ident=e) State=(Name Ident=y))))`},
+	{`indep(A, {B, C} | D)`,
+		`(Query Kind=indep Targets=((Term Name=(Name Ident=A)) (Term Group=((Name Ident=B) (Name Ident=C)))) Bar=true Given=((Term Name=(Name Ident=D))))`},
+	{`P("a b"="<5" | 0=-1)`,
+		`(Query Kind=P Targets=((Term Name=(Name Quoted="a b") State=(Name Quoted="<5"))) Bar=true Given=((Term Name=(Name Number=0) State=(Name Number=-1))))`},
+	{`density(x=1.5)`,
+		`(Query Kind=density Targets=((Term Name=(Name Ident=x) State=(Name Number=1.5))))`},
+	{`P(density)`,
+		`(Query Kind=P Targets=((Term Name=(Name Ident=density))))`},
+	{`ML(H | D)`,
+		`(Query Kind=ML Targets=((Term Name=(Name Ident=H))) Bar=true Given=((Term Name=(Name Ident=D))))`},
+	{`MDL(H)`,
+		`(Query Kind=MDL Targets=((Term Name=(Name Ident=H))))`},
+}

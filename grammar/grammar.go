@@ -15,24 +15,24 @@ type Stmt interface{ stmt() }
 // Import is `import "other.pbl"`.
 type Import struct {
 	Pos  lexer.Position
-	Path string `"import" @String`
+	Path string `"import":Ident @String`
 }
 
 // VarDecl is `var A, B: TYPE`.
 type VarDecl struct {
 	Pos   lexer.Position
-	Names []*Name `"var" @@ ( "," @@ )*`
-	Type  *Type   `":" @@`
+	Names []*Name `"var":Ident @@ ( ",":Punct @@ )*`
+	Type  *Type   `":":Punct @@`
 }
 
 // Type is a variable's domain: bool, real, a set of named states, or an
 // integer range lo..hi.
 type Type struct {
 	Pos    lexer.Position
-	Bool   bool    `(  @"bool"`
-	Real   bool    ` | @"real"`
-	States []*Name ` | "{" @@ ( "," @@ )* "}"`
-	Lo     *string ` | @Number ".."`
+	Bool   bool    `(  @"bool":Ident`
+	Real   bool    ` | @"real":Ident`
+	States []*Name ` | "{":Punct @@ ( ",":Punct @@ )* "}":Punct`
+	Lo     *string ` | @Number "..":Punct`
 	Hi     *string `   @Number )`
 }
 
@@ -60,22 +60,22 @@ func (n *Name) Text() string {
 // list is a parent of every name of the next.
 type Edges struct {
 	Pos   lexer.Position
-	Lists []*NameList `@@ ( "->" @@ )+`
+	Lists []*NameList `@@ ( "->":Punct @@ )+`
 }
 
 // NameList is a comma-separated list of names.
 type NameList struct {
 	Pos   lexer.Position
-	Names []*Name `@@ ( "," @@ )*`
+	Names []*Name `@@ ( ",":Punct @@ )*`
 }
 
 // Dist is a CPT definition `P(X | A, B) = BODY`, optionally `= normalize BODY`
 // for rows given as counts or weights.
 type Dist struct {
 	Pos       lexer.Position
-	Child     *Name   `"P" "(" @@`
-	Parents   []*Name `( "|" @@ ( "," @@ )* )? ")" "="`
-	Normalize bool    `@"normalize"?`
+	Child     *Name   `"P":Ident "(":Punct @@`
+	Parents   []*Name `( "|":Punct @@ ( ",":Punct @@ )* )? ")":Punct "=":Punct`
+	Normalize bool    `@"normalize":Ident?`
 	Body      *Body   `@@`
 }
 
@@ -85,7 +85,7 @@ type Dist struct {
 type Body struct {
 	Pos    lexer.Position
 	Value  *Value `(  @@`
-	Rows   []*Row ` | "{" @@* "}" )`
+	Rows   []*Row ` | "{":Punct @@* "}":Punct )`
 	EndPos lexer.Position
 }
 
@@ -93,31 +93,31 @@ type Body struct {
 type Value struct {
 	Pos    lexer.Position
 	Number *string  `(  @Number`
-	Vector []string ` | "[" @Number ( "," @Number )* "]" )`
+	Vector []string ` | "[":Punct @Number ( ",":Punct @Number )* "]":Punct )`
 }
 
 // Row is one row of a CPT: the parents' states, then the child's
 // distribution, optionally followed by a comma or semicolon.
 type Row struct {
 	Pos    lexer.Position
-	States []*Name `@@ ( "," @@ )* ":"`
-	Value  *Value  `@@ ( "," | ";" )?`
+	States []*Name `@@ ( ",":Punct @@ )* ":":Punct`
+	Value  *Value  `@@ ( ",":Punct | ";":Punct )?`
 }
 
 // QueryStmt is `query Q`.
 type QueryStmt struct {
 	Pos   lexer.Position
-	Query *Query `"query" @@`
+	Query *Query `"query":Ident @@`
 }
 
 // Query is KEYWORD(TERMS | TERMS), e.g. P(Campfire | Storm=true),
 // MPE(Thunder=true), indep(A, B | C).
 type Query struct {
 	Pos     lexer.Position
-	Kind    string  `@( "P" | "MPE" | "MAP" | "ML" | "MDL" | "indep" | "density" ) "("`
-	Targets []*Term `( @@ ( "," @@ )* )?`
-	Bar     bool    `( @"|"`
-	Given   []*Term `  @@ ( "," @@ )* )? ")"`
+	Kind    string  `@( "P":Ident | "MPE":Ident | "MAP":Ident | "ML":Ident | "MDL":Ident | "indep":Ident | "density":Ident ) "(":Punct`
+	Targets []*Term `( @@ ( ",":Punct @@ )* )?`
+	Bar     bool    `( @"|":Punct`
+	Given   []*Term `  @@ ( ",":Punct @@ )* )? ")":Punct`
 	EndPos  lexer.Position
 }
 
@@ -125,10 +125,10 @@ type Query struct {
 // name with an optional state, `X` or `X=x`.
 type Term struct {
 	Pos   lexer.Position
-	Star  bool    `(  @"*"`
-	Group []*Name ` | "{" @@ ( "," @@ )* "}"`
+	Star  bool    `(  @"*":Punct`
+	Group []*Name ` | "{":Punct @@ ( ",":Punct @@ )* "}":Punct`
 	Name  *Name   ` | @@`
-	State *Name   `   ( "=" @@ )? )`
+	State *Name   `   ( "=":Punct @@ )? )`
 }
 
 func (*Import) stmt()    {}

@@ -16,46 +16,12 @@ import (
 // builds from the grammar, positions included. These tests parse the same
 // input both ways and compare.
 
-// literalStrings reports whether src contains a quoted string whose text is
-// a literal of the grammar (a keyword or punctuation, e.g. "bool" or "*").
-// participle matches an untyped literal such as `"bool"` against a token
-// of any type with that value, so to participle the quoted string "bool"
-// is the keyword bool, and `P("*")` asks for every variable. The
-// hand-written parser treats quoted strings only as names, as the language
-// reference says. The trees then legitimately differ; such inputs are not
-// compared. (The grammar should type its literals, e.g. `"bool":Ident`;
-// see the report of the change that added this test.)
-func literalStrings(src string) bool {
-	sc := grammar.NewScanner("", src)
-	for {
-		tok, err := sc.Next()
-		if err != nil || tok.Type == grammar.EOF {
-			return false
-		}
-		if tok.Type == grammar.String && grammarLiterals[tok.Value] {
-			return true
-		}
-	}
-}
 
-var grammarLiterals = map[string]bool{}
-
-func init() {
-	for _, s := range []string{
-		"import", "var", "bool", "real", "query", "P", "MPE", "MAP", "ML", "MDL", "indep", "density", "normalize",
-		"->", "..", "(", ")", "{", "}", "[", "]", ",", ":", ";", "=", "|", "*",
-	} {
-		grammarLiterals[s] = true
-	}
-}
 
 // checkSame parses src with both parsers and reports any difference: one
 // failing and not the other, or different trees.
 func checkSame(t *testing.T, filename, src string) {
 	t.Helper()
-	if literalStrings(src) {
-		return
-	}
 	hand, herr := parser.Parse(filename, []byte(src))
 	part, perr := grammar.Parser.ParseString(filename, src)
 	switch {
@@ -79,9 +45,6 @@ var positionComparer = cmp.Comparer(func(a, b lexer.Position) bool { return a ==
 
 func checkSameQuery(t *testing.T, src string) {
 	t.Helper()
-	if literalStrings(src) {
-		return
-	}
 	hand, herr := parser.ParseQuery("query", src)
 	part, perr := grammar.QueryParser.ParseString("query", src)
 	switch {

@@ -17,4 +17,16 @@ func TestNearest(t *testing.T) {
 			t.Errorf("Nearest(%q) = %q, want %q", tc.x, got, tc.want)
 		}
 	}
+	cands = []string{"smoke", "lung", "Storm", "medium"}
+	for _, tc := range []struct{ x, want string }{
+		{"smoker", "smoke"},
+		{"lng", "lung"},
+		{"meduim", "medium"},
+		{"zebra", ""},
+		{"smoke", ""}, // an exact match is not a suggestion
+	} {
+		if got := Nearest(tc.x, cands); got != tc.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.x, got, tc.want)
+		}
+	}
 }

@@ -16,8 +16,6 @@ import (
 // builds from the grammar, positions included. These tests parse the same
 // input both ways and compare.
 
-
-
 // checkSame parses src with both parsers and reports any difference: one
 // failing and not the other, or different trees.
 func checkSame(t *testing.T, filename, src string) {

@@ -3,10 +3,14 @@ package pbl_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
 )
 
 // generatedModel returns a model of about size bytes: chains of
@@ -55,5 +59,42 @@ func TestGeneratedModelLoads(t *testing.T) {
 	}
 	if len(m.Vars) < 100 {
 		t.Fatalf("only %d variables", len(m.Vars))
+	}
+}
+
+// BenchmarkCorpusMarginals measures P(* | e) with variable elimination for
+// one evidence set of five observed variables on corpus networks — the
+// baseline the junction tree of a later issue must beat.
+func BenchmarkCorpusMarginals(b *testing.B) {
+	dir := corpusDir(b)
+	for _, name := range []string{"alarm", "hepar2", "win95pts", "pathfinder.bif.gz"} {
+		file := name
+		if !strings.HasSuffix(file, ".gz") {
+			file += ".bif"
+		}
+		b.Run(strings.TrimSuffix(name, ".bif.gz"), func(b *testing.B) {
+			m, err := bif.ReadFile(filepath.Join(dir, "bif", file))
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(5, 5))
+			var ev []string
+			for _, i := range r.Perm(len(m.Vars))[:5] {
+				v := m.Vars[i]
+				ev = append(ev, ir.Quote(v.Name)+"="+ir.Quote(v.States[0]))
+			}
+			q, err := pbl.ParseQuery(m, "P(* | "+strings.Join(ev, ", ")+")")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := infer.Answer(m, q, infer.Options{}); err != nil {
+				b.Skipf("evidence set: %v", err)
+			}
+			for b.Loop() {
+				if _, err := infer.Answer(m, q, infer.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

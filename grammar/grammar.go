@@ -5,7 +5,7 @@ import "github.com/alecthomas/participle/v2/lexer"
 // File is a whole .pbl source file: a sequence of statements.
 type File struct {
 	Pos   lexer.Position
-	Stmts []Stmt `@@*`
+	Stmts []Stmt `parser:"@@*"`
 }
 
 // Stmt is a top-level statement. The set is closed; see [Parser] for the
@@ -15,34 +15,34 @@ type Stmt interface{ stmt() }
 // Import is `import "other.pbl"`.
 type Import struct {
 	Pos  lexer.Position
-	Path string `"import":Ident @String`
+	Path string `parser:"'import':Ident @String"`
 }
 
 // VarDecl is `var A, B: TYPE`.
 type VarDecl struct {
 	Pos   lexer.Position
-	Names []*Name `"var":Ident @@ ( ",":Punct @@ )*`
-	Type  *Type   `":":Punct @@`
+	Names []*Name `parser:"'var':Ident @@ ( ',':Punct @@ )*"`
+	Type  *Type   `parser:"':':Punct @@"`
 }
 
 // Type is a variable's domain: bool, real, a set of named states, or an
 // integer range lo..hi.
 type Type struct {
 	Pos    lexer.Position
-	Bool   bool    `(  @"bool":Ident`
-	Real   bool    ` | @"real":Ident`
-	States []*Name ` | "{":Punct @@ ( ",":Punct @@ )* "}":Punct`
-	Lo     *string ` | @Number "..":Punct`
-	Hi     *string `   @Number )`
+	Bool   bool    `parser:"(  @'bool':Ident"`
+	Real   bool    `parser:" | @'real':Ident"`
+	States []*Name `parser:" | '{':Punct @@ ( ',':Punct @@ )* '}':Punct"`
+	Lo     *string `parser:" | @Number '..':Punct"`
+	Hi     *string `parser:"   @Number )"`
 }
 
 // Name is a variable or state name: an identifier, a quoted string, or an
 // integer (for integer-like states).
 type Name struct {
 	Pos    lexer.Position
-	Ident  string `(  @Ident`
-	Quoted string ` | @String`
-	Number string ` | @Number )`
+	Ident  string `parser:"(  @Ident"`
+	Quoted string `parser:" | @String"`
+	Number string `parser:" | @Number )"`
 }
 
 // Text returns the name as the user means it.
@@ -60,23 +60,23 @@ func (n *Name) Text() string {
 // list is a parent of every name of the next.
 type Edges struct {
 	Pos   lexer.Position
-	Lists []*NameList `@@ ( "->":Punct @@ )+`
+	Lists []*NameList `parser:"@@ ( '->':Punct @@ )+"`
 }
 
 // NameList is a comma-separated list of names.
 type NameList struct {
 	Pos   lexer.Position
-	Names []*Name `@@ ( ",":Punct @@ )*`
+	Names []*Name `parser:"@@ ( ',':Punct @@ )*"`
 }
 
 // Dist is a CPT definition `P(X | A, B) = BODY`, optionally `= normalize BODY`
 // for rows given as counts or weights.
 type Dist struct {
 	Pos       lexer.Position
-	Child     *Name   `"P":Ident "(":Punct @@`
-	Parents   []*Name `( "|":Punct @@ ( ",":Punct @@ )* )? ")":Punct "=":Punct`
-	Normalize bool    `@"normalize":Ident?`
-	Body      *Body   `@@`
+	Child     *Name   `parser:"'P':Ident '(':Punct @@"`
+	Parents   []*Name `parser:"( '|':Punct @@ ( ',':Punct @@ )* )? ')':Punct '=':Punct"`
+	Normalize bool    `parser:"@'normalize':Ident?"`
+	Body      *Body   `parser:"@@"`
 }
 
 // Body is the right-hand side of a Dist: one number (bool shorthand for
@@ -84,40 +84,40 @@ type Dist struct {
 // parent states.
 type Body struct {
 	Pos    lexer.Position
-	Value  *Value `(  @@`
-	Rows   []*Row ` | "{":Punct @@* "}":Punct )`
+	Value  *Value `parser:"(  @@"`
+	Rows   []*Row `parser:" | '{':Punct @@* '}':Punct )"`
 	EndPos lexer.Position
 }
 
 // Value is a number or a vector.
 type Value struct {
 	Pos    lexer.Position
-	Number *string  `(  @Number`
-	Vector []string ` | "[":Punct @Number ( ",":Punct @Number )* "]":Punct )`
+	Number *string  `parser:"(  @Number"`
+	Vector []string `parser:" | '[':Punct @Number ( ',':Punct @Number )* ']':Punct )"`
 }
 
 // Row is one row of a CPT: the parents' states, then the child's
 // distribution, optionally followed by a comma or semicolon.
 type Row struct {
 	Pos    lexer.Position
-	States []*Name `@@ ( ",":Punct @@ )* ":":Punct`
-	Value  *Value  `@@ ( ",":Punct | ";":Punct )?`
+	States []*Name `parser:"@@ ( ',':Punct @@ )* ':':Punct"`
+	Value  *Value  `parser:"@@ ( ',':Punct | ';':Punct )?"`
 }
 
 // QueryStmt is `query Q`.
 type QueryStmt struct {
 	Pos   lexer.Position
-	Query *Query `"query":Ident @@`
+	Query *Query `parser:"'query':Ident @@"`
 }
 
 // Query is KEYWORD(TERMS | TERMS), e.g. P(Campfire | Storm=true),
 // MPE(Thunder=true), indep(A, B | C).
 type Query struct {
 	Pos     lexer.Position
-	Kind    string  `@( "P":Ident | "MPE":Ident | "MAP":Ident | "ML":Ident | "MDL":Ident | "indep":Ident | "density":Ident ) "(":Punct`
-	Targets []*Term `( @@ ( ",":Punct @@ )* )?`
-	Bar     bool    `( @"|":Punct`
-	Given   []*Term `  @@ ( ",":Punct @@ )* )? ")":Punct`
+	Kind    string  `parser:"@( 'P':Ident | 'MPE':Ident | 'MAP':Ident | 'ML':Ident | 'MDL':Ident | 'indep':Ident | 'density':Ident ) '(':Punct"`
+	Targets []*Term `parser:"( @@ ( ',':Punct @@ )* )?"`
+	Bar     bool    `parser:"( @'|':Punct"`
+	Given   []*Term `parser:"  @@ ( ',':Punct @@ )* )? ')':Punct"`
 	EndPos  lexer.Position
 }
 
@@ -125,10 +125,10 @@ type Query struct {
 // name with an optional state, `X` or `X=x`.
 type Term struct {
 	Pos   lexer.Position
-	Star  bool    `(  @"*":Punct`
-	Group []*Name ` | "{":Punct @@ ( ",":Punct @@ )* "}":Punct`
-	Name  *Name   ` | @@`
-	State *Name   `   ( "=":Punct @@ )? )`
+	Star  bool    `parser:"(  @'*':Punct"`
+	Group []*Name `parser:" | '{':Punct @@ ( ',':Punct @@ )* '}':Punct"`
+	Name  *Name   `parser:" | @@"`
+	State *Name   `parser:"   ( '=':Punct @@ )? )"`
 }
 
 func (*Import) stmt()    {}

@@ -272,10 +272,7 @@ func (a *answerer) table() (*Result, error) {
 	total := 0.0
 	for g := 0; g*nt < len(f.Vals); g++ {
 		block := f.Vals[g*nt : (g+1)*nt]
-		norm := 0.0
-		for _, x := range block {
-			norm += x
-		}
+		norm := sum(block)
 		total += norm
 		lo, hi := 0, nt
 		if fixed {
@@ -313,10 +310,7 @@ func (a *answerer) number() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	norm := 0.0
-	for _, x := range f.Vals {
-		norm += x
-	}
+	norm := sum(f.Vals)
 	if norm == 0 {
 		return nil, a.impossible()
 	}
@@ -368,10 +362,7 @@ func (a *answerer) marginals() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		norm := 0.0
-		for _, x := range f.Vals {
-			norm += x
-		}
+		norm := sum(f.Vals)
 		if norm == 0 {
 			return nil, a.impossible()
 		}
@@ -394,4 +385,13 @@ func sizeString(card []int) string {
 		return strconv.FormatInt(int64(n), 10)
 	}
 	return strconv.FormatFloat(n, 'g', 3, 64)
+}
+
+// sum returns the sum of xs.
+func sum(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s
 }

@@ -53,7 +53,20 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 		}
 		return s
 	}
-	noGroupsOrStars := func(ts []*grammar.Term, where string) {
+	// named resolves a term X or X=x: its variable and state (-1 if none).
+	// Stars and groups, reported elsewhere, and unknown names give !ok.
+	named := func(t *grammar.Term) (VarID, int, bool) {
+		if t.Star || t.Group != nil {
+			return 0, 0, false
+		}
+		id, ok := resolve(t.Name)
+		if !ok {
+			return 0, 0, false
+		}
+		s := state(id, t)
+		return id, s, s != -2
+	}
+	noGroupsOrStars := func(ts []*grammar.Term) {
 		for _, t := range ts {
 			switch {
 			case t.Star:
@@ -70,15 +83,8 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 	// and free conditioning variables.
 	given := func(ts []*grammar.Term, allowFree bool) {
 		for _, t := range ts {
-			if t.Star || t.Group != nil {
-				continue
-			}
-			id, ok := resolve(t.Name)
+			id, s, ok := named(t)
 			if !ok {
-				continue
-			}
-			s := state(id, t)
-			if s == -2 {
 				continue
 			}
 			if prev, dup := seen[id]; dup {
@@ -117,24 +123,17 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 			if len(q.Targets) > 1 {
 				errs.Add(pos(q.Targets[1].Pos), "P(* | ...) asks for every variable; list no others beside *")
 			}
-			noGroupsOrStars(q.Given, "given")
+			noGroupsOrStars(q.Given)
 			given(q.Given, false)
 			lq.Star = true
 			break
 		}
-		noGroupsOrStars(q.Targets, "targets")
-		noGroupsOrStars(q.Given, "given")
+		noGroupsOrStars(q.Targets)
+		noGroupsOrStars(q.Given)
 		fixed, free := 0, 0
 		for _, t := range q.Targets {
-			if t.Star || t.Group != nil {
-				continue
-			}
-			id, ok := resolve(t.Name)
+			id, s, ok := named(t)
 			if !ok {
-				continue
-			}
-			s := state(id, t)
-			if s == -2 {
 				continue
 			}
 			if _, dup := seen[id]; dup {
@@ -179,15 +178,15 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 			errs.Add(at, "MPE takes only evidence, as in MPE(X=x, Y=y); to maximise over some variables use MAP(X, Y | e)")
 			return nil, errs
 		}
-		noGroupsOrStars(q.Targets, "")
+		noGroupsOrStars(q.Targets)
 		given(q.Targets, false)
 	case MAP:
 		if len(q.Targets) == 0 {
 			errs.Add(at, "MAP needs the variables to maximise over, as in MAP(X, Y | e)")
 			return nil, errs
 		}
-		noGroupsOrStars(q.Targets, "")
-		noGroupsOrStars(q.Given, "")
+		noGroupsOrStars(q.Targets)
+		noGroupsOrStars(q.Given)
 		for _, t := range q.Targets {
 			if t.Name == nil {
 				continue

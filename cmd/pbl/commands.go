@@ -16,16 +16,10 @@ func runCmd(c *cli, args []string) int {
 	if len(args) != 1 {
 		return c.usageErr("run", "want one model file, got %d arguments", len(args))
 	}
-	opt, err := c.options()
-	if err != nil {
-		return c.usageErr("run", "%v", err)
+	m, opt, status := c.load("run", args[0])
+	if m == nil {
+		return status
 	}
-	m, err := pbl.LoadFile(args[0])
-	if err != nil {
-		c.report(err)
-		return exitError
-	}
-	status := exitOK
 	first := true
 	for _, s := range m.Stmts {
 		switch s := s.(type) {
@@ -40,6 +34,21 @@ func runCmd(c *cli, args []string) int {
 		}
 	}
 	return status
+}
+
+// load reads the model of run or query and the engine options. On failure
+// it returns a nil model and the exit status, having reported the error.
+func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
+	opt, err := c.options()
+	if err != nil {
+		return nil, opt, c.usageErr(cmd, "%v", err)
+	}
+	m, err := pbl.LoadFile(path)
+	if err != nil {
+		c.report(err)
+		return nil, opt, exitError
+	}
+	return m, opt, exitOK
 }
 
 // print writes one result, separating text results by blank lines.
@@ -62,16 +71,10 @@ func queryCmd(c *cli, args []string) int {
 	if len(args) < 2 {
 		return c.usageErr("query", "want a model file and at least one query")
 	}
-	opt, err := c.options()
-	if err != nil {
-		return c.usageErr("query", "%v", err)
+	m, opt, status := c.load("query", args[0])
+	if m == nil {
+		return status
 	}
-	m, err := pbl.LoadFile(args[0])
-	if err != nil {
-		c.report(err)
-		return exitError
-	}
-	status := exitOK
 	first := true
 	for _, text := range args[1:] {
 		q, err := pbl.ParseQuery(m, text)

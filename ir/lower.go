@@ -25,7 +25,7 @@ func Lower(files ...*grammar.File) (*Model, error) {
 		return nil, ErrorList{Errorf(Pos{}, "no files")}
 	}
 	main := files[len(files)-1]
-	l := &lowerer{b: NewBuilder(main.Pos.Filename), edges: map[[2]VarID]Pos{}, dists: map[VarID]Pos{}}
+	l := &lowerer{b: NewBuilder(main.Pos.Filename), edges: map[[2]VarID]Pos{}, dists: map[VarID]Pos{}, bad: map[string]bool{}}
 	for _, f := range files {
 		for _, s := range f.Stmts {
 			if d, ok := s.(*grammar.VarDecl); ok {
@@ -69,6 +69,7 @@ type lowerer struct {
 	edgeList [][2]VarID       // declared edges in order
 	hasEdges []bool           // hasEdges[v]: some edge into v was declared
 	dists    map[VarID]Pos    // child → position of its first P(child | ...)
+	bad      map[string]bool  // names whose declaration was reported invalid
 }
 
 func pos(p lexer.Position) Pos { return Pos{File: p.Filename, Line: p.Line, Col: p.Column} }
@@ -95,35 +96,44 @@ func (l *lowerer) varDecl(d *grammar.VarDecl) {
 		switch {
 		case err1 != nil || err2 != nil:
 			l.b.Errorf(pos(t.Pos), "a range needs integer bounds, as in 0..10")
-			return
 		case b < a:
 			l.b.Errorf(pos(t.Pos), "empty range %d..%d", a, b)
-			return
 		case b-a >= MaxStates:
 			l.b.Errorf(pos(t.Pos), "range %d..%d has more than %d states", a, b, MaxStates)
-			return
+		default:
+			lo, states = a, RangeStates(a, b)
 		}
-		lo, states = a, RangeStates(a, b)
+	}
+	for _, st := range states {
+		if st == "" {
+			l.b.Errorf(pos(t.Pos), "empty state name")
+			break
+		}
 	}
 	for _, n := range d.Names {
-		if kind == Enum || kind == Range {
-			for i := range states {
-				if !validState(states[i]) {
-					l.b.Errorf(pos(t.Pos), "empty state name")
-				}
+		if states == nil && (kind == Enum || kind == Range) {
+			// The type was reported as invalid: remember the name so that
+			// its uses do not each report an undefined variable.
+			l.bad[n.Text()] = true
+			continue
+		}
+		if _, ok := l.b.AddVar(pos(n.Pos), n.Text(), kind, states, lo); !ok {
+			if _, declared := l.b.m.byName[n.Text()]; !declared {
+				l.bad[n.Text()] = true
 			}
 		}
-		l.b.AddVar(pos(n.Pos), n.Text(), kind, states, lo)
 	}
 	if len(l.hasEdges) < len(l.b.m.Vars) {
 		l.hasEdges = append(l.hasEdges, make([]bool, len(l.b.m.Vars)-len(l.hasEdges))...)
 	}
 }
 
-func validState(s string) bool { return s != "" }
-
 // lookup resolves a variable name, reporting unknown names with a hint.
+// Names whose declaration was invalid are not reported again.
 func (l *lowerer) lookup(n *grammar.Name) (VarID, bool) {
+	if l.bad[n.Text()] {
+		return 0, false
+	}
 	return lookupVar(l.b.m, n, &l.b.Errs)
 }
 
@@ -249,7 +259,7 @@ func (l *lowerer) dist(d *grammar.Dist) {
 			parents = append(parents, id)
 		}
 	}
-	if !ok || len(l.b.Errs) > errs {
+	if !ok || len(l.b.Errs) > errs || len(parents) != len(d.Parents) {
 		return
 	}
 	cv := m.Vars[child]

@@ -131,7 +131,35 @@ type Term struct {
 	State *Name   `parser:"   ( '=':Punct @@ )? )"`
 }
 
+// Expect is `expect QUERY == VALUE [within TOL]`: a regression check
+// that prints nothing when it holds.
+type Expect struct {
+	Pos    lexer.Position
+	Query  *Query       `parser:"'expect':Ident @@ '==':Punct"`
+	Value  *ExpectValue `parser:"@@"`
+	Within *string      `parser:"( 'within':Ident @Number )?"`
+}
+
+// ExpectValue is what an expectation compares with: a number, a vector
+// (the rows of a table, in order), an assignment {X: x, ...} (MPE, MAP)
+// or true/false (indep).
+type ExpectValue struct {
+	Pos    lexer.Position
+	Number *string    `parser:"(  @Number"`
+	Vector []string   `parser:" | '[':Punct @Number ( ',':Punct @Number )* ']':Punct"`
+	Assign []*Binding `parser:" | '{':Punct @@ ( ',':Punct @@ )* '}':Punct"`
+	Bool   *string    `parser:" | @( 'true':Ident | 'false':Ident ) )"`
+}
+
+// Binding is `X: x` in an expected assignment.
+type Binding struct {
+	Pos   lexer.Position
+	Name  *Name `parser:"@@ ':':Punct"`
+	State *Name `parser:"@@"`
+}
+
 func (*Import) stmt()    {}
+func (*Expect) stmt()    {}
 func (*VarDecl) stmt()   {}
 func (*Edges) stmt()     {}
 func (*Dist) stmt()      {}

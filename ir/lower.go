@@ -51,11 +51,18 @@ func Lower(files ...*grammar.File) (*Model, error) {
 	m := l.b.Model()
 	if len(l.b.Errs) == 0 {
 		for _, s := range main.Stmts {
-			if q, ok := s.(*grammar.QueryStmt); ok {
-				if lq, errs := lowerQuery(m, q.Query); len(errs) > 0 {
+			switch s := s.(type) {
+			case *grammar.QueryStmt:
+				if lq, errs := lowerQuery(m, s.Query); len(errs) > 0 {
 					l.b.Errs = append(l.b.Errs, errs...)
 				} else {
-					l.b.AddStmt(&QueryStmt{Pos: lq.Pos, Query: lq})
+					l.b.AddStmt(&QueryStmt{Pos: pos(s.Pos), Query: lq})
+				}
+			case *grammar.Expect:
+				if le, errs := lowerExpect(m, s); len(errs) > 0 {
+					l.b.Errs = append(l.b.Errs, errs...)
+				} else {
+					l.b.AddStmt(le)
 				}
 			}
 		}

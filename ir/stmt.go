@@ -95,3 +95,38 @@ func (q *Query) Form() Form {
 	}
 	return FormTable
 }
+
+// DefaultTolerance is the tolerance of an expect statement without within.
+const DefaultTolerance = 1e-9
+
+// ExpectStmt is `expect Q == V [within TOL]`: a regression check that
+// prints nothing when it holds.
+type ExpectStmt struct {
+	Pos   Pos
+	Query *Query
+	Want  Expected
+	Tol   float64 // absolute tolerance on every number
+}
+
+func (s *ExpectStmt) Position() Pos { return s.Pos }
+func (*ExpectStmt) stmt()           {}
+
+// ExpectKind says which kind of value an expectation compares with.
+type ExpectKind int
+
+const (
+	ExpectNumber ExpectKind = iota // P(X=x | e), P(e)
+	ExpectVector                   // the rows of a table, or every marginal of P(*), in printed order
+	ExpectAssign                   // MPE, MAP
+	ExpectBool                     // indep
+)
+
+// Expected is the value an expectation compares with.
+type Expected struct {
+	Pos     Pos
+	Kind    ExpectKind
+	Text    string    // as written, for messages
+	Numbers []float64 // ExpectNumber: one; ExpectVector: all
+	Assign  []Obs     // ExpectAssign, in the order written
+	Bool    bool      // ExpectBool
+}

@@ -106,6 +106,8 @@ func (p *parser) stmt() grammar.Stmt {
 			}
 			s.Query = p.query()
 			return s
+		case "expect":
+			return p.expectStmt()
 		case "P":
 			if t := p.peek(); t.Type == grammar.Punct && t.Value == "(" {
 				return p.dist()
@@ -360,4 +362,55 @@ func (p *parser) term() *grammar.Term {
 		}
 	}
 	return t
+}
+
+// expectStmt parses `expect QUERY == VALUE [within TOL]`.
+func (p *parser) expectStmt() *grammar.Expect {
+	e := &grammar.Expect{Pos: p.tok.Pos}
+	p.next()
+	if !p.isQueryStart() {
+		p.fail(p.tok.Pos, "expected a query such as P(X=x | Y=y) after expect, found %s", describe(p.tok))
+	}
+	e.Query = p.query()
+	p.expect("==", "between the query and its expected value")
+	v := &grammar.ExpectValue{Pos: p.tok.Pos}
+	switch {
+	case p.tok.Type == grammar.Number:
+		s := p.tok.Value
+		v.Number = &s
+		p.next()
+	case p.is("["):
+		v.Vector = p.value().Vector
+	case p.is("{"):
+		p.next()
+		for {
+			b := &grammar.Binding{Pos: p.tok.Pos}
+			b.Name = p.name("a variable name")
+			p.expect(":", "between a variable and its state")
+			b.State = p.name("a state")
+			v.Assign = append(v.Assign, b)
+			if !p.is(",") {
+				break
+			}
+			p.next()
+		}
+		p.expect("}", "to close the assignment")
+	case p.is("true") || p.is("false"):
+		s := p.tok.Value
+		v.Bool = &s
+		p.next()
+	default:
+		p.fail(p.tok.Pos, "expected a number, a vector [p1, p2, ...], an assignment {X: x, ...}, true or false after ==, found %s", describe(p.tok))
+	}
+	e.Value = v
+	if p.is("within") {
+		p.next()
+		if p.tok.Type != grammar.Number {
+			p.fail(p.tok.Pos, "expected a tolerance after within, found %s", describe(p.tok))
+		}
+		s := p.tok.Value
+		e.Within = &s
+		p.next()
+	}
+	return e
 }

@@ -100,6 +100,9 @@ func TestSameTreeAsParticiple(t *testing.T) {
 // differentialOnly holds inputs, valid and not, whose trees are not worth
 // spelling out but on which the two parsers must agree.
 var differentialOnly = []string{
+	`expect`, `expect P(X)`, `expect P(X) ==`, `expect P(X) == x`, `expect P(X) = 1`, `expect P(X) == 1 within`,
+	`expect P(X) == 1 within x`, `expect P(X) == {}`, `expect P(X) == {A}`, `expect P(X) == {A: }`, `expect P(X) == [1,]`,
+	`expect P(X) == "true"`, `expect X == 1`, `expect, a -> b`, `expect P(X) == 1 within 1e-3 query P(X)`,
 	`var X`, `var X:`, `var X: {}`, `var X: {a,}`, `var X: 1..`, `var X: 1..x`, `var X: bool,`,
 	`var -> X`, `var, a -> b`, `var a, -> b`, `var a -> b`, `var "x" -> y`, `var a, b -> c`,
 	`import`, `import x`, `import, a -> b`, `query`, `query P`, `query P(`, `query, a -> b`, `query P -> X`,

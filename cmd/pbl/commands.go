@@ -20,18 +20,9 @@ func runCmd(c *cli, args []string) int {
 	if m == nil {
 		return status
 	}
-	first := true
-	for _, s := range m.Stmts {
-		switch s := s.(type) {
-		case *ir.QueryStmt:
-			res, err := infer.Answer(m, s.Query, opt)
-			if err != nil {
-				c.report(err)
-				status = exitError
-				continue
-			}
-			c.print(m, res, &first)
-		}
+	if fails := pbl.Run(m, c.stdout, pbl.RunOptions{Infer: opt, JSON: c.json}); len(fails) > 0 {
+		c.report(fails)
+		return exitError
 	}
 	return status
 }

@@ -1,0 +1,111 @@
+package ir
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl/grammar"
+)
+
+// lowerExpect validates an expect statement: its query, and a value of the
+// kind the query answers with.
+func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
+	q, errs := lowerQuery(m, e.Query)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	v := e.Value
+	s := &ExpectStmt{Pos: pos(e.Pos), Query: q, Tol: DefaultTolerance,
+		Want: Expected{Pos: pos(v.Pos), Text: expectText(v)}}
+	if e.Within != nil {
+		tol, err := strconv.ParseFloat(*e.Within, 64)
+		if err != nil || !(tol >= 0) || math.IsInf(tol, 0) {
+			errs.Add(pos(e.Pos), "within %s: the tolerance must be a non-negative number", *e.Within)
+		}
+		s.Tol = tol
+	}
+	// want names the kind of value the query answers with.
+	want, kind := "a number", ExpectNumber
+	switch q.Kind {
+	case Indep:
+		want, kind = "true or false", ExpectBool
+	case MPE, MAP:
+		want, kind = "an assignment {X: x, ...}", ExpectAssign
+	default:
+		switch q.Form() {
+		case FormTable:
+			want, kind = "a vector of its rows' probabilities [p1, p2, ...]", ExpectVector
+		case FormMarginals:
+			want, kind = "a vector of every marginal, in printed order [p1, p2, ...]", ExpectVector
+		}
+	}
+	got := ExpectNumber
+	switch {
+	case v.Vector != nil:
+		got = ExpectVector
+	case v.Assign != nil:
+		got = ExpectAssign
+	case v.Bool != nil:
+		got = ExpectBool
+	}
+	if got != kind {
+		errs.Add(pos(v.Pos), "%s answers with %s, not %s", q.Text, want, s.Want.Text)
+		return nil, errs
+	}
+	s.Want.Kind = kind
+	switch kind {
+	case ExpectNumber, ExpectVector:
+		texts := v.Vector
+		if v.Number != nil {
+			texts = []string{*v.Number}
+		}
+		for _, t := range texts {
+			x, err := strconv.ParseFloat(t, 64)
+			if err != nil || math.IsInf(x, 0) {
+				errs.Add(pos(v.Pos), "number %s is out of range", t)
+			}
+			s.Want.Numbers = append(s.Want.Numbers, x)
+		}
+	case ExpectBool:
+		s.Want.Bool = *v.Bool == "true"
+	case ExpectAssign:
+		seen := map[VarID]bool{}
+		for _, b := range v.Assign {
+			id, ok := lookupVar(m, b.Name, &errs)
+			if !ok {
+				continue
+			}
+			if seen[id] {
+				errs.Add(pos(b.Pos), "%q appears twice in the expected assignment", m.Vars[id].Name)
+				continue
+			}
+			seen[id] = true
+			st, ok := lookupState(m.Vars[id], b.State, &errs)
+			if ok {
+				s.Want.Assign = append(s.Want.Assign, Obs{Var: id, State: st})
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return s, nil
+}
+
+// expectText renders an expected value as pbl source.
+func expectText(v *grammar.ExpectValue) string {
+	switch {
+	case v.Number != nil:
+		return *v.Number
+	case v.Vector != nil:
+		return "[" + strings.Join(v.Vector, ", ") + "]"
+	case v.Bool != nil:
+		return *v.Bool
+	}
+	parts := make([]string, len(v.Assign))
+	for i, b := range v.Assign {
+		parts[i] = Quote(b.Name.Text()) + ": " + Quote(b.State.Text())
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}

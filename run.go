@@ -1,0 +1,152 @@
+package pbl
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
+)
+
+// RunOptions configures Run.
+type RunOptions struct {
+	Infer infer.Options
+	JSON  bool // print results as JSON Lines instead of text tables
+}
+
+// Run executes a model's statements in order. Queries print their results
+// to w (text results separated by blank lines); expectations print nothing
+// when they hold. Every statement runs even if an earlier one failed; Run
+// returns the failures — a query that could not be answered, an
+// expectation that does not hold — each positioned at its statement.
+func Run(m *ir.Model, w io.Writer, opt RunOptions) ir.ErrorList {
+	var fails ir.ErrorList
+	first := true
+	for _, s := range m.Stmts {
+		switch s := s.(type) {
+		case *ir.QueryStmt:
+			res, err := infer.Answer(m, s.Query, opt.Infer)
+			if err != nil {
+				fails = append(fails, asError(s.Pos, err))
+				continue
+			}
+			if opt.JSON {
+				if err := report.JSON(w, m, res); err != nil {
+					fails = append(fails, asError(s.Pos, err))
+				}
+				continue
+			}
+			if !first {
+				fmt.Fprintln(w)
+			}
+			first = false
+			report.Text(w, m, res)
+		case *ir.ExpectStmt:
+			res, err := infer.Answer(m, s.Query, opt.Infer)
+			if err != nil {
+				fails = append(fails, asError(s.Pos, err))
+				continue
+			}
+			if err := Check(m, s, res); err != nil {
+				fails = append(fails, err)
+			}
+		}
+	}
+	return fails
+}
+
+// asError positions an error that has no position of its own.
+func asError(pos ir.Pos, err error) *ir.Error {
+	if e, ok := err.(*ir.Error); ok {
+		return e
+	}
+	if l, ok := err.(ir.ErrorList); ok && len(l) > 0 {
+		return l[0]
+	}
+	return &ir.Error{Pos: pos, Msg: err.Error()}
+}
+
+// Check compares the answer to an expectation's query with its expected
+// value. It returns nil if the expectation holds, else an error positioned
+// at the statement that gives the query, the expected and the actual
+// values, and the difference.
+func Check(m *ir.Model, s *ir.ExpectStmt, res *infer.Result) *ir.Error {
+	fail := func(format string, args ...any) *ir.Error {
+		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Text, s.Want.Text) + fmt.Sprintf(format, args...)}
+	}
+	tol := ir.FormatFloat(s.Tol)
+	switch s.Want.Kind {
+	case ir.ExpectBool:
+		if res.Independent != s.Want.Bool {
+			return fail("got %t", res.Independent)
+		}
+	case ir.ExpectAssign:
+		got := make(map[ir.VarID]int, len(res.Assignment))
+		for _, o := range res.Assignment {
+			got[o.Var] = o.State
+		}
+		same := len(got) == len(s.Want.Assign)
+		for _, o := range s.Want.Assign {
+			st, ok := got[o.Var]
+			same = same && ok && st == o.State
+		}
+		if !same {
+			return fail("got %s", assignText(m, res.Assignment))
+		}
+	case ir.ExpectNumber:
+		want := s.Want.Numbers[0]
+		if d := math.Abs(res.P - want); !(d <= s.Tol) {
+			return fail("got %s (difference %s, tolerance %s)", ir.FormatFloat(res.P), report.Num(d), tol)
+		}
+	case ir.ExpectVector:
+		got := ResultNumbers(res)
+		if len(got) != len(s.Want.Numbers) {
+			return fail("got %d numbers %s, expected %d", len(got), vectorText(got), len(s.Want.Numbers))
+		}
+		worst, at := 0.0, -1
+		for i, x := range got {
+			d := math.Abs(x - s.Want.Numbers[i])
+			if !(d <= s.Tol) && (at < 0 || !(d <= worst)) {
+				worst, at = d, i
+			}
+		}
+		if at >= 0 {
+			return fail("got %s (largest difference %s at entry %d, tolerance %s)", vectorText(got), report.Num(worst), at+1, tol)
+		}
+	}
+	return nil
+}
+
+// ResultNumbers returns the numbers of a table or marginals result in the
+// order they are printed: the rows' probabilities, or every variable's
+// marginal in turn.
+func ResultNumbers(res *infer.Result) []float64 {
+	var xs []float64
+	for _, r := range res.Rows {
+		xs = append(xs, r.P)
+	}
+	for _, mg := range res.Marginals {
+		xs = append(xs, mg.P...)
+	}
+	return xs
+}
+
+func vectorText(xs []float64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = ir.FormatFloat(x)
+	}
+	return "[" + strings.Join(s, ", ") + "]"
+}
+
+func assignText(m *ir.Model, a []ir.Obs) string {
+	s := make([]string, len(a))
+	for i, o := range a {
+		v := m.Vars[o.Var]
+		s[i] = ir.Quote(v.Name) + ": " + ir.Quote(v.States[o.State])
+	}
+	return "{" + strings.Join(s, ", ") + "}"
+}

@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var update = flag.Bool("update", false, "update golden files and scripts")
@@ -53,50 +53,32 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// TestExamples runs every examples/*.pbl with `pbl run` and `pbl run
-// --json` and compares the output with testdata/examples/NAME.txtar.
-// With -update it rewrites the golden files.
+// TestExamples runs `pbl test` on examples/: every example's expectations
+// must hold and its output must match its golden file (pbl test --update
+// examples/ rewrites them). Every example must have both.
 func TestExamples(t *testing.T) {
 	files, err := filepath.Glob("../../examples/*.pbl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples found: %v", err)
+	if err != nil || len(files) < 5 {
+		t.Fatalf("want at least five examples, found %d (%v)", len(files), err)
 	}
 	for _, path := range files {
-		name := strings.TrimSuffix(filepath.Base(path), ".pbl")
-		t.Run(name, func(t *testing.T) {
-			var got txtar.Archive
-			got.Comment = []byte("Golden output of pbl run examples/" + name + ".pbl (go test ./cmd/pbl -run TestExamples -update rewrites it).\n")
-			for _, args := range [][]string{{"run", path}, {"run", "--json", path}} {
-				var stdout, stderr bytes.Buffer
-				if code := run(args, &stdout, &stderr); code != 0 {
-					t.Fatalf("pbl %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
-				}
-				section := "stdout"
-				if args[1] == "--json" {
-					section = "stdout.json"
-				}
-				got.Files = append(got.Files, txtar.File{Name: section, Data: stdout.Bytes()})
-			}
-			golden := filepath.Join("testdata/examples", name+".txtar")
-			if *update {
-				if err := os.WriteFile(golden, txtar.Format(&got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := txtar.ParseFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			for i, f := range got.Files {
-				if i >= len(want.Files) || want.Files[i].Name != f.Name {
-					t.Fatalf("%s: section %s missing", golden, f.Name)
-				}
-				if w := want.Files[i].Data; !bytes.Equal(f.Data, w) {
-					t.Errorf("%s: %s differs\ngot:\n%s\nwant:\n%s", golden, f.Name, f.Data, w)
-				}
-			}
-		})
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), "\nexpect ") {
+			t.Errorf("%s has no expect statement", path)
+		}
+		if _, err := os.Stat(goldenPath(path)); err != nil {
+			t.Errorf("%s has no golden file: %v", path, err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"test", "../../examples"}, &stdout, &stderr); code != 0 {
+		t.Errorf("pbl test examples: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), fmt.Sprintf("%d passed, 0 failed", len(files))) {
+		t.Errorf("pbl test examples did not test every example:\n%s", stdout.String())
 	}
 }
 

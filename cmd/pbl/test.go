@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
+)
+
+// testFlags holds the flags of pbl test.
+type testFlags struct {
+	update bool
+	run    string
+	tol    float64
+}
+
+func testFlagsFor(c *cli, fs *flag.FlagSet) {
+	engineFlags(c, fs)
+	fs.BoolVar(&c.test.update, "update", false, "write or rewrite each file's golden output (NAME.golden) instead of comparing")
+	fs.StringVar(&c.test.run, "run", "", "test only the files whose path matches this `regexp`")
+	fs.Float64Var(&c.test.tol, "tol", 1e-9, "numbers in the output may differ from the golden file's by this much")
+}
+
+// fileResult is the outcome of testing one model file.
+type fileResult struct {
+	path     string
+	ok       bool
+	seconds  float64
+	expects  int      // expect statements run
+	golden   string   // "match", "differs", "missing", "updated", or "" if not reached
+	failures []string // positioned messages
+	diff     string   // golden differences, if any
+}
+
+// testCmd runs every model file's statements, checks its expectations and
+// compares its output with its golden file.
+func testCmd(c *cli, args []string) int {
+	opt, err := c.options()
+	if err != nil {
+		return c.usageErr("test", "%v", err)
+	}
+	var filter *regexp.Regexp
+	if c.test.run != "" {
+		if filter, err = regexp.Compile(c.test.run); err != nil {
+			return c.usageErr("test", "--run: %v", err)
+		}
+	}
+	if !(c.test.tol >= 0) {
+		return c.usageErr("test", "--tol must be a non-negative number")
+	}
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	files, err := findModels(args)
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	var results []*fileResult
+	for _, path := range files {
+		if filter != nil && !filter.MatchString(path) {
+			continue
+		}
+		r := c.testFile(path, pbl.RunOptions{Infer: opt})
+		results = append(results, r)
+		c.printResult(r)
+	}
+	passed, failed := 0, 0
+	for _, r := range results {
+		if r.ok {
+			passed++
+		} else {
+			failed++
+		}
+	}
+	if c.json {
+		o := &report.Object{}
+		o.Set("passed", passed)
+		o.Set("failed", failed)
+		c.writeJSON(o)
+	} else {
+		if len(results) == 0 {
+			fmt.Fprintln(c.stdout, "no model files to test")
+		}
+		if failed > 0 {
+			fmt.Fprintln(c.stdout, "FAIL")
+		} else {
+			fmt.Fprintln(c.stdout, "PASS")
+		}
+		fmt.Fprintf(c.stdout, "%d passed, %d failed\n", passed, failed)
+	}
+	if failed > 0 {
+		return exitError
+	}
+	return exitOK
+}
+
+// findModels lists the .pbl files named by args: files as given, and the
+// .pbl files below directories, in lexical order. Like go test, it skips
+// directories named testdata and those whose names begin with . or _.
+func findModels(args []string) ([]string, error) {
+	var files []string
+	for _, arg := range args {
+		info, err := os.Stat(arg)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			files = append(files, arg)
+			continue
+		}
+		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if path != arg && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(name, ".pbl") {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// goldenPath is the golden file of a model: NAME.golden beside NAME.pbl.
+func goldenPath(path string) string { return strings.TrimSuffix(path, ".pbl") + ".golden" }
+
+func (c *cli) testFile(path string, opt pbl.RunOptions) *fileResult {
+	start := time.Now()
+	r := &fileResult{path: path}
+	defer func() { r.seconds = time.Since(start).Seconds() }()
+	m, err := pbl.LoadFile(path)
+	if err != nil {
+		r.failures = errorLines(err)
+		return r
+	}
+	for _, s := range m.Stmts {
+		if _, ok := s.(*ir.ExpectStmt); ok {
+			r.expects++
+		}
+	}
+	var out bytes.Buffer
+	fails := pbl.Run(m, &out, opt)
+	for _, f := range fails {
+		r.failures = append(r.failures, f.Error())
+	}
+	golden := goldenPath(path)
+	want, err := os.ReadFile(golden)
+	switch {
+	case c.test.update:
+		if out.Len() == 0 && errors.Is(err, fs.ErrNotExist) {
+			r.golden = "missing" // nothing to record
+			break
+		}
+		if err := writeAtomic(golden, out.Bytes()); err != nil {
+			r.failures = append(r.failures, fmt.Sprintf("%s: %v", golden, err))
+			break
+		}
+		r.golden = "updated"
+	case errors.Is(err, fs.ErrNotExist):
+		r.golden = "missing"
+	case err != nil:
+		r.failures = append(r.failures, err.Error())
+	default:
+		if r.diff = diffLines(string(want), out.String(), c.test.tol); r.diff != "" {
+			r.golden = "differs"
+			r.failures = append(r.failures, fmt.Sprintf("%s: output differs from %s (- golden, + now; numbers within %s are equal):",
+				path, golden, ir.FormatFloat(c.test.tol)))
+		} else {
+			r.golden = "match"
+		}
+	}
+	r.ok = len(r.failures) == 0
+	return r
+}
+
+// errorLines splits an error into its positioned messages.
+func errorLines(err error) []string {
+	var list ir.ErrorList
+	if errors.As(err, &list) {
+		out := make([]string, len(list))
+		for i, e := range list {
+			out[i] = e.Error()
+		}
+		return out
+	}
+	return []string{err.Error()}
+}
+
+func (c *cli) printResult(r *fileResult) {
+	if c.json {
+		o := &report.Object{}
+		o.Set("file", r.path)
+		o.Set("ok", r.ok)
+		o.Set("seconds", report.Float(r.seconds))
+		o.Set("expects", r.expects)
+		o.Set("golden", r.golden)
+		o.Set("failures", append([]string{}, r.failures...))
+		if r.diff != "" {
+			o.Set("diff", r.diff)
+		}
+		c.writeJSON(o)
+		return
+	}
+	status := "ok  "
+	if !r.ok {
+		status = "FAIL"
+	}
+	note := ""
+	switch r.golden {
+	case "missing":
+		note = "  (no golden file)"
+	case "updated":
+		note = "  (golden file written)"
+	}
+	fmt.Fprintf(c.stdout, "%s  %s  %.3fs%s\n", status, r.path, r.seconds, note)
+	for _, f := range r.failures {
+		fmt.Fprintf(c.stdout, "    %s\n", f)
+	}
+	if r.diff != "" {
+		for _, line := range splitLines(r.diff) {
+			fmt.Fprintf(c.stdout, "      %s\n", line)
+		}
+	}
+}

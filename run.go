@@ -1,6 +1,7 @@
 package pbl
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -15,6 +16,11 @@ import (
 type RunOptions struct {
 	Infer infer.Options
 	JSON  bool // print results as JSON Lines instead of text tables
+
+	// Lines, if not nil, receives for every line Run prints the statement
+	// that printed it (a blank separator line belongs to the next result),
+	// so that a difference in the output can be traced to its statement.
+	Lines *[]ir.Stmt
 }
 
 // Run executes a model's statements in order. Queries print their results
@@ -25,7 +31,10 @@ type RunOptions struct {
 func Run(m *ir.Model, w io.Writer, opt RunOptions) ir.ErrorList {
 	var fails ir.ErrorList
 	first := true
+	cw := &countWriter{w: w}
+	w = cw
 	for _, s := range m.Stmts {
+		before := cw.lines
 		switch s := s.(type) {
 		case *ir.QueryStmt:
 			res, err := infer.Answer(m, s.Query, opt.Infer)
@@ -54,8 +63,25 @@ func Run(m *ir.Model, w io.Writer, opt RunOptions) ir.ErrorList {
 				fails = append(fails, err)
 			}
 		}
+		if opt.Lines != nil {
+			for range cw.lines - before {
+				*opt.Lines = append(*opt.Lines, s)
+			}
+		}
 	}
 	return fails
+}
+
+// countWriter counts the newlines written through it.
+type countWriter struct {
+	w     io.Writer
+	lines int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.lines += bytes.Count(p[:n], []byte{'\n'})
+	return n, err
 }
 
 // asError positions an error that has no position of its own.

@@ -44,8 +44,9 @@ func splitLines(s string) []string {
 // diffLines compares want and got line by line with sameLine and returns
 // "" if they agree, else a readable diff: lines only in the golden file
 // marked "-", lines only in the new output "+", and up to two lines of
-// context around each change.
-func diffLines(want, got string, tol float64) string {
+// context around each change. at is the index in got of the first
+// difference (len(got's lines) if it is at the end), or -1.
+func diffLines(want, got string, tol float64) (diff string, at int) {
 	w, g := splitLines(want), splitLines(got)
 	// The longest common subsequence, by dynamic programming from the end.
 	n, m := len(w), len(g)
@@ -68,36 +69,39 @@ func diffLines(want, got string, tol float64) string {
 	type op struct {
 		kind byte // ' ', '-', '+'
 		text string
+		j    int // index in got of this line, or of the next one for '-'
 	}
 	var ops []op
 	i, j := 0, 0
 	for i < n || j < m {
 		switch {
 		case i < n && j < m && sameLine(w[i], g[j], tol):
-			ops = append(ops, op{' ', g[j]})
+			ops = append(ops, op{' ', g[j], j})
 			i, j = i+1, j+1
 		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, op{'-', w[i]})
+			ops = append(ops, op{'-', w[i], j})
 			i++
 		default:
-			ops = append(ops, op{'+', g[j]})
+			ops = append(ops, op{'+', g[j], j})
 			j++
 		}
 	}
 	// Show every change with up to two lines of context, "..." between.
 	const context = 2
 	show := make([]bool, len(ops))
-	changed := false
+	at = -1
 	for k, o := range ops {
 		if o.kind != ' ' {
-			changed = true
+			if at < 0 {
+				at = o.j
+			}
 			for c := max(0, k-context); c <= min(len(ops)-1, k+context); c++ {
 				show[c] = true
 			}
 		}
 	}
-	if !changed {
-		return ""
+	if at < 0 {
+		return "", -1
 	}
 	var b strings.Builder
 	for k, o := range ops {
@@ -109,11 +113,11 @@ func diffLines(want, got string, tol float64) string {
 		}
 		fmt.Fprintf(&b, "%c %s\n", o.kind, o.text)
 	}
-	return b.String()
+	return b.String(), at
 }
 
 // diffFirst is the fallback for very long outputs: the first differing line.
-func diffFirst(w, g []string, tol float64) string {
+func diffFirst(w, g []string, tol float64) (string, int) {
 	for i := 0; i < max(len(w), len(g)); i++ {
 		var a, b string
 		if i < len(w) {
@@ -123,10 +127,10 @@ func diffFirst(w, g []string, tol float64) string {
 			b = g[i]
 		}
 		if i >= len(w) || i >= len(g) || !sameLine(a, b, tol) {
-			return fmt.Sprintf("first difference at line %d:\n- %s\n+ %s\n", i+1, a, b)
+			return fmt.Sprintf("first difference at line %d:\n- %s\n+ %s\n", i+1, a, b), i
 		}
 	}
-	return ""
+	return "", -1
 }
 
 // writeAtomic writes data to path through a temporary file in the same

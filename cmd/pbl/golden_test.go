@@ -30,15 +30,18 @@ func TestSameLine(t *testing.T) {
 
 func TestDiffLines(t *testing.T) {
 	want := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
-	if d := diffLines(want, want, 0); d != "" {
+	if d, at := diffLines(want, want, 0); d != "" || at != -1 {
 		t.Errorf("identical texts differ:\n%s", d)
 	}
 	got := "a\nb\nc\nd\nE\nf\ng\nh\ni\nj\nk\n"
 	wantDiff := "  ...\n  c\n  d\n- e\n+ E\n  f\n  g\n  ...\n  i\n  j\n+ k\n"
-	if d := diffLines(want, got, 0); d != wantDiff {
-		t.Errorf("diff:\n%s\nwant:\n%s", d, wantDiff)
+	if d, at := diffLines(want, got, 0); d != wantDiff || at != 4 {
+		t.Errorf("diff at %d:\n%s\nwant at 4:\n%s", at, d, wantDiff)
 	}
-	if d := diffLines("x 0.5\n", "x 0.5000000001\n", 1e-9); d != "" {
+	if _, at := diffLines("a\nb\n", "a\n", 0); at != 1 {
+		t.Errorf("a deleted last line: at = %d, want 1", at)
+	}
+	if d, _ := diffLines("x 0.5\n", "x 0.5000000001\n", 1e-9); d != "" {
 		t.Errorf("numbers within tolerance differ:\n%s", d)
 	}
 }

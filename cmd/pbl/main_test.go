@@ -44,6 +44,21 @@ func TestScripts(t *testing.T) {
 			e.Setenv("CORPUS", corpusDir())
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// replace OLD NEW FILE replaces every OLD by NEW in FILE,
+			// failing if OLD does not occur.
+			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 3 {
+					ts.Fatalf("usage: replace OLD NEW FILE")
+				}
+				file := ts.MkAbs(args[2])
+				data := ts.ReadFile(args[2])
+				if !strings.Contains(data, args[0]) {
+					ts.Fatalf("replace: %q not found in %s", args[0], args[2])
+				}
+				ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(data, args[0], args[1])), 0o644))
+			},
+		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "corpus" {
 				return corpusDir() != "", nil

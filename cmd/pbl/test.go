@@ -162,6 +162,8 @@ func (c *cli) testFile(path string, opt pbl.RunOptions) *fileResult {
 		}
 	}
 	var out bytes.Buffer
+	var lines []ir.Stmt
+	opt.Lines = &lines
 	fails := pbl.Run(m, &out, opt)
 	for _, f := range fails {
 		r.failures = append(r.failures, f.Error())
@@ -184,10 +186,22 @@ func (c *cli) testFile(path string, opt pbl.RunOptions) *fileResult {
 	case err != nil:
 		r.failures = append(r.failures, err.Error())
 	default:
-		if r.diff = diffLines(string(want), out.String(), c.test.tol); r.diff != "" {
+		var at int
+		if r.diff, at = diffLines(string(want), out.String(), c.test.tol); r.diff != "" {
 			r.golden = "differs"
-			r.failures = append(r.failures, fmt.Sprintf("%s: output differs from %s (- golden, + now; numbers within %s are equal):",
-				path, golden, ir.FormatFloat(c.test.tol)))
+			// Name the statement whose output changed first.
+			where, what := ir.Pos{File: path}, "the output"
+			if at >= len(lines) {
+				at = len(lines) - 1
+			}
+			if at >= 0 {
+				switch s := lines[at].(type) {
+				case *ir.QueryStmt:
+					where, what = s.Pos, "the output of query "+s.Query.Text
+				}
+			}
+			r.failures = append(r.failures, fmt.Sprintf("%s: %s differs from %s (- golden, + now; numbers within %s are equal):",
+				where, what, filepath.Base(golden), ir.FormatFloat(c.test.tol)))
 		} else {
 			r.golden = "match"
 		}

@@ -1,0 +1,7 @@
+// Package source writes a model as pbl source text: the .pbl exporter of
+// pbl convert. The text reads back (with pbl.Load) to the same variables,
+// states, parents and bit-identical tables: every probability is written
+// in its shortest round-trip form, and tables are always written as
+// vectors (a bool shorthand p would read back as 1-p, which may differ in
+// the last bit from the stored value).
+package source

@@ -1,0 +1,134 @@
+package source
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// Write writes m as pbl source. Consecutive variables with the same domain
+// share a declaration; edges are implied by the tables' parents; each
+// table's rows are aligned. header, if not empty, is written first as a
+// comment.
+func Write(w io.Writer, m *ir.Model, header string) error {
+	b := bufio.NewWriter(w)
+	if header != "" {
+		for _, line := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
+			fmt.Fprintf(b, "// %s\n", line)
+		}
+		b.WriteString("\n")
+	}
+	// Declarations: runs of consecutive variables with equal domains.
+	for i := 0; i < len(m.Vars); {
+		j := i + 1
+		for j < len(m.Vars) && sameDomain(m.Vars[i], m.Vars[j]) {
+			j++
+		}
+		names := make([]string, 0, j-i)
+		for _, v := range m.Vars[i:j] {
+			names = append(names, ir.Quote(v.Name))
+		}
+		fmt.Fprintf(b, "var %s: %s\n", strings.Join(names, ", "), domain(m.Vars[i]))
+		i = j
+	}
+	for _, v := range m.Vars {
+		c := m.CPTs[v.ID]
+		if c == nil {
+			continue
+		}
+		b.WriteString("\n")
+		writeCPT(b, m, c)
+	}
+	return b.Flush()
+}
+
+func sameDomain(a, b *ir.Variable) bool {
+	if a.Kind != b.Kind || len(a.States) != len(b.States) {
+		return false
+	}
+	for i := range a.States {
+		if a.States[i] != b.States[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// domain renders a variable's type.
+func domain(v *ir.Variable) string {
+	switch v.Kind {
+	case ir.Bool:
+		return "bool"
+	case ir.Real:
+		return "real"
+	case ir.Range:
+		return fmt.Sprintf("%d..%d", v.Lo, v.Lo+len(v.States)-1)
+	}
+	states := make([]string, len(v.States))
+	for i, s := range v.States {
+		states[i] = ir.Quote(s)
+	}
+	return "{" + strings.Join(states, ", ") + "}"
+}
+
+// writeCPT writes P(X | parents) = ... with one aligned row per parent
+// configuration, in row-major order.
+func writeCPT(b *bufio.Writer, m *ir.Model, c *ir.CPT) {
+	f := c.Factor
+	child := m.Vars[c.Child]
+	k := len(child.States)
+	fmt.Fprintf(b, "P(%s", ir.Quote(child.Name))
+	for i, p := range c.Parents {
+		if i == 0 {
+			b.WriteString(" | ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(ir.Quote(m.Vars[p].Name))
+	}
+	b.WriteString(") = ")
+	if len(c.Parents) == 0 {
+		b.WriteString(vector(f.Vals))
+		b.WriteString("\n")
+		return
+	}
+	b.WriteString("{\n")
+	// Column widths of the parents' states, for alignment.
+	width := make([]int, len(c.Parents))
+	for i, p := range c.Parents {
+		for _, s := range m.Vars[p].States {
+			width[i] = max(width[i], len(ir.Quote(s)))
+		}
+	}
+	a := make([]int, len(f.Vars))
+	for r := 0; r*k < len(f.Vals); r++ {
+		f.Assignment(a, r*k)
+		b.WriteString("    ")
+		for i, p := range c.Parents {
+			s := ir.Quote(m.Vars[p].States[a[i]])
+			if i < len(c.Parents)-1 {
+				s += ","
+				b.WriteString(s)
+				b.WriteString(strings.Repeat(" ", width[i]+2-len(s)))
+			} else {
+				s += ":"
+				b.WriteString(s)
+				b.WriteString(strings.Repeat(" ", width[i]+2-len(s)))
+			}
+		}
+		b.WriteString(vector(f.Vals[r*k : (r+1)*k]))
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+}
+
+func vector(xs []float64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = ir.FormatFloat(x)
+	}
+	return "[" + strings.Join(s, ", ") + "]"
+}

@@ -108,6 +108,9 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 		panic("infer: Answer: nil model or query")
 	}
 	if q.Kind == ir.Indep {
+		if !m.IsBayesNet() {
+			return nil, ir.Errorf(q.Pos, "indep(...) tests d-separation in a DAG; this model is a Markov network")
+		}
 		ind, err := Independent(m, q.A, q.B, q.C)
 		if err != nil {
 			return nil, ir.Errorf(q.Pos, "%v", err)
@@ -155,7 +158,7 @@ func (a *answerer) setup() error {
 	a.card = make([]int, n)
 	for v := range a.obs {
 		a.obs[v] = -1
-		if m.CPTs[v] != nil {
+		if m.Discrete(ir.VarID(v)) {
 			a.card[v] = len(m.Vars[v].States)
 		}
 	}

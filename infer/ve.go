@@ -16,8 +16,17 @@ type ve struct {
 // relevant marks the ancestors (inclusive) of the given variables and of the
 // observed ones. A variable outside that set is barren: summing it out of
 // its CPT gives 1, so it is dropped with its CPT.
+//
+// In a Markov network (a model with potentials) nothing is barren: every
+// variable is marked.
 func (r *ve) relevant(vs ...[]ir.VarID) []bool {
 	mark := make([]bool, len(r.m.Vars))
+	if !r.m.IsBayesNet() {
+		for v := range mark {
+			mark[v] = true
+		}
+		return mark
+	}
 	var stack []ir.VarID
 	push := func(v ir.VarID) {
 		if !mark[v] {
@@ -50,16 +59,23 @@ func (r *ve) relevant(vs ...[]ir.VarID) []bool {
 func (r *ve) factors(mark []bool) ([]*ir.Factor, xfloat) {
 	var fs []*ir.Factor
 	c := xfloat{1, 0}
-	for v, cpt := range r.m.CPTs {
-		if cpt == nil || !mark[v] {
-			continue
-		}
-		g := restrict(cpt.Factor, r.obs)
+	add := func(f *ir.Factor) {
+		g := restrict(f, r.obs)
 		if len(g.Vars) == 0 {
 			c = c.mulf(g.Vals[0])
-			continue
+			return
 		}
 		fs = append(fs, g)
+	}
+	for v, cpt := range r.m.CPTs {
+		if cpt != nil && mark[v] {
+			add(cpt.Factor)
+		}
+	}
+	// Potentials (Markov networks) are always relevant: relevant marks
+	// every variable of a model that has them.
+	for _, f := range r.m.Potentials {
+		add(f)
 	}
 	return fs, c
 }
@@ -69,7 +85,7 @@ func (r *ve) factors(mark []bool) ([]*ir.Factor, xfloat) {
 func (r *ve) free(mark []bool, keep []ir.VarID) []ir.VarID {
 	var out []ir.VarID
 	for v := range r.m.Vars {
-		if mark[v] && r.obs[v] < 0 && r.m.CPTs[v] != nil && indexOf(keep, ir.VarID(v)) < 0 {
+		if mark[v] && r.obs[v] < 0 && r.card[v] > 0 && indexOf(keep, ir.VarID(v)) < 0 {
 			out = append(out, ir.VarID(v))
 		}
 	}

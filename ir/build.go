@@ -112,6 +112,43 @@ func (b *Builder) SetCPT(pos Pos, child VarID, parents []VarID, vals []float64, 
 	b.rowPos[child] = rowPos
 }
 
+// AddFactor adds a potential: a non-negative factor over distinct discrete
+// variables, vals laid out row-major (the last variable fastest). Models
+// with potentials are Markov networks: their variables need no CPT.
+func (b *Builder) AddFactor(pos Pos, vars []VarID, vals []float64) {
+	card := make([]int, len(vars))
+	for i, v := range vars {
+		if b.m.Vars[v].Kind == Real {
+			b.Errorf(pos, "%q is real-valued; a factor needs discrete variables", b.m.Vars[v].Name)
+			return
+		}
+		for _, w := range vars[:i] {
+			if w == v {
+				b.Errorf(pos, "variable %q appears twice in a factor's scope", b.m.Vars[v].Name)
+				return
+			}
+		}
+		card[i] = len(b.m.Vars[v].States)
+	}
+	n, ok := TableSize(card)
+	if !ok {
+		b.Errorf(pos, "a factor's table is too large")
+		return
+	}
+	if len(vals) != n {
+		panic(fmt.Sprintf("ir: AddFactor: %d values for a table of %d", len(vals), n))
+	}
+	for _, x := range vals {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			b.Errorf(pos, "factor value %s is not a non-negative number", FormatFloat(x))
+			return
+		}
+	}
+	f := NewFactor(vars, card)
+	copy(f.Vals, vals)
+	b.m.Potentials = append(b.m.Potentials, f)
+}
+
 // AddStmt appends a statement.
 func (b *Builder) AddStmt(s Stmt) { b.m.Stmts = append(b.m.Stmts, s) }
 
@@ -123,7 +160,7 @@ func (b *Builder) Finish() (*Model, error) {
 		b.Errorf(Pos{File: m.Source, Line: 1, Col: 1}, "the model declares no variables")
 	}
 	for v, x := range m.Vars {
-		if x.Kind != Real && !b.cptSeen[v] {
+		if x.Kind != Real && !b.cptSeen[v] && len(m.Potentials) == 0 {
 			b.Errorf(x.Pos, "%s has no distribution (give it one with P(%s) = ...)", Quote(x.Name), x.Name)
 		}
 		if c := m.CPTs[v]; c != nil {

@@ -59,8 +59,13 @@ type CPT struct {
 type Model struct {
 	Vars    []*Variable
 	Parents [][]VarID // Parents[v] in CPT order
-	CPTs    []*CPT    // CPTs[v], nil for Real variables
+	CPTs    []*CPT    // CPTs[v], nil for Real variables and for variables of a Markov network
 	Stmts   []Stmt    // in source order; empty for imported formats
+
+	// Potentials are factors that are not conditional distributions: the
+	// factors of a Markov network (UAI MARKOV files). nil for a Bayesian
+	// network.
+	Potentials []*Factor
 	Source  string    // the file the model was read from, or ""
 
 	byName map[string]VarID
@@ -96,7 +101,8 @@ func (m *Model) Children() [][]VarID {
 }
 
 // Factors returns the factors whose product is the model's joint
-// distribution: the CPTs' factors, in variable order.
+// distribution (unnormalised for a Markov network): the CPTs' factors, in
+// variable order, then the potentials.
 func (m *Model) Factors() []*Factor {
 	var fs []*Factor
 	for _, c := range m.CPTs {
@@ -104,5 +110,13 @@ func (m *Model) Factors() []*Factor {
 			fs = append(fs, c.Factor)
 		}
 	}
-	return fs
+	return append(fs, m.Potentials...)
 }
+
+// IsBayesNet reports whether the model is a Bayesian network: a product of
+// CPTs only, whose rows sum to 1, so that the DAG's semantics (barren
+// nodes, d-separation) hold.
+func (m *Model) IsBayesNet() bool { return len(m.Potentials) == 0 }
+
+// Discrete reports whether v takes part in discrete inference.
+func (m *Model) Discrete(v VarID) bool { return m.Vars[v].Kind != Real }

@@ -9,11 +9,15 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
-// Write writes m as pbl source. Consecutive variables with the same domain
+// Write writes m as pbl source. It refuses Markov networks, which the
+// language cannot express yet. Consecutive variables with the same domain
 // share a declaration; edges are implied by the tables' parents; each
 // table's rows are aligned. header, if not empty, is written first as a
 // comment.
 func Write(w io.Writer, m *ir.Model, header string) error {
+	if !m.IsBayesNet() {
+		return fmt.Errorf("a Markov network (a model with potentials) cannot be written as pbl yet: the language has no syntax for potentials")
+	}
 	b := bufio.NewWriter(w)
 	if header != "" {
 		for _, line := range strings.Split(strings.TrimRight(header, "\n"), "\n") {

@@ -66,7 +66,7 @@ type Model struct {
 	// factors of a Markov network (UAI MARKOV files). nil for a Bayesian
 	// network.
 	Potentials []*Factor
-	Source  string    // the file the model was read from, or ""
+	Source     string // the file the model was read from, or ""
 
 	byName map[string]VarID
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/formats/dot"
 	"github.com/pbl-lang/pbl/formats/source"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -18,6 +20,8 @@ var writers = map[string]func(w io.Writer, m *ir.Model, in string) error{
 	".pbl": func(w io.Writer, m *ir.Model, in string) error {
 		return source.Write(w, m, "Converted from "+filepath.Base(in)+" by pbl convert.")
 	},
+	".bif": func(w io.Writer, m *ir.Model, _ string) error { return bif.Write(w, m) },
+	".dot": func(w io.Writer, m *ir.Model, _ string) error { return dot.Write(w, m) },
 }
 
 func outputFormats() string {

@@ -1,7 +1,9 @@
 // Package bif reads Bayesian networks in BIF, the Bayesian Interchange
 // Format used by the bnlearn repository (and written by pgmpy and
-// JavaBayes), into an [ir.Model]. [Read] and [ReadFile] are the entry
-// points; input compressed with gzip is recognised by its magic bytes.
+// JavaBayes), into an [ir.Model], and writes models back. [Read] and
+// [ReadFile] are the reader's entry points; input compressed with gzip is
+// recognised by its magic bytes. [Write] writes a Bayesian network in the
+// corpus's layout, keeping every probability bit for bit.
 //
 // # Dialect
 //

@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/formats/hugin"
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/parser"
 )
 
 // Formats lists the model file extensions LoadFile understands.
-var Formats = []string{".pbl", ".bif", ".bif.gz"}
+var Formats = []string{".pbl", ".bif", ".bif.gz", ".net"}
 
 // LoadFile reads a model, choosing the format by the file's extension.
 func LoadFile(path string) (*ir.Model, error) {
@@ -22,6 +23,8 @@ func LoadFile(path string) (*ir.Model, error) {
 		return loadPBL(path)
 	case ".bif", ".bif.gz":
 		return bif.ReadFile(path)
+	case ".net":
+		return hugin.ReadFile(path)
 	default:
 		return nil, fmt.Errorf("%s: unknown model format %q (pbl reads %s)", path, ext, strings.Join(Formats, ", "))
 	}

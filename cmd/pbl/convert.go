@@ -11,6 +11,7 @@ import (
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/formats/bif"
 	"github.com/pbl-lang/pbl/formats/dot"
+	"github.com/pbl-lang/pbl/formats/hugin"
 	"github.com/pbl-lang/pbl/formats/source"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -22,6 +23,7 @@ var writers = map[string]func(w io.Writer, m *ir.Model, in string) error{
 	},
 	".bif": func(w io.Writer, m *ir.Model, _ string) error { return bif.Write(w, m) },
 	".dot": func(w io.Writer, m *ir.Model, _ string) error { return dot.Write(w, m) },
+	".net": func(w io.Writer, m *ir.Model, _ string) error { return hugin.Write(w, m) },
 }
 
 func outputFormats() string {

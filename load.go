@@ -8,13 +8,14 @@ import (
 
 	"github.com/pbl-lang/pbl/formats/bif"
 	"github.com/pbl-lang/pbl/formats/hugin"
+	"github.com/pbl-lang/pbl/formats/xmlbif"
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/parser"
 )
 
 // Formats lists the model file extensions LoadFile understands.
-var Formats = []string{".pbl", ".bif", ".bif.gz", ".net"}
+var Formats = []string{".pbl", ".bif", ".bif.gz", ".xml", ".xmlbif", ".net"}
 
 // LoadFile reads a model, choosing the format by the file's extension.
 func LoadFile(path string) (*ir.Model, error) {
@@ -23,6 +24,8 @@ func LoadFile(path string) (*ir.Model, error) {
 		return loadPBL(path)
 	case ".bif", ".bif.gz":
 		return bif.ReadFile(path)
+	case ".xml", ".xmlbif":
+		return xmlbif.ReadFile(path)
 	case ".net":
 		return hugin.ReadFile(path)
 	default:

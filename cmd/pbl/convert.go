@@ -13,6 +13,7 @@ import (
 	"github.com/pbl-lang/pbl/formats/dot"
 	"github.com/pbl-lang/pbl/formats/hugin"
 	"github.com/pbl-lang/pbl/formats/source"
+	"github.com/pbl-lang/pbl/formats/xmlbif"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -21,9 +22,11 @@ var writers = map[string]func(w io.Writer, m *ir.Model, in string) error{
 	".pbl": func(w io.Writer, m *ir.Model, in string) error {
 		return source.Write(w, m, "Converted from "+filepath.Base(in)+" by pbl convert.")
 	},
-	".bif": func(w io.Writer, m *ir.Model, _ string) error { return bif.Write(w, m) },
-	".dot": func(w io.Writer, m *ir.Model, _ string) error { return dot.Write(w, m) },
-	".net": func(w io.Writer, m *ir.Model, _ string) error { return hugin.Write(w, m) },
+	".bif":    func(w io.Writer, m *ir.Model, _ string) error { return bif.Write(w, m) },
+	".dot":    func(w io.Writer, m *ir.Model, _ string) error { return dot.Write(w, m) },
+	".net":    func(w io.Writer, m *ir.Model, _ string) error { return hugin.Write(w, m) },
+	".xml":    func(w io.Writer, m *ir.Model, _ string) error { return xmlbif.Write(w, m) },
+	".xmlbif": func(w io.Writer, m *ir.Model, _ string) error { return xmlbif.Write(w, m) },
 }
 
 func outputFormats() string {

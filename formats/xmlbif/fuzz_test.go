@@ -1,0 +1,73 @@
+package xmlbif
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// FuzzRead checks that no input makes Read panic or hang, that every error
+// is an ir.ErrorList of *ir.Error with a valid position in the file, and
+// that every model read is written by Write and read back unchanged.
+func FuzzRead(f *testing.F) {
+	root := os.Getenv("PBL_CORPUS")
+	if root == "" {
+		root = filepath.Join("..", "..", "..", "shared", "corpus")
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "xmlbif", "*.xml"))
+	more, _ := filepath.Glob(filepath.Join("testdata", "*.xml"))
+	for _, name := range append(files, more...) {
+		if src, err := os.ReadFile(name); err == nil {
+			f.Add(src)
+			// Each chunk of an annotated file is a document of its own.
+			if chunks := bytes.Split(src, []byte("\n---\n")); len(chunks) > 1 {
+				for _, c := range chunks {
+					f.Add(c)
+				}
+			}
+		}
+	}
+	f.Add([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?><BIF><NETWORK><VARIABLE><NAME>caf` + "\xe9" + `</NAME><OUTCOME>t</OUTCOME></VARIABLE><DEFINITION><FOR>café</FOR><TABLE>1</TABLE></DEFINITION></NETWORK></BIF>`))
+	f.Add([]byte("\uFEFF<NETWORK><VARIABLE><NAME>x&amp;y</NAME><OUTCOME><![CDATA[<5]]></OUTCOME><OUTCOME>b</OUTCOME></VARIABLE><DEFINITION><FOR>x&#38;y</FOR><TABLE>.5 5e-1</TABLE></DEFINITION></NETWORK>"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		const name = "fuzz.xml"
+		m, err := Read(name, src)
+		if err != nil {
+			if m != nil {
+				t.Fatal("a model and an error")
+			}
+			var list ir.ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("error %T is not an ir.ErrorList: %v", err, err)
+			}
+			if len(list) == 0 {
+				t.Fatal("empty error list")
+			}
+			for _, e := range list {
+				if e == nil {
+					t.Fatal("nil *ir.Error in the list")
+				}
+				if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Col < 1 {
+					t.Fatalf("error with a bad position: %q", e)
+				}
+			}
+			return
+		}
+		if m == nil {
+			t.Fatal("nil model and nil error")
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, m); err != nil {
+			t.Fatalf("Write of a model Read accepted: %v", err)
+		}
+		m2, err := Read("again.xml", buf.Bytes())
+		if err != nil {
+			t.Fatalf("reading back what Write wrote: %v\n%s", err, buf.Bytes())
+		}
+		sameModel(t, m2, m)
+	})
+}

@@ -1,0 +1,832 @@
+package xmlbif
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pbl-lang/pbl/internal/spell"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// maxRowPos is the largest number of rows of one table for which row
+// positions are kept (for the positions of row-sum errors reported by
+// ir.Builder.Finish).
+const maxRowPos = 1 << 20
+
+// maxHints is the number of unknown names for which a similar name is
+// looked for; maxHintLen is the longest name (in bytes) for which one is.
+const (
+	maxHints   = 100
+	maxHintLen = 200
+)
+
+// ReadFile reads the XMLBIF model in the file at path. An error reading the
+// file is returned as is; errors in its contents are an ir.ErrorList, as
+// for [Read].
+func ReadFile(path string) (*ir.Model, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Read(path, src)
+}
+
+// Read parses an XMLBIF model (see the package documentation for the
+// dialect). Errors are an ir.ErrorList of *ir.Error positioned in filename
+// (line:col, 1-based, rune columns). Malformed XML stops the reader at the
+// first syntax error; every other error is collected and all are reported.
+func Read(filename string, src []byte) (m *ir.Model, err error) {
+	defer func() {
+		// The reader is meant never to panic; this is the last resort that
+		// keeps a bug from crashing the caller.
+		if r := recover(); r != nil {
+			m = nil
+			err = ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1, Col: 1}, "internal error reading XMLBIF: %v", r)}
+		}
+	}()
+	r := newReader(filename, src)
+	if !r.document() {
+		return nil, r.b.Errs.Err() // malformed XML: the rest would mislead
+	}
+	return r.finish()
+}
+
+// reader reads one XMLBIF document. It walks the token stream of
+// encoding/xml (RawToken: it matches start and end tags itself, to position
+// the errors), declares variables as their VARIABLE elements end, and
+// resolves the DEFINITIONs once the whole document is read, so that a
+// DEFINITION may precede the VARIABLEs it names.
+type reader struct {
+	file string
+	src  []byte // the text, in UTF-8; offsets are into it
+	base int    // offset in src of the decoder's first byte (past a BOM)
+	d    *xml.Decoder
+	b    *ir.Builder
+
+	// Position cache: positions are asked for in increasing order, so
+	// line:col is computed incrementally.
+	cOff, cLine, cCol int
+
+	sawNetwork bool
+	defs       []*defDecl
+	broken     map[string]bool // variables too damaged to declare: references to them are not reported
+}
+
+// defDecl is a DEFINITION element, kept until the document is read.
+type defDecl struct {
+	pos   ir.Pos // of the DEFINITION tag
+	tag   string // DEFINITION or PROBABILITY, as written
+	child *text  // the FOR element, or nil
+	given []*text
+	table *text  // or nil
+	tpos  ir.Pos // of the TABLE tag
+}
+
+// text is the character data of a leaf element (NAME, OUTCOME, FOR, GIVEN,
+// TABLE) with what is needed to position any byte of it.
+type text struct {
+	s    string
+	segs []seg // in order; segs[0].at == 0 if any
+	end  ir.Pos
+}
+
+// seg is a piece of character data that starts at s[at:] and at pos. Within
+// a piece, positions are found by counting lines and runes of s, which is
+// exact unless the piece holds entity references or a CDATA section.
+type seg struct {
+	at  int
+	pos ir.Pos
+}
+
+// bail is the panic value that stops the reader after malformed XML.
+type bail struct{}
+
+var xmlDeclRx = regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']`)
+
+func newReader(filename string, src []byte) *reader {
+	r := &reader{file: filename, src: src, b: ir.NewBuilder(filename), cLine: 1, cCol: 1, broken: map[string]bool{}}
+	if m := xmlDeclRx.FindSubmatch(src[:min(len(src), 200)]); m != nil && isLatin1(string(m[1])) {
+		r.src = latin1ToUTF8(src)
+	}
+	in := r.src
+	if bytes.HasPrefix(in, []byte("\uFEFF")) {
+		in, r.base = in[3:], 3
+	}
+	r.d = xml.NewDecoder(bytes.NewReader(in))
+	r.d.CharsetReader = charsetReader
+	return r
+}
+
+// charsetReader accepts the encodings the reader understands. Latin-1 input
+// was converted to UTF-8 before decoding began.
+func charsetReader(label string, in io.Reader) (io.Reader, error) {
+	switch l := strings.ToLower(label); {
+	case l == "us-ascii" || l == "ascii" || l == "utf8" || isLatin1(l):
+		return in, nil
+	}
+	return nil, &charsetError{fmt.Sprintf("unsupported encoding %q (use UTF-8, US-ASCII or ISO-8859-1)", label)}
+}
+
+type charsetError struct{ msg string }
+
+func (e *charsetError) Error() string { return e.msg }
+
+func isLatin1(label string) bool {
+	switch strings.ToLower(label) {
+	case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1":
+		return true
+	}
+	return false
+}
+
+func latin1ToUTF8(src []byte) []byte {
+	out := make([]byte, 0, len(src)+len(src)/8)
+	for _, c := range src {
+		out = utf8.AppendRune(out, rune(c))
+	}
+	return out
+}
+
+// pos returns the position of byte offset off of the decoded input.
+func (r *reader) pos(off int) ir.Pos {
+	off += r.base
+	if off > len(r.src) {
+		off = len(r.src)
+	}
+	if off < r.cOff {
+		r.cOff, r.cLine, r.cCol = 0, 1, 1
+	}
+	for _, c := range r.src[r.cOff:off] {
+		switch {
+		case c == '\n':
+			r.cLine++
+			r.cCol = 1
+		case c < 0x80 || c >= 0xC0: // the first byte of a rune
+			r.cCol++
+		}
+	}
+	r.cOff = off
+	return ir.Pos{File: r.file, Line: r.cLine, Col: r.cCol}
+}
+
+func (r *reader) offset() int { return int(r.d.InputOffset()) }
+
+func (r *reader) errorf(pos ir.Pos, format string, args ...any) {
+	r.b.Errorf(pos, format, args...)
+}
+
+// fatalf reports malformed XML and stops the reader.
+func (r *reader) fatalf(pos ir.Pos, format string, args ...any) {
+	r.errorf(pos, format, args...)
+	panic(bail{})
+}
+
+// next returns the next token and the offset where it begins; nil at the
+// end of the input.
+func (r *reader) next() (xml.Token, int) {
+	off := r.offset()
+	tok, err := r.d.RawToken()
+	if err == io.EOF {
+		return nil, off
+	}
+	if err != nil {
+		var se *xml.SyntaxError
+		var ce *charsetError
+		switch {
+		case errors.As(err, &ce):
+			r.fatalf(r.pos(off), "%s", ce.msg)
+		case errors.As(err, &se):
+			r.fatalf(r.pos(r.offset()), "malformed XML: %s", se.Msg)
+		}
+		r.fatalf(r.pos(r.offset()), "malformed XML: %v", err)
+	}
+	return tok, off
+}
+
+// document reads the whole document; it reports whether the XML was well
+// formed, in which case the DEFINITIONs can be resolved.
+func (r *reader) document() (ok bool) {
+	defer func() {
+		if x := recover(); x != nil {
+			if _, isBail := x.(bail); !isBail {
+				panic(x)
+			}
+			ok = false
+		}
+	}()
+	root := false
+	for {
+		tok, off := r.next()
+		switch t := tok.(type) {
+		case nil:
+			if !root {
+				r.fatalf(r.pos(off), "no <BIF> element: this is not an XMLBIF file")
+			}
+			return true
+		case xml.StartElement:
+			switch {
+			case root:
+				r.errorf(r.pos(off), "unexpected <%s> after the end of the document", tagName(t.Name))
+				r.skip(t, off)
+			case is(t.Name, "BIF"):
+				root = true
+				r.bif(t, off)
+			case is(t.Name, "NETWORK"): // a bare NETWORK, as in XMLBIF 0.2
+				root = true
+				r.network(t, off)
+			default:
+				root = true
+				r.errorf(r.pos(off), "expected <BIF>, found <%s>", tagName(t.Name))
+				r.skip(t, off)
+			}
+		case xml.EndElement:
+			r.fatalf(r.pos(off), "malformed XML: unexpected </%s>", tagName(t.Name))
+		case xml.CharData:
+			r.strayText(t, off, "outside <BIF>")
+		}
+	}
+}
+
+// strayText reports character data other than white space where only
+// elements belong.
+func (r *reader) strayText(t xml.CharData, off int, where string) {
+	s := bytes.Trim(t, " \t\r\n")
+	if len(s) == 0 {
+		return
+	}
+	if len(s) > 20 {
+		s = append(bytes.TrimRight(s[:20], " \t\r\n"), "..."...)
+	}
+	r.errorf(r.pos(off+len(t)-len(bytes.TrimLeft(t, " \t\r\n"))), "unexpected text %q %s", s, where)
+}
+
+// elements reads the content of the element start, which began at off, up
+// to its end tag: it calls child for each child element, which must consume
+// it, and reports text. It returns the offset just past the end tag.
+func (r *reader) elements(start xml.StartElement, off int, child func(xml.StartElement, int)) int {
+	for {
+		tok, toff := r.next()
+		switch t := tok.(type) {
+		case nil:
+			r.unclosed(start, off, toff)
+		case xml.StartElement:
+			child(t, toff)
+		case xml.EndElement:
+			r.checkEnd(start, off, t, toff)
+			return r.offset()
+		case xml.CharData:
+			r.strayText(t, toff, "in <"+tagName(start.Name)+">")
+		}
+	}
+}
+
+func (r *reader) unclosed(start xml.StartElement, off, eof int) {
+	r.fatalf(r.pos(eof), "malformed XML: unexpected end of input: <%s> at %s is not closed", tagName(start.Name), r.posNoCache(off))
+}
+
+// posNoCache is pos for an offset behind the cache.
+func (r *reader) posNoCache(off int) ir.Pos {
+	cOff, cLine, cCol := r.cOff, r.cLine, r.cCol
+	p := r.pos(off)
+	r.cOff, r.cLine, r.cCol = cOff, cLine, cCol
+	return p
+}
+
+func (r *reader) checkEnd(start xml.StartElement, off int, end xml.EndElement, endOff int) {
+	if end.Name != start.Name {
+		p := r.pos(endOff)
+		r.fatalf(p, "malformed XML: <%s> at %s is closed by </%s>", tagName(start.Name), r.posNoCache(off), tagName(end.Name))
+	}
+}
+
+// skip consumes the element start and everything in it.
+func (r *reader) skip(start xml.StartElement, off int) {
+	type open struct {
+		name xml.Name
+		off  int
+	}
+	stack := []open{{start.Name, off}}
+	for len(stack) > 0 {
+		tok, toff := r.next()
+		switch t := tok.(type) {
+		case nil:
+			top := stack[len(stack)-1]
+			r.unclosed(xml.StartElement{Name: top.name}, top.off, toff)
+		case xml.StartElement:
+			stack = append(stack, open{t.Name, toff})
+		case xml.EndElement:
+			top := stack[len(stack)-1]
+			r.checkEnd(xml.StartElement{Name: top.name}, top.off, t, toff)
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// text reads the character data of a leaf element, reporting and skipping
+// any element inside it.
+func (r *reader) text(start xml.StartElement, off int) *text {
+	t := &text{}
+	var sb strings.Builder
+	for {
+		tok, toff := r.next()
+		switch x := tok.(type) {
+		case nil:
+			r.unclosed(start, off, toff)
+		case xml.StartElement:
+			r.errorf(r.pos(toff), "unexpected <%s> inside <%s>, which holds only text", tagName(x.Name), tagName(start.Name))
+			r.skip(x, toff)
+		case xml.EndElement:
+			r.checkEnd(start, off, x, toff)
+			t.end = r.pos(toff)
+			t.s = sb.String()
+			return t
+		case xml.CharData:
+			t.segs = append(t.segs, seg{at: sb.Len(), pos: r.pos(toff)})
+			sb.Write(x)
+		}
+	}
+}
+
+// posAt returns the position of byte i of t.s.
+func (t *text) posAt(i int) ir.Pos {
+	if len(t.segs) == 0 {
+		return t.end
+	}
+	k := 0
+	for k+1 < len(t.segs) && t.segs[k+1].at <= i {
+		k++
+	}
+	return advance(t.segs[k].pos, t.s[t.segs[k].at:i])
+}
+
+// advance returns the position after s, which begins at p.
+func advance(p ir.Pos, s string) ir.Pos {
+	for _, c := range s {
+		if c == '\n' {
+			p.Line++
+			p.Col = 1
+		} else {
+			p.Col++
+		}
+	}
+	return p
+}
+
+// name returns t's text without surrounding white space, and its position.
+func (t *text) name() (string, ir.Pos) {
+	s := strings.TrimLeft(t.s, xmlSpace)
+	at := len(t.s) - len(s)
+	return strings.TrimRight(s, xmlSpace), t.posAt(at)
+}
+
+const xmlSpace = " \t\r\n"
+
+// isSpace reports whether c is XML white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// is reports whether n's local name is want, ignoring case.
+func is(n xml.Name, want string) bool { return strings.EqualFold(n.Local, want) }
+
+// tagName renders n as written.
+func tagName(n xml.Name) string {
+	if n.Space != "" {
+		return n.Space + ":" + n.Local
+	}
+	return n.Local
+}
+
+func (r *reader) bif(start xml.StartElement, off int) {
+	pos := r.pos(off)
+	r.elements(start, off, func(t xml.StartElement, toff int) {
+		if is(t.Name, "NETWORK") {
+			r.network(t, toff)
+			return
+		}
+		r.unexpected(t, toff, start, "NETWORK")
+	})
+	if !r.sawNetwork {
+		r.errorf(pos, "<%s> holds no <NETWORK>", tagName(start.Name))
+	}
+}
+
+// unexpected reports and skips an element that does not belong in parent.
+func (r *reader) unexpected(t xml.StartElement, off int, parent xml.StartElement, allowed ...string) {
+	h := ""
+	if s := spell.Nearest(strings.ToUpper(t.Name.Local), allowed); s != "" && !strings.EqualFold(s, t.Name.Local) {
+		h = fmt.Sprintf(" (did you mean <%s>?)", s)
+	}
+	r.errorf(r.pos(off), "unexpected <%s> in <%s>, expected <%s>%s", tagName(t.Name), tagName(parent.Name), strings.Join(allowed, ">, <"), h)
+	r.skip(t, off)
+}
+
+func (r *reader) network(start xml.StartElement, off int) {
+	if r.sawNetwork {
+		r.errorf(r.pos(off), "second <NETWORK>: a file holds one network")
+		r.skip(start, off)
+		return
+	}
+	r.sawNetwork = true
+	r.elements(start, off, func(t xml.StartElement, toff int) {
+		switch {
+		case is(t.Name, "VARIABLE"):
+			r.variable(t, toff)
+		case is(t.Name, "DEFINITION"), is(t.Name, "PROBABILITY"):
+			r.definition(t, toff)
+		case is(t.Name, "NAME"), is(t.Name, "PROPERTY"):
+			r.skip(t, toff)
+		default:
+			r.unexpected(t, toff, start, "VARIABLE", "DEFINITION", "NAME", "PROPERTY")
+		}
+	})
+}
+
+func (r *reader) variable(start xml.StartElement, off int) {
+	vpos := r.pos(off)
+	var nameText *text // or nil
+	typ := "nature"
+	for _, a := range start.Attr {
+		if is(a.Name, "TYPE") {
+			typ = strings.Trim(a.Value, xmlSpace)
+		}
+	}
+	var outcomes []*text
+	r.elements(start, off, func(t xml.StartElement, toff int) {
+		switch {
+		case is(t.Name, "NAME"):
+			if nameText != nil {
+				r.errorf(r.pos(toff), "second <NAME> in <VARIABLE>")
+				r.skip(t, toff)
+				return
+			}
+			nameText = r.text(t, toff)
+		case is(t.Name, "OUTCOME"), is(t.Name, "VALUE"): // VALUE: XMLBIF 0.2
+			outcomes = append(outcomes, r.text(t, toff))
+		case is(t.Name, "PROPERTY"):
+			r.skip(t, toff)
+		default:
+			r.unexpected(t, toff, start, "NAME", "OUTCOME", "PROPERTY")
+		}
+	})
+	if nameText == nil {
+		r.errorf(vpos, "<VARIABLE> has no <NAME>")
+		return
+	}
+	name, npos := nameText.name()
+	if name == "" {
+		r.errorf(npos, "empty variable <NAME>")
+		return
+	}
+	if !strings.EqualFold(typ, "nature") {
+		r.errorf(vpos, "variable %q has TYPE=%q: only nature (chance) variables are supported", name, typ)
+		r.broken[name] = true
+		return
+	}
+	if len(outcomes) == 0 {
+		r.errorf(npos, "variable %q has no <OUTCOME>", name)
+		r.broken[name] = true
+		return
+	}
+	states := make([]string, 0, len(outcomes))
+	seen := make(map[string]bool, len(outcomes))
+	bad := false
+	for _, o := range outcomes {
+		s, spos := o.name()
+		switch {
+		case s == "":
+			r.errorf(spos, "empty <OUTCOME> in variable %q", name)
+			bad = true
+		case seen[s]:
+			r.errorf(spos, "state %q of variable %q is listed twice", s, name)
+			bad = true
+		}
+		seen[s] = true
+		states = append(states, s)
+	}
+	if _, exists := r.b.Model().Lookup(name); exists {
+		r.b.AddVar(npos, name, ir.Enum, states, 0) // reports the redeclaration
+		return
+	}
+	if bad {
+		r.broken[name] = true
+		return
+	}
+	if _, ok := r.b.AddVar(npos, name, ir.Enum, states, 0); !ok {
+		r.broken[name] = true
+		return
+	}
+}
+
+func (r *reader) definition(start xml.StartElement, off int) {
+	d := &defDecl{pos: r.pos(off), tag: tagName(start.Name)}
+	r.elements(start, off, func(t xml.StartElement, toff int) {
+		switch {
+		case is(t.Name, "FOR"):
+			if d.child != nil {
+				r.errorf(r.pos(toff), "second <FOR> in <%s>: a definition is for one variable", d.tag)
+				r.skip(t, toff)
+				return
+			}
+			d.child = r.text(t, toff)
+		case is(t.Name, "GIVEN"):
+			d.given = append(d.given, r.text(t, toff))
+		case is(t.Name, "TABLE"):
+			if d.table != nil {
+				r.errorf(r.pos(toff), "second <TABLE> in <%s>", d.tag)
+				r.skip(t, toff)
+				return
+			}
+			d.tpos = r.pos(toff)
+			d.table = r.text(t, toff)
+		case is(t.Name, "PROPERTY"):
+			r.skip(t, toff)
+		default:
+			r.unexpected(t, toff, start, "FOR", "GIVEN", "TABLE", "PROPERTY")
+		}
+	})
+	r.defs = append(r.defs, d)
+}
+
+// finish resolves the DEFINITIONs, reports variables without one, and
+// validates the model.
+func (r *reader) finish() (*ir.Model, error) {
+	m := r.b.Model()
+	hasDef := make([]bool, len(m.Vars))
+	hints := 0
+	// lookup resolves a name, reporting an unknown one with a hint.
+	lookup := func(name string, pos ir.Pos, what string) (ir.VarID, bool) {
+		if v, ok := m.Lookup(name); ok {
+			return v.ID, true
+		}
+		if r.broken[name] {
+			return 0, false // its VARIABLE was reported
+		}
+		h := ""
+		if hints < maxHints && len(name) <= maxHintLen {
+			hints++
+			h = hint(name, m.Names())
+		}
+		r.errorf(pos, "%s %q is not declared by any <VARIABLE>%s", what, name, h)
+		return 0, false
+	}
+	for _, d := range r.defs {
+		if d.child == nil {
+			r.errorf(d.pos, "<%s> has no <FOR>", d.tag)
+			continue
+		}
+		name, cpos := d.child.name()
+		child, ok := lookup(name, cpos, "<FOR> variable")
+		if !ok {
+			continue
+		}
+		cv := m.Vars[child]
+		k := len(cv.States)
+		hasDef[child] = true
+		parents := make([]ir.VarID, 0, len(d.given))
+		card := make([]int, 0, len(d.given)+1)
+		good := true
+		for _, g := range d.given {
+			pname, ppos := g.name()
+			p, ok := lookup(pname, ppos, "<GIVEN> variable")
+			switch {
+			case !ok:
+				good = false
+				continue
+			case p == child:
+				r.errorf(ppos, "variable %q is given as its own parent", name)
+				good = false
+				continue
+			}
+			dup := false
+			for _, q := range parents {
+				dup = dup || q == p
+			}
+			if dup {
+				r.errorf(ppos, "%q is given twice in the definition of %q", pname, name)
+				good = false
+				continue
+			}
+			parents = append(parents, p)
+			card = append(card, len(m.Vars[p].States))
+		}
+		if !good {
+			// The shape of the table is unknown: give the child a
+			// placeholder, so that it is not also reported as undefined.
+			r.b.SetCPT(cpos, child, nil, uniform(k), []ir.Pos{{}})
+			continue
+		}
+		n, ok := ir.TableSize(append(card, k))
+		switch {
+		case !ok:
+			r.errorf(cpos, "the table of %q is too large (more than %d entries)", name, ir.MaxTableSize)
+		case d.table != nil && n > len(d.table.s):
+			// Too many for the TABLE, whatever it holds: say so
+			// without allocating the table.
+			r.errorf(d.tpos, "%s", countMsg(name, k, len(parents), n, len(strings.Fields(d.table.s))))
+			ok = false
+		}
+		if !ok {
+			r.b.SetCPT(cpos, child, nil, uniform(k), []ir.Pos{{}})
+			continue
+		}
+		vals, rowPos := r.table(d, name, k, len(parents), n)
+		if vals == nil {
+			// Reported. A placeholder keeps the parents for the check
+			// for cycles, if the table is of a size the input could hold.
+			if n > len(r.src) {
+				r.b.SetCPT(cpos, child, nil, uniform(k), []ir.Pos{{}})
+				continue
+			}
+			vals, rowPos = uniformN(n, k), nil
+		}
+		if n/k > maxRowPos {
+			rowPos = nil // malformed rows hold uniform values, so they pass
+		}
+		r.b.SetCPT(cpos, child, parents, vals, rowPos)
+	}
+	for i, v := range m.Vars {
+		if !hasDef[i] {
+			r.errorf(v.Pos, "variable %q has no <DEFINITION>", v.Name)
+			r.b.SetCPT(v.Pos, v.ID, nil, uniform(len(v.States)), []ir.Pos{{}})
+		}
+	}
+	return r.b.Finish()
+}
+
+// table reads the TABLE of d, which must have n entries. It returns nil if
+// the table is missing or has the wrong number of entries; rowPos[r] is the
+// position of row r's first entry, or the zero Pos if a number of the row
+// is malformed (the row then holds a uniform distribution).
+func (r *reader) table(d *defDecl, name string, k, parents, n int) ([]float64, []ir.Pos) {
+	if d.table == nil {
+		r.errorf(d.pos, "<%s> of %q has no <TABLE>", d.tag, name)
+		return nil, nil
+	}
+	t := d.table
+	s := t.s
+	vals := make([]float64, 0, n)
+	rowPos := make([]ir.Pos, 0, n/k)
+	cur := cursor{t: t}
+	count := 0    // entries seen
+	var bad []int // rows with a malformed number
+	for i := 0; i < len(s); {
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		j := i
+		for j < len(s) && !isSpace(s[j]) {
+			j++
+		}
+		if count++; count <= n {
+			if len(vals)%k == 0 {
+				rowPos = append(rowPos, cur.pos(i))
+			}
+			x, err := parseNumber(s[i:j])
+			if err != "" {
+				r.errorf(cur.pos(i), "%s %q in the table of %q", err, abbrev(s[i:j]), name)
+				rowPos[len(rowPos)-1] = ir.Pos{} // reported: the row is not checked
+				bad = append(bad, len(rowPos)-1)
+			}
+			vals = append(vals, x)
+		}
+		i = j
+	}
+	if count != n {
+		r.errorf(d.tpos, "%s", countMsg(name, k, parents, n, count))
+		return nil, nil
+	}
+	for _, row := range bad {
+		copy(vals[row*k:(row+1)*k], uniform(k))
+	}
+	return vals, rowPos
+}
+
+// countMsg explains a table with got entries instead of want.
+func countMsg(name string, k, parents, want, got int) string {
+	if parents == 0 {
+		return fmt.Sprintf("the table of %q has %d entries, expected %d (one per state)", name, got, want)
+	}
+	return fmt.Sprintf("the table of %q has %d entries, expected %d (%d states for each of %d parent configurations)", name, got, want, k, want/k)
+}
+
+// cursor positions bytes of a text in increasing order in time linear in
+// the length of the text.
+type cursor struct {
+	t   *text
+	seg int
+	at  int
+	p   ir.Pos
+	ok  bool
+}
+
+func (c *cursor) pos(i int) ir.Pos {
+	t := c.t
+	if len(t.segs) == 0 {
+		return t.end
+	}
+	if !c.ok || i < c.at {
+		c.seg, c.at, c.p, c.ok = 0, 0, t.segs[0].pos, true
+	}
+	for c.seg+1 < len(t.segs) && t.segs[c.seg+1].at <= i {
+		c.seg++
+		c.at, c.p = t.segs[c.seg].at, t.segs[c.seg].pos
+	}
+	c.p = advance(c.p, t.s[c.at:i])
+	c.at = i
+	return c.p
+}
+
+func abbrev(s string) string {
+	if len(s) > 30 {
+		return s[:30] + "..."
+	}
+	return s
+}
+
+func uniform(k int) []float64 { return uniformN(k, k) }
+
+// uniformN returns n values 1/k: rows of a uniform distribution over k
+// states.
+func uniformN(n, k int) []float64 {
+	vals := make([]float64, n)
+	for i := range vals {
+		vals[i] = 1 / float64(k)
+	}
+	return vals
+}
+
+// hint returns ` (did you mean "x"?)` for the candidate nearest to name,
+// or "" if none is close enough. Candidates whose lengths differ too much
+// to be near are not compared.
+func hint(name string, candidates []string) string {
+	n := utf8.RuneCountInString(name)
+	slack := n/3 + 1
+	var near []string
+	for _, c := range candidates {
+		if d := utf8.RuneCountInString(c) - n; -slack <= d && d <= slack {
+			near = append(near, c)
+		}
+	}
+	if s := spell.Nearest(name, near); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
+
+// parseNumber parses a probability written in decimal, with an optional
+// sign, fraction and exponent: 1, 0.25, .5, 1e-05, 1.0E-4. Forms that
+// strconv.ParseFloat also accepts (inf, nan, hexadecimal, underscores) are
+// malformed here. The error is "" or says what is wrong.
+func parseNumber(s string) (float64, string) {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, "malformed number"
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+			exp++
+		}
+		if exp == 0 {
+			return 0, "malformed number"
+		}
+	}
+	if i != len(s) {
+		return 0, "malformed number"
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, "out-of-range number"
+	}
+	return x, ""
+}

@@ -13,9 +13,10 @@ import (
 type Engine int
 
 const (
-	Auto Engine = iota // the default: variable elimination
+	Auto Engine = iota // the default: JT for P(*|e) and for larger models, VE otherwise (see [Options])
 	Enum               // enumeration of every assignment (the reference)
 	VE                 // variable elimination
+	JT                 // junction tree, compiled once per model (see [Compile])
 )
 
 func (e Engine) String() string {
@@ -26,6 +27,8 @@ func (e Engine) String() string {
 		return "enum"
 	case VE:
 		return "ve"
+	case JT:
+		return "jt"
 	}
 	return "?"
 }
@@ -39,21 +42,34 @@ func ParseEngine(s string) (Engine, error) {
 		return Enum, nil
 	case "ve":
 		return VE, nil
+	case "jt":
+		return JT, nil
 	}
-	return 0, fmt.Errorf("unknown engine %q (want auto, enum or ve)", s)
+	return 0, fmt.Errorf("unknown engine %q (want auto, enum, ve or jt)", s)
 }
 
 // DefaultMaxTable is the default limit on the entries of one intermediate
 // table (1<<27 entries, 1 GiB of float64).
 const DefaultMaxTable = 1 << 27
 
-// Options configures Answer. The zero value is variable elimination with
-// the min-fill order and the default table limit.
+// Options configures Answer. The zero value is the Auto engine with the
+// min-fill order and the default limits.
+//
+// Auto uses the junction tree for P(*|e) and, on models with at least
+// [AutoJTVars] discrete variables, for every query but MAP; otherwise, or
+// when the junction tree would exceed the limits, it uses variable
+// elimination. The compiled tree is cached per model, so a sequence of
+// queries on one model pays for compilation once.
 type Options struct {
-	Engine   Engine    // Auto means VE
-	Order    Heuristic // elimination-order heuristic for VE
-	MaxTable int       // largest intermediate table, in entries; 0 means DefaultMaxTable
+	Engine    Engine    // Auto: see above
+	Order     Heuristic // elimination-order heuristic for VE (the junction tree tries several)
+	MaxTable  int       // largest intermediate table or clique, in entries; 0 means DefaultMaxTable
+	MaxMemory int64     // largest junction tree, in bytes; 0 means DefaultMaxMemory
 }
+
+// AutoJTVars is the number of discrete variables from which the Auto
+// engine answers every query but MAP with the junction tree.
+const AutoJTVars = 30
 
 func (o Options) maxTable() int {
 	if o.MaxTable <= 0 {
@@ -117,10 +133,30 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 		}
 		return &Result{Query: q, Independent: ind}, nil
 	}
-	a := &answerer{m: m, q: q, opt: opt}
+	return answer(m, q, opt, nil)
+}
+
+// Answer answers q on t's model with t, as Answer with the JT engine does
+// (MAP, and joint queries whose variables share no clique, use variable
+// elimination).
+func (t *JTree) Answer(q *ir.Query, opt Options) (*Result, error) {
+	if q == nil {
+		panic("infer: Answer: nil query")
+	}
+	opt.Engine = JT
+	return answer(t.m, q, opt, t)
+}
+
+// answer is Answer with an optional precompiled junction tree.
+func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (*Result, error) {
+	if q.Kind == ir.Indep {
+		return Answer(m, q, opt)
+	}
+	a := &answerer{m: m, q: q, opt: opt, jt: t}
 	if err := a.setup(); err != nil {
 		return nil, err
 	}
+	defer a.release()
 	switch q.Kind {
 	case ir.Prob:
 		switch q.Form() {
@@ -148,6 +184,31 @@ type answerer struct {
 	obs  []int
 	card []int
 	eng  engine
+	jt   *JTree // a precompiled tree for the JT engine, or nil
+}
+
+// release returns the junction tree's workspace, if any.
+func (a *answerer) release() {
+	if e, ok := a.eng.(*jtEngine); ok {
+		e.release()
+	}
+}
+
+// useJT reports whether the Auto engine should try the junction tree.
+func (a *answerer) useJT() bool {
+	if a.q.Kind == ir.MAP {
+		return false
+	}
+	if a.q.Kind == ir.Prob && a.q.Form() == ir.FormMarginals {
+		return true
+	}
+	n := 0
+	for _, c := range a.card {
+		if c > 0 {
+			n++
+		}
+	}
+	return n >= AutoJTVars
 }
 
 // setup validates the query against the model and builds the engine.
@@ -204,8 +265,26 @@ func (a *answerer) setup() error {
 	switch a.opt.Engine {
 	case Enum:
 		a.eng = &enum{m: m, pos: q.Pos, obs: a.obs, card: a.card}
-	case Auto, VE:
+	case VE:
 		a.eng = &ve{m: m, opt: a.opt, pos: q.Pos, obs: a.obs, card: a.card}
+	case Auto, JT:
+		v := &ve{m: m, opt: a.opt, pos: q.Pos, obs: a.obs, card: a.card}
+		a.eng = v
+		if a.opt.Engine == Auto && !a.useJT() {
+			break
+		}
+		t := a.jt
+		if t == nil {
+			var err error
+			t, err = cachedCompile(m, a.opt)
+			if err != nil {
+				if a.opt.Engine == Auto {
+					break
+				}
+				return ir.Errorf(q.Pos, "%v", err)
+			}
+		}
+		a.eng = &jtEngine{t: t, w: t.get(), obs: a.obs, ve: v}
 	default:
 		panic("infer: Answer: unknown engine")
 	}
@@ -353,6 +432,13 @@ func (a *answerer) unobserved() []ir.VarID {
 
 func (a *answerer) marginals() (*Result, error) {
 	vs := a.unobserved()
+	if e, ok := a.eng.(*jtEngine); ok {
+		mg, pe := e.marginals(vs)
+		if pe.m == 0 {
+			return nil, a.impossible()
+		}
+		return &Result{Query: a.q, Marginals: mg}, nil
+	}
 	r := &Result{Query: a.q, Marginals: make([]Marginal, 0, len(vs))}
 	if len(vs) == 0 {
 		if _, err := a.pe(); err != nil {

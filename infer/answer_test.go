@@ -345,14 +345,14 @@ func TestQueryErrors(t *testing.T) {
 }
 
 func TestParseEngine(t *testing.T) {
-	for _, e := range []Engine{Auto, Enum, VE} {
+	for _, e := range []Engine{Auto, Enum, VE, JT} {
 		got, err := ParseEngine(e.String())
 		if err != nil || got != e {
 			t.Errorf("ParseEngine(%q) = %v, %v", e.String(), got, err)
 		}
 	}
-	if _, err := ParseEngine("jt"); err == nil {
-		t.Error("ParseEngine(jt): no error")
+	if _, err := ParseEngine("bp"); err == nil {
+		t.Error("ParseEngine(bp): no error")
 	}
 	for _, h := range []Heuristic{MinFill, MinWeight} {
 		got, err := ParseHeuristic(h.String())

@@ -1,0 +1,559 @@
+package infer
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// DefaultMaxMemory is the default limit on the memory a junction tree may
+// use: its clique tables, their working copies, separators and index maps
+// (8 GiB).
+const DefaultMaxMemory = 8 << 30
+
+func (o Options) maxMemory() int64 {
+	if o.MaxMemory <= 0 {
+		return DefaultMaxMemory
+	}
+	return o.MaxMemory
+}
+
+// JTree is a junction tree compiled from a model: the cliques of a
+// triangulation of its moral graph, joined into a tree, with the model's
+// factors multiplied into the clique tables and the index maps of every
+// separator precomputed. It answers any number of queries; each new
+// evidence set costs one calibration. A JTree is safe for concurrent use
+// (each query takes a private workspace). The model must not be modified
+// while the tree is in use.
+type JTree struct {
+	m   *ir.Model
+	tri *triangulation
+	fs  []*ir.Factor // the model's factors when compiled, to detect a changed model
+
+	cvars   [][]ir.VarID // cvars[c]: clique c's variables, sorted by VarID
+	ccard   [][]int
+	cstride [][]int
+	off     []int     // clique c's table is [off[c], off[c+1]) of the flat arrays
+	init    []float64 // the product of the factors assigned to each clique, rescaled
+	initExp int       // Π (init tables) = Π factors · 2^-initExp (exact)
+	konst   xfloat    // product of the model's constant (empty-scope) factors
+
+	order  []int32   // cliques in breadth-first order from the root order[0]
+	parent []int32   // parent[c], -1 for the root
+	sepOff []int     // the separator between c and parent[c] is [sepOff[c], sepOff[c]+sepLen[c]) of the separator buffer
+	sepLen []int     //
+	sepTot int       // total separator entries
+	mapC   [][]int32 // mapC[c][i]: separator entry of clique c's entry i (separator towards the parent)
+	mapP   [][]int32 // mapP[c][j]: separator entry of parent[c]'s entry j
+
+	home    []int32 // home[v]: the smallest clique containing v, or -1 for a variable outside inference
+	hstride []int   // hstride[v]: v's stride in home[v]
+	hcard   []int   // hcard[v]: v's cardinality
+
+	memory int64 // bytes of the compiled tree and one workspace
+
+	mu   sync.Mutex
+	free []*jtWork // idle workspaces
+}
+
+// jtWork is the per-query state of a junction tree: working copies of the
+// clique tables and separators, and what they currently hold.
+type jtWork struct {
+	pot    []float64 // clique tables
+	sep    []float64 // separators (the collect messages)
+	tmp    []float64 // one separator's worth of scratch
+	chosen []int     // max-product traceback: chosen entry of each clique
+	obs    []int     // the evidence loaded (VarID-indexed state or -1)
+	state  jtState
+	z      float64 // after a collect: the root's sum (or max) ...
+	exp    int     // ... times 2^exp is P(e) (or the max), before konst
+}
+
+type jtState int
+
+const (
+	jtEmpty      jtState = iota
+	jtCollected          // sum-product collect done: z, exp valid
+	jtCalibrated         // sum-product collect and distribute done
+	jtMaxed              // max-product collect done
+)
+
+// jtPlan is a compilation before any table is allocated: the chosen
+// triangulation and the clique tree.
+type jtPlan struct {
+	tri     *triangulation
+	loc     []int // VarID -> local index (moralGraph), -1 outside inference
+	cliques [][]ir.VarID
+	parent  []int32
+	order   []int32
+	sepVars [][]ir.VarID // sepVars[c]: separator between c and parent[c]
+	entries float64      // clique-table entries
+	sepEnt  float64      // separator entries
+	memory  float64      // bytes
+	largest int          // index of the largest clique
+}
+
+// plan triangulates m and builds the clique tree: a maximum spanning tree
+// of the clique graph weighted by separator size (the number of shared
+// variables), which for the maximal cliques of a chordal graph has the
+// running-intersection property. Cliques in different connected components
+// are joined by empty separators, so there is one tree and one root.
+func plan(m *ir.Model) *jtPlan {
+	tri, loc := bestTriangulation(m)
+	p := &jtPlan{tri: tri, loc: loc, cliques: tri.cliques}
+	if len(p.cliques) == 0 {
+		p.cliques = [][]ir.VarID{nil} // a model without discrete variables: one empty clique
+	}
+	k := len(p.cliques)
+	n := 0
+	for _, l := range loc {
+		if l >= 0 {
+			n++
+		}
+	}
+	sets := make([]bitset, k)
+	byVar := make([][]int32, n)
+	for c, vs := range p.cliques {
+		sets[c] = newBitset(n)
+		for _, v := range vs {
+			sets[c].set(loc[v])
+			byVar[loc[v]] = append(byVar[loc[v]], int32(c))
+		}
+	}
+	type edge struct {
+		w    int
+		a, b int32
+	}
+	var edges []edge
+	stamp := make([]int32, k)
+	for i := range stamp {
+		stamp[i] = -1
+	}
+	for a := range k {
+		for _, v := range p.cliques[a] {
+			for _, b := range byVar[loc[v]] {
+				if int(b) > a && stamp[b] != int32(a) {
+					stamp[b] = int32(a)
+					w := 0
+					for i, x := range sets[a] {
+						w += bits.OnesCount64(x & sets[b][i])
+					}
+					edges = append(edges, edge{w, int32(a), b})
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(edges, func(x, y edge) int { return y.w - x.w })
+	uf := make([]int32, k)
+	for i := range uf {
+		uf[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		for uf[x] != x {
+			uf[x] = uf[uf[x]]
+			x = uf[x]
+		}
+		return x
+	}
+	adj := make([][]int32, k)
+	link := func(a, b int32) {
+		uf[find(a)] = find(b)
+		adj[a] = append(adj[a], b)
+		adj[b] = append(adj[b], a)
+	}
+	for _, e := range edges {
+		if find(e.a) != find(e.b) {
+			link(e.a, e.b)
+		}
+	}
+	for c := 1; c < k; c++ {
+		if find(int32(c)) != find(0) {
+			link(0, int32(c))
+		}
+	}
+	// Breadth-first from clique 0.
+	p.parent = make([]int32, k)
+	p.parent[0] = -1
+	p.order = append(make([]int32, 0, k), 0)
+	seen := make([]bool, k)
+	seen[0] = true
+	for i := 0; i < len(p.order); i++ {
+		c := p.order[i]
+		for _, d := range adj[c] {
+			if !seen[d] {
+				seen[d] = true
+				p.parent[d] = c
+				p.order = append(p.order, d)
+			}
+		}
+	}
+	p.sepVars = make([][]ir.VarID, k)
+	maps := 0.0
+	for c := range k {
+		size := cliqueSize(m, p.cliques[c])
+		p.entries += size
+		if size > cliqueSize(m, p.cliques[p.largest]) {
+			p.largest = c
+		}
+		if pa := p.parent[c]; pa >= 0 {
+			for _, v := range p.cliques[c] {
+				if sets[pa].has(loc[v]) {
+					p.sepVars[c] = append(p.sepVars[c], v)
+				}
+			}
+			p.sepEnt += cliqueSize(m, p.sepVars[c])
+			maps += size + cliqueSize(m, p.cliques[pa])
+		}
+	}
+	// init and pot (8 bytes each per entry), separators and scratch, and
+	// the int32 index maps.
+	p.memory = 16*p.entries + 16*p.sepEnt + 4*maps
+	return p
+}
+
+// cliqueSize returns the number of entries of a table over vs, as a float64
+// (which does not overflow).
+func cliqueSize(m *ir.Model, vs []ir.VarID) float64 {
+	s := 1.0
+	for _, v := range vs {
+		s *= float64(len(m.Vars[v].States))
+	}
+	return s
+}
+
+// check refuses a plan whose largest clique exceeds MaxTable entries or
+// whose memory exceeds MaxMemory, before anything is allocated.
+func (p *jtPlan) check(m *ir.Model, opt Options) error {
+	big := p.cliques[p.largest]
+	size := cliqueSize(m, big)
+	if limit := opt.maxTable(); size > float64(limit) || size > ir.MaxTableSize-1 {
+		return fmt.Errorf("junction tree needs a clique over %d variables (%s) with %s entries, more than the limit of %d; "+
+			"use variable elimination (--engine ve) or raise the table limit", len(big), varList(m, big), sizeFloat(size), limit)
+	}
+	if limit := opt.maxMemory(); p.memory > float64(limit) {
+		return fmt.Errorf("junction tree needs %s of memory (%s clique-table entries; the largest clique has %d variables (%s) and %s entries), more than the limit of %s; "+
+			"use variable elimination (--engine ve)", bytesString(p.memory), sizeFloat(p.entries), len(big), varList(m, big), sizeFloat(size), bytesString(float64(limit)))
+	}
+	return nil
+}
+
+func sizeFloat(x float64) string {
+	if x < 1<<53 {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64)
+}
+
+func bytesString(b float64) string {
+	switch {
+	case b >= 1<<30:
+		return strconv.FormatFloat(b/(1<<30), 'f', 1, 64) + " GiB"
+	case b >= 1<<20:
+		return strconv.FormatFloat(b/(1<<20), 'f', 1, 64) + " MiB"
+	case b >= 1<<10:
+		return strconv.FormatFloat(b/(1<<10), 'f', 1, 64) + " KiB"
+	}
+	return strconv.FormatFloat(b, 'f', 0, 64) + " B"
+}
+
+// Compile builds the junction tree of m's discrete variables. It tries every
+// triangulation heuristic (min-fill, min-weight, weighted-min-fill, each
+// with seeded random tie-breaks), keeps the one with the smallest total
+// clique-table size, and refuses, before allocating anything, a tree whose
+// largest clique exceeds opt.MaxTable entries or whose memory exceeds
+// opt.MaxMemory.
+func Compile(m *ir.Model, opt Options) (*JTree, error) {
+	if m == nil {
+		panic("infer: Compile: nil model")
+	}
+	p := plan(m)
+	if err := p.check(m, opt); err != nil {
+		return nil, err
+	}
+	return build(m, p), nil
+}
+
+// build allocates and fills the tables of a checked plan.
+func build(m *ir.Model, p *jtPlan) *JTree {
+	k := len(p.cliques)
+	t := &JTree{m: m, tri: p.tri, fs: m.Factors(), konst: xfloat{1, 0}, order: p.order, parent: p.parent, memory: int64(p.memory)}
+	t.cvars = p.cliques
+	t.ccard = make([][]int, k)
+	t.cstride = make([][]int, k)
+	t.off = make([]int, k+1)
+	for c, vs := range p.cliques {
+		card := make([]int, len(vs))
+		str := make([]int, len(vs))
+		s := 1
+		for i := len(vs) - 1; i >= 0; i-- {
+			card[i] = len(m.Vars[vs[i]].States)
+			str[i] = s
+			s *= card[i]
+		}
+		t.ccard[c], t.cstride[c] = card, str
+		t.off[c+1] = t.off[c] + s
+	}
+	// Variables: the home clique of each is the smallest that contains it.
+	nv := len(m.Vars)
+	t.home = make([]int32, nv)
+	t.hstride = make([]int, nv)
+	t.hcard = make([]int, nv)
+	for v := range t.home {
+		t.home[v] = -1
+	}
+	size := func(c int32) int { return t.off[c+1] - t.off[c] }
+	for c, vs := range p.cliques {
+		for i, v := range vs {
+			if h := t.home[v]; h < 0 || size(int32(c)) < size(h) {
+				t.home[v], t.hstride[v], t.hcard[v] = int32(c), t.cstride[c][i], t.ccard[c][i]
+			}
+		}
+	}
+	// Assign every factor to the smallest clique containing its scope.
+	assigned := make([][]*ir.Factor, k)
+	byVar := make([][]int32, nv)
+	for c, vs := range p.cliques {
+		for _, v := range vs {
+			byVar[v] = append(byVar[v], int32(c))
+		}
+	}
+	for _, f := range t.fs {
+		if len(f.Vars) == 0 {
+			t.konst = t.konst.mulf(f.Vals[0])
+			continue
+		}
+		best := int32(-1)
+		for _, c := range byVar[f.Vars[0]] {
+			if (best < 0 || size(c) < size(best)) && containsAll(p.cliques[c], f.Vars) {
+				best = c
+			}
+		}
+		if best < 0 {
+			panic("infer: Compile: no clique contains a factor's scope")
+		}
+		assigned[best] = append(assigned[best], f)
+	}
+	t.init = make([]float64, t.off[k])
+	for c := range k {
+		dst := &ir.Factor{Vars: t.cvars[c], Card: t.ccard[c], Stride: t.cstride[c], Vals: t.init[t.off[c]:t.off[c+1]]}
+		combineTo(dst, assigned[c], opSum, nil)
+		t.initExp += rescale(dst)
+	}
+	// Separators and their index maps.
+	t.sepOff = make([]int, k)
+	t.sepLen = make([]int, k)
+	t.mapC = make([][]int32, k)
+	t.mapP = make([][]int32, k)
+	for c := range k {
+		pa := p.parent[c]
+		if pa < 0 {
+			continue
+		}
+		sv := p.sepVars[c]
+		sstr := make([]int, len(sv))
+		s := 1
+		for i := len(sv) - 1; i >= 0; i-- {
+			sstr[i] = s
+			s *= len(m.Vars[sv[i]].States)
+		}
+		t.sepOff[c], t.sepLen[c] = t.sepTot, s
+		t.sepTot += s
+		t.mapC[c] = sepMap(t.cvars[c], t.ccard[c], sv, sstr)
+		t.mapP[c] = sepMap(t.cvars[pa], t.ccard[pa], sv, sstr)
+	}
+	return t
+}
+
+// containsAll reports whether every variable of vs is in the sorted clique c.
+func containsAll(c, vs []ir.VarID) bool {
+	for _, v := range vs {
+		if _, ok := slices.BinarySearch(c, v); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sepMap returns, for every entry of a table over vars (cardinalities
+// card, row-major), the offset of its restriction to the separator sv
+// (strides sstr) — the index map that message passing follows.
+func sepMap(vars []ir.VarID, card []int, sv []ir.VarID, sstr []int) []int32 {
+	n := len(vars)
+	str := make([]int, n) // separator stride of each clique variable, 0 if not in sv
+	size := 1
+	for i, v := range vars {
+		if j := indexOf(sv, v); j >= 0 {
+			str[i] = sstr[j]
+		}
+		size *= card[i]
+	}
+	out := make([]int32, size)
+	cnt := make([]int, n)
+	off := 0
+	for i := range out {
+		out[i] = int32(off)
+		for d := n - 1; d >= 0; d-- {
+			cnt[d]++
+			if cnt[d] < card[d] {
+				off += str[d]
+				break
+			}
+			cnt[d] = 0
+			off -= (card[d] - 1) * str[d]
+		}
+	}
+	return out
+}
+
+// get returns an idle workspace, allocating one if there is none.
+func (t *JTree) get() *jtWork {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if n := len(t.free); n > 0 {
+		w := t.free[n-1]
+		t.free = t.free[:n-1]
+		return w
+	}
+	maxSep := 0
+	for _, l := range t.sepLen {
+		maxSep = max(maxSep, l)
+	}
+	w := &jtWork{
+		pot:    make([]float64, len(t.init)),
+		sep:    make([]float64, t.sepTot),
+		tmp:    make([]float64, maxSep),
+		chosen: make([]int, len(t.cvars)),
+		obs:    make([]int, len(t.m.Vars)),
+	}
+	return w
+}
+
+// put returns a workspace to the idle list.
+func (t *JTree) put(w *jtWork) {
+	t.mu.Lock()
+	t.free = append(t.free, w)
+	t.mu.Unlock()
+}
+
+// valid reports whether m still has the factors t was compiled from.
+func (t *JTree) valid(m *ir.Model) bool {
+	i := 0
+	for _, c := range m.CPTs {
+		if c != nil {
+			if i >= len(t.fs) || t.fs[i] != c.Factor {
+				return false
+			}
+			i++
+		}
+	}
+	for _, f := range m.Potentials {
+		if i >= len(t.fs) || t.fs[i] != f {
+			return false
+		}
+		i++
+	}
+	return i == len(t.fs)
+}
+
+// The compile cache: Answer with the JT engine (or Auto choosing it)
+// compiles each model once. Entries are keyed by the model pointer and the
+// limits; failures are cached too, so Auto does not retry them.
+type jtKey struct {
+	m         *ir.Model
+	maxTable  int
+	maxMemory int64
+}
+
+type jtEntry struct {
+	key jtKey
+	t   *JTree
+	err error
+}
+
+// jtCacheSize is the number of compiled models kept.
+const jtCacheSize = 8
+
+var jtCache struct {
+	sync.Mutex
+	entries []*jtEntry // most recently used last
+}
+
+// cachedCompile returns the junction tree of m for opt, compiling it at
+// most once per model and limits.
+func cachedCompile(m *ir.Model, opt Options) (*JTree, error) {
+	key := jtKey{m, opt.maxTable(), opt.maxMemory()}
+	jtCache.Lock()
+	defer jtCache.Unlock()
+	for i, e := range jtCache.entries {
+		if e.key == key && (e.err != nil || e.t.valid(m)) {
+			jtCache.entries = append(append(jtCache.entries[:i:i], jtCache.entries[i+1:]...), e)
+			return e.t, e.err
+		}
+	}
+	t, err := Compile(m, opt)
+	jtCache.entries = slices.DeleteFunc(jtCache.entries, func(e *jtEntry) bool { return e.key == key })
+	if len(jtCache.entries) >= jtCacheSize {
+		jtCache.entries = jtCache.entries[1:]
+	}
+	jtCache.entries = append(jtCache.entries, &jtEntry{key, t, err})
+	return t, err
+}
+
+// Explain describes the junction tree Compile would build for m without
+// allocating its tables: the triangulation heuristic chosen, the
+// elimination order (its length if long), the induced width, the number of
+// cliques, the largest clique and the total table size, and whether the
+// limits of opt allow it.
+func Explain(m *ir.Model, opt Options) (string, error) {
+	if m == nil {
+		panic("infer: Explain: nil model")
+	}
+	p := plan(m)
+	return p.explain(m, p.check(m, opt)), nil
+}
+
+// Explain describes t as the package-level Explain does.
+func (t *JTree) Explain() string {
+	p := &jtPlan{tri: t.tri, cliques: t.cvars, entries: float64(len(t.init)), sepEnt: float64(t.sepTot), memory: float64(t.memory)}
+	for c := range t.cvars {
+		if t.off[c+1]-t.off[c] > t.off[p.largest+1]-t.off[p.largest] {
+			p.largest = c
+		}
+	}
+	return p.explain(t.m, nil)
+}
+
+func (p *jtPlan) explain(m *ir.Model, err error) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "junction tree\n")
+	fmt.Fprintf(&b, "  triangulation: %s (smallest total table size of %d heuristic runs)\n", p.tri, 3*len(jtSeeds))
+	if len(p.tri.order) <= 40 {
+		fmt.Fprintf(&b, "  elimination order: %s\n", varList2(m, p.tri.order))
+	} else {
+		fmt.Fprintf(&b, "  elimination order: %d variables, starting %s\n", len(p.tri.order), varList(m, p.tri.order))
+	}
+	fmt.Fprintf(&b, "  induced width: %d\n", p.tri.width)
+	fmt.Fprintf(&b, "  cliques: %d\n", len(p.cliques))
+	big := p.cliques[p.largest]
+	fmt.Fprintf(&b, "  largest clique: %d variables (%s), %s entries\n", len(big), varList(m, big), sizeFloat(cliqueSize(m, big)))
+	fmt.Fprintf(&b, "  total clique-table size: %s entries (separators %s)\n", sizeFloat(p.entries), sizeFloat(p.sepEnt))
+	fmt.Fprintf(&b, "  memory: %s\n", bytesString(p.memory))
+	if err != nil {
+		fmt.Fprintf(&b, "  refused: %v\n", err)
+	}
+	return b.String()
+}
+
+// varList2 names every variable of vs.
+func varList2(m *ir.Model, vs []ir.VarID) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = ir.Quote(m.Vars[v].Name)
+	}
+	return strings.Join(s, ", ")
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/infer"
@@ -38,6 +39,22 @@ func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
 	if err != nil {
 		c.report(err)
 		return nil, opt, exitError
+	}
+	if c.explain {
+		text, err := infer.Explain(m, opt)
+		if err != nil {
+			c.report(err)
+			return nil, opt, exitError
+		}
+		// With --json the explanation goes to stderr, keeping stdout JSON Lines.
+		w := c.stdout
+		if c.json {
+			w = c.stderr
+		}
+		fmt.Fprintln(w, strings.TrimRight(text, "\n"))
+		if !c.json {
+			fmt.Fprintln(w)
+		}
 	}
 	return m, opt, exitOK
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/pbl-lang/pbl/infer"
@@ -67,14 +69,38 @@ type cli struct {
 	engine         string
 	order          string
 	maxTable       int
+	maxMemory      string
+	explain        bool
 	fs             *flag.FlagSet
 	test           testFlags
 }
 
 func engineFlags(c *cli, fs *flag.FlagSet) {
-	fs.StringVar(&c.engine, "engine", "auto", "inference engine: auto, enum (enumeration, small models) or ve (variable elimination)")
+	fs.StringVar(&c.engine, "engine", "auto", "inference engine: auto, enum (enumeration, small models), ve (variable elimination)\nor jt (junction tree); auto uses jt for P(*|e) and for models of 30 or more variables")
 	fs.StringVar(&c.order, "order", "min-fill", "elimination order for ve: min-fill or min-weight")
-	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse intermediate tables with more `entries` than this")
+	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse tables (intermediate or clique) with more `entries` than this")
+	fs.StringVar(&c.maxMemory, "max-memory", "8GiB", "refuse junction trees needing more `memory` than this (e.g. 512MiB, 8GiB)")
+	fs.BoolVar(&c.explain, "explain", false, "print how the model compiles: heuristic, elimination order, induced width, largest clique, total table size")
+}
+
+// parseSize parses a memory size such as 512MiB, 8GiB, 2GB or 1000000.
+func parseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	mult := 1.0
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			break
+		}
+	}
+	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(x > 0) || x*mult > math.MaxInt64 {
+		return 0, fmt.Errorf("bad memory size %q (want e.g. 512MiB or 8GiB)", s)
+	}
+	return int64(x * mult), nil
 }
 
 func (c *cli) options() (infer.Options, error) {
@@ -86,7 +112,11 @@ func (c *cli) options() (infer.Options, error) {
 	if err != nil {
 		return infer.Options{}, err
 	}
-	opt := infer.Options{Engine: eng, Order: order, MaxTable: c.maxTable}
+	mem, err := parseSize(c.maxMemory)
+	if err != nil {
+		return infer.Options{}, err
+	}
+	opt := infer.Options{Engine: eng, Order: order, MaxTable: c.maxTable, MaxMemory: mem}
 	return opt, nil
 }
 

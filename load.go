@@ -8,6 +8,7 @@ import (
 
 	"github.com/pbl-lang/pbl/formats/bif"
 	"github.com/pbl-lang/pbl/formats/hugin"
+	"github.com/pbl-lang/pbl/formats/uai"
 	"github.com/pbl-lang/pbl/formats/xmlbif"
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
@@ -15,7 +16,7 @@ import (
 )
 
 // Formats lists the model file extensions LoadFile understands.
-var Formats = []string{".pbl", ".bif", ".bif.gz", ".xml", ".xmlbif", ".net"}
+var Formats = []string{".pbl", ".bif", ".bif.gz", ".xml", ".xmlbif", ".net", ".uai"}
 
 // LoadFile reads a model, choosing the format by the file's extension.
 func LoadFile(path string) (*ir.Model, error) {
@@ -28,6 +29,8 @@ func LoadFile(path string) (*ir.Model, error) {
 		return xmlbif.ReadFile(path)
 	case ".net":
 		return hugin.ReadFile(path)
+	case ".uai":
+		return uai.ReadFile(path)
 	default:
 		return nil, fmt.Errorf("%s: unknown model format %q (pbl reads %s)", path, ext, strings.Join(Formats, ", "))
 	}

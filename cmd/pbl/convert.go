@@ -13,6 +13,7 @@ import (
 	"github.com/pbl-lang/pbl/formats/dot"
 	"github.com/pbl-lang/pbl/formats/hugin"
 	"github.com/pbl-lang/pbl/formats/source"
+	"github.com/pbl-lang/pbl/formats/uai"
 	"github.com/pbl-lang/pbl/formats/xmlbif"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -25,6 +26,7 @@ var writers = map[string]func(w io.Writer, m *ir.Model, in string) error{
 	".bif":    func(w io.Writer, m *ir.Model, _ string) error { return bif.Write(w, m) },
 	".dot":    func(w io.Writer, m *ir.Model, _ string) error { return dot.Write(w, m) },
 	".net":    func(w io.Writer, m *ir.Model, _ string) error { return hugin.Write(w, m) },
+	".uai":    func(w io.Writer, m *ir.Model, _ string) error { return uai.Write(w, m) },
 	".xml":    func(w io.Writer, m *ir.Model, _ string) error { return xmlbif.Write(w, m) },
 	".xmlbif": func(w io.Writer, m *ir.Model, _ string) error { return xmlbif.Write(w, m) },
 }

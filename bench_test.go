@@ -87,11 +87,11 @@ func BenchmarkCorpusMarginals(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := infer.Answer(m, q, infer.Options{}); err != nil {
+			if _, err := infer.Answer(m, q, infer.Options{Engine: infer.VE}); err != nil {
 				b.Skipf("evidence set: %v", err)
 			}
 			for b.Loop() {
-				if _, err := infer.Answer(m, q, infer.Options{}); err != nil {
+				if _, err := infer.Answer(m, q, infer.Options{Engine: infer.VE}); err != nil {
 					b.Fatal(err)
 				}
 			}

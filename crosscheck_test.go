@@ -438,3 +438,25 @@ func randomBIF(r *rand.Rand, n int) string {
 	}
 	return b.String()
 }
+
+// TestLargeCorpusAgainstOracle: on the larger corpus networks pbl's
+// default engine (the junction tree, for models of 30 or more variables)
+// agrees with the independent numpy oracle to 1e-6. The number of queries
+// per network is sized to the oracle's speed (one elimination per query:
+// ~14 s on munin).
+func TestLargeCorpusAgainstOracle(t *testing.T) {
+	dir := corpusDir(t)
+	r := rand.New(rand.NewPCG(6, 6))
+	for _, tc := range []struct {
+		file string
+		n    int
+	}{
+		{"hailfinder.bif", 10}, {"hepar2.bif", 10}, {"win95pts.bif", 10}, {"pathfinder.bif.gz", 5},
+		{"andes.bif", 5}, {"water.bif", 5}, {"mildew.bif.gz", 5}, {"pigs.bif", 3},
+		{"barley.bif.gz", 5}, {"diabetes.bif.gz", 3}, {"munin.bif.gz", 1},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			checkAgainstOracle(t, filepath.Join(dir, "bif", tc.file), r, tc.n, 1e-6)
+		})
+	}
+}

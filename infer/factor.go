@@ -223,6 +223,16 @@ func rescale(f *ir.Factor) int {
 	if e == 0 {
 		return 0
 	}
+	// Multiplying by 2^-e is exact (the same as math.Ldexp, without its
+	// per-element cost) while 2^-e is a normal float64; beyond that, fall
+	// back to Ldexp.
+	if -e > -1022 && -e < 1023 {
+		scale := math.Ldexp(1, -e)
+		for i := range f.Vals {
+			f.Vals[i] *= scale
+		}
+		return e
+	}
 	for i, x := range f.Vals {
 		f.Vals[i] = math.Ldexp(x, -e)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pbl-lang/pbl/internal/par"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -338,20 +339,17 @@ func build(m *ir.Model, p *jtPlan) *JTree {
 		}
 		assigned[best] = append(assigned[best], f)
 	}
+	// The cliques' initial tables and the separators' index maps are
+	// independent per clique: compute them on every core.
 	t.init = make([]float64, t.off[k])
-	for c := range k {
-		dst := &ir.Factor{Vars: t.cvars[c], Card: t.ccard[c], Stride: t.cstride[c], Vals: t.init[t.off[c]:t.off[c+1]]}
-		combineTo(dst, assigned[c], opSum, nil)
-		t.initExp += rescale(dst)
-	}
-	// Separators and their index maps.
+	exps := make([]int, k)
 	t.sepOff = make([]int, k)
 	t.sepLen = make([]int, k)
 	t.mapC = make([][]int32, k)
 	t.mapP = make([][]int32, k)
+	sstrs := make([][]int, k)
 	for c := range k {
-		pa := p.parent[c]
-		if pa < 0 {
+		if p.parent[c] < 0 {
 			continue
 		}
 		sv := p.sepVars[c]
@@ -361,10 +359,21 @@ func build(m *ir.Model, p *jtPlan) *JTree {
 			sstr[i] = s
 			s *= len(m.Vars[sv[i]].States)
 		}
+		sstrs[c] = sstr
 		t.sepOff[c], t.sepLen[c] = t.sepTot, s
 		t.sepTot += s
-		t.mapC[c] = sepMap(t.cvars[c], t.ccard[c], sv, sstr)
-		t.mapP[c] = sepMap(t.cvars[pa], t.ccard[pa], sv, sstr)
+	}
+	par.For(k, func(c int) {
+		dst := &ir.Factor{Vars: t.cvars[c], Card: t.ccard[c], Stride: t.cstride[c], Vals: t.init[t.off[c]:t.off[c+1]]}
+		combineTo(dst, assigned[c], opSum, nil)
+		exps[c] = rescale(dst)
+		if pa := p.parent[c]; pa >= 0 {
+			t.mapC[c] = sepMap(t.cvars[c], t.ccard[c], p.sepVars[c], sstrs[c])
+			t.mapP[c] = sepMap(t.cvars[pa], t.ccard[pa], p.sepVars[c], sstrs[c])
+		}
+	})
+	for _, e := range exps {
+		t.initExp += e
 	}
 	return t
 }
@@ -393,11 +402,22 @@ func sepMap(vars []ir.VarID, card []int, sv []ir.VarID, sstr []int) []int32 {
 		size *= card[i]
 	}
 	out := make([]int32, size)
-	cnt := make([]int, n)
+	if n == 0 {
+		return out
+	}
+	// The last variable varies fastest: fill each run of its states in a
+	// tight loop, and step the other variables with an odometer.
+	last, lastStr := card[n-1], int32(str[n-1])
+	cnt := make([]int, n-1)
 	off := 0
-	for i := range out {
-		out[i] = int32(off)
-		for d := n - 1; d >= 0; d-- {
+	for i := 0; i < size; i += last {
+		o := int32(off)
+		run := out[i : i+last]
+		for j := range run {
+			run[j] = o
+			o += lastStr
+		}
+		for d := n - 2; d >= 0; d-- {
 			cnt[d]++
 			if cnt[d] < card[d] {
 				off += str[d]

@@ -312,7 +312,7 @@ func TestTriangulationHeuristics(t *testing.T) {
 		best, _ := bestTriangulation(m)
 		for _, h := range []jtHeuristic{jtMinFill, jtMinWeight, jtWeightedMinFill} {
 			for _, seed := range jtSeeds {
-				tr := triangulate(h, seed, ids, card, adj, math.Inf(1))
+				tr := triangulate(h, seed, ids, card, adj, newBound(math.Inf(1)))
 				if tr.total < best.total {
 					t.Errorf("%s has total %v < chosen %v", tr, tr.total, best.total)
 				}

@@ -6,7 +6,9 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 
+	"github.com/pbl-lang/pbl/internal/par"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -100,7 +102,7 @@ func moralGraph(m *ir.Model) (ids []ir.VarID, loc []int, card []float64, adj []b
 // graph adj (local indices, cardinalities card) and returns the maximal
 // cliques. It gives up and returns nil as soon as the total table size
 // exceeds bound.
-func triangulate(h jtHeuristic, seed uint64, ids []ir.VarID, card []float64, adj0 []bitset, bound float64) *triangulation {
+func triangulate(h jtHeuristic, seed uint64, ids []ir.VarID, card []float64, adj0 []bitset, bound *sharedBound) *triangulation {
 	n := len(ids)
 	adj := make([]bitset, n)
 	words := len(newBitset(n))
@@ -210,7 +212,7 @@ func triangulate(h jtHeuristic, seed uint64, ids []ir.VarID, card []float64, adj
 			cl = append(cl, c)
 			eachBit(c, func(i int) { byVar[i] = append(byVar[i], k) })
 			t.total += weight[best]
-			if t.total >= bound {
+			if t.total > bound.load() {
 				return nil
 			}
 		}
@@ -278,17 +280,34 @@ func subset(a, b bitset) bool {
 
 // bestTriangulation tries every heuristic with every seed and returns the
 // triangulation with the smallest total clique-table size (the first in
-// heuristic, then seed order, among equals).
+// heuristic, then seed order, among equals). The runs share the work of
+// the available cores; a run stops as soon as its total exceeds the best
+// finished so far. The abort is strict, so every run that ties the best
+// finishes, and the choice does not depend on scheduling.
 func bestTriangulation(m *ir.Model) (*triangulation, []int) {
 	ids, loc, card, adj := moralGraph(m)
-	var best *triangulation
-	bound := math.Inf(1)
+	type run struct {
+		h jtHeuristic
+		s uint64
+	}
+	var runs []run
 	for _, h := range []jtHeuristic{jtMinFill, jtMinWeight, jtWeightedMinFill} {
 		for _, s := range jtSeeds {
-			t := triangulate(h, s, ids, card, adj, bound)
-			if t != nil && (best == nil || t.total < best.total) {
-				best, bound = t, t.total
-			}
+			runs = append(runs, run{h, s})
+		}
+	}
+	results := make([]*triangulation, len(runs))
+	bound := newBound(math.Inf(1))
+	par.For(len(runs), func(i int) {
+		if t := triangulate(runs[i].h, runs[i].s, ids, card, adj, bound); t != nil {
+			results[i] = t
+			bound.lower(t.total)
+		}
+	})
+	var best *triangulation
+	for _, t := range results {
+		if t != nil && (best == nil || t.total < best.total) {
+			best = t
 		}
 	}
 	if best == nil {
@@ -296,4 +315,26 @@ func bestTriangulation(m *ir.Model) (*triangulation, []int) {
 		best = &triangulation{}
 	}
 	return best, loc
+}
+
+// sharedBound is the smallest total table size found so far, shared by
+// concurrent triangulation runs.
+type sharedBound struct{ bits atomic.Uint64 }
+
+func newBound(x float64) *sharedBound {
+	b := &sharedBound{}
+	b.bits.Store(math.Float64bits(x))
+	return b
+}
+
+func (b *sharedBound) load() float64 { return math.Float64frombits(b.bits.Load()) }
+
+// lower sets the bound to x if x is smaller.
+func (b *sharedBound) lower(x float64) {
+	for {
+		old := b.bits.Load()
+		if !(x < math.Float64frombits(old)) || b.bits.CompareAndSwap(old, math.Float64bits(x)) {
+			return
+		}
+	}
 }

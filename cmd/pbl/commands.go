@@ -7,6 +7,7 @@ import (
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/par"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/report"
 )
@@ -83,19 +84,31 @@ func queryCmd(c *cli, args []string) int {
 	if m == nil {
 		return status
 	}
-	first := true
-	for _, text := range args[1:] {
-		q, err := pbl.ParseQuery(m, text)
-		if err == nil {
-			var res *infer.Result
-			res, err = infer.Answer(m, q, opt)
-			if err == nil {
-				c.print(m, res, &first)
-				continue
-			}
+	// Parse every query, answer the first alone (it may compile the
+	// junction tree, which the others then share) and the rest on every
+	// core, then print in order.
+	texts := args[1:]
+	queries := make([]*ir.Query, len(texts))
+	results := make([]*infer.Result, len(texts))
+	errs := make([]error, len(texts))
+	for i, text := range texts {
+		queries[i], errs[i] = pbl.ParseQuery(m, text)
+	}
+	answer := func(i int) {
+		if errs[i] == nil {
+			results[i], errs[i] = infer.Answer(m, queries[i], opt)
 		}
-		c.report(err)
-		status = exitError
+	}
+	answer(0)
+	par.For(len(texts)-1, func(i int) { answer(i + 1) })
+	first := true
+	for i := range texts {
+		if errs[i] != nil {
+			c.report(errs[i])
+			status = exitError
+			continue
+		}
+		c.print(m, results[i], &first)
 	}
 	return status
 }

@@ -158,9 +158,65 @@ type Binding struct {
 	State *Name `parser:"@@"`
 }
 
-func (*Import) stmt()    {}
-func (*Expect) stmt()    {}
-func (*VarDecl) stmt()   {}
-func (*Edges) stmt()     {}
-func (*Dist) stmt()      {}
-func (*QueryStmt) stmt() {}
+// Classifier is `naive_bayes C given A1, A2, ...` or `tan C given ...`: the
+// structure of a naive Bayes or tree-augmented naive Bayes classifier,
+// whose parameters are learned from data. Undeclared variables take their
+// states from the data.
+type Classifier struct {
+	Pos      lexer.Position
+	Kind     string  `parser:"@( 'naive_bayes':Ident | 'tan':Ident )"`
+	Class    *Name   `parser:"@@ 'given':Ident"`
+	Features []*Name `parser:"@@ ( ',':Punct @@ )*"`
+}
+
+// Learn is `learn [X, Y] from DATA [with METHOD [(NAME = NUMBER, ...)]]`:
+// learn the CPTs of X, Y (default: every variable) from DATA, a CSV file
+// (a quoted path) or an inline data table (its name).
+type Learn struct {
+	Pos     lexer.Position
+	Vars    []*Name   `parser:"'learn':Ident ( (?! 'from':Ident ) @@ ( ',':Punct @@ )* )?"`
+	File    *string   `parser:"'from':Ident ( @String"`
+	Table   *Name     `parser:"            | @@ )"`
+	Method  *string   `parser:"( 'with':Ident @Ident"`
+	Options []*Option `parser:"  ( '(':Punct ( @@ ( ',':Punct @@ )* )? ')':Punct )? )?"`
+}
+
+// Option is `NAME = NUMBER` in a learn statement's method.
+type Option struct {
+	Pos   lexer.Position
+	Name  string `parser:"@Ident '=':Punct"`
+	Value string `parser:"@Number"`
+}
+
+// Data is an inline data table: a header of variable names, then rows of
+// states, `?` for a missing cell. Newlines are not significant: each row
+// has as many cells as the header.
+type Data struct {
+	Pos    lexer.Position
+	Name   *Name    `parser:"'data':Ident @@ '=':Punct '{':Punct"`
+	Header []*Name  `parser:"@@ ( ',':Punct @@ )*"`
+	Rows   []*Cells `parser:"@@* '}':Punct"`
+}
+
+// Cells is one row of a data table.
+type Cells struct {
+	Pos   lexer.Position
+	Cells []*Cell `parser:"@@ ( ',':Punct @@ )*"`
+}
+
+// Cell is a state, or `?` for a missing value.
+type Cell struct {
+	Pos     lexer.Position
+	Missing bool  `parser:"(  @'?':Punct"`
+	State   *Name `parser:" | @@ )"`
+}
+
+func (*Import) stmt()     {}
+func (*Classifier) stmt() {}
+func (*Learn) stmt()      {}
+func (*Data) stmt()       {}
+func (*Expect) stmt()     {}
+func (*VarDecl) stmt()    {}
+func (*Edges) stmt()      {}
+func (*Dist) stmt()       {}
+func (*QueryStmt) stmt()  {}

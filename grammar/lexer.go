@@ -16,7 +16,7 @@ const (
 	Ident  = lexer.TokenType(-2 - iota) // Storm, true, query, _x1
 	Number                              // 0.4, -3, 1e-6, .5
 	String                              // "0-3_days" (Value holds the unquoted text)
-	Punct                               // -> .. == ( ) { } [ ] , : ; = | *
+	Punct                               // -> .. == ( ) { } [ ] , : ; = | * ?
 )
 
 // Lexer is pbl's hand-written lexer. It implements participle's
@@ -124,7 +124,7 @@ func (s *Scanner) Next() (lexer.Token, error) {
 		if i+1 < len(src) && src[i+1] == '=' {
 			n = 2
 		}
-	case '(', ')', '{', '}', '[', ']', ',', ':', ';', '|', '*':
+	case '(', ')', '{', '}', '[', ']', ',', ':', ';', '|', '*', '?':
 	default:
 		r, _ := utf8.DecodeRuneInString(src[i:])
 		return lexer.Token{}, lexErrorf(start, "unexpected character %q", r)

@@ -123,6 +123,17 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 	if m == nil || q == nil {
 		panic("infer: Answer: nil model or query")
 	}
+	if u := m.Unlearned(); len(u) > 0 && q.Kind != ir.Indep {
+		names := make([]string, 0, 3)
+		for _, v := range u[:min(3, len(u))] {
+			names = append(names, ir.Quote(m.Vars[v].Name))
+		}
+		more := ""
+		if len(u) > 3 {
+			more = fmt.Sprintf(" and %d more", len(u)-3)
+		}
+		return nil, ir.Errorf(q.Pos, "the model has no numbers yet for %s%s: learn them first (a learn statement, or pbl learn)", strings.Join(names, ", "), more)
+	}
 	if q.Kind == ir.Indep {
 		if !m.IsBayesNet() {
 			return nil, ir.Errorf(q.Pos, "indep(...) tests d-separation in a DAG; this model is a Markov network")

@@ -15,6 +15,11 @@ const RowTolerance = 1e-6
 // the importers of other formats both use it, so every model is checked the
 // same way. Errors are collected; Finish returns them all.
 type Builder struct {
+	// AllowUnlearned accepts discrete variables without a CPT: a model
+	// whose numbers are to be learned from data. Their parents are the
+	// structure given with SetParents.
+	AllowUnlearned bool
+
 	m       *Model
 	Errs    ErrorList
 	rowPos  [][]Pos // rowPos[v][r]: position of row r of v's CPT, or nil
@@ -149,6 +154,31 @@ func (b *Builder) AddFactor(pos Pos, vars []VarID, vals []float64) {
 	b.m.Potentials = append(b.m.Potentials, f)
 }
 
+// AddOpenVar declares a variable whose states are taken from the data
+// (a classifier's undeclared variable): it starts with no states, and
+// AddState gives it more.
+func (b *Builder) AddOpenVar(pos Pos, name string) (VarID, bool) {
+	if prev, dup := b.m.byName[name]; dup {
+		return prev, false
+	}
+	id := VarID(len(b.m.Vars))
+	b.m.Vars = append(b.m.Vars, &Variable{Pos: pos, ID: id, Name: name, Kind: Enum, Open: true})
+	b.m.byName[name] = id
+	b.m.Parents = append(b.m.Parents, nil)
+	b.m.CPTs = append(b.m.CPTs, nil)
+	b.rowPos = append(b.rowPos, nil)
+	b.cptSeen = append(b.cptSeen, false)
+	return id, true
+}
+
+// SetParents gives v a structure without numbers: the parents whose CPT
+// is to be learned. It is ignored for a variable that has a CPT.
+func (b *Builder) SetParents(v VarID, parents []VarID) {
+	if !b.cptSeen[v] {
+		b.m.Parents[v] = append([]VarID(nil), parents...)
+	}
+}
+
 // AddStmt appends a statement.
 func (b *Builder) AddStmt(s Stmt) { b.m.Stmts = append(b.m.Stmts, s) }
 
@@ -156,11 +186,16 @@ func (b *Builder) AddStmt(s Stmt) { b.m.Stmts = append(b.m.Stmts, s) }
 // error found while building and validating.
 func (b *Builder) Finish() (*Model, error) {
 	m := b.m
+	for _, x := range m.Vars {
+		if x.Open && len(x.States) == 0 && !b.AllowUnlearned {
+			b.Errorf(x.Pos, "%s has no states: declare it with var, or learn from data", strconv.Quote(x.Name))
+		}
+	}
 	if len(m.Vars) == 0 && len(b.Errs) == 0 {
 		b.Errorf(Pos{File: m.Source, Line: 1, Col: 1}, "the model declares no variables")
 	}
 	for v, x := range m.Vars {
-		if x.Kind != Real && !b.cptSeen[v] && len(m.Potentials) == 0 {
+		if x.Kind != Real && !b.cptSeen[v] && len(m.Potentials) == 0 && !b.AllowUnlearned {
 			b.Errorf(x.Pos, "%s has no distribution (give it one with P(%s) = ...)", Quote(x.Name), x.Name)
 		}
 		if c := m.CPTs[v]; c != nil {

@@ -21,15 +21,40 @@ const MaxStates = 1 << 20
 // statements are resolved by the caller (see the root package's Load), and
 // ignored here.
 func Lower(files ...*grammar.File) (*Model, error) {
+	return LowerOpt(LowerOptions{}, files...)
+}
+
+// LowerOptions configures LowerOpt.
+type LowerOptions struct {
+	// Learning accepts variables without tables: the model is a structure
+	// whose numbers are to be learned (pbl learn). A file with a learn
+	// statement or a classifier declaration is always lowered this way.
+	Learning bool
+}
+
+// LowerOpt is Lower with options.
+func LowerOpt(opt LowerOptions, files ...*grammar.File) (*Model, error) {
 	if len(files) == 0 {
 		return nil, ErrorList{Errorf(Pos{}, "no files")}
 	}
 	main := files[len(files)-1]
-	l := &lowerer{b: NewBuilder(main.Pos.Filename), edges: map[[2]VarID]Pos{}, dists: map[VarID]Pos{}, bad: map[string]bool{}}
+	l := &lowerer{b: NewBuilder(main.Pos.Filename), edges: map[[2]VarID]Pos{}, dists: map[VarID]Pos{}, bad: map[string]bool{}, tables: map[string]*DataTable{}}
+	l.b.AllowUnlearned = opt.Learning
 	for _, f := range files {
 		for _, s := range f.Stmts {
+			switch s.(type) {
+			case *grammar.Learn, *grammar.Classifier:
+				l.b.AllowUnlearned = true
+			}
 			if d, ok := s.(*grammar.VarDecl); ok {
 				l.varDecl(d)
+			}
+		}
+	}
+	for _, f := range files {
+		for _, s := range f.Stmts {
+			if c, ok := s.(*grammar.Classifier); ok {
+				l.classifier(c)
 			}
 		}
 	}
@@ -48,6 +73,15 @@ func Lower(files ...*grammar.File) (*Model, error) {
 		}
 	}
 	l.checkEdges()
+	l.edgeStructure()
+	l.classifierStructure()
+	for _, f := range files {
+		for _, s := range f.Stmts {
+			if d, ok := s.(*grammar.Data); ok {
+				l.dataTable(d)
+			}
+		}
+	}
 	m := l.b.Model()
 	if len(l.b.Errs) == 0 {
 		for _, s := range main.Stmts {
@@ -58,6 +92,8 @@ func Lower(files ...*grammar.File) (*Model, error) {
 				} else {
 					l.b.AddStmt(&QueryStmt{Pos: pos(s.Pos), Query: lq})
 				}
+			case *grammar.Learn:
+				l.learnStmt(s)
 			case *grammar.Expect:
 				if le, errs := lowerExpect(m, s); len(errs) > 0 {
 					l.b.Errs = append(l.b.Errs, errs...)
@@ -77,6 +113,7 @@ type lowerer struct {
 	hasEdges []bool           // hasEdges[v]: some edge into v was declared
 	dists    map[VarID]Pos    // child → position of its first P(child | ...)
 	bad      map[string]bool  // names whose declaration was reported invalid
+	tables   map[string]*DataTable
 }
 
 func pos(p lexer.Position) Pos { return Pos{File: p.Filename, Line: p.Line, Col: p.Column} }

@@ -32,6 +32,7 @@ type Variable struct {
 	Kind   Kind
 	States []string // state names in index order; nil for Real
 	Lo     int      // first integer of a Range, 0 otherwise
+	Open   bool     // states are taken from the data (a classifier's undeclared variable)
 }
 
 // State returns the index of the named state, or -1.
@@ -66,7 +67,10 @@ type Model struct {
 	// factors of a Markov network (UAI MARKOV files). nil for a Bayesian
 	// network.
 	Potentials []*Factor
-	Source     string // the file the model was read from, or ""
+
+	Classifier *Classifier  // the naive_bayes or tan declaration, or nil
+	Tables     []*DataTable // inline data tables, in source order
+	Source     string       // the file the model was read from, or ""
 
 	byName map[string]VarID
 }
@@ -111,6 +115,21 @@ func (m *Model) Factors() []*Factor {
 		}
 	}
 	return append(fs, m.Potentials...)
+}
+
+// Unlearned returns the discrete variables of a Bayesian network that have
+// a structure (parents) but no CPT yet: their numbers are to be learned.
+func (m *Model) Unlearned() []VarID {
+	if !m.IsBayesNet() {
+		return nil
+	}
+	var out []VarID
+	for v, c := range m.CPTs {
+		if c == nil && m.Vars[v].Kind != Real {
+			out = append(out, VarID(v))
+		}
+	}
+	return out
 }
 
 // IsBayesNet reports whether the model is a Bayesian network: a product of

@@ -108,6 +108,12 @@ func (p *parser) stmt() grammar.Stmt {
 			return s
 		case "expect":
 			return p.expectStmt()
+		case "naive_bayes", "tan":
+			return p.classifier()
+		case "learn":
+			return p.learn()
+		case "data":
+			return p.data()
 		case "P":
 			if t := p.peek(); t.Type == grammar.Punct && t.Value == "(" {
 				return p.dist()
@@ -413,4 +419,97 @@ func (p *parser) expectStmt() *grammar.Expect {
 		p.next()
 	}
 	return e
+}
+
+// classifier parses `naive_bayes C given A1, A2, ...` or `tan C given ...`.
+func (p *parser) classifier() *grammar.Classifier {
+	c := &grammar.Classifier{Pos: p.tok.Pos, Kind: p.tok.Value}
+	p.next()
+	c.Class = p.name("the class variable")
+	p.expect("given", "after the class variable, as in "+c.Kind+" C given A, B")
+	c.Features = p.names("a feature variable")
+	return c
+}
+
+// learn parses `learn [X, Y] from DATA [with METHOD [(NAME = NUMBER, ...)]]`.
+func (p *parser) learn() *grammar.Learn {
+	l := &grammar.Learn{Pos: p.tok.Pos}
+	p.next()
+	if !p.is("from") {
+		l.Vars = p.names("a variable name or from")
+	}
+	p.expect("from", "and the data, as in learn from \"data.csv\"")
+	if p.tok.Type == grammar.String {
+		s := p.tok.Value
+		l.File = &s
+		p.next()
+	} else {
+		l.Table = p.name("a quoted CSV file name or the name of a data table")
+	}
+	if p.is("with") {
+		p.next()
+		if p.tok.Type != grammar.Ident {
+			p.fail(p.tok.Pos, "expected a learning method (mle, bayes, mestimate) after with, found %s", describe(p.tok))
+		}
+		m := p.tok.Value
+		l.Method = &m
+		p.next()
+		if p.is("(") {
+			p.next()
+			for !p.is(")") {
+				o := &grammar.Option{Pos: p.tok.Pos}
+				if p.tok.Type != grammar.Ident {
+					p.fail(p.tok.Pos, "expected an option name, as in alpha = 1, found %s", describe(p.tok))
+				}
+				o.Name = p.tok.Value
+				p.next()
+				p.expect("=", "after the option name")
+				if p.tok.Type != grammar.Number {
+					p.fail(p.tok.Pos, "expected a number for option %s, found %s", o.Name, describe(p.tok))
+				}
+				o.Value = p.tok.Value
+				p.next()
+				l.Options = append(l.Options, o)
+				if !p.is(",") {
+					break
+				}
+				p.next()
+			}
+			p.expect(")", "to close the options")
+		}
+	}
+	return l
+}
+
+// data parses an inline data table `data NAME = { header rows }`.
+func (p *parser) data() *grammar.Data {
+	d := &grammar.Data{Pos: p.tok.Pos}
+	p.next()
+	d.Name = p.name("the table's name")
+	p.expect("=", "after the table's name")
+	p.expect("{", "to open the table")
+	d.Header = p.names("a variable name in the table's header")
+	for !p.is("}") {
+		if p.tok.Type == grammar.EOF {
+			p.fail(p.tok.Pos, "expected \"}\" to close the data table, found end of file")
+		}
+		row := &grammar.Cells{Pos: p.tok.Pos}
+		for {
+			c := &grammar.Cell{Pos: p.tok.Pos}
+			if p.is("?") {
+				c.Missing = true
+				p.next()
+			} else {
+				c.State = p.name("a state or ? in a data row")
+			}
+			row.Cells = append(row.Cells, c)
+			if !p.is(",") {
+				break
+			}
+			p.next()
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	p.next()
+	return d
 }

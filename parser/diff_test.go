@@ -100,6 +100,9 @@ func TestSameTreeAsParticiple(t *testing.T) {
 // differentialOnly holds inputs, valid and not, whose trees are not worth
 // spelling out but on which the two parsers must agree.
 var differentialOnly = []string{
+	`naive_bayes`, `naive_bayes C`, `naive_bayes C given`, `tan C given A,`, `learn`, `learn from`, `learn A from`,
+	`learn from "x" with`, `learn from "x" with m(`, `learn from "x" with m(a=)`, `learn from x with m()`,
+	`data`, `data t`, `data t = {`, `data t = { A }`, `data t = { A, B x y }`, `data t = { A ? }`, `data t = { A, }`,
 	`expect`, `expect P(X)`, `expect P(X) ==`, `expect P(X) == x`, `expect P(X) = 1`, `expect P(X) == 1 within`,
 	`expect P(X) == 1 within x`, `expect P(X) == {}`, `expect P(X) == {A}`, `expect P(X) == {A: }`, `expect P(X) == [1,]`,
 	`expect P(X) == "true"`, `expect X == 1`, `expect, a -> b`, `expect P(X) == 1 within 1e-3 query P(X)`,

@@ -1,0 +1,255 @@
+package ir
+
+import (
+	"math"
+	"path/filepath"
+	"strconv"
+
+	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/internal/spell"
+)
+
+// Classifier is a naive Bayes or TAN classifier's structure: the class is
+// a parent of every feature, and for TAN each feature also gets one other
+// feature as a parent, chosen when the parameters are learned.
+type Classifier struct {
+	Pos      Pos
+	Kind     string // "naive_bayes" or "tan"
+	Class    VarID
+	Features []VarID
+}
+
+// DataTable is an inline data table.
+type DataTable struct {
+	Pos   Pos
+	Name  string
+	Vars  []VarID   // the header's variables, in column order
+	Rows  [][]int32 // Rows[i][j]: state of Vars[j] in row i, or -1 if missing
+	Lines []Pos     // Lines[i]: position of row i
+}
+
+// LearnStmt is `learn [X, Y] from DATA [with METHOD(options)]`.
+type LearnStmt struct {
+	Pos    Pos
+	Vars   []VarID    // the variables whose CPTs are learned; nil means all
+	File   string     // the CSV file, relative to the current directory, or ""
+	Table  *DataTable // the inline table, or nil
+	Method string     // "mle", "bayes" or "mestimate"
+	Alpha  float64    // bayes: Dirichlet pseudo-count added to every cell (default 1)
+	ESS    float64    // bayes: BDeu equivalent sample size, or 0 for none
+	M      float64    // mestimate: the equivalent sample size m (default 1), with p = 1/k
+}
+
+func (s *LearnStmt) Position() Pos { return s.Pos }
+func (*LearnStmt) stmt()           {}
+
+// learnMethods lists the methods and the options each takes.
+var learnMethods = map[string][]string{
+	"mle":       nil,
+	"bayes":     {"alpha", "ess"},
+	"mestimate": {"m"},
+}
+
+// classifier lowers a naive_bayes or tan declaration, declaring the
+// variables it names that have no var declaration as open variables.
+func (l *lowerer) classifier(c *grammar.Classifier) {
+	if l.b.m.Classifier != nil {
+		l.b.Errorf(pos(c.Pos), "a second classifier declaration (the first is at %s)", l.b.m.Classifier.Pos)
+		return
+	}
+	resolve := func(n *grammar.Name) VarID {
+		if id, ok := l.b.m.byName[n.Text()]; ok {
+			return id
+		}
+		id, _ := l.b.AddOpenVar(pos(n.Pos), n.Text())
+		l.hasEdges = append(l.hasEdges, false)
+		return id
+	}
+	cl := &Classifier{Pos: pos(c.Pos), Kind: c.Kind, Class: resolve(c.Class)}
+	seen := map[VarID]bool{cl.Class: true}
+	for _, f := range c.Features {
+		id := resolve(f)
+		if seen[id] {
+			l.b.Errorf(pos(f.Pos), "%q appears twice in the classifier", f.Text())
+			continue
+		}
+		seen[id] = true
+		cl.Features = append(cl.Features, id)
+	}
+	for _, v := range append([]VarID{cl.Class}, cl.Features...) {
+		if l.b.m.Vars[v].Kind == Real && v == cl.Class {
+			l.b.Errorf(pos(c.Class.Pos), "the class %q must be discrete", l.b.m.Vars[v].Name)
+		}
+	}
+	l.b.m.Classifier = cl
+}
+
+// classifierStructure gives the classifier's variables their structure:
+// the class is a root and the parent of every discrete feature (a real
+// feature is Gaussian given the class, with no CPT).
+func (l *lowerer) classifierStructure() {
+	cl := l.b.m.Classifier
+	if cl == nil {
+		return
+	}
+	for _, v := range append([]VarID{cl.Class}, cl.Features...) {
+		if l.hasEdges[v] || l.b.cptSeen[v] {
+			l.b.Errorf(cl.Pos, "%s declares the structure of %q: it cannot also have edges or a table", cl.Kind, l.b.m.Vars[v].Name)
+		}
+	}
+	l.b.SetParents(cl.Class, nil)
+	for _, f := range cl.Features {
+		if l.b.m.Vars[f].Kind != Real {
+			l.b.SetParents(f, []VarID{cl.Class})
+		}
+	}
+}
+
+// edgeStructure gives every discrete variable without a table the parents
+// its declared edges name, in declaration order.
+func (l *lowerer) edgeStructure() {
+	parents := make([][]VarID, len(l.b.m.Vars))
+	for _, e := range l.edgeList {
+		parents[e[1]] = append(parents[e[1]], e[0])
+	}
+	for v, ps := range parents {
+		if ps != nil && !l.b.cptSeen[v] {
+			l.b.SetParents(VarID(v), ps)
+		}
+	}
+}
+
+// dataTable lowers an inline data table. Open variables gain the states
+// they meet, in order of first appearance.
+func (l *lowerer) dataTable(d *grammar.Data) {
+	m := l.b.m
+	name := d.Name.Text()
+	if prev, dup := l.tables[name]; dup {
+		l.b.Errorf(pos(d.Name.Pos), "data table %q redeclared (first at %s)", name, prev.Pos)
+		return
+	}
+	t := &DataTable{Pos: pos(d.Pos), Name: name}
+	ok := true
+	seen := map[VarID]bool{}
+	for _, h := range d.Header {
+		id, found := l.lookup(h)
+		switch {
+		case !found:
+			ok = false
+		case m.Vars[id].Kind == Real:
+			l.b.Errorf(pos(h.Pos), "%q is real-valued; inline data tables hold discrete states", h.Text())
+			ok = false
+		case seen[id]:
+			l.b.Errorf(pos(h.Pos), "column %q appears twice", h.Text())
+			ok = false
+		}
+		seen[id] = true
+		t.Vars = append(t.Vars, id)
+	}
+	if !ok {
+		return
+	}
+	for _, r := range d.Rows {
+		if len(r.Cells) != len(t.Vars) {
+			l.b.Errorf(pos(r.Pos), "data row has %d cells, expected %d (one for each of %s)", len(r.Cells), len(t.Vars), nameList(m, t.Vars))
+			continue
+		}
+		row := make([]int32, len(t.Vars))
+		good := true
+		for j, c := range r.Cells {
+			if c.Missing {
+				row[j] = -1
+				continue
+			}
+			v := m.Vars[t.Vars[j]]
+			s := v.State(c.State.Text())
+			if s < 0 && v.Open {
+				v.States = append(v.States, c.State.Text())
+				s = len(v.States) - 1
+			}
+			if s < 0 {
+				lookupState(v, c.State, &l.b.Errs)
+				good = false
+				continue
+			}
+			row[j] = int32(s)
+		}
+		if good {
+			t.Rows = append(t.Rows, row)
+			t.Lines = append(t.Lines, pos(r.Pos))
+		}
+	}
+	l.tables[name] = t
+	m.Tables = append(m.Tables, t)
+}
+
+// learnStmt lowers a learn statement.
+func (l *lowerer) learnStmt(s *grammar.Learn) {
+	ls := &LearnStmt{Pos: pos(s.Pos), Method: "mle", Alpha: 1, M: 1}
+	for _, n := range s.Vars {
+		if id, ok := l.lookup(n); ok {
+			ls.Vars = append(ls.Vars, id)
+		}
+	}
+	switch {
+	case s.File != nil:
+		ls.File = *s.File
+		if !filepath.IsAbs(ls.File) {
+			ls.File = filepath.Join(filepath.Dir(s.Pos.Filename), ls.File)
+		}
+	default:
+		t, ok := l.tables[s.Table.Text()]
+		if !ok {
+			var names []string
+			for n := range l.tables {
+				names = append(names, n)
+			}
+			msg := "undefined data table " + strconv.Quote(s.Table.Text())
+			if h := spell.Nearest(s.Table.Text(), names); h != "" {
+				msg += " (did you mean " + strconv.Quote(h) + "?)"
+			} else {
+				msg += " (give a quoted CSV file name, or declare the table with data NAME = { ... })"
+			}
+			l.b.Errorf(pos(s.Table.Pos), "%s", msg)
+			return
+		}
+		ls.Table = t
+	}
+	if s.Method != nil {
+		ls.Method = *s.Method
+	}
+	allowed, ok := learnMethods[ls.Method]
+	if !ok {
+		msg := "unknown learning method " + strconv.Quote(ls.Method)
+		if h := spell.Nearest(ls.Method, []string{"mle", "bayes", "mestimate"}); h != "" {
+			msg += " (did you mean " + strconv.Quote(h) + "?)"
+		} else {
+			msg += " (methods: mle, bayes, mestimate)"
+		}
+		l.b.Errorf(pos(s.Pos), "%s", msg)
+		return
+	}
+	for _, o := range s.Options {
+		x, err := strconv.ParseFloat(o.Value, 64)
+		valid := false
+		for _, a := range allowed {
+			valid = valid || a == o.Name
+		}
+		switch {
+		case !valid:
+			l.b.Errorf(pos(o.Pos), "method %s takes no option %q (options: %v)", ls.Method, o.Name, allowed)
+		case err != nil || math.IsInf(x, 0) || !(x >= 0) || (o.Name == "ess" && x == 0):
+			l.b.Errorf(pos(o.Pos), "option %s = %s: want a non-negative number (ess: positive)", o.Name, o.Value)
+		case o.Name == "alpha":
+			ls.Alpha = x
+		case o.Name == "ess":
+			ls.ESS = x
+		case o.Name == "m":
+			ls.M = x
+		}
+	}
+	if ls.ESS > 0 {
+		ls.Alpha = 0
+	}
+	l.b.AddStmt(ls)
+}

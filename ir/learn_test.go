@@ -1,0 +1,78 @@
+package ir_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/parser"
+)
+
+func lower(t *testing.T, src string) *ir.Model {
+	t.Helper()
+	f, err := parser.Parse("m.pbl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ir.Lower(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestLowerLearning: a classifier declares open variables whose states come
+// from an inline table in order of first appearance; the class is the
+// features' parent; a learn statement keeps its method and options; edges
+// give a structure to variables without tables.
+func TestLowerLearning(t *testing.T) {
+	m := lower(t, `
+var Wind: {weak, strong}
+naive_bayes Play given Outlook, Wind
+data weather = {
+    Outlook, Wind, Play
+    sunny, weak, no
+    rain, ?, yes
+    overcast, strong, yes
+}
+learn from weather with bayes(alpha = 0.5)
+`)
+	out, _ := m.Lookup("Outlook")
+	play, _ := m.Lookup("Play")
+	wind, _ := m.Lookup("Wind")
+	if got := strings.Join(out.States, ","); got != "sunny,rain,overcast" || !out.Open {
+		t.Errorf("Outlook states %q (open %v), want sunny,rain,overcast", got, out.Open)
+	}
+	if got := strings.Join(play.States, ","); got != "no,yes" {
+		t.Errorf("Play states %q", got)
+	}
+	if wind.Open {
+		t.Error("a declared variable is open")
+	}
+	if c := m.Classifier; c == nil || c.Kind != "naive_bayes" || c.Class != play.ID || len(c.Features) != 2 {
+		t.Fatalf("classifier %+v", m.Classifier)
+	}
+	if ps := m.Parents[out.ID]; len(ps) != 1 || ps[0] != play.ID {
+		t.Errorf("Outlook's parents %v, want [Play]", ps)
+	}
+	if len(m.Unlearned()) != 3 {
+		t.Errorf("unlearned %v, want 3 variables", m.Unlearned())
+	}
+	tab := m.Tables[0]
+	if len(tab.Rows) != 3 || tab.Rows[1][1] != -1 || tab.Rows[2][0] != 2 {
+		t.Errorf("table rows %v", tab.Rows)
+	}
+	ls, ok := m.Stmts[0].(*ir.LearnStmt)
+	if !ok || ls.Method != "bayes" || ls.Alpha != 0.5 || ls.Table != tab {
+		t.Errorf("learn statement %+v", m.Stmts[0])
+	}
+
+	m = lower(t, "var A, B, C: bool\nA, B -> C\nlearn from \"d.csv\"\n")
+	c, _ := m.Lookup("C")
+	if ps := m.Parents[c.ID]; len(ps) != 2 || m.CPTs[c.ID] != nil {
+		t.Errorf("C's structure: parents %v, CPT %v", ps, m.CPTs[c.ID])
+	}
+	if ls := m.Stmts[0].(*ir.LearnStmt); ls.File != "d.csv" || ls.Method != "mle" {
+		t.Errorf("learn statement %+v", ls)
+	}
+}

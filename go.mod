@@ -5,10 +5,14 @@ go 1.26.0
 require (
 	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/google/go-cmp v0.7.0
+	github.com/peterh/liner v1.2.3
+	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/term v0.25.0
 )
 
 require (
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
-	golang.org/x/sys v0.26.0 // indirect
+	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
+	github.com/mattn/go-runewidth v0.0.31 // indirect
+	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

@@ -1,0 +1,191 @@
+package repl
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// keywords are the language's words offered by completion.
+var keywords = []string{"P", "MPE", "MAP", "indep", "query", "expect", "var", "import", "bool", "real", "normalize", "within"}
+
+// Complete returns the completions of the word before the cursor, in the
+// form of liner's WordCompleter: line is the line being edited and pos
+// the cursor's position in runes; the line becomes head + c + tail for a
+// chosen completion c. It completes command names after ":", variable
+// names and keywords, states after "X=", file names after :load and
+// :graph, and the arguments of :engine, :json and :help.
+func (s *Session) Complete(line string, pos int) (head string, completions []string, tail string) {
+	r := []rune(line)
+	pos = min(max(pos, 0), len(r))
+	before, tail := string(r[:pos]), string(r[pos:])
+	trimmed := strings.TrimLeft(before, " \t")
+	if strings.HasPrefix(trimmed, ":") && len(s.pending) == 0 {
+		return s.completeCommand(before, trimmed, tail)
+	}
+	start := wordStart(before)
+	head, word := before[:start], before[start:]
+	if v := s.varBeforeEquals(head); v != nil {
+		return head, prefixed(quoteAll(v.States), word), tail
+	}
+	cands := quoteAll(s.model.Names())
+	cands = append(cands, keywords...)
+	return head, prefixed(cands, word), tail
+}
+
+func (s *Session) completeCommand(before, trimmed, tail string) (string, []string, string) {
+	if !strings.ContainsAny(trimmed, " \t") {
+		start := len(before) - len(trimmed)
+		return before[:start], prefixed(commandNames(), trimmed), tail
+	}
+	name := strings.Fields(trimmed)[0][1:]
+	c := lookupCommand(name)
+	if c == nil {
+		return before, nil, tail
+	}
+	// The argument being typed runs from the last blank.
+	argStart := strings.LastIndexAny(before, " \t") + 1
+	arg := before[argStart:]
+	switch c.name {
+	case "load", "graph":
+		return before[:argStart], completeFile(arg, c.name == "load"), tail
+	case "engine":
+		return before[:argStart], prefixed([]string{"auto", "enum", "ve", "jt"}, arg), tail
+	case "json":
+		return before[:argStart], prefixed([]string{"on", "off"}, arg), tail
+	case "help":
+		names := make([]string, len(commands))
+		for i, c := range commands {
+			names[i] = c.name
+		}
+		return before[:argStart], prefixed(names, arg), tail
+	case "cpt":
+		return before[:argStart], prefixed(quoteAll(s.model.Names()), arg), tail
+	case "unobserve":
+		var names []string
+		for _, o := range s.evid {
+			names = append(names, ir.Quote(o.name))
+		}
+		return before[:argStart], prefixed(names, arg), tail
+	case "observe":
+		start := wordStart(before)
+		head, word := before[:start], before[start:]
+		if v := s.varBeforeEquals(head); v != nil {
+			return head, prefixed(quoteAll(v.States), word), tail
+		}
+		var names []string
+		for _, v := range s.model.Vars {
+			if v.Kind != ir.Real {
+				names = append(names, ir.Quote(v.Name)+"=")
+			}
+		}
+		return head, prefixed(names, word), tail
+	}
+	return before, nil, tail
+}
+
+// wordStart returns the byte offset where the name before the end of s
+// starts.
+func wordStart(s string) int {
+	r := []rune(s)
+	i := len(r)
+	for i > 0 && isNameRune(r[i-1]) {
+		i--
+	}
+	return len(string(r[:i]))
+}
+
+func isNameRune(c rune) bool { return c == '_' || unicode.IsLetter(c) || unicode.IsDigit(c) }
+
+// varBeforeEquals returns the variable named just before a trailing "="
+// in head ("P(X | Storm=" gives Storm), or nil.
+func (s *Session) varBeforeEquals(head string) *ir.Variable {
+	h := strings.TrimRight(head, " \t")
+	if !strings.HasSuffix(h, "=") || strings.HasSuffix(h, "==") {
+		return nil
+	}
+	h = strings.TrimRight(strings.TrimSuffix(h, "="), " \t")
+	var name string
+	if strings.HasSuffix(h, `"`) {
+		i := strings.LastIndexByte(h[:len(h)-1], '"')
+		if i < 0 {
+			return nil
+		}
+		name = h[i+1 : len(h)-1]
+	} else {
+		name = h[wordStart(h):]
+	}
+	v, ok := s.model.Lookup(name)
+	if !ok || v.Kind == ir.Real {
+		return nil
+	}
+	return v
+}
+
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = ir.Quote(n)
+	}
+	return out
+}
+
+// prefixed returns the candidates that start with prefix, sorted, without
+// repeats.
+func prefixed(cands []string, prefix string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if strings.HasPrefix(c, prefix) && !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// completeFile completes a file name; with models, only folders and model
+// files are offered.
+func completeFile(arg string, models bool) []string {
+	dir, base := filepath.Split(arg)
+	read := dir
+	if read == "" {
+		read = "."
+	}
+	entries, err := os.ReadDir(read)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, base) || strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		if e.IsDir() {
+			out = append(out, dir+name+"/")
+			continue
+		}
+		if models && !isModelFile(name) {
+			continue
+		}
+		out = append(out, dir+name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isModelFile(name string) bool {
+	lower := strings.ToLower(name)
+	for _, ext := range []string{".pbl", ".bif", ".bif.gz", ".xml", ".xmlbif", ".net", ".uai"} {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,331 @@
+package repl
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+const campfire = "../examples/campfire.pbl"
+
+// session runs lines through a new session on model (none if "") and
+// returns what it wrote to stdout and stderr, the prompts shown before
+// each line, and the exit status.
+func session(t *testing.T, model string, interactive bool, lines ...string) (out, errOut string, prompts []string, status int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	s := New(Config{Out: &o, Err: &e, Interactive: interactive})
+	defer s.Close()
+	if model != "" {
+		if err := s.Load(model); err != nil {
+			t.Fatal(err)
+		}
+	}
+	i := 0
+	status = s.Run(func() (string, error) {
+		prompts = append(prompts, s.Prompt())
+		if i == len(lines) {
+			return "", io.EOF
+		}
+		i++
+		return lines[i-1], nil
+	})
+	return o.String(), e.String(), prompts, status
+}
+
+func TestPipedQuery(t *testing.T) {
+	out, errOut, _, status := session(t, campfire, false, "P(Campfire | Storm=true, BusTourGroup=true)")
+	want := "P(Campfire | Storm=true, BusTourGroup=true)\n  Campfire  p\n  true      0.4\n  false     0.6\n"
+	if out != want || errOut != "" || status != 0 {
+		t.Errorf("got %q, %q, status %d; want %q", out, errOut, status, want)
+	}
+}
+
+func TestSeparatorsAndQueryKeyword(t *testing.T) {
+	out, _, _, _ := session(t, campfire, false, "P(Storm=true)", "query P(BusTourGroup=true)", "", "// a comment")
+	want := "P(Storm=true) = 0.3\n\nP(BusTourGroup=true) = 0.5\n"
+	if out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+func TestErrorThenRecovery(t *testing.T) {
+	out, errOut, _, status := session(t, campfire, false, "P(Campfir | Storm)", "P(Storm=true)", "P(Storm=maybe)", "var = 3", "P(Storm=true)")
+	if out != "P(Storm=true) = 0.3\n\nP(Storm=true) = 0.3\n" {
+		t.Errorf("out = %q", out)
+	}
+	for _, want := range []string{`<stdin>:1:3: undefined variable "Campfire"`, "<stdin>:3:", "<stdin>:4:"} {
+		if !strings.Contains(errOut, strings.Replace(want, `"Campfire"`, `"Campfir" (did you mean "Campfire"?)`, 1)) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	if status != 1 {
+		t.Errorf("status %d, want 1 after errors in a piped session", status)
+	}
+}
+
+func TestInteractiveErrorCaret(t *testing.T) {
+	_, errOut, _, status := session(t, campfire, true, "P(Campfir | Storm)")
+	want := "  P(Campfir | Storm)\n    ^\n<stdin>:1:3: undefined variable"
+	if !strings.Contains(errOut, want) || status != 0 {
+		t.Errorf("got %q (status %d), want it to contain %q", errOut, status, want)
+	}
+}
+
+func TestMultiLineDeclarations(t *testing.T) {
+	out, errOut, prompts, _ := session(t, campfire, false,
+		"var Smoke: bool",
+		"Campfire -> Smoke",
+		"P(Smoke | Campfire) = {",
+		"  true:  0.9",
+		"  false: 0.1",
+		"}",
+		"P(Smoke=true | Campfire=true)",
+		"P(Smoke | Campfire) = { true: 0.5 false: 0.5 }", // a second distribution: rejected
+		"P(Smoke=true | Campfire=false)")
+	if errOut == "" || !strings.Contains(errOut, "<stdin>:8:1: second distribution") {
+		t.Errorf("stderr = %q", errOut)
+	}
+	if want := "P(Smoke=true | Campfire=true) = 0.9\n\nP(Smoke=true | Campfire=false) = 0.1\n"; out != want {
+		t.Errorf("out = %q, want %q", out, want)
+	}
+	if prompts[3] != "...> " || prompts[6] != "pbl> " {
+		t.Errorf("prompts = %q", prompts)
+	}
+}
+
+func TestIncompleteAtEnd(t *testing.T) {
+	_, errOut, _, status := session(t, campfire, false, "P(Campfire | Storm")
+	if !strings.Contains(errOut, "<stdin>:1:19: expected") || status != 1 {
+		t.Errorf("got %q, status %d", errOut, status)
+	}
+}
+
+func TestEvidence(t *testing.T) {
+	out, errOut, prompts, _ := session(t, campfire, true,
+		":observe Storm=true, BusTourGroup=true",
+		"P(Campfire)",
+		":evidence",
+		"P(Campfire | Storm=false)",
+		"P(Storm)",
+		"P(Campfire | Storm=true)",
+		":unobserve BusTourGroup",
+		":observe Storm=maybe",
+		":observe Strom=true",
+		":unobserve",
+		":evidence")
+	for _, want := range []string{
+		"P(Campfire | Storm=true, BusTourGroup=true)\n",
+		"  true      0.4  ████████\n",
+		"evidence: Storm=true, BusTourGroup=true\n",
+		"evidence: none\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{
+		`<stdin>:4:14: Storm is given Storm=false here but observed as Storm=true in this session (:unobserve Storm first)`,
+		`<stdin>:5:3: Storm is observed as Storm=true in this session`,
+		`Storm has no state "maybe"`,
+		`undefined variable "Strom" (did you mean "Storm"?)`,
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Count(out, "P(Campfire | Storm=true, BusTourGroup=true)") != 2 {
+		t.Errorf("repeating evidence in the query should be harmless:\n%s", out)
+	}
+	wantPrompts := []string{"pbl> ", "pbl[Storm=true, BusTourGroup=true]> "}
+	if prompts[0] != wantPrompts[0] || prompts[1] != wantPrompts[1] || prompts[7] != "pbl[Storm=true]> " || prompts[10] != "pbl> " {
+		t.Errorf("prompts = %q", prompts)
+	}
+}
+
+func TestEvidenceInOtherQueries(t *testing.T) {
+	out, errOut, _, _ := session(t, campfire, false,
+		":observe Thunder=true",
+		"P(*)",
+		"MPE(ForestFire=true)",
+		"MAP(Storm | ForestFire=true)",
+		"indep(Campfire, Lightning)",
+		"expect P(Storm=true) == 0.8339575530586767 within 1e-9",
+		"expect P(Storm=true) == 0.3")
+	for _, want := range []string{"P(* | Thunder=true)\n", "MPE(ForestFire=true, Thunder=true)", "MAP(Storm | ForestFire=true, Thunder=true)", "indep(Campfire, Lightning | Thunder) = false"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "<stdin>:7:1: expect P(Storm=true | Thunder=true) == 0.3: got") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("stderr = %q", errOut)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	dir := t.TempDir()
+	dotFile := filepath.Join(dir, "g.dot")
+	out, errOut, _, status := session(t, campfire, false,
+		":vars", ":cpt Campfire", ":cpt Nope", ":graph", ":graph "+dotFile,
+		":engine", ":engine ve", ":engine", ":engine fast",
+		":explain", "P(Storm=true)", ":explain",
+		":json on", "P(Storm=true)", ":json off", ":json maybe",
+		":help", ":help observe", ":frobnicate", ":evidenc", ":quit", "P(Storm=true)")
+	for _, want := range []string{
+		"Campfire      bool  | Storm, BusTourGroup\n",
+		"P(Campfire | Storm, BusTourGroup)\n  Storm  BusTourGroup  |  true  false\n  true   true          |  0.4   0.6\n",
+		"Storm         ->  Lightning, Campfire, ForestFire\n",
+		"engine: auto (order min-fill)\n", "engine: ve (order min-fill)\n",
+		"junction tree\n", "last query: P(Storm=true) (engine ve)\n",
+		`{"query":"P(Storm=true)","evidence":{"Storm":"true"},"p":0.3}` + "\n",
+		"learn statements are not available", ":observe X=x ...",
+		":observe X=x ...\n  add session evidence",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{`undefined variable "Nope"`, `unknown engine "fast"`, ":json takes on or off", "unknown command :frobnicate", "unknown command :evidenc (did you mean :evidence?)"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Count(out, "P(Storm=true) = 0.3") != 1 {
+		t.Errorf("want one text answer (one JSON, none after :quit):\n%s", out)
+	}
+	dot, err := os.ReadFile(dotFile)
+	if err != nil || !strings.Contains(string(dot), "digraph") {
+		t.Errorf(":graph FILE wrote %q, %v", dot, err)
+	}
+	if status != 1 {
+		t.Errorf("status %d", status)
+	}
+}
+
+func TestLoadReload(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.pbl")
+	write := func(p string) {
+		if err := os.WriteFile(path, []byte("var A: bool\nP(A) = "+p+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("0.25")
+	s := New(Config{Out: io.Discard})
+	var out, errOut bytes.Buffer
+	s = New(Config{Out: &out, Err: &errOut})
+	defer s.Close()
+	step := func(lines ...string) {
+		for _, l := range lines {
+			s.Feed(l)
+		}
+	}
+	step(":load "+path, "var B: bool", "A -> B", "P(B | A) = { true: 1 false: 0 }", ":observe A=true", "P(B=true)")
+	write("0.75")
+	step(":reload", "P(A=true)", ":unobserve", "P(B=true)")
+	write("oops")
+	step(":reload", "P(B=true)", ":load "+filepath.Join(dir, "missing.pbl"), "P(A=true)")
+	want := "P(B=true | A=true) = 1\n\nP(B=true) = 0.75\n\nP(B=true) = 0.75\n\nP(A=true) = 0.75\n"
+	if out.String() != want {
+		t.Errorf("out = %q, want %q", out.String(), want)
+	}
+	if !strings.Contains(errOut.String(), "<stdin>:8:3: A is observed as A=true in this session (:unobserve A first)") {
+		t.Errorf("stderr = %q", errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "m.pbl:2:") || !strings.Contains(errOut.String(), "missing.pbl") {
+		t.Errorf("stderr = %q", errOut.String())
+	}
+}
+
+func TestIncrementalDeclarations(t *testing.T) {
+	out, errOut, _, _ := session(t, "", true,
+		"P(X)", "var Rain: bool", "P(Rain)", "P(Rain) = 0.2", "P(Rain=true)", ":reload", "P(Rain=true)")
+	if !strings.Contains(out, "pending until the model is complete") || !strings.Contains(out, "P(Rain=true) = 0.2") {
+		t.Errorf("out = %q", out)
+	}
+	if !strings.Contains(errOut, "<stdin>:1:3: undefined variable \"X\"") || !strings.Contains(errOut, "declarations are pending") {
+		t.Errorf("stderr = %q", errOut)
+	}
+	if strings.Count(out, "P(Rain=true) = 0.2") != 2 {
+		t.Errorf(":reload should replay the declarations: %q", out)
+	}
+}
+
+func TestBIFDeclarations(t *testing.T) {
+	corpus := "../../shared/corpus/bif/asia.bif"
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("no corpus")
+	}
+	out, errOut, _, _ := session(t, corpus, false, "var Extra: bool", "P(Extra) = 0.5", "P(Extra=true)", "P(asia=yes)")
+	if out != "P(Extra=true) = 0.5\n\nP(asia=yes) = 0.01\n" || errOut != "" {
+		t.Errorf("got %q, %q", out, errOut)
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	var out, errOut bytes.Buffer
+	intr := make(chan struct{})
+	block := make(chan struct{})
+	s := New(Config{Out: &out, Err: &errOut, Interrupt: func() (<-chan struct{}, func()) { return intr, func() {} }})
+	if err := s.Load(campfire); err != nil {
+		t.Fatal(err)
+	}
+	s.answerFn = func(m *ir.Model, q *ir.Query, opt infer.Options) (*infer.Result, error) {
+		<-block
+		return infer.Answer(m, q, opt)
+	}
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		close(intr)
+	}()
+	s.Feed("P(Storm=true)")
+	if !strings.Contains(errOut.String(), "interrupted") || out.Len() != 0 {
+		t.Fatalf("got %q, %q", out.String(), errOut.String())
+	}
+	close(block)
+	s.answerFn = infer.Answer
+	s.cfg.Interrupt = nil
+	s.Feed("P(Storm=true)")
+	if out.String() != "P(Storm=true) = 0.3\n" {
+		t.Errorf("after an interrupt: %q", out.String())
+	}
+}
+
+func TestCtrlCAtPrompt(t *testing.T) {
+	var out bytes.Buffer
+	s := New(Config{Out: &out})
+	s.Load(campfire)
+	lines := []any{"P(Campfire", ErrInterrupt, "P(Storm=true)"}
+	i := 0
+	s.Run(func() (string, error) {
+		if i == len(lines) {
+			return "", io.EOF
+		}
+		i++
+		if err, ok := lines[i-1].(error); ok {
+			return "", err
+		}
+		return lines[i-1].(string), nil
+	})
+	if out.String() != "P(Storm=true) = 0.3\n" {
+		t.Errorf("got %q", out.String())
+	}
+}
+
+func TestBar(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		want string
+	}{{0, ""}, {1, strings.Repeat("█", 20)}, {0.4, "████████"}, {0.5, "██████████"}, {0.01, "▎"}, {0.001, "▏"}, {0.03, "▋"}} {
+		if got := bar(c.p); got != c.want {
+			t.Errorf("bar(%v) = %q, want %q", c.p, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/report"
+	"github.com/pbl-lang/pbl/sample"
+)
+
+// sampleSummary is the help of pbl sample.
+const sampleSummary = "Sample draws N independent samples from a Bayesian network by forward sampling and\n" +
+	"writes them as CSV: a header naming the discrete variables in declaration order, then\n" +
+	"one row per sample giving each variable's state (real-valued variables are left out).\n" +
+	"--missing F leaves each cell empty with probability F, for testing learners on\n" +
+	"incomplete data. The output is determined by the model, N, --seed and --missing: the\n" +
+	"same on every run and machine, whatever the number of cores. Without -o the CSV goes\n" +
+	"to stdout; -o writes the file atomically, and --json then prints a summary. A Markov\n" +
+	"network cannot be sampled forward."
+
+// The flags of pbl sample. The cli struct belongs to main.go, so they live
+// here; sampleFlags binds them afresh for each invocation, resetting them
+// to their defaults.
+var (
+	sampleN       int
+	sampleSeed    uint64
+	sampleMissing float64
+	sampleOut     string
+)
+
+func sampleFlags(c *cli, fs *flag.FlagSet) {
+	fs.IntVar(&sampleN, "n", 0, "the number of samples (rows) to draw; required")
+	fs.Uint64Var(&sampleSeed, "seed", 1, "the random `seed`")
+	fs.Float64Var(&sampleMissing, "missing", 0, "leave each cell empty with this probability, in [0, 1)")
+	fs.StringVar(&sampleOut, "o", "", "write the CSV to this `file` (atomically) instead of stdout")
+}
+
+// sampleCmd runs pbl sample.
+func sampleCmd(c *cli, args []string) int {
+	if len(args) != 1 {
+		return c.usageErr("sample", "want one model file, got %d arguments", len(args))
+	}
+	if sampleN <= 0 {
+		return c.usageErr("sample", "-n N is required: the number of samples, at least 1")
+	}
+	if !(sampleMissing >= 0 && sampleMissing < 1) {
+		return c.usageErr("sample", "--missing %v is not a fraction in [0, 1)", sampleMissing)
+	}
+	if c.json && sampleOut == "" {
+		return c.usageErr("sample", "--json needs -o FILE: without it the CSV goes to stdout")
+	}
+	m, err := pbl.LoadFile(args[0])
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	s, err := sample.NewSampler(m)
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	start := time.Now()
+	write := func(w io.Writer) error { return s.WriteCSV(w, sampleN, sampleSeed, sampleMissing) }
+	if sampleOut == "" {
+		bw := bufio.NewWriterSize(c.stdout, 1<<20)
+		err = write(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+	} else {
+		err = streamAtomic(sampleOut, write)
+	}
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	if c.json {
+		o := &report.Object{}
+		o.Set("rows", sampleN)
+		o.Set("columns", len(s.Columns()))
+		o.Set("output", sampleOut)
+		o.Set("seconds", report.Float(math.Round(time.Since(start).Seconds()*1e6)/1e6))
+		c.writeJSON(o)
+	}
+	return exitOK
+}
+
+// streamAtomic is writeAtomic for output too large to hold in memory:
+// write streams the content to a temporary file in path's directory, which
+// is renamed to path once complete. On any error the temporary file is
+// removed, path is left as it was, and the error names path.
+func streamAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return pathErr(path, err)
+	}
+	tmp := f.Name()
+	err = write(f)
+	if err1 := f.Close(); err == nil {
+		err = err1
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return pathErr(path, err)
+	}
+	return nil
+}
+
+// pathErr returns err as an *os.PathError naming path rather than a
+// temporary file.
+func pathErr(path string, err error) error {
+	var pe *os.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	return &os.PathError{Op: "write", Path: path, Err: err}
+}

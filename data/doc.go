@@ -1,0 +1,72 @@
+// Package data reads and writes the CSV data that pbl learns from.
+//
+// A [Reader] streams a CSV file whose header row names model variables,
+// decoding each cell to a state index (or a float64 for a real-valued
+// variable) in column-major [Batch]es, so that a file larger than memory
+// can be learned from: memory use is bounded by the read buffer (1 MiB,
+// growing only for a row longer than that, up to 16 MiB) and the batch.
+//
+// # Dialect
+//
+// The dialect is RFC 4180, read strictly:
+//
+//   - The first row is a header. Each header field names a model variable
+//     exactly (case matters); header fields may be quoted. A column that
+//     names no variable is an error, with a "did you mean" hint, unless
+//     [Options].IgnoreUnknownColumns is set, in which case it is skipped
+//     (so is a column with an empty name, such as the index column
+//     pandas writes). A variable named by two columns is an error, and so
+//     is a header in which no column names a variable.
+//   - Fields are separated by commas and rows end in LF or CRLF. A final
+//     line break is optional. A lone CR outside quotes is an error.
+//   - A field may be enclosed in double quotes; it may then contain commas,
+//     line breaks and quotes, each quote written twice (""). A quote in an
+//     unquoted field, text after a closing quote, and a quote that is never
+//     closed are errors. Quoting does not change a field's meaning: "NA" is
+//     the same as NA.
+//   - Spaces are part of a field: " yes" is not the state yes.
+//   - A UTF-8 byte order mark at the start of the file is skipped, and a
+//     gzip-compressed file is recognised by its magic bytes and
+//     decompressed as it is read.
+//   - Every row has as many fields as the header. An empty line is skipped,
+//     except in a file with a single column, where it is a row whose cell
+//     is missing; blank lines at the end of the file are nothing in both
+//     cases.
+//   - A field is at most 1 MiB long and a row at most 16 MiB; the header
+//     has at most 1,048,576 columns.
+//
+// # Cells
+//
+// A cell of a discrete variable must be one of its state names, written
+// exactly: for a bool variable true or false, for an integer range the
+// decimal integer (3, not 3.0 or 03). The cell is Missing when it is
+// empty, or is ? or NA and that is not itself a state of the variable (the
+// PATHFINDER network has variables with a state named NA, and such a cell
+// is that state).
+//
+// A cell of a real-valued variable is a number in the syntax of
+// strconv.ParseFloat (decimal or hexadecimal, with an optional exponent).
+// It is missing (NaN in the batch) when it is empty, ?, NA or NaN.
+// Infinities and numbers out of float64's range are errors.
+//
+// # Errors
+//
+// Errors in the header are reported together by [NewReader], as an
+// ir.ErrorList. Reading stops at the first bad row: [Reader.Read] returns
+// an *ir.Error positioned file:line:col, where line is the line of the
+// file (counting the line breaks inside quoted fields) and col the
+// 1-based rune column at which the offending cell starts (or, for a
+// syntax error, the offending character), for example
+//
+//	data.csv:12:7: unknown state "mabye" for Outlook (did you mean "maybe"?)
+//
+// A row with too many or too few fields is reported before any bad cell
+// in it. An error reading the underlying file, including corrupt gzip
+// data, is reported as an *ir.Error at the line being read.
+//
+// # Writing
+//
+// [Write] writes a header and rows in the same dialect, with LF line
+// ends; a missing cell is written empty. A state named "" cannot be
+// written so that it reads back as itself.
+package data

@@ -1,0 +1,616 @@
+package data
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl/internal/spell"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// Missing is the state of a missing cell of a discrete column.
+const Missing = -1
+
+// maxHints is the number of unknown header columns for which a similar
+// variable name is looked for.
+const maxHints = 20
+
+// maxListed is the number of states listed in an unknown-state message
+// that has no closer suggestion.
+const maxListed = 8
+
+// Options configures a Reader.
+type Options struct {
+	IgnoreUnknownColumns bool // skip columns that name no model variable instead of failing
+}
+
+// Reader streams the rows of a CSV file whose header names model variables.
+// Columns that name a variable are bound; the others (with
+// IgnoreUnknownColumns) are checked for shape only. A Reader is not safe
+// for concurrent use: one goroutine reads batches and may hand them to
+// others.
+type Reader struct {
+	Vars   []ir.VarID // the model variable of each bound column, in column order
+	Cols   []int      // the CSV column index (0-based) of each bound column
+	Header []string   // the CSV header as written
+
+	s       scanner
+	m       *ir.Model
+	nf      int      // number of fields in every row: len(Header)
+	bind    []int32  // bind[k]: the bound column of CSV column k, or -1
+	cols    []column // per bound column
+	closer  io.Closer
+	rows    int   // data rows delivered so far
+	rowErr  error // the first bad cell of the row being scanned
+	pending int   // blank lines read but not yet delivered (one-column files)
+	pendAt  int   // line of the first pending blank line
+}
+
+// column is what the scanner needs to decode the cells of a bound column.
+type column struct {
+	v      *ir.Variable
+	real   bool
+	states []string         // the variable's states, looked up linearly when few
+	index  map[string]int32 // state index by name, when there are many
+	na     bool             // NA is a state, not a missing value
+	qmark  bool             // ? is a state, not a missing value
+}
+
+// linearStates is the largest number of states looked up by linear scan
+// rather than by map.
+const linearStates = 8
+
+// state returns the index of the state named val, or -1.
+func (c *column) state(val []byte) int32 {
+	if c.index != nil {
+		if s, ok := c.index[string(val)]; ok {
+			return s
+		}
+		return -1
+	}
+	for i, s := range c.states {
+		if string(val) == s {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
+// missing reports whether val, which is not a state of c's variable, marks a
+// missing cell.
+func (c *column) missing(val []byte) bool {
+	switch string(val) {
+	case "":
+		return true
+	case "?":
+		return !c.qmark
+	case "NA":
+		return !c.na
+	}
+	return false
+}
+
+// Batch is a block of rows, column-major.
+type Batch struct {
+	N     int         // rows filled
+	Cols  [][]int32   // Cols[j][i]: state index of bound column j in row i, or Missing (discrete columns; nil for real columns)
+	Reals [][]float64 // Reals[j][i]: value of real column j in row i, NaN if missing (nil for discrete columns)
+	Lines []int       // Lines[i]: the 1-based line number of row i in the file (for messages)
+	Vars  []ir.VarID  // Vars[j]: the model variable of column j (the Reader's Vars)
+}
+
+// NewBatch returns a batch for r with room for size rows. It panics if size
+// is not positive.
+func (r *Reader) NewBatch(size int) *Batch {
+	if size <= 0 {
+		panic("data: NewBatch: size must be positive")
+	}
+	b := &Batch{
+		Cols:  make([][]int32, len(r.cols)),
+		Reals: make([][]float64, len(r.cols)),
+		Lines: make([]int, size),
+		Vars:  r.Vars,
+	}
+	for j, c := range r.cols {
+		if c.real {
+			b.Reals[j] = make([]float64, size)
+		} else {
+			b.Cols[j] = make([]int32, size)
+		}
+	}
+	return b
+}
+
+// Open opens the CSV file at path, which may be gzip-compressed (recognised
+// by its magic bytes), and calls NewReader. Close closes the file.
+func Open(path string, m *ir.Model, opt Options) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(path, f, m, opt)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.closer = f
+	return r, nil
+}
+
+// Close closes the file opened by Open. It does nothing for a Reader made
+// by NewReader.
+func (r *Reader) Close() error {
+	if r.closer == nil {
+		return nil
+	}
+	c := r.closer
+	r.closer = nil
+	return c.Close()
+}
+
+// NewReader reads the header from src and binds its columns to m's
+// variables by name (exact match; quoted header fields allowed). filename
+// is used in error positions. src may be gzip-compressed (recognised by its
+// magic bytes). Errors in the header are an ir.ErrorList; an error reading
+// src is returned as an *ir.Error.
+func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reader, error) {
+	r := &Reader{m: m}
+	r.s = scanner{file: filename, src: src, buf: make([]byte, initialBuf), line: 1}
+	s := &r.s
+	for s.end < 3 && !s.eof {
+		if err := s.fill(); err != nil {
+			return nil, ir.ErrorList{err.(*ir.Error)}
+		}
+	}
+	if s.end >= 2 && s.buf[0] == 0x1f && s.buf[1] == 0x8b {
+		start := bytes.NewReader(append([]byte(nil), s.buf[:s.end]...))
+		rest := src
+		if s.eof {
+			rest = bytes.NewReader(nil)
+		}
+		zr, err := gzip.NewReader(io.MultiReader(start, rest))
+		if err != nil {
+			return nil, ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1}, "invalid gzip data: %v", err)}
+		}
+		s.src, s.pos, s.end, s.eof = zr, 0, 0, false
+		for s.end < 3 && !s.eof {
+			if err := s.fill(); err != nil {
+				return nil, ir.ErrorList{err.(*ir.Error)}
+			}
+		}
+	}
+	if s.end >= 3 && s.buf[0] == 0xef && s.buf[1] == 0xbb && s.buf[2] == 0xbf {
+		s.pos = 3 // a UTF-8 byte order mark
+	}
+	if err := r.header(opt); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// header reads the header row and binds its columns.
+func (r *Reader) header(opt Options) error {
+	s := &r.s
+	start := ir.Pos{File: s.file, Line: 1, Col: 1}
+	var names []string
+	var offs []int // offset of each header field, for positions
+	for {
+		s.rowStart, s.rowLines = s.pos, 0
+		if s.pos == s.end {
+			if s.eof {
+				return ir.ErrorList{ir.Errorf(start, "empty file: expected a header row naming model variables")}
+			}
+			if err := s.fill(); err != nil {
+				return ir.ErrorList{err.(*ir.Error)}
+			}
+			continue
+		}
+		names, offs = names[:0], offs[:0]
+		p, st := s.pos, stOK
+		for st == stOK {
+			if len(names) == maxColumns {
+				return ir.ErrorList{s.errorf(p, "the header has more than %d columns", maxColumns)}
+			}
+			val, next, eol, fst := s.field(p)
+			if st = fst; st != stOK {
+				break
+			}
+			names = append(names, string(val))
+			offs = append(offs, p)
+			p = next
+			if eol {
+				break
+			}
+		}
+		switch st {
+		case stBad:
+			return ir.ErrorList{s.err.(*ir.Error)}
+		case stMore:
+			if err := s.fill(); err != nil {
+				return ir.ErrorList{err.(*ir.Error)}
+			}
+			continue
+		}
+		if len(names) == 1 && names[0] == "" && s.buf[s.pos] != '"' {
+			return ir.ErrorList{ir.Errorf(start, "the header row is empty: expected the names of model variables")}
+		}
+		r.Header = names
+		errs := r.bindColumns(names, offs, opt)
+		s.line += 1 + s.rowLines
+		s.pos = p
+		return errs.Err()
+	}
+}
+
+// bindColumns binds the header's columns to the model's variables.
+func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorList {
+	s := &r.s
+	m := r.m
+	var errs ir.ErrorList
+	r.nf = len(names)
+	r.bind = make([]int32, len(names))
+	first := map[ir.VarID]int{} // column of each bound variable
+	hints := 0
+	for k, name := range names {
+		r.bind[k] = -1
+		v, ok := m.Lookup(name)
+		if !ok {
+			if opt.IgnoreUnknownColumns {
+				continue
+			}
+			if name == "" {
+				errs.Add(s.posAt(offs[k]), "column %d of the header has no name", k+1)
+				continue
+			}
+			msg := "column " + show([]byte(name)) + " names no variable of the model"
+			if hints < maxHints {
+				hints++
+				if h := spell.Nearest(name, m.Names()); h != "" {
+					msg += " (did you mean " + strconv.Quote(h) + "?)"
+				}
+			}
+			errs.Add(s.posAt(offs[k]), "%s", msg)
+			continue
+		}
+		if prev, dup := first[v.ID]; dup {
+			errs.Add(s.posAt(offs[k]), "duplicate column %s (also column %d)", strconv.Quote(name), prev+1)
+			continue
+		}
+		first[v.ID] = k
+		r.bind[k] = int32(len(r.cols))
+		r.Vars = append(r.Vars, v.ID)
+		r.Cols = append(r.Cols, k)
+		r.cols = append(r.cols, newColumn(v))
+	}
+	if len(r.cols) == 0 && len(errs) == 0 {
+		errs.Add(ir.Pos{File: s.file, Line: 1, Col: 1}, "no column of the header names a variable of the model (%s)", varList(m))
+	}
+	return errs
+}
+
+func newColumn(v *ir.Variable) column {
+	c := column{v: v, real: v.Kind == ir.Real, states: v.States}
+	if len(v.States) > linearStates {
+		c.index = make(map[string]int32, len(v.States))
+		for i, s := range v.States {
+			c.index[s] = int32(i)
+		}
+	}
+	c.na = v.State("NA") >= 0
+	c.qmark = v.State("?") >= 0
+	return c
+}
+
+// varList lists a few of m's variable names.
+func varList(m *ir.Model) string {
+	names := m.Names()
+	n := min(len(names), maxListed)
+	var b strings.Builder
+	b.WriteString("its variables are ")
+	for i, name := range names[:n] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(ir.Quote(name))
+	}
+	if n < len(names) {
+		b.WriteString(", ...")
+	}
+	return b.String()
+}
+
+// Rows returns how many data rows have been read so far.
+func (r *Reader) Rows() int { return r.rows }
+
+// Read fills b with up to len(b.Lines) rows. It returns io.EOF (with
+// b.N == 0) when the file is exhausted. A malformed row stops reading: Read
+// returns an *ir.Error positioned file:line:col, with b.N the number of
+// good rows before it, and every later call returns the same error.
+func (r *Reader) Read(b *Batch) error {
+	if len(b.Cols) != len(r.cols) || len(b.Reals) != len(r.cols) {
+		panic("data: Read: the batch was not made for this reader")
+	}
+	b.N = 0
+	if r.s.err != nil {
+		return r.s.err
+	}
+	size := len(b.Lines)
+	if size == 0 {
+		panic("data: Read: the batch has no room")
+	}
+	for j, c := range r.cols {
+		if c.real && len(b.Reals[j]) < size || !c.real && len(b.Cols[j]) < size {
+			panic("data: Read: a column of the batch is shorter than its Lines")
+		}
+	}
+	i := 0
+	for i < size {
+		if r.pending > 0 && r.s.eof && r.s.pos == r.s.end {
+			r.pending = 0 // blank lines at the end of the file are nothing
+		}
+		switch r.row(b, i) {
+		case stOK:
+			i++
+		case stSkip:
+		case stFlush:
+			for ; r.pending > 0 && i < size; i++ {
+				r.missingRow(b, i, r.pendAt)
+				r.pendAt++
+				r.pending--
+			}
+		case stMore:
+			if err := r.s.fill(); err != nil {
+				r.s.err = err
+				b.N = i
+				r.rows += i
+				return err
+			}
+		case stBad:
+			b.N = i
+			r.rows += i
+			return r.s.err
+		case stEOF:
+			b.N = i
+			r.rows += i
+			if i == 0 {
+				return io.EOF
+			}
+			return nil
+		}
+	}
+	b.N = i
+	r.rows += i
+	return nil
+}
+
+// missingRow sets row i of b to all missing.
+func (r *Reader) missingRow(b *Batch, i, line int) {
+	for j, c := range r.cols {
+		if c.real {
+			b.Reals[j][i] = math.NaN()
+		} else {
+			b.Cols[j][i] = Missing
+		}
+	}
+	b.Lines[i] = line
+}
+
+// row scans the row at s.pos into row i of b.
+func (r *Reader) row(b *Batch, i int) status {
+	s := &r.s
+	buf, end := s.buf[:s.end], s.end
+	p := s.pos
+	s.rowStart, s.rowLines = p, 0
+	if p == end {
+		if s.eof {
+			return stEOF
+		}
+		return stMore
+	}
+	if c := buf[p]; c == '\n' || c == '\r' {
+		n := 1
+		if c == '\r' {
+			var st status
+			if n, st = s.crlf(p); st != stOK {
+				return st
+			}
+		}
+		if r.nf == 1 {
+			if r.pending == 0 {
+				r.pendAt = s.line
+			}
+			r.pending++
+		}
+		s.pos += n
+		s.line++
+		return stSkip
+	}
+	if r.pending > 0 {
+		return stFlush
+	}
+	r.rowErr = nil
+	bind := r.bind
+	nf := len(bind)
+	k := 0
+	for ; ; k++ {
+		fs := p
+		for p < end && !stop[buf[p]] {
+			p++
+		}
+		var val []byte
+		eol := false
+		if p < end && buf[p] == ',' && p-fs <= maxField {
+			val = buf[fs:p]
+			p++
+		} else if p < end && buf[p] == '\n' && p-fs <= maxField {
+			val = buf[fs:p]
+			p++
+			eol = true
+		} else if p+1 < end && buf[p] == '\r' && buf[p+1] == '\n' && p-fs <= maxField {
+			val = buf[fs:p]
+			p += 2
+			eol = true
+		} else {
+			v, next, e, st := s.field(fs)
+			if st != stOK {
+				return st
+			}
+			val, p, eol = v, next, e
+		}
+		if k < nf {
+			if j := bind[k]; j >= 0 && r.rowErr == nil {
+				c := &r.cols[j]
+				if c.real {
+					b.Reals[j][i] = r.real(c, val, fs)
+				} else {
+					st := int32(Missing)
+					if len(val) > 0 {
+						if st = c.state(val); st < 0 {
+							st = r.badState(c, val, fs)
+						}
+					}
+					b.Cols[j][i] = st
+				}
+			}
+		}
+		if eol {
+			break
+		}
+	}
+	if k+1 != nf {
+		if k+1 > nf {
+			return s.bad(r.fieldStart(nf), "row has %s, expected %d (one per header column)", plural(k+1, "field"), nf)
+		}
+		e := p
+		if e > s.rowStart && buf[e-1] == '\n' {
+			e--
+			if e > s.rowStart && buf[e-1] == '\r' {
+				e--
+			}
+		} else if e > s.rowStart && buf[e-1] == '\r' {
+			e--
+		}
+		return s.bad(e, "row has %s, expected %d (one per header column)", plural(k+1, "field"), nf)
+	}
+	if r.rowErr != nil {
+		s.err = r.rowErr
+		return stBad
+	}
+	b.Lines[i] = s.line
+	s.line += 1 + s.rowLines
+	s.pos = p
+	return stOK
+}
+
+// fieldStart returns the offset of field k of the complete row at
+// s.rowStart.
+func (r *Reader) fieldStart(k int) int {
+	s := &r.s
+	p := s.rowStart
+	for range k {
+		_, next, _, st := s.field(p)
+		if st != stOK {
+			break // cannot happen: the row was scanned whole
+		}
+		p = next
+	}
+	return p
+}
+
+// real decodes a cell of a real-valued column.
+func (r *Reader) real(c *column, val []byte, fs int) float64 {
+	if len(val) == 0 || c.missing(val) {
+		return math.NaN()
+	}
+	x, err := strconv.ParseFloat(string(val), 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			r.rowErr = r.s.errorf(fs, "number %s for %s is out of range", show(val), ir.Quote(c.v.Name))
+		} else {
+			r.rowErr = r.s.errorf(fs, "%s is not a number (%s is real-valued)", show(val), ir.Quote(c.v.Name))
+		}
+		return math.NaN()
+	}
+	if math.IsInf(x, 0) {
+		r.rowErr = r.s.errorf(fs, "number %s for %s is not finite", show(val), ir.Quote(c.v.Name))
+	}
+	return x // NaN written as such is a missing value
+}
+
+// badState handles a cell that names no state: a missing value, or an
+// error recorded in r.rowErr.
+func (r *Reader) badState(c *column, val []byte, fs int) int32 {
+	if c.missing(val) {
+		return Missing
+	}
+	v := c.v
+	msg := "unknown state " + show(val) + " for " + ir.Quote(v.Name)
+	if t := strings.TrimSpace(string(val)); t != string(val) && v.State(t) >= 0 {
+		msg += " (did you mean " + strconv.Quote(t) + "? spaces are part of a field)"
+	} else if h := spell.Nearest(string(val), v.States); h != "" {
+		msg += " (did you mean " + strconv.Quote(h) + "?)"
+	} else {
+		msg += " (" + stateList(v) + ")"
+	}
+	r.rowErr = r.s.errorf(fs, "%s", msg)
+	return Missing
+}
+
+// stateList lists a few of v's states.
+func stateList(v *ir.Variable) string {
+	n := min(len(v.States), maxListed)
+	var b strings.Builder
+	b.WriteString("its states are ")
+	for i, s := range v.States[:n] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(ir.Quote(s))
+	}
+	if n < len(v.States) {
+		b.WriteString(", ...")
+	}
+	return b.String()
+}
+
+// ReadAll reads every row of the CSV data in src (see NewReader). It is
+// meant for small data: tests and inline tables. The batch's slices have
+// length N.
+func ReadAll(filename string, src io.Reader, m *ir.Model, opt Options) (*Batch, error) {
+	r, err := NewReader(filename, src, m, opt)
+	if err != nil {
+		return nil, err
+	}
+	out := &Batch{Cols: make([][]int32, len(r.cols)), Reals: make([][]float64, len(r.cols)), Vars: r.Vars}
+	for j, c := range r.cols {
+		if c.real {
+			out.Reals[j] = []float64{}
+		} else {
+			out.Cols[j] = []int32{}
+		}
+	}
+	b := r.NewBatch(1024)
+	for {
+		err := r.Read(b)
+		for j := range r.cols {
+			if out.Reals[j] != nil {
+				out.Reals[j] = append(out.Reals[j], b.Reals[j][:b.N]...)
+			} else {
+				out.Cols[j] = append(out.Cols[j], b.Cols[j][:b.N]...)
+			}
+		}
+		out.Lines = append(out.Lines, b.Lines[:b.N]...)
+		out.N += b.N
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}

@@ -55,6 +55,26 @@ func Load(filename string, src []byte) (*ir.Model, error) {
 	return ir.Lower(l.files...)
 }
 
+// LoadForLearning reads a model whose numbers are to be learned (pbl
+// learn): like LoadFile, but a .pbl file may give structure without
+// numbers (edges into variables that have no table). Other formats always
+// carry numbers, which learning replaces.
+func LoadForLearning(path string) (*ir.Model, error) {
+	if modelExt(path) != ".pbl" {
+		return LoadFile(path)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &loader{state: map[string]int{}}
+	l.visit(path, src, ir.Pos{})
+	if err := l.errs.Err(); err != nil {
+		return nil, err
+	}
+	return ir.LowerOpt(ir.LowerOptions{Learning: true}, l.files...)
+}
+
 func loadPBL(path string) (*ir.Model, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {

@@ -49,6 +49,17 @@
 // It is missing (NaN in the batch) when it is empty, ?, NA or NaN.
 // Infinities and numbers out of float64's range are errors.
 //
+// # Open variables
+//
+// A variable with Open set (a naive_bayes or tan declaration's variable
+// that no var declaration gives states) takes its states from the data: a
+// cell that is not yet one of its states, and is not empty, ? or NA (which
+// stay missing values), is appended to the variable's States as a new
+// state, so states are numbered in order of first appearance. The reader
+// thus writes to the model's variables while it reads: nothing else may
+// use an open variable's States until reading ends. Header binding, and
+// IgnoreUnknownColumns, are the same as for any variable.
+//
 // # Errors
 //
 // Errors in the header are reported together by [NewReader], as an

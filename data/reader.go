@@ -549,6 +549,9 @@ func (r *Reader) badState(c *column, val []byte, fs int) int32 {
 		return Missing
 	}
 	v := c.v
+	if v.Open {
+		return r.addState(c, val, fs)
+	}
 	msg := "unknown state " + show(val) + " for " + ir.Quote(v.Name)
 	if t := strings.TrimSpace(string(val)); t != string(val) && v.State(t) >= 0 {
 		msg += " (did you mean " + strconv.Quote(t) + "? spaces are part of a field)"
@@ -559,6 +562,30 @@ func (r *Reader) badState(c *column, val []byte, fs int) int32 {
 	}
 	r.rowErr = r.s.errorf(fs, "%s", msg)
 	return Missing
+}
+
+// addState gives the open variable of column c the new state val (see
+// "Open variables" in the package doc) and returns its index.
+func (r *Reader) addState(c *column, val []byte, fs int) int32 {
+	v := c.v
+	if len(v.States) >= ir.MaxStates {
+		r.rowErr = r.s.errorf(fs, "%s has more than %d states: is it a real-valued or identifier column?", ir.Quote(v.Name), ir.MaxStates)
+		return Missing
+	}
+	name := string(val)
+	v.States = append(v.States, name)
+	c.states = v.States
+	s := int32(len(v.States) - 1)
+	switch {
+	case c.index != nil:
+		c.index[name] = s
+	case len(v.States) > linearStates:
+		c.index = make(map[string]int32, 2*len(v.States))
+		for i, st := range v.States {
+			c.index[st] = int32(i)
+		}
+	}
+	return s
 }
 
 // stateList lists a few of v's states.

@@ -35,6 +35,9 @@ Usage:
   pbl query MODEL QUERY...    answer queries on a model (.pbl, .bif, .bif.gz, .xml, .net, .uai)
   pbl check FILE...           parse and validate models; exit 1 on errors
   pbl repl [MODEL]            interactive session: queries, evidence, declarations
+  pbl learn MODEL --data CSV  learn a model's CPTs from data [--method mle|bayes|mestimate] [-o OUT]
+  pbl classify MODEL --target C --data CSV
+                              accuracy, confusion matrix, precision/recall/F1 [--cv K]
   pbl sample MODEL -n N       forward-sample rows as CSV [--seed S] [--missing F] [-o F]
   pbl test [PATH...]          check expectations and golden outputs of models
   pbl convert IN OUT          convert a model between formats (by extension)
@@ -62,6 +65,8 @@ func init() {
 		{name: "query", args: "MODEL QUERY...", summary: "Query answers the queries given on the command line using only the model's declarations;\nit does not run the file's own statements. MODEL is a .pbl, .bif, .bif.gz, .xml\n(XMLBIF), .net (Hugin) or .uai file.\nQuote each query for the shell: pbl query m.pbl 'P(Campfire | Storm=true)'.", run: queryCmd, flags: engineFlags},
 		{name: "test", args: "[PATH...]", summary: "Test runs every model file (recursively in folders; default .), checks its expect\nstatements, and compares its output with its golden file NAME.golden when there is one.\nLike go test it skips folders named testdata or starting with . or _. It prints ok or\nFAIL per file and a summary, and exits 1 on any failure. --update writes the golden\nfiles instead of comparing (atomically; expect lines are never touched).", run: testCmd, flags: testFlagsFor},
 		{name: "convert", args: "IN OUT", summary: "Convert reads the model IN (any format pbl reads) and writes it to OUT in the format\nits extension names. Every number is kept exactly. OUT is written atomically.", run: convertCmd},
+		{name: "learn", args: "MODEL --data CSV", summary: learnSummary, run: learnCmd, flags: learnFlags},
+		{name: "classify", args: "MODEL --target C --data CSV", summary: classifySummary, run: classifyCmd, flags: classifyFlags},
 		{name: "sample", args: "MODEL -n N", summary: sampleSummary, run: sampleCmd, flags: sampleFlags},
 		{name: "repl", args: "[MODEL]", summary: replSummary, run: replCmd, flags: replFlags},
 		{name: "uai", args: uaiArgs, summary: uaiSummary, run: uaiCmd, flags: uaiFlags},

@@ -2,6 +2,7 @@ package source_test
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -94,6 +95,12 @@ func TestRoundTripExamples(t *testing.T) {
 		m, err := pbl.LoadFile(path)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(m.Unlearned()) > 0 {
+			// Its numbers come from its learn statements: run them.
+			if fails := pbl.Run(m, io.Discard, pbl.RunOptions{}); len(fails) > 0 {
+				t.Fatalf("%s: %v", path, fails)
+			}
 		}
 		if d := sameModel(m, roundTrip(t, m)); d != "" {
 			t.Errorf("%s: %s", path, d)

@@ -1,0 +1,471 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/learn"
+	"github.com/pbl-lang/pbl/report"
+)
+
+// classifySummary is the help of pbl classify.
+const classifySummary = "Classify scores a model as a classifier of the variable --target on the rows of the CSV\n" +
+	"file --data: each row's target is predicted from its other cells (the class of largest\n" +
+	"posterior probability; ties go to the first state) and compared with its target cell.\n" +
+	"It prints the accuracy, the log loss (mean −ln P(true class), P clamped at 1e-15), the\n" +
+	"confusion matrix (rows: true class, columns: predicted) and per-class precision, recall,\n" +
+	"F1 and support; an undefined ratio (a class never predicted or never present) is 0.\n" +
+	"Rows whose other cells are impossible under the model are skipped and counted.\n" +
+	"Without --cv the model's numbers are scored as they are (a model file's learn statements\n" +
+	"run first); a structure without numbers must be learned first (pbl learn).\n" +
+	"--cv K runs stratified K-fold cross-validation instead: the model's numbers are\n" +
+	"learned (--method etc.) on K−1 folds and scored on the last, for each fold; it prints\n" +
+	"each score's mean ± sd over the folds and the confusion matrix of the out-of-fold\n" +
+	"predictions. --predictions FILE writes each row's prediction and posterior as CSV."
+
+// The flags of pbl classify, bound afresh (reset to their defaults) for
+// each invocation by classifyFlags.
+var (
+	classifyTarget      string
+	classifyData        string
+	classifyCV          int
+	classifyMethod      string
+	classifyAlpha       float64
+	classifyESS         float64
+	classifyM           float64
+	classifyPredictions string
+	classifySeed        uint64
+	classifyIgnore      bool
+)
+
+func classifyFlags(c *cli, fs *flag.FlagSet) {
+	fs.StringVar(&classifyTarget, "target", "", "the class `variable` to predict; required")
+	fs.StringVar(&classifyData, "data", "", "the CSV `file` of rows to score (header: variable names); required")
+	fs.IntVar(&classifyCV, "cv", 0, "stratified `K`-fold cross-validation, K ≥ 2 (learning in each fold); 0: none")
+	fs.StringVar(&classifyMethod, "method", "mle", "with --cv, how numbers are learned: mle, bayes or mestimate")
+	fs.Float64Var(&classifyAlpha, "alpha", 1, "with --method bayes, the Dirichlet pseudo-count of every cell (1: Laplace)")
+	fs.Float64Var(&classifyESS, "ess", 0, "with --method bayes, a BDeu equivalent sample size (replaces --alpha)")
+	fs.Float64Var(&classifyM, "m", 1, "with --method mestimate, the equivalent sample size m (p = 1/k)")
+	fs.StringVar(&classifyPredictions, "predictions", "", "write each row's prediction and class posterior to this CSV `file` (atomically)")
+	fs.Uint64Var(&classifySeed, "seed", 1, "the random `seed` of the --cv folds")
+	fs.BoolVar(&classifyIgnore, "ignore-unknown-columns", false, "skip data columns that name no variable of the model")
+}
+
+// classifyCmd runs pbl classify.
+func classifyCmd(c *cli, args []string) int {
+	const name = "classify"
+	if len(args) != 1 {
+		return c.usageErr(name, "want one model file, got %d arguments", len(args))
+	}
+	if classifyTarget == "" {
+		return c.usageErr(name, "--target VAR is required: the class variable to predict")
+	}
+	if classifyData == "" {
+		return c.usageErr(name, "--data CSV is required: the labelled rows to score")
+	}
+	if classifyCV < 0 || classifyCV == 1 {
+		return c.usageErr(name, "--cv %d: want K ≥ 2 folds (or 0 for no cross-validation)", classifyCV)
+	}
+	opt, err := classifyLearnOptions(c)
+	if err != nil {
+		return c.usageErr(name, "%v", err)
+	}
+	path := args[0]
+	load := pbl.LoadFile
+	if classifyCV > 0 {
+		load = pbl.LoadForLearning
+	}
+	m, err := load(path)
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	target, err := learn.LookupTarget(m, classifyTarget)
+	if err != nil {
+		c.report(fmt.Errorf("%s: %v", path, err))
+		return exitError
+	}
+	if classifyCV == 0 {
+		if err := runLearnStmts(m); err != nil {
+			c.report(err)
+			return exitError
+		}
+	}
+	if u := m.Unlearned(); classifyCV == 0 && len(u) > 0 {
+		c.report(fmt.Errorf("%s: the model has no numbers yet for %s: learn them first (pbl learn %s --data CSV -o OUT.pbl), or cross-validate with --cv K", path, varNames(m, u), path))
+		return exitError
+	}
+	b, err := readCSV(classifyData, m, data.Options{IgnoreUnknownColumns: classifyIgnore})
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	if b.N == 0 {
+		c.report(fmt.Errorf("%s: no data rows to score", classifyData))
+		return exitError
+	}
+	k := len(m.Vars[target].States)
+	var posts [][]float64
+	var each learn.RowFunc
+	if classifyPredictions != "" {
+		posts = make([][]float64, b.N)
+		each = func(i int, post []float64) {
+			if post != nil {
+				posts[i] = append(make([]float64, 0, k), post...)
+			}
+		}
+	}
+	var mt *learn.Metrics
+	var folds []*learn.Metrics
+	if classifyCV > 0 {
+		first := true
+		fresh := func() (*ir.Model, error) {
+			if first {
+				first = false
+				return m, nil
+			}
+			fm, err := load(path)
+			if err != nil {
+				return nil, err
+			}
+			shareOpenStates(fm, m)
+			return fm, nil
+		}
+		folds, err = learn.CrossValidateFunc(fresh, classifyTarget, b, classifyCV, opt, classifySeed, each)
+		if err == nil {
+			mt = learn.Pool(folds)
+		}
+	} else {
+		mt, err = learn.EvaluateFunc(m, target, b, each)
+	}
+	if err != nil {
+		c.report(fmt.Errorf("%s: %w", classifyData, err))
+		return exitError
+	}
+	if mt.N == 0 {
+		c.report(fmt.Errorf("%s: no row could be scored (%d skipped as impossible under the model, %d without a %s)", classifyData, mt.Skipped, mt.Unlabelled, classifyTarget))
+		return exitError
+	}
+	if classifyPredictions != "" {
+		if err := writePredictions(classifyPredictions, m, target, b, posts); err != nil {
+			c.report(err)
+			return exitError
+		}
+	}
+	if c.json {
+		c.writeJSON(classifyJSON(m, target, mt, folds))
+	} else {
+		classifyText(c.stdout, m, target, mt, folds)
+	}
+	return exitOK
+}
+
+// classifyLearnOptions turns the learning flags into learn.Options,
+// checking them as pbl learn does; they apply only with --cv.
+func classifyLearnOptions(c *cli) (learn.Options, error) {
+	set := map[string]bool{}
+	c.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if classifyCV == 0 {
+		for _, name := range []string{"method", "alpha", "ess", "m", "seed"} {
+			if set[name] {
+				return learn.Options{}, fmt.Errorf("--%s applies only with --cv K (without it the model's own numbers are scored)", name)
+			}
+		}
+	}
+	method, err := learn.ParseMethod(classifyMethod)
+	if err != nil {
+		return learn.Options{}, fmt.Errorf("--method: %v", err)
+	}
+	for name, m := range map[string]learn.Method{"alpha": learn.Bayes, "ess": learn.Bayes, "m": learn.MEstimate} {
+		if set[name] && method != m {
+			return learn.Options{}, fmt.Errorf("--%s applies to --method %v, not %v", name, m, method)
+		}
+	}
+	if !(classifyAlpha >= 0) || !(classifyM >= 0) || !(classifyESS >= 0) || set["ess"] && classifyESS == 0 {
+		return learn.Options{}, fmt.Errorf("--alpha and --m must be non-negative numbers and --ess positive")
+	}
+	opt := learn.Options{Method: method, Alpha: classifyAlpha, ESS: classifyESS, M: classifyM}
+	if method == learn.Bayes && classifyESS > 0 {
+		opt.Alpha = 0
+	}
+	return opt, nil
+}
+
+// runLearnStmts runs the learn statements of m's file, if it has any, so
+// that a model file that learns its numbers can be scored as it stands.
+// It runs none of the file's other statements.
+func runLearnStmts(m *ir.Model) error {
+	var learns []ir.Stmt
+	for _, s := range m.Stmts {
+		if l, ok := s.(*ir.LearnStmt); ok {
+			learns = append(learns, l)
+		}
+	}
+	if learns == nil {
+		return nil
+	}
+	// A shallow copy with only the learn statements: learning replaces
+	// CPTs in place, in the slices the copy shares with m.
+	only := *m
+	only.Stmts = learns
+	if fails := pbl.Run(&only, io.Discard, pbl.RunOptions{}); len(fails) > 0 {
+		return fails
+	}
+	return nil
+}
+
+// shareOpenStates gives the open variables of a reloaded model (the
+// states of a classifier's undeclared variables come from the data) the
+// states that m, which the data was read with, has gathered, so that both
+// number states alike.
+func shareOpenStates(fresh, m *ir.Model) {
+	for v, x := range fresh.Vars {
+		if x.Open && v < len(m.Vars) {
+			x.States = append([]string(nil), m.Vars[v].States...)
+		}
+	}
+}
+
+// varNames quotes up to three variable names, saying how many more.
+func varNames(m *ir.Model, vs []ir.VarID) string {
+	var names []string
+	for _, v := range vs[:min(3, len(vs))] {
+		names = append(names, ir.Quote(m.Vars[v].Name))
+	}
+	s := strings.Join(names, ", ")
+	if len(vs) > 3 {
+		s += fmt.Sprintf(" and %d more", len(vs)-3)
+	}
+	return s
+}
+
+// readCSV reads a whole CSV file against m.
+func readCSV(path string, m *ir.Model, opt data.Options) (*data.Batch, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return data.ReadAll(path, f, m, opt)
+}
+
+// writePredictions writes the predictions file: per data row its number
+// (1-based), true class, predicted class and the posterior of each class.
+// The class and probability cells of a row that could not be scored are
+// empty; so is the true class of an unlabelled row.
+func writePredictions(path string, m *ir.Model, target ir.VarID, b *data.Batch, posts [][]float64) error {
+	v := m.Vars[target]
+	col := -1
+	for j, w := range b.Vars {
+		if w == target && b.Cols[j] != nil {
+			col = j
+		}
+	}
+	var buf bytes.Buffer
+	buf.WriteString("row,true,predicted")
+	for _, s := range v.States {
+		buf.WriteByte(',')
+		buf.WriteString(data.Quote("P(" + v.Name + "=" + s + ")"))
+	}
+	buf.WriteByte('\n')
+	for i := range b.N {
+		buf.WriteString(strconv.Itoa(i + 1))
+		buf.WriteByte(',')
+		if col >= 0 && b.Cols[col][i] != data.Missing {
+			buf.WriteString(data.Quote(v.States[b.Cols[col][i]]))
+		}
+		buf.WriteByte(',')
+		post := posts[i]
+		if post != nil {
+			buf.WriteString(data.Quote(v.States[learn.Predicted(post)]))
+		}
+		for c := range v.States {
+			buf.WriteByte(',')
+			if post != nil {
+				buf.WriteString(strconv.FormatFloat(post[c], 'g', -1, 64))
+			}
+		}
+		buf.WriteByte('\n')
+	}
+	if err := writeAtomic(path, buf.Bytes()); err != nil {
+		return pathErr(path, err)
+	}
+	return nil
+}
+
+// classifyText prints the scores for people.
+func classifyText(w io.Writer, m *ir.Model, target ir.VarID, mt *learn.Metrics, folds []*learn.Metrics) {
+	v := m.Vars[target]
+	var s *learn.Summary
+	if folds != nil {
+		s = learn.Summarize(folds)
+		fmt.Fprintf(w, "%d-fold stratified cross-validation of %s (seed %d)\n", len(folds), v.Name, classifySeed)
+	} else {
+		fmt.Fprintf(w, "classification of %s\n", v.Name)
+	}
+	rows := fmt.Sprintf("%d scored", mt.N)
+	if mt.Skipped > 0 {
+		rows += fmt.Sprintf(", %d skipped (impossible under the model)", mt.Skipped)
+	}
+	if mt.Unlabelled > 0 {
+		rows += fmt.Sprintf(", %d without a %s", mt.Unlabelled, v.Name)
+	}
+	var t textTable
+	t.add("  rows", rows)
+	metric := func(name string, x float64, fold func(*learn.Summary) learn.Stat) {
+		if s == nil {
+			t.add("  "+name, report.Num(x))
+			return
+		}
+		st := fold(s)
+		t.add("  "+name, report.Num(st.Mean)+" ± "+report.Num(st.SD))
+	}
+	metric("accuracy", mt.Accuracy, func(s *learn.Summary) learn.Stat { return s.Accuracy })
+	metric("log loss", mt.LogLoss, func(s *learn.Summary) learn.Stat { return s.LogLoss })
+	metric("macro F1", mt.MacroF1, func(s *learn.Summary) learn.Stat { return s.MacroF1 })
+	t.write(w)
+	if mt.Skipped > 0 && folds != nil && classifyMethod == "mle" {
+		fmt.Fprintln(w, "  (hint: --method bayes smooths the counts, so that no row is impossible)")
+	}
+
+	fmt.Fprintln(w)
+	if folds != nil {
+		fmt.Fprintln(w, "confusion matrix of the out-of-fold predictions (rows: true, columns: predicted)")
+	} else {
+		fmt.Fprintln(w, "confusion matrix (rows: true, columns: predicted)")
+	}
+	t = textTable{right: true}
+	head := []string{"  " + v.Name}
+	head = append(head, mt.Classes...)
+	t.add(head...)
+	for i, row := range mt.Confusion {
+		cells := []string{"  " + mt.Classes[i]}
+		for _, x := range row {
+			cells = append(cells, strconv.Itoa(x))
+		}
+		t.add(cells...)
+	}
+	t.write(w)
+
+	fmt.Fprintln(w)
+	if folds != nil {
+		fmt.Fprintln(w, "per class (mean ± sd over the folds; support: rows in all folds)")
+	} else {
+		fmt.Fprintln(w, "per class")
+	}
+	t = textTable{}
+	t.add("  "+v.Name, "precision", "recall", "F1", "support")
+	for c, name := range mt.Classes {
+		cell := func(x float64, st []learn.Stat) string {
+			if s == nil {
+				return report.Num(x)
+			}
+			return report.Num(st[c].Mean) + " ± " + report.Num(st[c].SD)
+		}
+		var ps, rs, fs []learn.Stat
+		if s != nil {
+			ps, rs, fs = s.Precision, s.Recall, s.F1
+		}
+		t.add("  "+name, cell(mt.Precision[c], ps), cell(mt.Recall[c], rs), cell(mt.F1[c], fs), strconv.Itoa(mt.Support[c]))
+	}
+	t.write(w)
+}
+
+// textTable aligns columns of text, two spaces apart; with right set,
+// every column but the first is right-aligned (numbers).
+type textTable struct {
+	rows  [][]string
+	right bool
+}
+
+func (t *textTable) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *textTable) write(w io.Writer) {
+	var width []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	var b strings.Builder
+	for _, r := range t.rows {
+		b.Reset()
+		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if t.right && i > 0 {
+				b.WriteString(pad + c)
+			} else {
+				b.WriteString(c + pad)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// classifyJSON returns the JSON form of the scores.
+func classifyJSON(m *ir.Model, target ir.VarID, mt *learn.Metrics, folds []*learn.Metrics) *report.Object {
+	o := &report.Object{}
+	o.Set("target", m.Vars[target].Name)
+	o.Set("rows", mt.N+mt.Skipped+mt.Unlabelled)
+	o.Set("scored", mt.N)
+	o.Set("skipped", mt.Skipped)
+	o.Set("unlabelled", mt.Unlabelled)
+	o.Set("accuracy", report.Float(mt.Accuracy))
+	o.Set("log_loss", report.Float(mt.LogLoss))
+	o.Set("macro_f1", report.Float(mt.MacroF1))
+	conf := &report.Object{}
+	conf.Set("classes", mt.Classes)
+	conf.Set("matrix", mt.Confusion)
+	o.Set("confusion", conf)
+	per := &report.Object{}
+	for c, name := range mt.Classes {
+		pc := &report.Object{}
+		pc.Set("precision", report.Float(mt.Precision[c]))
+		pc.Set("recall", report.Float(mt.Recall[c]))
+		pc.Set("f1", report.Float(mt.F1[c]))
+		pc.Set("support", mt.Support[c])
+		per.Set(name, pc)
+	}
+	o.Set("per_class", per)
+	if folds == nil {
+		return o
+	}
+	s := learn.Summarize(folds)
+	stat := func(st learn.Stat) *report.Object {
+		x := &report.Object{}
+		x.Set("mean", report.Float(st.Mean))
+		x.Set("sd", report.Float(st.SD))
+		return x
+	}
+	o.Set("folds", len(folds))
+	o.Set("seed", classifySeed)
+	cv := &report.Object{}
+	cv.Set("accuracy", stat(s.Accuracy))
+	cv.Set("log_loss", stat(s.LogLoss))
+	cv.Set("macro_f1", stat(s.MacroF1))
+	cvPer := &report.Object{}
+	for c, name := range mt.Classes {
+		pc := &report.Object{}
+		pc.Set("precision", stat(s.Precision[c]))
+		pc.Set("recall", stat(s.Recall[c]))
+		pc.Set("f1", stat(s.F1[c]))
+		cvPer.Set(name, pc)
+	}
+	cv.Set("per_class", cvPer)
+	o.Set("cv", cv)
+	return o
+}

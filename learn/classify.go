@@ -1,0 +1,428 @@
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/par"
+	"github.com/pbl-lang/pbl/internal/spell"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// ErrImpossible is returned by [Predict] for a row whose observed cells
+// have probability 0 under the model, so that no class can be predicted.
+// Evaluation skips such rows and counts them (Metrics.Skipped).
+var ErrImpossible = errors.New("the row's evidence has probability 0 under the model")
+
+// Predict writes into dst the posterior distribution of target given the
+// observed cells of row i of b: dst[c] = P(target = c | the row's other
+// non-missing cells). The target's own cell, missing cells and real-valued
+// cells (except for a classifier's Gaussian features) are ignored. len(dst)
+// must be the number of the target's states.
+//
+// For the class of a naive Bayes or TAN classifier it uses the fast path
+// [LogPosterior], normalised stably in log space; for any other variable
+// it asks the exact inference engine for P(target | evidence). A row whose
+// evidence is impossible gives [ErrImpossible]; other errors (a model with
+// unlearned numbers, a table too large) come from infer.Answer.
+func Predict(m *ir.Model, target ir.VarID, b *data.Batch, i int, dst []float64) error {
+	if len(dst) != len(m.Vars[target].States) {
+		panic(fmt.Sprintf("learn: Predict: dst has length %d for %d states", len(dst), len(m.Vars[target].States)))
+	}
+	if cl := m.Classifier; cl != nil && cl.Class == target {
+		LogPosterior(m, b, i, dst)
+		return normalizeLog(dst)
+	}
+	var ev []ir.Obs
+	for j, v := range b.Vars {
+		if v == target || b.Cols[j] == nil {
+			continue
+		}
+		if s := b.Cols[j][i]; s != data.Missing {
+			ev = append(ev, ir.Obs{Var: v, State: int(s)})
+		}
+	}
+	q := &ir.Query{
+		Kind:         ir.Prob,
+		Text:         "P(" + ir.Quote(m.Vars[target].Name) + " | row)",
+		Targets:      []ir.VarID{target},
+		TargetStates: []int{-1},
+		Evidence:     ev,
+	}
+	r, err := infer.Answer(m, q, infer.Options{})
+	if err != nil {
+		// infer reports impossible evidence as a positioned error whose
+		// message starts so; it has no typed error to test for.
+		var e *ir.Error
+		if errors.As(err, &e) && strings.HasPrefix(e.Msg, "impossible evidence") {
+			return ErrImpossible
+		}
+		return err
+	}
+	clear(dst)
+	for _, row := range r.Rows {
+		dst[row.Values[0]] = row.P
+	}
+	return nil
+}
+
+// normalizeLog turns log-probabilities into probabilities summing to 1:
+// dst[c] = exp(dst[c] − max) / Σ exp(dst[·] − max). It returns
+// ErrImpossible if every entry is −Inf (or NaN).
+func normalizeLog(dst []float64) error {
+	mx := math.Inf(-1)
+	for _, x := range dst {
+		if math.IsNaN(x) {
+			return ErrImpossible
+		}
+		mx = max(mx, x)
+	}
+	if math.IsInf(mx, -1) {
+		return ErrImpossible
+	}
+	if math.IsInf(mx, 1) {
+		// A density that overflowed: the classes at +Inf share the mass.
+		n := 0.0
+		for _, x := range dst {
+			if math.IsInf(x, 1) {
+				n++
+			}
+		}
+		for c, x := range dst {
+			dst[c] = 0
+			if math.IsInf(x, 1) {
+				dst[c] = 1 / n
+			}
+		}
+		return nil
+	}
+	sum := 0.0
+	for c, x := range dst {
+		dst[c] = math.Exp(x - mx)
+		sum += dst[c]
+	}
+	for c := range dst {
+		dst[c] /= sum
+	}
+	return nil
+}
+
+// RowFunc receives the posterior of one row of a batch (its index in the
+// batch), or nil for a row whose evidence is impossible. Unlabelled rows
+// are predicted too (but not scored). It may be called concurrently for different rows, and
+// must not keep post, which is reused.
+type RowFunc func(row int, post []float64)
+
+// Evaluate scores m as a classifier of target on every row of b: each
+// labelled row is predicted with [Predict] from its other cells and
+// compared with its target cell. Rows whose evidence is impossible are
+// skipped and counted (the second result, also Metrics.Skipped); rows
+// whose target is missing are counted as Metrics.Unlabelled. Rows are
+// scored on every core; the result does not depend on their number.
+func Evaluate(m *ir.Model, target ir.VarID, b *data.Batch) (*Metrics, int, error) {
+	mt, err := EvaluateFunc(m, target, b, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	return mt, mt.Skipped, nil
+}
+
+// EvaluateFunc is [Evaluate], calling each (unless nil) with every row's
+// posterior.
+func EvaluateFunc(m *ir.Model, target ir.VarID, b *data.Batch, each RowFunc) (*Metrics, error) {
+	col, err := checkTarget(m, target, b)
+	if err != nil {
+		return nil, err
+	}
+	e, err := score(m, target, b, col, nil, each)
+	if err != nil {
+		return nil, err
+	}
+	return e.Metrics(), nil
+}
+
+// checkTarget checks that m can classify target from b and returns the
+// column of b holding the target.
+func checkTarget(m *ir.Model, target ir.VarID, b *data.Batch) (int, error) {
+	v := m.Vars[target]
+	if v.Kind == ir.Real {
+		return 0, fmt.Errorf("the target %s is real-valued; classification needs a discrete variable", ir.Quote(v.Name))
+	}
+	if u := m.Unlearned(); len(u) > 0 {
+		return 0, fmt.Errorf("the model has no numbers yet for %s: learn them first (pbl learn), or cross-validate (--cv K)", nameList(m, u))
+	}
+	for j, w := range b.Vars {
+		if w == target && b.Cols[j] != nil {
+			return j, nil
+		}
+	}
+	return 0, fmt.Errorf("the data has no column %s: it is needed to score the predictions", ir.Quote(v.Name))
+}
+
+// nameList quotes up to three variable names, saying how many more.
+func nameList(m *ir.Model, vs []ir.VarID) string {
+	names := make([]string, 0, 3)
+	for _, v := range vs[:min(3, len(vs))] {
+		names = append(names, ir.Quote(m.Vars[v].Name))
+	}
+	s := strings.Join(names, ", ")
+	if len(vs) > 3 {
+		s += fmt.Sprintf(" and %d more", len(vs)-3)
+	}
+	return s
+}
+
+// scoreChunk is the number of rows one goroutine scores at a time.
+const scoreChunk = 256
+
+// score predicts the given rows of b (every row if rows is nil) on every
+// core. Chunks of rows are scored into evaluators merged in order, so that
+// the sums, and the result, are the same whatever the number of cores.
+func score(m *ir.Model, target ir.VarID, b *data.Batch, col int, rows []int, each RowFunc) (*Evaluator, error) {
+	n := b.N
+	if rows != nil {
+		n = len(rows)
+	}
+	classes := m.Vars[target].States
+	chunks := (n + scoreChunk - 1) / scoreChunk
+	evs := make([]*Evaluator, chunks)
+	errs := make([]error, chunks)
+	par.For(chunks, func(ch int) {
+		e := NewEvaluator(classes)
+		evs[ch] = e
+		post := make([]float64, len(classes))
+		for k := ch * scoreChunk; k < min(n, (ch+1)*scoreChunk); k++ {
+			i := k
+			if rows != nil {
+				i = rows[k]
+			}
+			t := b.Cols[col][i]
+			if t == data.Missing {
+				e.SkipUnlabelled()
+				if each == nil {
+					continue
+				}
+			}
+			err := Predict(m, target, b, i, post)
+			if err != nil && err != ErrImpossible {
+				errs[ch] = lineErr(b, i, err)
+				return
+			}
+			if err == ErrImpossible && t != data.Missing {
+				e.Skip()
+			}
+			if each != nil {
+				if err == ErrImpossible {
+					each(i, nil)
+				} else {
+					each(i, post)
+				}
+			}
+			if err == nil && t != data.Missing {
+				e.Add(int(t), post)
+			}
+		}
+	})
+	total := NewEvaluator(classes)
+	for ch, e := range evs {
+		if errs[ch] != nil {
+			return nil, errs[ch]
+		}
+		total.Merge(e)
+	}
+	return total, nil
+}
+
+// lineErr names the data line of row i in err, when it is known.
+func lineErr(b *data.Batch, i int, err error) error {
+	if i < len(b.Lines) && b.Lines[i] > 0 {
+		return fmt.Errorf("data line %d: %w", b.Lines[i], err)
+	}
+	return err
+}
+
+// StratifiedFolds assigns each row to one of k folds, stratified by class:
+// class[i] is the class of row i (or data.Missing, which is a stratum of
+// its own). The rows of each class, in increasing class order (missing
+// last), are shuffled with a PCG generator seeded by seed and dealt round
+// robin into the folds, the deal continuing from class to class. So every
+// fold holds ⌊n_c/k⌋ or ⌈n_c/k⌉ rows of each class c, fold sizes differ by
+// at most one, and the assignment depends only on class, k and seed. It
+// returns fold[i], the fold of row i. It panics if k < 1.
+func StratifiedFolds(class []int32, k int, seed uint64) []int {
+	if k < 1 {
+		panic("learn: StratifiedFolds: k < 1")
+	}
+	var strata [][]int
+	index := map[int32]int{} // class -> stratum, built in class order below
+	maxClass := int32(-1)
+	for _, c := range class {
+		maxClass = max(maxClass, c)
+	}
+	size := make([]int, maxClass+2) // size[c+1]: rows of class c
+	for _, c := range class {
+		size[c+1]++
+	}
+	order := make([]int32, 0, len(size))
+	for c := int32(0); c <= maxClass; c++ {
+		if size[c+1] > 0 {
+			order = append(order, c)
+		}
+	}
+	if size[0] > 0 {
+		order = append(order, data.Missing)
+	}
+	for _, c := range order {
+		index[c] = len(strata)
+		strata = append(strata, make([]int, 0, size[c+1]))
+	}
+	for i, c := range class {
+		s := index[c]
+		strata[s] = append(strata[s], i)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5eed_f01d))
+	fold := make([]int, len(class))
+	next := 0
+	for _, rows := range strata {
+		rng.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
+		for _, i := range rows {
+			fold[i] = next
+			next = (next + 1) % k
+		}
+	}
+	return fold
+}
+
+// table returns the given rows of b's discrete columns as a data table.
+func table(b *data.Batch, rows []int) *ir.DataTable {
+	t := &ir.DataTable{Name: "training folds", Rows: make([][]int32, len(rows)), Lines: make([]ir.Pos, len(rows))}
+	var cols [][]int32
+	for j, col := range b.Cols {
+		if col != nil {
+			t.Vars = append(t.Vars, b.Vars[j])
+			cols = append(cols, col)
+		}
+	}
+	cells := make([]int32, len(rows)*len(cols))
+	for k, i := range rows {
+		row := cells[k*len(cols) : (k+1)*len(cols) : (k+1)*len(cols)]
+		for j, col := range cols {
+			row[j] = col[i]
+		}
+		t.Rows[k] = row
+		if i < len(b.Lines) {
+			t.Lines[k] = ir.Pos{Line: b.Lines[i]}
+		}
+	}
+	return t
+}
+
+// CrossValidate estimates how well a model structure learned from data
+// classifies target, by stratified k-fold cross-validation: the rows of
+// all are split into k folds with [StratifiedFolds] (seeded by seed), and
+// for each fold a fresh model is learned from the other folds with
+// [LearnTable] and opt (so a TAN classifier's tree is relearned too) and evaluated ([Evaluate]) on the fold. It
+// returns the metrics of each fold, in fold order; [Summarize] gives their
+// mean ± sd and [Pool] the metrics of the pooled out-of-fold predictions.
+//
+// fresh must return a new, independent model each time, numbering
+// variables and states as the model all was read with (typically: load the
+// model file again). target names the class variable.
+func CrossValidate(fresh func() (*ir.Model, error), target string, all *data.Batch, k int, opt Options, seed uint64) ([]*Metrics, error) {
+	return CrossValidateFunc(fresh, target, all, k, opt, seed, nil)
+}
+
+// CrossValidateFunc is [CrossValidate], calling each (unless nil) with the
+// out-of-fold posterior of every row of all (the row's index in all).
+func CrossValidateFunc(fresh func() (*ir.Model, error), target string, all *data.Batch, k int, opt Options, seed uint64, each RowFunc) ([]*Metrics, error) {
+	m, err := fresh()
+	if err != nil {
+		return nil, err
+	}
+	tv, err := LookupTarget(m, target)
+	if err != nil {
+		return nil, err
+	}
+	col := -1
+	for j, v := range all.Vars {
+		if v == tv && all.Cols[j] != nil {
+			col = j
+		}
+	}
+	if col < 0 {
+		return nil, fmt.Errorf("the data has no column %s: it is needed to learn and score the classifier", ir.Quote(target))
+	}
+	if m.Vars[tv].Kind == ir.Real {
+		return nil, fmt.Errorf("the target %s is real-valued; classification needs a discrete variable", ir.Quote(target))
+	}
+	labelled := 0
+	for _, c := range all.Cols[col][:all.N] {
+		if c != data.Missing {
+			labelled++
+		}
+	}
+	if k < 2 {
+		return nil, fmt.Errorf("cross-validation needs at least 2 folds, not %d", k)
+	}
+	if labelled < k {
+		return nil, fmt.Errorf("cannot make %d folds from %d labelled rows", k, labelled)
+	}
+	fold := StratifiedFolds(all.Cols[col][:all.N], k, seed)
+	test := make([][]int, k)
+	for i, f := range fold {
+		test[f] = append(test[f], i)
+	}
+	out := make([]*Metrics, k)
+	for f := range k {
+		if f > 0 {
+			if m, err = fresh(); err != nil {
+				return nil, err
+			}
+		}
+		var train []int
+		for g := range k {
+			if g != f {
+				train = append(train, test[g]...)
+			}
+		}
+		if _, err := LearnTable(m, table(all, train), opt); err != nil {
+			return nil, fmt.Errorf("fold %d of %d: %w", f+1, k, err)
+		}
+		e, err := score(m, tv, all, col, test[f], each)
+		if err != nil {
+			return nil, fmt.Errorf("fold %d of %d: %w", f+1, k, err)
+		}
+		out[f] = e.Metrics()
+	}
+	return out, nil
+}
+
+// LookupTarget returns the variable named name, or an error suggesting
+// the nearest discrete variable's name.
+func LookupTarget(m *ir.Model, name string) (ir.VarID, error) {
+	if v, ok := m.Lookup(name); ok {
+		if v.Kind == ir.Real {
+			return 0, fmt.Errorf("the target %s is real-valued; classification needs a discrete variable", ir.Quote(name))
+		}
+		return v.ID, nil
+	}
+	var names []string
+	for _, v := range m.Vars {
+		if v.Kind != ir.Real {
+			names = append(names, v.Name)
+		}
+	}
+	msg := "the model has no variable " + strconv.Quote(name)
+	if h := spell.Nearest(name, names); h != "" {
+		msg += " (did you mean " + strconv.Quote(h) + "?)"
+	} else if len(names) <= 8 {
+		msg += " (its discrete variables: " + strings.Join(names, ", ") + ")"
+	}
+	return 0, errors.New(msg)
+}

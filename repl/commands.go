@@ -391,7 +391,8 @@ Declarations extend the model (a statement may span several lines):
       true:  0.9
       false: 0.01
   }
-learn statements are not available in the language yet.
+Learn numbers from data, for a model loaded as a structure without numbers:
+  learn from "data.csv" with bayes(alpha = 1)
 
 Evidence set with :observe applies to every later query and shows in the prompt.
 

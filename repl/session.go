@@ -119,7 +119,7 @@ func (s *Session) Failed() bool { return s.failed }
 // pbl reads). Interactive declarations and the evidence are dropped. On
 // error the session is unchanged.
 func (s *Session) Load(path string) error {
-	m, err := pbl.LoadFile(path)
+	m, err := loadModel(path)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func (s *Session) Reload() error {
 	var err error
 	if s.path != "" && !isPBL(s.path) {
 		// Convert again: the file may have changed.
-		m, err = pbl.LoadFile(s.path)
+		m, err = loadModel(s.path)
 		if err != nil {
 			return err
 		}
@@ -237,7 +237,44 @@ func (s *Session) lower(extra *chunk) (*ir.Model, error) {
 	if s.base != "" {
 		fmt.Fprintf(&b, "\nimport %s\n", strconv.Quote(s.base))
 	}
-	return pbl.Load(InputName, append([]byte{}, b.String()...))
+	m, err := pbl.Load(InputName, append([]byte{}, b.String()...))
+	if err != nil {
+		return nil, err
+	}
+	return m, learnAll(m)
+}
+
+// loadModel reads a model file for the session. A structure whose numbers
+// are still to be learned is accepted (queries on it say so until a learn
+// statement runs), and the file's own learn statements run; its queries do
+// not.
+func loadModel(path string) (*ir.Model, error) {
+	m, err := pbl.LoadForLearning(path)
+	if err != nil {
+		return nil, err
+	}
+	return m, learnAll(m)
+}
+
+// learnAll runs the learn statements of m, in order, and nothing else. The
+// session's model is rebuilt from its source after every declaration, so
+// the learn statements typed so far run again each time.
+func learnAll(m *ir.Model) error {
+	var learns []ir.Stmt
+	for _, st := range m.Stmts {
+		if l, ok := st.(*ir.LearnStmt); ok {
+			learns = append(learns, l)
+		}
+	}
+	if len(learns) == 0 {
+		return nil
+	}
+	only := *m
+	only.Stmts = learns
+	if fails := pbl.Run(&only, io.Discard, pbl.RunOptions{}); len(fails) > 0 {
+		return fails
+	}
+	return nil
 }
 
 // Prompt returns the prompt for the next line: "pbl> ", with the evidence

@@ -329,3 +329,41 @@ func TestBar(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnStatements: a structure without numbers loads; queries say the
+// numbers are missing until a learn statement runs; learned numbers
+// survive a later declaration (the session re-runs its learn statements);
+// a bad learn statement is an error and the session goes on.
+func TestLearnStatements(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "wet.pbl")
+	csv := filepath.Join(dir, "wet.csv")
+	if err := os.WriteFile(model, []byte("var Rain, Wet: bool\nRain -> Wet\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csv, []byte("Rain,Wet\ntrue,true\ntrue,true\nfalse,false\nfalse,true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, _, status := session(t, model, false,
+		"P(Wet)",
+		`learn from "`+filepath.ToSlash(csv)+`" with mle`,
+		"P(Wet=true | Rain=false)",
+		"var Sun: bool",
+		"P(Sun) = 0.5",
+		"P(Wet=true | Rain=true)",
+		`learn from "nosuch.csv"`,
+		"P(Rain=true)",
+	)
+	want := "P(Wet=true | Rain=false) = 0.5\n\nP(Wet=true | Rain=true) = 1\n\nP(Rain=true) = 0.5\n"
+	if out != want {
+		t.Errorf("out = %q, want %q", out, want)
+	}
+	for _, w := range []string{"no numbers yet for Rain, Wet", "nosuch.csv"} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr %q lacks %q", errOut, w)
+		}
+	}
+	if status != 1 {
+		t.Errorf("status %d, want 1 (two lines failed)", status)
+	}
+}

@@ -185,7 +185,7 @@ func TestCommands(t *testing.T) {
 		"engine: auto (order min-fill)\n", "engine: ve (order min-fill)\n",
 		"junction tree\n", "last query: P(Storm=true) (engine ve)\n",
 		`{"query":"P(Storm=true)","evidence":{"Storm":"true"},"p":0.3}` + "\n",
-		"learn statements are not available", ":observe X=x ...",
+		"learn from \"data.csv\" with bayes(alpha = 1)", ":observe X=x ...",
 		":observe X=x ...\n  add session evidence",
 	} {
 		if !strings.Contains(out, want) {

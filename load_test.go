@@ -134,7 +134,7 @@ func TestImportErrors(t *testing.T) {
 				"main.pbl": "import \"a.pbl\"\nvar M: bool\nP(M) = 0.5",
 				"a.pbl":    "var X: bool\nP(X) = ",
 			},
-			`^DIR/a.pbl:2:8: expected a probability or a vector \[p1, p2, \.\.\.\], found end of file$`,
+			`^DIR/a.pbl:2:8: expected a probability, a vector \[p1, p2, \.\.\.\] or normal\(MEAN, SD\), found end of file$`,
 		},
 		{
 			"redeclared across files",

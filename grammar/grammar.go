@@ -89,11 +89,21 @@ type Body struct {
 	EndPos lexer.Position
 }
 
-// Value is a number or a vector.
+// Value is a number, a vector, or a normal density normal(MEAN, SD) for a
+// real-valued variable.
 type Value struct {
 	Pos    lexer.Position
 	Number *string  `parser:"(  @Number"`
-	Vector []string `parser:" | '[':Punct @Number ( ',':Punct @Number )* ']':Punct )"`
+	Vector []string `parser:" | '[':Punct @Number ( ',':Punct @Number )* ']':Punct"`
+	Normal *Normal  `parser:" | @@ )"`
+}
+
+// Normal is normal(MEAN, SD): a normal density with that mean and standard
+// deviation.
+type Normal struct {
+	Pos  lexer.Position
+	Mean string `parser:"'normal':Ident '(':Punct @Number ',':Punct"`
+	SD   string `parser:"@Number ')':Punct"`
 }
 
 // Row is one row of a CPT: the parents' states, then the child's

@@ -179,6 +179,30 @@ func (b *Builder) SetParents(v VarID, parents []VarID) {
 	}
 }
 
+// SetGaussian gives the real variable child a normal density per
+// configuration of its discrete parents. Standard deviations must be
+// positive and finite, means finite.
+func (b *Builder) SetGaussian(pos Pos, child VarID, parents []VarID, mean, sd []float64) {
+	m := b.m
+	for len(m.Gaussians) < len(m.Vars) {
+		m.Gaussians = append(m.Gaussians, nil)
+	}
+	if m.Gaussians[child] != nil {
+		b.Errorf(pos, "second distribution for %s (first at %s)", strconv.Quote(m.Vars[child].Name), m.Gaussians[child].Pos)
+		return
+	}
+	for i := range mean {
+		if math.IsNaN(mean[i]) || math.IsInf(mean[i], 0) || !(sd[i] > 0) || math.IsInf(sd[i], 0) {
+			b.Errorf(pos, "normal(%s, %s) for %s: the mean must be finite and the standard deviation positive",
+				FormatFloat(mean[i]), FormatFloat(sd[i]), strconv.Quote(m.Vars[child].Name))
+			return
+		}
+	}
+	m.Gaussians[child] = &Gaussian{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...),
+		Mean: append([]float64(nil), mean...), SD: append([]float64(nil), sd...)}
+	m.Parents[child] = append([]VarID(nil), parents...)
+}
+
 // AddStmt appends a statement.
 func (b *Builder) AddStmt(s Stmt) { b.m.Stmts = append(b.m.Stmts, s) }
 

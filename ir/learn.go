@@ -85,8 +85,8 @@ func (l *lowerer) classifier(c *grammar.Classifier) {
 }
 
 // classifierStructure gives the classifier's variables their structure:
-// the class is a root and the parent of every discrete feature (a real
-// feature is Gaussian given the class, with no CPT).
+// the class is a root and the parent of every feature (a real feature is
+// Gaussian given the class).
 func (l *lowerer) classifierStructure() {
 	cl := l.b.m.Classifier
 	if cl == nil {
@@ -99,9 +99,7 @@ func (l *lowerer) classifierStructure() {
 	}
 	l.b.SetParents(cl.Class, nil)
 	for _, f := range cl.Features {
-		if l.b.m.Vars[f].Kind != Real {
-			l.b.SetParents(f, []VarID{cl.Class})
-		}
+		l.b.SetParents(f, []VarID{cl.Class})
 	}
 }
 
@@ -252,4 +250,83 @@ func (l *lowerer) learnStmt(s *grammar.Learn) {
 		ls.Alpha = 0
 	}
 	l.b.AddStmt(ls)
+}
+
+// gaussian lowers P(X | A, B) = ... for a real-valued X: normal(MEAN, SD)
+// for a root, or one row of normal(MEAN, SD) per configuration of its
+// discrete parents.
+func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
+	m := l.b.m
+	name := m.Vars[child].Name
+	card := make([]int, len(parents))
+	for i, p := range parents {
+		if m.Vars[p].Kind == Real {
+			l.b.Errorf(pos(d.Parents[i].Pos), "%q is real-valued; the parents of a real variable must be discrete", m.Vars[p].Name)
+			return
+		}
+		card[i] = len(m.Vars[p].States)
+	}
+	n, ok := TableSize(card)
+	if !ok || n > MaxTableSize/16 {
+		l.b.Errorf(pos(d.Pos), "the table of %q is too large", name)
+		return
+	}
+	mean, sd := make([]float64, n), make([]float64, n)
+	normal := func(v *grammar.Value, i int) bool {
+		if v.Normal == nil {
+			l.b.Errorf(pos(v.Pos), "%q is real-valued: give normal(MEAN, SD)", name)
+			return false
+		}
+		mu, ok1 := l.number(v.Normal.Pos, v.Normal.Mean)
+		s, ok2 := l.number(v.Normal.Pos, v.Normal.SD)
+		mean[i], sd[i] = mu, s
+		return ok1 && ok2
+	}
+	body := d.Body
+	if len(parents) == 0 {
+		if body.Value == nil {
+			l.b.Errorf(pos(body.Pos), "P(%s) has no parents: give normal(MEAN, SD)", Quote(name))
+			return
+		}
+		if normal(body.Value, 0) {
+			l.b.SetGaussian(pos(d.Pos), child, nil, mean, sd)
+		}
+		return
+	}
+	if body.Value != nil {
+		l.b.Errorf(pos(body.Pos), "P(%s | ...) has parents: give one normal(MEAN, SD) per parent configuration, as in { %s: normal(0, 1) }", Quote(name), exampleRow(m, parents))
+		return
+	}
+	errs := len(l.b.Errs)
+	seen := make([]bool, n)
+	for _, r := range body.Rows {
+		if len(r.States) != len(parents) {
+			l.b.Errorf(pos(r.Pos), "row has %d states, expected %d (one for each of %s)", len(r.States), len(parents), nameList(m, parents))
+			continue
+		}
+		idx, good := 0, true
+		for i, st := range r.States {
+			s, ok := lookupState(m.Vars[parents[i]], st, &l.b.Errs)
+			good = good && ok
+			idx = idx*card[i] + s
+		}
+		if !good {
+			continue
+		}
+		if seen[idx] {
+			l.b.Errorf(pos(r.Pos), "duplicate row (%s)", rowText(r))
+			continue
+		}
+		seen[idx] = true
+		normal(r.Value, idx)
+	}
+	for idx, ok := range seen {
+		if !ok && len(l.b.Errs) == errs {
+			l.b.Errorf(pos(body.EndPos), "P(%s | %s) is missing a row (row %d of %d)", Quote(name), nameList(m, parents), idx+1, n)
+			break
+		}
+	}
+	if len(l.b.Errs) == errs {
+		l.b.SetGaussian(pos(d.Pos), child, parents, mean, sd)
+	}
 }

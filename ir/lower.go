@@ -307,6 +307,10 @@ func (l *lowerer) dist(d *grammar.Dist) {
 		return
 	}
 	cv := m.Vars[child]
+	if cv.Kind == Real {
+		l.gaussian(d, child, parents)
+		return
+	}
 	for i, p := range append([]VarID{child}, parents...) {
 		if m.Vars[p].Kind == Real {
 			at := d.Child.Pos
@@ -413,6 +417,10 @@ func (l *lowerer) dist(d *grammar.Dist) {
 // value lowers a number or vector into dst (one row, len = number of states).
 func (l *lowerer) value(v *grammar.Value, child *Variable, normalize bool, dst []float64) bool {
 	k := len(dst)
+	if v.Normal != nil {
+		l.b.Errorf(pos(v.Pos), "%q is discrete: normal(MEAN, SD) is for real-valued variables; give a vector [%s]", child.Name, exampleVec(k))
+		return false
+	}
 	if v.Number != nil {
 		if child.Kind != Bool {
 			l.b.Errorf(pos(v.Pos), "%s has %d states: give a vector [%s]; a single number is shorthand for P(%s=true) of a bool variable",

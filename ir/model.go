@@ -68,6 +68,8 @@ type Model struct {
 	// network.
 	Potentials []*Factor
 
+	Gaussians []*Gaussian // Gaussians[v]: the density of real variable v, or nil
+
 	Classifier *Classifier  // the naive_bayes or tan declaration, or nil
 	Tables     []*DataTable // inline data tables, in source order
 	Source     string       // the file the model was read from, or ""
@@ -117,19 +119,46 @@ func (m *Model) Factors() []*Factor {
 	return append(fs, m.Potentials...)
 }
 
-// Unlearned returns the discrete variables of a Bayesian network that have
-// a structure (parents) but no CPT yet: their numbers are to be learned.
+// Unlearned returns the variables of a Bayesian network that have a
+// structure but no numbers yet: discrete variables without a CPT, and real
+// variables with discrete parents (a classifier's Gaussian features) but no
+// density. Their numbers are to be learned.
 func (m *Model) Unlearned() []VarID {
 	if !m.IsBayesNet() {
 		return nil
 	}
 	var out []VarID
 	for v, c := range m.CPTs {
-		if c == nil && m.Vars[v].Kind != Real {
+		switch {
+		case m.Vars[v].Kind != Real:
+			if c == nil {
+				out = append(out, VarID(v))
+			}
+		case m.Parents[v] != nil && m.Gaussian(VarID(v)) == nil:
 			out = append(out, VarID(v))
 		}
 	}
 	return out
+}
+
+// Gaussian returns the density of real variable v, or nil.
+func (m *Model) Gaussian(v VarID) *Gaussian {
+	if int(v) < len(m.Gaussians) {
+		return m.Gaussians[v]
+	}
+	return nil
+}
+
+// Gaussian is the density of a real-valued variable given discrete
+// parents: a normal distribution for each parent configuration (row-major
+// over Parents, the last fastest), as in a naive Bayes classifier with
+// Gaussian features.
+type Gaussian struct {
+	Pos     Pos
+	Child   VarID
+	Parents []VarID
+	Mean    []float64 // one per parent configuration
+	SD      []float64 // standard deviations, > 0
 }
 
 // IsBayesNet reports whether the model is a Bayesian network: a product of

@@ -307,8 +307,25 @@ func (p *parser) value() *grammar.Value {
 			p.next()
 		}
 		p.expect("]", "to close the vector")
+	case p.is("normal"):
+		n := &grammar.Normal{Pos: p.tok.Pos}
+		p.next()
+		p.expect("(", "after normal, as in normal(MEAN, SD)")
+		if p.tok.Type != grammar.Number {
+			p.fail(p.tok.Pos, "expected the mean of normal(MEAN, SD), found %s", describe(p.tok))
+		}
+		n.Mean = p.tok.Value
+		p.next()
+		p.expect(",", "between the mean and the standard deviation")
+		if p.tok.Type != grammar.Number {
+			p.fail(p.tok.Pos, "expected the standard deviation of normal(MEAN, SD), found %s", describe(p.tok))
+		}
+		n.SD = p.tok.Value
+		p.next()
+		p.expect(")", "to close normal(MEAN, SD)")
+		v.Normal = n
 	default:
-		p.fail(p.tok.Pos, "expected a probability or a vector [p1, p2, ...], found %s", describe(p.tok))
+		p.fail(p.tok.Pos, "expected a probability, a vector [p1, p2, ...] or normal(MEAN, SD), found %s", describe(p.tok))
 	}
 	return v
 }

@@ -100,6 +100,7 @@ func TestSameTreeAsParticiple(t *testing.T) {
 // differentialOnly holds inputs, valid and not, whose trees are not worth
 // spelling out but on which the two parsers must agree.
 var differentialOnly = []string{
+	`P(X) = normal`, `P(X) = normal(`, `P(X) = normal(1`, `P(X) = normal(1,`, `P(X) = normal(1, 2`, `P(X) = normal(a, 2)`, `P(X) = { a: normal(1 2) }`,
 	`naive_bayes`, `naive_bayes C`, `naive_bayes C given`, `tan C given A,`, `learn`, `learn from`, `learn A from`,
 	`learn from "x" with`, `learn from "x" with m(`, `learn from "x" with m(a=)`, `learn from x with m()`,
 	`data`, `data t`, `data t = {`, `data t = { A }`, `data t = { A, B x y }`, `data t = { A ? }`, `data t = { A, }`,

@@ -39,6 +39,11 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 		i = j
 	}
 	for _, v := range m.Vars {
+		if g := m.Gaussian(v.ID); g != nil {
+			b.WriteString("\n")
+			writeGaussian(b, m, g)
+			continue
+		}
 		c := m.CPTs[v.ID]
 		if c == nil {
 			continue
@@ -135,4 +140,56 @@ func vector(xs []float64) string {
 		s[i] = ir.FormatFloat(x)
 	}
 	return "[" + strings.Join(s, ", ") + "]"
+}
+
+// writeGaussian writes P(X | parents) = normal(MEAN, SD), or one aligned
+// row of normal(MEAN, SD) per parent configuration.
+func writeGaussian(b *bufio.Writer, m *ir.Model, g *ir.Gaussian) {
+	fmt.Fprintf(b, "P(%s", ir.Quote(m.Vars[g.Child].Name))
+	for i, p := range g.Parents {
+		if i == 0 {
+			b.WriteString(" | ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(ir.Quote(m.Vars[p].Name))
+	}
+	b.WriteString(") = ")
+	normal := func(i int) string {
+		return "normal(" + ir.FormatFloat(g.Mean[i]) + ", " + ir.FormatFloat(g.SD[i]) + ")"
+	}
+	if len(g.Parents) == 0 {
+		b.WriteString(normal(0) + "\n")
+		return
+	}
+	b.WriteString("{\n")
+	card := make([]int, len(g.Parents))
+	width := make([]int, len(g.Parents))
+	for i, p := range g.Parents {
+		card[i] = len(m.Vars[p].States)
+		for _, s := range m.Vars[p].States {
+			width[i] = max(width[i], len(ir.Quote(s)))
+		}
+	}
+	a := make([]int, len(g.Parents))
+	for r := range g.Mean {
+		b.WriteString("    ")
+		for i, p := range g.Parents {
+			sep := ","
+			if i == len(g.Parents)-1 {
+				sep = ":"
+			}
+			s := ir.Quote(m.Vars[p].States[a[i]]) + sep
+			b.WriteString(s)
+			b.WriteString(strings.Repeat(" ", width[i]+2-len(s)))
+		}
+		b.WriteString(normal(r) + "\n")
+		for i := len(a) - 1; i >= 0; i-- {
+			if a[i]++; a[i] < card[i] {
+				break
+			}
+			a[i] = 0
+		}
+	}
+	b.WriteString("}\n")
 }

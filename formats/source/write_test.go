@@ -26,6 +26,20 @@ func sameModel(a, b *ir.Model) string {
 		if v.Name != w.Name || v.Kind != w.Kind || strings.Join(v.States, "\x00") != strings.Join(w.States, "\x00") {
 			return "variable " + v.Name + " differs"
 		}
+		ga, gb := a.Gaussian(ir.VarID(i)), b.Gaussian(ir.VarID(i))
+		if (ga == nil) != (gb == nil) {
+			return "density presence of " + v.Name + " differs"
+		}
+		if ga != nil {
+			if len(ga.Parents) != len(gb.Parents) || len(ga.Mean) != len(gb.Mean) {
+				return "density of " + v.Name + " differs"
+			}
+			for j := range ga.Mean {
+				if math.Float64bits(ga.Mean[j]) != math.Float64bits(gb.Mean[j]) || math.Float64bits(ga.SD[j]) != math.Float64bits(gb.SD[j]) {
+					return "density of " + v.Name + " differs"
+				}
+			}
+		}
 		ca, cb := a.CPTs[i], b.CPTs[i]
 		if (ca == nil) != (cb == nil) {
 			return "table presence of " + v.Name + " differs"
@@ -110,6 +124,16 @@ func TestRoundTripExamples(t *testing.T) {
 var "odd name": {"x y", 0, var}
 var G: 1..3
 var H: real
+var Len, Z: real
+P(Len | A, G) = {
+    true, 1: normal(1.5, 0.25)
+    true, 2: normal(2, 1)
+    true, 3: normal(-1e-3, 2)
+    false, 1: normal(0, 1)
+    false, 2: normal(0, 1)
+    false, 3: normal(0, 3)
+}
+P(Z) = normal(0, 1)
 P(A) = 0.25
 P(B | A) = { true: 0.5, false: [0.1, 0.9] }
 P("odd name" | B) = { true: [0.2, 0.3, 0.5], false: [1, 0, 0] }
@@ -125,7 +149,7 @@ P(G) = [0.5, 0.25, 0.25]
 	want := `var A, B: bool
 var "odd name": {"x y", 0, var}
 var G: 1..3
-var H: real
+var H, Len, Z: real
 
 P(A) = [0.25, 0.75]
 
@@ -140,6 +164,17 @@ P("odd name" | B) = {
 }
 
 P(G) = [0.5, 0.25, 0.25]
+
+P(Len | A, G) = {
+    true,  1: normal(1.5, 0.25)
+    true,  2: normal(2, 1)
+    true,  3: normal(-0.001, 2)
+    false, 1: normal(0, 1)
+    false, 2: normal(0, 1)
+    false, 3: normal(0, 3)
+}
+
+P(Z) = normal(0, 1)
 `
 	if buf.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)

@@ -11,6 +11,7 @@ import (
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
 )
 
 // A replCommand is one of the colon commands.
@@ -129,15 +130,15 @@ func (s *Session) cmdVars(args []string) {
 		s.note("no variables yet: :load a model or declare some, as in var Rain: bool")
 		return
 	}
-	var t table
+	var t report.Table
 	for _, v := range m.Vars {
 		parents := ""
 		if ps := m.Parents[v.ID]; len(ps) > 0 {
 			parents = "| " + varNames(m, ps)
 		}
-		t.add(ir.Quote(v.Name), domain(v), parents)
+		t.Add(ir.Quote(v.Name), domain(v), parents)
 	}
-	t.write(s.out)
+	t.Write(s.out)
 }
 
 // domain describes a variable's states.
@@ -410,11 +411,11 @@ func (s *Session) cmdHelp(args []string) {
 		return
 	}
 	fmt.Fprint(s.out, helpText)
-	var t table
+	var t report.Table
 	for _, c := range commands {
-		t.add("  :"+c.name+" "+c.args, c.help)
+		t.Add("  :"+c.name+" "+c.args, c.help)
 	}
-	t.write(s.out)
+	t.Write(s.out)
 	fmt.Fprint(s.out, `
 Keys: Tab completes commands, keywords, variables and states after "=";
 up and down arrows recall history; Ctrl-C cancels the line or a running

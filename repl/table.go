@@ -76,7 +76,7 @@ func writeCPT(w io.Writer, m *ir.Model, cpt *ir.CPT) {
 		title += " | " + varNames(m, cpt.Parents)
 	}
 	fmt.Fprintln(w, title+")")
-	var t table
+	var t report.Table
 	head := []string{}
 	for _, p := range cpt.Parents {
 		head = append(head, m.Vars[p].Name)
@@ -86,7 +86,7 @@ func writeCPT(w io.Writer, m *ir.Model, cpt *ir.CPT) {
 	}
 	head = append(head, child.States...)
 	head[0] = "  " + head[0]
-	t.add(head...)
+	t.Add(head...)
 	f := cpt.Factor
 	k := len(child.States)
 	a := make([]int, len(f.Vars))
@@ -103,9 +103,9 @@ func writeCPT(w io.Writer, m *ir.Model, cpt *ir.CPT) {
 			cells = append(cells, report.Num(f.Vals[i+s]))
 		}
 		cells[0] = "  " + cells[0]
-		t.add(cells...)
+		t.Add(cells...)
 	}
-	t.write(w)
+	t.Write(w)
 }
 
 // writeGraph writes the graph as text: each variable in topological order
@@ -115,7 +115,7 @@ func writeGraph(w io.Writer, m *ir.Model) {
 		fmt.Fprintln(w, "(no variables)")
 		return
 	}
-	var t table
+	var t report.Table
 	if !m.IsBayesNet() {
 		nb := make([]map[ir.VarID]bool, len(m.Vars))
 		for _, f := range m.Potentials {
@@ -137,20 +137,20 @@ func writeGraph(w io.Writer, m *ir.Model) {
 					ns = append(ns, ir.VarID(u))
 				}
 			}
-			t.add(ir.Quote(m.Vars[v].Name), "--", varNames(m, ns))
+			t.Add(ir.Quote(m.Vars[v].Name), "--", varNames(m, ns))
 		}
-		t.write(w)
+		t.Write(w)
 		return
 	}
 	children := m.Children()
 	for _, v := range topoOrder(m) {
 		if len(children[v]) == 0 {
-			t.add(ir.Quote(m.Vars[v].Name))
+			t.Add(ir.Quote(m.Vars[v].Name))
 			continue
 		}
-		t.add(ir.Quote(m.Vars[v].Name), "->", varNames(m, children[v]))
+		t.Add(ir.Quote(m.Vars[v].Name), "->", varNames(m, children[v]))
 	}
-	t.write(w)
+	t.Write(w)
 }
 
 // topoOrder orders the variables parents first, ties in declaration order.
@@ -184,35 +184,4 @@ func topoOrder(m *ir.Model) []ir.VarID {
 		}
 	}
 	return order
-}
-
-// table aligns columns of cells, as package report does.
-type table struct{ rows [][]string }
-
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *table) write(w io.Writer) {
-	var width []int
-	for _, r := range t.rows {
-		for i, c := range r {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
-	}
-	var b strings.Builder
-	for _, r := range t.rows {
-		b.Reset()
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)))
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
 }

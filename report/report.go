@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
@@ -28,12 +29,12 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 		return
 	case ir.MPE, ir.MAP:
 		fmt.Fprintf(w, "%s  p = %s\n", q.Text, Num(r.P))
-		var t table
+		var t Table
 		for _, o := range r.Assignment {
 			v := m.Vars[o.Var]
-			t.add("  "+v.Name, v.States[o.State])
+			t.Add("  "+v.Name, v.States[o.State])
 		}
-		t.write(w)
+		t.Write(w)
 		return
 	}
 	switch q.Form() {
@@ -41,7 +42,7 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 		fmt.Fprintf(w, "%s = %s\n", q.Text, Num(r.P))
 	case ir.FormMarginals:
 		fmt.Fprintln(w, q.Text)
-		var t table
+		var t Table
 		for _, mg := range r.Marginals {
 			v := m.Vars[mg.Var]
 			for s, p := range mg.P {
@@ -49,13 +50,13 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 				if s == 0 {
 					name = v.Name
 				}
-				t.add("  "+name, v.States[s], Num(p))
+				t.Add("  "+name, v.States[s], Num(p))
 			}
 		}
-		t.write(w)
+		t.Write(w)
 	default:
 		fmt.Fprintln(w, q.Text)
-		var t table
+		var t Table
 		head := []string{}
 		for _, g := range r.Given {
 			head = append(head, m.Vars[g].Name)
@@ -68,7 +69,7 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 		}
 		head = append(head, "p")
 		head[0] = "  " + head[0]
-		t.add(head...)
+		t.Add(head...)
 		for _, row := range r.Rows {
 			cells := []string{}
 			for i, g := range r.Given {
@@ -82,40 +83,49 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 			}
 			cells = append(cells, Num(row.P))
 			cells[0] = "  " + cells[0]
-			t.add(cells...)
+			t.Add(cells...)
 		}
-		t.write(w)
+		t.Write(w)
 		if r.Omitted > 0 {
 			fmt.Fprintf(w, "  (%d rows omitted: their conditioning configuration has probability 0 given the evidence)\n", r.Omitted)
 		}
 	}
 }
 
-// table aligns columns of cells.
-type table struct{ rows [][]string }
+// Table aligns columns of text cells, two spaces apart, without trailing
+// blanks. With Right set, every column but the first is right-aligned
+// (columns of numbers).
+type Table struct {
+	Right bool
+	rows  [][]string
+}
 
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+// Add appends a row.
+func (t *Table) Add(cells ...string) { t.rows = append(t.rows, cells) }
 
-func (t *table) write(w io.Writer) {
+// Write writes the rows, aligned.
+func (t *Table) Write(w io.Writer) {
 	var width []int
 	for _, r := range t.rows {
 		for i, c := range r {
 			if i >= len(width) {
 				width = append(width, 0)
 			}
-			width[i] = max(width[i], len([]rune(c)))
+			width[i] = max(width[i], utf8.RuneCountInString(c))
 		}
 	}
 	var b strings.Builder
 	for _, r := range t.rows {
 		b.Reset()
 		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
 			if i > 0 {
 				b.WriteString("  ")
 			}
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))))
+			if t.Right && i > 0 {
+				b.WriteString(pad + c)
+			} else {
+				b.WriteString(c + pad)
 			}
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))

@@ -230,6 +230,12 @@ func (b *Builder) Finish() (*Model, error) {
 	if err := b.Errs.Err(); err != nil {
 		return nil, err
 	}
+	// Gaussians has one entry per variable, so that learning a density
+	// assigns an element and never reallocates: shallow copies of the
+	// model (the REPL, classify) then see it too.
+	for len(m.Gaussians) < len(m.Vars) {
+		m.Gaussians = append(m.Gaussians, nil)
+	}
 	return m, nil
 }
 

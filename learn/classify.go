@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,20 +24,23 @@ var ErrImpossible = errors.New("the row's evidence has probability 0 under the m
 // Predict writes into dst the posterior distribution of target given the
 // observed cells of row i of b: dst[c] = P(target = c | the row's other
 // non-missing cells). The target's own cell, missing cells and real-valued
-// cells (except for a classifier's Gaussian features) are ignored. len(dst)
-// must be the number of the target's states.
+// cells (except for a classifier's Gaussian features) are ignored (see
+// [IgnoredColumns]). len(dst) must be the number of the target's states.
 //
-// For the class of a naive Bayes or TAN classifier it uses the fast path
-// [LogPosterior], normalised stably in log space; for any other variable
-// it asks the exact inference engine for P(target | evidence). A row whose
+// For the class of a naive Bayes or TAN classifier — declared
+// (m.Classifier), or, in a model with Gaussian features, the structure of
+// its tables (a learned classifier read back from .pbl) — it uses the fast
+// path [LogPosterior], normalised stably in log space, which takes real
+// evidence; for any other variable it asks the exact inference engine for
+// P(target | evidence), which takes discrete evidence only. A row whose
 // evidence is impossible gives [ErrImpossible]; other errors (a model with
 // unlearned numbers, a table too large) come from infer.Answer.
 func Predict(m *ir.Model, target ir.VarID, b *data.Batch, i int, dst []float64) error {
 	if len(dst) != len(m.Vars[target].States) {
 		panic(fmt.Sprintf("learn: Predict: dst has length %d for %d states", len(dst), len(m.Vars[target].States)))
 	}
-	if cl := m.Classifier; cl != nil && cl.Class == target {
-		LogPosterior(m, b, i, dst)
+	if cl := classifierFor(m, target); cl != nil {
+		logPosterior(m, cl, b, i, dst)
 		return normalizeLog(dst)
 	}
 	var ev []ir.Obs
@@ -70,6 +74,25 @@ func Predict(m *ir.Model, target ir.VarID, b *data.Batch, i int, dst []float64) 
 		dst[row.Values[0]] = row.P
 	}
 	return nil
+}
+
+// IgnoredColumns returns the real-valued columns of b that [Predict]
+// ignores when it predicts target: all of them when the target is
+// predicted by exact inference (which takes discrete evidence only), and
+// those that are not Gaussian features when it is a classifier's class.
+func IgnoredColumns(m *ir.Model, target ir.VarID, b *data.Batch) []ir.VarID {
+	cl := classifierFor(m, target)
+	var out []ir.VarID
+	for j, v := range b.Vars {
+		if j >= len(b.Reals) || b.Reals[j] == nil {
+			continue
+		}
+		if cl != nil && slices.Contains(cl.Features, v) && m.Gaussian(v) != nil {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // normalizeLog turns log-probabilities into probabilities summing to 1:
@@ -299,35 +322,42 @@ func StratifiedFolds(class []int32, k int, seed uint64) []int {
 	return fold
 }
 
-// table returns the given rows of b's discrete columns as a data table.
-func table(b *data.Batch, rows []int) *ir.DataTable {
-	t := &ir.DataTable{Name: "training folds", Rows: make([][]int32, len(rows)), Lines: make([]ir.Pos, len(rows))}
-	var cols [][]int32
-	for j, col := range b.Cols {
-		if col != nil {
-			t.Vars = append(t.Vars, b.Vars[j])
-			cols = append(cols, col)
+// subBatch returns the given rows of b's columns, discrete and real, as
+// a batch.
+func subBatch(b *data.Batch, rows []int) *data.Batch {
+	out := &data.Batch{N: len(rows), Vars: b.Vars, Cols: make([][]int32, len(b.Vars)), Reals: make([][]float64, len(b.Vars))}
+	for j := range b.Vars {
+		if col := b.Cols[j]; col != nil {
+			c := make([]int32, len(rows))
+			for k, i := range rows {
+				c[k] = col[i]
+			}
+			out.Cols[j] = c
+		}
+		if j < len(b.Reals) && b.Reals[j] != nil {
+			c := make([]float64, len(rows))
+			for k, i := range rows {
+				c[k] = b.Reals[j][i]
+			}
+			out.Reals[j] = c
 		}
 	}
-	cells := make([]int32, len(rows)*len(cols))
-	for k, i := range rows {
-		row := cells[k*len(cols) : (k+1)*len(cols) : (k+1)*len(cols)]
-		for j, col := range cols {
-			row[j] = col[i]
-		}
-		t.Rows[k] = row
-		if i < len(b.Lines) {
-			t.Lines[k] = ir.Pos{Line: b.Lines[i]}
+	if len(b.Lines) > 0 {
+		out.Lines = make([]int, len(rows))
+		for k, i := range rows {
+			if i < len(b.Lines) {
+				out.Lines[k] = b.Lines[i]
+			}
 		}
 	}
-	return t
+	return out
 }
 
 // CrossValidate estimates how well a model structure learned from data
 // classifies target, by stratified k-fold cross-validation: the rows of
 // all are split into k folds with [StratifiedFolds] (seeded by seed), and
-// for each fold a fresh model is learned from the other folds with
-// [LearnTable] and opt (so a TAN classifier's tree is relearned too) and evaluated ([Evaluate]) on the fold. It
+// for each fold a fresh model is learned from the other folds (their
+// discrete and real columns) as [Learn] does with opt (so a TAN classifier's tree is relearned too) and evaluated ([Evaluate]) on the fold. It
 // returns the metrics of each fold, in fold order; [Summarize] gives their
 // mean ± sd and [Pool] the metrics of the pooled out-of-fold predictions.
 //
@@ -391,7 +421,7 @@ func CrossValidateFunc(fresh func() (*ir.Model, error), target string, all *data
 				train = append(train, test[g]...)
 			}
 		}
-		if _, err := LearnTable(m, table(all, train), opt); err != nil {
+		if _, err := learnBatch(m, subBatch(all, train), opt); err != nil {
 			return nil, fmt.Errorf("fold %d of %d: %w", f+1, k, err)
 		}
 		e, err := score(m, tv, all, col, test[f], each)

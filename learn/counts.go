@@ -2,7 +2,9 @@ package learn
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/internal/spell"
@@ -47,11 +49,31 @@ type Options struct {
 	Alpha  float64    // Bayes: Dirichlet pseudo-count added to every cell (Laplace = 1)
 	ESS    float64    // Bayes: BDeu equivalent sample size; > 0 replaces Alpha
 	M      float64    // MEstimate: m, with p = 1/k
-	Vars   []ir.VarID // the variables whose CPTs are learned; nil = every discrete variable (every unlearned one AND every one with a CPT, whose numbers are replaced)
+	Vars   []ir.VarID // the variables whose CPTs (or densities) are learned; nil = every discrete variable (every unlearned one AND every one with a CPT, whose numbers are replaced) and every real variable with parents or a density
+
+	// VarSmoothing is scikit-learn GaussianNB's var_smoothing: the share
+	// of the largest variance of any learned real variable added to every
+	// variance of a Gaussian (see the package doc). 0 means
+	// DefaultVarSmoothing; it must be finite and not negative.
+	VarSmoothing float64
 }
 
-// Counts holds sufficient statistics: for each learned variable a flat
-// count table over (parents..., child), child fastest (the CPT layout).
+// DefaultVarSmoothing is the default of Options.VarSmoothing, as in
+// scikit-learn's GaussianNB.
+const DefaultVarSmoothing = 1e-9
+
+// varSmoothing returns the smoothing opt asks for.
+func (opt Options) varSmoothing() float64 {
+	if opt.VarSmoothing == 0 {
+		return DefaultVarSmoothing
+	}
+	return opt.VarSmoothing
+}
+
+// Counts holds sufficient statistics: for each learned discrete variable
+// a flat count table over (parents..., child), child fastest (the CPT
+// layout), and for each learned real variable the count, mean and sum of
+// squared deviations of its values per configuration of its parents.
 // Counts merge associatively (Beam-ready). A Counts is not safe for
 // concurrent use; give each goroutine its own and Merge them.
 type Counts struct {
@@ -68,13 +90,59 @@ type Counts struct {
 	max  []int32
 }
 
-// family is the count table of one variable given its parents.
+// family is the count table of one variable given its parents. For a
+// real child (a Gaussian) the child's dimension has size 1: n[u] is the
+// number of non-missing values in parent configuration u, and shift[u],
+// mean[u] and m2[u] their moments (see moments).
 type family struct {
 	child ir.VarID
 	vars  []ir.VarID // parents..., child
-	card  []int      // current sizes (for open variables, states seen so far)
+	card  []int      // current sizes (for open variables, states seen so far; 1 for a real child)
 	n     []float64  // row-major, child fastest
+
+	real            bool
+	shift, mean, m2 []float64 // real child: per parent configuration, as n
+	all             moments   // real child: every non-missing value, whatever its parents
 }
+
+// moments are the count n of a set of numbers, and the mean and the sum
+// of squared deviations from it of the numbers less shift, the first
+// number seen: Welford's update per number, Chan, Golub and LeVeque's
+// formula to merge. The shift keeps the running mean near 0, of the size
+// of the spread, so that its rounding is relative to the spread and not
+// to the mean: the variance of 1e6 + noise of sd 0.01 keeps its digits.
+type moments struct{ n, shift, mean, m2 float64 }
+
+// add adds x.
+func (a *moments) add(x float64) {
+	if a.n == 0 {
+		a.shift = x
+	}
+	a.n++
+	x -= a.shift
+	d := x - a.mean
+	a.mean += d / a.n
+	a.m2 += d * (x - a.mean)
+}
+
+// merge adds the numbers of b.
+func (a *moments) merge(b moments) {
+	if b.n == 0 {
+		return
+	}
+	if a.n == 0 {
+		*a = b
+		return
+	}
+	n := a.n + b.n
+	d := (b.mean + (b.shift - a.shift)) - a.mean
+	a.mean += d * (b.n / n)
+	a.m2 += b.m2 + d*d*(a.n*b.n/n)
+	a.n = n
+}
+
+// Mean returns the mean of the numbers.
+func (a moments) Mean() float64 { return a.shift + a.mean }
 
 // NewCounts returns empty counts for the variables opt.Vars selects in m,
 // with their current parents (m.Parents). It panics if a table would be
@@ -97,17 +165,37 @@ func newCounts(m *ir.Model, fams [][]ir.VarID) *Counts {
 	}
 	for _, vars := range fams {
 		f := &family{child: vars[len(vars)-1], vars: vars, card: make([]int, len(vars))}
+		f.real = m.Vars[f.child].Kind == ir.Real
 		for i, v := range vars {
 			f.card[i] = len(m.Vars[v].States)
+		}
+		if f.real {
+			f.card[len(vars)-1] = 1
 		}
 		n, ok := tableSize(f.card)
 		if !ok {
 			panic("learn: NewCounts: table too large")
 		}
-		f.n = make([]float64, n)
+		f.alloc(n)
 		c.fams = append(c.fams, f)
 	}
 	return c
+}
+
+// alloc gives f empty tables of n entries.
+func (f *family) alloc(n int) {
+	f.n = make([]float64, n)
+	if f.real {
+		f.shift, f.mean, f.m2 = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+}
+
+// at returns the moments of configuration u of a real family.
+func (f *family) at(u int) moments { return moments{f.n[u], f.shift[u], f.mean[u], f.m2[u]} }
+
+// set stores the moments of configuration u of a real family.
+func (f *family) set(u int, a moments) {
+	f.n[u], f.shift[u], f.mean[u], f.m2[u] = a.n, a.shift, a.mean, a.m2
 }
 
 // tableSize is ir.TableSize, allowing empty dimensions (an open variable
@@ -121,14 +209,16 @@ func tableSize(card []int) (int, bool) {
 	return ir.TableSize(card)
 }
 
-// learnedVars returns the variables whose CPTs opt asks to learn.
+// learnedVars returns the variables whose CPTs or densities opt asks to
+// learn: by default every discrete variable, and every real variable with
+// parents or a density.
 func learnedVars(m *ir.Model, opt Options) []ir.VarID {
 	if opt.Vars != nil {
 		return opt.Vars
 	}
 	var out []ir.VarID
 	for v, x := range m.Vars {
-		if x.Kind != ir.Real {
+		if x.Kind != ir.Real || m.Parents[v] != nil || m.Gaussian(ir.VarID(v)) != nil {
 			out = append(out, ir.VarID(v))
 		}
 	}
@@ -162,11 +252,11 @@ func (c *Counts) Add(b *data.Batch) {
 		c.cols[v] = -1
 	}
 	for j, v := range b.Vars {
-		if int(v) < len(c.cols) && b.Cols[j] != nil {
+		if int(v) < len(c.cols) && (b.Cols[j] != nil || j < len(b.Reals) && b.Reals[j] != nil) {
 			c.cols[v] = j
 			if c.open[v] {
 				mx := int32(-1)
-				for _, s := range b.Cols[j][:n] {
+				for _, s := range b.Cols[j][:n] { // an open variable is discrete
 					mx = max(mx, s)
 				}
 				c.max[v] = mx
@@ -178,13 +268,21 @@ func (c *Counts) Add(b *data.Batch) {
 		for _, v := range f.vars {
 			present = present && c.cols[v] >= 0
 		}
+		if present && f.real {
+			j := c.cols[f.child]
+			present = j < len(b.Reals) && b.Reals[j] != nil
+		}
 		if !present {
 			continue
 		}
 		f.fit(c)
 		clear(idx)
 		stride := int32(1)
-		for k := len(f.vars) - 1; k >= 0; k-- {
+		last := len(f.vars) - 1
+		if f.real {
+			last-- // the child's dimension has size 1
+		}
+		for k := last; k >= 0; k-- {
 			col := b.Cols[c.cols[f.vars[k]]][:n]
 			for i, s := range col {
 				if s < 0 || idx[i] < 0 {
@@ -194,6 +292,10 @@ func (c *Counts) Add(b *data.Batch) {
 				}
 			}
 			stride *= int32(f.card[k])
+		}
+		if f.real {
+			c.addReal(f, b.Reals[c.cols[f.child]][:n], idx, bad)
+			continue
 		}
 		cnt := f.n
 		for i, x := range idx {
@@ -209,6 +311,28 @@ func (c *Counts) Add(b *data.Batch) {
 		if x {
 			c.partial++
 		}
+	}
+}
+
+// addReal adds the values xs of a real family's child, idx[i] being the
+// parent configuration of row i (or -1 if a parent is missing).
+func (c *Counts) addReal(f *family, xs []float64, idx []int32, bad []bool) {
+	for i, x := range xs {
+		if math.IsNaN(x) {
+			bad[i] = true
+			c.missing++
+			continue
+		}
+		f.all.add(x)
+		u := idx[i]
+		if u < 0 {
+			bad[i] = true
+			c.missing++
+			continue
+		}
+		a := f.at(int(u))
+		a.add(x)
+		f.set(int(u), a)
 	}
 }
 
@@ -242,10 +366,12 @@ func (f *family) grow(card []int) {
 	if !ok {
 		panic("learn: count table too large")
 	}
-	n := make([]float64, size)
-	if len(f.n) > 0 {
+	old := *f
+	f.alloc(size)
+	n := f.n
+	if len(old.n) > 0 {
 		a := make([]int, len(card))
-		for i, x := range f.n {
+		for i, x := range old.n {
 			// a = assignment of i in the old layout; index in the new one
 			r := i
 			for k := len(card) - 1; k >= 0; k-- {
@@ -257,10 +383,12 @@ func (f *family) grow(card []int) {
 				j = j*card[k] + a[k]
 			}
 			n[j] = x
+			if f.real {
+				f.shift[j], f.mean[j], f.m2[j] = old.shift[i], old.mean[i], old.m2[i]
+			}
 		}
 	}
 	f.card = append(f.card[:0], card...)
-	f.n = n
 }
 
 // Merge adds o's counts to c. c and o must have been made for the same
@@ -280,6 +408,18 @@ func (c *Counts) Merge(o *Counts) {
 		}
 		f.grow(card)
 		g.grow(card)
+		if f.real != g.real {
+			panic("learn: Merge: counts of different families")
+		}
+		if f.real {
+			for u := range g.n {
+				a := f.at(u)
+				a.merge(g.at(u))
+				f.set(u, a)
+			}
+			f.all.merge(g.all)
+			continue
+		}
 		for j, x := range g.n {
 			f.n[j] += x
 		}
@@ -290,30 +430,37 @@ func (c *Counts) Merge(o *Counts) {
 }
 
 // Estimate replaces the learned variables' CPTs in m (in place, ir.CPT
-// with a fresh *ir.Factor) from the counts, and closes the open variables
-// of every learned family (see the package doc). It fails, changing
-// nothing, if a learned variable has no states (an open variable that the
-// data never gave a value).
+// with a fresh *ir.Factor) and the learned real variables' densities
+// (ir.Gaussian, one normal per parent configuration: the maximum
+// likelihood mean and standard deviation, the variance smoothed by
+// opt.VarSmoothing, whatever opt.Method) from the counts, and closes the
+// open variables of every learned family (see the package doc). It fails,
+// changing nothing, if a learned variable has no states (an open variable
+// that the data never gave a value), or a Gaussian's smoothed variance is
+// 0 (every value of every learned real variable the same).
 func Estimate(m *ir.Model, c *Counts, opt Options) error {
+	if s := opt.VarSmoothing; !(s >= 0) || math.IsInf(s, 0) {
+		return fmt.Errorf("the variance smoothing must be a non-negative number, not %v", s)
+	}
 	for _, f := range c.fams {
 		for _, v := range f.vars {
-			if len(m.Vars[v].States) == 0 {
+			if len(m.Vars[v].States) == 0 && m.Vars[v].Kind != ir.Real {
 				return fmt.Errorf("%s has no states: no row of the data gives it a value", ir.Quote(m.Vars[v].Name))
 			}
 		}
-		card := make([]int, len(f.vars))
-		for k, v := range f.vars {
-			card[k] = len(m.Vars[v].States)
-		}
-		if _, ok := ir.TableSize(card); !ok {
+		if _, ok := ir.TableSize(f.size(m)); !ok {
 			return fmt.Errorf("the table of %s is too large", ir.Quote(m.Vars[f.child].Name))
 		}
 	}
+	gauss, err := c.gaussians(m, opt)
+	if err != nil {
+		return err
+	}
 	for _, f := range c.fams {
-		card := make([]int, len(f.vars))
-		for k, v := range f.vars {
-			card[k] = len(m.Vars[v].States)
+		if f.real {
+			continue
 		}
+		card := f.size(m)
 		f.grow(card)
 		fac := ir.NewFactor(f.vars, card)
 		estimate(fac.Vals, f.n, card[len(card)-1], opt)
@@ -325,12 +472,106 @@ func Estimate(m *ir.Model, c *Counts, opt Options) error {
 		m.CPTs[f.child] = &ir.CPT{Pos: pos, Child: f.child, Parents: parents, Factor: fac}
 		m.Parents[f.child] = append([]ir.VarID(nil), parents...)
 	}
+	for _, g := range gauss {
+		for len(m.Gaussians) < len(m.Vars) {
+			m.Gaussians = append(m.Gaussians, nil)
+		}
+		if old := m.Gaussians[g.Child]; old != nil {
+			g.Pos = old.Pos
+		}
+		m.Gaussians[g.Child] = g
+		m.Parents[g.Child] = append([]ir.VarID(nil), g.Parents...)
+	}
 	for _, f := range c.fams {
 		for _, v := range f.vars {
 			m.Vars[v].Open = false
 		}
 	}
 	return nil
+}
+
+// size returns the sizes of f's table for the variables' states in m.
+func (f *family) size(m *ir.Model) []int {
+	card := make([]int, len(f.vars))
+	for k, v := range f.vars {
+		card[k] = len(m.Vars[v].States)
+	}
+	if f.real {
+		card[len(card)-1] = 1
+	}
+	return card
+}
+
+// gaussians returns the densities of the real families of c:
+//
+//	mean[u] = the mean of the values in configuration u
+//	sd[u]   = sqrt(m2[u]/n[u] + ε),  ε = VarSmoothing · max over the learned real variables of their variance
+//
+// (variances with divisor n, the maximum likelihood estimate). A
+// configuration without values gets mean 0 and sd 1.
+func (c *Counts) gaussians(m *ir.Model, opt Options) ([]*ir.Gaussian, error) {
+	top := 0.0
+	for _, f := range c.fams {
+		if f.real && f.all.n > 0 {
+			top = max(top, f.all.m2/f.all.n)
+		}
+	}
+	eps := opt.varSmoothing() * top
+	var out []*ir.Gaussian
+	for _, f := range c.fams {
+		if !f.real {
+			continue
+		}
+		f.grow(f.size(m))
+		parents := append([]ir.VarID(nil), f.vars[:len(f.vars)-1]...)
+		g := &ir.Gaussian{Pos: m.Vars[f.child].Pos, Child: f.child, Parents: parents,
+			Mean: make([]float64, len(f.n)), SD: make([]float64, len(f.n))}
+		for u, n := range f.n {
+			if n == 0 {
+				g.Mean[u], g.SD[u] = 0, 1
+				continue
+			}
+			v := f.m2[u]/n + eps
+			if !(v > 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("cannot learn the density of %s: its values%s have variance 0 (as has every learned real variable, so smoothing adds nothing)",
+					ir.Quote(m.Vars[f.child].Name), configName(m, parents, u))
+			}
+			g.Mean[u], g.SD[u] = f.at(u).Mean(), math.Sqrt(v)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// emptyConfigs returns the number of parent configurations of real
+// families that no value fell in.
+func (c *Counts) emptyConfigs() int {
+	k := 0
+	for _, f := range c.fams {
+		if f.real {
+			for _, n := range f.n {
+				if n == 0 {
+					k++
+				}
+			}
+		}
+	}
+	return k
+}
+
+// configName names configuration u of parents as " given A = a, B = b",
+// or "" when there are no parents.
+func configName(m *ir.Model, parents []ir.VarID, u int) string {
+	if len(parents) == 0 {
+		return ""
+	}
+	parts := make([]string, len(parents))
+	for k := len(parents) - 1; k >= 0; k-- {
+		x := m.Vars[parents[k]]
+		parts[k] = ir.Quote(x.Name) + " = " + ir.Quote(x.States[u%len(x.States)])
+		u /= len(x.States)
+	}
+	return " given " + strings.Join(parts, ", ")
 }
 
 // estimate writes into dst the CPT rows for the counts n, k states per row.

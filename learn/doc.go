@@ -1,6 +1,8 @@
 // Package learn learns the numbers of a model from data: the CPTs of a
 // Bayesian network whose structure is given (by counting, with or without
-// priors), and the structure and CPTs of naive Bayes and TAN classifiers.
+// priors), the normal densities of real-valued variables with discrete
+// parents (a classifier's Gaussian features), and the structure and
+// numbers of naive Bayes and TAN classifiers.
 //
 // # Sufficient statistics
 //
@@ -37,11 +39,45 @@
 //	bayes/ess  P(x_j | u) = (n_j + N'/(qk)) / (n + N'/q)       BDeu with equivalent sample size N', q parent configurations
 //	mestimate  P(x_j | u) = (n_j + m/k) / (n + m)             Mitchell's m-estimate with p = 1/k
 //
-// The priors apply to every CPT, roots (a naive Bayes class prior) included.
+// The priors apply to every CPT, roots (a naive Bayes class prior) included,
+// and to CPTs only: they do not apply to densities (see Gaussian features).
 // A row whose denominator is 0 — a parent configuration never seen in the
 // data, under mle (or a prior of 0) — gets the uniform distribution 1/k:
 // the data says nothing about it, and a uniform row keeps the model a
 // valid network that every writer and engine accepts.
+//
+// # Gaussian features
+//
+// A real-valued variable X with discrete parents U (a classifier's real
+// feature: naive_bayes and tan make the class its parent) is learned as a
+// normal density per parent configuration u. Its sufficient statistics are,
+// per u, the number n of rows with X and U present, and the mean and the
+// sum of squared deviations m2 of those values of X, kept relative to a
+// shift (the first value seen) and updated with Welford's method; the
+// statistics of disjoint parts of the data merge associatively with Chan,
+// Golub and LeVeque's formula, like the counts. The shift keeps the
+// variance's digits when the mean is large against the spread (1e6 plus
+// noise of sd 0.01 matches a two-pass computation to 1e-13). The estimates
+// are the maximum likelihood ones, whatever the method — Dirichlet and
+// m-estimate priors are over counts and do not apply to densities:
+//
+//	mean_u = Σ x / n
+//	sd_u   = sqrt(m2/n + ε),   ε = VarSmoothing · max over the learned real variables X' of var(X')
+//
+// where var(X') is the variance (divisor n) of all the non-missing values
+// of X' in the data, whatever its parents. This is scikit-learn's
+// GaussianNB (var_smoothing, default 1e-9, is Options.VarSmoothing), whose
+// epsilon is var_smoothing times the largest variance of a feature over
+// the whole training set: it keeps a configuration with one value, or
+// with equal values, usable. Differences from GaussianNB: the maximum is
+// over the real variables learned together (a learn statement naming some
+// variables only takes the maximum over those), and a row with a missing
+// value of X' still counts for var(X') when its class is missing. A
+// configuration without values gets normal(0, 1), counted in the Report
+// (SkippedGaussians) and warned about by pbl learn; if every learned real
+// variable is constant, ε is 0 and a configuration with zero variance is
+// an error naming the variable and the configuration. A real-valued parent
+// is an error: densities are given discrete parents only.
 //
 // # Open variables
 //
@@ -71,13 +107,36 @@
 // point away from the root; each non-root feature's parents are (C, its
 // tree parent), in that order. Learning the structure takes one pass over
 // the data counting every triple (C, A_i, A_j); a second pass counts the
-// families.
+// families. Real-valued features are not part of the tree: they are
+// Gaussian given the class alone, as in naive Bayes (a conditional mutual
+// information between a real and a discrete feature would need a density
+// estimate, and a Gaussian given the class and another feature multiplies
+// the parameters).
 //
 // # Prediction
 //
 // [LogPosterior] scores one row of a batch under a learned classifier in
-// log space: log P(c) + Σ_i log P(a_i | c, parents), skipping missing
-// features (for TAN, a missing feature whose tree children are observed is
-// summed out exactly, by passing messages up the tree), normalised with a
-// log-sum-exp. It equals the exact posterior of the infer package.
+// log space: log P(c) + Σ_i log P(a_i | c, parents) + Σ_j log N(x_j;
+// mean_c, sd_c), the last sum over the real features, with log N(x; μ, σ) =
+// −log σ − log(2π)/2 − ((x − μ)/σ)²/2; it skips missing features (for TAN,
+// a missing feature whose tree children are observed is summed out
+// exactly, by passing messages up the tree) and normalises with a
+// log-sum-exp. Without real features it equals the exact posterior of the
+// infer package. [Predict] uses it for the class of a declared classifier,
+// and also for a model with Gaussian features whose tables have a
+// classifier's shape around the target (a learned classifier written to
+// .pbl and read back, which has no naive_bayes declaration). Any other
+// target is predicted by exact inference, which takes discrete evidence
+// only: real-valued cells are then ignored ([IgnoredColumns] lists them,
+// and pbl classify says so).
+//
+// # References
+//
+// The tests compare with independent implementations (reference_test.go):
+// R's e1071::naiveBayes (laplace = 1) on mlbench's HouseVotes84, categorical
+// with missing values, matched by learning the class with mle and the
+// features with bayes(alpha = 1) — e1071 smooths the feature tables only,
+// and leaves NAs out of training and prediction, as pbl does; and
+// scikit-learn's GaussianNB (var_smoothing = 1e-9) on iris. The posteriors
+// of every row agree to about 1e-15.
 package learn

@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strings"
 	"sync"
@@ -27,6 +28,10 @@ const (
 	// SkippedRows is the number of rows with a missing cell in some
 	// learned family; each still counts for its other families.
 	SkippedRows = "rows with a missing cell (used for their other families)"
+	// SkippedGaussians is the number of parent configurations of learned
+	// real variables in which no row gave the variable a value: each gets
+	// the density normal(0, 1).
+	SkippedGaussians = "Gaussian parent configurations without data (given normal(0, 1))"
 )
 
 // batchRows is the number of rows per batch handed to a counting worker.
@@ -37,8 +42,8 @@ const batchRows = 4096
 // each with its own Counts, merged at the end), then estimates the CPTs
 // (see Estimate). A TAN classifier's tree (m.Classifier.Kind == "tan") is
 // learned first, in a pass of its own over a second reader from open.
-// Every variable whose CPT is learned, and each of its parents, must be a
-// column of the data. On an error, m is left as it was.
+// Every variable whose CPT or density is learned, and each of its parents,
+// must be a column of the data. On an error, m is left as it was.
 func Learn(m *ir.Model, open func() (*data.Reader, error), opt Options) (*Report, error) {
 	start := time.Now()
 	undo := saveStates(m)
@@ -63,7 +68,6 @@ func Learn(m *ir.Model, open func() (*data.Reader, error), opt Options) (*Report
 
 // LearnTable learns from an inline data table, like Learn.
 func LearnTable(m *ir.Model, t *ir.DataTable, opt Options) (*Report, error) {
-	start := time.Now()
 	b := &data.Batch{N: len(t.Rows), Cols: make([][]int32, len(t.Vars)), Reals: make([][]float64, len(t.Vars)), Vars: t.Vars}
 	for j := range t.Vars {
 		col := make([]int32, len(t.Rows))
@@ -75,9 +79,21 @@ func LearnTable(m *ir.Model, t *ir.DataTable, opt Options) (*Report, error) {
 	for _, l := range t.Lines {
 		b.Lines = append(b.Lines, l.Line)
 	}
+	return learnBatch(m, b, opt)
+}
+
+// learnBatch learns from the rows of b, like Learn.
+func learnBatch(m *ir.Model, b *data.Batch, opt Options) (*Report, error) {
+	start := time.Now()
+	var cols []ir.VarID
+	for j, v := range b.Vars {
+		if b.Cols[j] != nil || j < len(b.Reals) && b.Reals[j] != nil {
+			cols = append(cols, v)
+		}
+	}
 	undo := saveStates(m)
 	rep, err := learn(m, opt, func(c *Counts) error {
-		if err := checkColumns(m, c, t.Vars); err != nil {
+		if err := checkColumns(m, c, cols); err != nil {
 			return err
 		}
 		c.Add(b)
@@ -98,7 +114,7 @@ func learn(m *ir.Model, opt Options, pass func(c *Counts) error) (*Report, error
 		return nil, err
 	}
 	var parents [][]ir.VarID // the TAN structure, installed if all goes well
-	if cl := m.Classifier; cl != nil && cl.Kind == "tan" && learnsAny(m, opt, cl.Features) {
+	if cl := m.Classifier; cl != nil && cl.Kind == "tan" && learnsAny(m, opt, discreteFeatures(m, cl)) {
 		pc := newCounts(m, pairFamilies(m, cl))
 		if err := pass(pc); err != nil {
 			return nil, err
@@ -125,7 +141,7 @@ func learn(m *ir.Model, opt Options, pass func(c *Counts) error) (*Report, error
 	for _, f := range fams {
 		for _, v := range f[:len(f)-1] {
 			if m.Vars[v].Kind == ir.Real {
-				return nil, fmt.Errorf("cannot learn %s: %s is real-valued (pbl learns discrete CPTs only)", familyName(m, f), ir.Quote(m.Vars[v].Name))
+				return nil, fmt.Errorf("cannot learn %s: its parent %s is real-valued (pbl learns CPTs and Gaussians given discrete parents only)", familyName(m, f), ir.Quote(m.Vars[v].Name))
 			}
 		}
 	}
@@ -143,6 +159,9 @@ func learn(m *ir.Model, opt Options, pass func(c *Counts) error) (*Report, error
 	if c.missing > 0 {
 		rep.Skipped[SkippedCounts] = c.missing
 		rep.Skipped[SkippedRows] = c.partial
+	}
+	if k := c.emptyConfigs(); k > 0 {
+		rep.Skipped[SkippedGaussians] = k
 	}
 	return rep, nil
 }
@@ -171,9 +190,9 @@ func checkModel(m *ir.Model, opt Options) error {
 		if int(v) < 0 || int(v) >= len(m.Vars) {
 			panic("learn: Options.Vars names no variable")
 		}
-		if m.Vars[v].Kind == ir.Real {
-			return fmt.Errorf("%s is real-valued: it has no CPT to learn", ir.Quote(m.Vars[v].Name))
-		}
+	}
+	if s := opt.VarSmoothing; !(s >= 0) || math.IsInf(s, 0) {
+		return fmt.Errorf("the variance smoothing must be a non-negative number, not %v", s)
 	}
 	switch opt.Method {
 	case MLE:
@@ -196,7 +215,7 @@ func checkSizes(m *ir.Model, fams [][]ir.VarID) error {
 	for _, f := range fams {
 		card := make([]int, len(f))
 		for k, v := range f {
-			card[k] = max(1, len(m.Vars[v].States))
+			card[k] = max(1, len(m.Vars[v].States)) // 1 for a real child
 		}
 		if _, ok := ir.TableSize(card); !ok {
 			return fmt.Errorf("the table of %s given its %d parents would have more than %d entries", ir.Quote(m.Vars[f[len(f)-1]].Name), len(f)-1, ir.MaxTableSize)
@@ -315,7 +334,9 @@ func (c *Counts) empty() *Counts {
 	o := &Counts{open: c.open}
 	for _, f := range c.fams {
 		size, _ := tableSize(f.card)
-		o.fams = append(o.fams, &family{child: f.child, vars: f.vars, card: append([]int(nil), f.card...), n: make([]float64, size)})
+		g := &family{child: f.child, vars: f.vars, card: append([]int(nil), f.card...), real: f.real}
+		g.alloc(size)
+		o.fams = append(o.fams, g)
 	}
 	return o
 }

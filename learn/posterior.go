@@ -2,6 +2,7 @@ package learn
 
 import (
 	"math"
+	"slices"
 	"sync/atomic"
 
 	"github.com/pbl-lang/pbl/data"
@@ -16,11 +17,20 @@ import (
 // without a prior), every dst[c] is -Inf. dst must have one entry per
 // state of the class. LogPosterior panics if m has no classifier or its
 // CPTs are not learned or not a classifier's (the class and at most one
-// feature as a feature's parents). It is safe for concurrent use; the
+// feature as a discrete feature's parents, the class alone as a real
+// feature's). It is safe for concurrent use; the
 // first call for a model and a batch layout prepares log tables, reused
 // while the model's CPTs are unchanged.
 func LogPosterior(m *ir.Model, b *data.Batch, i int, dst []float64) {
-	s := scorerFor(m, b.Vars)
+	if m.Classifier == nil {
+		panic("learn: LogPosterior: the model has no classifier")
+	}
+	logPosterior(m, m.Classifier, b, i, dst)
+}
+
+// logPosterior is LogPosterior for the classifier cl of m.
+func logPosterior(m *ir.Model, cl *ir.Classifier, b *data.Batch, i int, dst []float64) {
+	s := scorerFor(m, cl, b.Vars)
 	if len(dst) != s.kc {
 		panic("learn: LogPosterior: len(dst) is not the number of classes")
 	}
@@ -31,6 +41,7 @@ func LogPosterior(m *ir.Model, b *data.Batch, i int, dst []float64) {
 // scorer holds what LogPosterior needs for one model and batch layout.
 type scorer struct {
 	m       *ir.Model
+	cl      *ir.Classifier
 	vars    []ir.VarID   // the batch layout it was made for
 	factors []*ir.Factor // the CPT factors it was made from, to detect relearning
 	kc      int
@@ -38,6 +49,15 @@ type scorer struct {
 	feats   []feature
 	order   []int // features, children before parents
 	tree    bool  // some feature has a feature parent
+	gauss   []gaussFeature
+}
+
+// gaussFeature is one real feature's density given the class:
+// log N(x; mean[c], sd[c]) = lognorm[c] − ((x − mean[c])/sd[c])²/2.
+type gaussFeature struct {
+	g                 *ir.Gaussian // the density it was made from, to detect relearning
+	col               int          // column in the batch, or -1
+	mean, sd, lognorm []float64
 }
 
 // feature is one discrete feature's table, in (class, parent, child)
@@ -52,26 +72,32 @@ type feature struct {
 
 var lastScorer atomic.Pointer[scorer]
 
-func scorerFor(m *ir.Model, vars []ir.VarID) *scorer {
-	if s := lastScorer.Load(); s != nil && s.valid(m, vars) {
+func scorerFor(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) *scorer {
+	if s := lastScorer.Load(); s != nil && s.valid(m, cl, vars) {
 		return s
 	}
-	s := newScorer(m, vars)
+	s := newScorer(m, cl, vars)
 	lastScorer.Store(s)
 	return s
 }
 
-func (s *scorer) valid(m *ir.Model, vars []ir.VarID) bool {
+func (s *scorer) valid(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) bool {
 	if s.m != m || len(s.vars) != len(vars) || (len(vars) > 0 && &s.vars[0] != &vars[0]) {
 		return false
 	}
-	cl := m.Classifier
-	if cl == nil || m.CPTs[cl.Class] == nil || m.CPTs[cl.Class].Factor != s.factors[0] {
+	if s.cl != cl && (s.cl.Class != cl.Class || !slices.Equal(s.cl.Features, cl.Features)) {
 		return false
 	}
-	k := 1
+	if m.CPTs[cl.Class] == nil || m.CPTs[cl.Class].Factor != s.factors[0] {
+		return false
+	}
+	k, g := 1, 0
 	for _, f := range cl.Features {
 		if m.Vars[f].Kind == ir.Real {
+			if m.Gaussian(f) != s.gauss[g].g {
+				return false
+			}
+			g++
 			continue
 		}
 		if m.CPTs[f] == nil || m.CPTs[f].Factor != s.factors[k] {
@@ -82,16 +108,12 @@ func (s *scorer) valid(m *ir.Model, vars []ir.VarID) bool {
 	return true
 }
 
-func newScorer(m *ir.Model, vars []ir.VarID) *scorer {
-	cl := m.Classifier
-	if cl == nil {
-		panic("learn: LogPosterior: the model has no classifier")
-	}
+func newScorer(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) *scorer {
 	cpt := m.CPTs[cl.Class]
 	if cpt == nil || len(cpt.Parents) != 0 {
 		panic("learn: LogPosterior: the class's CPT is not learned, or has parents")
 	}
-	s := &scorer{m: m, vars: vars, kc: len(m.Vars[cl.Class].States), factors: []*ir.Factor{cpt.Factor}}
+	s := &scorer{m: m, cl: cl, vars: vars, kc: len(m.Vars[cl.Class].States), factors: []*ir.Factor{cpt.Factor}}
 	s.prior = logs(cpt.Factor.Vals)
 	col := make([]int, len(m.Vars))
 	for v := range col {
@@ -148,6 +170,23 @@ func newScorer(m *ir.Model, vars []ir.VarID) *scorer {
 		fe.logp = logs(fe.p)
 		s.feats = append(s.feats, fe)
 	}
+	for _, f := range cl.Features {
+		if m.Vars[f].Kind != ir.Real {
+			continue
+		}
+		g := m.Gaussian(f)
+		if g == nil {
+			panic("learn: LogPosterior: a real feature's density is not learned")
+		}
+		if len(g.Parents) != 1 || g.Parents[0] != cl.Class || len(g.Mean) != s.kc {
+			panic("learn: LogPosterior: a real feature's density is not given the class alone")
+		}
+		gf := gaussFeature{g: g, col: col[f], mean: g.Mean, sd: g.SD, lognorm: make([]float64, s.kc)}
+		for c, sd := range g.SD {
+			gf.lognorm[c] = -math.Log(sd) - 0.5*math.Log(2*math.Pi)
+		}
+		s.gauss = append(s.gauss, gf)
+	}
 	// Children lists and a children-first order (a tree: parents form no
 	// cycle, so repeatedly taking features whose children are placed ends).
 	for i, fe := range s.feats {
@@ -195,8 +234,27 @@ func (fe *feature) state(b *data.Batch, i int) int {
 	return int(b.Cols[fe.col][i])
 }
 
-// score writes log P(c, observed features) into dst.
+// score writes log P(c, observed features) into dst (for real features,
+// the log of their density).
 func (s *scorer) score(b *data.Batch, i int, dst []float64) {
+	s.scoreDiscrete(b, i, dst)
+	for _, g := range s.gauss {
+		if g.col < 0 || g.col >= len(b.Reals) || b.Reals[g.col] == nil {
+			continue
+		}
+		x := b.Reals[g.col][i]
+		if math.IsNaN(x) {
+			continue
+		}
+		for c := range dst {
+			z := (x - g.mean[c]) / g.sd[c]
+			dst[c] += g.lognorm[c] - 0.5*z*z
+		}
+	}
+}
+
+// scoreDiscrete writes log P(c, observed discrete features) into dst.
+func (s *scorer) scoreDiscrete(b *data.Batch, i int, dst []float64) {
 	copy(dst, s.prior)
 	complete := true
 	for f := range s.feats {
@@ -294,4 +352,63 @@ func logNormalize(dst []float64) {
 	for c := range dst {
 		dst[c] -= lse
 	}
+}
+
+// classifierFor returns the classifier whose class is target: m's
+// declared classifier, or else, for a model with Gaussian features, the
+// naive Bayes or TAN structure around target that m's tables have (as a
+// learned classifier written to .pbl has: target a root, every Gaussian
+// given target alone, every discrete variable given target and at most
+// one other discrete variable). It returns nil if there is none: the
+// target is then predicted by exact inference, without real evidence.
+func classifierFor(m *ir.Model, target ir.VarID) *ir.Classifier {
+	if cl := m.Classifier; cl != nil {
+		if cl.Class == target {
+			return cl
+		}
+		return nil
+	}
+	if !slices.ContainsFunc(m.Gaussians, func(g *ir.Gaussian) bool { return g != nil }) {
+		return nil
+	}
+	if !m.IsBayesNet() || m.Vars[target].Kind == ir.Real || len(m.Parents[target]) != 0 || m.CPTs[target] == nil {
+		return nil
+	}
+	cl := &ir.Classifier{Kind: "naive_bayes", Class: target}
+	gaussians := false
+	for v, x := range m.Vars {
+		id := ir.VarID(v)
+		if id == target {
+			continue
+		}
+		if x.Kind == ir.Real {
+			g := m.Gaussian(id)
+			if g == nil && len(m.Parents[v]) == 0 {
+				continue // a real variable without a density: not a feature
+			}
+			if g == nil || len(g.Parents) != 1 || g.Parents[0] != target {
+				return nil
+			}
+			gaussians = true
+			cl.Features = append(cl.Features, id)
+			continue
+		}
+		c := m.CPTs[v]
+		if c == nil || !slices.Contains(c.Parents, target) || len(c.Parents) > 2 {
+			return nil
+		}
+		for _, p := range c.Parents {
+			if p != target && m.Vars[p].Kind == ir.Real {
+				return nil
+			}
+			if p != target {
+				cl.Kind = "tan"
+			}
+		}
+		cl.Features = append(cl.Features, id)
+	}
+	if !gaussians {
+		return nil
+	}
+	return cl
 }

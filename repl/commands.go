@@ -3,6 +3,7 @@ package repl
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,12 +176,61 @@ func (s *Session) cmdCPT(args []string) {
 	if !ok {
 		return
 	}
+	if g := s.model.Gaussian(v.ID); g != nil {
+		writeGaussian(s.out, s.model, g)
+		return
+	}
 	cpt := s.model.CPTs[v.ID]
 	if cpt == nil {
 		s.errorf("%s has no conditional probability table", ir.Quote(v.Name))
 		return
 	}
 	writeCPT(s.out, s.model, cpt)
+}
+
+// writeGaussian prints a real variable's density: a mean and a standard
+// deviation per configuration of its parents.
+func writeGaussian(w io.Writer, m *ir.Model, g *ir.Gaussian) {
+	var head []string
+	for _, p := range g.Parents {
+		head = append(head, m.Vars[p].Name)
+	}
+	if len(head) > 0 {
+		head = append(head, "|")
+	}
+	head = append(head, "mean", "sd")
+	t := report.Table{}
+	t.Add(head...)
+	a := make([]int, len(g.Parents))
+	for r := range g.Mean {
+		var row []string
+		for i, p := range g.Parents {
+			row = append(row, m.Vars[p].States[a[i]])
+		}
+		if len(g.Parents) > 0 {
+			row = append(row, "|")
+		}
+		t.Add(append(row, report.Num(g.Mean[r]), report.Num(g.SD[r]))...)
+		for i := len(a) - 1; i >= 0; i-- {
+			if a[i]++; a[i] < len(m.Vars[g.Parents[i]].States) {
+				break
+			}
+			a[i] = 0
+		}
+	}
+	fmt.Fprintf(w, "P(%s%s) = normal(mean, sd)\n", ir.Quote(m.Vars[g.Child].Name), parentsText(m, g.Parents))
+	t.Write(w)
+}
+
+func parentsText(m *ir.Model, ps []ir.VarID) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = ir.Quote(m.Vars[p].Name)
+	}
+	return " | " + strings.Join(names, ", ")
 }
 
 func (s *Session) cmdGraph(args []string) {

@@ -367,3 +367,27 @@ func TestLearnStatements(t *testing.T) {
 		t.Errorf("status %d, want 1 (two lines failed)", status)
 	}
 }
+
+// TestLearnGaussian: a naive Bayes with a real feature learned in the
+// session keeps its densities (the session learns on a shallow copy).
+func TestLearnGaussian(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "nb.pbl")
+	csv := filepath.Join(dir, "nb.csv")
+	src := "var C: {a, b}\nvar X: real\nnaive_bayes C given X\nlearn from \"nb.csv\"\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csv, []byte("C,X\na,1\na,3\nb,10\nb,14\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, _, status := session(t, model, false, ":cpt X", "P(C=a)")
+	if status != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	for _, want := range []string{"P(X | C) = normal(mean, sd)", "a  |  2     1", "b  |  12    2", "P(C=a) = 0.5"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("out lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -29,7 +29,10 @@ const classifySummary = "Classify scores a model as a classifier of the variable
 	"--cv K runs stratified K-fold cross-validation instead: the model's numbers are\n" +
 	"learned (--method etc.) on K−1 folds and scored on the last, for each fold; it prints\n" +
 	"each score's mean ± sd over the folds and the confusion matrix of the out-of-fold\n" +
-	"predictions. --predictions FILE writes each row's prediction and posterior as CSV."
+	"predictions. --predictions FILE writes each row's prediction and posterior as CSV.\n" +
+	"A classifier's real-valued features (Gaussian given the class) are used as evidence;\n" +
+	"any other target is predicted by exact inference, which takes discrete evidence only:\n" +
+	"real-valued columns are then ignored, and the output says so."
 
 // The flags of pbl classify, bound afresh (reset to their defaults) for
 // each invocation by classifyFlags.
@@ -160,10 +163,22 @@ func classifyCmd(c *cli, args []string) int {
 			return exitError
 		}
 	}
+	ignored := learn.IgnoredColumns(m, target, b)
 	if c.json {
-		c.writeJSON(classifyJSON(m, target, mt, folds))
+		o := classifyJSON(m, target, mt, folds)
+		if len(ignored) > 0 {
+			var names []string
+			for _, v := range ignored {
+				names = append(names, m.Vars[v].Name)
+			}
+			o.Set("ignored_columns", names)
+		}
+		c.writeJSON(o)
 	} else {
 		classifyText(c.stdout, m, target, mt, folds)
+		if len(ignored) > 0 {
+			fmt.Fprintf(c.stdout, "\nnote: the real-valued column(s) %s were ignored: only a classifier's Gaussian features are evidence for its class, and exact inference takes discrete evidence only\n", varNames(m, ignored))
+		}
 	}
 	return exitOK
 }
@@ -213,10 +228,13 @@ func runLearnStmts(m *ir.Model) error {
 		return nil
 	}
 	// A shallow copy with only the learn statements: learning replaces
-	// CPTs in place, in the slices the copy shares with m.
+	// CPTs in place, in the slices the copy shares with m; the densities'
+	// slice may grow, so it is copied back.
 	only := *m
 	only.Stmts = learns
-	if fails := pbl.Run(&only, io.Discard, pbl.RunOptions{}); len(fails) > 0 {
+	fails := pbl.Run(&only, io.Discard, pbl.RunOptions{})
+	m.Gaussians = only.Gaussians
+	if len(fails) > 0 {
 		return fails
 	}
 	return nil
@@ -318,20 +336,20 @@ func classifyText(w io.Writer, m *ir.Model, target ir.VarID, mt *learn.Metrics, 
 	if mt.Unlabelled > 0 {
 		rows += fmt.Sprintf(", %d without a %s", mt.Unlabelled, v.Name)
 	}
-	var t textTable
-	t.add("  rows", rows)
+	var t report.Table
+	t.Add("  rows", rows)
 	metric := func(name string, x float64, fold func(*learn.Summary) learn.Stat) {
 		if s == nil {
-			t.add("  "+name, report.Num(x))
+			t.Add("  "+name, report.Num(x))
 			return
 		}
 		st := fold(s)
-		t.add("  "+name, report.Num(st.Mean)+" ± "+report.Num(st.SD))
+		t.Add("  "+name, report.Num(st.Mean)+" ± "+report.Num(st.SD))
 	}
 	metric("accuracy", mt.Accuracy, func(s *learn.Summary) learn.Stat { return s.Accuracy })
 	metric("log loss", mt.LogLoss, func(s *learn.Summary) learn.Stat { return s.LogLoss })
 	metric("macro F1", mt.MacroF1, func(s *learn.Summary) learn.Stat { return s.MacroF1 })
-	t.write(w)
+	t.Write(w)
 	if mt.Skipped > 0 && folds != nil && classifyMethod == "mle" {
 		fmt.Fprintln(w, "  (hint: --method bayes smooths the counts, so that no row is impossible)")
 	}
@@ -342,18 +360,18 @@ func classifyText(w io.Writer, m *ir.Model, target ir.VarID, mt *learn.Metrics, 
 	} else {
 		fmt.Fprintln(w, "confusion matrix (rows: true, columns: predicted)")
 	}
-	t = textTable{right: true}
+	t = report.Table{Right: true}
 	head := []string{"  " + v.Name}
 	head = append(head, mt.Classes...)
-	t.add(head...)
+	t.Add(head...)
 	for i, row := range mt.Confusion {
 		cells := []string{"  " + mt.Classes[i]}
 		for _, x := range row {
 			cells = append(cells, strconv.Itoa(x))
 		}
-		t.add(cells...)
+		t.Add(cells...)
 	}
-	t.write(w)
+	t.Write(w)
 
 	fmt.Fprintln(w)
 	if folds != nil {
@@ -361,8 +379,8 @@ func classifyText(w io.Writer, m *ir.Model, target ir.VarID, mt *learn.Metrics, 
 	} else {
 		fmt.Fprintln(w, "per class")
 	}
-	t = textTable{}
-	t.add("  "+v.Name, "precision", "recall", "F1", "support")
+	t = report.Table{}
+	t.Add("  "+v.Name, "precision", "recall", "F1", "support")
 	for c, name := range mt.Classes {
 		cell := func(x float64, st []learn.Stat) string {
 			if s == nil {
@@ -374,46 +392,9 @@ func classifyText(w io.Writer, m *ir.Model, target ir.VarID, mt *learn.Metrics, 
 		if s != nil {
 			ps, rs, fs = s.Precision, s.Recall, s.F1
 		}
-		t.add("  "+name, cell(mt.Precision[c], ps), cell(mt.Recall[c], rs), cell(mt.F1[c], fs), strconv.Itoa(mt.Support[c]))
+		t.Add("  "+name, cell(mt.Precision[c], ps), cell(mt.Recall[c], rs), cell(mt.F1[c], fs), strconv.Itoa(mt.Support[c]))
 	}
-	t.write(w)
-}
-
-// textTable aligns columns of text, two spaces apart; with right set,
-// every column but the first is right-aligned (numbers).
-type textTable struct {
-	rows  [][]string
-	right bool
-}
-
-func (t *textTable) add(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *textTable) write(w io.Writer) {
-	var width []int
-	for _, r := range t.rows {
-		for i, c := range r {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], len([]rune(c)))
-		}
-	}
-	var b strings.Builder
-	for _, r := range t.rows {
-		b.Reset()
-		for i, c := range r {
-			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			if t.right && i > 0 {
-				b.WriteString(pad + c)
-			} else {
-				b.WriteString(c + pad)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
+	t.Write(w)
 }
 
 // classifyJSON returns the JSON form of the scores.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,11 @@ const learnSummary = "Learn learns every CPT of MODEL's structure from the CSV d
 	"counts; a parent configuration the data never shows gets a uniform row. --method bayes\n" +
 	"adds --alpha (default 1, Laplace) to every cell of every CPT, or uses BDeu with --ess N.\n" +
 	"--method mestimate is Mitchell's (n_c + m/k)/(n + m), with --m (default 1). A missing\n" +
-	"cell leaves out the row from the families it belongs to only. The learned model goes to\n" +
+	"cell leaves out the row from the families it belongs to only. A real-valued variable\n" +
+	"with discrete parents (a classifier's real feature) is learned, whatever the method, as\n" +
+	"a normal density per parent configuration: the mean and the standard deviation (divisor\n" +
+	"n), each variance plus --var-smoothing (default 1e-9) times the largest variance of the\n" +
+	"learned real variables, as scikit-learn's GaussianNB. The learned model goes to\n" +
 	"stdout as .pbl, or with -o to a .pbl or .bif file (by extension), written atomically;\n" +
 	"on any error nothing is written. --json (with -o) reports the rows used and skipped."
 
@@ -38,6 +43,7 @@ var (
 	learnM       float64
 	learnOut     string
 	learnIgnore  bool
+	learnVarSm   float64
 	learnFlagSet map[string]bool
 )
 
@@ -49,6 +55,7 @@ func learnFlags(c *cli, fs *flag.FlagSet) {
 	fs.Float64Var(&learnM, "m", 1, "mestimate: the equivalent sample size m (p = 1/k)")
 	fs.StringVar(&learnOut, "o", "", "write the learned model to this `file` (.pbl or .bif), atomically")
 	fs.BoolVar(&learnIgnore, "ignore-unknown-columns", false, "skip CSV columns that name no variable of the model")
+	fs.Float64Var(&learnVarSm, "var-smoothing", learn.DefaultVarSmoothing, "real variables: the share of the largest variance added to every Gaussian's variance")
 	learnFlagSet = nil
 }
 
@@ -74,6 +81,9 @@ func learnCmd(c *cli, args []string) int {
 	if !(learnAlpha >= 0) || !(learnM >= 0) || !(learnESS >= 0) || learnFlagSet["ess"] && learnESS == 0 {
 		return c.usageErr("learn", "--alpha and --m must be non-negative numbers and --ess positive")
 	}
+	if !(learnVarSm > 0) || math.IsInf(learnVarSm, 0) {
+		return c.usageErr("learn", "--var-smoothing must be a positive number")
+	}
 	if c.json && learnOut == "" {
 		return c.usageErr("learn", "--json needs -o FILE: without it the model goes to stdout")
 	}
@@ -97,7 +107,19 @@ func learnCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
-	opt := learn.Options{Method: method, Alpha: learnAlpha, ESS: learnESS, M: learnM}
+	if strings.EqualFold(filepath.Ext(learnOut), ".bif") {
+		var reals []ir.VarID
+		for _, v := range m.Vars {
+			if v.Kind == ir.Real {
+				reals = append(reals, v.ID)
+			}
+		}
+		if len(reals) > 0 {
+			c.report(fmt.Errorf("%s: cannot write %s: BIF has only discrete variables, and the model has real-valued %s; write .pbl instead", args[0], learnOut, varNames(m, reals)))
+			return exitError
+		}
+	}
+	opt := learn.Options{Method: method, Alpha: learnAlpha, ESS: learnESS, M: learnM, VarSmoothing: learnVarSm}
 	if method == learn.Bayes && learnESS > 0 {
 		opt.Alpha = 0
 	}
@@ -112,6 +134,9 @@ func learnCmd(c *cli, args []string) int {
 		}
 		c.report(err)
 		return exitError
+	}
+	if k := rep.Skipped[learn.SkippedGaussians]; k > 0 {
+		fmt.Fprintf(c.stderr, "%s: warning: %d parent configuration(s) of real variables have no values in the data; their density is normal(0, 1)\n", learnData, k)
 	}
 	var buf bytes.Buffer
 	if err := write(&buf, m); err != nil {
@@ -133,10 +158,16 @@ func learnCmd(c *cli, args []string) int {
 		o.Set("output", learnOut)
 		o.Set("method", method.String())
 		o.Set("cpts", learnedCPTs(m))
+		if g := learnedGaussians(m); g > 0 {
+			o.Set("gaussians", g)
+		}
 		o.Set("rows", rep.Rows)
 		skipped := &report.Object{}
 		for _, k := range []string{learn.SkippedCounts, learn.SkippedRows} {
 			skipped.Set(k, rep.Skipped[k])
+		}
+		if k := rep.Skipped[learn.SkippedGaussians]; k > 0 {
+			skipped.Set(learn.SkippedGaussians, k)
 		}
 		o.Set("skipped", skipped)
 		o.Set("seconds", rep.Seconds)
@@ -157,6 +188,9 @@ func learnHeader(model string) string {
 	case learnMethod == "mestimate":
 		fmt.Fprintf(&b, " --m %s", ir.FormatFloat(learnM))
 	}
+	if learnFlagSet["var-smoothing"] {
+		fmt.Fprintf(&b, " --var-smoothing %s", ir.FormatFloat(learnVarSm))
+	}
 	b.WriteString(".")
 	return b.String()
 }
@@ -166,6 +200,17 @@ func learnedCPTs(m *ir.Model) int {
 	n := 0
 	for _, c := range m.CPTs {
 		if c != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// learnedGaussians counts the model's densities.
+func learnedGaussians(m *ir.Model) int {
+	n := 0
+	for _, g := range m.Gaussians {
+		if g != nil {
 			n++
 		}
 	}

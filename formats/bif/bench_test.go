@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pbl-lang/pbl/formats/internal/importer"
 )
 
 // BenchmarkRead reads networks of the corpus. The throughput is in bytes
@@ -18,7 +20,7 @@ func BenchmarkRead(b *testing.B) {
 			continue
 		}
 		size := len(src)
-		if text, err := gunzip(src); err == nil {
+		if text, err := importer.Gunzip(src); err == nil {
 			size = len(text)
 		}
 		b.Run(name, func(b *testing.B) {

@@ -1,13 +1,9 @@
 package bif
 
 import (
-	"bytes"
-	"compress/gzip"
-	"fmt"
-	"io"
-	"os"
 	"strconv"
 
+	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -24,19 +20,10 @@ const maxRowPos = 1 << 20
 // looked for.
 const maxHints = 100
 
-// maxDecompressed bounds the size of a decompressed gzip input.
-const maxDecompressed = 1 << 28
-
 // ReadFile reads the BIF model in the file at path, which may be
 // gzip-compressed. An error reading the file is returned as is; errors in
 // its contents are an ir.ErrorList, as for [Read].
-func ReadFile(path string) (*ir.Model, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Read(path, src)
-}
+func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, Read) }
 
 // Read parses a BIF (Bayesian Interchange Format, the bnlearn repository's
 // text format) model. src may be gzip-compressed (detected by its magic
@@ -44,16 +31,9 @@ func ReadFile(path string) (*ir.Model, error) {
 // positioned in filename (line:col, 1-based, rune columns); for compressed
 // input the positions refer to the decompressed text.
 func Read(filename string, src []byte) (m *ir.Model, err error) {
-	defer func() {
-		// The reader is meant never to panic; this is the last resort that
-		// keeps a bug from crashing the caller.
-		if r := recover(); r != nil {
-			m = nil
-			err = ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1}, "internal error reading BIF: %v", r)}
-		}
-	}()
-	if len(src) >= 2 && src[0] == 0x1f && src[1] == 0x8b {
-		src, err = gunzip(src)
+	defer importer.Recover(filename, "BIF", &m, &err)
+	if importer.IsGzip(src) {
+		src, err = importer.Gunzip(src)
 		if err != nil {
 			return nil, ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1}, "%v", err)}
 		}
@@ -61,21 +41,6 @@ func Read(filename string, src []byte) (m *ir.Model, err error) {
 	p := newParser(filename, src)
 	p.parseFile()
 	return p.finish()
-}
-
-func gunzip(src []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(src))
-	if err != nil {
-		return nil, fmt.Errorf("invalid gzip data: %v", err)
-	}
-	out, err := io.ReadAll(io.LimitReader(zr, maxDecompressed+1))
-	if err != nil {
-		return nil, fmt.Errorf("invalid gzip data: %v", err)
-	}
-	if len(out) > maxDecompressed {
-		return nil, fmt.Errorf("decompressed input is larger than %d bytes", maxDecompressed)
-	}
-	return out, nil
 }
 
 // parser reads a BIF file in one pass, declaring variables on the builder

@@ -3,10 +3,10 @@ package hugin
 import (
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -22,25 +22,12 @@ const (
 // ReadFile reads the Hugin NET model in the file at path. An error reading
 // the file is returned as is; errors in its contents are an ir.ErrorList,
 // as for [Read].
-func ReadFile(path string) (*ir.Model, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Read(path, src)
-}
+func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, Read) }
 
 // Read parses a model in the Hugin NET format. Errors are an ir.ErrorList
 // of *ir.Error positioned in filename (line:col, 1-based, rune columns).
 func Read(filename string, src []byte) (m *ir.Model, err error) {
-	defer func() {
-		// The reader is meant never to panic; this is the last resort that
-		// keeps a bug from crashing the caller.
-		if r := recover(); r != nil {
-			m = nil
-			err = ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1}, "internal error reading NET: %v", r)}
-		}
-	}()
+	defer importer.Recover(filename, "NET", &m, &err)
 	p := newParser(filename, src)
 	p.parseFile()
 	return p.finish()

@@ -2,14 +2,12 @@ package uai
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -23,9 +21,6 @@ const maxStates = 1 << 20
 // kept, for the row-sum errors of ir.Builder.Finish.
 const maxRowPos = 1 << 20
 
-// maxDecompressed bounds the size of a decompressed gzip input.
-const maxDecompressed = 1 << 28
-
 // maxScope bounds the number of variables in one scope. A table of more
 // than 31 variables with two or more states exceeds ir.MaxTableSize, so
 // only variables with one state can make a scope longer, and checking a
@@ -38,13 +33,7 @@ const maxErrors = 50
 // ReadFile reads the UAI model in the file at path, which may be
 // gzip-compressed. An error reading the file is returned as is; errors in
 // its contents are an ir.ErrorList, as for [Read].
-func ReadFile(path string) (*ir.Model, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Read(path, src)
-}
+func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, Read) }
 
 // bail stops the reader at an error it cannot go past.
 type bail struct{}
@@ -68,8 +57,8 @@ func Read(filename string, src []byte) (m *ir.Model, err error) {
 			err = ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1, Col: 1}, "internal error reading UAI: %v", x)}
 		}
 	}()
-	if len(src) >= 2 && src[0] == 0x1f && src[1] == 0x8b {
-		if src, err = gunzip(src); err != nil {
+	if importer.IsGzip(src) {
+		if src, err = importer.Gunzip(src); err != nil {
 			return nil, ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1, Col: 1}, "%v", err)}
 		}
 		r.s = newScanner(filename, src)
@@ -352,19 +341,4 @@ func uniform(k int) []float64 {
 		p[i] = 1 / float64(k)
 	}
 	return p
-}
-
-func gunzip(src []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(src))
-	if err != nil {
-		return nil, fmt.Errorf("invalid gzip data: %v", err)
-	}
-	out, err := io.ReadAll(io.LimitReader(zr, maxDecompressed+1))
-	if err != nil {
-		return nil, fmt.Errorf("invalid gzip data: %v", err)
-	}
-	if len(out) > maxDecompressed {
-		return nil, fmt.Errorf("decompressed input is larger than %d bytes", maxDecompressed)
-	}
-	return out, nil
 }

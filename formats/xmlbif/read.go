@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -31,27 +31,14 @@ const (
 // ReadFile reads the XMLBIF model in the file at path. An error reading the
 // file is returned as is; errors in its contents are an ir.ErrorList, as
 // for [Read].
-func ReadFile(path string) (*ir.Model, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Read(path, src)
-}
+func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, Read) }
 
 // Read parses an XMLBIF model (see the package documentation for the
 // dialect). Errors are an ir.ErrorList of *ir.Error positioned in filename
 // (line:col, 1-based, rune columns). Malformed XML stops the reader at the
 // first syntax error; every other error is collected and all are reported.
 func Read(filename string, src []byte) (m *ir.Model, err error) {
-	defer func() {
-		// The reader is meant never to panic; this is the last resort that
-		// keeps a bug from crashing the caller.
-		if r := recover(); r != nil {
-			m = nil
-			err = ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1, Col: 1}, "internal error reading XMLBIF: %v", r)}
-		}
-	}()
+	defer importer.Recover(filename, "XMLBIF", &m, &err)
 	r := newReader(filename, src)
 	if !r.document() {
 		return nil, r.b.Errs.Err() // malformed XML: the rest would mislead

@@ -151,7 +151,11 @@ func checkCmd(c *cli, args []string) int {
 			c.writeJSON(o)
 			continue
 		}
-		fmt.Fprintf(c.stdout, "%s: ok, %s, %s, %s\n", path, plural(len(m.Vars), "variable"), plural(edges, "edge"), plural(params, "free parameter"))
+		learned := ""
+		if u := len(m.Unlearned()); u > 0 {
+			learned = ", " + plural(u, "distribution") + " to learn"
+		}
+		fmt.Fprintf(c.stdout, "%s: ok, %s, %s, %s%s\n", path, plural(len(m.Vars), "variable"), plural(edges, "edge"), plural(params, "free parameter"), learned)
 	}
 	return status
 }

@@ -1,4 +1,3 @@
-// Package par runs independent work on every core.
 package par
 
 import (

@@ -1,4 +1,3 @@
-// Package spell suggests the name a user probably meant.
 package spell
 
 import "strings"

@@ -1,0 +1,2 @@
+// Package par runs independent work on every core.
+package par

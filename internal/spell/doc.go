@@ -1,0 +1,2 @@
+// Package spell suggests the name a user probably meant.
+package spell

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -295,7 +296,7 @@ func (p *parser) parseValues(c *cpt, want int, set func(j int, x float64), what 
 	for p.tok.kind != tSemi {
 		switch p.tok.kind {
 		case tWord:
-			x, ok := parseNumber(p.s.bytes(p.tok))
+			x, ok := importer.ParseNumber(p.s.bytes(p.tok))
 			if !ok {
 				p.errorf(p.tok, "malformed number %s", p.found())
 				c.bad = true

@@ -545,7 +545,7 @@ func (p *parser) parseData(d *potDecl) {
 			}
 			x, ok := 0.0, false
 			if p.tok.kind == tWord {
-				x, ok = parseNumber(p.s.bytes(p.tok))
+				x, ok = importer.ParseNumber(p.s.bytes(p.tok))
 			}
 			if !ok {
 				if d.nbad < maxListed {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -53,4 +54,52 @@ func Gunzip(src []byte) ([]byte, error) {
 		return nil, fmt.Errorf("decompressed input is larger than %d bytes", MaxDecompressed)
 	}
 	return out, nil
+}
+
+// ParseNumber parses a number written in decimal, with an optional sign,
+// fraction and exponent: 1, 0.25, .5, 1e-05, 0.000000e+00. Forms that
+// strconv.ParseFloat also accepts (inf, nan, hexadecimal, underscores) are
+// malformed here, as are numbers out of the range of float64.
+func ParseNumber(b []byte) (float64, bool) {
+	i := 0
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		exp := 0
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+			exp++
+		}
+		if exp == 0 {
+			return 0, false
+		}
+	}
+	if i != len(b) {
+		return 0, false
+	}
+	x, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return 0, false
+	}
+	return x, true
 }

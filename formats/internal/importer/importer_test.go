@@ -46,3 +46,21 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("called %v, err %v", called, err)
 	}
 }
+
+func TestParseNumber(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"1", 1, true}, {"0.25", 0.25, true}, {".5", 0.5, true}, {"-2", -2, true}, {"+1e-05", 1e-05, true},
+		{"0.000000e+00", 0, true}, {"1.", 1, true},
+		{"", 0, false}, {".", 0, false}, {"e5", 0, false}, {"1e", 0, false}, {"1e+", 0, false},
+		{"inf", 0, false}, {"nan", 0, false}, {"0x1p-2", 0, false}, {"1_000", 0, false}, {"1e999", 0, false}, {"1.5x", 0, false},
+	} {
+		got, ok := ParseNumber([]byte(tc.in))
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("ParseNumber(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

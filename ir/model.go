@@ -168,3 +168,15 @@ func (m *Model) IsBayesNet() bool { return len(m.Potentials) == 0 }
 
 // Discrete reports whether v takes part in discrete inference.
 func (m *Model) Discrete(v VarID) bool { return m.Vars[v].Kind != Real }
+
+// Factor returns the conditional table of the discrete variable v given
+// its parents, laid out over (parents..., v) with v fastest, as the
+// engines multiply it: the lowered form of v's distribution. It is nil for
+// a real variable, for a variable whose distribution is still to be
+// learned, and for the variables of a Markov network.
+func (m *Model) Factor(v VarID) *Factor {
+	if c := m.CPTs[v]; c != nil {
+		return c.Factor
+	}
+	return nil
+}

@@ -43,13 +43,20 @@ func (p Pos) Before(q Pos) bool {
 	return p.Col < q.Col
 }
 
-// Error is a user error at a position.
+// Error is a user error at a position. Err, if not nil, is the kind of
+// error (a sentinel such as [ErrNoDistribution] or infer.ErrImpossible, or
+// a typed error), so that programs can test for it with errors.Is and
+// errors.As; Msg is what the user reads.
 type Error struct {
 	Pos Pos
 	Msg string
+	Err error // the kind of error, or nil
 }
 
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// Unwrap returns the kind of error, or nil.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf returns an *Error at pos.
 func Errorf(pos Pos, format string, args ...any) *Error {
@@ -70,12 +77,22 @@ func (l *ErrorList) Sort() {
 	sort.SliceStable(*l, func(i, j int) bool { return (*l)[i].Pos.Before((*l)[j].Pos) })
 	out := (*l)[:0]
 	for i, e := range *l {
-		if i > 0 && *e == *(*l)[i-1] {
+		if i > 0 && e.Pos == (*l)[i-1].Pos && e.Msg == (*l)[i-1].Msg && e.Err == (*l)[i-1].Err {
 			continue
 		}
 		out = append(out, e)
 	}
 	*l = out
+}
+
+// Unwrap returns the errors of the list, so that errors.Is and errors.As
+// look through it.
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
 }
 
 // Error reports the first error and how many more there are.

@@ -137,8 +137,7 @@ func bruteJoint(m *ir.Model) (joint []float64, card []int) {
 			r /= card[v]
 		}
 		p := 1.0
-		for _, c := range m.CPTs {
-			f := c.Factor
+		for _, f := range m.Factors() {
 			off := 0
 			for k, w := range f.Vars {
 				off += a[w] * f.Stride[k]

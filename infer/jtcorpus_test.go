@@ -53,9 +53,9 @@ func randomEvidence(rng *rand.Rand, m *ir.Model, k int) []ir.Obs {
 		if done[v] {
 			return state[v]
 		}
-		f := m.CPTs[v].Factor
+		f := m.Factor(v)
 		off := 0
-		for i, p := range m.CPTs[v].Parents {
+		for i, p := range m.Parents[v] {
 			off += sample(p) * f.Stride[i]
 		}
 		n := len(m.Vars[v].States)

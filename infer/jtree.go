@@ -29,12 +29,10 @@ func (o Options) maxMemory() int64 {
 // factors multiplied into the clique tables and the index maps of every
 // separator precomputed. It answers any number of queries; each new
 // evidence set costs one calibration. A JTree is safe for concurrent use
-// (each query takes a private workspace). The model must not be modified
-// while the tree is in use.
+// (each query takes a private workspace).
 type JTree struct {
 	m   *ir.Model
 	tri *triangulation
-	fs  []*ir.Factor // the model's factors when compiled, to detect a changed model
 
 	cvars   [][]ir.VarID // cvars[c]: clique c's variables, sorted by VarID
 	ccard   [][]int
@@ -282,7 +280,7 @@ func Compile(m *ir.Model, opt Options) (*JTree, error) {
 // build allocates and fills the tables of a checked plan.
 func build(m *ir.Model, p *jtPlan) *JTree {
 	k := len(p.cliques)
-	t := &JTree{m: m, tri: p.tri, fs: m.Factors(), konst: xfloat{1, 0}, order: p.order, parent: p.parent, memory: int64(p.memory)}
+	t := &JTree{m: m, tri: p.tri, konst: xfloat{1, 0}, order: p.order, parent: p.parent, memory: int64(p.memory)}
 	t.cvars = p.cliques
 	t.ccard = make([][]int, k)
 	t.cstride = make([][]int, k)
@@ -323,7 +321,7 @@ func build(m *ir.Model, p *jtPlan) *JTree {
 			byVar[v] = append(byVar[v], int32(c))
 		}
 	}
-	for _, f := range t.fs {
+	for _, f := range m.Factors() {
 		if len(f.Vars) == 0 {
 			t.konst = t.konst.mulf(f.Vals[0])
 			continue
@@ -460,29 +458,10 @@ func (t *JTree) put(w *jtWork) {
 	t.mu.Unlock()
 }
 
-// valid reports whether m still has the factors t was compiled from.
-func (t *JTree) valid(m *ir.Model) bool {
-	i := 0
-	for _, c := range m.CPTs {
-		if c != nil {
-			if i >= len(t.fs) || t.fs[i] != c.Factor {
-				return false
-			}
-			i++
-		}
-	}
-	for _, f := range m.Potentials {
-		if i >= len(t.fs) || t.fs[i] != f {
-			return false
-		}
-		i++
-	}
-	return i == len(t.fs)
-}
-
 // The compile cache: Answer with the JT engine (or Auto choosing it)
 // compiles each model once. Entries are keyed by the model pointer and the
-// limits; failures are cached too, so Auto does not retry them.
+// limits: a built model is never modified, so its pointer names its
+// numbers too. Failures are cached, so Auto does not retry them.
 type jtKey struct {
 	m         *ir.Model
 	maxTable  int
@@ -510,7 +489,7 @@ func cachedCompile(m *ir.Model, opt Options) (*JTree, error) {
 	jtCache.Lock()
 	defer jtCache.Unlock()
 	for i, e := range jtCache.entries {
-		if e.key == key && (e.err != nil || e.t.valid(m)) {
+		if e.key == key {
 			jtCache.entries = append(append(jtCache.entries[:i:i], jtCache.entries[i+1:]...), e)
 			return e.t, e.err
 		}

@@ -67,9 +67,9 @@ func (r *ve) factors(mark []bool) ([]*ir.Factor, xfloat) {
 		}
 		fs = append(fs, g)
 	}
-	for v, cpt := range r.m.CPTs {
-		if cpt != nil && mark[v] {
-			add(cpt.Factor)
+	for v := range r.m.Vars {
+		if f := r.m.Factor(ir.VarID(v)); f != nil && mark[v] {
+			add(f)
 		}
 	}
 	// Potentials (Markov networks) are always relevant: relevant marks

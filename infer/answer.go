@@ -292,7 +292,7 @@ func (a *answerer) setup() error {
 				if a.opt.Engine == Auto {
 					break
 				}
-				return ir.Errorf(q.Pos, "%v", err)
+				return at(q.Pos, err)
 			}
 		}
 		a.eng = &jtEngine{t: t, w: t.get(), obs: a.obs, ve: v}
@@ -304,7 +304,7 @@ func (a *answerer) setup() error {
 
 // impossible returns the error for evidence of probability 0.
 func (a *answerer) impossible() error {
-	return ir.Errorf(a.q.Pos, "impossible evidence: %s = 0", a.evidenceText())
+	return &ir.Error{Pos: a.q.Pos, Msg: fmt.Sprintf("impossible evidence: %s = 0", a.evidenceText()), Err: ErrImpossible}
 }
 
 // evidenceText renders the evidence as P(A=a, B=b), eliding all but the
@@ -422,8 +422,9 @@ func (a *answerer) evidence() (*Result, error) {
 	p := xfloat{c.m * f.Vals[0], c.e}.norm()
 	r := &Result{Query: a.q, P: p.float(), LogP: p.log()}
 	if p.m != 0 && !(r.P >= minNormal) {
-		return nil, ir.Errorf(a.q.Pos, "%s = exp(%s) underflows float64 (the evidence is possible, but less likely than 2.2e-308)",
-			a.evidenceText(), ir.FormatFloat(r.LogP))
+		return nil, &ir.Error{Pos: a.q.Pos, Err: ErrUnderflow,
+			Msg: fmt.Sprintf("%s = exp(%s) underflows float64 (the evidence is possible, but less likely than 2.2e-308)",
+				a.evidenceText(), ir.FormatFloat(r.LogP))}
 	}
 	return r, nil
 }
@@ -477,14 +478,21 @@ func (a *answerer) marginals() (*Result, error) {
 
 // sizeString renders the product of card exactly when it fits an int64.
 func sizeString(card []int) string {
-	n := 1.0
-	for _, c := range card {
-		n *= float64(c)
-	}
+	n := product(card)
 	if n < 1<<62 {
 		return strconv.FormatInt(int64(n), 10)
 	}
 	return strconv.FormatFloat(n, 'g', 3, 64)
+}
+
+// product returns the product of card as a float64 (which does not
+// overflow).
+func product(card []int) float64 {
+	n := 1.0
+	for _, c := range card {
+		n *= float64(c)
+	}
+	return n
 }
 
 // sum returns the sum of xs.

@@ -188,5 +188,15 @@
 // User errors come back as *ir.Error at the query's position: impossible
 // evidence (P(e) = 0) for every query that conditions on e, tables or
 // enumerations that are too large, a variable used twice, a real variable
-// in a query. Violated invariants panic with an "infer: " message.
+// in a query. The message (Msg) is for people; the kind (Err, which
+// errors.Is and errors.As see through the *ir.Error and an ir.ErrorList)
+// is for programs, which never need to read the message:
+//
+//	ErrImpossible        the evidence has probability 0
+//	ErrUnderflow         a query for P(e) whose value is below 2.2e-308
+//	*TooLargeError       a table, clique, tree or enumeration over the limits:
+//	                     What (an Oversize), Vars, Size and Limit
+//
+// [Compile] has no query: its refusals are at the model's file.
+// Violated invariants panic with an "infer: " message.
 package infer

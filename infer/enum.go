@@ -1,6 +1,8 @@
 package infer
 
 import (
+	"fmt"
+
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -26,12 +28,7 @@ func (e *enum) walk(fn func(a []int, p xfloat)) error {
 	if err := e.check(); err != nil {
 		return err
 	}
-	var free []ir.VarID
-	for v, c := range e.card {
-		if c > 0 && e.obs[v] < 0 {
-			free = append(free, ir.VarID(v))
-		}
-	}
+	free := e.free()
 	a := make([]int, len(e.card))
 	for v, s := range e.obs {
 		if s >= 0 {
@@ -76,21 +73,29 @@ func (e *enum) check() error {
 			continue
 		}
 		if n > MaxEnum/c {
-			return ir.Errorf(e.pos, "enumeration would visit more than %d assignments of %d unobserved variables; use --engine ve", MaxEnum, countFree(e))
+			free := e.free()
+			card := make([]int, len(free))
+			for i, v := range free {
+				card[i] = e.card[v]
+			}
+			err := &TooLargeError{What: OversizeEnum, Vars: free, Size: product(card), Limit: MaxEnum}
+			err.msg = fmt.Sprintf("enumeration would visit more than %d assignments of %d unobserved variables; use --engine ve", MaxEnum, len(free))
+			return err.at(e.pos)
 		}
 		n *= c
 	}
 	return nil
 }
 
-func countFree(e *enum) int {
-	n := 0
+// free returns the unobserved discrete variables, in VarID order.
+func (e *enum) free() []ir.VarID {
+	var free []ir.VarID
 	for v, c := range e.card {
 		if c > 0 && e.obs[v] < 0 {
-			n++
+			free = append(free, ir.VarID(v))
 		}
 	}
-	return n
+	return free
 }
 
 // joint returns P(keep, e) as a factor over keep times the returned scale,

@@ -226,17 +226,22 @@ func cliqueSize(m *ir.Model, vs []ir.VarID) float64 {
 }
 
 // check refuses a plan whose largest clique exceeds MaxTable entries or
-// whose memory exceeds MaxMemory, before anything is allocated.
+// whose memory exceeds MaxMemory, before anything is allocated. The error,
+// if any, is a *TooLargeError.
 func (p *jtPlan) check(m *ir.Model, opt Options) error {
 	big := p.cliques[p.largest]
 	size := cliqueSize(m, big)
 	if limit := opt.maxTable(); size > float64(limit) || size > ir.MaxTableSize-1 {
-		return fmt.Errorf("junction tree needs a clique over %d variables (%s) with %s entries, more than the limit of %d; "+
+		e := &TooLargeError{What: OversizeClique, Vars: slices.Clone(big), Size: size, Limit: int64(limit)}
+		e.msg = fmt.Sprintf("junction tree needs a clique over %d variables (%s) with %s entries, more than the limit of %d; "+
 			"use variable elimination (--engine ve) or raise the table limit", len(big), varList(m, big), sizeFloat(size), limit)
+		return e
 	}
 	if limit := opt.maxMemory(); p.memory > float64(limit) {
-		return fmt.Errorf("junction tree needs %s of memory (%s clique-table entries; the largest clique has %d variables (%s) and %s entries), more than the limit of %s; "+
+		e := &TooLargeError{What: OversizeMemory, Vars: slices.Clone(big), Size: p.memory, Limit: limit}
+		e.msg = fmt.Sprintf("junction tree needs %s of memory (%s clique-table entries; the largest clique has %d variables (%s) and %s entries), more than the limit of %s; "+
 			"use variable elimination (--engine ve)", bytesString(p.memory), sizeFloat(p.entries), len(big), varList(m, big), sizeFloat(size), bytesString(float64(limit)))
+		return e
 	}
 	return nil
 }
@@ -265,14 +270,15 @@ func bytesString(b float64) string {
 // with seeded random tie-breaks), keeps the one with the smallest total
 // clique-table size, and refuses, before allocating anything, a tree whose
 // largest clique exceeds opt.MaxTable entries or whose memory exceeds
-// opt.MaxMemory.
+// opt.MaxMemory. That refusal is an *ir.Error at the model's file whose
+// Err is a *[TooLargeError].
 func Compile(m *ir.Model, opt Options) (*JTree, error) {
 	if m == nil {
 		panic("infer: Compile: nil model")
 	}
 	p := plan(m)
 	if err := p.check(m, opt); err != nil {
-		return nil, err
+		return nil, at(ir.Pos{File: m.Source}, err)
 	}
 	return build(m, p), nil
 }

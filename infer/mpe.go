@@ -55,7 +55,7 @@ func (r *ve) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 // elsewhere) that maximises P(maxVars, e), and that maximum. Among ties it
 // returns the first in lexicographic order of maxVars as given.
 func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
-	if len(maxVars) == countFree(e) {
+	if len(maxVars) == len(e.free()) {
 		// MPE: every unobserved variable. Walk without a table.
 		var best []int
 		var bp xfloat

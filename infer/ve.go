@@ -1,6 +1,9 @@
 package infer
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -188,8 +191,10 @@ func (r *ve) check(vars []ir.VarID, card []int) error {
 	if tableSize(card, limit) >= 0 {
 		return nil
 	}
-	return ir.Errorf(r.pos, "variable elimination needs a table over %d variables (%s) with %s entries, more than the limit of %d; "+
+	e := &TooLargeError{What: OversizeTable, Vars: slices.Clone(vars), Size: product(card), Limit: int64(limit)}
+	e.msg = fmt.Sprintf("variable elimination needs a table over %d variables (%s) with %s entries, more than the limit of %d; "+
 		"try another elimination order, or fewer query variables", len(vars), varList(r.m, vars), sizeString(card), limit)
+	return e.at(r.pos)
 }
 
 // scopes returns the scopes of fs.

@@ -1,0 +1,146 @@
+package infer
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// TestErrImpossibleKinds: every query that conditions on impossible
+// evidence, under every engine, returns an *ir.Error at the query whose
+// kind is ErrImpossible, with today's message.
+func TestErrImpossibleKinds(t *testing.T) {
+	m := netSpec{
+		card:    []int{2, 2, 2},
+		parents: [][]int{nil, {0}, {1}},
+		cpt:     [][]float64{{1, 0}, {1, 0, 0.5, 0.5}, {0.5, 0.5, 0.1, 0.9}},
+	}.build(t)
+	pos := ir.Pos{File: "q.pbl", Line: 4, Col: 2}
+	ev := []ir.Obs{{Var: 1, State: 1}}
+	qs := []*ir.Query{
+		{Targets: ids(2), TargetStates: []int{-1}, Evidence: ev},
+		{Targets: ids(2), TargetStates: []int{0}, Evidence: ev},
+		{Targets: ids(2), TargetStates: []int{-1}, Free: ids(0), Evidence: ev},
+		{Star: true, Evidence: ev},
+		{Kind: ir.MPE, Evidence: ev},
+		{Kind: ir.MAP, Targets: ids(2), TargetStates: []int{-1}, Evidence: ev},
+	}
+	engines := append(slices.Clone(allEngines), struct {
+		name string
+		opt  Options
+	}{"jt", jtOpt}, struct {
+		name string
+		opt  Options
+	}{"auto", Options{}})
+	for i, q := range qs {
+		q.Pos = pos
+		for _, e := range engines {
+			_, err := Answer(m, q, e.opt)
+			var ie *ir.Error
+			if !errors.Is(err, ErrImpossible) || !errors.As(err, &ie) || ie.Pos != pos {
+				t.Errorf("query %d, %s: got %v; want an ErrImpossible *ir.Error at %s", i, e.name, err, pos)
+				continue
+			}
+			if want := "q.pbl:4:2: impossible evidence: P(X1=s1) = 0"; err.Error() != want {
+				t.Errorf("query %d, %s: message %q, want %q", i, e.name, err, want)
+			}
+		}
+	}
+	// P(e) = 0 asked as a query is an answer; no other error is impossible.
+	if r, err := Answer(m, &ir.Query{Evidence: ev}, Options{}); err != nil || r.P != 0 {
+		t.Errorf("P(X1=s1) = %v, %v; want 0", r, err)
+	}
+	if _, err := Answer(m, &ir.Query{Targets: ids(5), TargetStates: []int{-1}}, Options{}); err == nil || errors.Is(err, ErrImpossible) {
+		t.Errorf("a query about a missing variable gave %v", err)
+	}
+}
+
+// TestErrUnderflowKind: a P(e) below the smallest normal float64 is an
+// ErrUnderflow error, whatever the engine.
+func TestErrUnderflowKind(t *testing.T) {
+	const n = 1200
+	m := chainNet(n, 0.5).build(t)
+	ev := make([]ir.Obs, n)
+	for v := range ev {
+		ev[v] = ir.Obs{Var: ir.VarID(v), State: v % 2}
+	}
+	for _, opt := range []Options{{Engine: VE}, jtOpt} {
+		_, err := Answer(m, &ir.Query{Evidence: ev}, opt)
+		if !errors.Is(err, ErrUnderflow) {
+			t.Errorf("%v: got %v, want ErrUnderflow", opt.Engine, err)
+		}
+	}
+}
+
+// TestTooLargeKinds: each refusal for size is an *ir.Error at the query
+// whose kind is a *TooLargeError saying what is too large, how large and
+// the limit, and whose message is the error's own.
+func TestTooLargeKinds(t *testing.T) {
+	// Ten roots and a child of all of them.
+	n := 11
+	s := netSpec{card: make([]int, n), parents: make([][]int, n), cpt: make([][]float64, n)}
+	for v := range n - 1 {
+		s.card[v] = 2
+		s.cpt[v] = []float64{0.5, 0.5}
+		s.parents[n-1] = append(s.parents[n-1], v)
+	}
+	s.card[n-1] = 2
+	s.cpt[n-1] = make([]float64, 2<<10)
+	for i := range s.cpt[n-1] {
+		s.cpt[n-1][i] = 0.5
+	}
+	m := s.build(t)
+	// 26 independent binary roots: 2^26 assignments.
+	wide := netSpec{card: make([]int, 26), parents: make([][]int, 26), cpt: make([][]float64, 26)}
+	for v := range wide.card {
+		wide.card[v], wide.cpt[v] = 2, []float64{0.5, 0.5}
+	}
+	mw := wide.build(t)
+	pos := ir.Pos{File: "q.pbl", Line: 2, Col: 1}
+	star := &ir.Query{Pos: pos, Star: true}
+	q0 := &ir.Query{Pos: pos, Targets: ids(0), TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: 10, State: 0}}}
+	tests := []struct {
+		name  string
+		m     *ir.Model
+		q     *ir.Query
+		opt   Options
+		what  Oversize
+		size  float64
+		limit int64
+		nvars int
+	}{
+		{"ve table", m, q0, Options{Engine: VE, MaxTable: 100}, OversizeTable, 512, 100, 9},
+		{"jt clique", m, star, Options{Engine: JT, MaxTable: 1000}, OversizeClique, 2048, 1000, 11},
+		{"jt memory", m, star, Options{Engine: JT, MaxMemory: 10000}, OversizeMemory, -1, 10000, 11},
+		{"enum", mw, &ir.Query{Pos: pos, Targets: ids(0), TargetStates: []int{-1}}, Options{Engine: Enum}, OversizeEnum, 1 << 26, MaxEnum, 26},
+	}
+	for _, tt := range tests {
+		_, err := Answer(tt.m, tt.q, tt.opt)
+		var tl *TooLargeError
+		var ie *ir.Error
+		if !errors.As(err, &tl) || !errors.As(err, &ie) {
+			t.Errorf("%s: got %v, want a *TooLargeError in an *ir.Error", tt.name, err)
+			continue
+		}
+		if ie.Pos != pos || ie.Msg != tl.Error() || err.Error() != pos.String()+": "+tl.Error() {
+			t.Errorf("%s: error %q at %v, kind's message %q", tt.name, err, ie.Pos, tl)
+		}
+		if tl.What != tt.what || tt.size >= 0 && tl.Size != tt.size || !(tl.Size > float64(tl.Limit)) || tl.Limit != tt.limit || len(tl.Vars) != tt.nvars {
+			t.Errorf("%s: got %v %v of size %v, limit %v, want %v of size %v, limit %v over %d variables",
+				tt.name, tl.What, tl.Vars, tl.Size, tl.Limit, tt.what, tt.size, tt.limit, tt.nvars)
+		}
+		if errors.Is(err, ErrImpossible) || errors.Is(err, ir.ErrNoDistribution) {
+			t.Errorf("%s: %v has another kind too", tt.name, err)
+		}
+	}
+	// Compile refuses the same way, at the model's file.
+	_, err := Compile(m, Options{MaxTable: 1000})
+	var tl *TooLargeError
+	var ie *ir.Error
+	if !errors.As(err, &tl) || !errors.As(err, &ie) || tl.What != OversizeClique || ie.Pos.File != m.Source || math.IsNaN(tl.Size) {
+		t.Errorf("Compile: got %v, want a *TooLargeError at %s", err, m.Source)
+	}
+}

@@ -5,6 +5,12 @@
 //	q, err := pbl.ParseQuery(m, "P(Campfire | Storm=true)")
 //	res, err := infer.Answer(m, q, infer.Options{})
 //
-// LoadFile reads .pbl files (resolving their imports) and the formats of
-// other tools by extension: .bif and .bif.gz.
+// LoadFile reads a model, choosing the format by the file's extension (in
+// upper or lower case; [Formats] lists them): .pbl, the language of
+// docs/language.md; .bif and .bif.gz, BIF (gzip recognised by its magic
+// bytes); .xml and .xmlbif, XMLBIF 0.3; .net, Hugin NET; and .uai, the UAI
+// competition format. A .pbl file gets the one meaning every command gives
+// it (docs/cli.md, "One meaning for a file"): its imports are resolved
+// relative to the file that names them, its learn statements run, and the
+// model is validated.
 package pbl

@@ -3,6 +3,7 @@ package infer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -118,21 +119,20 @@ type engine interface {
 
 // Answer answers q on m exactly. User errors (impossible evidence, a table
 // or an enumeration that is too large, a malformed query) are returned as
-// *ir.Error values at q.Pos; Answer never returns NaN.
+// *ir.Error values at q.Pos, with the kinds of error listed in the package
+// documentation; Answer never returns NaN.
+//
+// A model may have variables whose numbers are still to be learned
+// (m.Unlearned). Answer refuses, with the kind ir.ErrNoDistribution, only a
+// query that needs one of them: in a Bayesian network, one that is an
+// ancestor (inclusive) of a query, given or evidence variable; MPE and
+// P(* | e) need every discrete variable. Other queries are answered
+// exactly from the variables they need, by variable elimination (Auto and
+// JT fall back to it: a junction tree needs every factor) or by
+// enumerating those variables (Enum). indep needs no numbers.
 func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 	if m == nil || q == nil {
 		panic("infer: Answer: nil model or query")
-	}
-	if u := m.Unlearned(); len(u) > 0 && q.Kind != ir.Indep {
-		names := make([]string, 0, 3)
-		for _, v := range u[:min(3, len(u))] {
-			names = append(names, ir.Quote(m.Vars[v].Name))
-		}
-		more := ""
-		if len(u) > 3 {
-			more = fmt.Sprintf(" and %d more", len(u)-3)
-		}
-		return nil, ir.Errorf(q.Pos, "the model has no numbers yet for %s%s: learn them first (a learn statement, or pbl learn)", strings.Join(names, ", "), more)
 	}
 	if q.Kind == ir.Indep {
 		if !m.IsBayesNet() {
@@ -273,15 +273,27 @@ func (a *answerer) setup() error {
 	if q.Kind == ir.Prob && len(q.TargetStates) != len(q.Targets) {
 		panic("infer: Answer: len(TargetStates) != len(Targets)")
 	}
+	// A model with variables still to be learned: refuse a query that
+	// needs one, and answer the others from the variables they need.
+	var need []bool
+	if u := unlearned(m); len(u) > 0 {
+		need = a.needed()
+		u = slices.DeleteFunc(u, func(v ir.VarID) bool { return !need[v] })
+		if len(u) > 0 {
+			return &ir.Error{Pos: q.Pos, Msg: noNumbers(m, u), Err: ir.ErrNoDistribution}
+		}
+	}
 	switch a.opt.Engine {
 	case Enum:
-		a.eng = &enum{m: m, pos: q.Pos, obs: a.obs, card: a.card}
+		a.eng = &enum{m: m, pos: q.Pos, obs: a.obs, card: a.card, mark: need}
 	case VE:
 		a.eng = &ve{m: m, opt: a.opt, pos: q.Pos, obs: a.obs, card: a.card}
 	case Auto, JT:
 		v := &ve{m: m, opt: a.opt, pos: q.Pos, obs: a.obs, card: a.card}
 		a.eng = v
-		if a.opt.Engine == Auto && !a.useJT() {
+		if a.opt.Engine == Auto && !a.useJT() || need != nil {
+			// A junction tree needs every factor: with variables
+			// still to be learned, VE answers.
 			break
 		}
 		t := a.jt
@@ -300,6 +312,49 @@ func (a *answerer) setup() error {
 		panic("infer: Answer: unknown engine")
 	}
 	return nil
+}
+
+// needed marks the variables whose numbers the query needs: in a Bayesian
+// network the ancestors (inclusive) of its query, given and evidence
+// variables, or every variable for MPE and P(* | e), which ask about every
+// unobserved one. In a Markov network every variable is needed.
+func (a *answerer) needed() []bool {
+	q := a.q
+	if q.Kind == ir.MPE || q.Kind == ir.Prob && q.Form() == ir.FormMarginals || !a.m.IsBayesNet() {
+		mark := make([]bool, len(a.m.Vars))
+		for v := range mark {
+			mark[v] = true
+		}
+		return mark
+	}
+	r := &ve{m: a.m, obs: a.obs}
+	return r.relevant(q.Targets, q.Free)
+}
+
+// unlearned returns the discrete variables of m whose distribution is still
+// to be learned (real variables take no part in discrete inference).
+func unlearned(m *ir.Model) []ir.VarID {
+	var out []ir.VarID
+	for _, v := range m.Unlearned() {
+		if m.Discrete(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// noNumbers is the message of a refusal to answer without the numbers of
+// the variables u, naming up to three of them.
+func noNumbers(m *ir.Model, u []ir.VarID) string {
+	names := make([]string, 0, 3)
+	for _, v := range u[:min(3, len(u))] {
+		names = append(names, ir.Quote(m.Vars[v].Name))
+	}
+	more := ""
+	if len(u) > 3 {
+		more = fmt.Sprintf(" and %d more", len(u)-3)
+	}
+	return fmt.Sprintf("the model has no numbers yet for %s%s: learn them first (a learn statement, or pbl learn)", strings.Join(names, ", "), more)
 }
 
 // impossible returns the error for evidence of probability 0.

@@ -178,6 +178,22 @@
 // assignments tie exactly, it is not necessarily the lexicographically
 // smallest (Enum's is). Result.P is P(assignment | e).
 //
+// # Variables still to be learned
+//
+// A Bayesian network may have variables whose numbers are still to be
+// learned (ir.Model.Unlearned: a structure without tables). A query needs
+// the numbers of the ancestors (inclusive) of its query, given and
+// evidence variables: every other variable is barren (see Variable
+// elimination), so its numbers cannot change the answer. MPE and P(* | e)
+// ask about every unobserved variable and so need every discrete one.
+// Answer refuses a query that needs an unlearned variable, naming up to
+// three of them, with the kind ir.ErrNoDistribution, and answers any other
+// exactly: VE prunes the barren variables anyway; the junction tree needs
+// every factor, so Auto and JT use VE instead, and [Compile] refuses such a
+// model; Enum enumerates the needed variables only (the ancestral closure)
+// instead of every variable. Real variables never take part, learned or
+// not. indep needs no numbers at all.
+//
 // # d-separation
 //
 // [Independent] implements the reachability ("Bayes ball") algorithm of

@@ -13,11 +13,29 @@ const MaxEnum = 1 << 25
 // enum is the reference engine: it visits every assignment of the
 // unobserved discrete variables consistent with the evidence and multiplies
 // every CPT factor of the model exactly as written (nothing is pruned).
+// In a model with variables still to be learned it does the same over the
+// variables the query needs (mark), the ancestral closure of its variables.
 type enum struct {
 	m    *ir.Model
 	pos  ir.Pos
-	obs  []int // obs[v]: observed state of v, or -1
-	card []int // card[v]: number of states (0 for real variables)
+	obs  []int  // obs[v]: observed state of v, or -1
+	card []int  // card[v]: number of states (0 for real variables)
+	mark []bool // mark[v]: v is enumerated; nil for every variable
+}
+
+// factors returns the factors multiplied: every factor of the model, or
+// the families of the marked variables.
+func (e *enum) factors() []*ir.Factor {
+	if e.mark == nil {
+		return e.m.Factors()
+	}
+	var fs []*ir.Factor
+	for v, ok := range e.mark {
+		if f := e.m.Factor(ir.VarID(v)); ok && f != nil {
+			fs = append(fs, f)
+		}
+	}
+	return fs
 }
 
 // walk calls fn(a, p) for every assignment a (indexed by VarID; observed
@@ -35,7 +53,7 @@ func (e *enum) walk(fn func(a []int, p xfloat)) error {
 			a[v] = s
 		}
 	}
-	fs := e.m.Factors()
+	fs := e.factors()
 	for {
 		p := xfloat{1, 0}
 		for _, f := range fs {
@@ -68,10 +86,8 @@ func (e *enum) walk(fn func(a []int, p xfloat)) error {
 // check returns an error if there are more than MaxEnum assignments.
 func (e *enum) check() error {
 	n := 1
-	for v, c := range e.card {
-		if c == 0 || e.obs[v] >= 0 {
-			continue
-		}
+	for _, v := range e.free() {
+		c := e.card[v]
 		if n > MaxEnum/c {
 			free := e.free()
 			card := make([]int, len(free))
@@ -87,11 +103,12 @@ func (e *enum) check() error {
 	return nil
 }
 
-// free returns the unobserved discrete variables, in VarID order.
+// free returns the unobserved discrete variables enumerated, in VarID
+// order.
 func (e *enum) free() []ir.VarID {
 	var free []ir.VarID
 	for v, c := range e.card {
-		if c > 0 && e.obs[v] < 0 {
+		if c > 0 && e.obs[v] < 0 && (e.mark == nil || e.mark[v]) {
 			free = append(free, ir.VarID(v))
 		}
 	}

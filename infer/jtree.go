@@ -271,10 +271,15 @@ func bytesString(b float64) string {
 // clique-table size, and refuses, before allocating anything, a tree whose
 // largest clique exceeds opt.MaxTable entries or whose memory exceeds
 // opt.MaxMemory. That refusal is an *ir.Error at the model's file whose
-// Err is a *[TooLargeError].
+// Err is a *[TooLargeError]. A tree needs every factor: a Bayesian network
+// with discrete variables still to be learned is refused with the kind
+// ir.ErrNoDistribution.
 func Compile(m *ir.Model, opt Options) (*JTree, error) {
 	if m == nil {
 		panic("infer: Compile: nil model")
+	}
+	if u := unlearned(m); len(u) > 0 {
+		return nil, &ir.Error{Pos: ir.Pos{File: m.Source}, Msg: noNumbers(m, u), Err: ir.ErrNoDistribution}
 	}
 	p := plan(m)
 	if err := p.check(m, opt); err != nil {

@@ -69,7 +69,7 @@ func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 			return nil, bp, err
 		}
 		for v, s := range e.obs {
-			if s >= 0 || e.card[v] == 0 {
+			if s >= 0 || e.card[v] == 0 || e.mark != nil && !e.mark[v] {
 				best[v] = -1
 			}
 		}

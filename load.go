@@ -1,28 +1,46 @@
 package pbl
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/formats/bif"
 	"github.com/pbl-lang/pbl/formats/hugin"
 	"github.com/pbl-lang/pbl/formats/uai"
 	"github.com/pbl-lang/pbl/formats/xmlbif"
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/learn"
 	"github.com/pbl-lang/pbl/parser"
 )
 
 // Formats lists the model file extensions LoadFile understands.
 var Formats = []string{".pbl", ".bif", ".bif.gz", ".xml", ".xmlbif", ".net", ".uai"}
 
-// LoadFile reads a model, choosing the format by the file's extension.
+// LoadFile prepares the model file at path for use, choosing the format by
+// the file's extension. It is the one meaning of a model file, which every
+// command gives it: a .pbl file's imports are resolved, its declarations
+// lowered, its learn statements run in order (against a CSV file named
+// relative to the file, or an inline data table), each on the model the
+// previous one learned, and its queries and expectations lowered against
+// the result. The model returned is never changed afterwards.
+//
+// A .pbl file may give structure without numbers (edges, naive_bayes,
+// tan); the variables it leaves without distributions are listed by
+// Model.Unlearned, and a question that needs them fails with an error
+// matching ir.ErrNoDistribution.
 func LoadFile(path string) (*ir.Model, error) {
 	switch ext := modelExt(path); ext {
 	case ".pbl":
-		return loadPBL(path)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return Load(path, src)
 	case ".bif", ".bif.gz":
 		return bif.ReadFile(path)
 	case ".xml", ".xmlbif":
@@ -44,43 +62,49 @@ func modelExt(path string) string {
 	return filepath.Ext(lower)
 }
 
-// Load parses and lowers .pbl source held in memory; imports are resolved
-// relative to filename's directory.
+// Load is LoadFile for .pbl source held in memory; imports and the CSV
+// files of learn statements are resolved relative to filename's directory.
 func Load(filename string, src []byte) (*ir.Model, error) {
+	files, err := Parse(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	return ir.LowerWith(ir.LowerOptions{Learn: RunLearn}, files...)
+}
+
+// Parse parses .pbl source and the files it imports, directly or not, and
+// returns them in the order ir.Lower takes them: imports first, the main
+// file last.
+func Parse(filename string, src []byte) ([]*grammar.File, error) {
 	l := &loader{state: map[string]int{}}
 	l.visit(filename, src, ir.Pos{})
 	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
-	return ir.Lower(l.files...)
+	return l.files, nil
 }
 
-// LoadForLearning reads a model whose numbers are to be learned (pbl
-// learn): like LoadFile, but a .pbl file may give structure without
-// numbers (edges into variables that have no table). Other formats always
-// carry numbers, which learning replaces.
-func LoadForLearning(path string) (*ir.Model, error) {
-	if modelExt(path) != ".pbl" {
-		return LoadFile(path)
-	}
-	src, err := os.ReadFile(path)
+// RunLearn runs one learn statement on m and returns the model it learns
+// (m is not changed): the statement's method and options validated by the
+// learn package's registry, its data read from its CSV file or inline
+// table. Errors are positioned: those of the data at their file:line:col,
+// the others at the statement.
+func RunLearn(m *ir.Model, s *ir.LearnStmt) (*ir.Model, error) {
+	opt, err := learn.StmtOptions(s)
 	if err != nil {
 		return nil, err
 	}
-	l := &loader{state: map[string]int{}}
-	l.visit(path, src, ir.Pos{})
-	if err := l.errs.Err(); err != nil {
-		return nil, err
+	var out *ir.Model
+	if s.Table != nil {
+		out, _, err = learn.LearnTable(m, s.Table, opt)
+	} else {
+		out, _, err = learn.Learn(m, func(m *ir.Model) (*data.Reader, error) { return data.Open(s.File, m, data.Options{}) }, opt)
 	}
-	return ir.LowerOpt(ir.LowerOptions{Learning: true}, l.files...)
-}
-
-func loadPBL(path string) (*ir.Model, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return nil, &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("cannot read %s: %v", pe.Path, pe.Err), Err: err}
 	}
-	return Load(path, src)
+	return out, err
 }
 
 // loader collects a file and its imports in post-order (imports first).
@@ -116,7 +140,7 @@ func (l *loader) visit(path string, src []byte, from ir.Pos) {
 	}
 	f, err := parser.Parse(path, src)
 	if err != nil {
-		l.errs = append(l.errs, err.(ir.ErrorList)...)
+		l.errs = append(l.errs, ir.Positioned(from, err)...)
 		return
 	}
 	l.state[key] = 1
@@ -145,7 +169,8 @@ func indexOf(xs []string, x string) int {
 }
 
 func unwrapPathErr(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
 		return pe.Err
 	}
 	return err

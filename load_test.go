@@ -237,7 +237,11 @@ func FuzzLoad(f *testing.F) {
 			}
 			return
 		}
-		for _, c := range m.CPTs {
+		for v := range m.Vars {
+			c := m.Table(ir.VarID(v))
+			if c == nil {
+				continue
+			}
 			if c == nil {
 				continue
 			}

@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
-	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
-	"github.com/pbl-lang/pbl/learn"
 	"github.com/pbl-lang/pbl/report"
 )
 
@@ -28,9 +25,10 @@ type RunOptions struct {
 
 // Run executes a model's statements in order. Queries print their results
 // to w (text results separated by blank lines); expectations print nothing
-// when they hold; learn statements learn CPTs in place and print nothing. Every statement runs even if an earlier one failed; Run
-// returns the failures — a query that could not be answered, an
-// expectation that does not hold — each positioned at its statement.
+// when they hold; learn statements print nothing (they ran when the model
+// was prepared: see LoadFile). Every statement runs even if an earlier one
+// failed; Run returns the failures — a query that could not be answered,
+// an expectation that does not hold — each positioned at its statement.
 func Run(m *ir.Model, w io.Writer, opt RunOptions) ir.ErrorList {
 	var fails ir.ErrorList
 	first := true
@@ -56,10 +54,6 @@ func Run(m *ir.Model, w io.Writer, opt RunOptions) ir.ErrorList {
 			}
 			first = false
 			report.Text(w, m, res)
-		case *ir.LearnStmt:
-			if err := runLearn(m, s); err != nil {
-				fails = append(fails, learnErrors(s.Pos, err)...)
-			}
 		case *ir.ExpectStmt:
 			res, err := infer.Answer(m, s.Query, opt.Infer)
 			if err != nil {
@@ -79,35 +73,6 @@ func Run(m *ir.Model, w io.Writer, opt RunOptions) ir.ErrorList {
 	return fails
 }
 
-// runLearn executes a learn statement: it learns the CPTs the statement
-// names (all of them when it names none) in place, from its CSV file or
-// inline table, and prints nothing.
-func runLearn(m *ir.Model, s *ir.LearnStmt) error {
-	method, err := learn.ParseMethod(s.Method)
-	if err != nil {
-		return err
-	}
-	opt := learn.Options{Method: method, Alpha: s.Alpha, ESS: s.ESS, M: s.M, Vars: s.Vars}
-	if s.Table != nil {
-		_, err = learn.LearnTable(m, s.Table, opt)
-		return err
-	}
-	_, err = learn.Learn(m, func() (*data.Reader, error) { return data.Open(s.File, m, data.Options{}) }, opt)
-	return err
-}
-
-// learnErrors positions the errors of a learn statement: those of the
-// data keep their file:line:col, the others are placed at the statement.
-func learnErrors(pos ir.Pos, err error) ir.ErrorList {
-	if l, ok := err.(ir.ErrorList); ok && len(l) > 0 {
-		return l
-	}
-	if pe, ok := err.(*os.PathError); ok {
-		return ir.ErrorList{{Pos: pos, Msg: fmt.Sprintf("cannot read %s: %v", pe.Path, pe.Err)}}
-	}
-	return ir.ErrorList{asError(pos, err)}
-}
-
 // countWriter counts the newlines written through it.
 type countWriter struct {
 	w     io.Writer
@@ -122,13 +87,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 
 // asError positions an error that has no position of its own.
 func asError(pos ir.Pos, err error) *ir.Error {
-	if e, ok := err.(*ir.Error); ok {
-		return e
-	}
-	if l, ok := err.(ir.ErrorList); ok && len(l) > 0 {
-		return l[0]
-	}
-	return &ir.Error{Pos: pos, Msg: err.Error()}
+	return ir.Positioned(pos, err)[0]
 }
 
 // Check compares the answer to an expectation's query with its expected

@@ -82,7 +82,7 @@ func sample(m *ir.Model, n int, seed uint64) []byte {
 	a := make([]int, len(m.Vars))
 	for range n {
 		for _, v := range order {
-			f := m.CPTs[v].Factor
+			f := m.Table(ir.VarID(v)).Factor
 			off := 0
 			for k, p := range f.Vars[:len(f.Vars)-1] {
 				off += a[p] * f.Stride[k]

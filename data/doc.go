@@ -54,11 +54,16 @@
 // A variable with Open set (a naive_bayes or tan declaration's variable
 // that no var declaration gives states) takes its states from the data: a
 // cell that is not yet one of its states, and is not empty, ? or NA (which
-// stay missing values), is appended to the variable's States as a new
-// state, so states are numbered in order of first appearance. The reader
-// thus writes to the model's variables while it reads: nothing else may
-// use an open variable's States until reading ends. Header binding, and
-// IgnoreUnknownColumns, are the same as for any variable.
+// stay missing values), is a new state, appended to the reader's own list
+// of the variable's states, so states are numbered in order of first
+// appearance in the file. The reader never writes to the model:
+// [Reader.States] gives the lists, and a learner settles them in a new
+// model ([ir.Model.WithStates]) before it estimates. Data split in shards
+// read by different readers settles its states first: [ScanStates] reads a
+// shard for its states only, and [MergeStates] merges the shards' lists in
+// shard order, so the numbering is that of the whole file whatever the
+// number of shards or workers. Header binding, and IgnoreUnknownColumns,
+// are the same as for any variable.
 //
 // # Errors
 //

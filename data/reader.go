@@ -102,6 +102,10 @@ type Batch struct {
 	Reals [][]float64 // Reals[j][i]: value of real column j in row i, NaN if missing (nil for discrete columns)
 	Lines []int       // Lines[i]: the 1-based line number of row i in the file (for messages)
 	Vars  []ir.VarID  // Vars[j]: the model variable of column j (the Reader's Vars)
+
+	// States, set by ReadAll only, are the states of the open variables
+	// after the rows (see Reader.States), or nil.
+	States map[ir.VarID][]string
 }
 
 // NewBatch returns a batch for r with room for size rows. It panics if size
@@ -295,6 +299,11 @@ func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorLi
 
 func newColumn(v *ir.Variable) column {
 	c := column{v: v, real: v.Kind == ir.Real, states: v.States}
+	if v.Open {
+		// The reader's own copy, which the data extends: the model is
+		// never written.
+		c.states = append([]string(nil), v.States...)
+	}
 	if len(v.States) > linearStates {
 		c.index = make(map[string]int32, len(v.States))
 		for i, s := range v.States {
@@ -564,28 +573,44 @@ func (r *Reader) badState(c *column, val []byte, fs int) int32 {
 	return Missing
 }
 
-// addState gives the open variable of column c the new state val (see
-// "Open variables" in the package doc) and returns its index.
+// addState gives the open variable of column c the new state val in the
+// reader's list of its states (see "Open variables" in the package doc)
+// and returns its index.
 func (r *Reader) addState(c *column, val []byte, fs int) int32 {
 	v := c.v
-	if len(v.States) >= ir.MaxStates {
+	if len(c.states) >= ir.MaxStates {
 		r.rowErr = r.s.errorf(fs, "%s has more than %d states: is it a real-valued or identifier column?", ir.Quote(v.Name), ir.MaxStates)
 		return Missing
 	}
 	name := string(val)
-	v.States = append(v.States, name)
-	c.states = v.States
-	s := int32(len(v.States) - 1)
+	c.states = append(c.states, name)
+	s := int32(len(c.states) - 1)
 	switch {
 	case c.index != nil:
 		c.index[name] = s
-	case len(v.States) > linearStates:
-		c.index = make(map[string]int32, 2*len(v.States))
-		for i, st := range v.States {
+	case len(c.states) > linearStates:
+		c.index = make(map[string]int32, 2*len(c.states))
+		for i, st := range c.states {
 			c.index[st] = int32(i)
 		}
 	}
 	return s
+}
+
+// States returns the states of the open variables bound to columns: for
+// each, its states in the model followed by those the rows read so far
+// gave it, in order of first appearance. The indices of the batches'
+// cells are indices into these lists. A model whose open variables are
+// given these states ([ir.Model.WithStates]) numbers them as the batches
+// do.
+func (r *Reader) States() map[ir.VarID][]string {
+	out := map[ir.VarID][]string{}
+	for j, c := range r.cols {
+		if c.v.Open {
+			out[r.Vars[j]] = append([]string(nil), c.states...)
+		}
+	}
+	return out
 }
 
 // stateList lists a few of v's states.
@@ -608,12 +633,12 @@ func stateList(v *ir.Variable) string {
 // ReadAll reads every row of the CSV data in src (see NewReader). It is
 // meant for small data: tests and inline tables. The batch's slices have
 // length N.
-func ReadAll(filename string, src io.Reader, m *ir.Model, opt Options) (*Batch, error) {
+func ReadAll(filename string, src io.Reader, m *ir.Model, opt Options) (out *Batch, err error) {
 	r, err := NewReader(filename, src, m, opt)
 	if err != nil {
 		return nil, err
 	}
-	out := &Batch{Cols: make([][]int32, len(r.cols)), Reals: make([][]float64, len(r.cols)), Vars: r.Vars}
+	out = &Batch{Cols: make([][]int32, len(r.cols)), Reals: make([][]float64, len(r.cols)), Vars: r.Vars}
 	for j, c := range r.cols {
 		if c.real {
 			out.Reals[j] = []float64{}
@@ -622,6 +647,11 @@ func ReadAll(filename string, src io.Reader, m *ir.Model, opt Options) (*Batch, 
 		}
 	}
 	b := r.NewBatch(1024)
+	defer func() {
+		if out != nil {
+			out.States = r.States()
+		}
+	}()
 	for {
 		err := r.Read(b)
 		for j := range r.cols {

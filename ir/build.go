@@ -14,12 +14,11 @@ const RowTolerance = 1e-6
 // Builder assembles a Model and validates it. Lowering of .pbl files and
 // the importers of other formats both use it, so every model is checked the
 // same way. Errors are collected; Finish returns them all.
+//
+// A discrete variable may be left without a distribution: the model is
+// then a structure whose numbers are to be learned from data
+// ([Model.Unlearned]), its parents given with SetParents.
 type Builder struct {
-	// AllowUnlearned accepts discrete variables without a CPT: a model
-	// whose numbers are to be learned from data. Their parents are the
-	// structure given with SetParents.
-	AllowUnlearned bool
-
 	m       *Model
 	Errs    ErrorList
 	rowPos  [][]Pos // rowPos[v][r]: position of row r of v's CPT, or nil
@@ -70,11 +69,16 @@ func (b *Builder) AddVar(pos Pos, name string, kind Kind, states []string, lo in
 	id := VarID(len(b.m.Vars))
 	b.m.Vars = append(b.m.Vars, &Variable{Pos: pos, ID: id, Name: name, Kind: kind, States: append([]string(nil), states...), Lo: lo})
 	b.m.byName[name] = id
+	b.grow()
+	return id, true
+}
+
+// grow gives the variable just added its (empty) entries.
+func (b *Builder) grow() {
 	b.m.Parents = append(b.m.Parents, nil)
-	b.m.CPTs = append(b.m.CPTs, nil)
+	b.m.Dists = append(b.m.Dists, nil)
 	b.rowPos = append(b.rowPos, nil)
 	b.cptSeen = append(b.cptSeen, false)
-	return id, true
 }
 
 // RangeStates returns the state names of the integer range lo..hi.
@@ -93,7 +97,7 @@ func RangeStates(lo, hi int) []string {
 // checked again. A second CPT for the same child is an error.
 func (b *Builder) SetCPT(pos Pos, child VarID, parents []VarID, vals []float64, rowPos []Pos) {
 	if b.cptSeen[child] {
-		b.Errorf(pos, "second distribution for %s (first at %s)", strconv.Quote(b.m.Vars[child].Name), b.m.CPTs[child].Pos)
+		b.Errorf(pos, "second distribution for %s (first at %s)", strconv.Quote(b.m.Vars[child].Name), b.m.Dists[child].Position())
 		return
 	}
 	b.cptSeen[child] = true
@@ -112,7 +116,7 @@ func (b *Builder) SetCPT(pos Pos, child VarID, parents []VarID, vals []float64, 
 	}
 	f := NewFactor(vars, card)
 	copy(f.Vals, vals)
-	b.m.CPTs[child] = &CPT{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...), Factor: f}
+	b.m.Dists[child] = &CPT{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...), Factor: f}
 	b.m.Parents[child] = append([]VarID(nil), parents...)
 	b.rowPos[child] = rowPos
 }
@@ -164,10 +168,7 @@ func (b *Builder) AddOpenVar(pos Pos, name string) (VarID, bool) {
 	id := VarID(len(b.m.Vars))
 	b.m.Vars = append(b.m.Vars, &Variable{Pos: pos, ID: id, Name: name, Kind: Enum, Open: true})
 	b.m.byName[name] = id
-	b.m.Parents = append(b.m.Parents, nil)
-	b.m.CPTs = append(b.m.CPTs, nil)
-	b.rowPos = append(b.rowPos, nil)
-	b.cptSeen = append(b.cptSeen, false)
+	b.grow()
 	return id, true
 }
 
@@ -184,23 +185,30 @@ func (b *Builder) SetParents(v VarID, parents []VarID) {
 // positive and finite, means finite.
 func (b *Builder) SetGaussian(pos Pos, child VarID, parents []VarID, mean, sd []float64) {
 	m := b.m
-	for len(m.Gaussians) < len(m.Vars) {
-		m.Gaussians = append(m.Gaussians, nil)
-	}
-	if m.Gaussians[child] != nil {
-		b.Errorf(pos, "second distribution for %s (first at %s)", strconv.Quote(m.Vars[child].Name), m.Gaussians[child].Pos)
+	if m.Dists[child] != nil {
+		b.Errorf(pos, "second distribution for %s (first at %s)", strconv.Quote(m.Vars[child].Name), m.Dists[child].Position())
 		return
 	}
-	for i := range mean {
-		if math.IsNaN(mean[i]) || math.IsInf(mean[i], 0) || !(sd[i] > 0) || math.IsInf(sd[i], 0) {
-			b.Errorf(pos, "normal(%s, %s) for %s: the mean must be finite and the standard deviation positive",
-				FormatFloat(mean[i]), FormatFloat(sd[i]), strconv.Quote(m.Vars[child].Name))
-			return
+	g := &Gaussian{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...),
+		Mean: append([]float64(nil), mean...), SD: append([]float64(nil), sd...)}
+	if !checkGaussian(&b.Errs, m, g) {
+		return
+	}
+	m.Dists[child] = g
+	m.Parents[child] = append([]VarID(nil), parents...)
+}
+
+// checkGaussian reports a density whose means are not finite or whose
+// standard deviations are not positive and finite.
+func checkGaussian(errs *ErrorList, m *Model, g *Gaussian) bool {
+	for i := range g.Mean {
+		if !finite(g.Mean[i]) || !(g.SD[i] > 0) || !finite(g.SD[i]) {
+			errs.Add(g.Pos, "normal(%s, %s) for %s: the mean must be finite and the standard deviation positive",
+				FormatFloat(g.Mean[i]), FormatFloat(g.SD[i]), strconv.Quote(m.Vars[g.Child].Name))
+			return false
 		}
 	}
-	m.Gaussians[child] = &Gaussian{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...),
-		Mean: append([]float64(nil), mean...), SD: append([]float64(nil), sd...)}
-	m.Parents[child] = append([]VarID(nil), parents...)
+	return true
 }
 
 // AddStmt appends a statement.
@@ -210,70 +218,56 @@ func (b *Builder) AddStmt(s Stmt) { b.m.Stmts = append(b.m.Stmts, s) }
 // error found while building and validating.
 func (b *Builder) Finish() (*Model, error) {
 	m := b.m
-	for _, x := range m.Vars {
-		if x.Open && len(x.States) == 0 && !b.AllowUnlearned {
-			b.Errorf(x.Pos, "%s has no states: declare it with var, or learn from data", strconv.Quote(x.Name))
-		}
-	}
 	if len(m.Vars) == 0 && len(b.Errs) == 0 {
 		b.Errorf(Pos{File: m.Source, Line: 1, Col: 1}, "the model declares no variables")
 	}
-	for v, x := range m.Vars {
-		if x.Kind != Real && !b.cptSeen[v] && len(m.Potentials) == 0 && !b.AllowUnlearned {
-			b.Errorf(x.Pos, "%s has no distribution (give it one with P(%s) = ...)", Quote(x.Name), x.Name)
-		}
-		if c := m.CPTs[v]; c != nil {
-			b.checkRows(c)
+	for v := range m.Vars {
+		if c := m.CPT(VarID(v)); c != nil {
+			checkRows(&b.Errs, m, c, b.rowPos[v])
 		}
 	}
-	b.checkCycles()
+	checkCycles(&b.Errs, m)
 	if err := b.Errs.Err(); err != nil {
 		return nil, err
-	}
-	// Gaussians has one entry per variable, so that learning a density
-	// assigns an element and never reallocates: shallow copies of the
-	// model (the REPL, classify) then see it too.
-	for len(m.Gaussians) < len(m.Vars) {
-		m.Gaussians = append(m.Gaussians, nil)
 	}
 	return m, nil
 }
 
 // checkRows checks that every row of c is a probability distribution.
-func (b *Builder) checkRows(c *CPT) {
+// rowPos, if not nil, positions each row (see SetCPT).
+func checkRows(errs *ErrorList, m *Model, c *CPT, rowPos []Pos) {
 	f := c.Factor
 	k := f.Card[len(f.Card)-1]
 	rows := len(f.Vals) / k
 	a := make([]int, len(f.Vars))
 	for r := 0; r < rows; r++ {
 		pos := c.Pos
-		if rp := b.rowPos[c.Child]; rp != nil {
-			if !rp[r].IsValid() {
+		if rowPos != nil {
+			if !rowPos[r].IsValid() {
 				continue // a row already reported as missing or malformed
 			}
-			pos = rp[r]
+			pos = rowPos[r]
 		}
 		row := f.Vals[r*k : (r+1)*k]
 		sum := 0.0
 		bad := false
 		for _, p := range row {
 			if !(p >= 0 && p <= 1) {
-				b.Errorf(pos, "probability %s in %s is outside [0, 1]", FormatFloat(p), b.rowName(c, f.Assignment(a, r*k)))
+				errs.Add(pos, "probability %s in %s is outside [0, 1]", FormatFloat(p), rowName(m, c, f.Assignment(a, r*k)))
 				bad = true
 				break
 			}
 			sum += p
 		}
 		if !bad && !(math.Abs(sum-1) <= RowTolerance) {
-			b.Errorf(pos, "%s sums to %s, expected 1", b.rowName(c, f.Assignment(a, r*k)), strconv.FormatFloat(sum, 'g', 10, 64))
+			errs.Add(pos, "%s sums to %s, expected 1", rowName(m, c, f.Assignment(a, r*k)), strconv.FormatFloat(sum, 'g', 10, 64))
 		}
 	}
 }
 
 // rowName describes the row of c at assignment a, e.g.
 // `row (true, false) of P(Campfire | Storm, BusTourGroup)`.
-func (b *Builder) rowName(c *CPT, a []int) string {
-	m := b.m
+func rowName(m *Model, c *CPT, a []int) string {
 	var s strings.Builder
 	if len(c.Parents) > 0 {
 		s.WriteString("row (")
@@ -300,8 +294,7 @@ func (b *Builder) rowName(c *CPT, a []int) string {
 }
 
 // checkCycles reports each directed cycle once, as A -> B -> C -> A.
-func (b *Builder) checkCycles() {
-	m := b.m
+func checkCycles(errs *ErrorList, m *Model) {
 	children := m.Children()
 	const (
 		white = iota
@@ -329,10 +322,10 @@ func (b *Builder) checkCycles() {
 				}
 				names = append(names, Quote(m.Vars[c].Name))
 				pos := m.Vars[c].Pos
-				if cp := m.CPTs[c]; cp != nil {
-					pos = cp.Pos
+				if d := m.Dists[c]; d != nil {
+					pos = d.Position()
 				}
-				b.Errorf(pos, "cycle: %s", strings.Join(names, " -> "))
+				errs.Add(pos, "cycle: %s", strings.Join(names, " -> "))
 			}
 		}
 		stack = stack[:len(stack)-1]

@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"math"
 	"path/filepath"
 	"strconv"
 
@@ -14,9 +13,24 @@ import (
 // feature as a parent, chosen when the parameters are learned.
 type Classifier struct {
 	Pos      Pos
-	Kind     string // "naive_bayes" or "tan"
+	Kind     ClassifierKind
 	Class    VarID
 	Features []VarID
+}
+
+// ClassifierKind says which classifier a declaration declares.
+type ClassifierKind int
+
+const (
+	NaiveBayes ClassifierKind = iota // naive_bayes: the class is every feature's only parent
+	TAN                              // tan: a tree over the features is learned too
+)
+
+func (k ClassifierKind) String() string {
+	if k == TAN {
+		return "tan"
+	}
+	return "naive_bayes"
 }
 
 // DataTable is an inline data table.
@@ -28,27 +42,29 @@ type DataTable struct {
 	Lines []Pos     // Lines[i]: position of row i
 }
 
-// LearnStmt is `learn [X, Y] from DATA [with METHOD(options)]`.
+// LearnStmt is `learn [X, Y] from DATA [with METHOD(options)]`. The
+// method and its options are as written: the learn package's registry of
+// methods gives them their meaning and validates them.
 type LearnStmt struct {
-	Pos    Pos
-	Vars   []VarID    // the variables whose CPTs are learned; nil means all
-	File   string     // the CSV file, relative to the current directory, or ""
-	Table  *DataTable // the inline table, or nil
-	Method string     // "mle", "bayes" or "mestimate"
-	Alpha  float64    // bayes: Dirichlet pseudo-count added to every cell (default 1)
-	ESS    float64    // bayes: BDeu equivalent sample size, or 0 for none
-	M      float64    // mestimate: the equivalent sample size m (default 1), with p = 1/k
+	Pos       Pos
+	Vars      []VarID       // the variables whose distributions are learned; nil means all
+	File      string        // the CSV file, relative to the current directory, or ""
+	Table     *DataTable    // the inline table, or nil
+	Method    string        // as written, or "" for the default
+	MethodPos Pos           // the position of the method's name, or of the statement
+	Options   []LearnOption // as written, in order
+}
+
+// LearnOption is one option of a learn statement's method, name = value.
+type LearnOption struct {
+	Pos   Pos
+	Name  string
+	Text  string  // the value as written
+	Value float64 // the value; a text that is not a number is reported when lowered
 }
 
 func (s *LearnStmt) Position() Pos { return s.Pos }
 func (*LearnStmt) stmt()           {}
-
-// learnMethods lists the methods and the options each takes.
-var learnMethods = map[string][]string{
-	"mle":       nil,
-	"bayes":     {"alpha", "ess"},
-	"mestimate": {"m"},
-}
 
 // classifier lowers a naive_bayes or tan declaration, declaring the
 // variables it names that have no var declaration as open variables.
@@ -65,7 +81,10 @@ func (l *lowerer) classifier(c *grammar.Classifier) {
 		l.hasEdges = append(l.hasEdges, false)
 		return id
 	}
-	cl := &Classifier{Pos: pos(c.Pos), Kind: c.Kind, Class: resolve(c.Class)}
+	cl := &Classifier{Pos: pos(c.Pos), Kind: NaiveBayes, Class: resolve(c.Class)}
+	if c.Kind == "tan" {
+		cl.Kind = TAN
+	}
 	seen := map[VarID]bool{cl.Class: true}
 	for _, f := range c.Features {
 		id := resolve(f)
@@ -181,12 +200,15 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 	m.Tables = append(m.Tables, t)
 }
 
-// learnStmt lowers a learn statement.
-func (l *lowerer) learnStmt(s *grammar.Learn) {
-	ls := &LearnStmt{Pos: pos(s.Pos), Method: "mle", Alpha: 1, M: 1}
+// learnStmt lowers a learn statement, or reports it and returns nil.
+func (l *lowerer) learnStmt(s *grammar.Learn) *LearnStmt {
+	ls := &LearnStmt{Pos: pos(s.Pos), MethodPos: pos(s.Pos)}
+	good := true
 	for _, n := range s.Vars {
 		if id, ok := l.lookup(n); ok {
 			ls.Vars = append(ls.Vars, id)
+		} else {
+			good = false
 		}
 	}
 	switch {
@@ -209,47 +231,25 @@ func (l *lowerer) learnStmt(s *grammar.Learn) {
 				msg += " (give a quoted CSV file name, or declare the table with data NAME = { ... })"
 			}
 			l.b.Errorf(pos(s.Table.Pos), "%s", msg)
-			return
+			return nil
 		}
 		ls.Table = t
 	}
 	if s.Method != nil {
 		ls.Method = *s.Method
 	}
-	allowed, ok := learnMethods[ls.Method]
-	if !ok {
-		msg := "unknown learning method " + strconv.Quote(ls.Method)
-		if h := spell.Nearest(ls.Method, []string{"mle", "bayes", "mestimate"}); h != "" {
-			msg += " (did you mean " + strconv.Quote(h) + "?)"
-		} else {
-			msg += " (methods: mle, bayes, mestimate)"
-		}
-		l.b.Errorf(pos(s.Pos), "%s", msg)
-		return
-	}
 	for _, o := range s.Options {
 		x, err := strconv.ParseFloat(o.Value, 64)
-		valid := false
-		for _, a := range allowed {
-			valid = valid || a == o.Name
+		if err != nil {
+			l.b.Errorf(pos(o.Pos), "option %s = %s: want a number", o.Name, o.Value)
+			good = false
 		}
-		switch {
-		case !valid:
-			l.b.Errorf(pos(o.Pos), "method %s takes no option %q (options: %v)", ls.Method, o.Name, allowed)
-		case err != nil || math.IsInf(x, 0) || !(x >= 0) || (o.Name == "ess" && x == 0):
-			l.b.Errorf(pos(o.Pos), "option %s = %s: want a non-negative number (ess: positive)", o.Name, o.Value)
-		case o.Name == "alpha":
-			ls.Alpha = x
-		case o.Name == "ess":
-			ls.ESS = x
-		case o.Name == "m":
-			ls.M = x
-		}
+		ls.Options = append(ls.Options, LearnOption{Pos: pos(o.Pos), Name: o.Name, Text: o.Value, Value: x})
 	}
-	if ls.ESS > 0 {
-		ls.Alpha = 0
+	if !good {
+		return nil
 	}
-	l.b.AddStmt(ls)
+	return ls
 }
 
 // gaussian lowers P(X | A, B) = ... for a real-valued X: normal(MEAN, SD)

@@ -49,7 +49,7 @@ learn from weather with bayes(alpha = 0.5)
 	if wind.Open {
 		t.Error("a declared variable is open")
 	}
-	if c := m.Classifier; c == nil || c.Kind != "naive_bayes" || c.Class != play.ID || len(c.Features) != 2 {
+	if c := m.Classifier; c == nil || c.Kind != ir.NaiveBayes || c.Class != play.ID || len(c.Features) != 2 {
 		t.Fatalf("classifier %+v", m.Classifier)
 	}
 	if ps := m.Parents[out.ID]; len(ps) != 1 || ps[0] != play.ID {
@@ -63,16 +63,16 @@ learn from weather with bayes(alpha = 0.5)
 		t.Errorf("table rows %v", tab.Rows)
 	}
 	ls, ok := m.Stmts[0].(*ir.LearnStmt)
-	if !ok || ls.Method != "bayes" || ls.Alpha != 0.5 || ls.Table != tab {
+	if !ok || ls.Method != "bayes" || len(ls.Options) != 1 || ls.Options[0].Name != "alpha" || ls.Options[0].Value != 0.5 || ls.Table != tab {
 		t.Errorf("learn statement %+v", m.Stmts[0])
 	}
 
 	m = lower(t, "var A, B, C: bool\nA, B -> C\nlearn from \"d.csv\"\n")
 	c, _ := m.Lookup("C")
-	if ps := m.Parents[c.ID]; len(ps) != 2 || m.CPTs[c.ID] != nil {
-		t.Errorf("C's structure: parents %v, CPT %v", ps, m.CPTs[c.ID])
+	if ps := m.Parents[c.ID]; len(ps) != 2 || m.Dist(c.ID) != nil {
+		t.Errorf("C's structure: parents %v, distribution %v", ps, m.Dist(c.ID))
 	}
-	if ls := m.Stmts[0].(*ir.LearnStmt); ls.File != "d.csv" || ls.Method != "mle" {
+	if ls := m.Stmts[0].(*ir.LearnStmt); ls.File != "d.csv" || ls.Method != "" {
 		t.Errorf("learn statement %+v", ls)
 	}
 }

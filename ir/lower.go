@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -17,55 +18,158 @@ const MaxStates = 1 << 20
 // Lower lowers parsed files to one Model. files[len(files)-1] is the main
 // file; the others are the files it imports (directly or not), in the order
 // their declarations should come, imports first. Declarations of every file
-// are merged; only the main file's statements (queries) are kept. Import
-// statements are resolved by the caller (see the root package's Load), and
-// ignored here.
+// are merged; only the main file's statements are kept. Import statements
+// are resolved by the caller (see the root package's Prepare), and ignored
+// here.
+//
+// A discrete variable without a table is a structure whose numbers are
+// still to be learned ([Model.Unlearned]); it is not an error.
 func Lower(files ...*grammar.File) (*Model, error) {
-	return LowerOpt(LowerOptions{}, files...)
+	return LowerWith(LowerOptions{}, files...)
 }
 
-// LowerOptions configures LowerOpt.
+// LowerOptions configures LowerWith.
 type LowerOptions struct {
-	// Learning accepts variables without tables: the model is a structure
-	// whose numbers are to be learned (pbl learn). A file with a learn
-	// statement or a classifier declaration is always lowered this way.
-	Learning bool
+	// Learn, if not nil, runs a learn statement: it is called for each
+	// learn statement of the main file, in source order, with the model
+	// learned so far, and returns the model learned from the statement's
+	// data (a new Model; the one it is given is not changed). The main
+	// file's queries and expectations are lowered against the last model,
+	// so that they may name states that an open variable took from the
+	// data. An error it returns is reported with the file's other errors,
+	// positioned at the statement unless it carries positions of its own.
+	// Without Learn, learn statements are lowered but not run.
+	Learn func(m *Model, s *LearnStmt) (*Model, error)
 }
 
-// LowerOpt is Lower with options.
-func LowerOpt(opt LowerOptions, files ...*grammar.File) (*Model, error) {
+// LowerWith is Lower with options.
+func LowerWith(opt LowerOptions, files ...*grammar.File) (*Model, error) {
 	if len(files) == 0 {
 		return nil, ErrorList{Errorf(Pos{}, "no files")}
 	}
 	main := files[len(files)-1]
-	l := &lowerer{b: NewBuilder(main.Pos.Filename), edges: map[[2]VarID]Pos{}, dists: map[VarID]Pos{}, bad: map[string]bool{}, tables: map[string]*DataTable{}}
-	l.b.AllowUnlearned = opt.Learning
+	l := newLowerer(NewBuilder(main.Pos.Filename))
 	for _, f := range files {
-		for _, s := range f.Stmts {
-			switch s.(type) {
-			case *grammar.Learn, *grammar.Classifier:
-				l.b.AllowUnlearned = true
-			}
-			if d, ok := s.(*grammar.VarDecl); ok {
-				l.varDecl(d)
+		l.decls(f)
+	}
+	l.structure()
+	for _, f := range files {
+		l.data(f)
+	}
+	// The statements: learn statements first (they make the model the
+	// queries are lowered against), then every statement in source order.
+	// They are lowered once the declarations are valid.
+	var learns []*LearnStmt
+	valid := len(l.b.Errs) == 0
+	for _, s := range main.Stmts {
+		if g, ok := s.(*grammar.Learn); ok && valid {
+			if ls := l.learnStmt(g); ls != nil {
+				learns = append(learns, ls)
 			}
 		}
 	}
-	for _, f := range files {
-		for _, s := range f.Stmts {
-			if c, ok := s.(*grammar.Classifier); ok {
-				l.classifier(c)
+	m, err := l.b.Finish()
+	if err != nil {
+		return nil, err
+	}
+	if opt.Learn != nil {
+		var errs ErrorList
+		for _, ls := range learns {
+			learned, err := opt.Learn(m, ls)
+			if err != nil {
+				errs = append(errs, Positioned(ls.Pos, err)...)
+				continue
+			}
+			m = learned
+		}
+		if len(errs) > 0 {
+			return nil, errs.Err()
+		}
+	}
+	stmts, errs := lowerStmts(m, main, learns)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return m.withStmts(stmts), nil
+}
+
+// lowerStmts lowers the main file's statements against m, in source
+// order: the learn statements already lowered, queries and expectations.
+func lowerStmts(m *Model, main *grammar.File, learns []*LearnStmt) ([]Stmt, ErrorList) {
+	var stmts []Stmt
+	var errs ErrorList
+	next := 0
+	for _, s := range main.Stmts {
+		switch s := s.(type) {
+		case *grammar.QueryStmt:
+			if lq, qerrs := lowerQuery(m, s.Query); len(qerrs) > 0 {
+				errs = append(errs, qerrs...)
+			} else {
+				stmts = append(stmts, &QueryStmt{Pos: pos(s.Pos), Query: lq})
+			}
+		case *grammar.Learn:
+			if next < len(learns) && learns[next].Pos == pos(s.Pos) {
+				stmts = append(stmts, learns[next])
+				next++
+			}
+		case *grammar.Expect:
+			if le, eerrs := lowerExpect(m, s); len(eerrs) > 0 {
+				errs = append(errs, eerrs...)
+			} else {
+				stmts = append(stmts, le)
 			}
 		}
 	}
-	for _, f := range files {
+	return stmts, errs
+}
+
+// Positioned returns err as a list of positioned errors: the errors it
+// holds if it is an [ErrorList] or an [*Error], otherwise one error at pos
+// (keeping err as its kind, for errors.Is and errors.As).
+func Positioned(pos Pos, err error) ErrorList {
+	var list ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		return list
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return ErrorList{e}
+	}
+	return ErrorList{{Pos: pos, Msg: err.Error(), Err: err}}
+}
+
+// newLowerer returns a lowerer building with b.
+func newLowerer(b *Builder) *lowerer {
+	return &lowerer{b: b, edges: map[[2]VarID]Pos{}, dists: map[VarID]Pos{}, bad: map[string]bool{}, tables: map[string]*DataTable{}}
+}
+
+// decls lowers the declarations of f that come before the others: its
+// variables and its classifier.
+func (l *lowerer) decls(f *grammar.File) {
+	for _, s := range f.Stmts {
+		if d, ok := s.(*grammar.VarDecl); ok {
+			l.varDecl(d)
+		}
+	}
+	for _, s := range f.Stmts {
+		if c, ok := s.(*grammar.Classifier); ok {
+			l.classifier(c)
+		}
+	}
+	l.files = append(l.files, f)
+}
+
+// structure lowers the edges and distributions of every file declared so
+// far, and checks them against each other.
+func (l *lowerer) structure() {
+	for _, f := range l.files {
 		for _, s := range f.Stmts {
 			if e, ok := s.(*grammar.Edges); ok {
 				l.edgeStmt(e)
 			}
 		}
 	}
-	for _, f := range files {
+	for _, f := range l.files {
 		for _, s := range f.Stmts {
 			if d, ok := s.(*grammar.Dist); ok {
 				l.dist(d)
@@ -75,35 +179,15 @@ func LowerOpt(opt LowerOptions, files ...*grammar.File) (*Model, error) {
 	l.checkEdges()
 	l.edgeStructure()
 	l.classifierStructure()
-	for _, f := range files {
-		for _, s := range f.Stmts {
-			if d, ok := s.(*grammar.Data); ok {
-				l.dataTable(d)
-			}
+}
+
+// data lowers the inline data tables of f.
+func (l *lowerer) data(f *grammar.File) {
+	for _, s := range f.Stmts {
+		if d, ok := s.(*grammar.Data); ok {
+			l.dataTable(d)
 		}
 	}
-	m := l.b.Model()
-	if len(l.b.Errs) == 0 {
-		for _, s := range main.Stmts {
-			switch s := s.(type) {
-			case *grammar.QueryStmt:
-				if lq, errs := lowerQuery(m, s.Query); len(errs) > 0 {
-					l.b.Errs = append(l.b.Errs, errs...)
-				} else {
-					l.b.AddStmt(&QueryStmt{Pos: pos(s.Pos), Query: lq})
-				}
-			case *grammar.Learn:
-				l.learnStmt(s)
-			case *grammar.Expect:
-				if le, errs := lowerExpect(m, s); len(errs) > 0 {
-					l.b.Errs = append(l.b.Errs, errs...)
-				} else {
-					l.b.AddStmt(le)
-				}
-			}
-		}
-	}
-	return l.b.Finish()
 }
 
 type lowerer struct {
@@ -114,6 +198,7 @@ type lowerer struct {
 	dists    map[VarID]Pos    // child → position of its first P(child | ...)
 	bad      map[string]bool  // names whose declaration was reported invalid
 	tables   map[string]*DataTable
+	files    []*grammar.File // the files whose declarations were read
 }
 
 func pos(p lexer.Position) Pos { return Pos{File: p.Filename, Line: p.Line, Col: p.Column} }
@@ -259,11 +344,12 @@ func (l *lowerer) checkEdges() {
 	m := l.b.m
 	for _, e := range l.edgeList {
 		p, c := e[0], e[1]
-		if m.CPTs[c] == nil {
-			continue // reported as a missing distribution
+		cpt := m.CPT(c)
+		if cpt == nil {
+			continue // a structure to learn, or a distribution with errors
 		}
 		found := false
-		for _, q := range m.CPTs[c].Parents {
+		for _, q := range cpt.Parents {
 			found = found || q == p
 		}
 		if !found {

@@ -35,6 +35,12 @@ type Variable struct {
 	Open   bool     // states are taken from the data (a classifier's undeclared variable)
 }
 
+// Discrete reports whether v has states (it is not real-valued).
+func (v *Variable) Discrete() bool { return v.Kind != Real }
+
+// Card returns the number of states of v: 0 for a real variable.
+func (v *Variable) Card() int { return len(v.States) }
+
 // State returns the index of the named state, or -1.
 func (v *Variable) State(name string) int {
 	for i, s := range v.States {
@@ -45,30 +51,23 @@ func (v *Variable) State(name string) int {
 	return -1
 }
 
-// CPT is the conditional distribution of one variable given its parents.
-// Its factor's scope is (Parents..., Child): one row per configuration of
-// the parents, in row-major order, the child's states fastest.
-type CPT struct {
-	Pos     Pos
-	Child   VarID
-	Parents []VarID
-	Factor  *Factor
-}
-
-// Model is a validated probabilistic model: variables, the DAG, one CPT per
-// discrete variable, and the statements of the file it came from.
+// Model is a validated probabilistic model: variables, the DAG, each
+// variable's distribution, and the statements of the file it came from.
+//
+// A Model is a value: once built (by [Lower], an importer's [Builder], or
+// a derivation such as [Model.WithDists]) nothing writes to it or to
+// anything it points to, so it may be shared by any number of goroutines.
+// Learning returns a new Model.
 type Model struct {
 	Vars    []*Variable
-	Parents [][]VarID // Parents[v] in CPT order
-	CPTs    []*CPT    // CPTs[v], nil for Real variables and for variables of a Markov network
+	Parents [][]VarID // Parents[v] in the order of v's distribution
+	Dists   []Dist    // Dists[v]: v's distribution, or nil (still to learn, or a variable of a Markov network)
 	Stmts   []Stmt    // in source order; empty for imported formats
 
 	// Potentials are factors that are not conditional distributions: the
 	// factors of a Markov network (UAI MARKOV files). nil for a Bayesian
 	// network.
 	Potentials []*Factor
-
-	Gaussians []*Gaussian // Gaussians[v]: the density of real variable v, or nil
 
 	Classifier *Classifier  // the naive_bayes or tan declaration, or nil
 	Tables     []*DataTable // inline data tables, in source order
@@ -111,9 +110,9 @@ func (m *Model) Children() [][]VarID {
 // variable order, then the potentials.
 func (m *Model) Factors() []*Factor {
 	var fs []*Factor
-	for _, c := range m.CPTs {
-		if c != nil {
-			fs = append(fs, c.Factor)
+	for v := range m.Vars {
+		if f := m.Factor(VarID(v)); f != nil {
+			fs = append(fs, f)
 		}
 	}
 	return append(fs, m.Potentials...)
@@ -128,37 +127,12 @@ func (m *Model) Unlearned() []VarID {
 		return nil
 	}
 	var out []VarID
-	for v, c := range m.CPTs {
-		switch {
-		case m.Vars[v].Kind != Real:
-			if c == nil {
-				out = append(out, VarID(v))
-			}
-		case m.Parents[v] != nil && m.Gaussian(VarID(v)) == nil:
+	for v, d := range m.Dists {
+		if d == nil && (m.Vars[v].Discrete() || m.Parents[v] != nil) {
 			out = append(out, VarID(v))
 		}
 	}
 	return out
-}
-
-// Gaussian returns the density of real variable v, or nil.
-func (m *Model) Gaussian(v VarID) *Gaussian {
-	if int(v) < len(m.Gaussians) {
-		return m.Gaussians[v]
-	}
-	return nil
-}
-
-// Gaussian is the density of a real-valued variable given discrete
-// parents: a normal distribution for each parent configuration (row-major
-// over Parents, the last fastest), as in a naive Bayes classifier with
-// Gaussian features.
-type Gaussian struct {
-	Pos     Pos
-	Child   VarID
-	Parents []VarID
-	Mean    []float64 // one per parent configuration
-	SD      []float64 // standard deviations, > 0
 }
 
 // IsBayesNet reports whether the model is a Bayesian network: a product of
@@ -167,16 +141,4 @@ type Gaussian struct {
 func (m *Model) IsBayesNet() bool { return len(m.Potentials) == 0 }
 
 // Discrete reports whether v takes part in discrete inference.
-func (m *Model) Discrete(v VarID) bool { return m.Vars[v].Kind != Real }
-
-// Factor returns the conditional table of the discrete variable v given
-// its parents, laid out over (parents..., v) with v fastest, as the
-// engines multiply it: the lowered form of v's distribution. It is nil for
-// a real variable, for a variable whose distribution is still to be
-// learned, and for the variables of a Markov network.
-func (m *Model) Factor(v VarID) *Factor {
-	if c := m.CPTs[v]; c != nil {
-		return c.Factor
-	}
-	return nil
-}
+func (m *Model) Discrete(v VarID) bool { return m.Vars[v].Discrete() }

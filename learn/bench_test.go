@@ -9,6 +9,7 @@ import (
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
 	"github.com/pbl-lang/pbl/sample"
 )
@@ -71,7 +72,7 @@ func BenchmarkLearnAlarm(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		rep, err := learn.Learn(m, func() (*data.Reader, error) { return data.Open(path, m, data.Options{}) }, learn.Options{Method: learn.Bayes, Alpha: 1})
+		rep, err := learnInto(&m, func(m *ir.Model) (*data.Reader, error) { return data.Open(path, m, data.Options{}) }, learn.Options{Method: learn.Bayes, Alpha: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

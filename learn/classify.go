@@ -353,27 +353,38 @@ func subBatch(b *data.Batch, rows []int) *data.Batch {
 	return out
 }
 
+// FitFunc learns a model's numbers from training rows and returns the
+// learned model (a new one: m is not changed).
+type FitFunc func(m *ir.Model, train *data.Batch) (*ir.Model, error)
+
+// Fit returns the FitFunc that learns every distribution with opt, as
+// [LearnBatch] does.
+func Fit(opt Options) FitFunc {
+	return func(m *ir.Model, train *data.Batch) (*ir.Model, error) {
+		out, _, err := LearnBatch(m, train, opt)
+		return out, err
+	}
+}
+
 // CrossValidate estimates how well a model structure learned from data
 // classifies target, by stratified k-fold cross-validation: the rows of
 // all are split into k folds with [StratifiedFolds] (seeded by seed), and
-// for each fold a fresh model is learned from the other folds (their
-// discrete and real columns) as [Learn] does with opt (so a TAN classifier's tree is relearned too) and evaluated ([Evaluate]) on the fold. It
-// returns the metrics of each fold, in fold order; [Summarize] gives their
-// mean ± sd and [Pool] the metrics of the pooled out-of-fold predictions.
-//
-// fresh must return a new, independent model each time, numbering
-// variables and states as the model all was read with (typically: load the
-// model file again). target names the class variable.
-func CrossValidate(fresh func() (*ir.Model, error), target string, all *data.Batch, k int, opt Options, seed uint64) ([]*Metrics, error) {
-	return CrossValidateFunc(fresh, target, all, k, opt, seed, nil)
+// for each fold a model is learned from m with fit on the other folds
+// (their discrete and real columns; with [Fit], a TAN classifier's tree is
+// relearned too) and evaluated ([Evaluate]) on the fold. It returns the
+// metrics of each fold, in fold order; [Summarize] gives their mean ± sd
+// and [Pool] the metrics of the pooled out-of-fold predictions. all must
+// number states as m does (read with m; its open variables' states, if
+// any, in all.States). target names the class variable.
+func CrossValidate(m *ir.Model, target string, all *data.Batch, k int, fit FitFunc, seed uint64) ([]*Metrics, error) {
+	return CrossValidateFunc(m, target, all, k, fit, seed, nil)
 }
 
 // CrossValidateFunc is [CrossValidate], calling each (unless nil) with the
 // out-of-fold posterior of every row of all (the row's index in all).
-func CrossValidateFunc(fresh func() (*ir.Model, error), target string, all *data.Batch, k int, opt Options, seed uint64, each RowFunc) ([]*Metrics, error) {
-	m, err := fresh()
-	if err != nil {
-		return nil, err
+func CrossValidateFunc(m *ir.Model, target string, all *data.Batch, k int, fit FitFunc, seed uint64, each RowFunc) ([]*Metrics, error) {
+	if all.States != nil {
+		m = m.WithStates(all.States)
 	}
 	tv, err := LookupTarget(m, target)
 	if err != nil {
@@ -410,21 +421,17 @@ func CrossValidateFunc(fresh func() (*ir.Model, error), target string, all *data
 	}
 	out := make([]*Metrics, k)
 	for f := range k {
-		if f > 0 {
-			if m, err = fresh(); err != nil {
-				return nil, err
-			}
-		}
 		var train []int
 		for g := range k {
 			if g != f {
 				train = append(train, test[g]...)
 			}
 		}
-		if _, err := learnBatch(m, subBatch(all, train), opt); err != nil {
+		fm, err := fit(m, subBatch(all, train))
+		if err != nil {
 			return nil, fmt.Errorf("fold %d of %d: %w", f+1, k, err)
 		}
-		e, err := score(m, tv, all, col, test[f], each)
+		e, err := score(fm, tv, all, col, test[f], each)
 		if err != nil {
 			return nil, fmt.Errorf("fold %d of %d: %w", f+1, k, err)
 		}

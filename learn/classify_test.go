@@ -34,7 +34,7 @@ func clsStructure(src string) (*ir.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ir.LowerOpt(ir.LowerOptions{Learning: true}, f)
+	return ir.Lower(f)
 }
 
 func clsCSV(t *testing.T, m *ir.Model, csv string) *data.Batch {
@@ -176,7 +176,7 @@ data train = {
     c, lo, true, ?, q
 }
 `)
-	if _, err := learn.LearnTable(m, m.Tables[0], learn.Options{Method: learn.Bayes, Alpha: 1}); err != nil {
+	if _, err := learnTableInto(&m, m.Tables[0], learn.Options{Method: learn.Bayes, Alpha: 1}); err != nil {
 		t.Fatal(err)
 	}
 	b := clsCSV(t, m, `F1,F2,F3,F4,C
@@ -361,9 +361,9 @@ func clsBayesOptimal(t *testing.T, m *ir.Model) float64 {
 	for {
 		best := 0.0
 		for c := range kc {
-			p := m.CPTs[cv].Factor.Vals[c]
+			p := m.Table(ir.VarID(cv)).Factor.Vals[c]
 			for i, f := range feats {
-				fac := m.CPTs[f].Factor
+				fac := m.Table(ir.VarID(f)).Factor
 				p *= fac.Vals[fac.Index([]int{c, x[i]})]
 			}
 			best = max(best, p)
@@ -394,14 +394,17 @@ func TestCrossValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := learn.Options{Method: learn.Bayes, Alpha: 1}
-	nb := func() (*ir.Model, error) { return clsStructure(clsNBStructure) }
-	bn := func() (*ir.Model, error) {
-		return clsStructure(clsNBVars + "C -> F1\nC -> F2\nC -> F3\nC -> F4\n")
+	nb, err := clsStructure(clsNBStructure)
+	if err != nil {
+		t.Fatal(err)
 	}
-	m, _ := nb()
-	all := clsCSV(t, m, csv.String())
+	bn, err := clsStructure(clsNBVars + "C -> F1\nC -> F2\nC -> F3\nC -> F4\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := clsCSV(t, nb, csv.String())
 
-	folds, err := learn.CrossValidate(nb, "C", all, 5, opt, 1)
+	folds, err := learn.CrossValidate(nb, "C", all, 5, learn.Fit(opt), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,14 +430,14 @@ func TestCrossValidate(t *testing.T) {
 	}
 	t.Logf("cross-validated accuracy %.4f ± %.4f, Bayes-optimal %.4f", pooled.Accuracy, learn.Summarize(folds).Accuracy.SD, opt0)
 
-	again, err := learn.CrossValidate(nb, "C", all, 5, opt, 1)
+	again, err := learn.CrossValidate(nb, "C", all, 5, learn.Fit(opt), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(folds, again); diff != "" {
 		t.Errorf("not deterministic (-first +second):\n%s", diff)
 	}
-	other, err := learn.CrossValidate(nb, "C", all, 5, opt, 2)
+	other, err := learn.CrossValidate(nb, "C", all, 5, learn.Fit(opt), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,7 +446,7 @@ func TestCrossValidate(t *testing.T) {
 	}
 
 	// The same structure as a plain network, scored by exact inference.
-	viaBN, err := learn.CrossValidate(bn, "C", all, 5, opt, 1)
+	viaBN, err := learn.CrossValidate(bn, "C", all, 5, learn.Fit(opt), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +457,7 @@ func TestCrossValidate(t *testing.T) {
 
 	// Out-of-fold posteriors: one per row, the unlabelled ones included.
 	seen := make([]int, all.N)
-	_, err = learn.CrossValidateFunc(nb, "C", all, 5, opt, 1, func(i int, post []float64) {
+	_, err = learn.CrossValidateFunc(nb, "C", all, 5, learn.Fit(opt), 1, func(i int, post []float64) {
 		seen[i]++
 		if post != nil && !clsNear(post[0]+post[1]+post[2], 1, 1e-12) {
 			t.Errorf("row %d: posterior %v", i, post)
@@ -479,7 +482,7 @@ func TestCrossValidate(t *testing.T) {
 		{"C", 1, "at least 2 folds"},
 		{"C", n + 1, "cannot make"},
 	} {
-		if _, err := learn.CrossValidate(nb, tc.target, all, tc.k, opt, 1); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := learn.CrossValidate(nb, tc.target, all, tc.k, learn.Fit(opt), 1); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("CrossValidate(%s, k=%d): %v, want %q", tc.target, tc.k, err, tc.want)
 		}
 	}

@@ -3,45 +3,11 @@ package learn
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/pbl-lang/pbl/data"
-	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
 )
-
-// Method is a way of turning counts into probabilities.
-type Method int
-
-const (
-	MLE       Method = iota // maximum likelihood: relative frequencies
-	Bayes                   // Dirichlet pseudo-counts (Alpha) or BDeu (ESS)
-	MEstimate               // Mitchell's m-estimate (n_c + m·p)/(n + m), p = 1/k
-)
-
-var methodNames = []string{"mle", "bayes", "mestimate"}
-
-func (m Method) String() string {
-	if m >= 0 && int(m) < len(methodNames) {
-		return methodNames[m]
-	}
-	return "Method(" + strconv.Itoa(int(m)) + ")"
-}
-
-// ParseMethod parses a method name: "mle", "bayes" or "mestimate".
-func ParseMethod(s string) (Method, error) {
-	for i, n := range methodNames {
-		if s == n {
-			return Method(i), nil
-		}
-	}
-	msg := "unknown learning method " + strconv.Quote(s)
-	if h := spell.Nearest(s, methodNames); h != "" {
-		return 0, fmt.Errorf("%s (did you mean %q?)", msg, h)
-	}
-	return 0, fmt.Errorf("%s (methods: mle, bayes, mestimate)", msg)
-}
 
 // Options configures learning.
 type Options struct {
@@ -218,7 +184,7 @@ func learnedVars(m *ir.Model, opt Options) []ir.VarID {
 	}
 	var out []ir.VarID
 	for v, x := range m.Vars {
-		if x.Kind != ir.Real || m.Parents[v] != nil || m.Gaussian(ir.VarID(v)) != nil {
+		if x.Discrete() || m.Parents[v] != nil || m.Gaussian(ir.VarID(v)) != nil {
 			out = append(out, ir.VarID(v))
 		}
 	}
@@ -429,33 +395,35 @@ func (c *Counts) Merge(o *Counts) {
 	c.partial += o.partial
 }
 
-// Estimate replaces the learned variables' CPTs in m (in place, ir.CPT
-// with a fresh *ir.Factor) and the learned real variables' densities
-// (ir.Gaussian, one normal per parent configuration: the maximum
-// likelihood mean and standard deviation, the variance smoothed by
-// opt.VarSmoothing, whatever opt.Method) from the counts, and closes the
-// open variables of every learned family (see the package doc). It fails,
-// changing nothing, if a learned variable has no states (an open variable
-// that the data never gave a value), or a Gaussian's smoothed variance is
-// 0 (every value of every learned real variable the same).
-func Estimate(m *ir.Model, c *Counts, opt Options) error {
+// Estimate returns a copy of m in which the learned variables have the
+// distributions estimated from the counts: a CPT for each discrete one
+// (by opt.Method), and for each real one a normal density per parent
+// configuration (the maximum likelihood mean and standard deviation, the
+// variance smoothed by opt.VarSmoothing, whatever opt.Method). m's open
+// variables must be settled first (ir.Model.WithStates): the tables are
+// sized by their states. It fails if a learned variable has no states (an
+// open variable that the data never gave a value), or a Gaussian's
+// smoothed variance is 0 (every value of every learned real variable the
+// same). m is not changed.
+func Estimate(m *ir.Model, c *Counts, opt Options) (*ir.Model, error) {
 	if s := opt.VarSmoothing; !(s >= 0) || math.IsInf(s, 0) {
-		return fmt.Errorf("the variance smoothing must be a non-negative number, not %v", s)
+		return nil, fmt.Errorf("the variance smoothing must be a non-negative number, not %v", s)
 	}
 	for _, f := range c.fams {
 		for _, v := range f.vars {
-			if len(m.Vars[v].States) == 0 && m.Vars[v].Kind != ir.Real {
-				return fmt.Errorf("%s has no states: no row of the data gives it a value", ir.Quote(m.Vars[v].Name))
+			if len(m.Vars[v].States) == 0 && m.Vars[v].Discrete() {
+				return nil, fmt.Errorf("%s has no states: no row of the data gives it a value", ir.Quote(m.Vars[v].Name))
 			}
 		}
 		if _, ok := ir.TableSize(f.size(m)); !ok {
-			return fmt.Errorf("the table of %s is too large", ir.Quote(m.Vars[f.child].Name))
+			return nil, fmt.Errorf("the table of %s is too large", ir.Quote(m.Vars[f.child].Name))
 		}
 	}
 	gauss, err := c.gaussians(m, opt)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var dists []ir.Dist
 	for _, f := range c.fams {
 		if f.real {
 			continue
@@ -464,30 +432,19 @@ func Estimate(m *ir.Model, c *Counts, opt Options) error {
 		f.grow(card)
 		fac := ir.NewFactor(f.vars, card)
 		estimate(fac.Vals, f.n, card[len(card)-1], opt)
-		parents := append([]ir.VarID(nil), f.vars[:len(f.vars)-1]...)
 		pos := m.Vars[f.child].Pos
-		if old := m.CPTs[f.child]; old != nil {
-			pos = old.Pos
+		if old := m.Dist(f.child); old != nil {
+			pos = old.Position()
 		}
-		m.CPTs[f.child] = &ir.CPT{Pos: pos, Child: f.child, Parents: parents, Factor: fac}
-		m.Parents[f.child] = append([]ir.VarID(nil), parents...)
+		dists = append(dists, &ir.CPT{Pos: pos, Child: f.child, Parents: append([]ir.VarID(nil), f.vars[:len(f.vars)-1]...), Factor: fac})
 	}
 	for _, g := range gauss {
-		for len(m.Gaussians) < len(m.Vars) {
-			m.Gaussians = append(m.Gaussians, nil)
+		if old := m.Dist(g.Child); old != nil {
+			g.Pos = old.Position()
 		}
-		if old := m.Gaussians[g.Child]; old != nil {
-			g.Pos = old.Pos
-		}
-		m.Gaussians[g.Child] = g
-		m.Parents[g.Child] = append([]ir.VarID(nil), g.Parents...)
+		dists = append(dists, g)
 	}
-	for _, f := range c.fams {
-		for _, v := range f.vars {
-			m.Vars[v].Open = false
-		}
-	}
-	return nil
+	return m.WithDists(dists...)
 }
 
 // size returns the sizes of f's table for the variables' states in m.

@@ -74,7 +74,7 @@
 // variables only takes the maximum over those), and a row with a missing
 // value of X' still counts for var(X') when its class is missing. A
 // configuration without values gets normal(0, 1), counted in the Report
-// (SkippedGaussians) and warned about by pbl learn; if every learned real
+// (Report.EmptyGaussians) and warned about by pbl learn; if every learned real
 // variable is constant, ε is 0 and a configuration with zero variance is
 // an error naming the variable and the configuration. A real-valued parent
 // is an error: densities are given discrete parents only.

@@ -67,12 +67,12 @@ func twoPass(xs []float64) (mean, v float64) {
 func TestGaussianMatchesTwoPass(t *testing.T) {
 	src := gaussCSV(50000, 1, 0.05)
 	m := loadModel(t, gaussModel)
-	rep, err := learn.Learn(m, opener(t, "g.csv", src, m), learn.Options{Method: learn.Bayes, Alpha: 1})
+	rep, err := learnInto(&m, opener(t, "g.csv", src, m), learn.Options{Method: learn.Bayes, Alpha: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Skipped[learn.SkippedGaussians] != 0 {
-		t.Errorf("Skipped: %v", rep.Skipped)
+	if rep.EmptyGaussians != 0 {
+		t.Errorf("report: %+v", rep)
 	}
 	b, err := data.ReadAll("g.csv", bytes.NewReader(src), m, data.Options{})
 	if err != nil {
@@ -180,10 +180,10 @@ func TestGaussianCountsMerge(t *testing.T) {
 	parts[2].Add(half(1001, b.N))
 	parts[1].Merge(parts[2]) // (p0 + (p1 + p2))
 	parts[0].Merge(parts[1])
-	if err := learn.Estimate(m1, whole, opt); err != nil {
+	if err := estimateInto(&m1, whole, opt); err != nil {
 		t.Fatal(err)
 	}
-	if err := learn.Estimate(m2, parts[0], opt); err != nil {
+	if err := estimateInto(&m2, parts[0], opt); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"X", "Y"} {
@@ -207,7 +207,7 @@ func TestGaussianCountsMerge(t *testing.T) {
 func TestGaussianEdgeCases(t *testing.T) {
 	m := loadModel(t, "var C: {a, b, z}\nvar X: real\nnaive_bayes C given X\n")
 	src := []byte("C,X\na,1\na,3\nb,10\nz,\n")
-	rep, err := learn.Learn(m, opener(t, "e.csv", src, m), learn.Options{})
+	rep, err := learnInto(&m, opener(t, "e.csv", src, m), learn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,8 +223,8 @@ func TestGaussianEdgeCases(t *testing.T) {
 	if g.Mean[0] != 2 || g.Mean[1] != 10 || g.Mean[2] != 0 {
 		t.Errorf("means %v, want [2 10 0]", g.Mean)
 	}
-	if rep.Skipped[learn.SkippedGaussians] != 1 || rep.Skipped[learn.SkippedCounts] != 1 {
-		t.Errorf("Skipped = %v", rep.Skipped)
+	if rep.EmptyGaussians != 1 || rep.MissingCounts != 1 {
+		t.Errorf("report: %+v", rep)
 	}
 	var out bytes.Buffer
 	if err := source.Write(&out, m, ""); err != nil {
@@ -236,7 +236,7 @@ func TestGaussianEdgeCases(t *testing.T) {
 
 	// VarSmoothing scales ε.
 	m = loadModel(t, "var C: {a, b, z}\nvar X: real\nnaive_bayes C given X\n")
-	if _, err := learn.Learn(m, opener(t, "e.csv", src, m), learn.Options{VarSmoothing: 0.5}); err != nil {
+	if _, err := learnInto(&m, opener(t, "e.csv", src, m), learn.Options{VarSmoothing: 0.5}); err != nil {
 		t.Fatal(err)
 	}
 	if sd, want := m.Gaussian(1).SD[1], math.Sqrt(0.5*134/9); math.Abs(sd-want) > 1e-15 {
@@ -244,15 +244,15 @@ func TestGaussianEdgeCases(t *testing.T) {
 	}
 
 	m = loadModel(t, "var C: {a, b}\nvar X: real\nnaive_bayes C given X\n")
-	_, err = learn.Learn(m, opener(t, "e.csv", []byte("C,X\na,1\nb,1\nb,1\n"), m), learn.Options{})
+	_, err = learnInto(&m, opener(t, "e.csv", []byte("C,X\na,1\nb,1\nb,1\n"), m), learn.Options{})
 	if err == nil || !strings.Contains(err.Error(), "density of X: its values given C = a have variance 0") {
 		t.Errorf("constant data: err = %v, want it to name X and C = a", err)
 	}
-	if m.Gaussian(1) != nil || m.CPTs[0] != nil {
+	if m.Gaussian(1) != nil || m.Table(ir.VarID(0)) != nil {
 		t.Error("a failed Learn changed the model")
 	}
 
-	if _, err := learn.Learn(m, opener(t, "e.csv", src, m), learn.Options{VarSmoothing: -1}); err == nil {
+	if _, err := learnInto(&m, opener(t, "e.csv", src, m), learn.Options{VarSmoothing: -1}); err == nil {
 		t.Error("a negative VarSmoothing was accepted")
 	}
 
@@ -260,7 +260,7 @@ func TestGaussianEdgeCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = learn.Learn(m, opener(t, "e.csv", []byte("C,X,Y\na,1,2\n"), m), learn.Options{})
+	_, err = learnInto(&m, opener(t, "e.csv", []byte("C,X,Y\na,1,2\n"), m), learn.Options{})
 	if err == nil || !strings.Contains(err.Error(), `parent X is real-valued`) {
 		t.Errorf("real parent: err = %v", err)
 	}
@@ -302,7 +302,11 @@ func bruteForce(m *ir.Model, b *data.Batch, i int) []float64 {
 		rec = func(n int) float64 {
 			if n == len(missing) {
 				p := 1.0
-				for v, cpt := range m.CPTs {
+				for v := range m.Vars {
+					cpt := m.Table(ir.VarID(v))
+					if cpt == nil {
+						continue
+					}
 					if cpt == nil {
 						continue
 					}
@@ -389,7 +393,7 @@ func TestGaussianPosterior(t *testing.T) {
 	for _, kind := range []string{"naive_bayes", "tan"} {
 		text := "var X, Y: real\n" + kind + " C given A, X, B, E, Y\n"
 		m := loadModel(t, text)
-		if _, err := learn.Learn(m, opener(t, "p.csv", src, m), learn.Options{Method: learn.Bayes, Alpha: 1}); err != nil {
+		if _, err := learnInto(&m, opener(t, "p.csv", src, m), learn.Options{Method: learn.Bayes, Alpha: 1}); err != nil {
 			t.Fatal(err)
 		}
 		x, _ := m.Lookup("X")
@@ -484,15 +488,7 @@ func TestGaussianCrossValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh := func() (*ir.Model, error) {
-		x, err := pbl.Load("m.pbl", []byte(gaussModel))
-		if err == nil {
-			d, _ := x.Lookup("D")
-			d.States = []string{"u", "v"}
-		}
-		return x, err
-	}
-	folds, err := learn.CrossValidate(fresh, "C", b, 5, learn.Options{}, 1)
+	folds, err := learn.CrossValidate(m, "C", b, 5, learn.Fit(learn.Options{}), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -506,26 +502,26 @@ func TestGaussianCrossValidate(t *testing.T) {
 func TestLearnSubsetKeepsOthers(t *testing.T) {
 	src := gaussCSV(500, 5, 0)
 	m := loadModel(t, gaussModel)
-	if _, err := learn.Learn(m, opener(t, "g.csv", src, m), learn.Options{}); err != nil {
+	if _, err := learnInto(&m, opener(t, "g.csv", src, m), learn.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	x, _ := m.Lookup("X")
 	c, _ := m.Lookup("C")
-	cpt, g := m.CPTs[c.ID], m.Gaussian(x.ID)
+	cpt, g := m.Table(ir.VarID(c.ID)), m.Gaussian(x.ID)
 	y, _ := m.Lookup("Y")
 	gy := m.Gaussian(y.ID)
 	src2 := gaussCSV(500, 6, 0)
-	if _, err := learn.Learn(m, opener(t, "g.csv", src2, m), learn.Options{Vars: []ir.VarID{x.ID}}); err != nil {
+	if _, err := learnInto(&m, opener(t, "g.csv", src2, m), learn.Options{Vars: []ir.VarID{x.ID}}); err != nil {
 		t.Fatal(err)
 	}
-	if m.CPTs[c.ID] != cpt || m.Gaussian(y.ID) != gy || m.Gaussian(x.ID) == g {
+	if m.Table(ir.VarID(c.ID)) != cpt || m.Gaussian(y.ID) != gy || m.Gaussian(x.ID) == g {
 		t.Error("learning X alone: want a new density for X and the rest kept")
 	}
 	g = m.Gaussian(x.ID)
-	if _, err := learn.Learn(m, opener(t, "g.csv", src2, m), learn.Options{Method: learn.Bayes, Vars: []ir.VarID{c.ID}}); err != nil {
+	if _, err := learnInto(&m, opener(t, "g.csv", src2, m), learn.Options{Method: learn.Bayes, Vars: []ir.VarID{c.ID}}); err != nil {
 		t.Fatal(err)
 	}
-	if m.CPTs[c.ID] == cpt || m.Gaussian(x.ID) != g {
+	if m.Table(ir.VarID(c.ID)) == cpt || m.Gaussian(x.ID) != g {
 		t.Error("learning C alone: want a new table for C and the densities kept")
 	}
 }

@@ -15,59 +15,63 @@ import (
 
 // Report says what learning used.
 type Report struct {
-	Rows    int            // data rows read
-	Skipped map[string]int // reason → cells/rows (see the keys below)
-	Seconds float64        // wall time
-}
+	Rows int // data rows read
 
-// The keys of Report.Skipped.
-const (
-	// SkippedCounts is the number of (row, family) contributions not made
-	// because the child or a parent was missing in the row.
-	SkippedCounts = "family counts with a missing cell"
-	// SkippedRows is the number of rows with a missing cell in some
+	// MissingCounts is the number of (row, family) contributions not
+	// made because the child or a parent was missing in the row.
+	MissingCounts int
+	// PartialRows is the number of rows with a missing cell in some
 	// learned family; each still counts for its other families.
-	SkippedRows = "rows with a missing cell (used for their other families)"
-	// SkippedGaussians is the number of parent configurations of learned
+	PartialRows int
+	// EmptyGaussians is the number of parent configurations of learned
 	// real variables in which no row gave the variable a value: each gets
 	// the density normal(0, 1).
-	SkippedGaussians = "Gaussian parent configurations without data (given normal(0, 1))"
-)
+	EmptyGaussians int
+
+	Seconds float64 // wall time
+}
 
 // batchRows is the number of rows per batch handed to a counting worker.
 const batchRows = 4096
 
 // Learn streams the reader that open returns (counting on every core: the
 // calling goroutine reads batches and hands them to one worker per core,
-// each with its own Counts, merged at the end), then estimates the CPTs
-// (see Estimate). A TAN classifier's tree (m.Classifier.Kind == "tan") is
-// learned first, in a pass of its own over a second reader from open.
-// Every variable whose CPT or density is learned, and each of its parents,
-// must be a column of the data. On an error, m is left as it was.
-func Learn(m *ir.Model, open func() (*data.Reader, error), opt Options) (*Report, error) {
+// each with its own Counts, merged at the end), then estimates the
+// distributions (see Estimate). A TAN classifier's tree
+// (m.Classifier.Kind == ir.TAN) is learned first, in a pass of its own
+// over a second reader from open. Every variable whose distribution is
+// learned, and each of its parents, must be a column of the data.
+//
+// Learn returns a new model: m is not changed. Open variables take their
+// states from the data, in order of first appearance in the file (the
+// reader numbers them so); they are settled in the new model, closed,
+// before it is estimated.
+func Learn(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt Options) (*ir.Model, *Report, error) {
 	start := time.Now()
-	undo := saveStates(m)
-	rep, err := learn(m, opt, func(c *Counts) error {
-		r, err := open()
+	out, rep, err := learn(m, opt, func(m *ir.Model, c *Counts) (map[ir.VarID][]string, error) {
+		r, err := open(m)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		defer r.Close()
 		if err := checkColumns(m, c, r.Vars); err != nil {
-			return err
+			return nil, err
 		}
-		return countReader(r, c)
+		if err := countReader(r, c); err != nil {
+			return nil, err
+		}
+		return r.States(), nil
 	})
 	if err != nil {
-		undo()
-		return nil, err
+		return nil, nil, err
 	}
 	rep.Seconds = time.Since(start).Seconds()
-	return rep, nil
+	return out, rep, nil
 }
 
-// LearnTable learns from an inline data table, like Learn.
-func LearnTable(m *ir.Model, t *ir.DataTable, opt Options) (*Report, error) {
+// LearnTable learns from an inline data table, like Learn. The open
+// variables of m already have the table's states (lowering gave them).
+func LearnTable(m *ir.Model, t *ir.DataTable, opt Options) (*ir.Model, *Report, error) {
 	b := &data.Batch{N: len(t.Rows), Cols: make([][]int32, len(t.Vars)), Reals: make([][]float64, len(t.Vars)), Vars: t.Vars}
 	for j := range t.Vars {
 		col := make([]int32, len(t.Rows))
@@ -79,11 +83,13 @@ func LearnTable(m *ir.Model, t *ir.DataTable, opt Options) (*Report, error) {
 	for _, l := range t.Lines {
 		b.Lines = append(b.Lines, l.Line)
 	}
-	return learnBatch(m, b, opt)
+	return LearnBatch(m, b, opt)
 }
 
-// learnBatch learns from the rows of b, like Learn.
-func learnBatch(m *ir.Model, b *data.Batch, opt Options) (*Report, error) {
+// LearnBatch learns from the rows of b, like Learn. b's state indices
+// must be those of m's variables, or of b.States for open variables (see
+// data.ReadAll).
+func LearnBatch(m *ir.Model, b *data.Batch, opt Options) (*ir.Model, *Report, error) {
 	start := time.Now()
 	var cols []ir.VarID
 	for j, v := range b.Vars {
@@ -91,34 +97,49 @@ func learnBatch(m *ir.Model, b *data.Batch, opt Options) (*Report, error) {
 			cols = append(cols, v)
 		}
 	}
-	undo := saveStates(m)
-	rep, err := learn(m, opt, func(c *Counts) error {
+	out, rep, err := learn(m, opt, func(m *ir.Model, c *Counts) (map[ir.VarID][]string, error) {
 		if err := checkColumns(m, c, cols); err != nil {
-			return err
-		}
-		c.Add(b)
-		return nil
-	})
-	if err != nil {
-		undo()
-		return nil, err
-	}
-	rep.Seconds = time.Since(start).Seconds()
-	return rep, nil
-}
-
-// learn learns the TAN structure if there is one, then counts and
-// estimates; pass fills the counts it is given from one pass over the data.
-func learn(m *ir.Model, opt Options, pass func(c *Counts) error) (*Report, error) {
-	if err := checkModel(m, opt); err != nil {
-		return nil, err
-	}
-	var parents [][]ir.VarID // the TAN structure, installed if all goes well
-	if cl := m.Classifier; cl != nil && cl.Kind == "tan" && learnsAny(m, opt, discreteFeatures(m, cl)) {
-		pc := newCounts(m, pairFamilies(m, cl))
-		if err := pass(pc); err != nil {
 			return nil, err
 		}
+		c.Add(b)
+		states := map[ir.VarID][]string{}
+		for _, v := range m.Vars {
+			if v.Open {
+				states[v.ID] = v.States
+			}
+		}
+		for v, st := range b.States {
+			states[v] = st
+		}
+		return states, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return out, rep, nil
+}
+
+// A pass fills c from one pass over the data, read with the model m, and
+// returns the states of m's open variables after it (see
+// data.Reader.States).
+type pass func(m *ir.Model, c *Counts) (map[ir.VarID][]string, error)
+
+// learn learns the TAN structure if there is one, then counts and
+// estimates, and returns the learned model.
+func learn(m *ir.Model, opt Options, pass pass) (*ir.Model, *Report, error) {
+	if err := checkModel(m, opt); err != nil {
+		return nil, nil, err
+	}
+	var parents [][]ir.VarID // the TAN structure, to be installed
+	if cl := m.Classifier; cl != nil && cl.Kind == ir.TAN && learnsAny(m, opt, discreteFeatures(m, cl)) {
+		pc := newCounts(m, pairFamilies(m, cl))
+		states, err := pass(m, pc)
+		if err != nil {
+			return nil, nil, err
+		}
+		// The second pass reads with the states the first one settled.
+		m = m.WithStates(states)
 		tree := chowLiu(m, cl, pc)
 		parents = make([][]ir.VarID, len(m.Vars))
 		feats := discreteFeatures(m, cl)
@@ -129,7 +150,6 @@ func learn(m *ir.Model, opt Options, pass func(c *Counts) error) (*Report, error
 			}
 		}
 	}
-	// Count with the new structure without installing it yet.
 	var fams [][]ir.VarID
 	for _, v := range learnedVars(m, opt) {
 		ps := m.Parents[v]
@@ -140,30 +160,25 @@ func learn(m *ir.Model, opt Options, pass func(c *Counts) error) (*Report, error
 	}
 	for _, f := range fams {
 		for _, v := range f[:len(f)-1] {
-			if m.Vars[v].Kind == ir.Real {
-				return nil, fmt.Errorf("cannot learn %s: its parent %s is real-valued (pbl learns CPTs and Gaussians given discrete parents only)", familyName(m, f), ir.Quote(m.Vars[v].Name))
+			if !m.Vars[v].Discrete() {
+				return nil, nil, fmt.Errorf("cannot learn %s: its parent %s is real-valued (pbl learns CPTs and Gaussians given discrete parents only)", familyName(m, f), ir.Quote(m.Vars[v].Name))
 			}
 		}
 	}
 	if err := checkSizes(m, fams); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c := newCounts(m, fams)
-	if err := pass(c); err != nil {
-		return nil, err
+	states, err := pass(m, c)
+	if err != nil {
+		return nil, nil, err
 	}
-	if err := Estimate(m, c, opt); err != nil {
-		return nil, err
+	out, err := Estimate(m.WithStates(states), c, opt)
+	if err != nil {
+		return nil, nil, err
 	}
-	rep := &Report{Rows: c.rows, Skipped: map[string]int{}}
-	if c.missing > 0 {
-		rep.Skipped[SkippedCounts] = c.missing
-		rep.Skipped[SkippedRows] = c.partial
-	}
-	if k := c.emptyConfigs(); k > 0 {
-		rep.Skipped[SkippedGaussians] = k
-	}
-	return rep, nil
+	rep := &Report{Rows: c.rows, MissingCounts: c.missing, PartialRows: c.partial, EmptyGaussians: c.emptyConfigs()}
+	return out, rep, nil
 }
 
 // learnsAny reports whether opt learns any of vs.
@@ -197,15 +212,15 @@ func checkModel(m *ir.Model, opt Options) error {
 	switch opt.Method {
 	case MLE:
 	case Bayes:
-		if !(opt.Alpha >= 0) || !(opt.ESS >= 0) {
-			return fmt.Errorf("the Dirichlet pseudo-count and the equivalent sample size must be non-negative")
+		if !(opt.Alpha >= 0) || !(opt.ESS >= 0) || math.IsInf(opt.Alpha, 0) || math.IsInf(opt.ESS, 0) {
+			return fmt.Errorf("the Dirichlet pseudo-count and the equivalent sample size must be non-negative numbers")
 		}
 	case MEstimate:
-		if !(opt.M >= 0) {
-			return fmt.Errorf("the m-estimate's m must be non-negative")
+		if !(opt.M >= 0) || math.IsInf(opt.M, 0) {
+			return fmt.Errorf("the m-estimate's m must be a non-negative number")
 		}
 	default:
-		return fmt.Errorf("unknown learning method %v", opt.Method)
+		panic("learn: unknown method " + opt.Method.String())
 	}
 	return nil
 }
@@ -263,22 +278,6 @@ func familyName(m *ir.Model, vars []ir.VarID) string {
 		b.WriteString(ir.Quote(m.Vars[p].Name))
 	}
 	return b.String() + ")"
-}
-
-// saveStates remembers the number of states of m's open variables and
-// returns a function that restores it (the reader appends states).
-func saveStates(m *ir.Model) func() {
-	n := make([]int, len(m.Vars))
-	for v, x := range m.Vars {
-		n[v] = len(x.States)
-	}
-	return func() {
-		for v, x := range m.Vars {
-			if x.Open && len(x.States) > n[v] {
-				x.States = x.States[:n[v]]
-			}
-		}
-	}
 }
 
 // countReader counts every row of r into c, on every core.

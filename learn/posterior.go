@@ -40,23 +40,21 @@ func logPosterior(m *ir.Model, cl *ir.Classifier, b *data.Batch, i int, dst []fl
 
 // scorer holds what LogPosterior needs for one model and batch layout.
 type scorer struct {
-	m       *ir.Model
-	cl      *ir.Classifier
-	vars    []ir.VarID   // the batch layout it was made for
-	factors []*ir.Factor // the CPT factors it was made from, to detect relearning
-	kc      int
-	prior   []float64 // log P(c)
-	feats   []feature
-	order   []int // features, children before parents
-	tree    bool  // some feature has a feature parent
-	gauss   []gaussFeature
+	m     *ir.Model
+	cl    *ir.Classifier
+	vars  []ir.VarID // the batch layout it was made for
+	kc    int
+	prior []float64 // log P(c)
+	feats []feature
+	order []int // features, children before parents
+	tree  bool  // some feature has a feature parent
+	gauss []gaussFeature
 }
 
 // gaussFeature is one real feature's density given the class:
 // log N(x; mean[c], sd[c]) = lognorm[c] − ((x − mean[c])/sd[c])²/2.
 type gaussFeature struct {
-	g                 *ir.Gaussian // the density it was made from, to detect relearning
-	col               int          // column in the batch, or -1
+	col               int // column in the batch, or -1
 	mean, sd, lognorm []float64
 }
 
@@ -82,39 +80,21 @@ func scorerFor(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) *scorer {
 }
 
 func (s *scorer) valid(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) bool {
+	// Models are never changed once built: the same model, classifier and
+	// batch layout have the same tables.
 	if s.m != m || len(s.vars) != len(vars) || (len(vars) > 0 && &s.vars[0] != &vars[0]) {
 		return false
 	}
-	if s.cl != cl && (s.cl.Class != cl.Class || !slices.Equal(s.cl.Features, cl.Features)) {
-		return false
-	}
-	if m.CPTs[cl.Class] == nil || m.CPTs[cl.Class].Factor != s.factors[0] {
-		return false
-	}
-	k, g := 1, 0
-	for _, f := range cl.Features {
-		if m.Vars[f].Kind == ir.Real {
-			if m.Gaussian(f) != s.gauss[g].g {
-				return false
-			}
-			g++
-			continue
-		}
-		if m.CPTs[f] == nil || m.CPTs[f].Factor != s.factors[k] {
-			return false
-		}
-		k++
-	}
-	return true
+	return s.cl == cl || s.cl.Class == cl.Class && slices.Equal(s.cl.Features, cl.Features)
 }
 
 func newScorer(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) *scorer {
-	cpt := m.CPTs[cl.Class]
-	if cpt == nil || len(cpt.Parents) != 0 {
+	prior := m.Factor(cl.Class)
+	if prior == nil || len(m.Parents[cl.Class]) != 0 {
 		panic("learn: LogPosterior: the class's CPT is not learned, or has parents")
 	}
-	s := &scorer{m: m, cl: cl, vars: vars, kc: len(m.Vars[cl.Class].States), factors: []*ir.Factor{cpt.Factor}}
-	s.prior = logs(cpt.Factor.Vals)
+	s := &scorer{m: m, cl: cl, vars: vars, kc: len(m.Vars[cl.Class].States)}
+	s.prior = logs(prior.Vals)
 	col := make([]int, len(m.Vars))
 	for v := range col {
 		col[v] = -1
@@ -128,15 +108,13 @@ func newScorer(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) *scorer {
 		index[f] = i
 	}
 	for _, f := range feats {
-		c := m.CPTs[f]
-		if c == nil {
+		fac := m.Factor(f)
+		if fac == nil {
 			panic("learn: LogPosterior: a feature's CPT is not learned")
 		}
-		s.factors = append(s.factors, c.Factor)
 		fe := feature{col: col[f], k: len(m.Vars[f].States), kp: 1, par: -1}
-		fac := c.Factor
 		var par ir.VarID = -1
-		for _, p := range c.Parents {
+		for _, p := range m.Parents[f] {
 			if p == cl.Class {
 				continue
 			}
@@ -181,7 +159,7 @@ func newScorer(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) *scorer {
 		if len(g.Parents) != 1 || g.Parents[0] != cl.Class || len(g.Mean) != s.kc {
 			panic("learn: LogPosterior: a real feature's density is not given the class alone")
 		}
-		gf := gaussFeature{g: g, col: col[f], mean: g.Mean, sd: g.SD, lognorm: make([]float64, s.kc)}
+		gf := gaussFeature{col: col[f], mean: g.Mean, sd: g.SD, lognorm: make([]float64, s.kc)}
 		for c, sd := range g.SD {
 			gf.lognorm[c] = -math.Log(sd) - 0.5*math.Log(2*math.Pi)
 		}
@@ -368,13 +346,13 @@ func classifierFor(m *ir.Model, target ir.VarID) *ir.Classifier {
 		}
 		return nil
 	}
-	if !slices.ContainsFunc(m.Gaussians, func(g *ir.Gaussian) bool { return g != nil }) {
+	if !slices.ContainsFunc(m.Vars, func(v *ir.Variable) bool { return m.Gaussian(v.ID) != nil }) {
 		return nil
 	}
-	if !m.IsBayesNet() || m.Vars[target].Kind == ir.Real || len(m.Parents[target]) != 0 || m.CPTs[target] == nil {
+	if !m.IsBayesNet() || !m.Vars[target].Discrete() || len(m.Parents[target]) != 0 || m.Factor(target) == nil {
 		return nil
 	}
-	cl := &ir.Classifier{Kind: "naive_bayes", Class: target}
+	cl := &ir.Classifier{Kind: ir.NaiveBayes, Class: target}
 	gaussians := false
 	for v, x := range m.Vars {
 		id := ir.VarID(v)
@@ -393,16 +371,16 @@ func classifierFor(m *ir.Model, target ir.VarID) *ir.Classifier {
 			cl.Features = append(cl.Features, id)
 			continue
 		}
-		c := m.CPTs[v]
-		if c == nil || !slices.Contains(c.Parents, target) || len(c.Parents) > 2 {
+		ps := m.Parents[v]
+		if m.Factor(id) == nil || !slices.Contains(ps, target) || len(ps) > 2 {
 			return nil
 		}
-		for _, p := range c.Parents {
+		for _, p := range ps {
 			if p != target && m.Vars[p].Kind == ir.Real {
 				return nil
 			}
 			if p != target {
-				cl.Kind = "tan"
+				cl.Kind = ir.TAN
 			}
 		}
 		cl.Features = append(cl.Features, id)

@@ -94,7 +94,7 @@ learn %[1]s from "votes.csv" with bayes(alpha = 1)
 	if u := m.Unlearned(); len(u) > 0 {
 		t.Fatalf("unlearned after the learn statements: %v", u)
 	}
-	if p := m.CPTs[class].Factor.Vals; p[m.Vars[class].State("democrat")] != 267.0/435 {
+	if p := m.Table(ir.VarID(class)).Factor.Vals; p[m.Vars[class].State("democrat")] != 267.0/435 {
 		t.Errorf("P(Class) = %v: want the unsmoothed 267/435 democrats", p)
 	}
 	b := readFile(t, votes, m)
@@ -164,7 +164,7 @@ naive_bayes Species given SepalLength, SepalWidth, PetalLength, PetalWidth
 		t.Fatal(err)
 	}
 	opt := learn.Options{Method: learn.MLE, VarSmoothing: 1e-9}
-	if _, err := learn.Learn(m, func() (*data.Reader, error) { return data.Open(iris, m, data.Options{}) }, opt); err != nil {
+	if _, err := learnInto(&m, func(m *ir.Model) (*data.Reader, error) { return data.Open(iris, m, data.Options{}) }, opt); err != nil {
 		t.Fatal(err)
 	}
 	b := readFile(t, iris, m)
@@ -179,7 +179,7 @@ naive_bayes Species given SepalLength, SepalWidth, PetalLength, PetalWidth
 		t.Fatal(err)
 	}
 	opt = learn.Options{Method: learn.Bayes, Alpha: 3}
-	if _, err := learn.Learn(m2, func() (*data.Reader, error) { return data.Open(iris, m2, data.Options{}) }, opt); err != nil {
+	if _, err := learnInto(&m2, func(m *ir.Model) (*data.Reader, error) { return data.Open(iris, m2, data.Options{}) }, opt); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range m.Classifier.Features {

@@ -67,7 +67,7 @@ func TestTANRecoversTree(t *testing.T) {
 	truth := tanTruth(t)
 	src := sampleCSV(t, truth, 20_000, 3, 0.05)
 	m := loadModel(t, tanSource)
-	if _, err := learn.Learn(m, opener(t, "d.csv", src, m), learn.Options{Method: learn.Bayes, Alpha: 1}); err != nil {
+	if _, err := learnInto(&m, opener(t, "d.csv", src, m), learn.Options{Method: learn.Bayes, Alpha: 1}); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := m.Lookup("C")
@@ -78,14 +78,14 @@ func TestTANRecoversTree(t *testing.T) {
 			g, _ := m.Lookup(fmt.Sprintf("F%d", p))
 			want = append(want, g.ID)
 		}
-		if got := m.Parents[f.ID]; fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(m.CPTs[f.ID].Parents) != fmt.Sprint(want) {
+		if got := m.Parents[f.ID]; fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(m.Table(ir.VarID(f.ID)).Parents) != fmt.Sprint(want) {
 			t.Errorf("F%d's parents %v, want %v", i, got, want)
 		}
 	}
 	all, _ := data.ReadAll("d.csv", bytes.NewReader(src), m, data.Options{})
 	for v := range m.Vars {
-		want := reference(m, all, ir.VarID(v), m.CPTs[v].Parents, learn.Options{Method: learn.Bayes, Alpha: 1})
-		if d := maxDiff(m.CPTs[v].Factor.Vals, want); !(d <= 1e-12) {
+		want := reference(m, all, ir.VarID(v), m.Table(ir.VarID(v)).Parents, learn.Options{Method: learn.Bayes, Alpha: 1})
+		if d := maxDiff(m.Table(ir.VarID(v)).Factor.Vals, want); !(d <= 1e-12) {
 			t.Errorf("%s: differs from counting by %g", m.Vars[v].Name, d)
 		}
 	}
@@ -102,7 +102,7 @@ func TestLogPosterior(t *testing.T) {
 	for _, kind := range []string{"naive_bayes", "tan"} {
 		for _, opt := range []learn.Options{{Method: learn.Bayes, ESS: 5}, {Method: learn.MEstimate, M: 2}} {
 			m := loadModel(t, strings.Replace(tanSource, "tan", kind, 1))
-			if _, err := learn.Learn(m, opener(t, "train.csv", train, m), opt); err != nil {
+			if _, err := learnInto(&m, opener(t, "train.csv", train, m), opt); err != nil {
 				t.Fatal(err)
 			}
 			b, err := data.ReadAll("test.csv", bytes.NewReader(test), m, data.Options{})
@@ -147,7 +147,7 @@ func TestLogPosterior(t *testing.T) {
 func TestChowLiuTies(t *testing.T) {
 	m := loadModel(t, "var C, A, B, D: bool\ntan C given A, B, D\nlearn from \"d.csv\"\n")
 	src := []byte("C,A,B,D\ntrue,true,true,true\n")
-	if _, err := learn.Learn(m, opener(t, "d.csv", src, m), learn.Options{Method: learn.Bayes, Alpha: 1}); err != nil {
+	if _, err := learnInto(&m, opener(t, "d.csv", src, m), learn.Options{Method: learn.Bayes, Alpha: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"B", "D"} {
@@ -162,22 +162,22 @@ func TestChowLiuTies(t *testing.T) {
 func TestLearnTable(t *testing.T) {
 	src := "naive_bayes Play given Outlook, Wind\ndata d = {\n Outlook, Wind, Play\n sunny, weak, no\n rain, ?, yes\n overcast, strong, yes\n sunny, strong, no\n}\nlearn from d\n"
 	m := loadModel(t, src)
-	if _, err := learn.LearnTable(m, m.Tables[0], learn.Options{Method: learn.MEstimate, M: 3}); err != nil {
+	if _, err := learnTableInto(&m, m.Tables[0], learn.Options{Method: learn.MEstimate, M: 3}); err != nil {
 		t.Fatal(err)
 	}
 	w := loadModel(t, src)
 	csv := []byte("Outlook,Wind,Play\nsunny,weak,no\nrain,,yes\novercast,strong,yes\nsunny,strong,no\n")
-	if _, err := learn.Learn(w, opener(t, "d.csv", csv, w), learn.Options{Method: learn.MEstimate, M: 3}); err != nil {
+	if _, err := learnInto(&w, opener(t, "d.csv", csv, w), learn.Options{Method: learn.MEstimate, M: 3}); err != nil {
 		t.Fatal(err)
 	}
 	for v := range m.Vars {
-		if d := maxDiff(m.CPTs[v].Factor.Vals, w.CPTs[v].Factor.Vals); !(d <= 0) {
-			t.Errorf("%s: table %v, CSV %v", m.Vars[v].Name, m.CPTs[v].Factor.Vals, w.CPTs[v].Factor.Vals)
+		if d := maxDiff(m.Table(ir.VarID(v)).Factor.Vals, w.Table(ir.VarID(v)).Factor.Vals); !(d <= 0) {
+			t.Errorf("%s: table %v, CSV %v", m.Vars[v].Name, m.Table(ir.VarID(v)).Factor.Vals, w.Table(ir.VarID(v)).Factor.Vals)
 		}
 	}
 	// P(Outlook=overcast | Play=no) = (0 + 3/3) / (2 + 3).
 	o, _ := m.Lookup("Outlook")
-	if got := m.CPTs[o.ID].Factor.Vals[0*3+2]; math.Abs(got-0.2) > 1e-15 {
+	if got := m.Table(ir.VarID(o.ID)).Factor.Vals[0*3+2]; math.Abs(got-0.2) > 1e-15 {
 		t.Errorf("P(overcast | no) = %v, want 0.2", got)
 	}
 }

@@ -180,7 +180,7 @@ func (s *Session) cmdCPT(args []string) {
 		writeGaussian(s.out, s.model, g)
 		return
 	}
-	cpt := s.model.CPTs[v.ID]
+	cpt := s.model.Table(v.ID)
 	if cpt == nil {
 		s.errorf("%s has no conditional probability table", ir.Quote(v.Name))
 		return

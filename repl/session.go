@@ -241,7 +241,7 @@ func (s *Session) lower(extra *chunk) (*ir.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m, learnAll(m)
+	return m, nil
 }
 
 // loadModel reads a model file for the session. A structure whose numbers
@@ -249,32 +249,7 @@ func (s *Session) lower(extra *chunk) (*ir.Model, error) {
 // statement runs), and the file's own learn statements run; its queries do
 // not.
 func loadModel(path string) (*ir.Model, error) {
-	m, err := pbl.LoadForLearning(path)
-	if err != nil {
-		return nil, err
-	}
-	return m, learnAll(m)
-}
-
-// learnAll runs the learn statements of m, in order, and nothing else. The
-// session's model is rebuilt from its source after every declaration, so
-// the learn statements typed so far run again each time.
-func learnAll(m *ir.Model) error {
-	var learns []ir.Stmt
-	for _, st := range m.Stmts {
-		if l, ok := st.(*ir.LearnStmt); ok {
-			learns = append(learns, l)
-		}
-	}
-	if len(learns) == 0 {
-		return nil
-	}
-	only := *m
-	only.Stmts = learns
-	if fails := pbl.Run(&only, io.Discard, pbl.RunOptions{}); len(fails) > 0 {
-		return fails
-	}
-	return nil
+	return pbl.LoadFile(path)
 }
 
 // Prompt returns the prompt for the next line: "pbl> ", with the evidence

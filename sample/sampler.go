@@ -48,12 +48,12 @@ func NewSampler(m *ir.Model) (*Sampler, error) {
 		if x.Kind == ir.Real {
 			continue
 		}
-		if m.CPTs[v] == nil {
+		if m.Table(ir.VarID(v)) == nil {
 			return nil, ir.Errorf(x.Pos, "cannot sample %s: it has no distribution (give it a CPT, or learn the model from data first)", ir.Quote(x.Name))
 		}
 		for _, p := range m.Parents[v] {
 			if m.Vars[p].Kind == ir.Real {
-				return nil, ir.Errorf(m.CPTs[v].Pos, "cannot sample %s: its parent %s is real-valued", ir.Quote(x.Name), ir.Quote(m.Vars[p].Name))
+				return nil, ir.Errorf(m.Table(ir.VarID(v)).Pos, "cannot sample %s: its parent %s is real-valued", ir.Quote(x.Name), ir.Quote(m.Vars[p].Name))
 			}
 		}
 		s.cols = append(s.cols, int32(v))
@@ -66,7 +66,7 @@ func NewSampler(m *ir.Model) (*Sampler, error) {
 		return nil, ir.Errorf(at, "cannot sample: the graph has a cycle")
 	}
 	for _, v := range order {
-		cpt := m.CPTs[v]
+		cpt := m.Table(ir.VarID(v))
 		f := cpt.Factor
 		k := f.Card[len(f.Card)-1]
 		n := node{v: int32(v), k: int32(k), off: len(s.thr), pa0: int32(len(s.pa)), np: int32(len(cpt.Parents))}

@@ -40,10 +40,7 @@ var (
 	classifyTarget      string
 	classifyData        string
 	classifyCV          int
-	classifyMethod      string
-	classifyAlpha       float64
-	classifyESS         float64
-	classifyM           float64
+	classifyMethod      methodFlags
 	classifyPredictions string
 	classifySeed        uint64
 	classifyIgnore      bool
@@ -53,10 +50,7 @@ func classifyFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&classifyTarget, "target", "", "the class `variable` to predict; required")
 	fs.StringVar(&classifyData, "data", "", "the CSV `file` of rows to score (header: variable names); required")
 	fs.IntVar(&classifyCV, "cv", 0, "stratified `K`-fold cross-validation, K ≥ 2 (learning in each fold); 0: none")
-	fs.StringVar(&classifyMethod, "method", "mle", "with --cv, how numbers are learned: mle, bayes or mestimate")
-	fs.Float64Var(&classifyAlpha, "alpha", 1, "with --method bayes, the Dirichlet pseudo-count of every cell (1: Laplace)")
-	fs.Float64Var(&classifyESS, "ess", 0, "with --method bayes, a BDeu equivalent sample size (replaces --alpha)")
-	fs.Float64Var(&classifyM, "m", 1, "with --method mestimate, the equivalent sample size m (p = 1/k)")
+	classifyMethod.register(fs, "with --cv, how each fold learns (default: as the file's learn statements, else mle)")
 	fs.StringVar(&classifyPredictions, "predictions", "", "write each row's prediction and class posterior to this CSV `file` (atomically)")
 	fs.Uint64Var(&classifySeed, "seed", 1, "the random `seed` of the --cv folds")
 	fs.BoolVar(&classifyIgnore, "ignore-unknown-columns", false, "skip data columns that name no variable of the model")
@@ -77,16 +71,23 @@ func classifyCmd(c *cli, args []string) int {
 	if classifyCV < 0 || classifyCV == 1 {
 		return c.usageErr(name, "--cv %d: want K ≥ 2 folds (or 0 for no cross-validation)", classifyCV)
 	}
-	opt, err := classifyLearnOptions(c)
+	given := classifyMethod.given()
+	if classifyCV == 0 {
+		seed := false
+		c.fs.Visit(func(f *flag.Flag) { seed = seed || f.Name == "seed" })
+		if seed {
+			given = append(given, "--seed")
+		}
+		if len(given) > 0 {
+			return c.usageErr(name, "%s applies only with --cv K (without it the model's own numbers are scored)", given[0])
+		}
+	}
+	opt, err := classifyMethod.options()
 	if err != nil {
 		return c.usageErr(name, "%v", err)
 	}
 	path := args[0]
-	load := pbl.LoadFile
-	if classifyCV > 0 {
-		load = pbl.LoadForLearning
-	}
-	m, err := load(path)
+	m, err := pbl.LoadFile(path)
 	if err != nil {
 		c.report(err)
 		return exitError
@@ -95,12 +96,6 @@ func classifyCmd(c *cli, args []string) int {
 	if err != nil {
 		c.report(fmt.Errorf("%s: %v", path, err))
 		return exitError
-	}
-	if classifyCV == 0 {
-		if err := runLearnStmts(m); err != nil {
-			c.report(err)
-			return exitError
-		}
 	}
 	if u := m.Unlearned(); classifyCV == 0 && len(u) > 0 {
 		c.report(fmt.Errorf("%s: the model has no numbers yet for %s: learn them first (pbl learn %s --data CSV -o OUT.pbl), or cross-validate with --cv K", path, varNames(m, u), path))
@@ -114,6 +109,9 @@ func classifyCmd(c *cli, args []string) int {
 	if b.N == 0 {
 		c.report(fmt.Errorf("%s: no data rows to score", classifyData))
 		return exitError
+	}
+	if b.States != nil {
+		m = m.WithStates(b.States)
 	}
 	k := len(m.Vars[target].States)
 	var posts [][]float64
@@ -129,20 +127,13 @@ func classifyCmd(c *cli, args []string) int {
 	var mt *learn.Metrics
 	var folds []*learn.Metrics
 	if classifyCV > 0 {
-		first := true
-		fresh := func() (*ir.Model, error) {
-			if first {
-				first = false
-				return m, nil
+		fit := learn.Fit(opt)
+		if len(given) == 0 {
+			if f := stmtFit(m); f != nil {
+				fit = f
 			}
-			fm, err := load(path)
-			if err != nil {
-				return nil, err
-			}
-			shareOpenStates(fm, m)
-			return fm, nil
 		}
-		folds, err = learn.CrossValidateFunc(fresh, classifyTarget, b, classifyCV, opt, classifySeed, each)
+		folds, err = learn.CrossValidateFunc(m, classifyTarget, b, classifyCV, fit, classifySeed, each)
 		if err == nil {
 			mt = learn.Pool(folds)
 		}
@@ -183,72 +174,31 @@ func classifyCmd(c *cli, args []string) int {
 	return exitOK
 }
 
-// classifyLearnOptions turns the learning flags into learn.Options,
-// checking them as pbl learn does; they apply only with --cv.
-func classifyLearnOptions(c *cli) (learn.Options, error) {
-	set := map[string]bool{}
-	c.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if classifyCV == 0 {
-		for _, name := range []string{"method", "alpha", "ess", "m", "seed"} {
-			if set[name] {
-				return learn.Options{}, fmt.Errorf("--%s applies only with --cv K (without it the model's own numbers are scored)", name)
-			}
-		}
-	}
-	method, err := learn.ParseMethod(classifyMethod)
-	if err != nil {
-		return learn.Options{}, fmt.Errorf("--method: %v", err)
-	}
-	for name, m := range map[string]learn.Method{"alpha": learn.Bayes, "ess": learn.Bayes, "m": learn.MEstimate} {
-		if set[name] && method != m {
-			return learn.Options{}, fmt.Errorf("--%s applies to --method %v, not %v", name, m, method)
-		}
-	}
-	if !(classifyAlpha >= 0) || !(classifyM >= 0) || !(classifyESS >= 0) || set["ess"] && classifyESS == 0 {
-		return learn.Options{}, fmt.Errorf("--alpha and --m must be non-negative numbers and --ess positive")
-	}
-	opt := learn.Options{Method: method, Alpha: classifyAlpha, ESS: classifyESS, M: classifyM}
-	if method == learn.Bayes && classifyESS > 0 {
-		opt.Alpha = 0
-	}
-	return opt, nil
-}
-
-// runLearnStmts runs the learn statements of m's file, if it has any, so
-// that a model file that learns its numbers can be scored as it stands.
-// It runs none of the file's other statements.
-func runLearnStmts(m *ir.Model) error {
-	var learns []ir.Stmt
+// stmtFit returns how the file's own learn statements learn, applied to a
+// fold's rows: each statement's method and options, for the variables it
+// names, in order. It returns nil if the file has no learn statement.
+func stmtFit(m *ir.Model) learn.FitFunc {
+	var opts []learn.Options
 	for _, s := range m.Stmts {
-		if l, ok := s.(*ir.LearnStmt); ok {
-			learns = append(learns, l)
+		if ls, ok := s.(*ir.LearnStmt); ok {
+			o, err := learn.StmtOptions(ls)
+			if err != nil {
+				panic("pbl: a learn statement of a loaded model has invalid options")
+			}
+			opts = append(opts, o)
 		}
 	}
-	if learns == nil {
+	if opts == nil {
 		return nil
 	}
-	// A shallow copy with only the learn statements: learning replaces
-	// CPTs in place, in the slices the copy shares with m; the densities'
-	// slice may grow, so it is copied back.
-	only := *m
-	only.Stmts = learns
-	fails := pbl.Run(&only, io.Discard, pbl.RunOptions{})
-	m.Gaussians = only.Gaussians
-	if len(fails) > 0 {
-		return fails
-	}
-	return nil
-}
-
-// shareOpenStates gives the open variables of a reloaded model (the
-// states of a classifier's undeclared variables come from the data) the
-// states that m, which the data was read with, has gathered, so that both
-// number states alike.
-func shareOpenStates(fresh, m *ir.Model) {
-	for v, x := range fresh.Vars {
-		if x.Open && v < len(m.Vars) {
-			x.States = append([]string(nil), m.Vars[v].States...)
+	return func(m *ir.Model, train *data.Batch) (*ir.Model, error) {
+		for _, o := range opts {
+			var err error
+			if m, _, err = learn.LearnBatch(m, train, o); err != nil {
+				return nil, err
+			}
 		}
+		return m, nil
 	}
 }
 
@@ -350,7 +300,7 @@ func classifyText(w io.Writer, m *ir.Model, target ir.VarID, mt *learn.Metrics, 
 	metric("log loss", mt.LogLoss, func(s *learn.Summary) learn.Stat { return s.LogLoss })
 	metric("macro F1", mt.MacroF1, func(s *learn.Summary) learn.Stat { return s.MacroF1 })
 	t.Write(w)
-	if mt.Skipped > 0 && folds != nil && classifyMethod == "mle" {
+	if mt.Skipped > 0 && folds != nil && classifyMethod.method == "mle" && len(classifyMethod.given()) == 0 && stmtFit(m) == nil {
 		fmt.Fprintln(w, "  (hint: --method bayes smooths the counts, so that no row is impossible)")
 	}
 

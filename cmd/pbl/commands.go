@@ -135,10 +135,17 @@ func checkCmd(c *cli, args []string) int {
 		edges, params := 0, 0
 		for v, ps := range m.Parents {
 			edges += len(ps)
-			if cpt := m.CPTs[v]; cpt != nil {
-				f := cpt.Factor
-				params += len(f.Vals) / f.Card[len(f.Card)-1] * (f.Card[len(f.Card)-1] - 1)
+			if f := m.Factor(ir.VarID(v)); f != nil {
+				k := f.Card[len(f.Card)-1]
+				params += len(f.Vals) / k * (k - 1)
 			}
+			if g := m.Gaussian(ir.VarID(v)); g != nil {
+				params += 2 * len(g.Mean)
+			}
+		}
+		var toLearn []string
+		for _, v := range m.Unlearned() {
+			toLearn = append(toLearn, m.Vars[v].Name)
 		}
 		if c.json {
 			o := &report.Object{}
@@ -148,12 +155,20 @@ func checkCmd(c *cli, args []string) int {
 			o.Set("edges", edges)
 			o.Set("parameters", params)
 			o.Set("statements", len(m.Stmts))
+			o.Set("to_learn", append([]string{}, toLearn...))
 			c.writeJSON(o)
 			continue
 		}
 		learned := ""
-		if u := len(m.Unlearned()); u > 0 {
-			learned = ", " + plural(u, "distribution") + " to learn"
+		if u := len(toLearn); u > 0 {
+			names := make([]string, 0, 5)
+			for _, n := range toLearn[:min(u, 5)] {
+				names = append(names, ir.Quote(n))
+			}
+			if u > 5 {
+				names = append(names, "...")
+			}
+			learned = ", " + plural(u, "distribution") + " to learn (" + strings.Join(names, ", ") + ")"
 		}
 		fmt.Fprintf(c.stdout, "%s: ok, %s, %s, %s%s\n", path, plural(len(m.Vars), "variable"), plural(edges, "edge"), plural(params, "free parameter"), learned)
 	}

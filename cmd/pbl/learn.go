@@ -12,6 +12,7 @@ import (
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/formats/bif"
 	"github.com/pbl-lang/pbl/formats/source"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
@@ -36,27 +37,19 @@ const learnSummary = "Learn learns every CPT of MODEL's structure from the CSV d
 // The flags of pbl learn, bound afresh (to their defaults) by learnFlags
 // for each invocation.
 var (
-	learnData    string
-	learnMethod  string
-	learnAlpha   float64
-	learnESS     float64
-	learnM       float64
-	learnOut     string
-	learnIgnore  bool
-	learnVarSm   float64
-	learnFlagSet map[string]bool
+	learnData   string
+	learnOut    string
+	learnIgnore bool
+	learnVarSm  float64
+	learnMethod methodFlags
 )
 
 func learnFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&learnData, "data", "", "the CSV `file` to learn from (gzip recognised); required")
-	fs.StringVar(&learnMethod, "method", "mle", "the estimator: mle, bayes or mestimate")
-	fs.Float64Var(&learnAlpha, "alpha", 1, "bayes: Dirichlet pseudo-count added to every cell")
-	fs.Float64Var(&learnESS, "ess", 0, "bayes: BDeu equivalent sample size (replaces --alpha)")
-	fs.Float64Var(&learnM, "m", 1, "mestimate: the equivalent sample size m (p = 1/k)")
+	learnMethod.register(fs, "the estimator")
 	fs.StringVar(&learnOut, "o", "", "write the learned model to this `file` (.pbl or .bif), atomically")
 	fs.BoolVar(&learnIgnore, "ignore-unknown-columns", false, "skip CSV columns that name no variable of the model")
 	fs.Float64Var(&learnVarSm, "var-smoothing", learn.DefaultVarSmoothing, "real variables: the share of the largest variance added to every Gaussian's variance")
-	learnFlagSet = nil
 }
 
 // learnCmd runs pbl learn.
@@ -67,50 +60,30 @@ func learnCmd(c *cli, args []string) int {
 	if learnData == "" {
 		return c.usageErr("learn", "--data CSV is required: the data to learn from")
 	}
-	method, err := learn.ParseMethod(learnMethod)
+	opt, err := learnMethod.options()
 	if err != nil {
-		return c.usageErr("learn", "--method: %v", err)
-	}
-	learnFlagSet = map[string]bool{}
-	c.fs.Visit(func(f *flag.Flag) { learnFlagSet[f.Name] = true })
-	for name, m := range map[string]learn.Method{"alpha": learn.Bayes, "ess": learn.Bayes, "m": learn.MEstimate} {
-		if learnFlagSet[name] && method != m {
-			return c.usageErr("learn", "--%s applies to --method %v, not %v", name, m, method)
-		}
-	}
-	if !(learnAlpha >= 0) || !(learnM >= 0) || !(learnESS >= 0) || learnFlagSet["ess"] && learnESS == 0 {
-		return c.usageErr("learn", "--alpha and --m must be non-negative numbers and --ess positive")
+		return c.usageErr("learn", "%v", err)
 	}
 	if !(learnVarSm > 0) || math.IsInf(learnVarSm, 0) {
 		return c.usageErr("learn", "--var-smoothing must be a positive number")
 	}
+	opt.VarSmoothing = learnVarSm
 	if c.json && learnOut == "" {
 		return c.usageErr("learn", "--json needs -o FILE: without it the model goes to stdout")
 	}
-	var write func(*bytes.Buffer, *ir.Model) error
-	if learnOut != "" {
-		switch ext := strings.ToLower(filepath.Ext(learnOut)); ext {
-		case ".pbl", ".bif":
-			w := writers[ext]
-			write = func(b *bytes.Buffer, m *ir.Model) error { return w(b, m, args[0]) }
-		default:
-			return c.usageErr("learn", "cannot write %q: pbl learn writes .pbl or .bif (use pbl convert for other formats)", learnOut)
-		}
+	ext := strings.ToLower(filepath.Ext(learnOut))
+	if learnOut != "" && ext != ".pbl" && ext != ".bif" {
+		return c.usageErr("learn", "cannot write %q: pbl learn writes .pbl or .bif (use pbl convert for other formats)", learnOut)
 	}
-	if learnOut == "" || strings.EqualFold(filepath.Ext(learnOut), ".pbl") {
-		write = func(b *bytes.Buffer, m *ir.Model) error {
-			return source.Write(b, m, learnHeader(args[0]))
-		}
-	}
-	m, err := pbl.LoadForLearning(args[0])
+	m, err := pbl.LoadFile(args[0])
 	if err != nil {
 		c.report(err)
 		return exitError
 	}
-	if strings.EqualFold(filepath.Ext(learnOut), ".bif") {
+	if ext == ".bif" {
 		var reals []ir.VarID
 		for _, v := range m.Vars {
-			if v.Kind == ir.Real {
+			if !v.Discrete() {
 				reals = append(reals, v.ID)
 			}
 		}
@@ -119,12 +92,8 @@ func learnCmd(c *cli, args []string) int {
 			return exitError
 		}
 	}
-	opt := learn.Options{Method: method, Alpha: learnAlpha, ESS: learnESS, M: learnM, VarSmoothing: learnVarSm}
-	if method == learn.Bayes && learnESS > 0 {
-		opt.Alpha = 0
-	}
 	dopt := data.Options{IgnoreUnknownColumns: learnIgnore}
-	rep, err := learn.Learn(m, func() (*data.Reader, error) { return data.Open(learnData, m, dopt) }, opt)
+	m, rep, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) { return data.Open(learnData, m, dopt) }, opt)
 	if err != nil {
 		var e *ir.Error
 		var l ir.ErrorList
@@ -135,17 +104,21 @@ func learnCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
-	if k := rep.Skipped[learn.SkippedGaussians]; k > 0 {
-		fmt.Fprintf(c.stderr, "%s: warning: %d parent configuration(s) of real variables have no values in the data; their density is normal(0, 1)\n", learnData, k)
+	if k := rep.EmptyGaussians; k > 0 {
+		c.warn(learnData, fmt.Sprintf("%d parent configuration(s) of real variables have no values in the data; their density is normal(0, 1)", k))
 	}
 	var buf bytes.Buffer
-	if err := write(&buf, m); err != nil {
+	if ext == ".bif" {
+		err = bif.Write(&buf, m)
+	} else {
+		err = source.Write(&buf, m, learnHeader(args[0]))
+	}
+	if err != nil {
 		c.report(fmt.Errorf("%s: %v", learnOut, err))
 		return exitError
 	}
 	if learnOut == "" {
-		c.stdout.Write(buf.Bytes())
-		return exitOK
+		return c.write(buf.Bytes())
 	}
 	if err := writeAtomic(learnOut, buf.Bytes()); err != nil {
 		c.report(err)
@@ -156,18 +129,17 @@ func learnCmd(c *cli, args []string) int {
 		o.Set("model", args[0])
 		o.Set("data", learnData)
 		o.Set("output", learnOut)
-		o.Set("method", method.String())
+		o.Set("method", opt.Method.String())
 		o.Set("cpts", learnedCPTs(m))
 		if g := learnedGaussians(m); g > 0 {
 			o.Set("gaussians", g)
 		}
 		o.Set("rows", rep.Rows)
 		skipped := &report.Object{}
-		for _, k := range []string{learn.SkippedCounts, learn.SkippedRows} {
-			skipped.Set(k, rep.Skipped[k])
-		}
-		if k := rep.Skipped[learn.SkippedGaussians]; k > 0 {
-			skipped.Set(learn.SkippedGaussians, k)
+		skipped.Set("family_counts_missing", rep.MissingCounts)
+		skipped.Set("rows_with_missing", rep.PartialRows)
+		if k := rep.EmptyGaussians; k > 0 {
+			skipped.Set("gaussian_configs_empty", k)
 		}
 		o.Set("skipped", skipped)
 		o.Set("seconds", rep.Seconds)
@@ -179,16 +151,8 @@ func learnCmd(c *cli, args []string) int {
 // learnHeader is the comment written at the top of a learned .pbl model.
 func learnHeader(model string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Learned by pbl learn from %s (structure of %s), --method %s", filepath.Base(learnData), filepath.Base(model), learnMethod)
-	switch {
-	case learnMethod == "bayes" && learnESS > 0:
-		fmt.Fprintf(&b, " --ess %s", ir.FormatFloat(learnESS))
-	case learnMethod == "bayes":
-		fmt.Fprintf(&b, " --alpha %s", ir.FormatFloat(learnAlpha))
-	case learnMethod == "mestimate":
-		fmt.Fprintf(&b, " --m %s", ir.FormatFloat(learnM))
-	}
-	if learnFlagSet["var-smoothing"] {
+	fmt.Fprintf(&b, "Learned by pbl learn from %s (structure of %s), %s", filepath.Base(learnData), filepath.Base(model), learnMethod.header())
+	if c := learnMethod.fs.Lookup("var-smoothing"); c != nil && learnVarSm != learn.DefaultVarSmoothing {
 		fmt.Fprintf(&b, " --var-smoothing %s", ir.FormatFloat(learnVarSm))
 	}
 	b.WriteString(".")
@@ -198,8 +162,8 @@ func learnHeader(model string) string {
 // learnedCPTs counts the model's CPTs.
 func learnedCPTs(m *ir.Model) int {
 	n := 0
-	for _, c := range m.CPTs {
-		if c != nil {
+	for v := range m.Vars {
+		if m.Table(ir.VarID(v)) != nil {
 			n++
 		}
 	}
@@ -209,8 +173,8 @@ func learnedCPTs(m *ir.Model) int {
 // learnedGaussians counts the model's densities.
 func learnedGaussians(m *ir.Model) int {
 	n := 0
-	for _, g := range m.Gaussians {
-		if g != nil {
+	for v := range m.Vars {
+		if m.Gaussian(ir.VarID(v)) != nil {
 			n++
 		}
 	}

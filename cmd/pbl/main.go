@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
 )
 
 func main() {
@@ -218,27 +220,79 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// report prints an error: each positioned error on its own line.
+// report prints an error on stderr: each positioned error on its own line
+// as file:line:col: message, or with --json as one JSON object per line,
+// {"file", "line", "col", "message"} (file, line and col left out when
+// unknown).
 func (c *cli) report(err error) {
 	var list ir.ErrorList
-	if errors.As(err, &list) {
-		fmt.Fprint(c.stderr, list.Lines())
-		return
-	}
 	var e *ir.Error
-	if errors.As(err, &e) {
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &list):
+	case errors.As(err, &e):
+		list = ir.ErrorList{e}
+	case errors.As(err, &pe):
+		list = ir.ErrorList{{Pos: ir.Pos{File: pe.Path}, Msg: pe.Err.Error()}}
+	default:
+		list = ir.ErrorList{{Msg: strings.TrimSpace(err.Error())}}
+	}
+	for _, e := range list {
+		if c.json {
+			o := &report.Object{}
+			if e.Pos.File != "" {
+				o.Set("file", e.Pos.File)
+			}
+			if e.Pos.Line > 0 {
+				o.Set("line", e.Pos.Line)
+			}
+			if e.Pos.Col > 0 {
+				o.Set("col", e.Pos.Col)
+			}
+			o.Set("message", e.Msg)
+			b, _ := json.Marshal(o)
+			c.stderr.Write(append(b, '\n'))
+			continue
+		}
+		if e.Pos == (ir.Pos{}) {
+			fmt.Fprintln(c.stderr, e.Msg)
+			continue
+		}
 		fmt.Fprintln(c.stderr, e.Error())
+	}
+}
+
+// warn prints a warning about file on stderr (with --json, as an object
+// with "warning" in place of "message").
+func (c *cli) warn(file, msg string) {
+	if c.json {
+		o := &report.Object{}
+		o.Set("file", file)
+		o.Set("warning", msg)
+		b, _ := json.Marshal(o)
+		c.stderr.Write(append(b, '\n'))
 		return
 	}
-	msg := err.Error()
-	if pe, ok := err.(*os.PathError); ok {
-		msg = pe.Path + ": " + pe.Err.Error()
+	fmt.Fprintf(c.stderr, "%s: warning: %s\n", file, msg)
+}
+
+// write writes b to stdout and returns the exit status: 1, with a
+// message, if it could not be written.
+func (c *cli) write(b []byte) int {
+	if _, err := c.stdout.Write(b); err != nil {
+		c.report(fmt.Errorf("write error: %v", err))
+		return exitError
 	}
-	fmt.Fprintln(c.stderr, strings.TrimSpace(msg))
+	return exitOK
 }
 
 func (c *cli) usageErr(cmd string, format string, args ...any) int {
-	fmt.Fprintf(c.stderr, "pbl %s: %s\n", cmd, fmt.Sprintf(format, args...))
+	msg := fmt.Sprintf("pbl %s: %s", cmd, fmt.Sprintf(format, args...))
+	if c.json {
+		c.report(errors.New(msg))
+		return exitUsage
+	}
+	fmt.Fprintln(c.stderr, msg)
 	fmt.Fprintf(c.stderr, "Run 'pbl help %s' for usage.\n", cmd)
 	return exitUsage
 }

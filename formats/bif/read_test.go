@@ -40,7 +40,7 @@ func rowOf(t *testing.T, m *ir.Model, child string, parents map[string]string) [
 	if !ok {
 		t.Fatalf("no variable %q", child)
 	}
-	c := m.CPTs[v.ID]
+	c := m.Table(ir.VarID(v.ID))
 	a := make([]int, len(c.Factor.Vars))
 	for i, p := range c.Parents {
 		pv := m.Vars[p]
@@ -143,7 +143,7 @@ func dump(m *ir.Model) string {
 	var parts []string
 	for _, v := range m.Vars {
 		s := fmt.Sprintf("%s{%s}", v.Name, strings.Join(v.States, ","))
-		c := m.CPTs[v.ID]
+		c := m.Table(ir.VarID(v.ID))
 		if len(c.Parents) > 0 {
 			var ps []string
 			for _, p := range c.Parents {
@@ -306,8 +306,8 @@ func TestReadLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := m.Lookup("x"); len(m.CPTs[v.ID].Factor.Vals) != 2*64*64*64 {
-		t.Errorf("got %d values", len(m.CPTs[v.ID].Factor.Vals))
+	if v, _ := m.Lookup("x"); len(m.Table(ir.VarID(v.ID)).Factor.Vals) != 2*64*64*64 {
+		t.Errorf("got %d values", len(m.Table(ir.VarID(v.ID)).Factor.Vals))
 	}
 	// 200³·2 entries: too large.
 	_, err = Read("big.bif", []byte(big(200)))

@@ -56,7 +56,7 @@ func Write(w io.Writer, m *ir.Model) error {
 	}
 	var buf []byte
 	for v := range m.Vars {
-		c := m.CPTs[v]
+		c := m.Table(ir.VarID(v))
 		f := c.Factor
 		buf = append(buf[:0], "probability ( "...)
 		buf = append(buf, names[v]...)
@@ -146,7 +146,7 @@ func bifNames(m *ir.Model) (names []string, states [][]string, err error) {
 				errs.Add(x.Pos, "state %q of variable %q cannot be written in BIF: it contains a line break", s, x.Name)
 			}
 		}
-		c := m.CPTs[v]
+		c := m.Table(ir.VarID(v))
 		if c == nil {
 			errs.Add(x.Pos, "variable %q has no CPT: BIF describes only Bayesian networks", x.Name)
 			continue

@@ -33,7 +33,7 @@ func sameModel(a, b *ir.Model) string {
 		if !slices.Equal(a.Parents[v], b.Parents[v]) {
 			return fmt.Sprintf("parents of %q are %v, want %v", x.Name, b.Parents[v], a.Parents[v])
 		}
-		ca, cb := a.CPTs[v], b.CPTs[v]
+		ca, cb := a.Table(ir.VarID(v)), b.Table(ir.VarID(v))
 		if !slices.Equal(ca.Parents, cb.Parents) || !slices.Equal(ca.Factor.Vars, cb.Factor.Vars) ||
 			!slices.Equal(ca.Factor.Card, cb.Factor.Card) || len(ca.Factor.Vals) != len(cb.Factor.Vals) {
 			return fmt.Sprintf("the CPT of %q has another shape", x.Name)
@@ -438,16 +438,14 @@ func TestWriteErrors(t *testing.T) {
 				x, _ := b.AddVar(pos, "x", ir.Enum, []string{"a", "b"}, 0)
 				b.SetCPT(pos, x, nil, []float64{0.5, 0.5}, nil)
 			},
-			edit: func(m *ir.Model) { m.CPTs[0].Factor.Vals[1] = math.NaN() },
+			edit: func(m *ir.Model) { m.Table(ir.VarID(0)).Factor.Vals[1] = math.NaN() },
 			want: `bad.pbl:3:1: probability NaN in the CPT of "x" is outside [0, 1]`,
 		},
 		{
 			name: "no CPT",
 			build: func(b *ir.Builder) {
-				x, _ := b.AddVar(pos, "x", ir.Enum, []string{"a", "b"}, 0)
-				b.SetCPT(pos, x, nil, []float64{0.5, 0.5}, nil)
+				b.AddVar(pos, "x", ir.Enum, []string{"a", "b"}, 0)
 			},
-			edit: func(m *ir.Model) { m.CPTs[0] = nil },
 			want: `bad.pbl:3:1: variable "x" has no CPT: BIF describes only Bayesian networks`,
 		},
 	} {

@@ -20,7 +20,7 @@ potential ( lung | smoke ) { data = ((0.1 0.9) (0.01 0.99)); }
 		log.Fatal(err)
 	}
 	lung, _ := m.Lookup("lung")
-	fmt.Println(m.CPTs[lung.ID].Factor.Vals)
+	fmt.Println(m.Table(lung.ID).Factor.Vals)
 	if err := hugin.Write(os.Stdout, m); err != nil {
 		log.Fatal(err)
 	}

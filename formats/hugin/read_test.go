@@ -56,7 +56,7 @@ func compareModels(t *testing.T, got, want *ir.Model, tol float64) float64 {
 			t.Errorf("%s: parents %q, want %q", wv.Name, gp, wp)
 			continue
 		}
-		gc, wc := got.CPTs[gv.ID].Factor, want.CPTs[wv.ID].Factor
+		gc, wc := got.Table(ir.VarID(gv.ID)).Factor, want.Table(ir.VarID(wv.ID)).Factor
 		if len(gc.Vals) != len(wc.Vals) {
 			t.Errorf("%s: %d values, want %d", wv.Name, len(gc.Vals), len(wc.Vals))
 			continue
@@ -207,7 +207,7 @@ potential (x | a b c) { data = (((( 0.01 0.99) (0.02 0.98))
 		t.Fatal(err)
 	}
 	x, _ := m.Lookup("x")
-	f := m.CPTs[x.ID].Factor
+	f := m.Table(ir.VarID(x.ID)).Factor
 	// x = x0 given a=a1, b=b2, c=c0 is the 11th row, 0.11.
 	if got := f.Vals[f.Index([]int{1, 2, 0, 0})]; got != 0.11 {
 		t.Errorf("P(x0 | a1, b2, c0) = %v, want 0.11", got)
@@ -247,7 +247,7 @@ potential ( a | ) { data = ( 0.3 0.7 ) ; }`,
 			t.Errorf("states of a: %q", a.States)
 		}
 		b, _ := m.Lookup("b")
-		if got := m.CPTs[b.ID].Factor.Vals; !slices.Equal(got, []float64{0.1, 0.9, 0.2, 0.8}) {
+		if got := m.Table(ir.VarID(b.ID)).Factor.Vals; !slices.Equal(got, []float64{0.1, 0.9, 0.2, 0.8}) {
 			t.Errorf("P(b | a) = %v", got)
 		}
 	}
@@ -302,7 +302,11 @@ func TestTwinsDiscriminateLayout(t *testing.T) {
 			t.Fatal(err)
 		}
 		parentsReversed, childSlowest := false, false
-		for _, c := range m.CPTs {
+		for v := range m.Vars {
+			c := m.Table(ir.VarID(v))
+			if c == nil {
+				continue
+			}
 			f := c.Factor
 			n := len(f.Card)
 			if n < 2 {
@@ -356,7 +360,7 @@ potential ( either | lung tub )
 		t.Fatal(err)
 	}
 	e, _ := m.Lookup("either")
-	f := m.CPTs[e.ID].Factor
+	f := m.Table(ir.VarID(e.ID)).Factor
 	// P(either=no | lung=no, tub=no) = 1; every other row says yes.
 	if got := f.Vals[f.Index([]int{1, 1, 1})]; got != 1 {
 		t.Errorf("P(either=no | lung=no, tub=no) = %v, want 1", got)

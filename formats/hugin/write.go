@@ -35,7 +35,7 @@ func Write(w io.Writer, m *ir.Model) error {
 				return fmt.Errorf("hugin: cannot write the state %q of %q as a NET string", s, v.Name)
 			}
 		}
-		if m.CPTs[v.ID] == nil {
+		if m.Table(v.ID) == nil {
 			return fmt.Errorf("hugin: %q has no distribution", v.Name)
 		}
 	}
@@ -51,7 +51,7 @@ func Write(w io.Writer, m *ir.Model) error {
 	}
 	var buf []byte
 	for _, v := range m.Vars {
-		c := m.CPTs[v.ID]
+		c := m.Table(v.ID)
 		fmt.Fprintf(bw, "potential ( %s", v.Name)
 		if len(c.Parents) > 0 {
 			bw.WriteString(" |")

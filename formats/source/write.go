@@ -44,7 +44,7 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 			writeGaussian(b, m, g)
 			continue
 		}
-		c := m.CPTs[v.ID]
+		c := m.Table(v.ID)
 		if c == nil {
 			continue
 		}

@@ -40,7 +40,7 @@ func sameModel(a, b *ir.Model) string {
 				}
 			}
 		}
-		ca, cb := a.CPTs[i], b.CPTs[i]
+		ca, cb := a.Table(ir.VarID(i)), b.Table(ir.VarID(i))
 		if (ca == nil) != (cb == nil) {
 			return "table presence of " + v.Name + " differs"
 		}

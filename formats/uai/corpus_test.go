@@ -255,7 +255,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 					t.Errorf("X%d has %d states, want %d", v, len(m2.Vars[v].States), len(m.Vars[v].States))
 				}
 			}
-			if len(m2.Potentials) != len(m.Potentials) || len(m2.CPTs) != len(m.CPTs) {
+			if len(m2.Potentials) != len(m.Potentials) || len(m2.Dists) != len(m.Dists) {
 				t.Fatalf("%d potentials, want %d", len(m2.Potentials), len(m.Potentials))
 			}
 			for i, f := range m.Potentials {
@@ -295,8 +295,12 @@ func TestBIFRoundTrip(t *testing.T) {
 			if !m2.IsBayesNet() || len(m2.Vars) != len(m.Vars) {
 				t.Fatalf("read back %d variables (Bayesian network: %v), want %d", len(m2.Vars), m2.IsBayesNet(), len(m.Vars))
 			}
-			for v, c := range m.CPTs {
-				c2 := m2.CPTs[v]
+			for v := range m.Vars {
+				c := m.Table(ir.VarID(v))
+				if c == nil {
+					continue
+				}
+				c2 := m2.Table(ir.VarID(v))
 				if len(c2.Parents) != len(c.Parents) {
 					t.Fatalf("%s: %d parents, want %d", m.Vars[v].Name, len(c2.Parents), len(c.Parents))
 				}

@@ -89,12 +89,12 @@ func TestReadBayes(t *testing.T) {
 	}
 	want := [][]ir.VarID{nil, {0}, {0, 1}}
 	for v, ps := range want {
-		got := m.CPTs[v].Parents
+		got := m.Table(ir.VarID(v)).Parents
 		if len(got) != len(ps) || (len(ps) > 0 && !equalIDs(got, ps)) {
 			t.Errorf("X%d's parents are %v, want %v", v, got, ps)
 		}
 	}
-	if got := m.CPTs[2].Factor.Vals[10]; got != 0.25 {
+	if got := m.Table(ir.VarID(2)).Factor.Vals[10]; got != 0.25 {
 		t.Errorf("P(X2=1 | X0=1, X1=1) = %g, want 0.25", got)
 	}
 	res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob, Evidence: []ir.Obs{{Var: 2, State: 0}}}, infer.Options{})

@@ -34,7 +34,7 @@ func Write(w io.Writer, m *ir.Model) error {
 		switch {
 		case x.Kind == ir.Real:
 			errs.Add(x.Pos, "%s is real-valued; UAI has only discrete variables", ir.Quote(x.Name))
-		case m.IsBayesNet() && m.CPTs[v] == nil:
+		case m.IsBayesNet() && m.Table(ir.VarID(v)) == nil:
 			errs.Add(x.Pos, "%s has no CPT", ir.Quote(x.Name))
 		}
 	}

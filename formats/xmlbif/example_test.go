@@ -39,7 +39,7 @@ func ExampleRead() {
 		log.Fatal(err)
 	}
 	wet, _ := m.Lookup("Wet")
-	fmt.Println(m.CPTs[wet.ID].Factor.Vals) // (Rain, Wet), Wet fastest
+	fmt.Println(m.Table(wet.ID).Factor.Vals) // (Rain, Wet), Wet fastest
 	if err := xmlbif.Write(os.Stdout, m); err != nil {
 		log.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func compareByName(t *testing.T, got, want *ir.Model) (maxDiff float64, sameOrde
 			t.Errorf("%q has states %q, want %q", wv.Name, gv.States, wv.States)
 			continue
 		}
-		gc, wc := got.CPTs[gv.ID], want.CPTs[wv.ID]
+		gc, wc := got.Table(ir.VarID(gv.ID)), want.Table(ir.VarID(wv.ID))
 		// perm[i] is the index in gc's scope of wc's scope variable i.
 		perm := make([]int, len(wc.Factor.Vars))
 		okScope := len(gc.Factor.Vars) == len(wc.Factor.Vars)
@@ -190,7 +190,7 @@ func TestRead(t *testing.T) {
 func dump(m *ir.Model) string {
 	var parts []string
 	for _, v := range m.Vars {
-		c := m.CPTs[v.ID]
+		c := m.Table(ir.VarID(v.ID))
 		var vals []string
 		for _, x := range c.Factor.Vals {
 			vals = append(vals, ir.FormatFloat(x))

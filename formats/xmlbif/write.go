@@ -42,7 +42,8 @@ func Write(w io.Writer, m *ir.Model) error {
 		bw.WriteString("  </VARIABLE>\n")
 	}
 	var num []byte
-	for _, c := range m.CPTs {
+	for v := range m.Vars {
+		c := m.Table(ir.VarID(v))
 		if c == nil {
 			continue
 		}
@@ -101,7 +102,7 @@ func check(m *ir.Model) error {
 		for _, s := range v.States {
 			name(v.Pos, "state", s)
 		}
-		c := m.CPTs[v.ID]
+		c := m.Table(v.ID)
 		if c == nil {
 			errs.Add(v.Pos, "cannot write %q as XMLBIF: it has no distribution", v.Name)
 			continue

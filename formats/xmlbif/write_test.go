@@ -58,7 +58,7 @@ func sameModel(t *testing.T, got, want *ir.Model) {
 			t.Errorf("variable %d is %q %q, want %q %q", i, gv.Name, gv.States, wv.Name, wv.States)
 			continue
 		}
-		gc, wc := got.CPTs[i], want.CPTs[i]
+		gc, wc := got.Table(ir.VarID(i)), want.Table(ir.VarID(i))
 		if len(gc.Parents) != len(wc.Parents) {
 			t.Errorf("%q has parents %v, want %v", wv.Name, gc.Parents, wc.Parents)
 			continue

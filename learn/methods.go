@@ -1,0 +1,216 @@
+package learn
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl/internal/spell"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// Method is a way of turning counts into probabilities.
+type Method int
+
+const (
+	MLE       Method = iota // maximum likelihood: relative frequencies
+	Bayes                   // Dirichlet pseudo-counts (Alpha) or BDeu (ESS)
+	MEstimate               // Mitchell's m-estimate (n_c + m·p)/(n + m), p = 1/k
+)
+
+func (m Method) String() string {
+	for _, s := range Methods {
+		if s.Method == m {
+			return s.Name
+		}
+	}
+	return "Method(" + strconv.Itoa(int(m)) + ")"
+}
+
+// MethodSpec describes a learning method as every front end names it: the
+// `learn ... with NAME(options)` statement, `pbl learn --method NAME
+// --OPTION V`, `pbl classify --cv K --method NAME`, and the REPL's
+// completion. [Methods] is the registry; [ParseOptions] validates a
+// method's options the same way for all of them.
+type MethodSpec struct {
+	Name    string
+	Method  Method
+	Summary string       // one line, for help texts
+	Options []OptionSpec // the options it takes, in the order help lists them
+
+	// Exclusive lists groups of options of which at most one may be
+	// given (bayes: alpha or ess).
+	Exclusive [][]string
+}
+
+// OptionSpec describes one option of a method.
+type OptionSpec struct {
+	Name     string
+	Default  float64 // the value when the option is not given
+	Positive bool    // the value must be > 0 (else ≥ 0)
+	Help     string  // one line
+}
+
+// Methods is the registry of learning methods, in the order help lists
+// them. Its first entry is the default.
+var Methods = []*MethodSpec{
+	{Name: "mle", Method: MLE, Summary: "maximum likelihood: relative frequencies (a parent configuration never seen gets a uniform row)"},
+	{Name: "bayes", Method: Bayes, Summary: "Dirichlet pseudo-counts: alpha added to every cell (Laplace is 1), or BDeu with equivalent sample size ess",
+		Options: []OptionSpec{
+			{Name: "alpha", Default: 1, Help: "the pseudo-count added to every cell of every table (1: Laplace)"},
+			{Name: "ess", Positive: true, Help: "the BDeu equivalent sample size N', spread as N'/(q·k) over each table's q·k cells (replaces alpha)"},
+		},
+		Exclusive: [][]string{{"alpha", "ess"}}},
+	{Name: "mestimate", Method: MEstimate, Summary: "Mitchell's m-estimate (n_c + m/k)/(n + m), with the prior p = 1/k",
+		Options: []OptionSpec{{Name: "m", Default: 1, Help: "the equivalent sample size m"}}},
+}
+
+// MethodNames returns the names of the methods, in registry order.
+func MethodNames() []string {
+	out := make([]string, len(Methods))
+	for i, s := range Methods {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// LookupMethod returns the method named name ("" is the default, mle), or
+// an error suggesting the nearest name.
+func LookupMethod(name string) (*MethodSpec, error) {
+	if name == "" {
+		return Methods[0], nil
+	}
+	for _, s := range Methods {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	msg := "unknown learning method " + strconv.Quote(name)
+	if h := spell.Nearest(name, MethodNames()); h != "" {
+		return nil, fmt.Errorf("%s (did you mean %q?)", msg, h)
+	}
+	return nil, fmt.Errorf("%s (methods: %s)", msg, strings.Join(MethodNames(), ", "))
+}
+
+// ParseMethod returns the method named name.
+func ParseMethod(name string) (Method, error) {
+	s, err := LookupMethod(name)
+	if err != nil {
+		return 0, err
+	}
+	return s.Method, nil
+}
+
+// optionNames lists the option names of s for messages: "alpha, ess".
+func (s *MethodSpec) optionNames() string {
+	if len(s.Options) == 0 {
+		return "none"
+	}
+	names := make([]string, len(s.Options))
+	for i, o := range s.Options {
+		names[i] = o.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// ParseOptions validates the options given to the method named method and
+// returns the learning options they make. Each error is positioned at the
+// option it is about (methodPos for the method itself): an unknown method
+// or option (with a did-you-mean hint), an option given twice, a value
+// that is not a finite number in its range, and options that exclude each
+// other (bayes with both alpha and ess). The command line gives its flags
+// as options with zero positions.
+func ParseOptions(method string, methodPos ir.Pos, opts []ir.LearnOption) (Options, error) {
+	spec, err := LookupMethod(method)
+	if err != nil {
+		return Options{}, ir.ErrorList{{Pos: methodPos, Msg: err.Error()}}
+	}
+	var errs ir.ErrorList
+	o := Options{Method: spec.Method}
+	values := map[string]float64{}
+	given := map[string]ir.Pos{}
+	for _, op := range spec.Options {
+		values[op.Name] = op.Default
+	}
+	for _, x := range opts {
+		var os *OptionSpec
+		for i := range spec.Options {
+			if spec.Options[i].Name == x.Name {
+				os = &spec.Options[i]
+			}
+		}
+		switch _, dup := given[x.Name]; {
+		case os == nil:
+			names := make([]string, len(spec.Options))
+			for i, op := range spec.Options {
+				names[i] = op.Name
+			}
+			msg := fmt.Sprintf("method %s takes no option %q", spec.Name, x.Name)
+			if h := spell.Nearest(x.Name, names); h != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", h)
+			} else {
+				msg += " (its options: " + spec.optionNames() + ")"
+			}
+			errs.Add(x.Pos, "%s", msg)
+		case dup:
+			errs.Add(x.Pos, "option %s is given twice (first at %s)", x.Name, given[x.Name])
+		case math.IsNaN(x.Value) || math.IsInf(x.Value, 0) || x.Value < 0 || os.Positive && x.Value == 0:
+			want := "a non-negative number"
+			if os.Positive {
+				want = "a positive number"
+			}
+			errs.Add(x.Pos, "option %s = %s: want %s", x.Name, optionText(x), want)
+		default:
+			values[x.Name] = x.Value
+		}
+		if os != nil {
+			if _, dup := given[x.Name]; !dup {
+				given[x.Name] = x.Pos
+			}
+		}
+	}
+	for _, group := range spec.Exclusive {
+		var set []string
+		for _, name := range group {
+			if _, ok := given[name]; ok {
+				set = append(set, name)
+			}
+		}
+		if len(set) > 1 {
+			errs.Add(given[set[1]], "method %s takes %s, not both: they are two ways of giving the prior", spec.Name, strings.Join(set, " or "))
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return Options{}, err
+	}
+	switch spec.Method {
+	case Bayes:
+		o.Alpha, o.ESS = values["alpha"], values["ess"]
+		if _, ok := given["ess"]; ok {
+			o.Alpha = 0
+		}
+	case MEstimate:
+		o.M = values["m"]
+	}
+	return o, nil
+}
+
+func optionText(x ir.LearnOption) string {
+	if x.Text != "" {
+		return x.Text
+	}
+	return ir.FormatFloat(x.Value)
+}
+
+// StmtOptions returns the learning options of a learn statement: its
+// method and options validated by [ParseOptions], and the variables it
+// names.
+func StmtOptions(s *ir.LearnStmt) (Options, error) {
+	o, err := ParseOptions(s.Method, s.MethodPos, s.Options)
+	if err != nil {
+		return Options{}, err
+	}
+	o.Vars = s.Vars
+	return o, nil
+}

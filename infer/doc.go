@@ -123,6 +123,18 @@
 // contains its scope; the products (the initial tables) are rescaled by
 // powers of two, kept flat in one []float64, and copied per query.
 //
+// Structure and numbers: a tree is its structure, which depends only on the
+// model's graph (the factors' scopes) and the variables' numbers of states,
+// and its numbers. The structure is the triangulation, the cliques and
+// their layouts, the clique tree, the index maps and the clique each
+// factor multiplies into; it is built once, never modified, and shared.
+// The numbers are the initial clique tables with their exponent and the
+// product of the constant factors. [JTree.WithModel] gives a model with
+// the same variables and factor scopes (the next step of EM) a tree that
+// shares the structure: it multiplies the new factors into the cliques and
+// nothing else, so a learner pays for triangulation and index maps once.
+// Models are immutable, so the compile cache is keyed by the model pointer.
+//
 // Limits: before any table is allocated, the plan is checked against
 // [Options.MaxTable] entries for the largest clique and
 // [Options.MaxMemory] bytes for the whole tree (initial and working

@@ -30,17 +30,38 @@ func (o Options) maxMemory() int64 {
 // separator precomputed. It answers any number of queries; each new
 // evidence set costs one calibration. A JTree is safe for concurrent use
 // (each query takes a private workspace).
+//
+// A tree is its structure, which depends only on the model's graph and
+// numbers of states, and its numbers. [JTree.WithModel] gives another
+// model with the same structure (the next step of EM, say) a tree that
+// shares the structure and costs one product of factors.
 type JTree struct {
-	m   *ir.Model
+	*jtStructure
+	m       *ir.Model
+	init    []float64 // the product of the factors assigned to each clique, rescaled
+	initExp int       // Π (init tables) = Π factors · 2^-initExp (exact)
+	konst   xfloat    // product of the model's constant (empty-scope) factors
+
+	mu   sync.Mutex
+	free []*jtWork // idle workspaces
+}
+
+// jtStructure is everything in a junction tree that does not depend on the
+// model's numbers: the triangulation, the cliques and the clique tree, the
+// index maps, and which clique each factor multiplies into. It is never
+// modified after it is built, and shared by the trees WithModel derives.
+type jtStructure struct {
 	tri *triangulation
+
+	card   []int        // card[v]: v's number of states when compiled, 0 for a real variable
+	scopes [][]ir.VarID // scopes[i]: the scope of the model's factor i (ir.Model.Factors order)
+	cfac   [][]int32    // cfac[c]: the factors multiplied into clique c, in factor order
+	konstF []int32      // the factors with an empty scope (constants), in factor order
 
 	cvars   [][]ir.VarID // cvars[c]: clique c's variables, sorted by VarID
 	ccard   [][]int
 	cstride [][]int
-	off     []int     // clique c's table is [off[c], off[c+1]) of the flat arrays
-	init    []float64 // the product of the factors assigned to each clique, rescaled
-	initExp int       // Π (init tables) = Π factors · 2^-initExp (exact)
-	konst   xfloat    // product of the model's constant (empty-scope) factors
+	off     []int // clique c's table is [off[c], off[c+1]) of the flat arrays
 
 	order  []int32   // cliques in breadth-first order from the root order[0]
 	parent []int32   // parent[c], -1 for the root
@@ -55,9 +76,6 @@ type JTree struct {
 	hcard   []int   // hcard[v]: v's cardinality
 
 	memory int64 // bytes of the compiled tree and one workspace
-
-	mu   sync.Mutex
-	free []*jtWork // idle workspaces
 }
 
 // jtWork is the per-query state of a junction tree: working copies of the
@@ -290,8 +308,23 @@ func Compile(m *ir.Model, opt Options) (*JTree, error) {
 
 // build allocates and fills the tables of a checked plan.
 func build(m *ir.Model, p *jtPlan) *JTree {
+	fs := m.Factors()
+	return structure(m, fs, p).withNumbers(m, fs)
+}
+
+// structure computes the structure of a checked plan for m, whose factors
+// are fs: the cliques' layouts, the home clique of every variable, the
+// clique of every factor and the separators' index maps.
+func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) *jtStructure {
 	k := len(p.cliques)
-	t := &JTree{m: m, tri: p.tri, konst: xfloat{1, 0}, order: p.order, parent: p.parent, memory: int64(p.memory)}
+	t := &jtStructure{tri: p.tri, order: p.order, parent: p.parent, memory: int64(p.memory)}
+	nv := len(m.Vars)
+	t.card = make([]int, nv)
+	for v := range t.card {
+		if m.Discrete(ir.VarID(v)) {
+			t.card[v] = len(m.Vars[v].States)
+		}
+	}
 	t.cvars = p.cliques
 	t.ccard = make([][]int, k)
 	t.cstride = make([][]int, k)
@@ -309,7 +342,6 @@ func build(m *ir.Model, p *jtPlan) *JTree {
 		t.off[c+1] = t.off[c] + s
 	}
 	// Variables: the home clique of each is the smallest that contains it.
-	nv := len(m.Vars)
 	t.home = make([]int32, nv)
 	t.hstride = make([]int, nv)
 	t.hcard = make([]int, nv)
@@ -325,16 +357,18 @@ func build(m *ir.Model, p *jtPlan) *JTree {
 		}
 	}
 	// Assign every factor to the smallest clique containing its scope.
-	assigned := make([][]*ir.Factor, k)
+	t.scopes = make([][]ir.VarID, len(fs))
+	t.cfac = make([][]int32, k)
 	byVar := make([][]int32, nv)
 	for c, vs := range p.cliques {
 		for _, v := range vs {
 			byVar[v] = append(byVar[v], int32(c))
 		}
 	}
-	for _, f := range m.Factors() {
+	for i, f := range fs {
+		t.scopes[i] = f.Vars
 		if len(f.Vars) == 0 {
-			t.konst = t.konst.mulf(f.Vals[0])
+			t.konstF = append(t.konstF, int32(i))
 			continue
 		}
 		best := int32(-1)
@@ -346,12 +380,10 @@ func build(m *ir.Model, p *jtPlan) *JTree {
 		if best < 0 {
 			panic("infer: Compile: no clique contains a factor's scope")
 		}
-		assigned[best] = append(assigned[best], f)
+		t.cfac[best] = append(t.cfac[best], int32(i))
 	}
-	// The cliques' initial tables and the separators' index maps are
-	// independent per clique: compute them on every core.
-	t.init = make([]float64, t.off[k])
-	exps := make([]int, k)
+	// The separators' index maps are independent per clique: compute them
+	// on every core.
 	t.sepOff = make([]int, k)
 	t.sepLen = make([]int, k)
 	t.mapC = make([][]int32, k)
@@ -373,18 +405,79 @@ func build(m *ir.Model, p *jtPlan) *JTree {
 		t.sepTot += s
 	}
 	par.For(k, func(c int) {
-		dst := &ir.Factor{Vars: t.cvars[c], Card: t.ccard[c], Stride: t.cstride[c], Vals: t.init[t.off[c]:t.off[c+1]]}
-		combineTo(dst, assigned[c], opSum, nil)
-		exps[c] = rescale(dst)
 		if pa := p.parent[c]; pa >= 0 {
 			t.mapC[c] = sepMap(t.cvars[c], t.ccard[c], p.sepVars[c], sstrs[c])
 			t.mapP[c] = sepMap(t.cvars[pa], t.ccard[pa], p.sepVars[c], sstrs[c])
 		}
 	})
-	for _, e := range exps {
-		t.initExp += e
-	}
 	return t
+}
+
+// withNumbers returns the tree of structure t for m, whose factors fs have
+// the scopes t was built for: it multiplies each clique's factors into its
+// initial table (on every core) and rescales it.
+func (t *jtStructure) withNumbers(m *ir.Model, fs []*ir.Factor) *JTree {
+	k := len(t.cvars)
+	jt := &JTree{jtStructure: t, m: m, konst: xfloat{1, 0}, init: make([]float64, t.off[k])}
+	for _, i := range t.konstF {
+		jt.konst = jt.konst.mulf(fs[i].Vals[0])
+	}
+	exps := make([]int, k)
+	par.For(k, func(c int) {
+		in := make([]*ir.Factor, len(t.cfac[c]))
+		for j, i := range t.cfac[c] {
+			in[j] = fs[i]
+		}
+		dst := &ir.Factor{Vars: t.cvars[c], Card: t.ccard[c], Stride: t.cstride[c], Vals: jt.init[t.off[c]:t.off[c+1]]}
+		combineTo(dst, in, opSum, nil)
+		exps[c] = rescale(dst)
+	})
+	for _, e := range exps {
+		jt.initExp += e
+	}
+	return jt
+}
+
+// WithModel returns a junction tree for m that shares t's structure (its
+// triangulation, cliques, clique tree and index maps: nothing is
+// triangulated or indexed again) and holds m's numbers, at the cost of one
+// product of m's factors into the clique tables. It is the way to answer
+// on many models that differ only in their numbers, such as the steps of
+// EM. m must have the variables, with the same numbers of states, and the
+// factor scopes (ir.Model.Factors) of the model t was compiled from;
+// otherwise WithModel returns an error, whose kind is ir.ErrNoDistribution
+// if m has variables still to be learned. The new tree has its own
+// workspaces; t is unchanged.
+func (t *JTree) WithModel(m *ir.Model) (*JTree, error) {
+	if m == nil {
+		panic("infer: WithModel: nil model")
+	}
+	s := t.jtStructure
+	if len(m.Vars) != len(s.card) {
+		return nil, fmt.Errorf("the model has %d variables; the junction tree was compiled for %d", len(m.Vars), len(s.card))
+	}
+	for v, x := range m.Vars {
+		c := 0
+		if m.Discrete(ir.VarID(v)) {
+			c = len(x.States)
+		}
+		if c != s.card[v] {
+			return nil, fmt.Errorf("%s has %d states; the junction tree was compiled for %d", ir.Quote(x.Name), c, s.card[v])
+		}
+	}
+	if u := unlearned(m); len(u) > 0 {
+		return nil, &ir.Error{Pos: ir.Pos{File: m.Source}, Msg: noNumbers(m, u), Err: ir.ErrNoDistribution}
+	}
+	fs := m.Factors()
+	if len(fs) != len(s.scopes) {
+		return nil, fmt.Errorf("the model has %d factors; the junction tree was compiled for %d", len(fs), len(s.scopes))
+	}
+	for i, f := range fs {
+		if !slices.Equal(f.Vars, s.scopes[i]) {
+			return nil, fmt.Errorf("factor %d of the model is over (%s); the junction tree was compiled for (%s)", i+1, varList2(m, f.Vars), varList2(m, s.scopes[i]))
+		}
+	}
+	return s.withNumbers(m, fs), nil
 }
 
 // containsAll reports whether every variable of vs is in the sorted clique c.

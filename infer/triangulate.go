@@ -285,6 +285,7 @@ func subset(a, b bitset) bool {
 // finished so far. The abort is strict, so every run that ties the best
 // finishes, and the choice does not depend on scheduling.
 func bestTriangulation(m *ir.Model) (*triangulation, []int) {
+	triangulations.Add(1)
 	ids, loc, card, adj := moralGraph(m)
 	type run struct {
 		h jtHeuristic
@@ -316,6 +317,10 @@ func bestTriangulation(m *ir.Model) (*triangulation, []int) {
 	}
 	return best, loc
 }
+
+// triangulations counts the calls of bestTriangulation, so that tests can
+// tell whether a junction tree was triangulated again.
+var triangulations atomic.Int64
 
 // sharedBound is the smallest total table size found so far, shared by
 // concurrent triangulation runs.

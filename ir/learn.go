@@ -108,7 +108,7 @@ func (l *lowerer) classifier(c *grammar.Classifier) {
 // Gaussian given the class).
 func (l *lowerer) classifierStructure() {
 	cl := l.b.m.Classifier
-	if cl == nil {
+	if cl == nil || cl == l.baseClassifier {
 		return
 	}
 	for _, v := range append([]VarID{cl.Class}, cl.Features...) {

@@ -48,7 +48,58 @@ func LowerWith(opt LowerOptions, files ...*grammar.File) (*Model, error) {
 		return nil, ErrorList{Errorf(Pos{}, "no files")}
 	}
 	main := files[len(files)-1]
-	l := newLowerer(NewBuilder(main.Pos.Filename))
+	return newLowerer(NewBuilder(main.Pos.Filename)).lower(opt, files)
+}
+
+// Extend lowers the declarations and statements of files onto the model m,
+// as if they came after m's own declarations, and returns the extended
+// model, whose statements are those of the last file (the ones the caller
+// is to run). files[len(files)-1] is the main file, the others what it
+// imports, imports first, as for LowerWith. m is not changed. The REPL
+// extends its model this way, one input at a time.
+func Extend(m *Model, opt LowerOptions, files ...*grammar.File) (*Model, error) {
+	if len(files) == 0 {
+		return nil, ErrorList{Errorf(Pos{}, "no files")}
+	}
+	b := &Builder{m: m.clone(), rowPos: make([][]Pos, len(m.Vars)), cptSeen: make([]bool, len(m.Vars))}
+	c := b.m
+	c.Stmts = nil
+	c.Potentials = append([]*Factor(nil), m.Potentials...)
+	c.Tables = append([]*DataTable(nil), m.Tables...)
+	c.byName = make(map[string]VarID, len(m.Vars))
+	for v, x := range m.Vars {
+		// Lowering may give open variables states (inline tables): each
+		// variable is the extension's own copy.
+		nx := *x
+		c.Vars[v] = &nx
+		c.byName[x.Name] = VarID(v)
+		b.cptSeen[v] = m.Dists[v] != nil
+	}
+	l := newLowerer(b)
+	l.baseClassifier = m.Classifier
+	l.hasEdges = make([]bool, len(m.Vars))
+	for v, ps := range m.Parents {
+		if d := m.Dists[v]; d != nil {
+			l.dists[VarID(v)] = d.Position()
+		}
+		for _, p := range ps {
+			key := [2]VarID{p, VarID(v)}
+			l.edges[key] = m.Vars[v].Pos
+			l.edgeList = append(l.edgeList, key)
+			l.hasEdges[v] = true
+		}
+	}
+	for _, t := range m.Tables {
+		l.tables[t.Name] = t
+	}
+	return l.lower(opt, files)
+}
+
+// lower lowers files (imports first, the main file last) with the
+// builder, runs the learn statements with opt.Learn, and lowers the main
+// file's statements against the model learned.
+func (l *lowerer) lower(opt LowerOptions, files []*grammar.File) (*Model, error) {
+	main := files[len(files)-1]
 	for _, f := range files {
 		l.decls(f)
 	}
@@ -199,6 +250,8 @@ type lowerer struct {
 	bad      map[string]bool  // names whose declaration was reported invalid
 	tables   map[string]*DataTable
 	files    []*grammar.File // the files whose declarations were read
+
+	baseClassifier *Classifier // Extend: the classifier of the model extended, or nil
 }
 
 func pos(p lexer.Position) Pos { return Pos{File: p.Filename, Line: p.Line, Col: p.Column} }

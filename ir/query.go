@@ -19,7 +19,7 @@ func LowerQuery(m *Model, q *grammar.Query) (*Query, error) {
 func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 	var errs ErrorList
 	at := pos(q.Pos)
-	lq := &Query{Pos: at, Text: QueryText(q)}
+	lq := &Query{Pos: at, Text: QueryText(q), Bar: q.Bar}
 	switch q.Kind {
 	case "P":
 		lq.Kind = Prob
@@ -37,6 +37,9 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 	// resolve returns the variable of a term, rejecting real-valued ones.
 	resolve := func(n *grammar.Name) (VarID, bool) {
 		id, ok := lookupVar(m, n, &errs)
+		if ok {
+			lq.Mentions = append(lq.Mentions, Mention{Var: id, Pos: pos(n.Pos)})
+		}
 		if ok && m.Vars[id].Kind == Real {
 			errs.Add(pos(n.Pos), "%s is real-valued; queries ask about discrete variables", strconv.Quote(n.Text()))
 			return 0, false

@@ -67,6 +67,15 @@ type Query struct {
 
 	// Indep: is every variable of A d-separated from every variable of B given C?
 	A, B, C []VarID
+
+	Bar      bool      // the query was written with a bar (|)
+	Mentions []Mention // every variable named, in the order written, for messages
+}
+
+// Mention is a variable named in a query, and where.
+type Mention struct {
+	Var VarID
+	Pos Pos
 }
 
 func (q *Query) Position() Pos { return q.Pos }

@@ -1,0 +1,104 @@
+package ir
+
+import (
+	"slices"
+	"strings"
+)
+
+// WithEvidence returns q with the observations ev added to its evidence,
+// as the REPL applies the evidence of a session to every query: P(X | e)
+// becomes P(X | e, ev); the probability of evidence P(A=a) becomes the
+// conditional P(A=a | ev); MPE(e) becomes MPE(e, ev); MAP(X | e) becomes
+// MAP(X | e, ev); indep(A, B | C) is tested given C and the observed
+// variables. An observation the query already makes, with the same state,
+// is not added again. It is an error, positioned at the variable in the
+// query, to give an observed variable another state, to ask about it, or
+// to condition on each of its states. q is not changed.
+func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
+	if len(ev) == 0 {
+		return q, nil
+	}
+	var errs ErrorList
+	where := func(v VarID) Pos {
+		for _, mt := range q.Mentions {
+			if mt.Var == v {
+				return mt.Pos
+			}
+		}
+		return q.Pos
+	}
+	observed := func(o Obs) {
+		x := m.Vars[o.Var]
+		errs.Add(where(o.Var), "%s is observed as %s=%s in this session (:unobserve %s first)", Quote(x.Name), Quote(x.Name), Quote(x.States[o.State]), Quote(x.Name))
+	}
+	out := *q
+	joint := q.Kind == Prob && q.Form() == FormEvidence && len(q.Evidence) > 0
+	if joint {
+		// P(A=a, B=b) asks about A and B: given the session's
+		// observations it is the number P(A=a, B=b | ev).
+		out.Evidence = nil
+		for _, o := range q.Evidence {
+			out.Targets = append(out.Targets, o.Var)
+			out.TargetStates = append(out.TargetStates, o.State)
+		}
+	}
+	var added []Obs
+	for _, o := range ev {
+		switch {
+		case q.Kind == Indep:
+			if slices.Contains(q.A, o.Var) || slices.Contains(q.B, o.Var) {
+				observed(o)
+				continue
+			}
+			if !slices.Contains(q.C, o.Var) {
+				out.C = append(slices.Clip(out.C), o.Var)
+				added = append(added, Obs{Var: o.Var, State: -1})
+			}
+			continue
+		case slices.Contains(out.Targets, o.Var), slices.Contains(q.Free, o.Var):
+			observed(o)
+			continue
+		}
+		if i := slices.IndexFunc(out.Evidence, func(e Obs) bool { return e.Var == o.Var }); i >= 0 {
+			if e := out.Evidence[i]; e.State != o.State {
+				x := m.Vars[o.Var]
+				errs.Add(where(o.Var), "%s is given %s=%s here but observed as %s=%s in this session (:unobserve %s first)",
+					Quote(x.Name), Quote(x.Name), Quote(x.States[e.State]), Quote(x.Name), Quote(x.States[o.State]), Quote(x.Name))
+			}
+			continue
+		}
+		out.Evidence = append(slices.Clip(out.Evidence), o)
+		added = append(added, o)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	if len(added) == 0 {
+		if joint {
+			return q, nil
+		}
+		return &out, nil
+	}
+	// The text: the observations added before the closing parenthesis.
+	parts := make([]string, len(added))
+	for i, o := range added {
+		x := m.Vars[o.Var]
+		parts[i] = Quote(x.Name)
+		if o.State >= 0 {
+			parts[i] += "=" + Quote(x.States[o.State])
+		}
+	}
+	text := strings.TrimSuffix(q.Text, ")")
+	switch {
+	case q.Kind == MPE && strings.HasSuffix(text, "("), out.Bar && strings.HasSuffix(text, "| "):
+	case q.Kind == MPE, out.Bar:
+		text += ", "
+	case strings.HasSuffix(text, "("):
+		text += "| "
+	default:
+		text += " | "
+	}
+	out.Text = text + strings.Join(parts, ", ") + ")"
+	out.Bar = out.Bar || q.Kind != MPE
+	return &out, nil
+}

@@ -1,0 +1,83 @@
+package ir_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/parser"
+)
+
+// TestWithEvidence: session evidence is added to each query form, its
+// canonical text says so, and conflicts are refused at the variable.
+func TestWithEvidence(t *testing.T) {
+	m := lower(t, "var A, B, C: bool\nvar D: {x, y}\nA -> B -> C\nA -> D\n")
+	a, _ := m.Lookup("A")
+	d, _ := m.Lookup("D")
+	ev := []ir.Obs{{Var: a.ID, State: 0}, {Var: d.ID, State: 1}}
+	for _, tc := range []struct{ query, text, err string }{
+		{"P(B)", "P(B | A=true, D=y)", ""},
+		{"P(B | C=false)", "P(B | C=false, A=true, D=y)", ""},
+		{"P(B | C)", "P(B | C, A=true, D=y)", ""},
+		{"P(B=true)", "P(B=true | A=true, D=y)", ""},
+		{"P(B=true, C=false)", "P(B=true, C=false | A=true, D=y)", ""},
+		{"P(* | C=true)", "P(* | C=true, A=true, D=y)", ""},
+		{"P(*)", "P(* | A=true, D=y)", ""},
+		{"MPE()", "MPE(A=true, D=y)", ""},
+		{"MPE(C=true)", "MPE(C=true, A=true, D=y)", ""},
+		{"MAP(B, C)", "MAP(B, C | A=true, D=y)", ""},
+		{"indep(B, C)", "indep(B, C | A, D)", ""},
+		{"indep(B, C | A)", "indep(B, C | A, D)", ""},
+		{"P(B | A=true, D=y)", "P(B | A=true, D=y)", ""},
+		{"P(A)", "", `1:3: "?A"? is observed as A=true in this session \(:unobserve A first\)`},
+		{"P(B | D)", "", `1:7: "?D"? is observed as D=y`},
+		{"P(B | A=false)", "", `1:7: A is given A=false here but observed as A=true`},
+		{"P(A=true)", "", `1:3: A is observed`},
+		{"MAP(D | B=true)", "", `1:5: D is observed`},
+		{"indep(A, C)", "", `1:7: A is observed`},
+	} {
+		g, err := parser.ParseQuery("q", tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := ir.LowerQuery(m, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := q.WithEvidence(m, ev)
+		if tc.err != "" {
+			if err == nil || !matches(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want %q", tc.query, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		if got.Text != tc.text {
+			t.Errorf("%s: text %q, want %q", tc.query, got.Text, tc.text)
+		}
+		// The query lowered from its new text is the same query.
+		g2, err := parser.ParseQuery("q", got.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ir.LowerQuery(m, g2)
+		if err != nil {
+			t.Fatalf("%s: %v", got.Text, err)
+		}
+		if got.Form() != want.Form() || len(got.Evidence) != len(want.Evidence) || len(got.Targets) != len(want.Targets) || len(got.C) != len(want.C) || len(got.Free) != len(want.Free) {
+			t.Errorf("%s: %+v, want %+v", tc.query, got, want)
+		}
+		if q.Text != tc.query && !strings.HasPrefix(tc.query, "P(B | A=true") {
+			t.Errorf("%s: the query was changed to %q", tc.query, q.Text)
+		}
+	}
+}
+
+func matches(s, pattern string) bool {
+	ok, _ := regexp.MatchString(pattern, s)
+	return ok
+}

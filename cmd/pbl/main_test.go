@@ -124,6 +124,13 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"query", "--order", "random", campfire, "P(Storm)"}, 2},
 		{[]string{"check"}, 2},
 		{[]string{"check", "--nope", campfire}, 2},
+		// Conflicting options of a learning method: a usage error on the
+		// command line, a model error in a file.
+		{[]string{"learn", campfire, "--data", "d.csv", "--method", "bayes", "--alpha", "1", "--ess", "2"}, 2},
+		{[]string{"learn", campfire, "--data", "d.csv", "--m", "2"}, 2},
+		{[]string{"classify", campfire, "--target", "Storm", "--data", "d.csv", "--cv", "2", "--method", "bayes", "--alpha", "1", "--ess", "2"}, 2},
+		{[]string{"check", "testdata/conflict.pbl"}, 1},
+		{[]string{"run", "testdata/conflict.pbl"}, 1},
 	} {
 		var stdout, stderr bytes.Buffer
 		if got := run(tc.args, &stdout, &stderr); got != tc.want {

@@ -11,10 +11,34 @@
 //
 //   - variable names are unique and every variable has at least one state;
 //   - the graph given by [Model.Parents] is acyclic;
-//   - every discrete variable has exactly one CPT, whose factor is laid out
-//     over (parents..., child) with the child varying fastest;
+//   - every variable has at most one distribution ([Dist]); a discrete
+//     variable without one is a structure whose numbers are to be learned
+//     ([Model.Unlearned]); a table's factor is laid out over (parents...,
+//     child) with the child varying fastest;
 //   - every CPT row holds probabilities in [0, 1] that sum to 1 within 1e-6.
 //     Rows are kept exactly as written: there is no silent renormalisation.
+//
+// # Models are values
+//
+// A built Model is never written to: lowering, importers and derivations
+// ([Model.WithStates], [Model.WithDists], [Extend]) each return a new
+// Model that shares what did not change, so a model may be used by any
+// number of goroutines and learning returns a new model.
+//
+// # Distributions
+//
+// The kinds of distribution form a sealed set ([Dist]: [*CPT], [*Gaussian]).
+// [Model.Table] lowers a discrete variable's distribution to the flat
+// table the engines multiply, in one place (dist.go); engines, learners
+// and the table formats read that, and only ir switches over the kinds to
+// lower them.
+//
+// # Statements
+//
+// [LowerWith] runs a file's learn statements through a callback
+// ([LowerOptions].Learn, the root package's RunLearn) and lowers the file's
+// queries and expectations against the model they learned, so a query
+// may name a state that only the data gave an open variable.
 //
 // # Factors
 //

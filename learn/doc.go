@@ -79,18 +79,40 @@
 // an error naming the variable and the configuration. A real-valued parent
 // is an error: densities are given discrete parents only.
 //
+// # Models are values
+//
+// Learning never changes the model it is given: [Learn], [LearnTable],
+// [LearnBatch] and [Estimate] return a new ir.Model (ir.Model.WithStates,
+// ir.Model.WithDists) that shares what did not change. Any number of
+// goroutines may learn from one model at once.
+//
+// # Methods
+//
+// [Methods] is the registry of learning methods: their names, options,
+// defaults and help. Every front end (the learn statement, pbl learn, pbl
+// classify --cv, the REPL's completion) names a method through it, and
+// [ParseOptions] validates the options the same way for all of them:
+// unknown names with a hint, values that are not finite and in range, an
+// option given twice, and options that exclude each other (bayes takes
+// alpha or ess, not both). A new learner adds its entry there.
+//
 // # Open variables
 //
 // A naive_bayes or tan declaration may name variables that no var
 // declaration gives states: they are open, and take their states from the
-// data in order of first appearance (the data reader appends them). Count
-// tables therefore grow lazily: a family's table is sized by the largest
-// state index seen so far in each of its variables, and re-laid out when a
-// new state appears (rarely: once per new state per worker), so one pass
-// over the data suffices. [Estimate] sizes every table to the final number
-// of states, and then marks the variables of every learned family closed
-// (Open = false): they are ordinary enumerations from then on, and a later
-// read that meets a new state of theirs is an error.
+// data in order of first appearance in the file. The data reader numbers
+// them in its own lists (it never writes to the model), so indices are
+// those of one reader of the whole file whatever the number of counting
+// workers. Count tables therefore grow lazily: a family's table is sized
+// by the largest state index seen so far in each of its variables, and
+// re-laid out when a new state appears (rarely: once per new state per
+// worker), so one pass over the data suffices. After the pass the states
+// are settled in a new model (ir.Model.WithStates), whose variables are
+// closed: ordinary enumerations, which a later read may not extend, and
+// [Estimate] sizes every table to them. Data read in shards settles its
+// states first, with a pass of its own per shard merged in shard order
+// (data.ScanStates, data.MergeStates), and then counts against the
+// settled model, so that every shard numbers states alike.
 //
 // # TAN
 //

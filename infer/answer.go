@@ -359,23 +359,31 @@ func noNumbers(m *ir.Model, u []ir.VarID) string {
 
 // impossible returns the error for evidence of probability 0.
 func (a *answerer) impossible() error {
-	return &ir.Error{Pos: a.q.Pos, Msg: fmt.Sprintf("impossible evidence: %s = 0", a.evidenceText()), Err: ErrImpossible}
+	return impossible(a.q.Pos, a.m, a.q.Evidence)
 }
+
+// impossible returns the error, at pos, for the evidence ev of probability
+// 0 on m.
+func impossible(pos ir.Pos, m *ir.Model, ev []ir.Obs) error {
+	return &ir.Error{Pos: pos, Msg: fmt.Sprintf("impossible evidence: %s = 0", evidenceText(m, ev)), Err: ErrImpossible}
+}
+
+func (a *answerer) evidenceText() string { return evidenceText(a.m, a.q.Evidence) }
 
 // evidenceText renders the evidence as P(A=a, B=b), eliding all but the
 // first eight of a long list.
-func (a *answerer) evidenceText() string {
+func evidenceText(m *ir.Model, ev []ir.Obs) string {
 	var b strings.Builder
 	b.WriteString("P(")
-	for i, o := range a.q.Evidence {
+	for i, o := range ev {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if i == 8 && len(a.q.Evidence) > 10 {
-			fmt.Fprintf(&b, "... %d more", len(a.q.Evidence)-i)
+		if i == 8 && len(ev) > 10 {
+			fmt.Fprintf(&b, "... %d more", len(ev)-i)
 			break
 		}
-		x := a.m.Vars[o.Var]
+		x := m.Vars[o.Var]
 		b.WriteString(ir.Quote(x.Name))
 		b.WriteByte('=')
 		b.WriteString(ir.Quote(x.States[o.State]))

@@ -174,6 +174,29 @@
 // choice on the separator. The maximum is read off the root with its
 // scale, and divided by P(e) from a sum collect.
 //
+// Families: the family of a discrete variable v is the scope of its factor
+// m.Factor(v), (parents..., v) with v fastest. At compile time each family
+// records the clique its factor multiplies into (the smallest that
+// contains the family) and an int32 map from that clique's entries to the
+// family's, omitted when the clique is the family in the same layout. The
+// maps count towards MaxMemory. After a calibration the family posterior is
+// one pass over the clique,
+//
+//	fam[idx[i]] += C[i],   P(family = j | e) = fam[j] / Σ fam
+//
+// which is what [JTree.Families] returns, with ln P(e).
+//
+// Expect (the E-step of EM): [JTree.Expect] adds w_r·P(family_v | row r)
+// to acc[v] for every row r. Rows with the same evidence need the same
+// calibration, so it sorts the row indices by evidence (ties by index, so
+// that sums come in the same order every run), and calibrates once per
+// group, adding the group's summed weight. A data set with few patterns of
+// missing values costs few calibrations however many rows it has. Rows of
+// probability 0 are skipped and counted; ExpectStats.LogLik is
+// Σ w_r ln P(row r) over the others, the log-likelihood EM watches. Each
+// call takes a workspace from the tree's pool, so calls with different
+// acc may run at once on one tree.
+//
 // Engine choice: Auto uses the junction tree for P(*|e) and, on models
 // with at least [AutoJTVars] discrete variables, for every query but MAP;
 // otherwise, or when the tree exceeds the limits, it uses VE.

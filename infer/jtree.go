@@ -75,7 +75,18 @@ type jtStructure struct {
 	hstride []int   // hstride[v]: v's stride in home[v]
 	hcard   []int   // hcard[v]: v's cardinality
 
+	fam    []family // fam[v]: where v's family posterior is read
+	maxFam int      // entries of the largest family table
+
 	memory int64 // bytes of the compiled tree and one workspace
+}
+
+// family says where the posterior of a variable's family (its factor
+// m.Factor(v), over (parents..., v)) is read off a calibrated tree.
+type family struct {
+	clique int32   // the smallest clique containing the family, the one its factor multiplies into; -1 if v has no family
+	n      int     // entries of the family table
+	idx    []int32 // idx[i]: the family entry of the clique's entry i; nil when the clique is the family in the same layout
 }
 
 // jtWork is the per-query state of a junction tree: working copies of the
@@ -109,6 +120,7 @@ type jtPlan struct {
 	parent  []int32
 	order   []int32
 	sepVars [][]ir.VarID // sepVars[c]: separator between c and parent[c]
+	assign  []int32      // assign[i]: the clique factor i (of m.Factors) multiplies into, -1 for a constant
 	entries float64      // clique-table entries
 	sepEnt  float64      // separator entries
 	memory  float64      // bytes
@@ -211,8 +223,10 @@ func plan(m *ir.Model) *jtPlan {
 	}
 	p.sepVars = make([][]ir.VarID, k)
 	maps := 0.0
+	sizes := make([]float64, k)
 	for c := range k {
 		size := cliqueSize(m, p.cliques[c])
+		sizes[c] = size
 		p.entries += size
 		if size > cliqueSize(m, p.cliques[p.largest]) {
 			p.largest = c
@@ -227,10 +241,56 @@ func plan(m *ir.Model) *jtPlan {
 			maps += size + cliqueSize(m, p.cliques[pa])
 		}
 	}
+	// Each factor multiplies into the smallest clique that contains its
+	// scope. A family's posterior is read off that clique through an
+	// index map, unless the clique is the family in the same layout.
+	fs := m.Factors()
+	p.assign = make([]int32, len(fs))
+	for i, f := range fs {
+		p.assign[i] = -1
+		if len(f.Vars) == 0 {
+			continue
+		}
+		for _, c := range byVar[loc[f.Vars[0]]] {
+			if best := p.assign[i]; (best < 0 || sizes[c] < sizes[best]) && containsAll(p.cliques[c], f.Vars) {
+				p.assign[i] = c
+			}
+		}
+		if p.assign[i] < 0 {
+			panic("infer: Compile: no clique contains a factor's scope")
+		}
+	}
+	for _, i := range families(m, fs) {
+		if i >= 0 && !slices.Equal(p.cliques[p.assign[i]], fs[i].Vars) {
+			maps += sizes[p.assign[i]]
+		}
+	}
 	// init and pot (8 bytes each per entry), separators and scratch, and
-	// the int32 index maps.
+	// the int32 index maps (separators and families).
 	p.memory = 16*p.entries + 16*p.sepEnt + 4*maps
 	return p
+}
+
+// families returns, for every variable v of m, the index in fs (m's
+// factors) of v's family factor m.Factor(v), or -1 if v has none.
+func families(m *ir.Model, fs []*ir.Factor) []int {
+	out := make([]int, len(m.Vars))
+	i := 0
+	for v := range out {
+		out[v] = -1
+		f := m.Factor(ir.VarID(v))
+		if f == nil {
+			continue
+		}
+		for i < len(fs) && fs[i] != f {
+			i++
+		}
+		if i == len(fs) {
+			panic("infer: a family is not among the model's factors, in variable order")
+		}
+		out[v] = i
+	}
+	return out
 }
 
 // cliqueSize returns the number of entries of a table over vs, as a float64
@@ -356,31 +416,33 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) *jtStructure {
 			}
 		}
 	}
-	// Assign every factor to the smallest clique containing its scope.
+	// Every factor multiplies into the clique the plan assigned it.
 	t.scopes = make([][]ir.VarID, len(fs))
 	t.cfac = make([][]int32, k)
-	byVar := make([][]int32, nv)
-	for c, vs := range p.cliques {
-		for _, v := range vs {
-			byVar[v] = append(byVar[v], int32(c))
-		}
-	}
 	for i, f := range fs {
 		t.scopes[i] = f.Vars
-		if len(f.Vars) == 0 {
+		if c := p.assign[i]; c >= 0 {
+			t.cfac[c] = append(t.cfac[c], int32(i))
+		} else {
 			t.konstF = append(t.konstF, int32(i))
+		}
+	}
+	// Families: the clique of each family factor, and the index map from
+	// that clique to the family's layout.
+	t.fam = make([]family, nv)
+	var withMap []int
+	fi := families(m, fs)
+	for v, i := range fi {
+		t.fam[v].clique = -1
+		if i < 0 {
 			continue
 		}
-		best := int32(-1)
-		for _, c := range byVar[f.Vars[0]] {
-			if (best < 0 || size(c) < size(best)) && containsAll(p.cliques[c], f.Vars) {
-				best = c
-			}
+		c := p.assign[i]
+		t.fam[v] = family{clique: c, n: len(fs[i].Vals)}
+		t.maxFam = max(t.maxFam, len(fs[i].Vals))
+		if !slices.Equal(t.cvars[c], fs[i].Vars) {
+			withMap = append(withMap, v)
 		}
-		if best < 0 {
-			panic("infer: Compile: no clique contains a factor's scope")
-		}
-		t.cfac[best] = append(t.cfac[best], int32(i))
 	}
 	// The separators' index maps are independent per clique: compute them
 	// on every core.
@@ -404,7 +466,13 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) *jtStructure {
 		t.sepOff[c], t.sepLen[c] = t.sepTot, s
 		t.sepTot += s
 	}
-	par.For(k, func(c int) {
+	par.For(k+len(withMap), func(c int) {
+		if c >= k {
+			v := withMap[c-k]
+			f, fc := fs[fi[v]], t.fam[v].clique
+			t.fam[v].idx = sepMap(t.cvars[fc], t.ccard[fc], f.Vars, f.Stride)
+			return
+		}
 		if pa := p.parent[c]; pa >= 0 {
 			t.mapC[c] = sepMap(t.cvars[c], t.ccard[c], p.sepVars[c], sstrs[c])
 			t.mapP[c] = sepMap(t.cvars[pa], t.ccard[pa], p.sepVars[c], sstrs[c])

@@ -1,0 +1,205 @@
+package infer
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// This file reads family posteriors off a calibrated junction tree: the
+// E-step of EM. The family of a discrete variable v is the scope of its
+// factor m.Factor(v), (parents..., v) with v fastest; its posterior is read
+// off the clique the factor multiplies into, through an index map computed
+// at compile time, in one pass over that clique.
+
+// Families writes into dst[v], for every variable v with dst[v] != nil, the
+// posterior of v's family given the evidence obs:
+//
+//	dst[v][i] = P(family_v = entry i | e)
+//
+// laid out exactly as m.Factor(v).Vals. It returns ln P(e), finite even
+// where P(e) underflows float64. obs is indexed by VarID: a state, or -1 for
+// an unobserved variable; it may observe members of the families.
+//
+// Evidence of probability 0 returns an *ir.Error (at the model's file)
+// whose kind is [ErrImpossible], and leaves dst unchanged. Families
+// panics if len(obs) or len(dst) is not the number of variables, if a
+// state is out of range or a real variable observed, or if dst[v] is not
+// nil for a variable without a family or has another length than its
+// family table. It is safe for concurrent use: each call takes a
+// workspace of its own.
+func (t *JTree) Families(obs []int, dst [][]float64) (logPE float64, err error) {
+	t.checkObs("Families", obs)
+	t.checkFamilies("Families", dst)
+	w := t.get()
+	defer t.put(w)
+	t.ensure(w, obs, jtCalibrated)
+	pe := t.pe(w)
+	if pe.m == 0 {
+		return math.Inf(-1), impossible(ir.Pos{File: t.m.Source}, t.m, obsList(obs))
+	}
+	for v, d := range dst {
+		if d == nil {
+			continue
+		}
+		z := t.gather(w, v, d)
+		for i := range d {
+			d[i] /= z
+		}
+	}
+	return pe.log(), nil
+}
+
+// ExpectStats sums up a call of [JTree.Expect].
+type ExpectStats struct {
+	LogLik     float64 // Σ w_r ln P(row r) over the possible rows
+	Rows       int     // rows whose expectations were added: the possible ones
+	Impossible int     // rows skipped because their evidence has probability 0
+}
+
+// Expect adds to acc the expected family counts of the rows (the E-step of
+// EM): for every row r, with weight w_r (weights nil means every weight
+// is 1), and every variable v with acc[v] != nil,
+//
+//	acc[v][i] += w_r · P(family_v = entry i | row r)
+//
+// with families laid out as in [JTree.Families]. Each row is indexed by
+// VarID (a state, or -1 when missing). Rows with the same evidence are
+// calibrated once: the rows are grouped (their indices sorted by their
+// evidence) and each group adds its summed weight, so a data set with few
+// distinct patterns of missing and observed values costs one calibration
+// per pattern. A row of probability 0 under the model is skipped and
+// counted, not an error. Expect returns an error, having added nothing, if
+// a weight is negative, infinite or NaN.
+//
+// Expect panics on malformed rows or acc, as Families does, and if
+// weights is not nil and len(weights) != len(rows). It is safe for
+// concurrent use on the same tree with different acc: each call takes a
+// workspace of its own.
+func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (ExpectStats, error) {
+	if weights != nil && len(weights) != len(rows) {
+		panic(fmt.Sprintf("infer: Expect: %d weights for %d rows", len(weights), len(rows)))
+	}
+	t.checkFamilies("Expect", acc)
+	for r, row := range rows {
+		t.checkObs("Expect", row)
+		if weights != nil && !(weights[r] >= 0 && weights[r] <= math.MaxFloat64) {
+			return ExpectStats{}, fmt.Errorf("weight %s of row %d is not a finite non-negative number", ir.FormatFloat(weights[r]), r+1)
+		}
+	}
+	// Group the rows by evidence; ties keep the rows' order, so that the
+	// sums are the same from run to run.
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := slices.Compare(rows[a], rows[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	w := t.get()
+	defer t.put(w)
+	tmp := make([]float64, t.maxFam)
+	var st ExpectStats
+	for g := 0; g < len(order); {
+		row := rows[order[g]]
+		n, wt := 0, 0.0
+		for ; g+n < len(order) && slices.Equal(rows[order[g+n]], row); n++ {
+			if weights == nil {
+				wt++
+			} else {
+				wt += weights[order[g+n]]
+			}
+		}
+		g += n
+		t.ensure(w, row, jtCalibrated)
+		pe := t.pe(w)
+		if pe.m == 0 {
+			st.Impossible += n
+			continue
+		}
+		st.Rows += n
+		st.LogLik += wt * pe.log()
+		for v, a := range acc {
+			if a == nil {
+				continue
+			}
+			d := tmp[:len(a)]
+			f := wt / t.gather(w, v, d)
+			for i, x := range d {
+				a[i] += f * x
+			}
+		}
+	}
+	return st, nil
+}
+
+// gather writes into dst the unnormalised posterior of v's family, read
+// off its calibrated clique, and returns its sum (P(e) times the clique's
+// scale, > 0 for possible evidence).
+func (t *JTree) gather(w *jtWork, v int, dst []float64) float64 {
+	f := &t.fam[v]
+	p := w.pot[t.off[f.clique]:t.off[f.clique+1]]
+	z := 0.0
+	if f.idx == nil {
+		copy(dst, p)
+		for _, x := range dst {
+			z += x
+		}
+		return z
+	}
+	clear(dst)
+	p = p[:len(f.idx)]
+	for i, j := range f.idx {
+		dst[j] += p[i]
+	}
+	for _, x := range dst {
+		z += x
+	}
+	return z
+}
+
+// checkObs panics unless obs is evidence for t's model.
+func (t *JTree) checkObs(fn string, obs []int) {
+	if len(obs) != len(t.card) {
+		panic(fmt.Sprintf("infer: %s: evidence for %d variables, the model has %d", fn, len(obs), len(t.card)))
+	}
+	for v, s := range obs {
+		if s >= 0 && t.card[v] == 0 {
+			panic(fmt.Sprintf("infer: %s: %s is real-valued and cannot be observed", fn, ir.Quote(t.m.Vars[v].Name)))
+		}
+		if s >= t.card[v] || s < -1 {
+			panic(fmt.Sprintf("infer: %s: state %d of %s is out of range", fn, s, ir.Quote(t.m.Vars[v].Name)))
+		}
+	}
+}
+
+// checkFamilies panics unless every non-nil dst[v] has the length of v's
+// family table.
+func (t *JTree) checkFamilies(fn string, dst [][]float64) {
+	if len(dst) != len(t.fam) {
+		panic(fmt.Sprintf("infer: %s: %d family tables for %d variables", fn, len(dst), len(t.fam)))
+	}
+	for v, d := range dst {
+		if d != nil && (t.fam[v].clique < 0 || len(d) != t.fam[v].n) {
+			panic(fmt.Sprintf("infer: %s: a table of %d entries for the family of %s, which has %d", fn, len(d), ir.Quote(t.m.Vars[v].Name), t.fam[v].n))
+		}
+	}
+}
+
+// obsList returns the observations of obs (indexed by VarID) in VarID
+// order.
+func obsList(obs []int) []ir.Obs {
+	var out []ir.Obs
+	for v, s := range obs {
+		if s >= 0 {
+			out = append(out, ir.Obs{Var: ir.VarID(v), State: s})
+		}
+	}
+	return out
+}

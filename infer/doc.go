@@ -5,6 +5,13 @@
 // elimination order and the memory limits. [Compile] builds a junction tree
 // that answers many queries on one model.
 //
+// Programs that ask without a query text (classifiers, learners) call
+// [Posterior] for P(target | e) and [LogPE] for ln P(e), which choose the
+// engine and fail as Answer does, and, for EM, [JTree.Families] and
+// [JTree.Expect], which read every family's posterior off one
+// calibration, and [JTree.WithModel], which reuses a compiled tree for new
+// numbers.
+//
 // # Reference semantics
 //
 // A model is the product of its factors exactly as written. For a query q

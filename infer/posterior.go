@@ -1,0 +1,69 @@
+package infer
+
+import (
+	"errors"
+	"math"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// This file is the API for programs that ask without a query text:
+// learners and classifiers. Each call goes through the same validation,
+// engine choice and errors as Answer, positioned at the model's file.
+
+// Posterior returns P(target | evidence) on m: p[s] = P(target = s | e).
+// It chooses the engine as [Answer] does for the query P(target | e) and
+// gives the same numbers. Errors are *ir.Error values at the model's file
+// with the kinds Answer uses: [ErrImpossible] for evidence of probability
+// 0, ir.ErrNoDistribution when the question needs a variable still to be
+// learned, a *[TooLargeError] over the limits; a real or observed target,
+// or a malformed observation, is an error too.
+func Posterior(m *ir.Model, target ir.VarID, evidence []ir.Obs, opt Options) ([]float64, error) {
+	if m == nil {
+		panic("infer: Posterior: nil model")
+	}
+	q := &ir.Query{Pos: ir.Pos{File: m.Source}, Kind: ir.Prob, Targets: []ir.VarID{target}, TargetStates: []int{-1}, Evidence: evidence}
+	a := &answerer{m: m, q: q, opt: opt}
+	if err := a.setup(); err != nil {
+		return nil, err
+	}
+	defer a.release()
+	f, _, err := a.eng.joint(q.Targets)
+	if err != nil {
+		return nil, err
+	}
+	norm := sum(f.Vals)
+	if norm == 0 {
+		return nil, a.impossible()
+	}
+	p := make([]float64, len(f.Vals))
+	for i, x := range f.Vals {
+		p[i] = x / norm
+	}
+	return p, nil
+}
+
+// LogPE returns ln P(evidence) on m (the log-likelihood of one data row),
+// finite even where P(e) underflows float64. It chooses the engine as
+// [Answer] does for the query P(e). Evidence of probability 0 gives -Inf
+// and an error whose kind is [ErrImpossible]; the other errors are those
+// of [Posterior], with 0.
+func LogPE(m *ir.Model, evidence []ir.Obs, opt Options) (float64, error) {
+	if m == nil {
+		panic("infer: LogPE: nil model")
+	}
+	q := &ir.Query{Pos: ir.Pos{File: m.Source}, Kind: ir.Prob, Evidence: evidence}
+	a := &answerer{m: m, q: q, opt: opt}
+	if err := a.setup(); err != nil {
+		return 0, err
+	}
+	defer a.release()
+	pe, err := a.pe()
+	switch {
+	case errors.Is(err, ErrImpossible):
+		return math.Inf(-1), err
+	case err != nil:
+		return 0, err
+	}
+	return pe.log(), nil
+}

@@ -53,9 +53,9 @@ func (m *Model) WithDists(ds ...Dist) (*Model, error) {
 	c := m.clone()
 	var errs ErrorList
 	for _, d := range ds {
-		v := childOf(d)
+		v, parents := family(d)
 		c.Dists[v] = d
-		c.Parents[v] = append([]VarID(nil), parentsOf(d)...)
+		c.Parents[v] = append([]VarID(nil), parents...)
 		switch d := d.(type) {
 		case *CPT:
 			card := make([]int, 0, len(d.Parents)+1)
@@ -76,15 +76,4 @@ func (m *Model) WithDists(ds ...Dist) (*Model, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-// childOf returns the variable a distribution is the distribution of.
-func childOf(d Dist) VarID {
-	switch d := d.(type) {
-	case *CPT:
-		return d.Child
-	case *Gaussian:
-		return d.Child
-	}
-	panic("ir: unknown distribution kind")
 }

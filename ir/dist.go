@@ -43,13 +43,14 @@ func (*Gaussian) dist()           {}
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// parentsOf returns the parents a distribution is given.
-func parentsOf(d Dist) []VarID {
+// family returns the variable a distribution is the distribution of, and
+// the parents it is given.
+func family(d Dist) (child VarID, parents []VarID) {
 	switch d := d.(type) {
 	case *CPT:
-		return d.Parents
+		return d.Child, d.Parents
 	case *Gaussian:
-		return d.Parents
+		return d.Child, d.Parents
 	}
 	panic("ir: unknown distribution kind")
 }

@@ -1,5 +1,10 @@
 package ir
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Kind is the kind of a variable's domain.
 type Kind int
 
@@ -142,3 +147,19 @@ func (m *Model) IsBayesNet() bool { return len(m.Potentials) == 0 }
 
 // Discrete reports whether v takes part in discrete inference.
 func (m *Model) Discrete(v VarID) bool { return m.Vars[v].Discrete() }
+
+// NameList names the variables vs for a message: up to max of their names,
+// quoted where pbl source would quote them, and how many more there are
+// ("A, B, C and 2 more").
+func (m *Model) NameList(vs []VarID, max int) string {
+	n := min(max, len(vs))
+	names := make([]string, n)
+	for i, v := range vs[:n] {
+		names[i] = Quote(m.Vars[v].Name)
+	}
+	s := strings.Join(names, ", ")
+	if len(vs) > n {
+		s += " and " + strconv.Itoa(len(vs)-n) + " more"
+	}
+	return s
+}

@@ -178,7 +178,7 @@ func checkTarget(m *ir.Model, target ir.VarID, b *data.Batch) (int, error) {
 		return 0, fmt.Errorf("the target %s is real-valued; classification needs a discrete variable", ir.Quote(v.Name))
 	}
 	if u := m.Unlearned(); len(u) > 0 {
-		return 0, fmt.Errorf("the model has no numbers yet for %s: learn them first (pbl learn), or cross-validate (--cv K)", nameList(m, u))
+		return 0, fmt.Errorf("the model has no numbers yet for %s: learn them first (pbl learn), or cross-validate (--cv K)", m.NameList(u, 3))
 	}
 	for j, w := range b.Vars {
 		if w == target && b.Cols[j] != nil {
@@ -186,19 +186,6 @@ func checkTarget(m *ir.Model, target ir.VarID, b *data.Batch) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("the data has no column %s: it is needed to score the predictions", ir.Quote(v.Name))
-}
-
-// nameList quotes up to three variable names, saying how many more.
-func nameList(m *ir.Model, vs []ir.VarID) string {
-	names := make([]string, 0, 3)
-	for _, v := range vs[:min(3, len(vs))] {
-		names = append(names, ir.Quote(m.Vars[v].Name))
-	}
-	s := strings.Join(names, ", ")
-	if len(vs) > 3 {
-		s += fmt.Sprintf(" and %d more", len(vs)-3)
-	}
-	return s
 }
 
 // scoreChunk is the number of rows one goroutine scores at a time.

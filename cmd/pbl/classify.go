@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
@@ -98,7 +97,7 @@ func classifyCmd(c *cli, args []string) int {
 		return exitError
 	}
 	if u := m.Unlearned(); classifyCV == 0 && len(u) > 0 {
-		c.report(fmt.Errorf("%s: the model has no numbers yet for %s: learn them first (pbl learn %s --data CSV -o OUT.pbl), or cross-validate with --cv K", path, varNames(m, u), path))
+		c.report(fmt.Errorf("%s: the model has no numbers yet for %s: learn them first (pbl learn %s --data CSV -o OUT.pbl), or cross-validate with --cv K", path, m.NameList(u, 3), path))
 		return exitError
 	}
 	b, err := readCSV(classifyData, m, data.Options{IgnoreUnknownColumns: classifyIgnore})
@@ -168,7 +167,7 @@ func classifyCmd(c *cli, args []string) int {
 	} else {
 		classifyText(c.stdout, m, target, mt, folds)
 		if len(ignored) > 0 {
-			fmt.Fprintf(c.stdout, "\nnote: the real-valued column(s) %s were ignored: only a classifier's Gaussian features are evidence for its class, and exact inference takes discrete evidence only\n", varNames(m, ignored))
+			fmt.Fprintf(c.stdout, "\nnote: the real-valued column(s) %s were ignored: only a classifier's Gaussian features are evidence for its class, and exact inference takes discrete evidence only\n", m.NameList(ignored, 3))
 		}
 	}
 	return exitOK
@@ -200,19 +199,6 @@ func stmtFit(m *ir.Model) learn.FitFunc {
 		}
 		return m, nil
 	}
-}
-
-// varNames quotes up to three variable names, saying how many more.
-func varNames(m *ir.Model, vs []ir.VarID) string {
-	var names []string
-	for _, v := range vs[:min(3, len(vs))] {
-		names = append(names, ir.Quote(m.Vars[v].Name))
-	}
-	s := strings.Join(names, ", ")
-	if len(vs) > 3 {
-		s += fmt.Sprintf(" and %d more", len(vs)-3)
-	}
-	return s
 }
 
 // readCSV reads a whole CSV file against m.

@@ -2,9 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -134,25 +133,11 @@ func diffFirst(w, g []string, tol float64) (string, int) {
 }
 
 // writeAtomic writes data to path through a temporary file in the same
-// directory and a rename, so that path is never left half-written.
+// directory and a rename, so that path is never left half-written (see
+// streamAtomic).
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	return streamAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err1 := f.Close(); err == nil {
-		err = err1
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	})
 }

@@ -88,7 +88,7 @@ func learnCmd(c *cli, args []string) int {
 			}
 		}
 		if len(reals) > 0 {
-			c.report(fmt.Errorf("%s: cannot write %s: BIF has only discrete variables, and the model has real-valued %s; write .pbl instead", args[0], learnOut, varNames(m, reals)))
+			c.report(fmt.Errorf("%s: cannot write %s: BIF has only discrete variables, and the model has real-valued %s; write .pbl instead", args[0], learnOut, m.NameList(reals, 3)))
 			return exitError
 		}
 	}
@@ -130,8 +130,9 @@ func learnCmd(c *cli, args []string) int {
 		o.Set("data", learnData)
 		o.Set("output", learnOut)
 		o.Set("method", opt.Method.String())
-		o.Set("cpts", learnedCPTs(m))
-		if g := learnedGaussians(m); g > 0 {
+		tables, densities := learnedDists(m)
+		o.Set("cpts", tables)
+		if g := densities; g > 0 {
 			o.Set("gaussians", g)
 		}
 		o.Set("rows", rep.Rows)
@@ -159,24 +160,15 @@ func learnHeader(model string) string {
 	return b.String()
 }
 
-// learnedCPTs counts the model's CPTs.
-func learnedCPTs(m *ir.Model) int {
-	n := 0
+// learnedDists counts the model's tables and its densities.
+func learnedDists(m *ir.Model) (tables, densities int) {
 	for v := range m.Vars {
 		if m.Table(ir.VarID(v)) != nil {
-			n++
+			tables++
 		}
-	}
-	return n
-}
-
-// learnedGaussians counts the model's densities.
-func learnedGaussians(m *ir.Model) int {
-	n := 0
-	for v := range m.Vars {
 		if m.Gaussian(ir.VarID(v)) != nil {
-			n++
+			densities++
 		}
 	}
-	return n
+	return tables, densities
 }

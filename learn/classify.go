@@ -52,27 +52,14 @@ func Predict(m *ir.Model, target ir.VarID, b *data.Batch, i int, dst []float64) 
 			ev = append(ev, ir.Obs{Var: v, State: int(s)})
 		}
 	}
-	q := &ir.Query{
-		Kind:         ir.Prob,
-		Text:         "P(" + ir.Quote(m.Vars[target].Name) + " | row)",
-		Targets:      []ir.VarID{target},
-		TargetStates: []int{-1},
-		Evidence:     ev,
+	post, err := infer.Posterior(m, target, ev, infer.Options{})
+	if errors.Is(err, infer.ErrImpossible) {
+		return ErrImpossible
 	}
-	r, err := infer.Answer(m, q, infer.Options{})
 	if err != nil {
-		// infer reports impossible evidence as a positioned error whose
-		// message starts so; it has no typed error to test for.
-		var e *ir.Error
-		if errors.As(err, &e) && strings.HasPrefix(e.Msg, "impossible evidence") {
-			return ErrImpossible
-		}
 		return err
 	}
-	clear(dst)
-	for _, row := range r.Rows {
-		dst[row.Values[0]] = row.P
-	}
+	copy(dst, post)
 	return nil
 }
 

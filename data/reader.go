@@ -168,7 +168,7 @@ func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reade
 	s := &r.s
 	for s.end < 3 && !s.eof {
 		if err := s.fill(); err != nil {
-			return nil, ir.ErrorList{err.(*ir.Error)}
+			return nil, ir.Positioned(ir.Pos{File: filename}, err)
 		}
 	}
 	if s.end >= 2 && s.buf[0] == 0x1f && s.buf[1] == 0x8b {
@@ -184,7 +184,7 @@ func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reade
 		s.src, s.pos, s.end, s.eof = zr, 0, 0, false
 		for s.end < 3 && !s.eof {
 			if err := s.fill(); err != nil {
-				return nil, ir.ErrorList{err.(*ir.Error)}
+				return nil, ir.Positioned(ir.Pos{File: filename}, err)
 			}
 		}
 	}
@@ -210,7 +210,7 @@ func (r *Reader) header(opt Options) error {
 				return ir.ErrorList{ir.Errorf(start, "empty file: expected a header row naming model variables")}
 			}
 			if err := s.fill(); err != nil {
-				return ir.ErrorList{err.(*ir.Error)}
+				return ir.Positioned(ir.Pos{File: s.file}, err)
 			}
 			continue
 		}
@@ -233,10 +233,10 @@ func (r *Reader) header(opt Options) error {
 		}
 		switch st {
 		case stBad:
-			return ir.ErrorList{s.err.(*ir.Error)}
+			return ir.Positioned(ir.Pos{File: s.file}, s.err)
 		case stMore:
 			if err := s.fill(); err != nil {
-				return ir.ErrorList{err.(*ir.Error)}
+				return ir.Positioned(ir.Pos{File: s.file}, err)
 			}
 			continue
 		}

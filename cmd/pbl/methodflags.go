@@ -73,10 +73,7 @@ func (mf *methodFlags) options() (learn.Options, error) {
 	if err != nil {
 		// Positions of flags are zero: give the messages alone, in the
 		// terms of the command line.
-		var list ir.ErrorList
-		if l, ok := err.(ir.ErrorList); ok {
-			list = l
-		}
+		list := ir.Positioned(ir.Pos{}, err)
 		msgs := make([]string, 0, len(list))
 		for _, e := range list {
 			msgs = append(msgs, e.Msg)

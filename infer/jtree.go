@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -53,6 +54,7 @@ type JTree struct {
 type jtStructure struct {
 	tri *triangulation
 
+	bayes  bool         // the model is a Bayesian network (its factors are families)
 	card   []int        // card[v]: v's number of states when compiled, 0 for a real variable
 	scopes [][]ir.VarID // scopes[i]: the scope of the model's factor i (ir.Model.Factors order)
 	cfac   [][]int32    // cfac[c]: the factors multiplied into clique c, in factor order
@@ -374,10 +376,11 @@ func build(m *ir.Model, p *jtPlan) *JTree {
 
 // structure computes the structure of a checked plan for m, whose factors
 // are fs: the cliques' layouts, the home clique of every variable, the
-// clique of every factor and the separators' index maps.
+// clique of every factor, and the index maps of the separators and the
+// families.
 func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) *jtStructure {
 	k := len(p.cliques)
-	t := &jtStructure{tri: p.tri, order: p.order, parent: p.parent, memory: int64(p.memory)}
+	t := &jtStructure{tri: p.tri, bayes: m.IsBayesNet(), order: p.order, parent: p.parent, memory: int64(p.memory)}
 	nv := len(m.Vars)
 	t.card = make([]int, nv)
 	for v := range t.card {
@@ -444,8 +447,8 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) *jtStructure {
 			withMap = append(withMap, v)
 		}
 	}
-	// The separators' index maps are independent per clique: compute them
-	// on every core.
+	// The index maps are independent of each other: compute them on every
+	// core.
 	t.sepOff = make([]int, k)
 	t.sepLen = make([]int, k)
 	t.mapC = make([][]int32, k)
@@ -512,10 +515,11 @@ func (t *jtStructure) withNumbers(m *ir.Model, fs []*ir.Factor) *JTree {
 // product of m's factors into the clique tables. It is the way to answer
 // on many models that differ only in their numbers, such as the steps of
 // EM. m must have the variables, with the same numbers of states, and the
-// factor scopes (ir.Model.Factors) of the model t was compiled from;
-// otherwise WithModel returns an error, whose kind is ir.ErrNoDistribution
-// if m has variables still to be learned. The new tree has its own
-// workspaces; t is unchanged.
+// factor scopes (ir.Model.Factors) of the model t was compiled from, and be
+// a Bayesian network if and only if that model is; otherwise WithModel
+// returns an error, whose kind is ir.ErrNoDistribution if m has variables
+// still to be learned. The new tree has its own workspaces; t is
+// unchanged.
 func (t *JTree) WithModel(m *ir.Model) (*JTree, error) {
 	if m == nil {
 		panic("infer: WithModel: nil model")
@@ -535,6 +539,12 @@ func (t *JTree) WithModel(m *ir.Model) (*JTree, error) {
 	}
 	if u := unlearned(m); len(u) > 0 {
 		return nil, &ir.Error{Pos: ir.Pos{File: m.Source}, Msg: noNumbers(m, u), Err: ir.ErrNoDistribution}
+	}
+	switch {
+	case s.bayes && !m.IsBayesNet():
+		return nil, errors.New("the model is a Markov network; the junction tree was compiled for a Bayesian network")
+	case !s.bayes && m.IsBayesNet():
+		return nil, errors.New("the model is a Bayesian network; the junction tree was compiled for a Markov network")
 	}
 	fs := m.Factors()
 	if len(fs) != len(s.scopes) {

@@ -180,6 +180,19 @@ func TestWithModelMismatch(t *testing.T) {
 		cpt: [][]float64{{0.5, 0.5}, {0.2, 0.3, 0.5, 0.1, 0.1, 0.8}, {0.5, 0.5, 0.4, 0.6}}}
 	fewer := netSpec{card: base.card[:2], parents: base.parents[:2], cpt: base.cpt[:2]}
 	unl := []bool{false, false, true}
+	// A Markov network whose potentials have the families' scopes.
+	mb := ir.NewBuilder("markov.uai")
+	for v, c := range base.card {
+		mb.AddVar(ir.Pos{}, fmt.Sprintf("X%d", v), ir.Enum, []string{"a", "b", "c"}[:c], 0)
+	}
+	for v := range base.card {
+		f := jt.m.Factor(ir.VarID(v))
+		mb.AddFactor(ir.Pos{}, f.Vars, f.Vals)
+	}
+	markov, err := mb.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		m    *ir.Model
@@ -189,6 +202,7 @@ func TestWithModelMismatch(t *testing.T) {
 		{"parents", otherParents.build(t), "factor 3 of the model is over (X0, X2); the junction tree was compiled for (X1, X2)"},
 		{"variables", fewer.build(t), "the model has 2 variables; the junction tree was compiled for 3"},
 		{"unlearned", base.buildPartial(t, unl), "partial.pbl: the model has no numbers yet for X2: learn them first (a learn statement, or pbl learn)"},
+		{"markov", markov, "the model is a Markov network; the junction tree was compiled for a Bayesian network"},
 	}
 	for _, tt := range tests {
 		got, err := jt.WithModel(tt.m)

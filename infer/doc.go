@@ -64,7 +64,8 @@
 // The Enum engine is the textbook reference: an odometer over every
 // unobserved discrete variable (VarID order, last fastest) and, for each
 // assignment, the product of every CPT in the model, with nothing pruned.
-// It refuses more than [MaxEnum] assignments.
+// It refuses more than [MaxEnum] assignments. (In a model with variables
+// still to be learned, it enumerates only those a query needs: see below.)
 //
 // # Variable elimination
 //
@@ -181,29 +182,6 @@
 // choice on the separator. The maximum is read off the root with its
 // scale, and divided by P(e) from a sum collect.
 //
-// Families: the family of a discrete variable v is the scope of its factor
-// m.Factor(v), (parents..., v) with v fastest. At compile time each family
-// records the clique its factor multiplies into (the smallest that
-// contains the family) and an int32 map from that clique's entries to the
-// family's, omitted when the clique is the family in the same layout. The
-// maps count towards MaxMemory. After a calibration the family posterior is
-// one pass over the clique,
-//
-//	fam[idx[i]] += C[i],   P(family = j | e) = fam[j] / Σ fam
-//
-// which is what [JTree.Families] returns, with ln P(e).
-//
-// Expect (the E-step of EM): [JTree.Expect] adds w_r·P(family_v | row r)
-// to acc[v] for every row r. Rows with the same evidence need the same
-// calibration, so it sorts the row indices by evidence (ties by index, so
-// that sums come in the same order every run), and calibrates once per
-// group, adding the group's summed weight. A data set with few patterns of
-// missing values costs few calibrations however many rows it has. Rows of
-// probability 0 are skipped and counted; ExpectStats.LogLik is
-// Σ w_r ln P(row r) over the others, the log-likelihood EM watches. Each
-// call takes a workspace from the tree's pool, so calls with different
-// acc may run at once on one tree.
-//
 // Engine choice: Auto uses the junction tree for P(*|e) and, on models
 // with at least [AutoJTVars] discrete variables, for every query but MAP;
 // otherwise, or when the tree exceeds the limits, it uses VE.
@@ -219,6 +197,33 @@
 // states already chosen, so the result is deterministic; when several joint
 // assignments tie exactly, it is not necessarily the lexicographically
 // smallest (Enum's is). Result.P is P(assignment | e).
+//
+// # Family posteriors and EM
+//
+// EM's E-step needs, for every row of data, the posterior of every family:
+// the family of a discrete variable v is the scope of its factor
+// m.Factor(v), (parents..., v) with v fastest. At compile time each family
+// records the clique its factor multiplies into (the smallest that
+// contains the family) and an int32 map from that clique's entries to the
+// family's, omitted when the clique is the family in the same layout; the
+// maps belong to the structure and count towards MaxMemory. After a
+// calibration a family's posterior is one pass over its clique,
+//
+//	fam[idx[i]] += C[i],   P(family = j | e) = fam[j] / Σ fam
+//
+// which is what [JTree.Families] returns, with ln P(e).
+//
+// [JTree.Expect] adds w_r·P(family_v | row r) to acc[v] for every row r.
+// Rows with the same evidence need the same calibration, so it sorts the
+// row indices by evidence (ties by index, so that the sums come in the
+// same order every run) and calibrates once per group, adding the group's
+// summed weight: a data set with few patterns of missing values costs few
+// calibrations however many rows it has. Rows of probability 0 are
+// skipped and counted; ExpectStats.LogLik is Σ w_r ln P(row r) over the
+// others, the log-likelihood EM watches. Each call takes a workspace from
+// the tree's pool, so calls with different acc may run at once on one
+// tree, one per core. Between iterations, [JTree.WithModel] loads the
+// M-step's numbers into the same structure.
 //
 // # Variables still to be learned
 //
@@ -250,11 +255,14 @@
 // errors.Is and errors.As see through the *ir.Error and an ir.ErrorList)
 // is for programs, which never need to read the message:
 //
-//	ErrImpossible        the evidence has probability 0
-//	ErrUnderflow         a query for P(e) whose value is below 2.2e-308
-//	*TooLargeError       a table, clique, tree or enumeration over the limits:
-//	                     What (an Oversize), Vars, Size and Limit
+//	ErrImpossible         the evidence has probability 0
+//	ErrUnderflow          a query for P(e) whose value is below 2.2e-308
+//	*TooLargeError        a table, clique, tree or enumeration over the limits:
+//	                      What (an Oversize), Vars, Size and Limit
+//	ir.ErrNoDistribution  the question needs a variable still to be learned
 //
-// [Compile] has no query: its refusals are at the model's file.
-// Violated invariants panic with an "infer: " message.
+// [Compile], [Posterior], [LogPE] and [JTree.Families] have no query:
+// their errors are at the model's file, with the same kinds. Expect skips
+// impossible rows rather than failing. Violated invariants (a malformed
+// argument to Families or Expect, say) panic with an "infer: " message.
 package infer

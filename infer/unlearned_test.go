@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -16,7 +15,6 @@ import (
 func (s netSpec) buildPartial(t testing.TB, unl []bool) *ir.Model {
 	t.Helper()
 	b := ir.NewBuilder("partial.pbl")
-	allowUnlearned(b)
 	for v, c := range s.card {
 		states := make([]string, c)
 		for i := range states {
@@ -40,18 +38,6 @@ func (s netSpec) buildPartial(t testing.TB, unl []bool) *ir.Model {
 		t.Fatal(err)
 	}
 	return m
-}
-
-// allowUnlearned lets b build a model with variables still to be learned.
-// Builders of the committed ir package need Builder.AllowUnlearned for
-// that; those of the ir package being reworked accept such models
-// unconditionally and have no such field. Setting it through reflection
-// keeps these tests building against both; once the rework is committed,
-// this helper can go.
-func allowUnlearned(b *ir.Builder) {
-	if f := reflect.ValueOf(b).Elem().FieldByName("AllowUnlearned"); f.IsValid() {
-		f.SetBool(true)
-	}
 }
 
 // ancestors marks the ancestors (inclusive) of vs in s.
@@ -197,7 +183,6 @@ func TestUnlearnedCases(t *testing.T) {
 	// A real variable with a parent and no density is unlearned, but
 	// discrete inference never needs it.
 	b := ir.NewBuilder("real.pbl")
-	allowUnlearned(b)
 	a, _ := b.AddVar(ir.Pos{}, "A", ir.Bool, nil, 0)
 	c, _ := b.AddVar(ir.Pos{}, "C", ir.Bool, nil, 0)
 	x, _ := b.AddVar(ir.Pos{}, "X", ir.Real, nil, 0)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pbl-lang/pbl/formats/dot"
@@ -181,7 +182,15 @@ func (s *Session) cmdCPT(args []string) {
 		return
 	}
 	cpt := s.model.Table(v.ID)
-	if cpt == nil {
+	switch {
+	case cpt != nil:
+	case slices.Contains(s.model.Unlearned(), v.ID):
+		s.errorf("%s has no distribution yet: give it one (P(%s | ...) = ...) or learn it", ir.Quote(v.Name), ir.Quote(v.Name))
+		return
+	case !s.model.IsBayesNet():
+		s.errorf("%s has no conditional probability table: the model is a Markov network", ir.Quote(v.Name))
+		return
+	default:
 		s.errorf("%s has no conditional probability table", ir.Quote(v.Name))
 		return
 	}
@@ -302,7 +311,14 @@ func (s *Session) cmdObserve(args []string) {
 		return
 	}
 	// Validate all before changing anything.
-	for _, p := range pairs {
+	for i, p := range pairs {
+		for _, q := range pairs[:i] {
+			if q[0] == p[0] && q[1] != p[1] {
+				s.errorf(":observe: %s is given two states, %s=%s and %s=%s; a variable is observed in one state",
+					ir.Quote(p[0]), ir.Quote(p[0]), ir.Quote(q[1]), ir.Quote(p[0]), ir.Quote(p[1]))
+				return
+			}
+		}
 		v, ok := s.lookupVar(p[0])
 		if !ok {
 			return
@@ -436,14 +452,17 @@ Queries (the same syntax as in model files; "query" is optional):
   expect P(Storm) == [0.3, 0.7]                 check a value
 
 Declarations extend the model (a statement may span several lines):
-  var Smoke: bool
+  var Smoke: bool                               a variable still without a distribution
   Campfire -> Smoke
   P(Smoke | Campfire) = {
       true:  0.9
       false: 0.01
   }
-Learn numbers from data, for a model loaded as a structure without numbers:
-  learn from "data.csv" with bayes(alpha = 1)
+  import "more.pbl"                             relative to the current directory
+Learn distributions from data, a CSV file or an inline table:
+  data t = { Campfire, Smoke   true, true   false, false }
+  learn Smoke from t with bayes(alpha = 1)
+  learn from "data.csv" with mle                every variable
 
 Evidence set with :observe applies to every later query and shows in the prompt.
 

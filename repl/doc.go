@@ -17,18 +17,28 @@
 //
 // # The model
 //
-// The session's model is the loaded file plus the declarations entered so
-// far. It is lowered from a generated source named "<stdin>" that holds
-// every accepted chunk of input at its own input line (so errors are
-// positioned at the line the user typed) and imports the model file. A
-// chunk that fails to lower is rejected and the model is unchanged. Chunks
-// of only queries leave the model object alone, so the junction tree that
-// package infer caches per model is compiled once and only re-calibrated
-// as the evidence changes.
+// The session's model is an [ir.Model], which never changes once built:
+// the session holds a pointer to the current one and replaces it. It
+// starts as the loaded file (any format, read by pbl.LoadFile, which runs
+// a .pbl file's learn statements) or an empty model. An input that
+// declares something (variables, edges, distributions, a classifier, data
+// tables, learn statements, imports) is lowered onto it with [ir.Extend],
+// which runs its learn statements and returns the extended model; its
+// errors are positioned at the lines typed, as "<stdin>:LINE:COL". An
+// input that fails to lower is rejected and the model is unchanged. A
+// variable declared without a distribution is a variable still to learn:
+// a query that needs it fails with an error of the kind
+// ir.ErrNoDistribution, and the others are answered. :reload reads the
+// file again and extends it with the parsed inputs, in order. Inputs of
+// only queries and expectations leave the model alone, so the junction
+// tree that package infer caches per model is compiled once and only
+// re-calibrated as the evidence changes.
 //
 // # Evidence
 //
-// Session evidence (`:observe`) is merged into every later query as extra
-// conditioning terms; a query that mentions an observed variable with
-// another state, or asks about it, is an error that says so.
+// Session evidence (`:observe`) is added to every later query once it is
+// lowered, with [ir.Query.WithEvidence], and so to the queries of expect
+// lines typed in the session; a query that gives an observed variable
+// another state, asks about it or conditions on each of its states is an
+// error at the variable in the query.
 package repl

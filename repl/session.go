@@ -1,18 +1,16 @@
 package repl
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl"
-	"github.com/pbl-lang/pbl/formats/source"
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
@@ -55,13 +53,12 @@ type Session struct {
 	err   io.Writer
 	opt   infer.Options
 	json  bool
-	model *ir.Model
+	model *ir.Model // never written to: a declaration replaces it
 
-	path    string  // the loaded model file, or ""
-	base    string  // the .pbl file the generated source imports: path, or a conversion of it; "" if none yet
-	tmpBase string  // a temporary conversion to remove at Close, or ""
-	chunks  []chunk // accepted interactive declarations
-	evid    []obs   // session evidence, in the order observed
+	path     string            // the loaded model file, or ""
+	inputs   [][]*grammar.File // the accepted inputs that declared something, in order, to replay at :reload
+	imported map[string]bool   // the absolute paths of the loaded .pbl file and of the files imported in the session
+	evid     []obs             // session evidence, in the order observed
 
 	line    int      // input lines read so far
 	pending []string // lines of an incomplete statement
@@ -70,43 +67,28 @@ type Session struct {
 	last    *ir.Query // the last query answered, or nil
 	printed bool      // a text result has been printed (for separators)
 	failed  bool      // an error was reported
-
-	// incomplete holds the errors of declarations accepted while the
-	// model they make is incomplete (a variable without a distribution
-	// yet), or nil.
-	incomplete error
-	quit       bool
+	quit    bool
 
 	// answerFn answers queries; tests replace it.
 	answerFn func(*ir.Model, *ir.Query, infer.Options) (*infer.Result, error)
-}
-
-// chunk is one accepted piece of input that declared something.
-type chunk struct {
-	line int // input line of its first line
-	text string
 }
 
 // obs is one observation of the session evidence, by name so that it
 // survives reloading the model.
 type obs struct{ name, state string }
 
+// lowerOptions run the learn statements of typed input as a model file's
+// are run when it is loaded.
+var lowerOptions = ir.LowerOptions{Learn: pbl.RunLearn}
+
 // New returns a session with an empty model.
 func New(cfg Config) *Session {
 	if cfg.Err == nil {
 		cfg.Err = cfg.Out
 	}
-	s := &Session{cfg: cfg, out: cfg.Out, err: cfg.Err, opt: cfg.Options, json: cfg.JSON, answerFn: infer.Answer}
+	s := &Session{cfg: cfg, out: cfg.Out, err: cfg.Err, opt: cfg.Options, json: cfg.JSON, answerFn: infer.Answer, imported: map[string]bool{}}
 	s.model = &ir.Model{} // a model file must declare something; the session starts empty
 	return s
-}
-
-// Close removes the session's temporary files.
-func (s *Session) Close() {
-	if s.tmpBase != "" {
-		os.Remove(s.tmpBase)
-		s.tmpBase = ""
-	}
 }
 
 // Model returns the session's current model.
@@ -116,61 +98,42 @@ func (s *Session) Model() *ir.Model { return s.model }
 func (s *Session) Failed() bool { return s.failed }
 
 // Load replaces the session's model by the model file at path (any format
-// pbl reads). Interactive declarations and the evidence are dropped. On
-// error the session is unchanged.
+// pbl reads, prepared as every command prepares it: a .pbl file's learn
+// statements run). Interactive declarations and the evidence are dropped.
+// On error the session is unchanged.
 func (s *Session) Load(path string) error {
-	m, err := loadModel(path)
+	m, err := pbl.LoadFile(path)
 	if err != nil {
 		return err
 	}
-	s.Close()
-	s.path, s.base, s.chunks, s.evid, s.last, s.incomplete = path, "", nil, nil, nil, nil
-	if isPBL(path) {
-		s.base = path
-	}
+	s.path, s.inputs, s.evid, s.last = path, nil, nil, nil
+	s.imported = map[string]bool{absPath(path): true}
 	s.model = m
 	return nil
 }
 
-func isPBL(path string) bool { return strings.EqualFold(filepath.Ext(path), ".pbl") }
-
-// Reload reads the model file again and replays the interactive
-// declarations. Evidence that no longer fits the model is dropped, with a
-// note. On error the session is unchanged.
+// Reload reads the model file again and extends it with the inputs that
+// declared something, in the order they were typed (their learn
+// statements run again; their queries do not). Evidence that no longer
+// fits the model is dropped, with a note. On error the session is
+// unchanged.
 func (s *Session) Reload() error {
-	if s.path == "" && len(s.chunks) == 0 {
+	if s.path == "" && len(s.inputs) == 0 {
 		return errors.New("no model loaded (use :load FILE)")
 	}
-	var m *ir.Model
-	var err error
-	if s.path != "" && !isPBL(s.path) {
-		// Convert again: the file may have changed.
-		m, err = loadModel(s.path)
-		if err != nil {
-			return err
-		}
-		if len(s.chunks) > 0 {
-			old := s.model
-			s.model = m
-			s.Close()
-			s.base = ""
-			if err := s.ensureBase(); err != nil {
-				s.model = old
-				return err
-			}
-			m, err = s.lower(nil)
-			if err != nil {
-				s.model = old
-				return err
-			}
-		}
-	} else {
-		m, err = s.lower(nil)
-		if err != nil {
+	m := &ir.Model{}
+	if s.path != "" {
+		var err error
+		if m, err = pbl.LoadFile(s.path); err != nil {
 			return err
 		}
 	}
-	s.incomplete = nil
+	for _, files := range s.inputs {
+		var err error
+		if m, err = ir.Extend(m, lowerOptions, files...); err != nil {
+			return err
+		}
+	}
 	s.setModel(m)
 	return nil
 }
@@ -181,7 +144,7 @@ func (s *Session) setModel(m *ir.Model) {
 	kept := s.evid[:0]
 	for _, o := range s.evid {
 		v, ok := m.Lookup(o.name)
-		if !ok || v.State(o.state) < 0 {
+		if !ok || !v.Discrete() || v.State(o.state) < 0 {
 			fmt.Fprintf(s.err, "note: dropped the evidence %s=%s, which the model no longer has\n", ir.Quote(o.name), ir.Quote(o.state))
 			continue
 		}
@@ -190,66 +153,16 @@ func (s *Session) setModel(m *ir.Model) {
 	s.evid = kept
 }
 
-// ensureBase makes sure a non-.pbl model has a .pbl conversion that the
-// generated source can import.
-func (s *Session) ensureBase() error {
-	if s.base != "" || s.path == "" {
-		return nil
+// observations returns the session evidence as observations of the
+// session's model.
+func (s *Session) observations() []ir.Obs {
+	ev := make([]ir.Obs, 0, len(s.evid))
+	for _, o := range s.evid {
+		// setModel keeps only evidence that fits the model.
+		v, _ := s.model.Lookup(o.name)
+		ev = append(ev, ir.Obs{Var: v.ID, State: v.State(o.state)})
 	}
-	var b bytes.Buffer
-	if err := source.Write(&b, s.model, "converted from "+s.path+" by pbl repl"); err != nil {
-		return fmt.Errorf("cannot add declarations to %s: %v", s.path, err)
-	}
-	f, err := os.CreateTemp("", "pbl-repl-*.pbl")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b.Bytes())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	s.base, s.tmpBase = f.Name(), f.Name()
-	return nil
-}
-
-// lower builds the model from the base file, the accepted chunks and
-// extra (if not nil).
-func (s *Session) lower(extra *chunk) (*ir.Model, error) {
-	var b strings.Builder
-	line := 1
-	add := func(c chunk) {
-		for ; line < c.line; line++ {
-			b.WriteByte('\n')
-		}
-		b.WriteString(c.text)
-		line += strings.Count(c.text, "\n")
-	}
-	for _, c := range s.chunks {
-		add(c)
-	}
-	if extra != nil {
-		add(*extra)
-	}
-	if s.base != "" {
-		fmt.Fprintf(&b, "\nimport %s\n", strconv.Quote(s.base))
-	}
-	m, err := pbl.Load(InputName, append([]byte{}, b.String()...))
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// loadModel reads a model file for the session. A structure whose numbers
-// are still to be learned is accepted (queries on it say so until a learn
-// statement runs), and the file's own learn statements run; its queries do
-// not.
-func loadModel(path string) (*ir.Model, error) {
-	return pbl.LoadFile(path)
+	return ev
 }
 
 // Prompt returns the prompt for the next line: "pbl> ", with the evidence
@@ -385,7 +298,7 @@ func (s *Session) statement() {
 		f, ferr := parser.Parse(InputName, []byte(text))
 		if ferr == nil {
 			s.pending = nil
-			s.chunk(f, text, src)
+			s.input(f, text, src)
 			return
 		}
 		if atEnd(qerr, text) || atEnd(ferr, text) {
@@ -409,7 +322,7 @@ func (s *Session) statement() {
 		return
 	}
 	s.pending = nil
-	s.chunk(f, text, src)
+	s.input(f, text, src)
 }
 
 // isQueryStart reports whether src starts with a query keyword and "(".
@@ -449,87 +362,130 @@ func atEnd(err error, text string) bool {
 	return p.Line > line || p.Line == line && p.Col >= col
 }
 
-// chunk runs a complete piece of input that is not a bare query: its
-// declarations extend the model, its queries and expectations are
-// answered.
-func (s *Session) chunk(f *grammar.File, text, src string) {
+// input runs a complete piece of input that is not a bare query. If it
+// declares anything (variables, edges, distributions, a classifier, data
+// tables, learn statements, imports), the model is extended with it;
+// then its queries and expectations are answered, in order. An input
+// that fails to lower is rejected as a whole and the model is unchanged.
+func (s *Session) input(f *grammar.File, text, src string) {
 	if len(f.Stmts) == 0 {
 		return
 	}
-	decl, expects := false, false
+	decl, imports, onlyQueries := false, false, true
 	for _, st := range f.Stmts {
 		switch st.(type) {
 		case *grammar.QueryStmt:
+			continue
 		case *grammar.Expect:
-			expects = true
+		case *grammar.Import:
+			decl, imports = true, true
 		default:
 			decl = true
 		}
+		onlyQueries = false
 	}
-	var lowered *ir.Model
-	if decl || expects {
-		// Expectations are lowered with the evidence written into their
-		// queries: check the evidence against them first.
-		ins, err := s.evidenceInserts(f, src)
-		if err != nil {
-			s.report(err, src)
-			return
-		}
-		if err := s.ensureBase(); err != nil {
-			s.report(err, src)
-			return
-		}
-		c := chunk{line: s.start, text: insert(src, ins)}
-		m, err := s.lower(&c)
-		if err != nil && decl && onlyIncomplete(err) {
-			// Declarations typed one at a time: var Smoke: bool now,
-			// its distribution later. Keep them; the model stays as it
-			// was until they are complete.
-			s.chunks = append(s.chunks, c)
-			s.incomplete = err
-			if s.cfg.Interactive {
-				fmt.Fprintf(s.out, "pending until the model is complete (queries use the model as it was):\n%s", indent(err.(ir.ErrorList).Lines()))
+	if onlyQueries {
+		// Queries need no extension of the model.
+		for _, st := range f.Stmts {
+			if st, ok := st.(*grammar.QueryStmt); ok {
+				s.query(st.Query, src)
 			}
-			return
 		}
-		if err != nil {
+		return
+	}
+	files := []*grammar.File{f}
+	if imports {
+		// Imports in typed input are relative to the current directory,
+		// the directory of InputName.
+		var err error
+		if files, err = pbl.Parse(InputName, []byte(text)); err != nil {
 			s.report(err, src)
 			return
 		}
-		lowered = m
-		if decl {
-			s.chunks = append(s.chunks, c)
-			s.incomplete = nil
-			s.setModel(m)
-		}
+		files = s.newImports(files)
 	}
-	for _, st := range f.Stmts {
+	before := s.model
+	m, err := ir.Extend(s.model, lowerOptions, files...)
+	if err != nil {
+		s.report(err, src)
+		return
+	}
+	if decl {
+		for _, f := range files[:len(files)-1] {
+			s.imported[absPath(f.Pos.Filename)] = true
+		}
+		s.inputs = append(s.inputs, declarations(files))
+		s.model = m // the evidence still fits: extending only adds
+		s.noteUnlearned(before)
+	}
+	// The statements were lowered against m; without declarations m is
+	// s.model with the same variables, and the session keeps s.model so
+	// that the junction tree compiled for it is reused.
+	for _, st := range m.Stmts {
 		switch st := st.(type) {
-		case *grammar.QueryStmt:
-			s.query(st.Query, src)
-		case *grammar.Expect:
-			s.expect(lowered, st, src)
+		case *ir.QueryStmt:
+			s.ask(st.Query, src)
+		case *ir.ExpectStmt:
+			s.expect(st, src)
 		}
 	}
 }
 
-// onlyIncomplete reports whether every error of a lowering says that a
-// variable still lacks its distribution.
-func onlyIncomplete(err error) bool {
-	var list ir.ErrorList
-	if !errors.As(err, &list) || len(list) == 0 {
-		return false
-	}
-	for _, e := range list {
-		if !strings.Contains(e.Msg, "has no distribution") {
-			return false
+// newImports drops from files (imports first, the typed input last) the
+// files already in the model: a file imported again is not lowered
+// again, as in a model file that imports it twice.
+func (s *Session) newImports(files []*grammar.File) []*grammar.File {
+	out := make([]*grammar.File, 0, len(files))
+	for _, f := range files[:len(files)-1] {
+		if s.imported[absPath(f.Pos.Filename)] {
+			s.note("%s is already imported", f.Pos.Filename)
+			continue
 		}
+		out = append(out, f)
 	}
-	return true
+	return append(out, files[len(files)-1])
 }
 
-func indent(lines string) string {
-	return "  " + strings.ReplaceAll(strings.TrimRight(lines, "\n"), "\n", "\n  ") + "\n"
+// absPath is path made absolute, to compare the files of imports.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
+}
+
+// declarations returns files without the main file's queries and
+// expectations: what replaying the input at :reload lowers again.
+func declarations(files []*grammar.File) []*grammar.File {
+	main := *files[len(files)-1]
+	main.Stmts = nil
+	for _, st := range files[len(files)-1].Stmts {
+		switch st.(type) {
+		case *grammar.QueryStmt, *grammar.Expect:
+		default:
+			main.Stmts = append(main.Stmts, st)
+		}
+	}
+	return append(files[:len(files)-1:len(files)-1], &main)
+}
+
+// noteUnlearned says, interactively, which variables a declaration left
+// without a distribution.
+func (s *Session) noteUnlearned(before *ir.Model) {
+	was := before.Unlearned()
+	var added []ir.VarID
+	for _, v := range s.model.Unlearned() {
+		if !slices.Contains(was, v) {
+			added = append(added, v)
+		}
+	}
+	switch {
+	case len(added) == 1:
+		name := ir.Quote(s.model.Vars[added[0]].Name)
+		s.note("%s has no distribution yet: give it one (P(%s | ...) = ...) or learn it; until then a query that needs it fails", name, name)
+	case len(added) > 1:
+		s.note("%s have no distribution yet: give them one or learn them; until then a query that needs them fails", s.model.NameList(added, 5))
+	}
 }
 
 // report prints an error. Interactively, an error in the input just typed
@@ -545,7 +501,8 @@ func (s *Session) report(err error, src string) {
 	}
 	if list == nil {
 		msg := err.Error()
-		if pe, ok := err.(*os.PathError); ok {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
 			msg = pe.Path + ": " + pe.Err.Error()
 		}
 		fmt.Fprintln(s.err, strings.TrimSpace(msg))

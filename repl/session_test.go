@@ -2,6 +2,8 @@ package repl
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -22,7 +24,6 @@ func session(t *testing.T, model string, interactive bool, lines ...string) (out
 	t.Helper()
 	var o, e bytes.Buffer
 	s := New(Config{Out: &o, Err: &e, Interactive: interactive})
-	defer s.Close()
 	if model != "" {
 		if err := s.Load(model); err != nil {
 			t.Fatal(err)
@@ -185,7 +186,7 @@ func TestCommands(t *testing.T) {
 		"engine: auto (order min-fill)\n", "engine: ve (order min-fill)\n",
 		"junction tree\n", "last query: P(Storm=true) (engine ve)\n",
 		`{"query":"P(Storm=true)","evidence":{"Storm":"true"},"p":0.3}` + "\n",
-		"learn from \"data.csv\" with bayes(alpha = 1)", ":observe X=x ...",
+		"learn Smoke from t with bayes(alpha = 1)", ":observe X=x ...",
 		":observe X=x ...\n  add session evidence",
 	} {
 		if !strings.Contains(out, want) {
@@ -221,7 +222,6 @@ func TestLoadReload(t *testing.T) {
 	s := New(Config{Out: io.Discard})
 	var out, errOut bytes.Buffer
 	s = New(Config{Out: &out, Err: &errOut})
-	defer s.Close()
 	step := func(lines ...string) {
 		for _, l := range lines {
 			s.Feed(l)
@@ -244,30 +244,156 @@ func TestLoadReload(t *testing.T) {
 	}
 }
 
+// TestIncrementalDeclarations: a variable declared without a distribution
+// is a variable still to learn. A query that needs it fails with an error
+// of the kind ir.ErrNoDistribution, one that does not is answered, and
+// once the variable has a distribution every query is.
 func TestIncrementalDeclarations(t *testing.T) {
-	out, errOut, _, _ := session(t, "", true,
-		"P(X)", "var Rain: bool", "P(Rain)", "P(Rain) = 0.2", "P(Rain=true)", ":reload", "P(Rain=true)")
-	// A variable declared without its distribution is a structure still to
-	// learn: a query that needs it says so, and works once it has one.
-	if !strings.Contains(out, "P(Rain=true) = 0.2") {
-		t.Errorf("out = %q", out)
+	var out, errOut bytes.Buffer
+	s := New(Config{Out: &out, Err: &errOut})
+	var errs []error
+	s.answerFn = func(m *ir.Model, q *ir.Query, opt infer.Options) (*infer.Result, error) {
+		res, err := infer.Answer(m, q, opt)
+		errs = append(errs, err)
+		return res, err
 	}
-	if !strings.Contains(errOut, "<stdin>:1:3: undefined variable \"X\"") || !strings.Contains(errOut, "<stdin>:3:1: the model has no numbers yet for Rain") {
-		t.Errorf("stderr = %q", errOut)
+	for _, l := range []string{"P(X)", "var Rain: bool", "P(Rain)", "P(Rain) = 0.2", "P(Rain=true)", ":reload", "P(Rain=true)"} {
+		s.Feed(l)
 	}
-	if strings.Count(out, "P(Rain=true) = 0.2") != 2 {
-		t.Errorf(":reload should replay the declarations: %q", out)
+	if want := "P(Rain=true) = 0.2\n\nP(Rain=true) = 0.2\n"; out.String() != want {
+		t.Errorf("out = %q, want %q (:reload replays the declarations)", out.String(), want)
+	}
+	if !strings.Contains(errOut.String(), "<stdin>:1:3: undefined variable \"X\"") || !strings.Contains(errOut.String(), "<stdin>:3:1: the model has no numbers yet for Rain") {
+		t.Errorf("stderr = %q", errOut.String())
+	}
+	if len(errs) != 3 || !errors.Is(errs[0], ir.ErrNoDistribution) || errs[1] != nil || errs[2] != nil {
+		t.Errorf("errors of the answers = %v, want ir.ErrNoDistribution, nil, nil", errs)
 	}
 }
 
+// TestStructureFirst: declarations typed one at a time on a loaded model;
+// queries that do not need the new variable are answered meanwhile, and
+// the model is extended (not rebuilt) at each step.
+func TestStructureFirst(t *testing.T) {
+	var out, errOut bytes.Buffer
+	s := New(Config{Out: &out, Err: &errOut, Interactive: true})
+	if err := s.Load(campfire); err != nil {
+		t.Fatal(err)
+	}
+	base := s.Model()
+	step := func(line string) *ir.Model {
+		t.Helper()
+		out.Reset()
+		errOut.Reset()
+		s.Feed(line)
+		return s.Model()
+	}
+	m1 := step("var Smoke: bool")
+	if !strings.Contains(out.String(), "Smoke has no distribution yet") || m1 == base || len(base.Vars) != 6 {
+		t.Errorf("var Smoke: out %q; the loaded model has %d variables", out.String(), len(base.Vars))
+	}
+	if step("P(Campfire=true | Storm=true, BusTourGroup=true)"); !strings.Contains(out.String(), "0.4") || s.Model() != m1 {
+		t.Errorf("a query that needs no Smoke: %q %q", out.String(), errOut.String())
+	}
+	if step("P(Smoke)"); !strings.Contains(errOut.String(), "no numbers yet for Smoke") {
+		t.Errorf("P(Smoke): stderr %q", errOut.String())
+	}
+	step("Campfire -> Smoke")
+	if step(":cpt Smoke"); !strings.Contains(errOut.String(), "Smoke has no distribution yet") {
+		t.Errorf(":cpt Smoke: stderr %q", errOut.String())
+	}
+	step("P(Smoke | Campfire) = { true: 0.9 false: 0.05 }")
+	if errOut.Len() != 0 || out.Len() != 0 {
+		t.Errorf("the distribution: %q %q", out.String(), errOut.String())
+	}
+	if step("P(Smoke=true | Campfire=false)"); !strings.Contains(out.String(), "0.05") {
+		t.Errorf("P(Smoke=true | Campfire=false): %q %q", out.String(), errOut.String())
+	}
+	if v, ok := s.Model().Lookup("Smoke"); !ok || s.Model().Table(v.ID) == nil {
+		t.Errorf("Smoke has no table")
+	}
+	if _, ok := base.Lookup("Smoke"); ok {
+		t.Errorf("the loaded model was changed")
+	}
+}
+
+// emptyTempDir points os.TempDir at a new empty directory for the test
+// and returns a function that reports the files created there.
+func emptyTempDir(t *testing.T) func() []string {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	return func() []string {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+}
+
+const smallBIF = `network small {}
+variable A { type discrete [ 2 ] { %s, %s }; }
+variable B { type discrete [ 2 ] { yes, no }; }
+probability ( A ) { table %s; }
+probability ( B | A ) { (%[1]s) 0.9, 0.1; (%[2]s) 0.3, 0.7; }
+`
+
+// TestBIFDeclarations: declarations typed in a session extend a BIF model
+// in memory (no temporary .pbl file), and :reload reads the changed file
+// and replays them; evidence the new file no longer has is dropped.
 func TestBIFDeclarations(t *testing.T) {
+	created := emptyTempDir(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "small.bif")
+	write := func(yes, no, table string) {
+		if err := os.WriteFile(path, fmt.Appendf(nil, smallBIF, yes, no, table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("yes", "no", "0.2, 0.8")
+	var out, errOut bytes.Buffer
+	s := New(Config{Out: &out, Err: &errOut})
+	for _, l := range []string{":load " + path, "var C: bool", "B -> C", "P(C | B) = { yes: 0.5 no: 0.1 }", "P(C=true)", ":observe A=yes", "P(C=true)"} {
+		s.Feed(l)
+	}
+	write("yes", "no", "0.5, 0.5")
+	for _, l := range []string{":reload", "P(C=true)", ":unobserve", "P(C=true)", ":observe A=yes"} {
+		s.Feed(l)
+	}
+	write("y", "n", "0.5, 0.5")
+	for _, l := range []string{":reload", ":evidence", "P(C=true | A=n)"} {
+		s.Feed(l)
+	}
+	want := "P(C=true) = 0.268\n\nP(C=true | A=yes) = 0.46\n\nP(C=true | A=yes) = 0.46\n\nP(C=true) = 0.34\n" +
+		"evidence: none\n\nP(C=true | A=n) = 0.22\n"
+	if out.String() != want {
+		t.Errorf("out = %q, want %q", out.String(), want)
+	}
+	if want := "note: dropped the evidence A=yes, which the model no longer has\n"; errOut.String() != want {
+		t.Errorf("stderr = %q, want %q", errOut.String(), want)
+	}
+	if files := created(); len(files) != 0 {
+		t.Errorf("the session created temporary files %q", files)
+	}
+}
+
+// TestCorpusDeclarations extends a network of the corpus, when there is one.
+func TestCorpusDeclarations(t *testing.T) {
 	corpus := "../../shared/corpus/bif/asia.bif"
 	if _, err := os.Stat(corpus); err != nil {
 		t.Skip("no corpus")
 	}
+	created := emptyTempDir(t)
 	out, errOut, _, _ := session(t, corpus, false, "var Extra: bool", "P(Extra) = 0.5", "P(Extra=true)", "P(asia=yes)")
 	if out != "P(Extra=true) = 0.5\n\nP(asia=yes) = 0.01\n" || errOut != "" {
 		t.Errorf("got %q, %q", out, errOut)
+	}
+	if files := created(); len(files) != 0 {
+		t.Errorf("the session created temporary files %q", files)
 	}
 }
 
@@ -391,5 +517,101 @@ func TestLearnGaussian(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("out lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestEvidenceRules: the session evidence is added to queries and to the
+// queries of expect lines typed in the session, and refused where it
+// conflicts, at the variable in the query.
+func TestEvidenceRules(t *testing.T) {
+	for _, c := range []struct {
+		line, out, err string
+	}{
+		{"P(Campfire=true | BusTourGroup=true)", "P(Campfire=true | BusTourGroup=true, Storm=true) = 0.4\n", ""},
+		{"P(Campfire=true, BusTourGroup=true)", "P(Campfire=true, BusTourGroup=true | Storm=true) = 0.2\n", ""},
+		{"P(Campfire=true | Storm=true, BusTourGroup=true)", "P(Campfire=true | Storm=true, BusTourGroup=true) = 0.4\n", ""},
+		{"indep(Thunder, Campfire)", "indep(Thunder, Campfire | Storm) = true\n", ""},
+		{"expect P(Campfire=true | BusTourGroup=true) == 0.4", "", ""},
+		{"expect P(Campfire=true | BusTourGroup=true) == 0.3", "", "<stdin>:1:1: expect P(Campfire=true | BusTourGroup=true, Storm=true) == 0.3: got 0.4"},
+		{"expect indep(Thunder, Campfire) == true", "", ""},
+		{"var Smoke: bool P(Smoke) = 0.5 expect P(Smoke=true) == 0.5", "", ""},
+		{"P(Storm)", "", "<stdin>:1:3: Storm is observed as Storm=true in this session (:unobserve Storm first)"},
+		{"P(Campfire | Storm=false)", "", "<stdin>:1:14: Storm is given Storm=false here but observed as Storm=true in this session (:unobserve Storm first)"},
+		{"P(Campfire | Storm)", "", "<stdin>:1:14: Storm is observed as Storm=true"},
+		{"MAP(Storm | Thunder=true)", "", "<stdin>:1:5: Storm is observed"},
+		{"indep(Storm, Thunder)", "", "<stdin>:1:7: Storm is observed"},
+		{"expect P(Storm=true) == 1", "", "<stdin>:1:10: Storm is observed as Storm=true"},
+		{"expect P(Campfire | Storm=false) == [0.1, 0.9]", "", "<stdin>:1:21: Storm is given Storm=false here"},
+		{":observe Thunder=true Thunder=false", "", ":observe: Thunder is given two states, Thunder=true and Thunder=false"},
+		{":observe Thunder=true, Thunder=true", "", ""},
+		{":observe Thundr=true", "", `undefined variable "Thundr" (did you mean "Thunder"?)`},
+		{":observe Thunder=yes", "", `Thunder has no state "yes" (its states: true, false)`},
+	} {
+		var out, errOut bytes.Buffer
+		s := New(Config{Out: &out, Err: &errOut})
+		if err := s.Load(campfire); err != nil {
+			t.Fatal(err)
+		}
+		s.Feed(":observe Storm=true")
+		s.line = 0 // the line typed is <stdin>:1
+		s.Feed(c.line)
+		if out.String() != c.out || c.err == "" && errOut.Len() > 0 || !strings.HasPrefix(errOut.String(), c.err) {
+			t.Errorf("%s: got %q, %q; want %q, %q", c.line, out.String(), errOut.String(), c.out, c.err)
+		}
+	}
+}
+
+// TestImport: an import typed in the session extends the model with the
+// file, relative to the current directory; importing it again changes
+// nothing, and :reload keeps it.
+func TestImport(t *testing.T) {
+	abs, err := filepath.Abs(campfire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("extra.pbl", []byte("var Extra: bool\nStorm -> Extra\nP(Extra | Storm) = { true: 0.5 false: 0.1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, _, status := session(t, abs, false,
+		`import "extra.pbl"`, "P(Extra=true)", `import "extra.pbl"`, `import "nosuch.pbl"`, ":reload", "P(Extra=true | Storm=true)")
+	if want := "P(Extra=true) = 0.22\n\nP(Extra=true | Storm=true) = 0.5\n"; out != want {
+		t.Errorf("out = %q, want %q", out, want)
+	}
+	if !strings.HasPrefix(errOut, `<stdin>:4:1: cannot import "nosuch.pbl"`) || strings.Count(errOut, "\n") != 1 || status != 1 {
+		t.Errorf("stderr = %q, status %d", errOut, status)
+	}
+}
+
+// TestInlineDataLearn: a data table and a learn statement typed in the
+// session learn the numbers of variables declared without them; queries
+// use them, and :reload learns them again.
+func TestInlineDataLearn(t *testing.T) {
+	out, errOut, _, status := session(t, "", false,
+		"var Rain, Wet: bool",
+		"Rain -> Wet",
+		"data t = {",
+		"  Rain, Wet",
+		"  true, true",
+		"  true, true",
+		"  false, false",
+		"  false, true",
+		"}",
+		"P(Wet)",
+		"learn from t with mle",
+		"P(Wet=true | Rain=false)",
+		"learn Wet from t with bayes(alpha = 1) expect P(Wet=true | Rain=true) == 0.75",
+		":reload",
+		"P(Wet=true | Rain=true)",
+		"learn from t with bayes(alpha = 1, ess = 2)",
+		"P(Rain=true)")
+	want := "P(Wet=true | Rain=false) = 0.5\n\nP(Wet=true | Rain=true) = 0.75\n\nP(Rain=true) = 0.5\n"
+	if out != want {
+		t.Errorf("out = %q, want %q", out, want)
+	}
+	errs := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(errs) != 2 || !strings.HasPrefix(errs[0], "<stdin>:10:1: the model has no numbers yet for Rain, Wet") ||
+		!strings.HasPrefix(errs[1], "<stdin>:16:") || status != 1 {
+		t.Errorf("stderr = %q, status %d", errOut, status)
 	}
 }

@@ -38,7 +38,6 @@ func replCmd(c *cli, args []string) int {
 		cfg.Interrupt = repl.InterruptOnSignal
 	}
 	s := repl.New(cfg)
-	defer s.Close()
 	if len(args) == 1 {
 		if err := s.Load(args[0]); err != nil {
 			c.report(err)

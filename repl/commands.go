@@ -486,8 +486,8 @@ func (s *Session) cmdHelp(args []string) {
 	}
 	t.Write(s.out)
 	fmt.Fprint(s.out, `
-Keys: Tab completes commands, keywords, variables and states after "=";
-up and down arrows recall history; Ctrl-C cancels the line or a running
-query; Ctrl-D exits.
+Keys: Tab completes commands, keywords, variables, states after "=" and
+learning methods after "with"; up and down arrows recall history; Ctrl-C
+cancels the line or a running query; Ctrl-D exits.
 `)
 }

@@ -3,21 +3,28 @@ package repl
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/learn"
 )
 
 // keywords are the language's words offered by completion.
-var keywords = []string{"P", "MPE", "MAP", "indep", "query", "expect", "var", "import", "bool", "real", "normalize", "within"}
+var keywords = []string{"P", "MPE", "MAP", "indep", "query", "expect", "var", "import", "bool", "real", "normalize", "within",
+	"naive_bayes", "tan", "given", "data", "learn", "from", "with"}
 
 // Complete returns the completions of the word before the cursor, in the
 // form of liner's WordCompleter: line is the line being edited and pos
 // the cursor's position in runes; the line becomes head + c + tail for a
 // chosen completion c. It completes command names after ":", variable
-// names and keywords, states after "X=", file names after :load and
+// names and keywords, states after "X=", learning methods and their
+// options after "with" in a learn statement, file names after :load and
 // :graph, and the arguments of :engine, :json and :help.
 func (s *Session) Complete(line string, pos int) (head string, completions []string, tail string) {
 	r := []rune(line)
@@ -32,6 +39,9 @@ func (s *Session) Complete(line string, pos int) (head string, completions []str
 	if v := s.varBeforeEquals(head); v != nil {
 		return head, prefixed(quoteAll(v.States), word), tail
 	}
+	if cands, ok := s.learnCompletions(head); ok {
+		return head, prefixed(cands, word), tail
+	}
 	cands := quoteAll(s.model.Names())
 	cands = append(cands, keywords...)
 	return head, prefixed(cands, word), tail
@@ -40,7 +50,11 @@ func (s *Session) Complete(line string, pos int) (head string, completions []str
 func (s *Session) completeCommand(before, trimmed, tail string) (string, []string, string) {
 	if !strings.ContainsAny(trimmed, " \t") {
 		start := len(before) - len(trimmed)
-		return before[:start], prefixed(commandNames(), trimmed), tail
+		names := prefixed(commandNames(), trimmed)
+		if len(names) == 1 && lookupCommand(names[0][1:]).args != "" {
+			names[0] += " " // on to its arguments
+		}
+		return before[:start], names, tail
 	}
 	name := strings.Fields(trimmed)[0][1:]
 	c := lookupCommand(name)
@@ -86,6 +100,69 @@ func (s *Session) completeCommand(before, trimmed, tail string) (string, []strin
 		return head, prefixed(names, word), tail
 	}
 	return before, nil, tail
+}
+
+// learnCompletions completes a learn statement's method: after "with",
+// the names of the learning methods; inside "with NAME(", the options of
+// that method not given yet. head is the text of the line before the word
+// being completed; a statement in progress on earlier lines counts too.
+// It reports false anywhere else.
+func (s *Session) learnCompletions(head string) ([]string, bool) {
+	text := head
+	if len(s.pending) > 0 {
+		text = strings.Join(s.pending, "\n") + "\n" + head
+	}
+	var toks []lexer.Token
+	sc := grammar.NewScanner(InputName, text)
+	for {
+		t, err := sc.Next()
+		if err != nil {
+			return nil, false
+		}
+		if t.Type == grammar.EOF {
+			break
+		}
+		toks = append(toks, t)
+	}
+	isWith := func(t lexer.Token) bool { return t.Type == grammar.Ident && t.Value == "with" }
+	n := len(toks)
+	if n > 0 && isWith(toks[n-1]) {
+		return learn.MethodNames(), true
+	}
+	// Back from the end over the options written so far, to "with NAME (".
+	i := n
+	for i > 0 && (toks[i-1].Type == grammar.Ident || toks[i-1].Type == grammar.Number ||
+		toks[i-1].Type == grammar.Punct && (toks[i-1].Value == "=" || toks[i-1].Value == ",")) {
+		i--
+	}
+	if i >= 3 && toks[i-1].Type == grammar.Punct && toks[i-1].Value == "(" && toks[i-2].Type == grammar.Ident && isWith(toks[i-3]) {
+		spec, err := learn.LookupMethod(toks[i-2].Value)
+		if err != nil {
+			return nil, true
+		}
+		given := map[string]bool{} // and those excluded by an option given
+		for _, t := range toks[i:] {
+			if t.Type != grammar.Ident {
+				continue
+			}
+			given[t.Value] = true
+			for _, group := range spec.Exclusive {
+				if slices.Contains(group, t.Value) {
+					for _, o := range group {
+						given[o] = true
+					}
+				}
+			}
+		}
+		var names []string
+		for _, o := range spec.Options {
+			if !given[o.Name] {
+				names = append(names, o.Name)
+			}
+		}
+		return names, true
+	}
+	return nil, false
 }
 
 // wordStart returns the byte offset where the name before the end of s

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/pbl-lang/pbl/learn"
 )
 
 func TestComplete(t *testing.T) {
@@ -35,10 +37,11 @@ func TestComplete(t *testing.T) {
 		{"M", -1, "", "", []string{"MAP", "MPE"}},
 		{"qu", -1, "", "", []string{"query"}},
 		{"P(B", -1, "P(", "", []string{"BusTourGroup"}},
-		{"P(Nope=", -1, "P(Nope=", "", []string{"BusTourGroup", "Campfire", "ForestFire", "Lightning", "MAP", "MPE", "P", "Storm", "Thunder", "bool", "expect", "import", "indep", "normalize", "query", "real", "var", "within"}},
+		{"P(Nope=", -1, "P(Nope=", "", []string{"BusTourGroup", "Campfire", "ForestFire", "Lightning", "MAP", "MPE", "P", "Storm", "Thunder", "bool", "data", "expect", "from", "given", "import", "indep", "learn", "naive_bayes", "normalize", "query", "real", "tan", "var", "with", "within"}},
 		{":", -1, "", "", prefixed(commandNames(), "")},
-		{":ob", -1, "", "", []string{":observe"}},
+		{":ob", -1, "", "", []string{":observe "}},
 		{"  :re", -1, "  ", "", []string{":reload"}},
+		{":q", -1, "", "", []string{":quit"}},
 		{":cpt Th", -1, ":cpt ", "", []string{"Thunder"}},
 		{":observe Thu", -1, ":observe ", "", []string{"Thunder="}},
 		{":observe Thunder=f", -1, ":observe Thunder=", "", []string{"false"}},
@@ -72,5 +75,37 @@ func TestCompleteQuoted(t *testing.T) {
 	_, got, _ = s.Complete(`P("0-3_days"=`, 13)
 	if !cmp.Equal(got, []string{`"a b"`, "c"}) {
 		t.Errorf("states: got %q", got)
+	}
+}
+
+// TestCompleteLearn: after "with" in a learn statement, the methods of the
+// registry; inside their parentheses, the options not given yet.
+func TestCompleteLearn(t *testing.T) {
+	s := New(Config{Out: io.Discard})
+	methods := learn.MethodNames()
+	for _, c := range []struct {
+		pending []string // earlier lines of the statement
+		line    string
+		head    string
+		want    []string
+	}{
+		{nil, "learn from t with ", "learn from t with ", methods},
+		{nil, "learn from t with b", "learn from t with ", []string{"bayes"}},
+		{nil, `learn A, B from "d.csv" with m`, `learn A, B from "d.csv" with `, []string{"mestimate", "mle"}},
+		{nil, "learn from t with bayes(", "learn from t with bayes(", []string{"alpha", "ess"}},
+		{nil, "learn from t with bayes(e", "learn from t with bayes(", []string{"ess"}},
+		{nil, "learn from t with mestimate(", "learn from t with mestimate(", []string{"m"}},
+		{nil, "learn from t with bayes(alpha = 2, ", "learn from t with bayes(alpha = 2, ", nil}, // alpha excludes ess
+		{nil, "learn from t with mle(", "learn from t with mle(", nil},
+		{nil, "learn from t with nosuch(", "learn from t with nosuch(", nil},
+		{[]string{"learn from t"}, "  with ", "  with ", methods},
+		{nil, "expect P(A) == 0.5 within ", "expect P(A) == 0.5 within ", keywords},
+	} {
+		s.pending = c.pending
+		head, got, tail := s.Complete(c.line, len([]rune(c.line)))
+		want := prefixed(c.want, "")
+		if head != c.head || tail != "" || !cmp.Equal(got, want) {
+			t.Errorf("Complete(%q) after %q = %q, %q, %q; want %q, %q", c.line, c.pending, head, got, tail, c.head, want)
+		}
 	}
 }

@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
@@ -613,5 +616,52 @@ func TestInlineDataLearn(t *testing.T) {
 	if len(errs) != 2 || !strings.HasPrefix(errs[0], "<stdin>:10:1: the model has no numbers yet for Rain, Wet") ||
 		!strings.HasPrefix(errs[1], "<stdin>:16:") || status != 1 {
 		t.Errorf("stderr = %q, status %d", errOut, status)
+	}
+}
+
+// TestDocSample replays the sample session of docs/repl.md on an
+// interactive session and compares the transcripts, so that the
+// documentation cannot go stale.
+func TestDocSample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/repl.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sample, ok := strings.Cut(string(doc), "## A sample session\n\n```\n")
+	sample, _, ok2 := strings.Cut(sample, "```\n")
+	if !ok || !ok2 {
+		t.Fatal("docs/repl.md has no sample session")
+	}
+	cmdLine, want, _ := strings.Cut(sample, "\n")
+	model, ok := strings.CutPrefix(cmdLine, "$ pbl repl ")
+	if !ok {
+		t.Fatalf("the sample starts with %q, want $ pbl repl MODEL", cmdLine)
+	}
+	prompt := regexp.MustCompile(`^(pbl(\[[^\]]*\])?> |\.\.\.> )(.*)$`)
+	var lines []string
+	for _, l := range strings.Split(want, "\n") {
+		if m := prompt.FindStringSubmatch(l); m != nil && m[3] != "^D" {
+			lines = append(lines, m[3])
+		}
+	}
+	t.Chdir("..")
+	var out bytes.Buffer
+	s := New(Config{Out: &out, Interactive: true})
+	if err := s.Load(model); err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	s.Run(func() (string, error) {
+		out.WriteString(s.Prompt())
+		if i == len(lines) {
+			out.WriteString("^D")
+			return "", io.EOF
+		}
+		i++
+		out.WriteString(lines[i-1] + "\n")
+		return lines[i-1], nil
+	})
+	if out.String() != want {
+		t.Errorf("docs/repl.md: the sample session differs:\n%s", cmp.Diff(want, out.String()))
 	}
 }

@@ -220,7 +220,7 @@ func (s *Session) Run(readline func() (string, error)) int {
 			s.pending = nil
 			continue
 		}
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			if s.cfg.Interactive {
 				fmt.Fprintln(s.out)
 			}

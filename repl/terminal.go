@@ -79,7 +79,7 @@ func RunTerminal(s *Session, history string) int {
 		switch {
 		case errors.Is(err, liner.ErrPromptAborted):
 			return "", ErrInterrupt
-		case err == io.EOF:
+		case errors.Is(err, io.EOF):
 			return "", io.EOF
 		case err != nil:
 			return "", err

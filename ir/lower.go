@@ -276,11 +276,13 @@ func (l *lowerer) varDecl(d *grammar.VarDecl) {
 		a, err1 := strconv.Atoi(*t.Lo)
 		b, err2 := strconv.Atoi(*t.Hi)
 		switch {
+		case errors.Is(err1, strconv.ErrRange) || errors.Is(err2, strconv.ErrRange):
+			l.b.Errorf(pos(t.Pos), "range %s..%s: a bound is out of range (bounds are 64-bit integers, and a range has at most %d states)", *t.Lo, *t.Hi, MaxStates)
 		case err1 != nil || err2 != nil:
 			l.b.Errorf(pos(t.Pos), "a range needs integer bounds, as in 0..10")
 		case b < a:
 			l.b.Errorf(pos(t.Pos), "empty range %d..%d", a, b)
-		case b-a >= MaxStates:
+		case uint64(b)-uint64(a) >= MaxStates: // b ≥ a: the difference fits in a uint64
 			l.b.Errorf(pos(t.Pos), "range %d..%d has more than %d states", a, b, MaxStates)
 		default:
 			lo, states = a, RangeStates(a, b)

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -30,6 +31,11 @@ type Report struct {
 
 	Seconds float64 // wall time
 }
+
+// ErrNoRows is the error of learning from data without a row: a header
+// alone would give every table its prior (or a uniform row) and look
+// learned.
+var ErrNoRows = errors.New("the data has no rows to learn from")
 
 // batchRows is the number of rows per batch handed to a counting worker.
 const batchRows = 4096
@@ -172,6 +178,9 @@ func learn(m *ir.Model, opt Options, pass pass) (*ir.Model, *Report, error) {
 	states, err := pass(m, c)
 	if err != nil {
 		return nil, nil, err
+	}
+	if c.rows == 0 {
+		return nil, nil, ErrNoRows
 	}
 	out, err := Estimate(m.WithStates(states), c, opt)
 	if err != nil {

@@ -52,6 +52,11 @@ type OptionSpec struct {
 	Help     string  // one line
 }
 
+// MaxOption is the largest value of a method's option: a pseudo-count or
+// sample size beyond it would drown any data in the prior, and sums of it
+// over a table's cells could overflow.
+const MaxOption = 1e12
+
 // Methods is the registry of learning methods, in the order help lists
 // them. Its first entry is the default.
 var Methods = []*MethodSpec{
@@ -155,12 +160,12 @@ func ParseOptions(method string, methodPos ir.Pos, opts []ir.LearnOption) (Optio
 			errs.Add(x.Pos, "%s", msg)
 		case dup:
 			errs.Add(x.Pos, "option %s is given twice (first at %s)", x.Name, given[x.Name])
-		case math.IsNaN(x.Value) || math.IsInf(x.Value, 0) || x.Value < 0 || os.Positive && x.Value == 0:
+		case math.IsNaN(x.Value) || math.IsInf(x.Value, 0) || x.Value < 0 || os.Positive && x.Value == 0 || x.Value > MaxOption:
 			want := "a non-negative number"
 			if os.Positive {
 				want = "a positive number"
 			}
-			errs.Add(x.Pos, "option %s = %s: want %s", x.Name, optionText(x), want)
+			errs.Add(x.Pos, "option %s = %s: want %s, at most %s", x.Name, optionText(x), want, ir.FormatFloat(MaxOption))
 		default:
 			values[x.Name] = x.Value
 		}

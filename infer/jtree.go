@@ -371,16 +371,27 @@ func Compile(m *ir.Model, opt Options) (*JTree, error) {
 // build allocates and fills the tables of a checked plan.
 func build(m *ir.Model, p *jtPlan) *JTree {
 	fs := m.Factors()
-	return structure(m, fs, p).withNumbers(m, fs)
+	s, fillMaps := structure(m, fs, p)
+	// The initial tables and the index maps are independent of each
+	// other: compute them on every core, a clique's at a time.
+	t, exps := s.newTree(m, fs)
+	par.For(len(s.cvars), func(c int) {
+		exps[c] = t.fill(fs, c)
+		fillMaps(c)
+	})
+	t.sumExps(exps)
+	return t
 }
 
 // structure computes the structure of a checked plan for m, whose factors
 // are fs: the cliques' layouts, the home clique of every variable, the
 // clique of every factor, and the index maps of the separators and the
-// families.
-func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) *jtStructure {
+// families. The maps are allocated but left for the caller to fill in, on
+// every core: fillMaps(c) fills those over clique c's entries (the
+// separator towards its parent, and the families read off c).
+func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) (t *jtStructure, fillMaps func(c int)) {
 	k := len(p.cliques)
-	t := &jtStructure{tri: p.tri, bayes: m.IsBayesNet(), order: p.order, parent: p.parent, memory: int64(p.memory)}
+	t = &jtStructure{tri: p.tri, bayes: m.IsBayesNet(), order: p.order, parent: p.parent, memory: int64(p.memory)}
 	nv := len(m.Vars)
 	t.card = make([]int, nv)
 	for v := range t.card {
@@ -433,7 +444,7 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) *jtStructure {
 	// Families: the clique of each family factor, and the index map from
 	// that clique to the family's layout.
 	t.fam = make([]family, nv)
-	var withMap []int
+	var withMap []int32 // the families that need a map
 	fi := families(m, fs)
 	for v, i := range fi {
 		t.fam[v].clique = -1
@@ -444,11 +455,10 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) *jtStructure {
 		t.fam[v] = family{clique: c, n: len(fs[i].Vals)}
 		t.maxFam = max(t.maxFam, len(fs[i].Vals))
 		if !slices.Equal(t.cvars[c], fs[i].Vars) {
-			withMap = append(withMap, v)
+			withMap = append(withMap, int32(v))
 		}
 	}
-	// The index maps are independent of each other: compute them on every
-	// core.
+	// The index maps.
 	t.sepOff = make([]int, k)
 	t.sepLen = make([]int, k)
 	t.mapC = make([][]int32, k)
@@ -469,44 +479,89 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) *jtStructure {
 		t.sepOff[c], t.sepLen[c] = t.sepTot, s
 		t.sepTot += s
 	}
-	par.For(k+len(withMap), func(c int) {
-		if c >= k {
-			v := withMap[c-k]
-			f, fc := fs[fi[v]], t.fam[v].clique
-			t.fam[v].idx = sepMap(t.cvars[fc], t.ccard[fc], f.Vars, f.Stride)
-			return
-		}
+	// Every map lives in one block: one allocation, however many maps.
+	n := 0
+	for c := range k {
 		if pa := p.parent[c]; pa >= 0 {
-			t.mapC[c] = sepMap(t.cvars[c], t.ccard[c], p.sepVars[c], sstrs[c])
-			t.mapP[c] = sepMap(t.cvars[pa], t.ccard[pa], p.sepVars[c], sstrs[c])
+			n += size(int32(c)) + size(pa)
 		}
-	})
-	return t
+	}
+	for _, v := range withMap {
+		n += size(t.fam[v].clique)
+	}
+	block := make([]int32, n)
+	next := func(n int) []int32 {
+		out := block[:n:n]
+		block = block[n:]
+		return out
+	}
+	for c := range k {
+		if pa := p.parent[c]; pa >= 0 {
+			t.mapC[c] = next(size(int32(c)))
+			t.mapP[c] = next(size(pa))
+		}
+	}
+	// The families read off each clique through a map, grouped by clique.
+	slices.SortStableFunc(withMap, func(a, b int32) int { return int(t.fam[a].clique - t.fam[b].clique) })
+	famAt := make([]int, k+1) // the families of clique c are withMap[famAt[c]:famAt[c+1]]
+	for _, v := range withMap {
+		t.fam[v].idx = next(size(t.fam[v].clique))
+		famAt[t.fam[v].clique+1]++
+	}
+	for c := range k {
+		famAt[c+1] += famAt[c]
+	}
+	return t, func(c int) {
+		if pa := p.parent[c]; pa >= 0 {
+			sepMapTo(t.mapC[c], t.cvars[c], t.ccard[c], p.sepVars[c], sstrs[c])
+			sepMapTo(t.mapP[c], t.cvars[pa], t.ccard[pa], p.sepVars[c], sstrs[c])
+		}
+		for _, v := range withMap[famAt[c]:famAt[c+1]] {
+			f := fs[fi[v]]
+			sepMapTo(t.fam[v].idx, t.cvars[c], t.ccard[c], f.Vars, f.Stride)
+		}
+	}
 }
 
 // withNumbers returns the tree of structure t for m, whose factors fs have
 // the scopes t was built for: it multiplies each clique's factors into its
 // initial table (on every core) and rescales it.
 func (t *jtStructure) withNumbers(m *ir.Model, fs []*ir.Factor) *JTree {
+	jt, exps := t.newTree(m, fs)
+	par.For(len(exps), func(c int) { exps[c] = jt.fill(fs, c) })
+	jt.sumExps(exps)
+	return jt
+}
+
+// newTree returns the tree of structure t for m, whose factors are fs,
+// with its constant factor and its initial tables allocated but not yet
+// filled in (fill), and room for the tables' exponents.
+func (t *jtStructure) newTree(m *ir.Model, fs []*ir.Factor) (*JTree, []int) {
 	k := len(t.cvars)
 	jt := &JTree{jtStructure: t, m: m, konst: xfloat{1, 0}, init: make([]float64, t.off[k])}
 	for _, i := range t.konstF {
 		jt.konst = jt.konst.mulf(fs[i].Vals[0])
 	}
-	exps := make([]int, k)
-	par.For(k, func(c int) {
-		in := make([]*ir.Factor, len(t.cfac[c]))
-		for j, i := range t.cfac[c] {
-			in[j] = fs[i]
-		}
-		dst := &ir.Factor{Vars: t.cvars[c], Card: t.ccard[c], Stride: t.cstride[c], Vals: jt.init[t.off[c]:t.off[c+1]]}
-		combineTo(dst, in, opSum, nil)
-		exps[c] = rescale(dst)
-	})
-	for _, e := range exps {
-		jt.initExp += e
+	return jt, make([]int, k)
+}
+
+// fill multiplies clique c's factors (of fs) into its initial table,
+// rescales it, and returns the exponent taken off.
+func (t *JTree) fill(fs []*ir.Factor, c int) int {
+	in := make([]*ir.Factor, len(t.cfac[c]))
+	for j, i := range t.cfac[c] {
+		in[j] = fs[i]
 	}
-	return jt
+	dst := &ir.Factor{Vars: t.cvars[c], Card: t.ccard[c], Stride: t.cstride[c], Vals: t.init[t.off[c]:t.off[c+1]]}
+	combineTo(dst, in, opSum, nil)
+	return rescale(dst)
+}
+
+// sumExps sets the exponent of the initial tables from each one's.
+func (t *JTree) sumExps(exps []int) {
+	for _, e := range exps {
+		t.initExp += e
+	}
 }
 
 // WithModel returns a junction tree for m that shares t's structure (its
@@ -568,27 +623,40 @@ func containsAll(c, vs []ir.VarID) bool {
 	return true
 }
 
-// sepMap returns, for every entry of a table over vars (cardinalities
-// card, row-major), the offset of its restriction to the separator sv
-// (strides sstr) — the index map that message passing follows.
-func sepMap(vars []ir.VarID, card []int, sv []ir.VarID, sstr []int) []int32 {
+// sepMapTo writes into out, for every entry of a table over vars
+// (cardinalities card, row-major), the offset of its restriction to the
+// separator sv (strides sstr) — the index map that message passing
+// follows — and returns out. The restriction may be to any subset of vars
+// in any layout: a family's map is made the same way. out must have one
+// entry per entry of the table.
+func sepMapTo(out []int32, vars []ir.VarID, card []int, sv []ir.VarID, sstr []int) []int32 {
 	n := len(vars)
-	str := make([]int, n) // separator stride of each clique variable, 0 if not in sv
+	// Scratch on the stack for cliques of up to 32 variables.
+	var buf [64]int
+	scratch := buf[:]
+	if 2*n > len(buf) {
+		scratch = make([]int, 2*n)
+	}
+	str := scratch[:n:n] // separator stride of each clique variable, 0 if not in sv
+	cnt := scratch[n : 2*n]
 	size := 1
 	for i, v := range vars {
+		str[i] = 0
 		if j := indexOf(sv, v); j >= 0 {
 			str[i] = sstr[j]
 		}
 		size *= card[i]
 	}
-	out := make([]int32, size)
+	if len(out) != size {
+		panic("infer: sepMapTo: the map's length is not the table's")
+	}
 	if n == 0 {
+		out[0] = 0
 		return out
 	}
 	// The last variable varies fastest: fill each run of its states in a
 	// tight loop, and step the other variables with an odometer.
 	last, lastStr := card[n-1], int32(str[n-1])
-	cnt := make([]int, n-1)
 	off := 0
 	for i := 0; i < size; i += last {
 		o := int32(off)

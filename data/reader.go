@@ -298,7 +298,7 @@ func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorLi
 }
 
 func newColumn(v *ir.Variable) column {
-	c := column{v: v, real: v.Kind == ir.Real, states: v.States}
+	c := column{v: v, real: !v.Discrete(), states: v.States}
 	if v.Open {
 		// The reader's own copy, which the data extends: the model is
 		// never written.

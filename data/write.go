@@ -30,7 +30,7 @@ func Write(w io.Writer, m *ir.Model, vars []ir.VarID, b *Batch) error {
 			return fmt.Errorf("data: Write: variable %d is not in the model", v)
 		}
 		x := m.Vars[v]
-		if x.Kind == ir.Real {
+		if !x.Discrete() {
 			if j >= len(b.Reals) || len(b.Reals[j]) < b.N {
 				return fmt.Errorf("data: Write: the batch has no values for %s", ir.Quote(x.Name))
 			}

@@ -127,7 +127,7 @@ func (b *Builder) SetCPT(pos Pos, child VarID, parents []VarID, vals []float64, 
 func (b *Builder) AddFactor(pos Pos, vars []VarID, vals []float64) {
 	card := make([]int, len(vars))
 	for i, v := range vars {
-		if b.m.Vars[v].Kind == Real {
+		if !b.m.Vars[v].Discrete() {
 			b.Errorf(pos, "%q is real-valued; a factor needs discrete variables", b.m.Vars[v].Name)
 			return
 		}

@@ -96,7 +96,7 @@ func (l *lowerer) classifier(c *grammar.Classifier) {
 		cl.Features = append(cl.Features, id)
 	}
 	for _, v := range append([]VarID{cl.Class}, cl.Features...) {
-		if l.b.m.Vars[v].Kind == Real && v == cl.Class {
+		if !l.b.m.Vars[v].Discrete() && v == cl.Class {
 			l.b.Errorf(pos(c.Class.Pos), "the class %q must be discrete", l.b.m.Vars[v].Name)
 		}
 	}
@@ -153,7 +153,7 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 		switch {
 		case !found:
 			ok = false
-		case m.Vars[id].Kind == Real:
+		case !m.Vars[id].Discrete():
 			l.b.Errorf(pos(h.Pos), "%q is real-valued; inline data tables hold discrete states", h.Text())
 			ok = false
 		case seen[id]:
@@ -260,7 +260,7 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 	name := m.Vars[child].Name
 	card := make([]int, len(parents))
 	for i, p := range parents {
-		if m.Vars[p].Kind == Real {
+		if !m.Vars[p].Discrete() {
 			l.b.Errorf(pos(d.Parents[i].Pos), "%q is real-valued; the parents of a real variable must be discrete", m.Vars[p].Name)
 			return
 		}

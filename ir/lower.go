@@ -448,12 +448,12 @@ func (l *lowerer) dist(d *grammar.Dist) {
 		return
 	}
 	cv := m.Vars[child]
-	if cv.Kind == Real {
+	if !cv.Discrete() {
 		l.gaussian(d, child, parents)
 		return
 	}
 	for i, p := range append([]VarID{child}, parents...) {
-		if m.Vars[p].Kind == Real {
+		if !m.Vars[p].Discrete() {
 			at := d.Child.Pos
 			if i > 0 {
 				at = d.Parents[i-1].Pos

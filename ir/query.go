@@ -40,7 +40,7 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 		if ok {
 			lq.Mentions = append(lq.Mentions, Mention{Var: id, Pos: pos(n.Pos)})
 		}
-		if ok && m.Vars[id].Kind == Real {
+		if ok && !m.Vars[id].Discrete() {
 			errs.Add(pos(n.Pos), "%s is real-valued; queries ask about discrete variables", strconv.Quote(n.Text()))
 			return 0, false
 		}

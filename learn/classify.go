@@ -161,7 +161,7 @@ func EvaluateFunc(m *ir.Model, target ir.VarID, b *data.Batch, each RowFunc) (*M
 // column of b holding the target.
 func checkTarget(m *ir.Model, target ir.VarID, b *data.Batch) (int, error) {
 	v := m.Vars[target]
-	if v.Kind == ir.Real {
+	if !v.Discrete() {
 		return 0, fmt.Errorf("the target %s is real-valued; classification needs a discrete variable", ir.Quote(v.Name))
 	}
 	if u := m.Unlearned(); len(u) > 0 {
@@ -373,7 +373,7 @@ func CrossValidateFunc(m *ir.Model, target string, all *data.Batch, k int, fit F
 	if col < 0 {
 		return nil, fmt.Errorf("the data has no column %s: it is needed to learn and score the classifier", ir.Quote(target))
 	}
-	if m.Vars[tv].Kind == ir.Real {
+	if !m.Vars[tv].Discrete() {
 		return nil, fmt.Errorf("the target %s is real-valued; classification needs a discrete variable", ir.Quote(target))
 	}
 	labelled := 0
@@ -418,14 +418,14 @@ func CrossValidateFunc(m *ir.Model, target string, all *data.Batch, k int, fit F
 // the nearest discrete variable's name.
 func LookupTarget(m *ir.Model, name string) (ir.VarID, error) {
 	if v, ok := m.Lookup(name); ok {
-		if v.Kind == ir.Real {
+		if !v.Discrete() {
 			return 0, fmt.Errorf("the target %s is real-valued; classification needs a discrete variable", ir.Quote(name))
 		}
 		return v.ID, nil
 	}
 	var names []string
 	for _, v := range m.Vars {
-		if v.Kind != ir.Real {
+		if v.Discrete() {
 			names = append(names, v.Name)
 		}
 	}

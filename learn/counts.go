@@ -131,7 +131,7 @@ func newCounts(m *ir.Model, fams [][]ir.VarID) *Counts {
 	}
 	for _, vars := range fams {
 		f := &family{child: vars[len(vars)-1], vars: vars, card: make([]int, len(vars))}
-		f.real = m.Vars[f.child].Kind == ir.Real
+		f.real = !m.Vars[f.child].Discrete()
 		for i, v := range vars {
 			f.card[i] = len(m.Vars[v].States)
 		}

@@ -118,7 +118,7 @@ func newScorer(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) *scorer {
 			if p == cl.Class {
 				continue
 			}
-			if par >= 0 || m.Vars[p].Kind == ir.Real {
+			if par >= 0 || !m.Vars[p].Discrete() {
 				panic("learn: LogPosterior: a feature has parents other than the class and one feature")
 			}
 			par = p
@@ -149,7 +149,7 @@ func newScorer(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) *scorer {
 		s.feats = append(s.feats, fe)
 	}
 	for _, f := range cl.Features {
-		if m.Vars[f].Kind != ir.Real {
+		if m.Vars[f].Discrete() {
 			continue
 		}
 		g := m.Gaussian(f)
@@ -359,7 +359,7 @@ func classifierFor(m *ir.Model, target ir.VarID) *ir.Classifier {
 		if id == target {
 			continue
 		}
-		if x.Kind == ir.Real {
+		if !x.Discrete() {
 			g := m.Gaussian(id)
 			if g == nil && len(m.Parents[v]) == 0 {
 				continue // a real variable without a density: not a feature
@@ -376,7 +376,7 @@ func classifierFor(m *ir.Model, target ir.VarID) *ir.Classifier {
 			return nil
 		}
 		for _, p := range ps {
-			if p != target && m.Vars[p].Kind == ir.Real {
+			if p != target && !m.Vars[p].Discrete() {
 				return nil
 			}
 			if p != target {

@@ -11,7 +11,7 @@ import (
 func discreteFeatures(m *ir.Model, cl *ir.Classifier) []ir.VarID {
 	var out []ir.VarID
 	for _, f := range cl.Features {
-		if m.Vars[f].Kind != ir.Real {
+		if m.Vars[f].Discrete() {
 			out = append(out, f)
 		}
 	}

@@ -323,7 +323,7 @@ func (s *Session) cmdObserve(args []string) {
 		if !ok {
 			return
 		}
-		if v.Kind == ir.Real {
+		if !v.Discrete() {
 			s.errorf("%s is real-valued; only discrete variables can be observed", ir.Quote(v.Name))
 			return
 		}

@@ -93,7 +93,7 @@ func (s *Session) completeCommand(before, trimmed, tail string) (string, []strin
 		}
 		var names []string
 		for _, v := range s.model.Vars {
-			if v.Kind != ir.Real {
+			if v.Discrete() {
 				names = append(names, ir.Quote(v.Name)+"=")
 			}
 		}
@@ -197,7 +197,7 @@ func (s *Session) varBeforeEquals(head string) *ir.Variable {
 		name = h[wordStart(h):]
 	}
 	v, ok := s.model.Lookup(name)
-	if !ok || v.Kind == ir.Real {
+	if !ok || !v.Discrete() {
 		return nil
 	}
 	return v

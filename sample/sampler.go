@@ -45,14 +45,14 @@ func NewSampler(m *ir.Model) (*Sampler, error) {
 	}
 	s := &Sampler{m: m}
 	for v, x := range m.Vars {
-		if x.Kind == ir.Real {
+		if !x.Discrete() {
 			continue
 		}
 		if m.Table(ir.VarID(v)) == nil {
 			return nil, ir.Errorf(x.Pos, "cannot sample %s: it has no distribution (give it a CPT, or learn the model from data first)", ir.Quote(x.Name))
 		}
 		for _, p := range m.Parents[v] {
-			if m.Vars[p].Kind == ir.Real {
+			if !m.Vars[p].Discrete() {
 				return nil, ir.Errorf(m.Table(ir.VarID(v)).Pos, "cannot sample %s: its parent %s is real-valued", ir.Quote(x.Name), ir.Quote(m.Vars[p].Name))
 			}
 		}

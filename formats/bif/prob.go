@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pbl-lang/pbl/formats/internal/importer"
+	"github.com/pbl-lang/pbl/formats/internal/textscan"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -34,36 +35,36 @@ type cpt struct {
 //	probability ( X | A, B ) { (a1, b1) 0.1, 0.9; ... default 0.5, 0.5; }
 //	probability ( X ) { table 0.2, 0.8; }
 func (p *parser) parseProbability() {
-	p.next()
-	if !p.expect(tLParen, `"probability"`) {
+	p.Next()
+	if !p.expect('(', `"probability"`) {
 		p.skipToBlock()
 		return
 	}
 	if !p.isName() {
-		p.errorf(p.tok, `expected a variable name after "(", found %s`, p.found())
+		p.Errorf(p.Tok, `expected a variable name after "(", found %s`, p.Found())
 		p.skipToBlock()
 		return
 	}
-	childTok := p.tok
-	p.next()
-	var parentToks []token
+	childTok := p.Tok
+	p.Next()
+	var parentToks []textscan.Token
 	bar := false
-	for p.tok.kind != tRParen {
+	for p.Tok.Kind != ')' {
 		switch {
 		case p.isName():
-			parentToks = append(parentToks, p.tok)
-		case p.tok.kind == tComma:
-		case p.tok.kind == tBar && !bar && len(parentToks) == 0:
+			parentToks = append(parentToks, p.Tok)
+		case p.Tok.Kind == ',':
+		case p.Tok.Kind == '|' && !bar && len(parentToks) == 0:
 			bar = true
 		default:
-			p.errorf(p.tok, `expected a parent name or ")" in probability ( %s ... ), found %s`, p.s.name(childTok), p.found())
+			p.Errorf(p.Tok, `expected a parent name or ")" in probability ( %s ... ), found %s`, p.S.Text(childTok), p.Found())
 			p.claim(childTok)
 			p.skipToBlock()
 			return
 		}
-		p.next()
+		p.Next()
 	}
-	p.next()
+	p.Next()
 
 	// Resolve the header.
 	c := &cpt{ok: true}
@@ -74,19 +75,19 @@ func (p *parser) parseProbability() {
 		if p.hasBlock[child] {
 			// ir.Builder.SetCPT reports the second block; only parse this one.
 			c.ok = false
-			p.b.SetCPT(p.s.pos(childTok), child, nil, uniform(p.card(child)), nil)
+			p.B.SetCPT(p.S.At(childTok), child, nil, uniform(p.card(child)), nil)
 			childOK = false
 		}
 		p.hasBlock[child] = true
 	}
-	seen := map[string]token{p.s.name(childTok): childTok}
+	seen := map[string]textscan.Token{p.S.Text(childTok): childTok}
 	for _, t := range parentToks {
-		name := p.s.name(t)
+		name := p.S.Text(t)
 		if prev, dup := seen[name]; dup {
 			if prev == childTok {
-				p.errorf(t, "%q cannot be a parent of itself", name)
+				p.Errorf(t, "%q cannot be a parent of itself", name)
 			} else {
-				p.errorf(t, "parent %q is listed twice", name)
+				p.Errorf(t, "parent %q is listed twice", name)
 			}
 			c.ok = false
 			continue
@@ -114,7 +115,7 @@ func (p *parser) parseProbability() {
 			c.rows *= n
 		}
 		if c.rows > maxTableEntries/c.k {
-			p.errorf(childTok, "the table of %s is too large (more than %d entries)", c.title, maxTableEntries)
+			p.Errorf(childTok, "the table of %s is too large (more than %d entries)", c.title, maxTableEntries)
 			c.ok = false
 		} else {
 			c.vals = make([]float64, c.rows*c.k)
@@ -124,55 +125,55 @@ func (p *parser) parseProbability() {
 			}
 		}
 	}
-	if !p.expect(tLBrace, "the variables of the probability block") {
+	if !p.expect('{', "the variables of the probability block") {
 		p.skipToBlock()
 		c.bad = true
-		p.endCPT(c, childTok, childOK, token{})
+		p.endCPT(c, childTok, childOK, textscan.Token{})
 		return
 	}
 	for {
 		switch {
-		case p.tok.kind == tRBrace:
-			end := p.tok
-			p.next()
+		case p.Tok.Kind == '}':
+			end := p.Tok
+			p.Next()
 			p.endCPT(c, childTok, childOK, end)
 			return
-		case p.tok.kind == tEOF || p.atBlockStart():
-			p.errorf(p.tok, `expected "}" at the end of the probability block for %q, found %s`, p.s.name(childTok), p.found())
+		case p.Tok.Kind == textscan.EOF || p.atBlockStart():
+			p.Errorf(p.Tok, `expected "}" at the end of the probability block for %q, found %s`, p.S.Text(childTok), p.Found())
 			c.bad = true
-			p.endCPT(c, childTok, childOK, p.tok)
+			p.endCPT(c, childTok, childOK, p.Tok)
 			return
-		case p.tok.kind == tLParen:
+		case p.Tok.Kind == '(':
 			p.parseRow(c)
-		case p.is("default"):
+		case p.Is("default"):
 			p.parseDefault(c)
-		case p.is("table"):
+		case p.Is("table"):
 			p.parseTable(c)
-		case p.is("property"):
+		case p.Is("property"):
 			p.skipStmt()
 		default:
-			p.errorf(p.tok, `expected a row "( ... )", "table", "default" or "}" in the probability block for %q, found %s`, p.s.name(childTok), p.found())
+			p.Errorf(p.Tok, `expected a row "( ... )", "table", "default" or "}" in the probability block for %q, found %s`, p.S.Text(childTok), p.Found())
 			c.bad = true
 			p.skipStmt()
 		}
 	}
 }
 
-func (p *parser) card(v ir.VarID) int { return len(p.b.Model().Vars[v].States) }
+func (p *parser) card(v ir.VarID) int { return len(p.B.Model().Vars[v].States) }
 
 // claim records that the variable named by t has a probability block, one
 // whose header was too broken to read, so that it is not also reported as
 // having none.
-func (p *parser) claim(t token) {
-	if v, ok := p.b.Model().Lookup(p.s.name(t)); ok && !p.hasBlock[v.ID] {
+func (p *parser) claim(t textscan.Token) {
+	if v, ok := p.B.Model().Lookup(p.S.Text(t)); ok && !p.hasBlock[v.ID] {
 		p.hasBlock[v.ID] = true
-		p.b.SetCPT(p.s.pos(t), v.ID, nil, uniform(len(v.States)), nil)
+		p.B.SetCPT(p.S.At(t), v.ID, nil, uniform(len(v.States)), nil)
 	}
 }
 
 // title renders P(X | A, B) the way ir.Builder does.
 func (p *parser) title(child ir.VarID, parents []ir.VarID) string {
-	vars := p.b.Model().Vars
+	vars := p.B.Model().Vars
 	var s strings.Builder
 	s.WriteString("P(")
 	s.WriteString(ir.Quote(vars[child].Name))
@@ -196,7 +197,7 @@ func (p *parser) rowText() string {
 		if i > 0 {
 			s.WriteString(", ")
 		}
-		s.WriteString(ir.Quote(p.s.name(t)))
+		s.WriteString(ir.Quote(p.S.Text(t)))
 	}
 	s.WriteByte(')')
 	return s.String()
@@ -204,60 +205,60 @@ func (p *parser) rowText() string {
 
 // parseRow parses `( a, b ) v1, v2, ... ;`.
 func (p *parser) parseRow(c *cpt) {
-	lp := p.tok
-	p.next()
+	lp := p.Tok
+	p.Next()
 	p.rowToks = p.rowToks[:0]
 	good := c.ok
 	r := 0
-	for p.tok.kind != tRParen {
+	for p.Tok.Kind != ')' {
 		switch {
 		case p.isName():
 			i := len(p.rowToks)
-			p.rowToks = append(p.rowToks, p.tok)
+			p.rowToks = append(p.rowToks, p.Tok)
 			if !c.ok {
 				break
 			}
 			if i >= len(c.parents) {
 				if i == len(c.parents) {
-					p.errorf(p.tok, "too many states in a row of %s: expected %d", c.title, len(c.parents))
+					p.Errorf(p.Tok, "too many states in a row of %s: expected %d", c.title, len(c.parents))
 				}
 				good = false
 				break
 			}
 			pv := c.parents[i]
-			st := p.stateIndex(pv, p.tok)
+			st := p.stateIndex(pv, p.Tok)
 			if st < 0 {
-				v := p.b.Model().Vars[pv]
-				name := p.s.name(p.tok)
-				p.errorf(p.tok, "unknown state %q of %q%s", name, v.Name, hint(name, v.States))
+				v := p.B.Model().Vars[pv]
+				name := p.S.Text(p.Tok)
+				p.Errorf(p.Tok, "unknown state %q of %q%s", name, v.Name, hint(name, v.States))
 				good = false
 				break
 			}
 			r += st * c.stride[i]
-		case p.tok.kind == tComma:
+		case p.Tok.Kind == ',':
 		default:
-			p.errorf(p.tok, `expected a state name or ")" in a row of the probability block, found %s`, p.found())
+			p.Errorf(p.Tok, `expected a state name or ")" in a row of the probability block, found %s`, p.Found())
 			c.bad = true
 			p.skipStmt()
 			return
 		}
-		p.next()
+		p.Next()
 	}
 	if c.ok && len(p.rowToks) < len(c.parents) {
-		p.errorf(p.tok, "row %s of %s has %d states, expected %d", p.rowText(), c.title, len(p.rowToks), len(c.parents))
+		p.Errorf(p.Tok, "row %s of %s has %d states, expected %d", p.rowText(), c.title, len(p.rowToks), len(c.parents))
 		good = false
 	}
-	p.next()
+	p.Next()
 	if good && c.seen[r] {
 		msg := fmt.Sprintf("duplicate row %s of %s", p.rowText(), c.title)
 		if c.rowPos != nil {
 			msg += fmt.Sprintf(" (first at %s)", c.rowPos[r])
 		}
-		p.errorf(lp, "%s", msg)
+		p.Errorf(lp, "%s", msg)
 		good = false
 	}
 	if c.table && c.ok {
-		p.errorf(lp, "%s has both a table and rows", c.title)
+		p.Errorf(lp, "%s has both a table and rows", c.title)
 		good = false
 	}
 	var vals []float64
@@ -276,7 +277,7 @@ func (p *parser) parseRow(c *cpt) {
 	c.seen[r] = true
 	c.given++
 	if c.rowPos != nil {
-		c.rowPos[r] = p.s.pos(lp)
+		c.rowPos[r] = p.S.At(lp)
 	}
 }
 
@@ -292,55 +293,55 @@ func (p *parser) rowTextIf(c *cpt) string {
 // whether the syntax was right; a wrong count has been reported.
 func (p *parser) parseValues(c *cpt, want int, set func(j int, x float64), what func() string) (int, bool) {
 	n := 0
-	var extra token
-	for p.tok.kind != tSemi {
-		switch p.tok.kind {
-		case tWord:
-			x, ok := importer.ParseNumber(p.s.bytes(p.tok))
+	var extra textscan.Token
+	for p.Tok.Kind != ';' {
+		switch p.Tok.Kind {
+		case textscan.Word:
+			x, ok := importer.ParseNumber(p.S.Bytes(p.Tok))
 			if !ok {
-				p.errorf(p.tok, "malformed number %s", p.found())
+				p.Errorf(p.Tok, "malformed number %s", p.Found())
 				c.bad = true
 			} else if c.ok && n < want {
 				set(n, x)
 			}
 			if n == want {
-				extra = p.tok
+				extra = p.Tok
 			}
 			n++
-		case tComma:
+		case ',':
 		default:
-			p.errorf(p.tok, `expected ";" after the probabilities of %s, found %s`, what(), p.found())
+			p.Errorf(p.Tok, `expected ";" after the probabilities of %s, found %s`, what(), p.Found())
 			p.skipStmt()
 			return n, false
 		}
-		p.next()
+		p.Next()
 	}
 	if c.ok && n != want {
-		t := p.tok
+		t := p.Tok
 		if n > want {
 			t = extra
 		}
-		p.errorf(t, "%s has %d probabilities, expected %d", what(), n, want)
+		p.Errorf(t, "%s has %d probabilities, expected %d", what(), n, want)
 	}
-	p.next()
+	p.Next()
 	return n, true
 }
 
 // parseDefault parses `default v1, v2, ... ;`: the distribution of the
 // child for every parent configuration without a row.
 func (p *parser) parseDefault(c *cpt) {
-	t := p.tok
-	p.next()
+	t := p.Tok
+	p.Next()
 	if c.def {
-		p.errorf(t, "second default row in the probability block")
+		p.Errorf(t, "second default row in the probability block")
 		c.bad = true
 	}
 	if c.table && c.ok {
-		p.errorf(t, "%s has both a table and a default row", c.title)
+		p.Errorf(t, "%s has both a table and a default row", c.title)
 		c.bad = true
 	}
 	c.def = true
-	c.defPos = p.s.pos(t)
+	c.defPos = p.S.At(t)
 	c.defVals = make([]float64, c.k)
 	title := "the default row"
 	if c.ok {
@@ -360,17 +361,17 @@ func (p *parser) parseDefault(c *cpt) {
 //
 // which is the transpose of ir's layout.
 func (p *parser) parseTable(c *cpt) {
-	t := p.tok
-	p.next()
+	t := p.Tok
+	p.Next()
 	if c.table {
-		p.errorf(t, "second table in the probability block")
+		p.Errorf(t, "second table in the probability block")
 		c.bad = true
 	} else if c.ok && (c.given > 0 || c.def) {
-		p.errorf(t, "%s has both rows and a table", c.title)
+		p.Errorf(t, "%s has both rows and a table", c.title)
 		c.bad = true
 	}
 	c.table = true
-	c.tablePos = p.s.pos(t)
+	c.tablePos = p.S.At(t)
 	title := "the table"
 	if c.ok {
 		title += " of " + c.title
@@ -388,13 +389,13 @@ func (p *parser) parseTable(c *cpt) {
 // rows and gives the child its CPT. A child whose block is unusable gets
 // a placeholder, so that it is not also reported as lacking a block; the
 // model is not returned anyway, as an error has been reported.
-func (p *parser) endCPT(c *cpt, childTok token, childOK bool, end token) {
+func (p *parser) endCPT(c *cpt, childTok textscan.Token, childOK bool, end textscan.Token) {
 	if !childOK {
 		return
 	}
-	pos := p.s.pos(childTok)
+	pos := p.S.At(childTok)
 	if !c.ok || c.bad {
-		p.b.SetCPT(pos, c.child, nil, uniform(p.card(c.child)), nil)
+		p.B.SetCPT(pos, c.child, nil, uniform(p.card(c.child)), nil)
 		return
 	}
 	if !c.table {
@@ -424,8 +425,8 @@ func (p *parser) endCPT(c *cpt, childTok token, childOK bool, end token) {
 					msg += fmt.Sprintf(" (and %d more missing rows)", missing-1)
 				}
 			}
-			p.errorf(end, "%s", msg)
-			p.b.SetCPT(pos, c.child, nil, uniform(p.card(c.child)), nil)
+			p.Errorf(end, "%s", msg)
+			p.B.SetCPT(pos, c.child, nil, uniform(p.card(c.child)), nil)
 			return
 		}
 	} else if c.rowPos != nil {
@@ -433,12 +434,12 @@ func (p *parser) endCPT(c *cpt, childTok token, childOK bool, end token) {
 			c.rowPos[r] = c.tablePos
 		}
 	}
-	p.b.SetCPT(pos, c.child, c.parents, c.vals, c.rowPos)
+	p.B.SetCPT(pos, c.child, c.parents, c.vals, c.rowPos)
 }
 
 // config renders the parent configuration of row r, e.g. (yes, no).
 func (p *parser) config(c *cpt, r int) string {
-	vars := p.b.Model().Vars
+	vars := p.B.Model().Vars
 	var s strings.Builder
 	s.WriteByte('(')
 	for i, v := range c.parents {

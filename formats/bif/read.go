@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/pbl-lang/pbl/formats/internal/importer"
+	"github.com/pbl-lang/pbl/formats/internal/textscan"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -43,20 +44,21 @@ func Read(filename string, src []byte) (m *ir.Model, err error) {
 	return p.finish()
 }
 
+// syntax is BIF's lexical syntax. Words are maximal runs of bytes other
+// than these, so names such as "<5", "5-12", "12+", ">=7.5" and
+// "Asy/Patch" (all in bnlearn's child.bif) are single words.
+var syntax = textscan.NewSyntax("{}()[],;|", textscan.Comment{Open: "//"}, textscan.Comment{Open: "/*", Close: "*/"})
+
 // parser reads a BIF file in one pass, declaring variables on the builder
 // as their blocks end and filling each CPT directly from its rows.
 type parser struct {
-	s   *scanner
-	tok token
-	b   *ir.Builder
-
-	lastErrOff int // offset of the token of the last error, to report one error per token
+	textscan.Parser
 
 	broken    map[string]bool // variables whose block was too damaged to declare
 	hasBlock  []bool          // hasBlock[v]: some probability block is for v
 	pending   []pendingRef    // references to names not declared at the time
 	stateMaps map[ir.VarID]map[string]int
-	rowToks   []token // state tokens of the current row, for messages
+	rowToks   []textscan.Token // state tokens of the current row, for messages
 }
 
 // pendingRef is a reference to a variable that was not declared when it
@@ -68,71 +70,27 @@ type pendingRef struct {
 }
 
 func newParser(filename string, src []byte) *parser {
-	p := &parser{b: ir.NewBuilder(filename), lastErrOff: -1, broken: map[string]bool{}}
-	p.s = newScanner(filename, src, p.b.Errorf)
-	p.next()
+	p := &parser{broken: map[string]bool{}}
+	p.Init(syntax, filename, src)
 	return p
 }
 
-func (p *parser) next() {
-	p.tok = p.s.next()
-	for p.tok.kind == tIllegal {
-		p.errorf(p.tok, "unexpected %s", p.s.describe(p.tok))
-		p.tok = p.s.next()
-	}
-}
-
-// errorf reports an error at t, unless one was already reported there.
-func (p *parser) errorf(t token, format string, args ...any) {
-	if t.off == p.lastErrOff {
-		return
-	}
-	p.lastErrOff = t.off
-	p.b.Errorf(p.s.pos(t), format, args...)
-}
-
-func (p *parser) found() string { return p.s.describe(p.tok) }
-
-// is reports whether the current token is the word w.
-func (p *parser) is(w string) bool {
-	return p.tok.kind == tWord && string(p.s.bytes(p.tok)) == w
-}
-
-func (p *parser) isName() bool { return p.tok.kind == tWord || p.tok.kind == tString }
+func (p *parser) isName() bool { return p.Tok.Kind == textscan.Word || p.Tok.Kind == textscan.String }
 
 // atKeyword reports whether the current token starts a block.
 func (p *parser) atKeyword() bool {
-	return p.is("variable") || p.is("probability") || p.is("network")
+	return p.Is("variable") || p.Is("probability") || p.Is("network")
 }
 
 // atBlockStart reports whether the current token is a block keyword at the
 // start of a line: the place to stop when a block is missing its "}".
-func (p *parser) atBlockStart() bool { return p.tok.bol && p.atKeyword() }
+func (p *parser) atBlockStart() bool { return p.Tok.BOL && p.atKeyword() }
 
 // skipToBlock skips up to the next block keyword that starts a line or is
 // outside any braces. It skips at least one token unless the current one is
 // a keyword; the callers that call it on the block keyword itself have
 // consumed that.
-func (p *parser) skipToBlock() {
-	if p.atKeyword() {
-		return // the next block begins here
-	}
-	depth := 0
-	for {
-		switch p.tok.kind {
-		case tEOF:
-			return
-		case tLBrace:
-			depth++
-		case tRBrace:
-			depth--
-		}
-		p.next()
-		if p.atKeyword() && (p.tok.bol || depth <= 0) {
-			return
-		}
-	}
-}
+func (p *parser) skipToBlock() { p.SkipTo(p.atKeyword) }
 
 // skipStmt skips to the end of the current statement inside a block: past
 // the next ";", or up to the "}" that closes the block or a block keyword
@@ -140,51 +98,51 @@ func (p *parser) skipToBlock() {
 func (p *parser) skipStmt() {
 	depth := 0
 	for {
-		switch p.tok.kind {
-		case tEOF:
+		switch p.Tok.Kind {
+		case textscan.EOF:
 			return
-		case tSemi:
+		case ';':
 			if depth == 0 {
-				p.next()
+				p.Next()
 				return
 			}
-		case tLBrace:
+		case '{':
 			depth++
-		case tRBrace:
+		case '}':
 			if depth == 0 {
 				return
 			}
 			depth--
-		case tWord:
-			if p.tok.bol && p.atKeyword() {
+		case textscan.Word:
+			if p.Tok.BOL && p.atKeyword() {
 				return
 			}
 		}
-		p.next()
+		p.Next()
 	}
 }
 
 // expect consumes a token of kind k, or reports `expected k after what`.
-func (p *parser) expect(k tokKind, after string) bool {
-	if p.tok.kind != k {
-		p.errorf(p.tok, "expected %s after %s, found %s", kindText[k], after, p.found())
+func (p *parser) expect(k textscan.Kind, after string) bool {
+	if p.Tok.Kind != k {
+		p.Errorf(p.Tok, "expected %s after %s, found %s", k, after, p.Found())
 		return false
 	}
-	p.next()
+	p.Next()
 	return true
 }
 
 func (p *parser) parseFile() {
-	for p.tok.kind != tEOF {
+	for p.Tok.Kind != textscan.EOF {
 		switch {
-		case p.is("network"):
+		case p.Is("network"):
 			p.parseNetwork()
-		case p.is("variable"):
+		case p.Is("variable"):
 			p.parseVariable()
-		case p.is("probability"):
+		case p.Is("probability"):
 			p.parseProbability()
 		default:
-			p.errorf(p.tok, `expected "variable" or "probability", found %s`, p.found())
+			p.Errorf(p.Tok, `expected "variable" or "probability", found %s`, p.Found())
 			p.skipToBlock()
 		}
 	}
@@ -193,29 +151,29 @@ func (p *parser) parseFile() {
 // parseNetwork parses `network NAME { property ...; }`. The name and the
 // properties are not kept.
 func (p *parser) parseNetwork() {
-	p.next()
+	p.Next()
 	if !p.isName() {
-		p.errorf(p.tok, `expected the network name after "network", found %s`, p.found())
+		p.Errorf(p.Tok, `expected the network name after "network", found %s`, p.Found())
 		p.skipToBlock()
 		return
 	}
-	p.next()
-	if !p.expect(tLBrace, "the network name") {
+	p.Next()
+	if !p.expect('{', "the network name") {
 		p.skipToBlock()
 		return
 	}
 	for {
 		switch {
-		case p.tok.kind == tRBrace:
-			p.next()
+		case p.Tok.Kind == '}':
+			p.Next()
 			return
-		case p.tok.kind == tEOF || p.atBlockStart():
-			p.errorf(p.tok, `expected "}" at the end of the network block, found %s`, p.found())
+		case p.Tok.Kind == textscan.EOF || p.atBlockStart():
+			p.Errorf(p.Tok, `expected "}" at the end of the network block, found %s`, p.Found())
 			return
-		case p.is("property"):
+		case p.Is("property"):
 			p.skipStmt()
 		default:
-			p.errorf(p.tok, `expected "property" or "}" in the network block, found %s`, p.found())
+			p.Errorf(p.Tok, `expected "property" or "}" in the network block, found %s`, p.Found())
 			p.skipStmt()
 		}
 	}
@@ -225,36 +183,36 @@ func (p *parser) parseNetwork() {
 //
 //	variable NAME { type discrete [ N ] { S1, S2, ... }; property ...; }
 func (p *parser) parseVariable() {
-	p.next()
+	p.Next()
 	if !p.isName() {
-		p.errorf(p.tok, `expected a variable name after "variable", found %s`, p.found())
+		p.Errorf(p.Tok, `expected a variable name after "variable", found %s`, p.Found())
 		p.skipToBlock()
 		return
 	}
-	nameTok := p.tok
-	name := p.s.name(nameTok)
-	p.next()
-	if p.tok.kind != tLBrace {
-		p.errorf(p.tok, `expected "{" after the variable name %q, found %s`, name, p.found())
+	nameTok := p.Tok
+	name := p.S.Text(nameTok)
+	p.Next()
+	if p.Tok.Kind != '{' {
+		p.Errorf(p.Tok, `expected "{" after the variable name %q, found %s`, name, p.Found())
 		p.broken[name] = true
 		p.skipToBlock()
 		return
 	}
-	p.next()
+	p.Next()
 	var states []string
 	typed, bad := false, false
 loop:
 	for {
 		switch {
-		case p.tok.kind == tRBrace:
-			p.next()
+		case p.Tok.Kind == '}':
+			p.Next()
 			break loop
-		case p.tok.kind == tEOF || p.atBlockStart():
-			p.errorf(p.tok, `expected "}" at the end of the block of variable %q, found %s`, name, p.found())
+		case p.Tok.Kind == textscan.EOF || p.atBlockStart():
+			p.Errorf(p.Tok, `expected "}" at the end of the block of variable %q, found %s`, name, p.Found())
 			break loop
-		case p.is("type"):
+		case p.Is("type"):
 			if typed {
-				p.errorf(p.tok, "variable %q has a second type", name)
+				p.Errorf(p.Tok, "variable %q has a second type", name)
 				p.skipStmt()
 				continue
 			}
@@ -262,26 +220,26 @@ loop:
 			var ok bool
 			states, ok = p.parseType(name)
 			bad = bad || !ok
-		case p.is("property"):
+		case p.Is("property"):
 			p.skipStmt()
 		default:
-			p.errorf(p.tok, `expected "type", "property" or "}" in the block of variable %q, found %s`, name, p.found())
+			p.Errorf(p.Tok, `expected "type", "property" or "}" in the block of variable %q, found %s`, name, p.Found())
 			p.skipStmt()
 		}
 	}
 	if !typed {
-		p.errorf(nameTok, "variable %q has no type (expected type discrete [ n ] { ... };)", name)
+		p.Errorf(nameTok, "variable %q has no type (expected type discrete [ n ] { ... };)", name)
 		bad = true
 	}
 	if bad {
 		p.broken[name] = true
 		return
 	}
-	if _, exists := p.b.Model().Lookup(name); exists {
-		p.b.AddVar(p.s.pos(nameTok), name, ir.Enum, states, 0) // reports the redeclaration
+	if _, exists := p.B.Model().Lookup(name); exists {
+		p.B.AddVar(p.S.At(nameTok), name, ir.Enum, states, 0) // reports the redeclaration
 		return
 	}
-	if _, ok := p.b.AddVar(p.s.pos(nameTok), name, ir.Enum, states, 0); !ok {
+	if _, ok := p.B.AddVar(p.S.At(nameTok), name, ir.Enum, states, 0); !ok {
 		p.broken[name] = true
 		return
 	}
@@ -291,72 +249,72 @@ loop:
 // parseType parses `type discrete [ N ] { S1, S2, ... };` and returns the
 // states; ok is false if they are unusable.
 func (p *parser) parseType(name string) (states []string, ok bool) {
-	p.next()
-	if !p.is("discrete") {
-		if p.tok.kind == tWord {
-			p.errorf(p.tok, "variable %q has type %s: only discrete variables are supported", name, p.found())
+	p.Next()
+	if !p.Is("discrete") {
+		if p.Tok.Kind == textscan.Word {
+			p.Errorf(p.Tok, "variable %q has type %s: only discrete variables are supported", name, p.Found())
 		} else {
-			p.errorf(p.tok, `expected "discrete" after "type", found %s`, p.found())
+			p.Errorf(p.Tok, `expected "discrete" after "type", found %s`, p.Found())
 		}
 		p.skipStmt()
 		return nil, false
 	}
-	p.next()
-	if !p.expect(tLBrack, `"discrete"`) {
+	p.Next()
+	if !p.expect('[', `"discrete"`) {
 		p.skipStmt()
 		return nil, false
 	}
-	countTok := p.tok
+	countTok := p.Tok
 	count := -1
-	if p.tok.kind == tWord {
-		if n, err := strconv.Atoi(string(p.s.bytes(p.tok))); err == nil && n >= 0 {
+	if p.Tok.Kind == textscan.Word {
+		if n, err := strconv.Atoi(string(p.S.Bytes(p.Tok))); err == nil && n >= 0 {
 			count = n
 		} else {
-			p.errorf(p.tok, "malformed number of states %s", p.found())
+			p.Errorf(p.Tok, "malformed number of states %s", p.Found())
 		}
-		p.next()
+		p.Next()
 	} else {
-		p.errorf(p.tok, `expected the number of states after "[", found %s`, p.found())
+		p.Errorf(p.Tok, `expected the number of states after "[", found %s`, p.Found())
 		p.skipStmt()
 		return nil, false
 	}
-	if !p.expect(tRBrack, "the number of states") || !p.expect(tLBrace, `"]"`) {
+	if !p.expect(']', "the number of states") || !p.expect('{', `"]"`) {
 		p.skipStmt()
 		return nil, false
 	}
 	seen := map[string]bool{}
 	ok = true
-	for p.tok.kind != tRBrace {
+	for p.Tok.Kind != '}' {
 		switch {
 		case p.isName():
-			s := p.s.name(p.tok)
+			s := p.S.Text(p.Tok)
 			if seen[s] {
-				p.errorf(p.tok, "state %q of variable %q is listed twice", s, name)
+				p.Errorf(p.Tok, "state %q of variable %q is listed twice", s, name)
 				ok = false
 			}
 			seen[s] = true
 			states = append(states, s)
-			p.next()
-		case p.tok.kind == tComma:
-			p.next()
+			p.Next()
+		case p.Tok.Kind == ',':
+			p.Next()
 		default:
-			p.errorf(p.tok, `expected a state name or "}" in the states of variable %q, found %s`, name, p.found())
+			p.Errorf(p.Tok, `expected a state name or "}" in the states of variable %q, found %s`, name, p.Found())
 			p.skipStmt()
 			return nil, false
 		}
 	}
-	p.next()
+	p.Next()
 	if count >= 0 && count != len(states) {
-		p.errorf(countTok, "variable %q is declared with %d states but lists %d", name, count, len(states))
+		p.Errorf(countTok, "variable %q is declared with %d states but lists %d", name, count, len(states))
 	}
 	if count < 0 {
 		ok = false
 	}
-	if p.tok.kind != tSemi {
-		p.errorf(p.tok, `expected ";" after the states of variable %q, found %s`, name, p.found())
+	if p.Tok.Kind != ';' {
+		p.Errorf(p.Tok, `expected ";" after the states of variable %q, found %s`, name, p.Found())
 		p.skipStmt()
 	} else {
-		p.next()
+		p.Next()
 	}
 	return states, ok
 }
@@ -364,25 +322,25 @@ func (p *parser) parseType(name string) (states []string, ok bool) {
 // lookup resolves a variable name read from t. A name that is not declared
 // is remembered (and reported at the end); a name whose own block was
 // broken is silently unusable.
-func (p *parser) lookup(t token, child bool) (ir.VarID, bool) {
-	name := p.s.name(t)
-	if v, ok := p.b.Model().Lookup(name); ok {
+func (p *parser) lookup(t textscan.Token, child bool) (ir.VarID, bool) {
+	name := p.S.Text(t)
+	if v, ok := p.B.Model().Lookup(name); ok {
 		return v.ID, true
 	}
 	if !p.broken[name] {
-		p.pending = append(p.pending, pendingRef{p.s.pos(t), name, child})
+		p.pending = append(p.pending, pendingRef{p.S.At(t), name, child})
 	}
 	return 0, false
 }
 
 // stateIndex returns the index of the state spelled by t in v, or -1.
-func (p *parser) stateIndex(v ir.VarID, t token) int {
-	vr := p.b.Model().Vars[v]
+func (p *parser) stateIndex(v ir.VarID, t textscan.Token) int {
+	vr := p.B.Model().Vars[v]
 	var b []byte
-	if t.kind == tString {
-		b = []byte(p.s.name(t))
+	if t.Kind == textscan.String {
+		b = []byte(p.S.Text(t))
 	} else {
-		b = p.s.bytes(t)
+		b = p.S.Bytes(t)
 	}
 	if len(vr.States) <= 8 {
 		for i, s := range vr.States {
@@ -412,15 +370,15 @@ func (p *parser) stateIndex(v ir.VarID, t token) int {
 // finish reports what can only be known at the end of the file and
 // validates the model.
 func (p *parser) finish() (*ir.Model, error) {
-	m := p.b.Model()
+	m := p.B.Model()
 	var names []string
 	for i, r := range p.pending {
 		if v, ok := m.Lookup(r.name); ok {
-			p.b.Errorf(r.pos, "variable %q is used before its declaration at %s", r.name, v.Pos)
+			p.B.Errorf(r.pos, "variable %q is used before its declaration at %s", r.name, v.Pos)
 			if r.child && !p.hasBlock[v.ID] {
 				// Not also "has no probability block".
 				p.hasBlock[v.ID] = true
-				p.b.SetCPT(r.pos, v.ID, nil, uniform(len(v.States)), nil)
+				p.B.SetCPT(r.pos, v.ID, nil, uniform(len(v.States)), nil)
 			}
 		} else {
 			// Suggestions cost time in the number of variables; a file
@@ -432,15 +390,15 @@ func (p *parser) finish() (*ir.Model, error) {
 				}
 				h = hint(r.name, names)
 			}
-			p.b.Errorf(r.pos, "undeclared variable %q%s", r.name, h)
+			p.B.Errorf(r.pos, "undeclared variable %q%s", r.name, h)
 		}
 	}
 	for v, has := range p.hasBlock {
 		if !has {
 			x := m.Vars[v]
-			p.b.Errorf(x.Pos, "variable %q has no probability block", x.Name)
-			p.b.SetCPT(x.Pos, x.ID, nil, uniform(len(x.States)), nil)
+			p.B.Errorf(x.Pos, "variable %q has no probability block", x.Name)
+			p.B.SetCPT(x.Pos, x.ID, nil, uniform(len(x.States)), nil)
 		}
 	}
-	return p.b.Finish()
+	return p.B.Finish()
 }

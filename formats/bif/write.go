@@ -199,11 +199,7 @@ func quote(name string) (quoted string, ok bool) {
 	if strings.IndexByte(name, '\n') >= 0 {
 		return strconv.Quote(name), false
 	}
-	bare := name != "" && !strings.Contains(name, "//") && !strings.Contains(name, "/*")
-	for i := 0; bare && i < len(name); i++ {
-		bare = !isDelim[name[i]]
-	}
-	if bare {
+	if syntax.IsWord(name) {
 		return name, true
 	}
 	var b strings.Builder

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pbl-lang/pbl/formats/internal/importer"
+	"github.com/pbl-lang/pbl/formats/internal/textscan"
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -35,7 +36,7 @@ func Read(filename string, src []byte) (m *ir.Model, err error) {
 
 // nodeDecl is a node block as read.
 type nodeDecl struct {
-	nameTok   token
+	nameTok   textscan.Token
 	name      string
 	states    []string
 	hasStates bool   // a states attribute was read
@@ -47,68 +48,45 @@ type nodeDecl struct {
 // potDecl is a potential block as read. Its nodes are resolved once the
 // whole file has been read, so that potentials may precede their nodes.
 type potDecl struct {
-	kw      token   // the word "potential"
-	head    []token // the nodes before "|"
-	tail    []token // the nodes after "|"
-	broken  bool    // a syntax error in the header or data: not built
+	kw      textscan.Token   // the word "potential"
+	head    []textscan.Token // the nodes before "|"
+	tail    []textscan.Token // the nodes after "|"
+	broken  bool             // a syntax error in the header or data: not built
 	hasData bool
-	dataTok token     // the word "data"
-	vals    []float64 // every value of data, in order
-	valOff  []int     // offset of each value, for row positions
-	badNums []token   // the first maxListed values that are not numbers
-	nbad    int       // the number of values that are not numbers
-	groups  []group   // lists holding values and no lists, in order
+	dataTok textscan.Token   // the word "data"
+	vals    []float64        // every value of data, in order
+	valOff  []int            // offset of each value, for row positions
+	badNums []textscan.Token // the first maxListed values that are not numbers
+	nbad    int              // the number of values that are not numbers
+	groups  []group          // lists holding values and no lists, in order
 }
 
 // group is a parenthesised list of data values with no list inside.
 type group struct {
-	open  token // its "("
-	depth int   // 0 for the outermost list
-	n     int   // the number of values
+	open  textscan.Token // its "("
+	depth int            // 0 for the outermost list
+	n     int            // the number of values
 }
+
+// syntax is NET's lexical syntax. Words are maximal runs of bytes other
+// than these, so that a number such as 1.5e-3 and a name such as
+// N0_7muVerMo are single words; what a word means depends on where it
+// appears.
+var syntax = textscan.NewSyntax("{}()=;|,", textscan.Comment{Open: "%"})
 
 // parser reads a NET file in one pass into node and potential
 // declarations, then builds the model from them.
 type parser struct {
-	s   *scanner
-	tok token
-	b   *ir.Builder
-
-	lastErrOff int // offset of the token of the last error, to report one error per token
+	textscan.Parser
 
 	nodes []*nodeDecl
 	pots  []*potDecl
 }
 
 func newParser(filename string, src []byte) *parser {
-	p := &parser{b: ir.NewBuilder(filename), lastErrOff: -1}
-	p.s = newScanner(filename, src, p.b.Errorf)
-	p.next()
+	p := &parser{}
+	p.Init(syntax, filename, src)
 	return p
-}
-
-func (p *parser) next() {
-	p.tok = p.s.next()
-	for p.tok.kind == tIllegal {
-		p.errorf(p.tok, "unexpected %s", p.s.describe(p.tok))
-		p.tok = p.s.next()
-	}
-}
-
-// errorf reports an error at t, unless one was already reported there.
-func (p *parser) errorf(t token, format string, args ...any) {
-	if t.off == p.lastErrOff {
-		return
-	}
-	p.lastErrOff = t.off
-	p.b.Errorf(p.s.at(t), format, args...)
-}
-
-func (p *parser) found() string { return p.s.describe(p.tok) }
-
-// is reports whether the current token is the word w.
-func (p *parser) is(w string) bool {
-	return p.tok.kind == tWord && string(p.s.bytes(p.tok)) == w
 }
 
 // nodeWords are the words that may begin a node declaration.
@@ -119,41 +97,22 @@ var nodeWords = map[string]bool{
 
 // atElement reports whether the current token begins a node or potential.
 func (p *parser) atElement() bool {
-	if p.tok.kind != tWord {
+	if p.Tok.Kind != textscan.Word {
 		return false
 	}
-	w := string(p.s.bytes(p.tok))
+	w := string(p.S.Bytes(p.Tok))
 	return w == "potential" || nodeWords[w]
 }
 
 // atElementStart reports whether the current token begins a node or a
 // potential at the start of a line: the place to stop when a block is
 // missing its "}".
-func (p *parser) atElementStart() bool { return p.tok.bol && p.atElement() }
+func (p *parser) atElementStart() bool { return p.Tok.BOL && p.atElement() }
 
 // skipToElement skips to the next word that begins an element at the
 // start of a line or outside any braces. It skips at least one token
 // unless the current one begins an element.
-func (p *parser) skipToElement() {
-	if p.atElement() {
-		return
-	}
-	depth := 0
-	for {
-		switch p.tok.kind {
-		case tEOF:
-			return
-		case tLBrace:
-			depth++
-		case tRBrace:
-			depth--
-		}
-		p.next()
-		if p.atElement() && (p.tok.bol || depth <= 0) {
-			return
-		}
-	}
-}
+func (p *parser) skipToElement() { p.SkipTo(p.atElement) }
 
 // skipAttr skips to the end of the current attribute: past the next ";"
 // outside parentheses, or up to the "}" that closes the block or an
@@ -161,49 +120,49 @@ func (p *parser) skipToElement() {
 func (p *parser) skipAttr() {
 	depth := 0
 	for {
-		switch p.tok.kind {
-		case tEOF:
+		switch p.Tok.Kind {
+		case textscan.EOF:
 			return
-		case tSemi:
+		case ';':
 			if depth <= 0 {
-				p.next()
+				p.Next()
 				return
 			}
-		case tLParen:
+		case '(':
 			depth++
-		case tRParen:
+		case ')':
 			depth--
-		case tRBrace:
+		case '}':
 			return
-		case tWord:
+		case textscan.Word:
 			if p.atElementStart() {
 				return
 			}
 		}
-		p.next()
+		p.Next()
 	}
 }
 
 func (p *parser) parseFile() {
-	if p.is("net") {
+	if p.Is("net") {
 		p.parseNet()
-	} else if p.is("class") {
-		p.errorf(p.tok, "classes (object-oriented networks) are not supported; expected a net { ... } block")
-		p.next()
+	} else if p.Is("class") {
+		p.Errorf(p.Tok, "classes (object-oriented networks) are not supported; expected a net { ... } block")
+		p.Next()
 		p.skipToElement()
 	}
-	for p.tok.kind != tEOF {
+	for p.Tok.Kind != textscan.EOF {
 		switch {
-		case p.is("potential"):
+		case p.Is("potential"):
 			p.parsePotential()
 		case p.atElement():
 			p.parseNode()
-		case p.is("net"):
-			p.errorf(p.tok, "a second net block")
-			p.next()
+		case p.Is("net"):
+			p.Errorf(p.Tok, "a second net block")
+			p.Next()
 			p.skipToElement()
 		default:
-			p.errorf(p.tok, `expected "node" or "potential", found %s`, p.found())
+			p.Errorf(p.Tok, `expected "node" or "potential", found %s`, p.Found())
 			p.skipToElement()
 		}
 	}
@@ -212,41 +171,41 @@ func (p *parser) parseFile() {
 // parseNet parses the header `net { attributes }`, whose attributes are
 // skipped.
 func (p *parser) parseNet() {
-	p.next()
-	if p.tok.kind != tLBrace {
-		p.errorf(p.tok, `expected "{" after "net", found %s`, p.found())
+	p.Next()
+	if p.Tok.Kind != '{' {
+		p.Errorf(p.Tok, `expected "{" after "net", found %s`, p.Found())
 		p.skipToElement()
 		return
 	}
-	p.next()
-	p.parseAttrs("the net block", func(token) bool { return false })
+	p.Next()
+	p.parseAttrs("the net block", func(textscan.Token) bool { return false })
 }
 
 // parseAttrs parses `name = value;` attributes up to the "}" that closes a
 // block, and consumes it. For each attribute, after its "=", attr is
 // called with the name; if it returns false the value is skipped.
-func (p *parser) parseAttrs(block string, attr func(name token) bool) {
+func (p *parser) parseAttrs(block string, attr func(name textscan.Token) bool) {
 	for {
 		switch {
-		case p.tok.kind == tRBrace:
-			p.next()
+		case p.Tok.Kind == '}':
+			p.Next()
 			return
-		case p.tok.kind == tEOF || p.atElementStart():
-			p.errorf(p.tok, `expected "}" at the end of %s, found %s`, block, p.found())
+		case p.Tok.Kind == textscan.EOF || p.atElementStart():
+			p.Errorf(p.Tok, `expected "}" at the end of %s, found %s`, block, p.Found())
 			return
-		case p.tok.kind != tWord:
-			p.errorf(p.tok, `expected an attribute (name = value;) or "}" in %s, found %s`, block, p.found())
+		case p.Tok.Kind != textscan.Word:
+			p.Errorf(p.Tok, `expected an attribute (name = value;) or "}" in %s, found %s`, block, p.Found())
 			p.skipAttr()
 			continue
 		}
-		name := p.tok
-		p.next()
-		if p.tok.kind != tEq {
-			p.errorf(p.tok, `expected "=" after the attribute name %s, found %s`, p.s.describe(name), p.found())
+		name := p.Tok
+		p.Next()
+		if p.Tok.Kind != '=' {
+			p.Errorf(p.Tok, `expected "=" after the attribute name %s, found %s`, p.S.Describe(name), p.Found())
 			p.skipAttr()
 			continue
 		}
-		p.next()
+		p.Next()
 		if attr(name) {
 			continue
 		}
@@ -256,63 +215,63 @@ func (p *parser) parseAttrs(block string, attr func(name token) bool) {
 
 // skipValue skips an attribute value that is not interpreted: anything up
 // to a ";" outside parentheses, which it consumes.
-func (p *parser) skipValue(name token) {
-	var open []token
+func (p *parser) skipValue(name textscan.Token) {
+	var open []textscan.Token
 	for {
-		switch p.tok.kind {
-		case tLParen:
-			open = append(open, p.tok)
-		case tRParen:
+		switch p.Tok.Kind {
+		case '(':
+			open = append(open, p.Tok)
+		case ')':
 			if len(open) == 0 {
-				p.errorf(p.tok, `unexpected ")" in the value of %s`, p.s.describe(name))
+				p.Errorf(p.Tok, `unexpected ")" in the value of %s`, p.S.Describe(name))
 				p.skipAttr()
 				return
 			}
 			open = open[:len(open)-1]
-		case tSemi:
+		case ';':
 			if len(open) == 0 {
-				p.next()
+				p.Next()
 				return
 			}
 			p.unclosed(open[len(open)-1])
 			p.skipAttr()
 			return
-		case tEOF, tLBrace, tRBrace:
+		case textscan.EOF, '{', '}':
 			if len(open) > 0 {
 				p.unclosed(open[len(open)-1])
 			} else {
-				p.errorf(p.tok, `expected ";" after the value of %s, found %s`, p.s.describe(name), p.found())
+				p.Errorf(p.Tok, `expected ";" after the value of %s, found %s`, p.S.Describe(name), p.Found())
 			}
-			if p.tok.kind == tLBrace {
+			if p.Tok.Kind == '{' {
 				p.skipToElement()
 			}
 			return
-		case tWord:
+		case textscan.Word:
 			if p.atElementStart() {
 				if len(open) > 0 {
 					p.unclosed(open[len(open)-1])
 				} else {
-					p.errorf(p.tok, `expected ";" after the value of %s, found %s`, p.s.describe(name), p.found())
+					p.Errorf(p.Tok, `expected ";" after the value of %s, found %s`, p.S.Describe(name), p.Found())
 				}
 				return
 			}
 		}
-		p.next()
+		p.Next()
 	}
 }
 
 // unclosed reports a "(" that is not closed, at the "(".
-func (p *parser) unclosed(open token) {
-	p.errorf(open, `unterminated parenthesis: this "(" is not closed (found %s)`, p.found())
+func (p *parser) unclosed(open textscan.Token) {
+	p.Errorf(open, `unterminated parenthesis: this "(" is not closed (found %s)`, p.Found())
 }
 
 // expectSemi consumes the ";" that ends an attribute.
 func (p *parser) expectSemi(what string) {
-	if p.tok.kind == tSemi {
-		p.next()
+	if p.Tok.Kind == ';' {
+		p.Next()
 		return
 	}
-	p.errorf(p.tok, `expected ";" after %s, found %s`, what, p.found())
+	p.Errorf(p.Tok, `expected ";" after %s, found %s`, what, p.Found())
 	p.skipAttr()
 }
 
@@ -322,16 +281,16 @@ func (p *parser) expectSemi(what string) {
 //
 // where "node" may be left out after decision and utility.
 func (p *parser) parseNode() {
-	first := p.tok
+	first := p.Tok
 	var words []string
-	for p.tok.kind == tWord && nodeWords[string(p.s.bytes(p.tok))] && !p.is("node") {
-		words = append(words, string(p.s.bytes(p.tok)))
-		p.next()
+	for p.Tok.Kind == textscan.Word && nodeWords[string(p.S.Bytes(p.Tok))] && !p.Is("node") {
+		words = append(words, string(p.S.Bytes(p.Tok)))
+		p.Next()
 	}
-	if p.is("node") {
-		p.next()
+	if p.Is("node") {
+		p.Next()
 	} else if n := len(words); n == 0 || (words[n-1] != "decision" && words[n-1] != "utility") {
-		p.errorf(p.tok, `expected "node" after %q, found %s`, strings.Join(words, " "), p.found())
+		p.Errorf(p.Tok, `expected "node" after %q, found %s`, strings.Join(words, " "), p.Found())
 		p.skipToElement()
 		return
 	}
@@ -346,33 +305,33 @@ func (p *parser) parseNode() {
 			}
 		}
 	}
-	if p.tok.kind != tWord {
-		p.errorf(p.tok, "expected a node name, found %s", p.found())
+	if p.Tok.Kind != textscan.Word {
+		p.Errorf(p.Tok, "expected a node name, found %s", p.Found())
 		p.skipToElement()
 		return
 	}
-	d.nameTok = p.tok
-	d.name = p.s.text(p.tok)
-	p.next()
+	d.nameTok = p.Tok
+	d.name = p.S.Text(p.Tok)
+	p.Next()
 	if d.kind != "" {
-		p.errorf(first, "node %q is %s: only discrete chance nodes are supported", d.name, d.kind)
+		p.Errorf(first, "node %q is %s: only discrete chance nodes are supported", d.name, d.kind)
 	}
 	p.nodes = append(p.nodes, d)
-	if p.tok.kind != tLBrace {
-		p.errorf(p.tok, `expected "{" after the node name %q, found %s`, d.name, p.found())
+	if p.Tok.Kind != '{' {
+		p.Errorf(p.Tok, `expected "{" after the node name %q, found %s`, d.name, p.Found())
 		p.skipToElement()
 		return
 	}
-	p.next()
+	p.Next()
 	seen := false
-	nerrs := len(p.b.Errs)
-	defer func() { d.damaged = len(p.b.Errs) > nerrs }()
-	p.parseAttrs(fmt.Sprintf("node %q", d.name), func(name token) bool {
-		if string(p.s.bytes(name)) != "states" || d.kind != "" {
+	nerrs := len(p.B.Errs)
+	defer func() { d.damaged = len(p.B.Errs) > nerrs }()
+	p.parseAttrs(fmt.Sprintf("node %q", d.name), func(name textscan.Token) bool {
+		if string(p.S.Bytes(name)) != "states" || d.kind != "" {
 			return false
 		}
 		if seen {
-			p.errorf(name, "node %q has a second states attribute", d.name)
+			p.Errorf(name, "node %q has a second states attribute", d.name)
 			d.statesOK = false
 			return false
 		}
@@ -384,34 +343,34 @@ func (p *parser) parseNode() {
 
 // parseStates parses the value `( "s1" "s2" ... );` of a states attribute.
 func (p *parser) parseStates(node string) ([]string, bool) {
-	if p.tok.kind != tLParen {
-		p.errorf(p.tok, `expected "(" after "states =", found %s`, p.found())
+	if p.Tok.Kind != '(' {
+		p.Errorf(p.Tok, `expected "(" after "states =", found %s`, p.Found())
 		p.skipAttr()
 		return nil, false
 	}
-	open := p.tok
-	p.next()
+	open := p.Tok
+	p.Next()
 	var states []string
 	seen := map[string]bool{}
 	ok := true
-	for p.tok.kind != tRParen {
-		switch p.tok.kind {
-		case tString:
-			s := p.s.text(p.tok)
+	for p.Tok.Kind != ')' {
+		switch p.Tok.Kind {
+		case textscan.String:
+			s := p.S.Text(p.Tok)
 			if seen[s] {
-				p.errorf(p.tok, "state %q of node %q is listed twice", s, node)
+				p.Errorf(p.Tok, "state %q of node %q is listed twice", s, node)
 				ok = false
 			}
 			seen[s] = true
 			states = append(states, s)
-		case tComma:
-		case tWord:
+		case ',':
+		case textscan.Word:
 			if p.atElementStart() {
 				p.unclosed(open)
 				return nil, false
 			}
 			if ok {
-				p.errorf(p.tok, "expected a state name in double quotes, found %s", p.found())
+				p.Errorf(p.Tok, "expected a state name in double quotes, found %s", p.Found())
 			}
 			ok = false
 		default:
@@ -419,9 +378,9 @@ func (p *parser) parseStates(node string) ([]string, bool) {
 			p.skipAttr()
 			return nil, false
 		}
-		p.next()
+		p.Next()
 	}
-	p.next()
+	p.Next()
 	p.expectSemi("the states")
 	return states, ok
 }
@@ -430,47 +389,47 @@ func (p *parser) parseStates(node string) ([]string, bool) {
 //
 //	potential ( X | A B ... ) { data = ( ... ); attributes }
 func (p *parser) parsePotential() {
-	d := &potDecl{kw: p.tok}
-	p.next()
-	if p.tok.kind != tLParen {
-		p.errorf(p.tok, `expected "(" after "potential", found %s`, p.found())
+	d := &potDecl{kw: p.Tok}
+	p.Next()
+	if p.Tok.Kind != '(' {
+		p.Errorf(p.Tok, `expected "(" after "potential", found %s`, p.Found())
 		p.skipToElement()
 		return
 	}
-	open := p.tok
-	p.next()
+	open := p.Tok
+	p.Next()
 	bar := false
 header:
 	for {
-		switch p.tok.kind {
-		case tRParen:
-			p.next()
+		switch p.Tok.Kind {
+		case ')':
+			p.Next()
 			break header
-		case tWord:
+		case textscan.Word:
 			if p.atElementStart() {
 				p.unclosed(open)
 				return
 			}
 			if bar {
-				d.tail = append(d.tail, p.tok)
+				d.tail = append(d.tail, p.Tok)
 			} else {
-				d.head = append(d.head, p.tok)
+				d.head = append(d.head, p.Tok)
 			}
-		case tComma:
-		case tBar:
+		case ',':
+		case '|':
 			if bar {
-				p.errorf(p.tok, `a second "|" in potential ( ... )`)
+				p.Errorf(p.Tok, `a second "|" in potential ( ... )`)
 				d.broken = true
 			}
 			bar = true
 		default:
-			if p.tok.kind == tString {
-				p.errorf(p.tok, "expected a node name, found %s (node names are not quoted)", p.found())
+			if p.Tok.Kind == textscan.String {
+				p.Errorf(p.Tok, "expected a node name, found %s (node names are not quoted)", p.Found())
 				d.broken = true
 				if bar {
-					d.tail = append(d.tail, p.tok)
+					d.tail = append(d.tail, p.Tok)
 				} else {
-					d.head = append(d.head, p.tok)
+					d.head = append(d.head, p.Tok)
 				}
 				break
 			}
@@ -478,22 +437,22 @@ header:
 			p.skipToElement()
 			return
 		}
-		p.next()
+		p.Next()
 	}
 	p.pots = append(p.pots, d)
-	if p.tok.kind != tLBrace {
-		p.errorf(p.tok, `expected "{" after potential ( ... ), found %s`, p.found())
+	if p.Tok.Kind != '{' {
+		p.Errorf(p.Tok, `expected "{" after potential ( ... ), found %s`, p.Found())
 		d.broken = true
 		p.skipToElement()
 		return
 	}
-	p.next()
-	p.parseAttrs("the potential", func(name token) bool {
-		if string(p.s.bytes(name)) != "data" {
+	p.Next()
+	p.parseAttrs("the potential", func(name textscan.Token) bool {
+		if string(p.S.Bytes(name)) != "data" {
 			return false
 		}
 		if d.hasData {
-			p.errorf(name, "a second data attribute in the potential")
+			p.Errorf(name, "a second data attribute in the potential")
 			d.broken = true
 			return false
 		}
@@ -507,70 +466,70 @@ header:
 // parentheses, followed by ";". The grouping is recorded, not checked: the
 // numbers are checked against the potential once its nodes are known.
 func (p *parser) parseData(d *potDecl) {
-	if p.tok.kind != tLParen {
-		p.errorf(p.tok, `expected "(" after "data =", found %s`, p.found())
+	if p.Tok.Kind != '(' {
+		p.Errorf(p.Tok, `expected "(" after "data =", found %s`, p.Found())
 		d.broken = true
 		p.skipAttr()
 		return
 	}
 	type frame struct {
-		open   token
+		open   textscan.Token
 		n      int  // values directly inside
 		nested bool // a list directly inside
 	}
 	var stack []frame
 	for {
-		switch p.tok.kind {
-		case tLParen:
+		switch p.Tok.Kind {
+		case '(':
 			if len(stack) > 0 {
 				stack[len(stack)-1].nested = true
 			}
-			stack = append(stack, frame{open: p.tok})
-		case tRParen:
+			stack = append(stack, frame{open: p.Tok})
+		case ')':
 			f := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			if f.n > 0 && !f.nested {
 				d.groups = append(d.groups, group{open: f.open, depth: len(stack), n: f.n})
 			}
 			if len(stack) == 0 {
-				p.next()
+				p.Next()
 				p.expectSemi("the data")
 				return
 			}
-		case tWord, tString:
-			if p.tok.kind == tWord && p.atElementStart() {
+		case textscan.Word, textscan.String:
+			if p.Tok.Kind == textscan.Word && p.atElementStart() {
 				p.unclosed(stack[len(stack)-1].open)
 				d.broken = true
 				return
 			}
 			x, ok := 0.0, false
-			if p.tok.kind == tWord {
-				x, ok = importer.ParseNumber(p.s.bytes(p.tok))
+			if p.Tok.Kind == textscan.Word {
+				x, ok = importer.ParseNumber(p.S.Bytes(p.Tok))
 			}
 			if !ok {
 				if d.nbad < maxListed {
-					d.badNums = append(d.badNums, p.tok)
+					d.badNums = append(d.badNums, p.Tok)
 				}
 				d.nbad++
 			}
 			d.vals = append(d.vals, x)
-			d.valOff = append(d.valOff, p.tok.off)
+			d.valOff = append(d.valOff, p.Tok.Off)
 			stack[len(stack)-1].n++
-		case tComma:
+		case ',':
 		default:
 			p.unclosed(stack[len(stack)-1].open)
 			d.broken = true
 			p.skipAttr()
 			return
 		}
-		p.next()
+		p.Next()
 	}
 }
 
 // finish resolves the potentials against the nodes, builds the model and
 // validates it.
 func (p *parser) finish() (*ir.Model, error) {
-	b := p.b
+	b := p.B
 	// Declare the nodes. decls maps every name declared to its first
 	// declaration; a name in decls whose variable is not in the model is
 	// unusable, and was reported as such.
@@ -579,7 +538,7 @@ func (p *parser) finish() (*ir.Model, error) {
 	for _, d := range p.nodes {
 		names = append(names, d.name)
 		if prev, dup := decls[d.name]; dup {
-			p.b.Errorf(p.s.at(d.nameTok), "node %q is declared twice (first at %s)", d.name, p.s.at(prev.nameTok))
+			p.B.Errorf(p.S.At(d.nameTok), "node %q is declared twice (first at %s)", d.name, p.S.At(prev.nameTok))
 			continue
 		}
 		decls[d.name] = d
@@ -587,20 +546,20 @@ func (p *parser) finish() (*ir.Model, error) {
 			continue // reported already
 		}
 		if len(d.states) == 0 {
-			p.b.Errorf(p.s.at(d.nameTok), `node %q has no states (give them as states = ( "a" "b" );)`, d.name)
+			p.B.Errorf(p.S.At(d.nameTok), `node %q has no states (give them as states = ( "a" "b" );)`, d.name)
 			continue
 		}
-		b.AddVar(p.s.at(d.nameTok), d.name, ir.Enum, d.states, 0)
+		b.AddVar(p.S.At(d.nameTok), d.name, ir.Enum, d.states, 0)
 	}
 	if len(p.nodes) == 0 && len(b.Errs) == 0 {
-		b.Errorf(p.s.at(p.tok), "the file declares no nodes")
+		b.Errorf(p.S.At(p.Tok), "the file declares no nodes")
 	}
 	m := b.Model()
 	hints := 0
 	// lookup resolves a node named in a potential; ok is false if the name
 	// is undeclared (reported here) or unusable (reported before).
-	lookup := func(t token) (ir.VarID, bool) {
-		name := p.s.text(t)
+	lookup := func(t textscan.Token) (ir.VarID, bool) {
+		name := p.S.Text(t)
 		if v, ok := m.Lookup(name); ok {
 			return v.ID, true
 		}
@@ -614,16 +573,16 @@ func (p *parser) finish() (*ir.Model, error) {
 				h = fmt.Sprintf(" (did you mean %q?)", s)
 			}
 		}
-		p.b.Errorf(p.s.at(t), "undeclared node %q%s", name, h)
+		p.B.Errorf(p.S.At(t), "undeclared node %q%s", name, h)
 		return 0, false
 	}
 	potOf := make([]*potDecl, len(m.Vars)) // the first potential of each variable
 	for _, d := range p.pots {
 		if len(d.head) != 1 {
 			if len(d.head) == 0 {
-				p.b.Errorf(p.s.at(d.kw), "the potential names no node before %q", "|")
+				p.B.Errorf(p.S.At(d.kw), "the potential names no node before %q", "|")
 			} else {
-				p.b.Errorf(p.s.at(d.head[1]), "the potential names %d nodes before %q; only potentials of one node are supported", len(d.head), "|")
+				p.B.Errorf(p.S.At(d.head[1]), "the potential names %d nodes before %q; only potentials of one node are supported", len(d.head), "|")
 			}
 			continue
 		}
@@ -632,7 +591,7 @@ func (p *parser) finish() (*ir.Model, error) {
 			continue
 		}
 		if prev := potOf[child]; prev != nil {
-			p.b.Errorf(p.s.at(d.head[0]), "second potential for %q (first at %s)", m.Vars[child].Name, p.s.at(prev.kw))
+			p.B.Errorf(p.S.At(d.head[0]), "second potential for %q (first at %s)", m.Vars[child].Name, p.S.At(prev.kw))
 			continue
 		}
 		potOf[child] = d
@@ -641,7 +600,7 @@ func (p *parser) finish() (*ir.Model, error) {
 	for v, d := range potOf {
 		if d == nil {
 			x := m.Vars[v]
-			p.b.Errorf(x.Pos, "node %q has no potential (give it one with potential ( %s | ... ) { data = ( ... ); })", x.Name, x.Name)
+			p.B.Errorf(x.Pos, "node %q has no potential (give it one with potential ( %s | ... ) { data = ( ... ); })", x.Name, x.Name)
 			b.SetCPT(x.Pos, x.ID, nil, uniform(len(x.States)), nil)
 		}
 	}
@@ -651,10 +610,10 @@ func (p *parser) finish() (*ir.Model, error) {
 // buildCPT checks the data of potential d for child and sets its CPT. A
 // potential that cannot be used gives child a uniform table, so that
 // child is not also reported as having none.
-func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(token) (ir.VarID, bool)) {
-	b := p.b
+func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token) (ir.VarID, bool)) {
+	b := p.B
 	m := b.Model()
-	at := p.s.at(d.kw)
+	at := p.S.At(d.kw)
 	fallback := func() { b.SetCPT(at, child, nil, uniform(len(m.Vars[child].States)), nil) }
 	if d.broken {
 		fallback() // reported already
@@ -664,12 +623,12 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(token) (ir.Var
 	var parents []ir.VarID
 	seen := map[string]bool{m.Vars[child].Name: true}
 	for _, t := range d.tail {
-		name := p.s.text(t)
+		name := p.S.Text(t)
 		if seen[name] {
 			if name == m.Vars[child].Name {
-				p.b.Errorf(p.s.at(t), "%q cannot be a parent of itself", name)
+				p.B.Errorf(p.S.At(t), "%q cannot be a parent of itself", name)
 			} else {
-				p.b.Errorf(p.s.at(t), "parent %q is listed twice", name)
+				p.B.Errorf(p.S.At(t), "parent %q is listed twice", name)
 			}
 			ok = false
 			continue
@@ -683,17 +642,17 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(token) (ir.Var
 		parents = append(parents, v)
 	}
 	for _, t := range d.badNums {
-		p.b.Errorf(p.s.at(t), "malformed number %s", p.s.describe(t))
+		p.B.Errorf(p.S.At(t), "malformed number %s", p.S.Describe(t))
 	}
 	if d.nbad > len(d.badNums) {
-		p.b.Errorf(p.s.at(d.badNums[len(d.badNums)-1]), "and %d more malformed numbers in this potential", d.nbad-len(d.badNums))
+		p.B.Errorf(p.S.At(d.badNums[len(d.badNums)-1]), "and %d more malformed numbers in this potential", d.nbad-len(d.badNums))
 	}
 	if !ok || d.nbad > 0 {
 		fallback()
 		return
 	}
 	if !d.hasData {
-		p.b.Errorf(at, "the potential of %q has no data (expected data = ( ... );)", m.Vars[child].Name)
+		p.B.Errorf(at, "the potential of %q has no data (expected data = ( ... );)", m.Vars[child].Name)
 		fallback()
 		return
 	}
@@ -720,7 +679,7 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(token) (ir.Var
 			} else if row < rows {
 				what = rowName(m, parents, rowAssignment(m, parents, row, a), title)
 			}
-			p.b.Errorf(p.s.at(g.open), "%s has %d values, expected %d", what, g.n, k)
+			p.B.Errorf(p.S.At(g.open), "%s has %d values, expected %d", what, g.n, k)
 			ok = false
 		}
 		row++
@@ -730,12 +689,12 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(token) (ir.Var
 		if len(parents) > 0 {
 			detail = fmt.Sprintf(" (%d parent configurations × %d states)", rows, k)
 		}
-		p.b.Errorf(p.s.at(d.dataTok), "the data of %s has %d values, expected %s%s", title, len(d.vals), countText(want), detail)
+		p.B.Errorf(p.S.At(d.dataTok), "the data of %s has %d values, expected %s%s", title, len(d.vals), countText(want), detail)
 		ok = false
 	}
 	for _, g := range d.groups {
 		if ok && g.depth > len(parents) {
-			p.b.Errorf(p.s.at(g.open), "the data of %s is nested %d levels deep, expected at most %d", title, g.depth+1, len(parents)+1)
+			p.B.Errorf(p.S.At(g.open), "the data of %s is nested %d levels deep, expected at most %d", title, g.depth+1, len(parents)+1)
 			ok = false
 		}
 	}
@@ -749,7 +708,7 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(token) (ir.Var
 		// messages; finding them costs time on long lines.
 		rowPos = make([]ir.Pos, len(d.vals)/k)
 		for r := range rowPos {
-			rowPos[r] = p.s.pos(d.valOff[r*k])
+			rowPos[r] = p.S.Pos(d.valOff[r*k])
 		}
 	}
 	b.SetCPT(at, child, parents, d.vals, rowPos)

@@ -27,7 +27,7 @@ func Write(w io.Writer, m *ir.Model) error {
 		if v.Kind == ir.Real {
 			return fmt.Errorf("hugin: cannot write %q: real-valued variables have no NET form", v.Name)
 		}
-		if !isWord(v.Name) {
+		if !syntax.IsWord(v.Name) {
 			return fmt.Errorf("hugin: cannot write the variable name %q as a NET node name", v.Name)
 		}
 		for _, s := range v.States {
@@ -96,19 +96,6 @@ func Write(w io.Writer, m *ir.Model) error {
 		bw.WriteString(";\n}\n")
 	}
 	return bw.Flush()
-}
-
-// isWord reports whether name reads back as a single word.
-func isWord(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if isDelim[name[i]] {
-			return false
-		}
-	}
-	return true
 }
 
 // isStringable reports whether s can be written as a NET string.

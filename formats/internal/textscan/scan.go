@@ -140,7 +140,7 @@ type Scanner struct {
 	lineStart int // the offset of the first byte of that line
 	errf      func(pos ir.Pos, format string, args ...any)
 
-	lines []int // offsets of the first byte of each line, built by Pos up to linesEnd
+	lines    []int // offsets of the first byte of each line, built by Pos up to linesEnd
 	linesEnd int
 
 	// Column cache for positions: ccol is the rune column of offset coff,

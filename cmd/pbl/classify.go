@@ -86,6 +86,10 @@ func classifyCmd(c *cli, args []string) int {
 		return c.usageErr(name, "%v", err)
 	}
 	path := args[0]
+	if err := checkOutput(classifyPredictions, path, classifyData); err != nil {
+		c.report(err)
+		return exitError
+	}
 	m, err := pbl.LoadFile(path)
 	if err != nil {
 		c.report(err)

@@ -51,6 +51,10 @@ func convertCmd(c *cli, args []string) int {
 	if !ok {
 		return c.usageErr("convert", "cannot write %q: unknown output format (pbl writes %s)", out, outputFormats())
 	}
+	if err := checkOutput(out, in); err != nil {
+		c.report(err)
+		return exitError
+	}
 	m, err := pbl.LoadFile(in)
 	if err != nil {
 		c.report(err)

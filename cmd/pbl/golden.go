@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -132,12 +131,3 @@ func diffFirst(w, g []string, tol float64) (string, int) {
 	return "", -1
 }
 
-// writeAtomic writes data to path through a temporary file in the same
-// directory and a rename, so that path is never left half-written (see
-// streamAtomic).
-func writeAtomic(path string, data []byte) error {
-	return streamAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}

@@ -75,6 +75,10 @@ func learnCmd(c *cli, args []string) int {
 	if learnOut != "" && ext != ".pbl" && ext != ".bif" {
 		return c.usageErr("learn", "cannot write %q: pbl learn writes .pbl or .bif (use pbl convert for other formats)", learnOut)
 	}
+	if err := checkOutput(learnOut, args[0], learnData); err != nil {
+		c.report(err)
+		return exitError
+	}
 	m, err := pbl.LoadFile(args[0])
 	if err != nil {
 		c.report(err)

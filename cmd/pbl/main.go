@@ -104,15 +104,19 @@ func parseSize(s string) (int64, error) {
 		mult   float64
 	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
 	mult := 1.0
+	num := s
 	for _, u := range units {
 		if strings.HasSuffix(s, u.suffix) {
-			s, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			num, mult = strings.TrimSuffix(s, u.suffix), u.mult
 			break
 		}
 	}
-	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || !(x > 0) || x*mult > math.MaxInt64 {
+	x, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || !(x > 0) || math.IsInf(x, 0) {
 		return 0, fmt.Errorf("bad memory size %q (want e.g. 512MiB or 8GiB)", s)
+	}
+	if x*mult >= math.MaxInt64 {
+		return 0, fmt.Errorf("memory size %q is too large (at most 8 EiB)", s)
 	}
 	return int64(x * mult), nil
 }
@@ -130,11 +134,43 @@ func (c *cli) options() (infer.Options, error) {
 	if err != nil {
 		return infer.Options{}, err
 	}
+	if c.maxTable <= 0 || c.maxTable > ir.MaxTableSize {
+		return infer.Options{}, fmt.Errorf("--max-table %d: want a number of entries from 1 to %d", c.maxTable, ir.MaxTableSize)
+	}
 	opt := infer.Options{Engine: eng, Order: order, MaxTable: c.maxTable, MaxMemory: mem}
 	return opt, nil
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	out := &errWriter{w: stdout}
+	status := runCommand(args, out, stderr)
+	if out.err != nil {
+		fmt.Fprintf(stderr, "pbl: write error: %v\n", out.err)
+		return exitError
+	}
+	return status
+}
+
+// errWriter remembers the first error writing to w, and writes nothing
+// after it: a command whose output is lost must not exit 0.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// runCommand runs the command args names, writing to stdout and stderr.
+func runCommand(args []string, stdout, stderr io.Writer) int {
 	c := &cli{stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, mainUsage)
@@ -237,6 +273,10 @@ func (c *cli) report(err error) {
 	default:
 		list = ir.ErrorList{{Msg: strings.TrimSpace(err.Error())}}
 	}
+	if len(list) > maxReported {
+		more := len(list) - maxReported
+		list = append(list[:maxReported:maxReported], &ir.Error{Msg: fmt.Sprintf("(and %d more errors)", more)})
+	}
 	for _, e := range list {
 		if c.json {
 			o := &report.Object{}
@@ -261,6 +301,9 @@ func (c *cli) report(err error) {
 		fmt.Fprintln(c.stderr, e.Error())
 	}
 }
+
+// maxReported is the largest number of errors printed for one failure.
+const maxReported = 100
 
 // warn prints a warning about file on stderr (with --json, as an object
 // with "warning" in place of "message").

@@ -2,12 +2,9 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"flag"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/pbl-lang/pbl"
@@ -56,6 +53,10 @@ func sampleCmd(c *cli, args []string) int {
 	if c.json && sampleOut == "" {
 		return c.usageErr("sample", "--json needs -o FILE: without it the CSV goes to stdout")
 	}
+	if err := checkOutput(sampleOut, args[0]); err != nil {
+		c.report(err)
+		return exitError
+	}
 	m, err := pbl.LoadFile(args[0])
 	if err != nil {
 		c.report(err)
@@ -90,45 +91,4 @@ func sampleCmd(c *cli, args []string) int {
 		c.writeJSON(o)
 	}
 	return exitOK
-}
-
-// streamAtomic is writeAtomic for output too large to hold in memory:
-// write streams the content to a temporary file in path's directory, which
-// is renamed to path once complete. On any error the temporary file is
-// removed, path is left as it was, and the error names path.
-func streamAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return pathErr(path, err)
-	}
-	tmp := f.Name()
-	err = write(f)
-	if err1 := f.Close(); err == nil {
-		err = err1
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return pathErr(path, err)
-	}
-	return nil
-}
-
-// pathErr returns err as an *os.PathError naming path rather than a
-// temporary file.
-func pathErr(path string, err error) error {
-	var pe *os.PathError
-	var le *os.LinkError
-	switch {
-	case errors.As(err, &pe):
-		err = pe.Err
-	case errors.As(err, &le):
-		err = le.Err
-	}
-	return &os.PathError{Op: "write", Path: path, Err: err}
 }

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+)
+
+// This file writes the files pbl produces (-o, convert, --predictions,
+// golden files): atomically, through symbolic links, keeping modes, and
+// never over the command's own input.
+
+// writeAtomic writes data to path as streamAtomic does.
+func writeAtomic(path string, data []byte) error {
+	return streamAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// streamAtomic writes the content that write streams to path, so that
+// path is never left half-written:
+//
+//   - a regular file (new or existing) is written to a temporary file in
+//     the same directory, renamed over path once complete; an existing
+//     file keeps its mode;
+//   - a symbolic link is written through: its target is replaced, the
+//     link stays;
+//   - a device, a named pipe or a socket (/dev/stdout, a FIFO) is written
+//     to directly, since it cannot be replaced.
+//
+// On any error, or if the process is interrupted (SIGINT, SIGTERM), the
+// temporary file is removed and path is left as it was; the error names
+// path, never the temporary file.
+func streamAtomic(path string, write func(io.Writer) error) error {
+	target, err := resolveLinks(path)
+	if err != nil {
+		return pathErr(path, err)
+	}
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(target); err == nil {
+		if !fi.Mode().IsRegular() {
+			if fi.IsDir() {
+				return pathErr(path, errors.New("is a directory"))
+			}
+			return writeDirect(path, target, write)
+		}
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
+	if err != nil {
+		return pathErr(path, err)
+	}
+	tmp := f.Name()
+	stop := removeOnSignal(tmp)
+	defer stop()
+	err = write(f)
+	if err1 := f.Close(); err == nil {
+		err = err1
+	}
+	if err == nil {
+		err = os.Chmod(tmp, mode)
+	}
+	if err == nil {
+		err = os.Rename(tmp, target)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return pathErr(path, err)
+	}
+	return nil
+}
+
+// resolveLinks follows path's symbolic links, if any, to the file they
+// name, which need not exist yet.
+func resolveLinks(path string) (string, error) {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		t, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(path), t)
+		}
+		path = t
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// writeDirect writes to a file that cannot be replaced by a rename.
+func writeDirect(path, target string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	if err != nil {
+		return pathErr(path, err)
+	}
+	err = write(f)
+	if err1 := f.Close(); err == nil {
+		err = err1
+	}
+	if err != nil {
+		return pathErr(path, err)
+	}
+	return nil
+}
+
+// removeOnSignal removes path and exits (status 130 for SIGINT, 143 for
+// SIGTERM, as a shell reports them) if the process is interrupted before
+// stop is called.
+func removeOnSignal(path string) (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			os.Remove(path)
+			if sig == syscall.SIGTERM {
+				os.Exit(143)
+			}
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
+}
+
+// pathErr returns err as an *os.PathError naming path rather than a
+// temporary file.
+func pathErr(path string, err error) error {
+	var pe *os.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	return &os.PathError{Op: "write", Path: path, Err: err}
+}
+
+// checkOutput refuses an output file that is one of the command's input
+// files (the same file, whatever the path or link it is named by): no
+// command overwrites its own input.
+func checkOutput(out string, inputs ...string) error {
+	if out == "" {
+		return nil
+	}
+	fo, err := os.Stat(out)
+	if err != nil {
+		return nil // a new file
+	}
+	for _, in := range inputs {
+		if fi, err := os.Stat(in); err == nil && os.SameFile(fo, fi) {
+			return fmt.Errorf("%s is the input %s: pbl does not overwrite its input; write to another file", out, in)
+		}
+	}
+	return nil
+}

@@ -130,4 +130,3 @@ func diffFirst(w, g []string, tol float64) (string, int) {
 	}
 	return "", -1
 }
-

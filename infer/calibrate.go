@@ -68,6 +68,16 @@ func scaleBy(xs []float64, mx float64) int {
 	return e
 }
 
+// edge returns what a message between clique c and its parent works on:
+// the index maps of c and of the parent onto their separator, the two
+// cliques' tables in w (each as long as its map, so that the loops over
+// them need no bounds checks) and the separator's table in w.
+func (t *JTree) edge(w *jtWork, c int32) (mc, mp []int32, pc, pp, sep []float64) {
+	mc, mp = t.mapC[c], t.mapP[c]
+	oc, op, so := t.off[c], t.off[t.parent[c]], t.sepOff[c]
+	return mc, mp, w.pot[oc : oc+len(mc)], w.pot[op : op+len(mp)], w.sep[so : so+t.sepLen[c]]
+}
+
 // collect passes messages from the leaves to the root: each clique, once it
 // has absorbed its children's messages, sums (or, with maxProduct,
 // maximises) its table onto the separator towards its parent, and the parent
@@ -76,14 +86,7 @@ func scaleBy(xs []float64, mx float64) int {
 func (t *JTree) collect(w *jtWork, maxProduct bool) {
 	e := t.initExp
 	for k := len(t.order) - 1; k >= 1; k-- {
-		c := t.order[k]
-		pa := t.parent[c]
-		mc, mp := t.mapC[c], t.mapP[c]
-		pc := w.pot[t.off[c]:t.off[c+1]]
-		pc = pc[:len(mc)]
-		pp := w.pot[t.off[pa]:t.off[pa+1]]
-		pp = pp[:len(mp)]
-		sep := w.sep[t.sepOff[c] : t.sepOff[c]+t.sepLen[c]]
+		mc, mp, pc, pp, sep := t.edge(w, t.order[k])
 		clear(sep)
 		if maxProduct {
 			for i, s := range mc {
@@ -137,14 +140,7 @@ func (t *JTree) collect(w *jtWork, maxProduct bool) {
 // times a constant of its own, never far from 1.
 func (t *JTree) distribute(w *jtWork) {
 	for k := 1; k < len(t.order); k++ {
-		c := t.order[k]
-		pa := t.parent[c]
-		mc, mp := t.mapC[c], t.mapP[c]
-		pc := w.pot[t.off[c]:t.off[c+1]]
-		pc = pc[:len(mc)]
-		pp := w.pot[t.off[pa]:t.off[pa+1]]
-		pp = pp[:len(mp)]
-		sep := w.sep[t.sepOff[c] : t.sepOff[c]+t.sepLen[c]]
+		mc, mp, pc, pp, sep := t.edge(w, t.order[k])
 		tmp := w.tmp[:len(sep)]
 		clear(tmp)
 		for j, s := range mp {

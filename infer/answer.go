@@ -522,21 +522,32 @@ func (a *answerer) marginals() (*Result, error) {
 		return r, nil
 	}
 	for _, v := range vs {
-		f, _, err := a.eng.joint([]ir.VarID{v})
+		p, err := a.posterior([]ir.VarID{v})
 		if err != nil {
 			return nil, err
-		}
-		norm := sum(f.Vals)
-		if norm == 0 {
-			return nil, a.impossible()
-		}
-		p := make([]float64, len(f.Vals))
-		for i, x := range f.Vals {
-			p[i] = x / norm
 		}
 		r.Marginals = append(r.Marginals, Marginal{Var: v, P: p})
 	}
 	return r, nil
+}
+
+// posterior returns P(vs | e), flat in row-major order over vs: the joint
+// of vs and the evidence divided by its sum, P(e). When P(e) = 0 it returns
+// the impossible-evidence error.
+func (a *answerer) posterior(vs []ir.VarID) ([]float64, error) {
+	f, _, err := a.eng.joint(vs)
+	if err != nil {
+		return nil, err
+	}
+	norm := sum(f.Vals)
+	if norm == 0 {
+		return nil, a.impossible()
+	}
+	p := make([]float64, len(f.Vals))
+	for i, x := range f.Vals {
+		p[i] = x / norm
+	}
+	return p, nil
 }
 
 // sizeString renders the product of card exactly when it fits an int64.

@@ -28,19 +28,7 @@ func Posterior(m *ir.Model, target ir.VarID, evidence []ir.Obs, opt Options) ([]
 		return nil, err
 	}
 	defer a.release()
-	f, _, err := a.eng.joint(q.Targets)
-	if err != nil {
-		return nil, err
-	}
-	norm := sum(f.Vals)
-	if norm == 0 {
-		return nil, a.impossible()
-	}
-	p := make([]float64, len(f.Vals))
-	for i, x := range f.Vals {
-		p[i] = x / norm
-	}
-	return p, nil
+	return a.posterior(q.Targets)
 }
 
 // LogPE returns ln P(evidence) on m (the log-likelihood of one data row),

@@ -13,10 +13,9 @@ func dagModel(t *testing.T, parents [][]int) *ir.Model {
 	s := netSpec{card: make([]int, len(parents)), parents: parents, cpt: make([][]float64, len(parents))}
 	for v := range parents {
 		s.card[v] = 2
-		s.cpt[v] = make([]float64, 2<<len(parents[v]))
-		for r := 0; r < len(s.cpt[v]); r += 2 {
-			randomRow(rng, s.cpt[v][r:r+2], false)
-		}
+	}
+	for v := range parents {
+		s.randomTable(rng, v, false)
 	}
 	return s.build(t)
 }
@@ -92,9 +91,7 @@ func TestIndependentNumeric(t *testing.T) {
 				}
 				return r
 			}
-			x := make([]int, n)
-			for i, p := range joint {
-				decode(x, card, i)
+			for x, p := range jointGiven(joint, card, nil) {
 				abc[[3]int{idx(a, x), idx(b, x), idx(c, x)}] += p
 			}
 			bc := map[[2]int]float64{}

@@ -8,13 +8,7 @@ import (
 )
 
 func TestEnumRefusesLargeModels(t *testing.T) {
-	n := 26 // 2^26 assignments > MaxEnum
-	s := netSpec{card: make([]int, n), parents: make([][]int, n), cpt: make([][]float64, n)}
-	for v := range n {
-		s.card[v] = 2
-		s.cpt[v] = []float64{0.5, 0.5}
-	}
-	m := s.build(t)
+	m := roots(26, 0.5).build(t) // 2^26 assignments > MaxEnum
 	q := &ir.Query{Targets: ids(0), TargetStates: []int{-1}}
 	_, err := Answer(m, q, Options{Engine: Enum})
 	if err == nil || !strings.Contains(err.Error(), "--engine ve") {

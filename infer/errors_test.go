@@ -3,7 +3,6 @@ package infer
 import (
 	"errors"
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -28,16 +27,9 @@ func TestErrImpossibleKinds(t *testing.T) {
 		{Kind: ir.MPE, Evidence: ev},
 		{Kind: ir.MAP, Targets: ids(2), TargetStates: []int{-1}, Evidence: ev},
 	}
-	engines := append(slices.Clone(allEngines), struct {
-		name string
-		opt  Options
-	}{"jt", jtOpt}, struct {
-		name string
-		opt  Options
-	}{"auto", Options{}})
 	for i, q := range qs {
 		q.Pos = pos
-		for _, e := range engines {
+		for _, e := range everyEngine {
 			_, err := Answer(m, q, e.opt)
 			var ie *ir.Error
 			if !errors.Is(err, ErrImpossible) || !errors.As(err, &ie) || ie.Pos != pos {
@@ -63,10 +55,7 @@ func TestErrImpossibleKinds(t *testing.T) {
 func TestErrUnderflowKind(t *testing.T) {
 	const n = 1200
 	m := chainNet(n, 0.5).build(t)
-	ev := make([]ir.Obs, n)
-	for v := range ev {
-		ev[v] = ir.Obs{Var: ir.VarID(v), State: v % 2}
-	}
+	ev := alternating(n)
 	for _, opt := range []Options{{Engine: VE}, jtOpt} {
 		_, err := Answer(m, &ir.Query{Evidence: ev}, opt)
 		if !errors.Is(err, ErrUnderflow) {
@@ -80,25 +69,9 @@ func TestErrUnderflowKind(t *testing.T) {
 // the limit, and whose message is the error's own.
 func TestTooLargeKinds(t *testing.T) {
 	// Ten roots and a child of all of them.
-	n := 11
-	s := netSpec{card: make([]int, n), parents: make([][]int, n), cpt: make([][]float64, n)}
-	for v := range n - 1 {
-		s.card[v] = 2
-		s.cpt[v] = []float64{0.5, 0.5}
-		s.parents[n-1] = append(s.parents[n-1], v)
-	}
-	s.card[n-1] = 2
-	s.cpt[n-1] = make([]float64, 2<<10)
-	for i := range s.cpt[n-1] {
-		s.cpt[n-1][i] = 0.5
-	}
-	m := s.build(t)
+	m := fanIn(11).build(t)
 	// 26 independent binary roots: 2^26 assignments.
-	wide := netSpec{card: make([]int, 26), parents: make([][]int, 26), cpt: make([][]float64, 26)}
-	for v := range wide.card {
-		wide.card[v], wide.cpt[v] = 2, []float64{0.5, 0.5}
-	}
-	mw := wide.build(t)
+	mw := roots(26, 0.5).build(t)
 	pos := ir.Pos{File: "q.pbl", Line: 2, Col: 1}
 	star := &ir.Query{Pos: pos, Star: true}
 	q0 := &ir.Query{Pos: pos, Targets: ids(0), TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: 10, State: 0}}}

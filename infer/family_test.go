@@ -16,30 +16,14 @@ import (
 // and ln P(e), from the full joint (independently of the engines).
 func bruteFamilies(m *ir.Model, obs []int) ([][]float64, float64) {
 	joint, card := bruteJoint(m)
-	out := make([][]float64, len(m.Vars))
-	for v := range m.Vars {
-		if f := m.Factor(ir.VarID(v)); f != nil {
-			out[v] = make([]float64, len(f.Vals))
-		}
-	}
-	a := make([]int, len(card))
+	out := allFamilies(m)
 	pe := 0.0
-	for i, p := range joint {
-		decode(a, card, i)
-		if !consistentObs(a, obs) {
-			continue
-		}
+	for a, p := range jointGiven(joint, card, obsList(obs)) {
 		pe += p
 		for v, d := range out {
-			if d == nil {
-				continue
+			if d != nil {
+				d[offset(m.Factor(ir.VarID(v)), a)] += p
 			}
-			f := m.Factor(ir.VarID(v))
-			off := 0
-			for k, w := range f.Vars {
-				off += a[w] * f.Stride[k]
-			}
-			d[off] += p
 		}
 	}
 	for _, d := range out {
@@ -48,15 +32,6 @@ func bruteFamilies(m *ir.Model, obs []int) ([][]float64, float64) {
 		}
 	}
 	return out, math.Log(pe)
-}
-
-func consistentObs(a, obs []int) bool {
-	for v, s := range obs {
-		if s >= 0 && a[v] != s {
-			return false
-		}
-	}
-	return true
 }
 
 // veFamily returns P(family_v | e) from VE: the table of the family's
@@ -133,17 +108,11 @@ func TestFamiliesBrute(t *testing.T) {
 	for net := range 60 {
 		spec := randomNet(rng, 3+rng.IntN(7), 4, 3, net%3 == 0)
 		m := spec.build(t)
-		jt, err := Compile(m, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		jt := mustCompile(t, m)
 		if net%2 == 1 {
 			// The same questions on a tree derived from another model.
-			other, err := Compile(spec.renumber(rng, false).build(t), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if jt, err = other.WithModel(m); err != nil {
+			var err error
+			if jt, err = mustCompile(t, spec.renumber(rng, false).build(t)).WithModel(m); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -193,10 +162,7 @@ func TestFamiliesVE(t *testing.T) {
 	for trial := range 4 {
 		spec := localNet(rng, 80, 3, 6)
 		m := spec.build(t)
-		jt, err := Compile(m, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		jt := mustCompile(t, m)
 		obs := randomObs(rng, spec.card, 0.1)
 		dst := allFamilies(m)
 		logPE, err := jt.Families(obs, dst)
@@ -228,10 +194,7 @@ func TestExpect(t *testing.T) {
 	for net := range 40 {
 		spec := randomNet(rng, 3+rng.IntN(7), 4, 3, net%2 == 0)
 		m := spec.build(t)
-		jt, err := Compile(m, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		jt := mustCompile(t, m)
 		// Rows drawn from a few evidence patterns, so that groups form.
 		pool := make([][]int, 1+rng.IntN(6))
 		for i := range pool {
@@ -306,10 +269,7 @@ func TestExpect(t *testing.T) {
 // and a bad weight is an error that adds nothing.
 func TestExpectChain(t *testing.T) {
 	m := chainNet(5, 0.8).build(t)
-	jt, err := Compile(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	jt := mustCompile(t, m)
 	a := []int{0, -1, -1, 1, -1}
 	b := []int{-1, 1, -1, -1, -1}
 	rows := [][]int{a, b, a, a, b, a}
@@ -353,10 +313,7 @@ func TestFamiliesPanics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jt, err := Compile(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	jt := mustCompile(t, m)
 	tests := []struct {
 		name string
 		fn   func()
@@ -389,10 +346,7 @@ func TestJTConcurrentFamilies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(44, 44))
 	spec := localNet(rng, 40, 3, 6)
 	m := spec.build(t)
-	jt, err := Compile(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	jt := mustCompile(t, m)
 	rows := make([][]int, 50)
 	for r := range rows {
 		rows[r] = randomObs(rng, spec.card, 0.2)

@@ -101,10 +101,7 @@ func TestJTCorpus(t *testing.T) {
 				t.Skip("time budget spent")
 			}
 			m := readCorpus(t, nt.name)
-			jt, err := Compile(m, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			jt := mustCompile(t, m)
 			rng := rand.New(rand.NewPCG(11, 11))
 			for trial := 0; trial < 2; trial++ {
 				ev := randomEvidence(rng, m, 5)

@@ -11,36 +11,9 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
-var jtOpt = Options{Engine: JT}
-
-// compareEngines answers q with enumeration, VE and JT and fails unless
-// they agree to 1e-12, including on whether the query is an error. MPE
-// assignments are compared by probability (ties may pick different
-// assignments), and the JT assignment's probability is checked against the
-// full joint.
-func compareEngines(t *testing.T, m *ir.Model, q *ir.Query, what string) (errored bool) {
-	t.Helper()
-	ref, refErr := Answer(m, q, Options{Engine: Enum})
-	for _, opt := range []Options{{Engine: VE}, jtOpt} {
-		r, err := Answer(m, q, opt)
-		if (err == nil) != (refErr == nil) {
-			t.Fatalf("%s query %+v: %v error %v, enum error %v", what, q, opt.Engine, err, refErr)
-		}
-		if err != nil {
-			if err.Error() != refErr.Error() {
-				t.Fatalf("%s: %v error %q, enum error %q", what, opt.Engine, err, refErr)
-			}
-			continue
-		}
-		if d := sameResult(ref, r, 1e-12); d != "" {
-			t.Fatalf("%s query %+v: %v differs from enum: %s", what, q, opt.Engine, d)
-		}
-		if !equal(ref.LogP, r.LogP, 1e-12) && !(math.IsInf(ref.LogP, -1) && math.IsInf(r.LogP, -1)) {
-			t.Fatalf("%s query %+v: %v LogP %v, enum %v", what, q, opt.Engine, r.LogP, ref.LogP)
-		}
-	}
-	return refErr != nil
-}
+// veAndJT are the engines the junction tree tests compare with
+// enumeration.
+var veAndJT = []testEngine{{"ve", Options{Engine: VE}}, {"jt", jtOpt}}
 
 // TestJTRandomBayes: on random Bayesian networks JT agrees with
 // enumeration and VE to 1e-12 on P(*|e), P(X|e), P(X,Y|Z,e), P(x|e), P(e)
@@ -56,7 +29,7 @@ func TestJTRandomBayes(t *testing.T) {
 			if k%4 == 3 {
 				q = &ir.Query{Pos: q.Pos, Kind: ir.MPE, Evidence: q.Evidence}
 			}
-			if compareEngines(t, m, q, fmt.Sprintf("net %d", net)) {
+			if _, err := compareEngines(t, m, q, fmt.Sprintf("net %d", net), veAndJT...); err != nil {
 				errs++
 			}
 			queries++
@@ -74,16 +47,12 @@ func TestJTRandomMarkov(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	for net := 0; net < 60; net++ {
 		m := randomMarkov(t, rng, 3+rng.IntN(6))
-		card := make([]int, len(m.Vars))
-		for v := range card {
-			card[v] = len(m.Vars[v].States)
-		}
 		for k := 0; k < 8; k++ {
-			q := randomQuery(rng, card)
+			q := randomQuery(rng, cards(m))
 			if k%4 == 3 {
 				q = &ir.Query{Pos: q.Pos, Kind: ir.MPE, Evidence: q.Evidence}
 			}
-			compareEngines(t, m, q, fmt.Sprintf("markov net %d", net))
+			compareEngines(t, m, q, fmt.Sprintf("markov net %d", net), veAndJT...)
 		}
 	}
 }
@@ -103,13 +72,8 @@ func TestJTMPEBrute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := make([]int, len(card))
 		mx, pe, got := 0.0, 0.0, 0.0
-		for i, p := range joint {
-			decode(a, card, i)
-			if !consistent(a, ev) {
-				continue
-			}
+		for a, p := range jointGiven(joint, card, ev) {
 			pe += p
 			mx = math.Max(mx, p)
 			if consistent(a, r.Assignment) {
@@ -129,27 +93,9 @@ func TestJTLargerNets(t *testing.T) {
 	for trial := 0; trial < 4; trial++ {
 		spec := localNet(rng, 150, 3, 8)
 		m := spec.build(t)
-		q := &ir.Query{Star: true}
-		for _, v := range rng.Perm(150)[:10] {
-			q.Evidence = append(q.Evidence, ir.Obs{Var: ir.VarID(v), State: rng.IntN(spec.card[v])})
-		}
-		a, err := Answer(m, q, Options{Engine: VE})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := Answer(m, q, jtOpt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := sameResult(a, b, 1e-12); d != "" {
-			t.Fatalf("trial %d: %s", trial, d)
-		}
-		pq := &ir.Query{Evidence: q.Evidence}
-		a, errA := Answer(m, pq, Options{Engine: VE})
-		b, errB := Answer(m, pq, jtOpt)
-		if errA != nil || errB != nil || !equal(a.P, b.P, 1e-12) || !equal(a.LogP, b.LogP, 1e-12) {
-			t.Fatalf("trial %d: P(e) VE %v (%v), JT %v (%v)", trial, a, errA, b, errB)
-		}
+		ev := randomStates(rng, spec.card, 10)
+		agree(t, m, &ir.Query{Star: true, Evidence: ev}, Options{Engine: VE}, jtOpt, fmt.Sprintf("trial %d", trial))
+		agree(t, m, &ir.Query{Evidence: ev}, Options{Engine: VE}, jtOpt, fmt.Sprintf("trial %d: P(e)", trial))
 	}
 }
 
@@ -217,19 +163,8 @@ func TestJTUnderflow(t *testing.T) {
 // allocated, naming the largest clique.
 func TestJTLimits(t *testing.T) {
 	// Ten roots and a child of all of them: one clique of 2^11 entries.
-	n := 11
-	s := netSpec{card: make([]int, n), parents: make([][]int, n), cpt: make([][]float64, n)}
-	for v := range n - 1 {
-		s.card[v] = 2
-		s.cpt[v] = []float64{0.5, 0.5}
-		s.parents[n-1] = append(s.parents[n-1], v)
-	}
-	s.card[n-1] = 2
-	s.cpt[n-1] = make([]float64, 2<<10)
-	for i := range s.cpt[n-1] {
-		s.cpt[n-1][i] = 0.5
-	}
-	m := s.build(t)
+	const n = 11
+	m := fanIn(n).build(t)
 	q := &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 2, Col: 1}, Star: true}
 	_, err := Answer(m, q, Options{Engine: JT, MaxTable: 1000})
 	if err == nil || !strings.Contains(err.Error(), "q.pbl:2:1: junction tree needs a clique over 11 variables") ||
@@ -259,10 +194,7 @@ func TestJTCompileOnce(t *testing.T) {
 	if err1 != nil || err2 != nil || t1 != t2 {
 		t.Fatalf("cachedCompile: %p %v, %p %v", t1, err1, t2, err2)
 	}
-	jt, err := Compile(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	jt := mustCompile(t, m)
 	for _, ev := range [][]ir.Obs{nil, {{Var: 7, State: 1}}, {{Var: 7, State: 1}}, {{Var: 2, State: 0}, {Var: 5, State: 1}}} {
 		for _, q := range []*ir.Query{{Star: true, Evidence: ev}, {Evidence: ev}, {Kind: ir.MPE, Evidence: ev}} {
 			a, errA := Answer(m, q, Options{Engine: VE})
@@ -348,10 +280,7 @@ func TestJTConcurrent(t *testing.T) {
 	var qs []*ir.Query
 	var want []*Result
 	for range 8 {
-		q := &ir.Query{Star: true}
-		for _, v := range rng.Perm(60)[:4] {
-			q.Evidence = append(q.Evidence, ir.Obs{Var: ir.VarID(v), State: rng.IntN(spec.card[v])})
-		}
+		q := &ir.Query{Star: true, Evidence: randomStates(rng, spec.card, 4)}
 		r, err := Answer(m, q, Options{Engine: VE})
 		if err != nil {
 			t.Fatal(err)

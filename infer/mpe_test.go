@@ -13,13 +13,8 @@ import (
 func bruteMax(m *ir.Model, vars []ir.VarID, ev []ir.Obs) (table map[string]float64, mx, pe float64) {
 	joint, card := bruteJoint(m)
 	table = map[string]float64{}
-	a := make([]int, len(card))
 	key := make([]byte, len(vars))
-	for i, p := range joint {
-		decode(a, card, i)
-		if !consistent(a, ev) {
-			continue
-		}
+	for a, p := range jointGiven(joint, card, ev) {
 		pe += p
 		for k, v := range vars {
 			key[k] = byte(a[v])
@@ -107,14 +102,10 @@ func indexOfObs(ev []ir.Obs, v int) int {
 func TestMPETies(t *testing.T) {
 	// Two independent fair coins: every assignment ties; both engines
 	// must pick the lowest states.
-	m := netSpec{card: []int{2, 2}, parents: [][]int{nil, nil}, cpt: [][]float64{{0.5, 0.5}, {0.5, 0.5}}}.build(t)
-	for _, e := range allEngines {
-		r, err := Answer(m, &ir.Query{Kind: ir.MPE}, e.opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+	m := roots(2, 0.5).build(t)
+	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MPE}, allEngines) {
 		if r.Assignment[0].State != 0 || r.Assignment[1].State != 0 || !equal(r.P, 0.25, 1e-15) {
-			t.Errorf("%s: MPE = %v, P %v; want all state 0, 0.25", e.name, r.Assignment, r.P)
+			t.Errorf("%s: MPE = %v, P %v; want all state 0, 0.25", allEngines[i].name, r.Assignment, r.P)
 		}
 	}
 }
@@ -129,20 +120,14 @@ func TestMAPDiffersFromMPE(t *testing.T) {
 	// MAP(A) picks A=0 (0.6 > 0.4).
 	m := netSpec{card: []int{2, 4}, parents: [][]int{nil, {0}},
 		cpt: [][]float64{{0.6, 0.4}, {0.25, 0.25, 0.25, 0.25, 0.5, 0.5, 0, 0}}}.build(t)
-	for _, e := range allEngines {
-		r, err := Answer(m, &ir.Query{Kind: ir.MPE}, e.opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MPE}, allEngines) {
 		if r.Assignment[0].State != 1 || r.Assignment[1].State != 0 || !equal(r.P, 0.2, 1e-15) {
-			t.Errorf("%s: MPE = %v, %v", e.name, r.Assignment, r.P)
+			t.Errorf("%s: MPE = %v, %v", allEngines[i].name, r.Assignment, r.P)
 		}
-		r, err = Answer(m, &ir.Query{Kind: ir.MAP, Targets: ids(0), TargetStates: []int{-1}}, e.opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+	}
+	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MAP, Targets: ids(0), TargetStates: []int{-1}}, allEngines) {
 		if r.Assignment[0].State != 0 || !equal(r.P, 0.6, 1e-15) {
-			t.Errorf("%s: MAP(A) = %v, %v", e.name, r.Assignment, r.P)
+			t.Errorf("%s: MAP(A) = %v, %v", allEngines[i].name, r.Assignment, r.P)
 		}
 	}
 }

@@ -15,7 +15,6 @@ import (
 // ErrImpossible error (with -Inf from LogPE).
 func TestPosteriorBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(51, 51))
-	engines := []Options{{Engine: Enum}, {Engine: VE}, jtOpt, {}}
 	impossibles := 0
 	for net := range 40 {
 		spec := randomNet(rng, 3+rng.IntN(7), 4, 3, net%3 == 0)
@@ -30,39 +29,35 @@ func TestPosteriorBrute(t *testing.T) {
 			}
 			want := make([]float64, card[target])
 			pe := 0.0
-			a := make([]int, len(card))
-			for i, p := range joint {
-				decode(a, card, i)
-				if consistent(a, ev) {
-					want[a[target]] += p
-					pe += p
-				}
+			for a, p := range jointGiven(joint, card, ev) {
+				want[a[target]] += p
+				pe += p
 			}
-			for _, opt := range engines {
-				p, err := Posterior(m, target, ev, opt)
-				lp, lerr := LogPE(m, ev, opt)
+			for _, e := range everyEngine {
+				p, err := Posterior(m, target, ev, e.opt)
+				lp, lerr := LogPE(m, ev, e.opt)
 				if pe == 0 {
 					if !errors.Is(err, ErrImpossible) || !errors.Is(lerr, ErrImpossible) || !math.IsInf(lp, -1) {
-						t.Fatalf("net %d, %v: Posterior %v, %v; LogPE %v, %v; want ErrImpossible", net, opt.Engine, p, err, lp, lerr)
+						t.Fatalf("net %d, %s: Posterior %v, %v; LogPE %v, %v; want ErrImpossible", net, e.name, p, err, lp, lerr)
 					}
 					impossibles++
 					continue
 				}
 				if err != nil || lerr != nil || !equal(lp, math.Log(pe), 1e-12) {
-					t.Fatalf("net %d, %v: LogPE %v (%v), want %v; Posterior error %v", net, opt.Engine, lp, lerr, math.Log(pe), err)
+					t.Fatalf("net %d, %s: LogPE %v (%v), want %v; Posterior error %v", net, e.name, lp, lerr, math.Log(pe), err)
 				}
 				for s := range want {
 					if !equal(p[s], want[s]/pe, 1e-12) {
-						t.Fatalf("net %d, %v: P(X%d | %v) = %v, want %v", net, opt.Engine, target, ev, p, want)
+						t.Fatalf("net %d, %s: P(X%d | %v) = %v, want %v", net, e.name, target, ev, p, want)
 					}
 				}
-				r, err := Answer(m, &ir.Query{Targets: []ir.VarID{target}, TargetStates: []int{-1}, Evidence: ev}, opt)
+				r, err := Answer(m, &ir.Query{Targets: []ir.VarID{target}, TargetStates: []int{-1}, Evidence: ev}, e.opt)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for s, row := range r.Rows {
 					if row.P != p[s] {
-						t.Fatalf("net %d, %v: Posterior %v, Answer %v", net, opt.Engine, p, r.Rows)
+						t.Fatalf("net %d, %s: Posterior %v, Answer %v", net, e.name, p, r.Rows)
 					}
 				}
 			}
@@ -79,10 +74,7 @@ func TestPosteriorErrors(t *testing.T) {
 	// A long chain: P(e) underflows, ln P(e) does not.
 	const n = 2000
 	chain := chainNet(n, 0.9).build(t)
-	alt := make([]ir.Obs, n)
-	for v := range alt {
-		alt[v] = ir.Obs{Var: ir.VarID(v), State: v % 2}
-	}
+	alt := alternating(n)
 	for _, opt := range []Options{{Engine: VE}, jtOpt, {}} {
 		lp, err := LogPE(chain, alt, opt)
 		want := math.Log(0.5) + (n-1)*math.Log(0.1)
@@ -95,11 +87,7 @@ func TestPosteriorErrors(t *testing.T) {
 		}
 	}
 	// Too large for enumeration.
-	wide := netSpec{card: make([]int, 26), parents: make([][]int, 26), cpt: make([][]float64, 26)}
-	for v := range wide.card {
-		wide.card[v], wide.cpt[v] = 2, []float64{0.5, 0.5}
-	}
-	mw := wide.build(t)
+	mw := roots(26, 0.5).build(t)
 	_, err := Posterior(mw, 0, nil, Options{Engine: Enum})
 	var tl *TooLargeError
 	var ie *ir.Error

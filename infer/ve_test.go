@@ -11,32 +11,6 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
-// localNet returns a random network of n variables whose parents (up to
-// maxPar) lie among the window previous variables, so that its treewidth
-// stays small as n grows.
-func localNet(rng *rand.Rand, n, maxPar, window int) netSpec {
-	s := netSpec{card: make([]int, n), parents: make([][]int, n), cpt: make([][]float64, n)}
-	for v := 0; v < n; v++ {
-		s.card[v] = 2 + rng.IntN(2)
-		lo := max(0, v-window)
-		if v > 0 {
-			k := rng.IntN(min(v-lo, maxPar) + 1)
-			for _, p := range rng.Perm(v - lo)[:k] {
-				s.parents[v] = append(s.parents[v], lo+p)
-			}
-		}
-		size := s.card[v]
-		for _, p := range s.parents[v] {
-			size *= s.card[p]
-		}
-		s.cpt[v] = make([]float64, size)
-		for r := 0; r < size; r += s.card[v] {
-			randomRow(rng, s.cpt[v][r:r+s.card[v]], false)
-		}
-	}
-	return s
-}
-
 func TestUnderflowChain(t *testing.T) {
 	const n = 2000
 	m := chainNet(n, 0.9).build(t)
@@ -79,19 +53,8 @@ func TestUnderflowChain(t *testing.T) {
 func TestMaxTable(t *testing.T) {
 	// Ten roots X0..X9 and a child X10 of all of them. P(X0 | X10=s0)
 	// must eliminate X1..X9, whose tables reach 2^9 entries.
-	n := 11
-	s := netSpec{card: make([]int, n), parents: make([][]int, n), cpt: make([][]float64, n)}
-	for v := range n - 1 {
-		s.card[v] = 2
-		s.cpt[v] = []float64{0.5, 0.5}
-		s.parents[n-1] = append(s.parents[n-1], v)
-	}
-	s.card[n-1] = 2
-	s.cpt[n-1] = make([]float64, 2<<10)
-	rng := rand.New(rand.NewPCG(1, 1))
-	for r := 0; r < len(s.cpt[n-1]); r += 2 {
-		randomRow(rng, s.cpt[n-1][r:r+2], false)
-	}
+	s := fanIn(11)
+	s.randomTable(rand.New(rand.NewPCG(1, 1)), 10, false)
 	m := s.build(t)
 	q := &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 2, Col: 1}, Targets: ids(0), TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: 10, State: 0}}}
 	_, err := Answer(m, q, Options{MaxTable: 100})
@@ -119,10 +82,7 @@ func TestVEPrunesBarren(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	s := chainNet(30, 0.7)
 	s.parents[29] = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
-	s.cpt[29] = make([]float64, 2<<13)
-	for r := 0; r < len(s.cpt[29]); r += 2 {
-		randomRow(rng, s.cpt[29][r:r+2], false)
-	}
+	s.randomTable(rng, 29, false)
 	m := s.build(t)
 	r, err := Answer(m, &ir.Query{Targets: ids(3), TargetStates: []int{-1}}, Options{MaxTable: 4})
 	if err != nil || !equal(r.Rows[0].P, 0.5, 1e-15) {
@@ -135,22 +95,8 @@ func TestVELargerNets(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for trial := 0; trial < 5; trial++ {
 		spec := localNet(rng, 100, 3, 8)
-		m := spec.build(t)
-		q := &ir.Query{Star: true}
-		for _, v := range rng.Perm(100)[:10] {
-			q.Evidence = append(q.Evidence, ir.Obs{Var: ir.VarID(v), State: rng.IntN(spec.card[v])})
-		}
-		a, err := Answer(m, q, Options{Order: MinFill})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := Answer(m, q, Options{Order: MinWeight})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := sameResult(a, b, 1e-12); d != "" {
-			t.Fatalf("trial %d: %s", trial, d)
-		}
+		q := &ir.Query{Star: true, Evidence: randomStates(rng, spec.card, 10)}
+		a := agree(t, spec.build(t), q, Options{Order: MinFill}, Options{Order: MinWeight}, fmt.Sprintf("trial %d", trial))
 		for _, mg := range a.Marginals {
 			sum := 0.0
 			for _, p := range mg.P {

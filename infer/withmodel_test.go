@@ -3,62 +3,11 @@ package infer
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/pbl-lang/pbl/ir"
 )
-
-// relEqual reports whether a and b agree to tol relatively (or are equal);
-// it is false if either is NaN.
-func relEqual(a, b, tol float64) bool {
-	return a == b || math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
-}
-
-// resultNumbers returns every number of r, and a description of the rest.
-func resultNumbers(r *Result) ([]float64, string) {
-	xs := []float64{r.P, r.LogP}
-	var rest []any
-	for _, row := range r.Rows {
-		xs = append(xs, row.P)
-		rest = append(rest, row.Values, row.GivenValues)
-	}
-	for _, mg := range r.Marginals {
-		xs = append(xs, mg.P...)
-		rest = append(rest, mg.Var)
-	}
-	rest = append(rest, r.Omitted, r.Assignment, r.Independent)
-	return xs, fmt.Sprint(rest...)
-}
-
-// sameResultRel is sameResult with a relative tolerance on every number
-// (LogP included), failing on NaN.
-func sameResultRel(a, b *Result, tol float64) string {
-	xa, sa := resultNumbers(a)
-	xb, sb := resultNumbers(b)
-	if sa != sb || len(xa) != len(xb) {
-		return fmt.Sprintf("%s vs %s", sa, sb)
-	}
-	for i := range xa {
-		if !relEqual(xa[i], xb[i], tol) && !(math.IsInf(xa[i], -1) && math.IsInf(xb[i], -1)) {
-			return fmt.Sprintf("number %d: %v vs %v", i, xa[i], xb[i])
-		}
-	}
-	return ""
-}
-
-// renumber returns s with the same graph and fresh random tables.
-func (s netSpec) renumber(rng *rand.Rand, zeros bool) netSpec {
-	out := netSpec{card: s.card, parents: s.parents, cpt: make([][]float64, len(s.cpt))}
-	for v, c := range s.cpt {
-		out.cpt[v] = make([]float64, len(c))
-		for r := 0; r < len(c); r += s.card[v] {
-			randomRow(rng, out.cpt[v][r:r+s.card[v]], zeros)
-		}
-	}
-	return out
-}
 
 // renumberMarkov returns a Markov network with m's variables and factor
 // scopes and fresh random potentials.
@@ -96,9 +45,7 @@ func TestWithModel(t *testing.T) {
 		if net%4 == 3 {
 			m1 = randomMarkov(t, rng, 3+rng.IntN(6))
 			m2 = renumberMarkov(t, rng, m1)
-			for _, x := range m1.Vars {
-				card = append(card, len(x.States))
-			}
+			card = cards(m1)
 		} else {
 			spec := randomNet(rng, 3+rng.IntN(8), 4, 3, net%3 == 0)
 			if net%5 == 4 {
@@ -108,10 +55,7 @@ func TestWithModel(t *testing.T) {
 			m2 = spec.renumber(rng, net%2 == 0).build(t)
 			card = spec.card
 		}
-		t1, err := Compile(m1, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		t1 := mustCompile(t, m1)
 		runs := triangulations.Load()
 		t2, err := t1.WithModel(m2)
 		if err != nil {
@@ -120,10 +64,7 @@ func TestWithModel(t *testing.T) {
 		if n := triangulations.Load() - runs; n != 0 || t2.tri != t1.tri || t2.jtStructure != t1.jtStructure {
 			t.Fatalf("net %d: WithModel triangulated %d times, triangulation %p vs %p, structure %p vs %p", net, n, t2.tri, t1.tri, t2.jtStructure, t1.jtStructure)
 		}
-		fresh, err := Compile(m2, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fresh := mustCompile(t, m2)
 		if fresh.jtStructure == t1.jtStructure || triangulations.Load() == runs {
 			t.Fatalf("net %d: Compile did not build a structure of its own", net)
 		}
@@ -132,34 +73,21 @@ func TestWithModel(t *testing.T) {
 			if k%4 == 3 {
 				q = &ir.Query{Pos: q.Pos, Kind: ir.MPE, Evidence: q.Evidence}
 			}
-			for _, c := range []struct {
-				name      string
-				got, want *JTree
-			}{{"WithModel", t2, fresh}, {"original", t1, nil}} {
-				want, wantErr := (*Result)(nil), error(nil)
-				if c.want != nil {
-					want, wantErr = c.want.Answer(q, Options{})
-				} else {
-					want, wantErr = Answer(m1, q, Options{Engine: VE})
-				}
-				got, err := c.got.Answer(q, Options{})
-				if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
-					t.Fatalf("net %d, %+v, %s: error %v, want %v", net, q, c.name, err, wantErr)
-				}
-				if err != nil {
-					continue
-				}
-				d := ""
-				if c.want != nil {
-					d = sameResultRel(want, got, 1e-12)
-				} else if d = sameResult(want, got, 1e-12); d == "" && !equal(want.LogP, got.LogP, 1e-12) {
-					// VE sums in another order: compare as the other
-					// engine tests do.
-					d = fmt.Sprintf("LogP %v vs %v", got.LogP, want.LogP)
-				}
-				if d != "" {
-					t.Fatalf("net %d, %+v, %s: %s", net, q, c.name, d)
-				}
+			want, wantErr := fresh.Answer(q, Options{})
+			got, err := t2.Answer(q, Options{})
+			d := sameError(wantErr, err)
+			if d == "" && err == nil {
+				d = sameResultRel(want, got, 1e-12)
+			}
+			if d != "" {
+				t.Fatalf("net %d, %+v, WithModel: %s", net, q, d)
+			}
+			// VE sums in another order: compare as the other engine
+			// tests do.
+			want, wantErr = Answer(m1, q, Options{Engine: VE})
+			got, err = t1.Answer(q, Options{})
+			if d := sameAnswer(want, wantErr, got, err, 1e-12); d != "" {
+				t.Fatalf("net %d, %+v, original: %s", net, q, d)
 			}
 		}
 	}
@@ -170,10 +98,7 @@ func TestWithModel(t *testing.T) {
 func TestWithModelMismatch(t *testing.T) {
 	base := netSpec{card: []int{2, 3, 2}, parents: [][]int{nil, {0}, {1}},
 		cpt: [][]float64{{0.5, 0.5}, {0.2, 0.3, 0.5, 0.1, 0.1, 0.8}, {0.5, 0.5, 0.4, 0.6, 0.9, 0.1}}}
-	jt, err := Compile(base.build(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	jt := mustCompile(t, base.build(t))
 	moreStates := netSpec{card: []int{2, 2, 2}, parents: base.parents,
 		cpt: [][]float64{{0.5, 0.5}, {0.2, 0.8, 0.5, 0.5}, {0.5, 0.5, 0.4, 0.6}}}
 	otherParents := netSpec{card: base.card, parents: [][]int{nil, {0}, {0}},

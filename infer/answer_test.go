@@ -1,7 +1,6 @@
 package infer
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -150,56 +149,6 @@ func TestCancer(t *testing.T) {
 	}
 	if r.Assignment[0].State != 1 || !equal(r.P, 1-want, 1e-15) {
 		t.Errorf("MAP(cancer | +) = %v with P %v, want state 1 with %v", r.Assignment, r.P, 1-want)
-	}
-}
-
-func TestImpossibleEvidence(t *testing.T) {
-	// X0 -> X1 with P(X1=s1 | X0=s0) = 0, and X0 = s0 certain.
-	m := netSpec{
-		card:    []int{2, 2, 2},
-		parents: [][]int{nil, {0}, {1}},
-		cpt:     [][]float64{{1, 0}, {1, 0, 0.5, 0.5}, {0.5, 0.5, 0.1, 0.9}},
-	}.build(t)
-	ev := []ir.Obs{{Var: 1, State: 1}}
-	qs := []*ir.Query{
-		{Targets: ids(2), TargetStates: []int{-1}, Evidence: ev},
-		{Targets: ids(2), TargetStates: []int{0}, Evidence: ev},
-		{Targets: ids(2), TargetStates: []int{-1}, Free: ids(0), Evidence: ev},
-		{Star: true, Evidence: ev},
-		{Star: true, Evidence: []ir.Obs{{Var: 0, State: 1}, {Var: 1, State: 0}, {Var: 2, State: 0}}},
-		{Kind: ir.MPE, Evidence: ev},
-		{Kind: ir.MAP, Targets: ids(2), TargetStates: []int{-1}, Evidence: ev},
-	}
-	for i, q := range qs {
-		q.Pos = ir.Pos{File: "q.pbl", Line: 3, Col: 7}
-		for _, e := range allEngines {
-			r, err := Answer(m, q, e.opt)
-			var ie *ir.Error
-			if !errors.As(err, &ie) || ie.Pos != q.Pos || !strings.Contains(ie.Msg, "impossible evidence: P(") {
-				t.Errorf("query %d %s: got %v, %v; want an impossible-evidence error at q.pbl:3:7", i, e.name, r, err)
-			}
-		}
-	}
-	// A table whose given configuration X0=s1... is possible only in part:
-	// P(X2 | X0) with evidence X1=s0 omits nothing; with X1=s1 given X0=s1
-	// is possible and X0=s0 is not, but P(X0=s1) = 0 makes P(e) = 0 above.
-	// Here: P(X1 | X0) with no evidence omits the rows of X0=s1.
-	r, err := Answer(m, &ir.Query{Targets: ids(1), TargetStates: []int{-1}, Free: ids(0)}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.Rows) != 2 || r.Omitted != 2 {
-		t.Errorf("P(X1 | X0): %d rows, %d omitted; want 2 and 2", len(r.Rows), r.Omitted)
-	}
-	// P(e) = 0 as a query is an answer, not an error.
-	r, err = Answer(m, &ir.Query{Evidence: ev}, Options{})
-	if err != nil || r.P != 0 {
-		t.Errorf("P(X1=s1) = %v, %v; want 0", r, err)
-	}
-	// The message names the evidence.
-	_, err = Answer(m, qs[0], Options{})
-	if want := "q.pbl:3:7: impossible evidence: P(X1=s1) = 0"; err == nil || err.Error() != want {
-		t.Errorf("got %v, want %s", err, want)
 	}
 }
 

@@ -10,8 +10,11 @@ import (
 
 // TestErrImpossibleKinds: every query that conditions on impossible
 // evidence, under every engine, returns an *ir.Error at the query whose
-// kind is ErrImpossible, with today's message.
+// kind is ErrImpossible, with a message that names the evidence. P(e) = 0
+// asked as a query is an answer, a table omits its impossible given rows,
+// and no other error is impossible.
 func TestErrImpossibleKinds(t *testing.T) {
+	// X0 -> X1 with P(X1=s1 | X0=s0) = 0, and X0 = s0 certain.
 	m := netSpec{
 		card:    []int{2, 2, 2},
 		parents: [][]int{nil, {0}, {1}},
@@ -19,31 +22,47 @@ func TestErrImpossibleKinds(t *testing.T) {
 	}.build(t)
 	pos := ir.Pos{File: "q.pbl", Line: 4, Col: 2}
 	ev := []ir.Obs{{Var: 1, State: 1}}
-	qs := []*ir.Query{
-		{Targets: ids(2), TargetStates: []int{-1}, Evidence: ev},
-		{Targets: ids(2), TargetStates: []int{0}, Evidence: ev},
-		{Targets: ids(2), TargetStates: []int{-1}, Free: ids(0), Evidence: ev},
-		{Star: true, Evidence: ev},
-		{Kind: ir.MPE, Evidence: ev},
-		{Kind: ir.MAP, Targets: ids(2), TargetStates: []int{-1}, Evidence: ev},
+	const msg = "q.pbl:4:2: impossible evidence: P(X1=s1) = 0"
+	tests := []struct {
+		q    *ir.Query
+		want string
+	}{
+		{&ir.Query{Targets: ids(2), TargetStates: []int{-1}, Evidence: ev}, msg},
+		{&ir.Query{Targets: ids(2), TargetStates: []int{0}, Evidence: ev}, msg},
+		{&ir.Query{Targets: ids(2), TargetStates: []int{-1}, Free: ids(0), Evidence: ev}, msg},
+		{&ir.Query{Star: true, Evidence: ev}, msg},
+		{&ir.Query{Star: true, Evidence: []ir.Obs{{Var: 0, State: 1}, {Var: 1, State: 0}, {Var: 2, State: 0}}}, "q.pbl:4:2: impossible evidence: P(X0=s1, X1=s0, X2=s0) = 0"},
+		{&ir.Query{Kind: ir.MPE, Evidence: ev}, msg},
+		{&ir.Query{Kind: ir.MAP, Targets: ids(2), TargetStates: []int{-1}, Evidence: ev}, msg},
 	}
-	for i, q := range qs {
-		q.Pos = pos
+	for i, tt := range tests {
+		tt.q.Pos = pos
 		for _, e := range everyEngine {
-			_, err := Answer(m, q, e.opt)
+			_, err := Answer(m, tt.q, e.opt)
 			var ie *ir.Error
 			if !errors.Is(err, ErrImpossible) || !errors.As(err, &ie) || ie.Pos != pos {
 				t.Errorf("query %d, %s: got %v; want an ErrImpossible *ir.Error at %s", i, e.name, err, pos)
 				continue
 			}
-			if want := "q.pbl:4:2: impossible evidence: P(X1=s1) = 0"; err.Error() != want {
-				t.Errorf("query %d, %s: message %q, want %q", i, e.name, err, want)
+			if err.Error() != tt.want {
+				t.Errorf("query %d, %s: message %q, want %q", i, e.name, err, tt.want)
 			}
 		}
 	}
-	// P(e) = 0 asked as a query is an answer; no other error is impossible.
+	// P(e) = 0 asked as a query is an answer, not an error.
 	if r, err := Answer(m, &ir.Query{Evidence: ev}, Options{}); err != nil || r.P != 0 {
 		t.Errorf("P(X1=s1) = %v, %v; want 0", r, err)
+	}
+	// A table whose given configuration X0=s1... is possible only in part:
+	// P(X2 | X0) with evidence X1=s0 omits nothing; with X1=s1 given X0=s1
+	// is possible and X0=s0 is not, but P(X0=s1) = 0 makes P(e) = 0 above.
+	// Here: P(X1 | X0) with no evidence omits the rows of X0=s1.
+	r, err := Answer(m, &ir.Query{Targets: ids(1), TargetStates: []int{-1}, Free: ids(0)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != 2 || r.Omitted != 2 {
+		t.Errorf("P(X1 | X0): %d rows, %d omitted; want 2 and 2", len(r.Rows), r.Omitted)
 	}
 	if _, err := Answer(m, &ir.Query{Targets: ids(5), TargetStates: []int{-1}}, Options{}); err == nil || errors.Is(err, ErrImpossible) {
 		t.Errorf("a query about a missing variable gave %v", err)

@@ -87,6 +87,19 @@ func randomObs(rng *rand.Rand, card []int, p float64) []int {
 	return obs
 }
 
+// obsRow returns the observations of ev as a data row over n variables,
+// indexed by VarID, -1 where a variable is not observed (obsList's inverse).
+func obsRow(n int, ev []ir.Obs) []int {
+	row := make([]int, n)
+	for v := range row {
+		row[v] = -1
+	}
+	for _, o := range ev {
+		row[o.Var] = o.State
+	}
+	return row
+}
+
 // allFamilies returns a dst for Families with a table for every family.
 func allFamilies(m *ir.Model) [][]float64 {
 	dst := make([][]float64, len(m.Vars))
@@ -411,23 +424,12 @@ func TestJTConcurrentFamilies(t *testing.T) {
 func BenchmarkJTFamilies(b *testing.B) {
 	for _, name := range []string{"alarm", "hepar2"} {
 		b.Run(name, func(b *testing.B) {
-			m := readCorpus(b, name)
-			jt, err := Compile(m, Options{})
-			if err != nil {
-				b.Skip(err)
+			jt := compiledCorpus(b, name)
+			var obs [][]int
+			for _, ev := range benchEvidence(jt.m) {
+				obs = append(obs, obsRow(len(jt.m.Vars), ev))
 			}
-			rng := rand.New(rand.NewPCG(5, 5))
-			obs := make([][]int, 8)
-			for i := range obs {
-				obs[i] = make([]int, len(m.Vars))
-				for v := range obs[i] {
-					obs[i][v] = -1
-				}
-				for _, o := range randomEvidence(rng, m, 5) {
-					obs[i][o.Var] = o.State
-				}
-			}
-			dst := allFamilies(m)
+			dst := allFamilies(jt.m)
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
@@ -445,21 +447,12 @@ func BenchmarkJTFamilies(b *testing.B) {
 // BenchmarkJTExpect measures the E-step over 1000 rows of alarm sampled
 // with 30% of the cells missing (each row its own evidence), per row.
 func BenchmarkJTExpect(b *testing.B) {
-	m := readCorpus(b, "alarm")
-	jt, err := Compile(m, Options{})
-	if err != nil {
-		b.Skip(err)
-	}
+	jt := compiledCorpus(b, "alarm")
+	m := jt.m
 	rng := rand.New(rand.NewPCG(6, 6))
 	rows := make([][]int, 1000)
 	for r := range rows {
-		rows[r] = make([]int, len(m.Vars))
-		for v := range rows[r] {
-			rows[r][v] = -1
-		}
-		for _, o := range randomEvidence(rng, m, len(m.Vars)*7/10) {
-			rows[r][o.Var] = o.State
-		}
+		rows[r] = obsRow(len(m.Vars), randomEvidence(rng, m, len(m.Vars)*7/10))
 	}
 	acc := allFamilies(m)
 	b.ReportAllocs()

@@ -77,6 +77,27 @@ func randomEvidence(rng *rand.Rand, m *ir.Model, k int) []ir.Obs {
 	return ev
 }
 
+// compiledCorpus reads a corpus network and compiles it, skipping the
+// benchmark when the network is absent or over the default limits.
+func compiledCorpus(b *testing.B, name string) *JTree {
+	jt, err := Compile(readCorpus(b, name), Options{})
+	if err != nil {
+		b.Skip(err)
+	}
+	return jt
+}
+
+// benchEvidence returns the evidence sets the JT benchmarks alternate
+// between: eight sets of five variables of m, the same on every run.
+func benchEvidence(m *ir.Model) [][]ir.Obs {
+	rng := rand.New(rand.NewPCG(5, 5))
+	evs := make([][]ir.Obs, 8)
+	for i := range evs {
+		evs[i] = randomEvidence(rng, m, 5)
+	}
+	return evs
+}
+
 // TestJTCorpus: on the corpus networks where VE is quick, the junction
 // tree's marginals agree with VE's to 1e-6 (the corpus rows are rounded and
 // VE drops barren nodes) for random evidence, and so does P(e), relatively.
@@ -164,16 +185,8 @@ func BenchmarkJTCompile(b *testing.B) {
 func BenchmarkJTQuery(b *testing.B) {
 	for _, name := range jtBenchNets {
 		b.Run(name, func(b *testing.B) {
-			m := readCorpus(b, name)
-			jt, err := Compile(m, Options{})
-			if err != nil {
-				b.Skip(err)
-			}
-			rng := rand.New(rand.NewPCG(5, 5))
-			evs := make([][]ir.Obs, 8)
-			for i := range evs {
-				evs[i] = randomEvidence(rng, m, 5)
-			}
+			jt := compiledCorpus(b, name)
+			evs := benchEvidence(jt.m)
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pbl-lang/pbl/data"
@@ -13,6 +14,7 @@ import (
 	"github.com/pbl-lang/pbl/formats/uai"
 	"github.com/pbl-lang/pbl/formats/xmlbif"
 	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
 	"github.com/pbl-lang/pbl/parser"
@@ -36,7 +38,7 @@ var Formats = []string{".pbl", ".bif", ".bif.gz", ".xml", ".xmlbif", ".net", ".u
 func LoadFile(path string) (*ir.Model, error) {
 	switch ext := modelExt(path); ext {
 	case ".pbl":
-		src, err := os.ReadFile(path)
+		src, err := input.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -126,15 +128,20 @@ func (l *loader) visit(path string, src []byte, from ir.Pos) {
 		return
 	}
 	if src == nil {
-		// Only regular files: reading /dev/zero or a FIFO would never end.
+		if ext := modelExt(path); ext != ".pbl" && slices.Contains(Formats, ext) {
+			l.errs.Add(from, "cannot import %q: import takes .pbl files (a %s model can be converted: pbl convert %s %s)",
+				path, ext, filepath.Base(path), strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".pbl")
+			return
+		}
+		// Only regular files: a FIFO might never end.
 		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 			l.errs.Add(from, "cannot import %q: not a regular file", path)
 			return
 		}
 		var err error
-		src, err = os.ReadFile(path)
+		src, err = input.ReadFile(path)
 		if err != nil {
-			l.errs.Add(from, "cannot import %q: %v", path, unwrapPathErr(err))
+			l.errs = append(l.errs, &ir.Error{Pos: from, Msg: fmt.Sprintf("cannot import %q: %v", path, unwrapPathErr(err)), Err: err})
 			return
 		}
 	}

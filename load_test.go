@@ -1,6 +1,7 @@
 package pbl_test
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	pbl "github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -127,6 +129,11 @@ func TestImportErrors(t *testing.T) {
 			"not a regular file",
 			map[string]string{"main.pbl": "import \"lib\"\nvar M: bool\nP(M) = 0.5", "lib/x.pbl": ""},
 			`^DIR/main.pbl:1:1: cannot import "DIR/lib": not a regular file$`,
+		},
+		{
+			"a model of another format",
+			map[string]string{"main.pbl": "import \"asia.bif\"\nvar M: bool\nP(M) = 0.5", "asia.bif": "network unknown {}\n"},
+			`^DIR/main.pbl:1:1: cannot import "DIR/asia.bif": import takes .pbl files \(a .bif model can be converted: pbl convert asia.bif asia.pbl\)$`,
 		},
 		{
 			"syntax error in an import",
@@ -264,4 +271,26 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInputLimit: a model file, or an import, larger than the input limit
+// is refused before it is read (a 1 GB comment line would take 2 GB).
+func TestInputLimit(t *testing.T) {
+	defer input.SetMaxSize(0)
+	dir := t.TempDir()
+	big := "// " + strings.Repeat("x", 5000) + "\nvar A: bool\nP(A) = 0.5\n"
+	os.WriteFile(filepath.Join(dir, "big.pbl"), []byte(big), 0o644)
+	os.WriteFile(filepath.Join(dir, "main.pbl"), []byte("import \"big.pbl\"\nvar B: bool\nP(B) = 0.5\n"), 0o644)
+	input.SetMaxSize(4096)
+	for _, name := range []string{"big.pbl", "main.pbl"} {
+		_, err := pbl.LoadFile(filepath.Join(dir, name))
+		var tl *input.TooLargeError
+		if !errors.As(err, &tl) || !strings.Contains(err.Error(), "more than the limit of 4 KiB (raise it with --max-input)") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	input.SetMaxSize(1 << 20)
+	if _, err := pbl.LoadFile(filepath.Join(dir, "main.pbl")); err != nil {
+		t.Errorf("under the limit: %v", err)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/report"
 )
@@ -223,6 +224,14 @@ func (c *cli) newFlags(cmd *command) *flag.FlagSet {
 	fs := flag.NewFlagSet("pbl "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&c.json, "json", false, "print results as JSON (one object per line)")
+	fs.Func("max-input", "refuse model files larger than this `size` (default 256MiB), after decompression", func(s string) error {
+		n, err := parseSize(s)
+		if err == nil {
+			input.SetMaxSize(n)
+		}
+		return err
+	})
+	input.SetMaxSize(0)
 	if cmd.flags != nil {
 		cmd.flags(c, fs)
 	}

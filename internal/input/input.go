@@ -1,0 +1,109 @@
+package input
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+)
+
+// DefaultMaxSize is the default limit on the size of one input, after
+// decompression (256 MiB).
+const DefaultMaxSize = 256 << 20
+
+var maxSize atomic.Int64
+
+func init() { maxSize.Store(DefaultMaxSize) }
+
+// MaxSize returns the limit on the size of one input, in bytes.
+func MaxSize() int64 { return maxSize.Load() }
+
+// SetMaxSize sets the limit on the size of one input, in bytes; n ≤ 0
+// restores the default.
+func SetMaxSize(n int64) {
+	if n <= 0 {
+		n = DefaultMaxSize
+	}
+	maxSize.Store(n)
+}
+
+// TooLargeError is the error of an input larger than the limit.
+type TooLargeError struct {
+	What  string // "input", or "decompressed input"
+	Size  int64  // the size, or -1 if it is only known to exceed Limit
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	size, limit := "more than "+Bytes(e.Limit), Bytes(e.Limit)
+	if e.Size >= 0 {
+		size = Bytes(e.Size)
+		if size == limit { // rounded alike: give the bytes
+			size, limit = strconv.FormatInt(e.Size, 10)+" B", strconv.FormatInt(e.Limit, 10)+" B"
+		}
+	}
+	return fmt.Sprintf("the %s is %s, more than the limit of %s (raise it with --max-input)", e.What, size, limit)
+}
+
+// ReadFile reads the file at path, refusing one larger than MaxSize. An
+// error opening or reading it is returned as is (errors.Is(err,
+// fs.ErrNotExist) works); a file too large gives a *TooLargeError.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	limit := MaxSize()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
+		return nil, &TooLargeError{What: "input", Size: fi.Size(), Limit: limit}
+	}
+	return readAll(f, "input", limit)
+}
+
+// readAll reads r to its end, refusing more than limit bytes.
+func readAll(r io.Reader, what string, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, &TooLargeError{What: what, Size: -1, Limit: limit}
+	}
+	return b, nil
+}
+
+// Gunzip decompresses src, refusing output larger than MaxSize.
+func Gunzip(src []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(src))
+	if err != nil {
+		return nil, fmt.Errorf("invalid gzip data: %v", err)
+	}
+	out, err := readAll(zr, "decompressed input", MaxSize())
+	if err != nil {
+		if _, ok := err.(*TooLargeError); ok {
+			return nil, err
+		}
+		return nil, fmt.Errorf("invalid gzip data: %v", err)
+	}
+	return out, nil
+}
+
+// Bytes renders a size for people: 256 MiB, 1.5 GiB, 900 B.
+func Bytes(n int64) string {
+	x := float64(n)
+	for _, u := range []struct {
+		unit string
+		size float64
+	}{{"EiB", 1 << 60}, {"PiB", 1 << 50}, {"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if x >= u.size {
+			s := strconv.FormatFloat(x/u.size, 'f', 1, 64)
+			return strings.TrimSuffix(s, ".0") + " " + u.unit
+		}
+	}
+	return strconv.FormatInt(n, 10) + " B"
+}

@@ -179,9 +179,9 @@ func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reade
 		}
 		zr, err := gzip.NewReader(io.MultiReader(start, rest))
 		if err != nil {
-			return nil, ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1}, "invalid gzip data: %v", err)}
+			return nil, ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)}
 		}
-		s.src, s.pos, s.end, s.eof = zr, 0, 0, false
+		s.src, s.pos, s.end, s.eof, s.gzip = zr, 0, 0, false, true
 		for s.end < 3 && !s.eof {
 			if err := s.fill(); err != nil {
 				return nil, ir.Positioned(ir.Pos{File: filename}, err)

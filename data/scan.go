@@ -46,6 +46,7 @@ type scanner struct {
 	end  int  // buf[pos:end] holds unconsumed input
 	eof  bool // src is exhausted: buf[pos:end] is all that is left
 	err  error
+	gzip bool // src decompresses gzip input
 
 	line     int // line number of buf[pos]
 	rowStart int // offset of the row being scanned, for positions
@@ -77,6 +78,9 @@ func (s *scanner) fill() error {
 		if err == io.EOF {
 			s.eof = true
 			return nil
+		}
+		if err != nil && s.gzip {
+			return ir.Errorf(ir.Pos{File: s.file, Line: s.line}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)
 		}
 		if err != nil {
 			return ir.Errorf(ir.Pos{File: s.file, Line: s.line}, "read error: %v", err)

@@ -108,7 +108,7 @@ func (b *Builder) SetCPT(pos Pos, child VarID, parents []VarID, vals []float64, 
 	}
 	n, ok := TableSize(card)
 	if !ok {
-		b.Errorf(pos, "the table of %s is too large", strconv.Quote(b.m.Vars[child].Name))
+		b.Errorf(pos, "the table of %s %s", strconv.Quote(b.m.Vars[child].Name), TooLarge(card, MaxTableSize))
 		return
 	}
 	if len(vals) != n {
@@ -141,7 +141,7 @@ func (b *Builder) AddFactor(pos Pos, vars []VarID, vals []float64) {
 	}
 	n, ok := TableSize(card)
 	if !ok {
-		b.Errorf(pos, "a factor's table is too large")
+		b.Errorf(pos, "a factor's table %s", TooLarge(card, MaxTableSize))
 		return
 	}
 	if len(vals) != n {

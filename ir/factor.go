@@ -1,5 +1,7 @@
 package ir
 
+import "strconv"
+
 // VarID indexes Model.Vars.
 type VarID int
 
@@ -94,4 +96,19 @@ func (f *Factor) Clone() *Factor {
 		Stride: append([]int(nil), f.Stride...),
 		Vals:   append([]float64(nil), f.Vals...),
 	}
+}
+
+// TooLarge describes a table over variables of the cardinalities card that
+// is over limit entries, for a message: "would have 4294967296 entries, more
+// than the limit of 2147483648".
+func TooLarge(card []int, limit int) string {
+	n := 1.0
+	for _, c := range card {
+		n *= float64(c)
+	}
+	size := strconv.FormatFloat(n, 'g', 3, 64)
+	if n < 1<<53 {
+		size = strconv.FormatFloat(n, 'f', 0, 64)
+	}
+	return "would have " + size + " entries, more than the limit of " + strconv.Itoa(limit)
 }

@@ -268,7 +268,7 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 	}
 	n, ok := TableSize(card)
 	if !ok || n > MaxTableSize/16 {
-		l.b.Errorf(pos(d.Pos), "the table of %q is too large", name)
+		l.b.Errorf(pos(d.Pos), "the densities of %q (one per parent configuration) %s", name, TooLarge(card, MaxTableSize/16))
 		return
 	}
 	mean, sd := make([]float64, n), make([]float64, n)

@@ -477,7 +477,7 @@ func (l *lowerer) dist(d *grammar.Dist) {
 	}
 	nrows, ok := TableSize(append(card, k))
 	if !ok || nrows > MaxTableSize/4 {
-		l.b.Errorf(pos(d.Pos), "the table of %s is too large", strconv.Quote(cv.Name))
+		l.b.Errorf(pos(d.Pos), "the table of %s %s", strconv.Quote(cv.Name), TooLarge(append(card, k), MaxTableSize/4))
 		return
 	}
 	nrows /= k

@@ -416,7 +416,7 @@ func Estimate(m *ir.Model, c *Counts, opt Options) (*ir.Model, error) {
 			}
 		}
 		if _, ok := ir.TableSize(f.size(m)); !ok {
-			return nil, fmt.Errorf("the table of %s is too large", ir.Quote(m.Vars[f.child].Name))
+			return nil, fmt.Errorf("the table of %s %s", ir.Quote(m.Vars[f.child].Name), ir.TooLarge(f.size(m), ir.MaxTableSize))
 		}
 	}
 	gauss, err := c.gaussians(m, opt)
@@ -489,11 +489,16 @@ func (c *Counts) gaussians(m *ir.Model, opt Options) ([]*ir.Gaussian, error) {
 				continue
 			}
 			v := f.m2[u]/n + eps
-			if !(v > 0) || math.IsInf(v, 0) {
+			mean := f.at(u).Mean()
+			if math.IsInf(v, 0) || math.IsNaN(v) || math.IsInf(mean, 0) || math.IsNaN(mean) {
+				return nil, fmt.Errorf("cannot learn the density of %s: its values%s are too large for their mean and variance to be computed (beyond about 1e154); rescale the column",
+					ir.Quote(m.Vars[f.child].Name), configName(m, parents, u))
+			}
+			if !(v > 0) {
 				return nil, fmt.Errorf("cannot learn the density of %s: its values%s have variance 0 (as has every learned real variable, so smoothing adds nothing)",
 					ir.Quote(m.Vars[f.child].Name), configName(m, parents, u))
 			}
-			g.Mean[u], g.SD[u] = f.at(u).Mean(), math.Sqrt(v)
+			g.Mean[u], g.SD[u] = mean, math.Sqrt(v)
 		}
 		out = append(out, g)
 	}

@@ -248,6 +248,11 @@ func TestGaussianEdgeCases(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "density of X: its values given C = a have variance 0") {
 		t.Errorf("constant data: err = %v, want it to name X and C = a", err)
 	}
+	// Values whose variance overflows float64 are not "variance 0".
+	_, err = learnInto(&m, opener(t, "e.csv", []byte("C,X\na,1e200\na,-1e200\nb,1\nb,2\n"), m), learn.Options{})
+	if err == nil || !strings.Contains(err.Error(), "density of X: its values given C = a are too large") {
+		t.Errorf("overflowing data: err = %v", err)
+	}
 	if m.Gaussian(1) != nil || m.Table(ir.VarID(0)) != nil {
 		t.Error("a failed Learn changed the model")
 	}

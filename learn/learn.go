@@ -271,7 +271,11 @@ func checkColumns(m *ir.Model, c *Counts, cols []ir.VarID) error {
 	if missing == nil {
 		return nil
 	}
-	return fmt.Errorf("the data has no column for %s (needed to learn %s); add the column, or learn only some variables with learn X, Y from ...", strings.Join(missing, ", "), need)
+	list := strings.Join(missing, ", ")
+	if len(missing) > 10 {
+		list = strings.Join(missing[:10], ", ") + fmt.Sprintf(" and %d more", len(missing)-10)
+	}
+	return fmt.Errorf("the data has no column for %s (needed to learn %s); add the column, or learn only some variables with learn X, Y from ...", list, need)
 }
 
 // familyName names a family as P(X | U, V).

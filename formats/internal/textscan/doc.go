@@ -20,9 +20,9 @@
 //   - Any other control character is an [Illegal] token of one byte.
 //
 // A [Token] refers to the source by offsets and carries its line, so that
-// scanning allocates nothing and a token's position costs no search. The
-// [Scanner] also keeps the offsets at which lines start, for the position
-// of any offset already scanned. Columns count runes, and are computed
+// scanning allocates nothing and a token's position costs no search;
+// [Scanner.Pos] finds the line of any other offset already scanned by
+// indexing the lines on first use. Columns count runes, and are computed
 // incrementally from the last position asked for, so that positions asked
 // for in order cost linear time even on a very long line.
 //

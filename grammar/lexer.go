@@ -53,7 +53,13 @@ func (d lexDef) LexBytes(filename string, input []byte) (lexer.Lexer, error) {
 type Scanner struct {
 	src string
 	pos lexer.Position
+
+	atEnd bool // the last error is a block comment that the input ended in
 }
+
+// Unterminated reports whether the scanner's last error was a block
+// comment still open at the end of the input: more input may complete it.
+func (s *Scanner) Unterminated() bool { return s.atEnd }
 
 // advance moves past n bytes that contain no newline and are ASCII.
 func (s *Scanner) advance(n int) {
@@ -225,6 +231,7 @@ func (s *Scanner) skipSpace() error {
 			s.advance(2)
 			for {
 				if s.pos.Offset >= len(src) {
+					s.atEnd = true
 					return lexErrorf(start, "comment not terminated")
 				}
 				if src[s.pos.Offset] == '*' && s.pos.Offset+1 < len(src) && src[s.pos.Offset+1] == '/' {

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -34,10 +35,16 @@ func newParser(filename, src string) *parser {
 func (p *parser) read() lexer.Token {
 	t, err := p.sc.Next()
 	if err != nil {
-		if le, ok := err.(*lexer.Error); ok {
-			p.fail(le.Pos, "%s", le.Msg)
+		pos := p.tok.Pos
+		var le *lexer.Error
+		if errors.As(err, &le) {
+			pos, err = le.Pos, errors.New(le.Msg)
 		}
-		p.fail(p.tok.Pos, "%s", err.Error())
+		var kind error
+		if p.sc.Unterminated() {
+			kind = ErrIncomplete
+		}
+		panic(bailout{&ir.Error{Pos: ir.Pos{File: p.file, Line: pos.Line, Col: pos.Column}, Msg: err.Error(), Err: kind}})
 	}
 	return t
 }
@@ -60,7 +67,11 @@ func (p *parser) peek() lexer.Token {
 }
 
 func (p *parser) fail(pos lexer.Position, format string, args ...any) {
-	panic(bailout{&ir.Error{Pos: ir.Pos{File: p.file, Line: pos.Line, Col: pos.Column}, Msg: fmt.Sprintf(format, args...)}})
+	var kind error
+	if p.tok.Type == grammar.EOF {
+		kind = ErrIncomplete
+	}
+	panic(bailout{&ir.Error{Pos: ir.Pos{File: p.file, Line: pos.Line, Col: pos.Column}, Msg: fmt.Sprintf(format, args...), Err: kind}})
 }
 
 // is reports whether the current token is the punctuation or keyword s.

@@ -247,14 +247,21 @@ func (s *Session) endOfInput() {
 	text := s.pendingText()
 	src := strings.Join(s.pending, "\n")
 	s.pending = nil
-	var err error
+	// A query that ended early is reported as a query; anything else (a
+	// table whose braces were never closed, P(Z) = {) as a statement.
+	_, err := parser.Parse(InputName, []byte(text))
 	if isQueryStart(src) {
-		_, err = parser.ParseQuery(InputName, text)
-	} else {
-		_, err = parser.Parse(InputName, []byte(text))
+		if _, qerr := parser.ParseQuery(InputName, text); errors.Is(qerr, parser.ErrIncomplete) || !errors.Is(err, parser.ErrIncomplete) {
+			err = qerr
+		}
 	}
 	if err != nil {
-		s.report(err, "")
+		for _, e := range ir.Positioned(ir.Pos{File: InputName}, err) {
+			if errors.Is(e, parser.ErrIncomplete) {
+				e = &ir.Error{Pos: e.Pos, Msg: "the input ended inside a statement: " + e.Msg, Err: e.Err}
+			}
+			s.report(e, "")
+		}
 	}
 }
 
@@ -301,7 +308,7 @@ func (s *Session) statement() {
 			s.input(f, text, src)
 			return
 		}
-		if atEnd(qerr, text) || atEnd(ferr, text) {
+		if errors.Is(qerr, parser.ErrIncomplete) || errors.Is(ferr, parser.ErrIncomplete) {
 			return // incomplete: read on
 		}
 		s.pending = nil
@@ -314,8 +321,8 @@ func (s *Session) statement() {
 	}
 	f, err := parser.Parse(InputName, []byte(text))
 	if err != nil {
-		if atEnd(err, text) {
-			return
+		if errors.Is(err, parser.ErrIncomplete) {
+			return // incomplete: read on
 		}
 		s.pending = nil
 		s.report(err, src)
@@ -351,15 +358,6 @@ func errPos(err error) ir.Pos {
 		return e.Pos
 	}
 	return ir.Pos{}
-}
-
-// atEnd reports whether err is positioned at the end of text: the parser
-// wanted more, so the statement is incomplete.
-func atEnd(err error, text string) bool {
-	p := errPos(err)
-	line := 1 + strings.Count(text, "\n")
-	col := 1 + utf8.RuneCountInString(text[strings.LastIndexByte(text, '\n')+1:])
-	return p.Line > line || p.Line == line && p.Col >= col
 }
 
 // input runs a complete piece of input that is not a bare query. If it

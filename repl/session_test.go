@@ -106,9 +106,30 @@ func TestMultiLineDeclarations(t *testing.T) {
 }
 
 func TestIncompleteAtEnd(t *testing.T) {
-	_, errOut, _, status := session(t, campfire, false, "P(Campfire | Storm")
-	if !strings.Contains(errOut, "<stdin>:1:19: expected") || status != 1 {
-		t.Errorf("got %q, status %d", errOut, status)
+	for _, tc := range []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{"P(Campfire | Storm"}, "<stdin>:1:19: the input ended inside a statement: expected \")\" to close the query"},
+		{[]string{"var Z: bool", "P(Z) = {"}, "<stdin>:2:9: the input ended inside a statement: expected \"}\" to close the table"},
+		{[]string{"P(Storm)", "/* not closed", "P(Thunder)"}, "<stdin>:2:1: the input ended inside a statement: comment not terminated"},
+	} {
+		out, errOut, _, status := session(t, campfire, false, tc.lines...)
+		if !strings.Contains(errOut, tc.want) || status != 1 || strings.Contains(out, "Thunder") {
+			t.Errorf("%q: out %q, stderr %q, status %d; want %q and status 1", tc.lines, out, errOut, status, tc.want)
+		}
+	}
+}
+
+// TestBlockComments: a block comment may span lines; what it encloses is
+// not run.
+func TestBlockComments(t *testing.T) {
+	out, errOut, prompts, status := session(t, campfire, true, "/* a comment", "P(Storm)", "*/ P(Thunder=true)", "/* one line */ P(Storm=true)")
+	if status != 0 || errOut != "" || strings.Contains(out, "P(Storm)\n") || !strings.Contains(out, "P(Thunder=true) = 0.2403") || !strings.Contains(out, "P(Storm=true) = 0.3") {
+		t.Errorf("out %q, stderr %q, status %d", out, errOut, status)
+	}
+	if prompts[1] != "...> " || prompts[2] != "...> " {
+		t.Errorf("prompts %q: lines inside a comment are continuation lines", prompts)
 	}
 }
 

@@ -1,7 +1,6 @@
 package parser_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/pbl-lang/pbl/internal/chunkedfile"
@@ -12,31 +11,10 @@ import (
 // TestErrors checks the syntax errors annotated in testdata/errors.pbl.
 func TestErrors(t *testing.T) {
 	const filename = "testdata/errors.pbl"
-	for _, chunk := range chunkedfile.Read(filename, t) {
+	chunkedfile.Check(t, filename, func(chunk *chunkedfile.Chunk) error {
 		_, err := parser.Parse(filename, []byte(chunk.Source))
-		reportErrors(t, &chunk, filename, err)
-		chunk.Done()
-	}
-}
-
-// reportErrors passes every error of err, which must be an ir.ErrorList
-// positioned in filename, to chunk.
-func reportErrors(t *testing.T, chunk *chunkedfile.Chunk, filename string, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	var list ir.ErrorList
-	if !errors.As(err, &list) {
-		t.Errorf("%s:%d: error is a %T, not an ir.ErrorList: %v", filename, chunk.Line, err, err)
-		return
-	}
-	for _, e := range list {
-		if e.Pos.File != filename || e.Pos.Line < 1 || e.Pos.Col < 1 {
-			t.Errorf("%s:%d: error has a bad position %q: %v", filename, chunk.Line, e.Pos, e)
-		}
-		chunk.GotError(e.Pos.Line, e.Msg)
-	}
+		return err
+	})
 }
 
 func TestQueryErrors(t *testing.T) {

@@ -1,30 +1,17 @@
 package hugin
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/pbl-lang/pbl/internal/chunkedfile"
-	"github.com/pbl-lang/pbl/ir"
 )
 
 // TestErrors checks testdata/errors.net in both directions: every error
 // reported is expected on its line, and every expectation is met.
 func TestErrors(t *testing.T) {
 	const name = "testdata/errors.net"
-	for _, c := range chunkedfile.Read(name, t) {
-		_, err := Read("errors.net", []byte(c.Source))
-		var list ir.ErrorList
-		if err != nil && !errors.As(err, &list) {
-			t.Errorf("%s:%d: error is %T, not ir.ErrorList: %v", name, c.Line, err, err)
-			continue
-		}
-		for _, e := range list {
-			if e.Pos.File != "errors.net" || e.Pos.Line < 1 || e.Pos.Col < 1 {
-				t.Errorf("%s:%d: error with a bad position: %s", name, c.Line, e)
-			}
-			c.GotError(e.Pos.Line, e.Msg)
-		}
-		c.Done()
-	}
+	chunkedfile.Check(t, name, func(c *chunkedfile.Chunk) error {
+		_, err := Read(name, []byte(c.Source))
+		return err
+	})
 }

@@ -1,12 +1,10 @@
 package uai
 
 import (
-	"errors"
 	"regexp"
 	"testing"
 
 	"github.com/pbl-lang/pbl/internal/chunkedfile"
-	"github.com/pbl-lang/pbl/ir"
 )
 
 // annotation matches a `###` annotation and the rest of its line.
@@ -21,31 +19,15 @@ var annotation = regexp.MustCompile(`###.*`)
 // them moves no token: line and column numbers are those of the file.
 func TestErrors(t *testing.T) {
 	const filename = "testdata/errors.uai"
-	for _, chunk := range chunkedfile.Read(filename, t) {
+	chunkedfile.Check(t, filename, func(chunk *chunkedfile.Chunk) error {
 		src := annotation.ReplaceAllString(chunk.Source, "")
 		m, err := Read(filename, []byte(src))
-		if err == nil {
-			if m == nil {
-				t.Errorf("chunk at line %d: Read returned neither a model nor an error", chunk.Line)
-			}
-		} else {
-			if m != nil {
-				t.Errorf("chunk at line %d: Read returned both a model and an error", chunk.Line)
-			}
-			var list ir.ErrorList
-			if !errors.As(err, &list) {
-				t.Errorf("chunk at line %d: error is a %T, not an ir.ErrorList: %v", chunk.Line, err, err)
-			}
-			for i, e := range list {
-				if e.Pos.File != filename || e.Pos.Line < 1 || e.Pos.Col < 1 {
-					t.Errorf("error with a bad position %q: %v", e.Pos, e)
-				}
-				if i > 0 && e.Pos.Before(list[i-1].Pos) {
-					t.Errorf("errors not sorted: %v before %v", list[i-1], e)
-				}
-				chunk.GotError(e.Pos.Line, e.Msg)
-			}
+		if err == nil && m == nil {
+			t.Errorf("chunk at line %d: Read returned neither a model nor an error", chunk.Line)
 		}
-		chunk.Done()
-	}
+		if err != nil && m != nil {
+			t.Errorf("chunk at line %d: Read returned both a model and an error", chunk.Line)
+		}
+		return err
+	})
 }

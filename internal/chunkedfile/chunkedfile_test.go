@@ -1,12 +1,14 @@
 package chunkedfile_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl/internal/chunkedfile"
+	"github.com/pbl-lang/pbl/ir"
 )
 
 // recorder is a testing.TB that records failures instead of failing.
@@ -81,6 +83,46 @@ func TestBadAnnotation(t *testing.T) {
 		chunkedfile.Read(name, r)
 		if len(r.msgs) != 1 || !strings.HasPrefix(r.msgs[0], "FATAL") {
 			t.Errorf("Read(%q): got failures %q, want one fatal", src, r.msgs)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	const name = "testdata/sample.txt"
+	at := func(line, col int) ir.Pos { return ir.Pos{File: name, Line: line, Col: col} }
+	r := &recorder{TB: t}
+	var starts []int
+	chunkedfile.Check(r, name, func(c *chunkedfile.Chunk) error {
+		starts = append(starts, c.Line)
+		switch c.Line {
+		case 1: // every expectation met
+			return ir.ErrorList{ir.Errorf(at(2, 1), "a bad thing"), ir.Errorf(at(3, 1), "one"), ir.Errorf(at(3, 5), "two")}
+		case 5:
+			return fmt.Errorf("wrapped: %w", ir.ErrorList{
+				ir.Errorf(at(6, 1), "surprise"),
+				ir.Errorf(at(5, 1), "xx"), // out of order, but expected
+				ir.Errorf(at(6, 0), "no column"),
+			})
+		}
+		return errors.New("not a list")
+	})
+	if fmt.Sprint(starts) != "[1 5 8]" {
+		t.Errorf("run called for the chunks at lines %v, want [1 5 8]", starts)
+	}
+	want := []string{
+		"unexpected error: surprise",
+		"errors not sorted",
+		"bad position",
+		"unexpected error: no column",
+		"not an ir.ErrorList",
+		`expected error matching "never reported"`,
+	}
+	if len(r.msgs) != len(want) {
+		t.Fatalf("got failures %q, want %d", r.msgs, len(want))
+	}
+	for i, w := range want {
+		if !strings.Contains(r.msgs[i], w) {
+			t.Errorf("failure %d is %q, want one containing %q", i, r.msgs[i], w)
 		}
 	}
 }

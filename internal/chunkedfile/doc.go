@@ -6,7 +6,9 @@
 // A test reads the file, runs each chunk's Source through the phase under
 // test, reports every error it got with GotError, and calls Done. The
 // harness checks both directions: every error must be expected on its line,
-// and every expectation must be met. Several expectations may share a line,
+// and every expectation must be met. [Check] does all this for a phase
+// whose errors are an ir.ErrorList, and checks that the list is sorted and
+// that every error is positioned in the file. Several expectations may share a line,
 // either as `### "a" "b"` or as `### "a" ### "b"`.
 //
 // Each chunk's Source is padded with newlines so that its line numbers are

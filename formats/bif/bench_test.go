@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/formats/internal/importer"
 )
 
@@ -12,7 +13,7 @@ import (
 // of BIF text: for .bif.gz files, of the decompressed text (the time
 // includes decompression).
 func BenchmarkRead(b *testing.B) {
-	dir := corpusDir(b)
+	dir := formattest.Corpus(b, "bif")
 	for _, name := range []string{"alarm.bif", "hepar2.bif", "pathfinder.bif.gz", "munin.bif.gz", "link.bif"} {
 		src, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {

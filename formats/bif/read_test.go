@@ -11,24 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/ir"
 )
-
-// corpusDir returns the directory of the bnlearn BIF files: $PBL_CORPUS/bif,
-// or ../../../shared/corpus/bif relative to this package. It skips the test
-// if the corpus is absent.
-func corpusDir(tb testing.TB) string {
-	tb.Helper()
-	root := os.Getenv("PBL_CORPUS")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	dir := filepath.Join(root, "bif")
-	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("BIF corpus not found (%v); set PBL_CORPUS to the corpus directory", err)
-	}
-	return dir
-}
 
 // within reports whether a and b are within tol; it is false if either is NaN.
 func within(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -74,7 +59,7 @@ func checkVals(t *testing.T, what string, got, want []float64) {
 }
 
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := formattest.Corpus(t, "bif")
 	files, err := filepath.Glob(filepath.Join(dir, "*.bif*"))
 	if err != nil || len(files) == 0 {
 		t.Skipf("no BIF files in %s", dir)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -76,7 +77,7 @@ func roundTrip(t *testing.T, what string, m *ir.Model) string {
 
 func corpusFiles(t *testing.T) []string {
 	t.Helper()
-	dir := corpusDir(t)
+	dir := formattest.Corpus(t, "bif")
 	files, err := filepath.Glob(filepath.Join(dir, "*.bif*"))
 	if err != nil || len(files) == 0 {
 		t.Skipf("no BIF files in %s", dir)
@@ -187,7 +188,7 @@ func TestWriteCorpusLayout(t *testing.T) {
 // TestWriteChildNames checks that the odd names of child.bif are written
 // bare and read back.
 func TestWriteChildNames(t *testing.T) {
-	dir := corpusDir(t)
+	dir := formattest.Corpus(t, "bif")
 	m, err := ReadFile(filepath.Join(dir, "child.bif"))
 	if err != nil {
 		t.Fatal(err)

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -212,11 +212,7 @@ func TestRenderAlarm(t *testing.T) {
 	if _, err := exec.LookPath("dot"); err != nil {
 		t.Skip("dot (Graphviz) is not installed; apt-get install graphviz to run this test")
 	}
-	root := os.Getenv("PBL_CORPUS")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	m, err := bif.ReadFile(filepath.Join(root, "bif", "alarm.bif"))
+	m, err := bif.ReadFile(formattest.CorpusPath("bif", "alarm.bif"))
 	if errors.Is(err, os.ErrNotExist) {
 		t.Skipf("alarm.bif not found (%v); set PBL_CORPUS to the corpus directory", err)
 	}

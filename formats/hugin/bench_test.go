@@ -5,12 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 )
 
 // BenchmarkRead reads networks of the corpus; the throughput is in bytes
 // of NET text.
 func BenchmarkRead(b *testing.B) {
-	dir := corpusDir(b, "net")
+	dir := formattest.Corpus(b, "net")
 	for _, name := range []string{"alarm.net", "hailfinder.net"} {
 		src, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -30,7 +32,7 @@ func BenchmarkRead(b *testing.B) {
 
 // BenchmarkWrite writes the same networks.
 func BenchmarkWrite(b *testing.B) {
-	dir := corpusDir(b, "net")
+	dir := formattest.Corpus(b, "net")
 	for _, name := range []string{"alarm.net", "hailfinder.net"} {
 		m, err := ReadFile(filepath.Join(dir, name))
 		if err != nil {

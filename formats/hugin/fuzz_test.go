@@ -2,11 +2,9 @@ package hugin
 
 import (
 	"bytes"
-	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -14,19 +12,7 @@ import (
 // error is an ir.ErrorList of *ir.Error with a valid position in the file,
 // and that every model read is written and read back unchanged.
 func FuzzRead(f *testing.F) {
-	root := os.Getenv("PBL_CORPUS")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	files, _ := filepath.Glob(filepath.Join(root, "net", "*.net"))
-	for _, path := range files {
-		if src, err := os.ReadFile(path); err == nil {
-			f.Add(src)
-		}
-	}
-	if src, err := os.ReadFile(filepath.Join("testdata", "errors.net")); err == nil {
-		f.Add(src)
-	}
+	formattest.Seed(f, formattest.CorpusPath("net", "*.net"), "testdata/errors.net")
 	f.Add([]byte(asia2))
 	f.Add([]byte(`node a { states = ("y" "n"); } potential (a) { data = (0.5, 0.5); } % c`))
 	f.Add([]byte(`decision d { } potential (d | a) { data = ( normal(0, 1) ); }`))
@@ -61,20 +47,6 @@ func FuzzRead(f *testing.F) {
 		if m != nil {
 			t.Fatal("a model and an error")
 		}
-		var list ir.ErrorList
-		if !errors.As(err, &list) {
-			t.Fatalf("error %T is not an ir.ErrorList: %v", err, err)
-		}
-		if len(list) == 0 {
-			t.Fatal("empty error list")
-		}
-		for _, e := range list {
-			if e == nil {
-				t.Fatal("nil *ir.Error in the list")
-			}
-			if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Col < 1 {
-				t.Fatalf("error with a bad position: %q", e)
-			}
-		}
+		formattest.CheckErrors(t, name, err)
 	})
 }

@@ -4,29 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/ir"
 )
-
-// corpusDir returns the directory of the shared corpus, or skips the test.
-func corpusDir(tb testing.TB, sub string) string {
-	tb.Helper()
-	root := os.Getenv("PBL_CORPUS")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	dir := filepath.Join(root, sub)
-	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("corpus not found (%v); set PBL_CORPUS to the corpus directory", err)
-	}
-	return dir
-}
 
 // within reports whether a and b are within tol; it is false if either is NaN.
 func within(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -94,7 +80,7 @@ func names(m *ir.Model, ids []ir.VarID) []string {
 // against its BIF twin: the same variables, states and parents, and CPT
 // values that are equal bit for bit.
 func TestCorpusTwins(t *testing.T) {
-	netDir, bifDir := corpusDir(t, "net"), corpusDir(t, "bif")
+	netDir, bifDir := formattest.Corpus(t, "net"), formattest.Corpus(t, "bif")
 	files, _ := filepath.Glob(filepath.Join(netDir, "*.net"))
 	if len(files) == 0 {
 		t.Skip("no .net files in the corpus")
@@ -118,7 +104,7 @@ func TestCorpusTwins(t *testing.T) {
 // TestRoundTrip writes every BIF network of the corpus as NET, reads it
 // back and compares every value bit for bit.
 func TestRoundTrip(t *testing.T) {
-	bifDir := corpusDir(t, "bif")
+	bifDir := formattest.Corpus(t, "bif")
 	files, _ := filepath.Glob(filepath.Join(bifDir, "*.bif*"))
 	for _, path := range files {
 		name := filepath.Base(path)
@@ -294,7 +280,7 @@ func TestWriteRejects(t *testing.T) {
 // with the first parent fastest instead of the last (or with the child
 // slowest) changes some table.
 func TestTwinsDiscriminateLayout(t *testing.T) {
-	netDir := corpusDir(t, "net")
+	netDir := formattest.Corpus(t, "net")
 	files, _ := filepath.Glob(filepath.Join(netDir, "*.net"))
 	for _, path := range files {
 		m, err := ReadFile(path)

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/formats/source"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -80,13 +80,10 @@ func roundTrip(t *testing.T, m *ir.Model) *ir.Model {
 // TestRoundTripCorpus: every corpus network, written as pbl and read back,
 // has the same variables, states, parents and bit-identical tables.
 func TestRoundTripCorpus(t *testing.T) {
-	dir := os.Getenv("PBL_CORPUS")
-	if dir == "" {
-		dir = "../../../shared/corpus"
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "bif", "*.bif*"))
+	dir := formattest.Corpus(t, "bif")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.bif*"))
 	if len(files) == 0 {
-		t.Skipf("corpus not found at %s (set PBL_CORPUS)", dir)
+		t.Skipf("no BIF files in %s (set PBL_CORPUS)", dir)
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {

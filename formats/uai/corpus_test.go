@@ -11,24 +11,11 @@ import (
 	"time"
 
 	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/formats/uai"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
 )
-
-// corpusDir returns $PBL_CORPUS or ../../../shared/corpus, skipping the
-// test when neither exists.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	d := os.Getenv("PBL_CORPUS")
-	if d == "" {
-		d = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	if _, err := os.Stat(filepath.Join(d, "uai")); err != nil {
-		t.Skipf("corpus not found (set PBL_CORPUS): %v", err)
-	}
-	return d
-}
 
 // instances are the UAI 2014 instances of the corpus. All run in CI: with
 // the junction tree (the Auto engine for all marginals and for models of 30
@@ -47,10 +34,10 @@ var instances = []string{
 	"ObjectDetection_34",
 }
 
-// load reads an instance's model and evidence.
+// load reads the model and evidence of an instance in dir.
 func load(t *testing.T, dir, name string) (*ir.Model, []ir.Obs) {
 	t.Helper()
-	path := filepath.Join(dir, "uai", name+".uai")
+	path := filepath.Join(dir, name+".uai")
 	m, err := uai.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +101,7 @@ func fields(t *testing.T, path string) []string {
 // correctly rounded printout. This is tighter than a relative 5e-5 for
 // every instance.
 func TestCorpusPR(t *testing.T) {
-	dir := corpusDir(t)
+	dir := formattest.Corpus(t, "uai")
 	for _, name := range instances {
 		t.Run(name, func(t *testing.T) {
 			m, ev := load(t, dir, name)
@@ -124,7 +111,7 @@ func TestCorpusPR(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := res.LogP / math.Ln10
-			src, err := os.ReadFile(filepath.Join(dir, "uai", name+".uai.PR"))
+			src, err := os.ReadFile(filepath.Join(dir, name+".uai.PR"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +119,7 @@ func TestCorpusPR(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text := fields(t, filepath.Join(dir, "uai", name+".uai.PR"))[1]
+			text := fields(t, filepath.Join(dir, name+".uai.PR"))[1]
 			if !within(got, text) {
 				t.Errorf("log10 Z = %.9g, want %s (±%g)", got, text, halfUnit(text))
 			}
@@ -147,7 +134,7 @@ func TestCorpusPR(t *testing.T) {
 // probability must match to half a unit of its last printed digit (5e-7
 // for 0.988438, 5e-14 for 1.2055e-08) and never by more than 1e-6.
 func TestCorpusMAR(t *testing.T) {
-	dir := corpusDir(t)
+	dir := formattest.Corpus(t, "uai")
 	for _, name := range instances {
 		t.Run(name, func(t *testing.T) {
 			m, ev := load(t, dir, name)
@@ -165,7 +152,7 @@ func TestCorpusMAR(t *testing.T) {
 			for _, mg := range res.Marginals {
 				got[mg.Var] = mg.P
 			}
-			path := filepath.Join(dir, "uai", name+".uai.MAR")
+			path := filepath.Join(dir, name+".uai.MAR")
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -242,7 +229,7 @@ func roundTrip(t *testing.T, m *ir.Model) *ir.Model {
 // back: the variables' cardinalities and every factor must be identical,
 // bit for bit.
 func TestCorpusRoundTrip(t *testing.T) {
-	dir := corpusDir(t)
+	dir := formattest.Corpus(t, "uai")
 	for _, name := range instances {
 		t.Run(name, func(t *testing.T) {
 			m, _ := load(t, dir, name)
@@ -270,14 +257,14 @@ func TestCorpusRoundTrip(t *testing.T) {
 // TestBIFRoundTrip writes BIF networks of the corpus as UAI BAYES and reads
 // them back: the parents and CPTs must be identical, bit for bit.
 func TestBIFRoundTrip(t *testing.T) {
-	dir := corpusDir(t)
+	dir := formattest.Corpus(t, "bif")
 	for _, name := range []string{"asia", "alarm", "child", "insurance", "hailfinder", "win95pts", "andes", "munin.bif.gz"} {
 		t.Run(name, func(t *testing.T) {
 			file := name
 			if !strings.HasSuffix(file, ".gz") {
 				file += ".bif"
 			}
-			m, err := bif.ReadFile(filepath.Join(dir, "bif", file))
+			m, err := bif.ReadFile(filepath.Join(dir, file))
 			if err != nil {
 				t.Fatal(err)
 			}

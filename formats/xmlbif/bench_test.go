@@ -5,12 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 )
 
 // BenchmarkRead reads XMLBIF networks of the corpus; the throughput is in
 // bytes of XML.
 func BenchmarkRead(b *testing.B) {
-	dir := corpusDir(b, "xmlbif")
+	dir := formattest.Corpus(b, "xmlbif")
 	for _, name := range []string{"alarm.xml", "hailfinder.xml"} {
 		src, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -31,7 +33,7 @@ func BenchmarkRead(b *testing.B) {
 // BenchmarkWrite writes the networks of BenchmarkRead; the throughput is
 // in bytes of XML written.
 func BenchmarkWrite(b *testing.B) {
-	dir := corpusDir(b, "xmlbif")
+	dir := formattest.Corpus(b, "xmlbif")
 	for _, name := range []string{"alarm.xml", "hailfinder.xml"} {
 		m, err := ReadFile(filepath.Join(dir, name))
 		if err != nil {

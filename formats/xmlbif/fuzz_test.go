@@ -2,32 +2,21 @@ package xmlbif
 
 import (
 	"bytes"
-	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 )
 
 // FuzzRead checks that no input makes Read panic or hang, that every error
 // is an ir.ErrorList of *ir.Error with a valid position in the file, and
 // that every model read is written by Write and read back unchanged.
 func FuzzRead(f *testing.F) {
-	root := os.Getenv("PBL_CORPUS")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	files, _ := filepath.Glob(filepath.Join(root, "xmlbif", "*.xml"))
-	more, _ := filepath.Glob(filepath.Join("testdata", "*.xml"))
-	for _, name := range append(files, more...) {
-		if src, err := os.ReadFile(name); err == nil {
-			f.Add(src)
-			// Each chunk of an annotated file is a document of its own.
-			if chunks := bytes.Split(src, []byte("\n---\n")); len(chunks) > 1 {
-				for _, c := range chunks {
-					f.Add(c)
-				}
+	for _, src := range formattest.Files(formattest.CorpusPath("xmlbif", "*.xml"), "testdata/*.xml") {
+		f.Add(src)
+		// Each chunk of an annotated file is a document of its own.
+		if chunks := bytes.Split(src, []byte("\n---\n")); len(chunks) > 1 {
+			for _, c := range chunks {
+				f.Add(c)
 			}
 		}
 	}
@@ -40,21 +29,7 @@ func FuzzRead(f *testing.F) {
 			if m != nil {
 				t.Fatal("a model and an error")
 			}
-			var list ir.ErrorList
-			if !errors.As(err, &list) {
-				t.Fatalf("error %T is not an ir.ErrorList: %v", err, err)
-			}
-			if len(list) == 0 {
-				t.Fatal("empty error list")
-			}
-			for _, e := range list {
-				if e == nil {
-					t.Fatal("nil *ir.Error in the list")
-				}
-				if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Col < 1 {
-					t.Fatalf("error with a bad position: %q", e)
-				}
-			}
+			formattest.CheckErrors(t, name, err)
 			return
 		}
 		if m == nil {

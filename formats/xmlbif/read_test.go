@@ -9,24 +9,9 @@ import (
 	"testing"
 
 	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/ir"
 )
-
-// corpusDir returns the directory sub of the corpus: $PBL_CORPUS/sub, or
-// ../../../shared/corpus/sub relative to this package. It skips the test
-// if the directory is absent.
-func corpusDir(tb testing.TB, sub string) string {
-	tb.Helper()
-	root := os.Getenv("PBL_CORPUS")
-	if root == "" {
-		root = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	dir := filepath.Join(root, sub)
-	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("corpus directory not found (%v); set PBL_CORPUS to the corpus directory", err)
-	}
-	return dir
-}
 
 // twinTol is how far the CPT values of each XMLBIF file of the corpus may
 // be from its BIF twin. SamIam renormalised some rows when it exported
@@ -44,8 +29,8 @@ var twinTol = map[string]float64{
 // agrees with its BIF twin: the same variables, states and parents, and
 // every CPT value within the file's tolerance.
 func TestTwins(t *testing.T) {
-	dir := corpusDir(t, "xmlbif")
-	bifDir := corpusDir(t, "bif")
+	dir := formattest.Corpus(t, "xmlbif")
+	bifDir := formattest.Corpus(t, "bif")
 	files, err := filepath.Glob(filepath.Join(dir, "*.xml"))
 	if err != nil || len(files) == 0 {
 		t.Skipf("no XMLBIF files in %s", dir)

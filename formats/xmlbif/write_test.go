@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -18,7 +19,7 @@ import (
 // identical: variables and states in order, parents in order, and every
 // CPT value bit for bit.
 func TestRoundTrip(t *testing.T) {
-	dir := corpusDir(t, "bif")
+	dir := formattest.Corpus(t, "bif")
 	files, err := filepath.Glob(filepath.Join(dir, "*.bif*"))
 	if err != nil || len(files) == 0 {
 		t.Skipf("no BIF files in %s", dir)

@@ -1,0 +1,69 @@
+package formattest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// CorpusPath returns the path of elem in the corpus, whether or not it
+// exists.
+func CorpusPath(elem ...string) string {
+	return filepath.Join(append([]string{corpusRoot()}, elem...)...)
+}
+
+// corpusRoot returns $PBL_CORPUS, or else ../shared/corpus from the
+// directory of go.mod, the nearest at or above the working directory.
+func corpusRoot() string {
+	if d := os.Getenv("PBL_CORPUS"); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "corpus")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Corpus returns the directory sub of the corpus, skipping the test if it
+// does not exist.
+func Corpus(tb testing.TB, sub string) string {
+	tb.Helper()
+	dir := CorpusPath(sub)
+	if _, err := os.Stat(dir); err != nil {
+		tb.Skipf("corpus directory not found (%v); set PBL_CORPUS to the corpus directory", err)
+	}
+	return dir
+}
+
+// Files returns the contents of the files that match the glob patterns, in
+// order. A pattern that matches nothing, and a file that cannot be read,
+// add nothing.
+func Files(patterns ...string) [][]byte {
+	var srcs [][]byte
+	for _, pattern := range patterns {
+		paths, _ := filepath.Glob(pattern)
+		for _, path := range paths {
+			if src, err := os.ReadFile(path); err == nil {
+				srcs = append(srcs, src)
+			}
+		}
+	}
+	return srcs
+}
+
+// Seed adds the files that match the glob patterns to f's seed corpus.
+func Seed(f *testing.F, patterns ...string) {
+	for _, src := range Files(patterns...) {
+		f.Add(src)
+	}
+}

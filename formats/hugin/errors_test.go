@@ -3,15 +3,9 @@ package hugin
 import (
 	"testing"
 
-	"github.com/pbl-lang/pbl/internal/chunkedfile"
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
 )
 
 // TestErrors checks testdata/errors.net in both directions: every error
 // reported is expected on its line, and every expectation is met.
-func TestErrors(t *testing.T) {
-	const name = "testdata/errors.net"
-	chunkedfile.Check(t, name, func(c *chunkedfile.Chunk) error {
-		_, err := Read(name, []byte(c.Source))
-		return err
-	})
-}
+func TestErrors(t *testing.T) { formattest.CheckErrorFile(t, "testdata/errors.net", Read) }

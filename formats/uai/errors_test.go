@@ -4,7 +4,8 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/pbl-lang/pbl/internal/chunkedfile"
+	"github.com/pbl-lang/pbl/formats/internal/formattest"
+	"github.com/pbl-lang/pbl/ir"
 )
 
 // annotation matches a `###` annotation and the rest of its line.
@@ -18,16 +19,7 @@ var annotation = regexp.MustCompile(`###.*`)
 // line before the chunk is read. They come last on their lines, so cutting
 // them moves no token: line and column numbers are those of the file.
 func TestErrors(t *testing.T) {
-	const filename = "testdata/errors.uai"
-	chunkedfile.Check(t, filename, func(chunk *chunkedfile.Chunk) error {
-		src := annotation.ReplaceAllString(chunk.Source, "")
-		m, err := Read(filename, []byte(src))
-		if err == nil && m == nil {
-			t.Errorf("chunk at line %d: Read returned neither a model nor an error", chunk.Line)
-		}
-		if err != nil && m != nil {
-			t.Errorf("chunk at line %d: Read returned both a model and an error", chunk.Line)
-		}
-		return err
+	formattest.CheckErrorFile(t, "testdata/errors.uai", func(filename string, src []byte) (*ir.Model, error) {
+		return Read(filename, annotation.ReplaceAll(src, nil))
 	})
 }

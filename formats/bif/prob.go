@@ -75,7 +75,7 @@ func (p *parser) parseProbability() {
 		if p.hasBlock[child] {
 			// ir.Builder.SetCPT reports the second block; only parse this one.
 			c.ok = false
-			p.B.SetCPT(p.S.At(childTok), child, nil, uniform(p.card(child)), nil)
+			p.B.SetCPT(p.S.At(childTok), child, nil, importer.Uniform(p.card(child)), nil)
 			childOK = false
 		}
 		p.hasBlock[child] = true
@@ -101,7 +101,7 @@ func (p *parser) parseProbability() {
 		c.parents = append(c.parents, v)
 	}
 	if c.ok {
-		c.title = p.title(child, c.parents)
+		c.title = importer.CPTTitle(p.B.Model(), child, c.parents)
 		c.k = p.card(child)
 		c.rows = 1
 		c.stride = make([]int, len(c.parents))
@@ -167,26 +167,8 @@ func (p *parser) card(v ir.VarID) int { return len(p.B.Model().Vars[v].States) }
 func (p *parser) claim(t textscan.Token) {
 	if v, ok := p.B.Model().Lookup(p.S.Text(t)); ok && !p.hasBlock[v.ID] {
 		p.hasBlock[v.ID] = true
-		p.B.SetCPT(p.S.At(t), v.ID, nil, uniform(len(v.States)), nil)
+		p.B.SetCPT(p.S.At(t), v.ID, nil, importer.Uniform(len(v.States)), nil)
 	}
-}
-
-// title renders P(X | A, B) the way ir.Builder does.
-func (p *parser) title(child ir.VarID, parents []ir.VarID) string {
-	vars := p.B.Model().Vars
-	var s strings.Builder
-	s.WriteString("P(")
-	s.WriteString(ir.Quote(vars[child].Name))
-	for i, v := range parents {
-		if i == 0 {
-			s.WriteString(" | ")
-		} else {
-			s.WriteString(", ")
-		}
-		s.WriteString(ir.Quote(vars[v].Name))
-	}
-	s.WriteString(")")
-	return s.String()
 }
 
 // rowText renders the parent states of the current row, e.g. (yes, "<5").
@@ -230,7 +212,7 @@ func (p *parser) parseRow(c *cpt) {
 			if st < 0 {
 				v := p.B.Model().Vars[pv]
 				name := p.S.Text(p.Tok)
-				p.Errorf(p.Tok, "unknown state %q of %q%s", name, v.Name, hint(name, v.States))
+				p.Errorf(p.Tok, "unknown state %q of %q%s", name, v.Name, importer.Hint(name, v.States))
 				good = false
 				break
 			}
@@ -395,7 +377,7 @@ func (p *parser) endCPT(c *cpt, childTok textscan.Token, childOK bool, end texts
 	}
 	pos := p.S.At(childTok)
 	if !c.ok || c.bad {
-		p.B.SetCPT(pos, c.child, nil, uniform(p.card(c.child)), nil)
+		p.B.SetCPT(pos, c.child, nil, importer.Uniform(p.card(c.child)), nil)
 		return
 	}
 	if !c.table {
@@ -426,7 +408,7 @@ func (p *parser) endCPT(c *cpt, childTok textscan.Token, childOK bool, end texts
 				}
 			}
 			p.Errorf(end, "%s", msg)
-			p.B.SetCPT(pos, c.child, nil, uniform(p.card(c.child)), nil)
+			p.B.SetCPT(pos, c.child, nil, importer.Uniform(p.card(c.child)), nil)
 			return
 		}
 	} else if c.rowPos != nil {
@@ -451,12 +433,4 @@ func (p *parser) config(c *cpt, r int) string {
 	}
 	s.WriteByte(')')
 	return s.String()
-}
-
-func uniform(k int) []float64 {
-	u := make([]float64, k)
-	for i := range u {
-		u[i] = 1 / float64(k)
-	}
-	return u
 }

@@ -378,7 +378,7 @@ func (p *parser) finish() (*ir.Model, error) {
 			if r.child && !p.hasBlock[v.ID] {
 				// Not also "has no probability block".
 				p.hasBlock[v.ID] = true
-				p.B.SetCPT(r.pos, v.ID, nil, uniform(len(v.States)), nil)
+				p.B.SetCPT(r.pos, v.ID, nil, importer.Uniform(len(v.States)), nil)
 			}
 		} else {
 			// Suggestions cost time in the number of variables; a file
@@ -388,7 +388,7 @@ func (p *parser) finish() (*ir.Model, error) {
 				if names == nil {
 					names = m.Names()
 				}
-				h = hint(r.name, names)
+				h = importer.Hint(r.name, names)
 			}
 			p.B.Errorf(r.pos, "undeclared variable %q%s", r.name, h)
 		}
@@ -397,7 +397,7 @@ func (p *parser) finish() (*ir.Model, error) {
 		if !has {
 			x := m.Vars[v]
 			p.B.Errorf(x.Pos, "variable %q has no probability block", x.Name)
-			p.B.SetCPT(x.Pos, x.ID, nil, uniform(len(x.States)), nil)
+			p.B.SetCPT(x.Pos, x.ID, nil, importer.Uniform(len(x.States)), nil)
 		}
 	}
 	return p.B.Finish()

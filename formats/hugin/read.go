@@ -8,7 +8,6 @@ import (
 
 	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/formats/internal/textscan"
-	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -569,9 +568,7 @@ func (p *parser) finish() (*ir.Model, error) {
 		h := ""
 		if hints < maxHints {
 			hints++
-			if s := spell.Nearest(name, names); s != "" {
-				h = fmt.Sprintf(" (did you mean %q?)", s)
-			}
+			h = importer.Hint(name, names)
 		}
 		p.B.Errorf(p.S.At(t), "undeclared node %q%s", name, h)
 		return 0, false
@@ -601,7 +598,7 @@ func (p *parser) finish() (*ir.Model, error) {
 		if d == nil {
 			x := m.Vars[v]
 			p.B.Errorf(x.Pos, "node %q has no potential (give it one with potential ( %s | ... ) { data = ( ... ); })", x.Name, x.Name)
-			b.SetCPT(x.Pos, x.ID, nil, uniform(len(x.States)), nil)
+			b.SetCPT(x.Pos, x.ID, nil, importer.Uniform(len(x.States)), nil)
 		}
 	}
 	return b.Finish()
@@ -614,7 +611,7 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token
 	b := p.B
 	m := b.Model()
 	at := p.S.At(d.kw)
-	fallback := func() { b.SetCPT(at, child, nil, uniform(len(m.Vars[child].States)), nil) }
+	fallback := func() { b.SetCPT(at, child, nil, importer.Uniform(len(m.Vars[child].States)), nil) }
 	if d.broken {
 		fallback() // reported already
 		return
@@ -656,7 +653,7 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token
 		fallback()
 		return
 	}
-	title := cptTitle(m, child, parents)
+	title := importer.CPTTitle(m, child, parents)
 	k := len(m.Vars[child].States)
 	rows := 1
 	for _, v := range parents {
@@ -758,23 +755,6 @@ func rowAssignment(m *ir.Model, parents []ir.VarID, r int, a []int) []int {
 	return a
 }
 
-// cptTitle renders P(X | A, B) as ir.Builder's messages do.
-func cptTitle(m *ir.Model, child ir.VarID, parents []ir.VarID) string {
-	var s strings.Builder
-	s.WriteString("P(")
-	s.WriteString(ir.Quote(m.Vars[child].Name))
-	for i, v := range parents {
-		if i == 0 {
-			s.WriteString(" | ")
-		} else {
-			s.WriteString(", ")
-		}
-		s.WriteString(ir.Quote(m.Vars[v].Name))
-	}
-	s.WriteString(")")
-	return s.String()
-}
-
 // rowName renders `row (yes, no) of P(X | A, B)`.
 func rowName(m *ir.Model, parents []ir.VarID, a []int, title string) string {
 	if len(parents) == 0 {
@@ -785,12 +765,4 @@ func rowName(m *ir.Model, parents []ir.VarID, a []int, title string) string {
 		parts[i] = ir.Quote(m.Vars[v].States[a[i]])
 	}
 	return "row (" + strings.Join(parts, ", ") + ") of " + title
-}
-
-func uniform(k int) []float64 {
-	u := make([]float64, k)
-	for i := range u {
-		u[i] = 1 / float64(k)
-	}
-	return u
 }

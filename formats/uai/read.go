@@ -193,7 +193,7 @@ func (r *reader) read() {
 				r.s.errs.Add(r.varPos[v], "X%d is the child (the last variable of the scope) of no factor: every variable of a BAYES file needs a CPT", v)
 			}
 			// A placeholder, so that Finish does not report it again.
-			r.b.SetCPT(r.varPos[v], ir.VarID(v), nil, uniform(r.card[v]), nil)
+			r.b.SetCPT(r.varPos[v], ir.VarID(v), nil, importer.Uniform(r.card[v]), nil)
 		}
 	case len(r.b.Model().Potentials) == 0:
 		// No factors (or only broken ones, already reported): the
@@ -333,12 +333,4 @@ func (r *reader) scopeText(vars []ir.VarID) string {
 	}
 	b.WriteByte(')')
 	return b.String()
-}
-
-func uniform(k int) []float64 {
-	p := make([]float64, k)
-	for i := range p {
-		p[i] = 1 / float64(k)
-	}
-	return p
 }

@@ -606,7 +606,7 @@ func (r *reader) finish() (*ir.Model, error) {
 		if !good {
 			// The shape of the table is unknown: give the child a
 			// placeholder, so that it is not also reported as undefined.
-			r.b.SetCPT(cpos, child, nil, uniform(k), []ir.Pos{{}})
+			r.b.SetCPT(cpos, child, nil, importer.Uniform(k), []ir.Pos{{}})
 			continue
 		}
 		n, ok := ir.TableSize(append(card, k))
@@ -620,7 +620,7 @@ func (r *reader) finish() (*ir.Model, error) {
 			ok = false
 		}
 		if !ok {
-			r.b.SetCPT(cpos, child, nil, uniform(k), []ir.Pos{{}})
+			r.b.SetCPT(cpos, child, nil, importer.Uniform(k), []ir.Pos{{}})
 			continue
 		}
 		vals, rowPos := r.table(d, name, k, len(parents), n)
@@ -628,7 +628,7 @@ func (r *reader) finish() (*ir.Model, error) {
 			// Reported. A placeholder keeps the parents for the check
 			// for cycles, if the table is of a size the input could hold.
 			if n > len(r.src) {
-				r.b.SetCPT(cpos, child, nil, uniform(k), []ir.Pos{{}})
+				r.b.SetCPT(cpos, child, nil, importer.Uniform(k), []ir.Pos{{}})
 				continue
 			}
 			vals, rowPos = uniformN(n, k), nil
@@ -641,7 +641,7 @@ func (r *reader) finish() (*ir.Model, error) {
 	for i, v := range m.Vars {
 		if !hasDef[i] {
 			r.errorf(v.Pos, "variable %q has no <DEFINITION>", v.Name)
-			r.b.SetCPT(v.Pos, v.ID, nil, uniform(len(v.States)), []ir.Pos{{}})
+			r.b.SetCPT(v.Pos, v.ID, nil, importer.Uniform(len(v.States)), []ir.Pos{{}})
 		}
 	}
 	return r.b.Finish()
@@ -693,7 +693,7 @@ func (r *reader) table(d *defDecl, name string, k, parents, n int) ([]float64, [
 		return nil, nil
 	}
 	for _, row := range bad {
-		copy(vals[row*k:(row+1)*k], uniform(k))
+		copy(vals[row*k:(row+1)*k], importer.Uniform(k))
 	}
 	return vals, rowPos
 }
@@ -740,8 +740,6 @@ func abbrev(s string) string {
 	return s
 }
 
-func uniform(k int) []float64 { return uniformN(k, k) }
-
 // uniformN returns n values 1/k: rows of a uniform distribution over k
 // states.
 func uniformN(n, k int) []float64 {
@@ -764,10 +762,7 @@ func hint(name string, candidates []string) string {
 			near = append(near, c)
 		}
 	}
-	if s := spell.Nearest(name, near); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return ""
+	return importer.Hint(name, near)
 }
 
 // parseNumber parses a probability written in decimal, with an optional

@@ -64,3 +64,32 @@ func TestParseNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestBuildHelpers(t *testing.T) {
+	if got := Uniform(4); len(got) != 4 || got[0] != 0.25 || got[3] != 0.25 {
+		t.Errorf("Uniform(4) = %v", got)
+	}
+	b := ir.NewBuilder("m")
+	for _, name := range []string{"Rain", "wet grass", "Sprinkler"} {
+		b.AddVar(ir.Pos{}, name, ir.Enum, []string{"y", "n"}, 0)
+	}
+	m := b.Model()
+	for _, test := range []struct {
+		parents []ir.VarID
+		want    string
+	}{
+		{nil, `P("wet grass")`},
+		{[]ir.VarID{0}, `P("wet grass" | Rain)`},
+		{[]ir.VarID{0, 2}, `P("wet grass" | Rain, Sprinkler)`},
+	} {
+		if got := CPTTitle(m, 1, test.parents); got != test.want {
+			t.Errorf("CPTTitle(%v) = %s, want %s", test.parents, got, test.want)
+		}
+	}
+	if got, want := Hint("rain", m.Names()), ` (did you mean "Rain"?)`; got != want {
+		t.Errorf("Hint(rain) = %q, want %q", got, want)
+	}
+	if got := Hint("cloudy", m.Names()); got != "" {
+		t.Errorf("Hint(cloudy) = %q, want none", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -89,16 +90,7 @@ func writeCPT(b *bufio.Writer, m *ir.Model, c *ir.CPT) {
 	f := c.Factor
 	child := m.Vars[c.Child]
 	k := len(child.States)
-	fmt.Fprintf(b, "P(%s", ir.Quote(child.Name))
-	for i, p := range c.Parents {
-		if i == 0 {
-			b.WriteString(" | ")
-		} else {
-			b.WriteString(", ")
-		}
-		b.WriteString(ir.Quote(m.Vars[p].Name))
-	}
-	b.WriteString(") = ")
+	b.WriteString(importer.CPTTitle(m, c.Child, c.Parents) + " = ")
 	if len(c.Parents) == 0 {
 		b.WriteString(vector(f.Vals))
 		b.WriteString("\n")
@@ -145,16 +137,7 @@ func vector(xs []float64) string {
 // writeGaussian writes P(X | parents) = normal(MEAN, SD), or one aligned
 // row of normal(MEAN, SD) per parent configuration.
 func writeGaussian(b *bufio.Writer, m *ir.Model, g *ir.Gaussian) {
-	fmt.Fprintf(b, "P(%s", ir.Quote(m.Vars[g.Child].Name))
-	for i, p := range g.Parents {
-		if i == 0 {
-			b.WriteString(" | ")
-		} else {
-			b.WriteString(", ")
-		}
-		b.WriteString(ir.Quote(m.Vars[p].Name))
-	}
-	b.WriteString(") = ")
+	b.WriteString(importer.CPTTitle(m, g.Child, g.Parents) + " = ")
 	normal := func(i int) string {
 		return "normal(" + ir.FormatFloat(g.Mean[i]) + ", " + ir.FormatFloat(g.SD[i]) + ")"
 	}

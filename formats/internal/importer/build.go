@@ -19,8 +19,8 @@ func Uniform(k int) []float64 {
 	return u
 }
 
-// CPTTitle renders P(X | A, B), the name of a CPT in ir.Builder's
-// messages.
+// CPTTitle renders P(X | A, B): the name of a CPT in ir.Builder's
+// messages, which is also how pbl source writes the head of its table.
 func CPTTitle(m *ir.Model, child ir.VarID, parents []ir.VarID) string {
 	var s strings.Builder
 	s.WriteString("P(")

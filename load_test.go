@@ -184,13 +184,20 @@ func TestImportErrors(t *testing.T) {
 	}
 }
 
+// examples returns the paths of the examples, failing the test unless
+// there are at least five.
+func examples(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob("examples/*.pbl")
+	if err != nil || len(files) < 5 {
+		tb.Fatalf("want at least five examples, found %d (%v)", len(files), err)
+	}
+	return files
+}
+
 // TestLoadExamples loads every example; they must be valid.
 func TestLoadExamples(t *testing.T) {
-	files, err := filepath.Glob("examples/*.pbl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples: %v", err)
-	}
-	for _, f := range files {
+	for _, f := range examples(t) {
 		if _, err := pbl.LoadFile(f); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -201,8 +208,7 @@ func TestLoadExamples(t *testing.T) {
 // positions; a model that loads must have CPT rows that are probability
 // distributions.
 func FuzzLoad(f *testing.F) {
-	files, _ := filepath.Glob("examples/*.pbl")
-	for _, name := range files {
+	for _, name := range examples(f) {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

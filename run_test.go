@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,8 +15,7 @@ import (
 // TestExpectPrintsNothing: every example prints exactly the same with its
 // expect lines removed, and its expectations all hold.
 func TestExpectPrintsNothing(t *testing.T) {
-	files, _ := filepath.Glob("examples/*.pbl")
-	for _, path := range files {
+	for _, path := range examples(t) {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -43,6 +43,24 @@ type Variable struct {
 // Discrete reports whether v has states (it is not real-valued).
 func (v *Variable) Discrete() bool { return v.Kind != Real }
 
+// Domain returns v's type as a var declaration writes it: bool, real,
+// lo..hi, or {s1, s2, ...}.
+func (v *Variable) Domain() string {
+	switch v.Kind {
+	case Bool:
+		return "bool"
+	case Real:
+		return "real"
+	case Range:
+		return strconv.Itoa(v.Lo) + ".." + strconv.Itoa(v.Lo+len(v.States)-1)
+	}
+	states := make([]string, len(v.States))
+	for i, s := range v.States {
+		states[i] = Quote(s)
+	}
+	return "{" + strings.Join(states, ", ") + "}"
+}
+
 // Card returns the number of states of v: 0 for a real variable.
 func (v *Variable) Card() int { return len(v.States) }
 

@@ -138,27 +138,11 @@ func (s *Session) cmdVars(args []string) {
 		if ps := m.Parents[v.ID]; len(ps) > 0 {
 			parents = "| " + varNames(m, ps)
 		}
-		t.Add(ir.Quote(v.Name), domain(v), parents)
+		t.Add(ir.Quote(v.Name), v.Domain(), parents)
 	}
 	t.Write(s.out)
 }
 
-// domain describes a variable's states.
-func domain(v *ir.Variable) string {
-	switch v.Kind {
-	case ir.Bool:
-		return "bool"
-	case ir.Real:
-		return "real"
-	case ir.Range:
-		return fmt.Sprintf("%d..%d", v.Lo, v.Lo+len(v.States)-1)
-	}
-	qs := make([]string, len(v.States))
-	for i, st := range v.States {
-		qs[i] = ir.Quote(st)
-	}
-	return "{" + strings.Join(qs, ", ") + "}"
-}
 
 func varNames(m *ir.Model, vs []ir.VarID) string {
 	names := make([]string, len(vs))

@@ -36,7 +36,7 @@ func Read(filename string, src []byte) (m *ir.Model, err error) {
 	if importer.IsGzip(src) {
 		src, err = importer.Gunzip(src)
 		if err != nil {
-			return nil, ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1}, "%v", err)}
+			return nil, ir.ErrorList{{Pos: ir.Pos{File: filename, Line: 1}, Msg: err.Error(), Err: err}}
 		}
 	}
 	p := newParser(filename, src)

@@ -132,7 +132,7 @@ func bifNames(m *ir.Model) (names []string, states [][]string, err error) {
 		if names[v], ok = quote(x.Name); !ok {
 			errs.Add(x.Pos, "variable name %q cannot be written in BIF: it contains a line break", x.Name)
 		}
-		if x.Kind == ir.Real {
+		if !x.Discrete() {
 			errs.Add(x.Pos, "variable %q is real-valued: BIF has only discrete variables", x.Name)
 			continue
 		}

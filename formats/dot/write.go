@@ -68,7 +68,7 @@ func graphName(src string) string {
 // "yes, no", "0..10", "12 states" or "real".
 func statesLine(x *ir.Variable) string {
 	switch {
-	case x.Kind == ir.Real:
+	case !x.Discrete():
 		return "real"
 	case x.Kind == ir.Range && len(x.States) > 1:
 		return x.States[0] + ".." + x.States[len(x.States)-1]

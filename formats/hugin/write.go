@@ -24,7 +24,7 @@ import (
 // break or a control character.
 func Write(w io.Writer, m *ir.Model) error {
 	for _, v := range m.Vars {
-		if v.Kind == ir.Real {
+		if !v.Discrete() {
 			return fmt.Errorf("hugin: cannot write %q: real-valued variables have no NET form", v.Name)
 		}
 		if !syntax.IsWord(v.Name) {

@@ -36,7 +36,7 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 		for _, v := range m.Vars[i:j] {
 			names = append(names, ir.Quote(v.Name))
 		}
-		fmt.Fprintf(b, "var %s: %s\n", strings.Join(names, ", "), domain(m.Vars[i]))
+		fmt.Fprintf(b, "var %s: %s\n", strings.Join(names, ", "), m.Vars[i].Domain())
 		i = j
 	}
 	for _, v := range m.Vars {
@@ -67,22 +67,6 @@ func sameDomain(a, b *ir.Variable) bool {
 	return true
 }
 
-// domain renders a variable's type.
-func domain(v *ir.Variable) string {
-	switch v.Kind {
-	case ir.Bool:
-		return "bool"
-	case ir.Real:
-		return "real"
-	case ir.Range:
-		return fmt.Sprintf("%d..%d", v.Lo, v.Lo+len(v.States)-1)
-	}
-	states := make([]string, len(v.States))
-	for i, s := range v.States {
-		states[i] = ir.Quote(s)
-	}
-	return "{" + strings.Join(states, ", ") + "}"
-}
 
 // writeCPT writes P(X | parents) = ... with one aligned row per parent
 // configuration, in row-major order.

@@ -59,7 +59,7 @@ func Read(filename string, src []byte) (m *ir.Model, err error) {
 	}()
 	if importer.IsGzip(src) {
 		if src, err = importer.Gunzip(src); err != nil {
-			return nil, ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1, Col: 1}, "%v", err)}
+			return nil, ir.ErrorList{{Pos: ir.Pos{File: filename, Line: 1, Col: 1}, Msg: err.Error(), Err: err}}
 		}
 		r.s = newScanner(filename, src)
 	}

@@ -32,7 +32,7 @@ func Write(w io.Writer, m *ir.Model) error {
 	}
 	for v, x := range m.Vars {
 		switch {
-		case x.Kind == ir.Real:
+		case !x.Discrete():
 			errs.Add(x.Pos, "%s is real-valued; UAI has only discrete variables", ir.Quote(x.Name))
 		case m.IsBayesNet() && m.Table(ir.VarID(v)) == nil:
 			errs.Add(x.Pos, "%s has no CPT", ir.Quote(x.Name))

@@ -94,7 +94,7 @@ func check(m *ir.Model) error {
 		}
 	}
 	for _, v := range m.Vars {
-		if v.Kind == ir.Real {
+		if !v.Discrete() {
 			errs.Add(v.Pos, "cannot write %q as XMLBIF: it is real-valued, and XMLBIF holds only discrete variables", v.Name)
 			continue
 		}

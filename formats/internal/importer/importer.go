@@ -1,24 +1,18 @@
 package importer
 
 import (
-	"bytes"
-	"compress/gzip"
-	"fmt"
-	"io"
-	"os"
 	"strconv"
 
+	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
 )
 
-// MaxDecompressed bounds the size of decompressed gzip input (256 MiB).
-const MaxDecompressed = 256 << 20
-
-// ReadFile reads the file at path and parses it with read. An error
-// reading the file is returned as is (errors.Is(err, fs.ErrNotExist)
-// works); errors in its contents are read's.
+// ReadFile reads the file at path, within pbl's input limit (see
+// internal/input), and parses it with read. An error reading the file is
+// returned as is (errors.Is(err, fs.ErrNotExist) works); errors in its
+// contents are read's.
 func ReadFile(path string, read func(filename string, src []byte) (*ir.Model, error)) (*ir.Model, error) {
-	src, err := os.ReadFile(path)
+	src, err := input.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -40,21 +34,9 @@ func Recover(filename, format string, m **ir.Model, err *error) {
 // IsGzip reports whether src starts with gzip's magic bytes.
 func IsGzip(src []byte) bool { return len(src) >= 2 && src[0] == 0x1f && src[1] == 0x8b }
 
-// Gunzip decompresses src, refusing output larger than MaxDecompressed.
-func Gunzip(src []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(src))
-	if err != nil {
-		return nil, fmt.Errorf("invalid gzip data: %v", err)
-	}
-	out, err := io.ReadAll(io.LimitReader(zr, MaxDecompressed+1))
-	if err != nil {
-		return nil, fmt.Errorf("invalid gzip data: %v", err)
-	}
-	if len(out) > MaxDecompressed {
-		return nil, fmt.Errorf("decompressed input is larger than %d bytes", MaxDecompressed)
-	}
-	return out, nil
-}
+// Gunzip decompresses src, within pbl's input limit (see internal/input):
+// a gzip bomb is refused, with an error of type *input.TooLargeError.
+func Gunzip(src []byte) ([]byte, error) { return input.Gunzip(src) }
 
 // ParseNumber parses a number written in decimal, with an optional sign,
 // fraction and exponent: 1, 0.25, .5, 1e-05, 0.000000e+00. Forms that

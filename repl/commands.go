@@ -143,7 +143,6 @@ func (s *Session) cmdVars(args []string) {
 	t.Write(s.out)
 }
 
-
 func varNames(m *ir.Model, vs []ir.VarID) string {
 	names := make([]string, len(vs))
 	for i, v := range vs {

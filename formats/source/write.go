@@ -67,7 +67,6 @@ func sameDomain(a, b *ir.Variable) bool {
 	return true
 }
 
-
 // writeCPT writes P(X | parents) = ... with one aligned row per parent
 // configuration, in row-major order.
 func writeCPT(b *bufio.Writer, m *ir.Model, c *ir.CPT) {

@@ -8,7 +8,7 @@ import (
 )
 
 // RowTolerance is how far from 1 a CPT row may sum and still be accepted.
-// Rows within it are kept exactly as written.
+// Rows within it are renormalised (see CPT).
 const RowTolerance = 1e-6
 
 // Builder assembles a Model and validates it. Lowering of .pbl files and
@@ -23,6 +23,7 @@ type Builder struct {
 	Errs    ErrorList
 	rowPos  [][]Pos // rowPos[v][r]: position of row r of v's CPT, or nil
 	cptSeen []bool
+	fresh   []bool // fresh[v]: v's table was set by this builder (and is to be renormalised)
 }
 
 // NewBuilder returns a builder for a model read from file.
@@ -117,6 +118,10 @@ func (b *Builder) SetCPT(pos Pos, child VarID, parents []VarID, vals []float64, 
 	f := NewFactor(vars, card)
 	copy(f.Vals, vals)
 	b.m.Dists[child] = &CPT{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...), Factor: f}
+	for len(b.fresh) <= int(child) {
+		b.fresh = append(b.fresh, false)
+	}
+	b.fresh[child] = true
 	b.m.Parents[child] = append([]VarID(nil), parents...)
 	b.rowPos[child] = rowPos
 }
@@ -229,6 +234,11 @@ func (b *Builder) Finish() (*Model, error) {
 	checkCycles(&b.Errs, m)
 	if err := b.Errs.Err(); err != nil {
 		return nil, err
+	}
+	for v, fresh := range b.fresh {
+		if c := m.CPT(VarID(v)); c != nil && fresh {
+			c.normalize()
+		}
 	}
 	return m, nil
 }

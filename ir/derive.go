@@ -48,7 +48,9 @@ func (m *Model) WithStates(states map[VarID][]string) *Model {
 // the distribution of its variable (and its parents, those of the
 // distribution). The result is validated as a built model is: every table
 // over the variables' states, every row a probability distribution, no
-// cycle. m is not changed.
+// cycle. Tables are renormalised as built models' are (see CPT), so that
+// a learned model and the same model written and read back are equal:
+// WithDists takes ownership of ds. m is not changed.
 func (m *Model) WithDists(ds ...Dist) (*Model, error) {
 	c := m.clone()
 	var errs ErrorList
@@ -66,7 +68,11 @@ func (m *Model) WithDists(ds ...Dist) (*Model, error) {
 			if !ok || len(d.Factor.Vals) != n || len(d.Factor.Vars) != len(card) {
 				panic("ir: WithDists: a table does not fit its variables")
 			}
+			before := len(errs)
 			checkRows(&errs, c, d, nil)
+			if len(errs) == before {
+				d.normalize() // as a table read from a file is: its rows sum to 1
+			}
 		case *Gaussian:
 			checkGaussian(&errs, c, d)
 		}

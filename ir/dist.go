@@ -17,11 +17,57 @@ type Dist interface {
 // CPT is a conditional probability table. Its factor's scope is
 // (Parents..., Child): one row per configuration of the parents, in
 // row-major order, the child's states fastest.
+//
+// Rows are accepted when they sum to 1 within [RowTolerance], and then
+// renormalised, so that every engine answers the same model whatever it
+// prunes: Factor holds the normalised rows, which the engines multiply.
+// The numbers as written are kept for export ([CPT.Written]), so that a
+// model read and written again comes back bit for bit.
 type CPT struct {
 	Pos     Pos
 	Child   VarID
 	Parents []VarID
 	Factor  *Factor
+
+	written []float64 // the numbers as written, when renormalising changed them; else nil
+}
+
+// Written returns the table with the numbers as they were written (read
+// from a file), for writers; it is Factor when renormalising the rows
+// changed nothing, and for learned tables.
+func (c *CPT) Written() *Factor {
+	if c.written == nil {
+		return c.Factor
+	}
+	f := *c.Factor
+	f.Vals = c.written
+	return &f
+}
+
+// normalize renormalises the rows of c's factor to sum to 1, keeping the
+// numbers as written if that changes any. It is called once, while the
+// model is built.
+func (c *CPT) normalize() {
+	f := c.Factor
+	k := f.Card[len(f.Card)-1]
+	var orig []float64
+	for r := 0; r*k < len(f.Vals); r++ {
+		row := f.Vals[r*k : (r+1)*k]
+		sum := 0.0
+		for _, p := range row {
+			sum += p
+		}
+		if sum == 1 || !(sum > 0) {
+			continue
+		}
+		if orig == nil {
+			orig = append([]float64(nil), f.Vals...)
+		}
+		for i := range row {
+			row[i] /= sum
+		}
+	}
+	c.written = orig
 }
 
 // Gaussian is the density of a real-valued variable given discrete

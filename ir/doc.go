@@ -15,8 +15,11 @@
 //     variable without one is a structure whose numbers are to be learned
 //     ([Model.Unlearned]); a table's factor is laid out over (parents...,
 //     child) with the child varying fastest;
-//   - every CPT row holds probabilities in [0, 1] that sum to 1 within 1e-6.
-//     Rows are kept exactly as written: there is no silent renormalisation.
+//   - every CPT row holds probabilities in [0, 1] that sum to 1 within 1e-6,
+//     and is then renormalised to sum to 1, so that every engine answers
+//     the same model whatever it prunes (a barren node's rows sum to 1, a
+//     query's result never exceeds 1); the numbers as written are kept for
+//     writers ([CPT.Written]), so that files round-trip bit for bit.
 //
 // # Models are values
 //

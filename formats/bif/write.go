@@ -57,7 +57,7 @@ func Write(w io.Writer, m *ir.Model) error {
 	var buf []byte
 	for v := range m.Vars {
 		c := m.Table(ir.VarID(v))
-		f := c.Factor
+		f := c.Written()
 		buf = append(buf[:0], "probability ( "...)
 		buf = append(buf, names[v]...)
 		for i, p := range c.Parents {
@@ -152,7 +152,7 @@ func bifNames(m *ir.Model) (names []string, states [][]string, err error) {
 			continue
 		}
 		checkCPT(m, c)
-		for _, p := range c.Factor.Vals {
+		for _, p := range c.Written().Vals {
 			if !(p >= 0 && p <= 1) {
 				errs.Add(c.Pos, "probability %s in the CPT of %q is outside [0, 1]", ir.FormatFloat(p), x.Name)
 				break
@@ -169,7 +169,7 @@ func bifNames(m *ir.Model) (names []string, states [][]string, err error) {
 // child) with the model's cardinalities: a model built by ir.Builder never
 // is.
 func checkCPT(m *ir.Model, c *ir.CPT) {
-	f := c.Factor
+	f := c.Written()
 	ok := f != nil && len(f.Vars) == len(c.Parents)+1 && f.Vars[len(c.Parents)] == c.Child &&
 		len(f.Card) == len(f.Vars)
 	if ok {

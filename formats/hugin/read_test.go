@@ -42,7 +42,7 @@ func compareModels(t *testing.T, got, want *ir.Model, tol float64) float64 {
 			t.Errorf("%s: parents %q, want %q", wv.Name, gp, wp)
 			continue
 		}
-		gc, wc := got.Table(ir.VarID(gv.ID)).Factor, want.Table(ir.VarID(wv.ID)).Factor
+		gc, wc := got.Table(gv.ID).Written(), want.Table(wv.ID).Written()
 		if len(gc.Vals) != len(wc.Vals) {
 			t.Errorf("%s: %d values, want %d", wv.Name, len(gc.Vals), len(wc.Vals))
 			continue

@@ -61,7 +61,7 @@ func Write(w io.Writer, m *ir.Model) error {
 			}
 		}
 		bw.WriteString(" )\n{\n  data = ")
-		f := c.Factor
+		f := c.Written()
 		if len(c.Parents) == 0 {
 			bw.WriteString("(")
 			for _, x := range f.Vals {

@@ -70,7 +70,7 @@ func sameDomain(a, b *ir.Variable) bool {
 // writeCPT writes P(X | parents) = ... with one aligned row per parent
 // configuration, in row-major order.
 func writeCPT(b *bufio.Writer, m *ir.Model, c *ir.CPT) {
-	f := c.Factor
+	f := c.Written()
 	child := m.Vars[c.Child]
 	k := len(child.States)
 	b.WriteString(importer.CPTTitle(m, c.Child, c.Parents) + " = ")

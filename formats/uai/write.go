@@ -41,7 +41,14 @@ func Write(w io.Writer, m *ir.Model) error {
 	if err := errs.Err(); err != nil {
 		return err
 	}
-	fs := m.Factors()
+	// The tables as written (not renormalised), then the potentials.
+	var fs []*ir.Factor
+	for v := range m.Vars {
+		if t := m.Table(ir.VarID(v)); t != nil {
+			fs = append(fs, t.Written())
+		}
+	}
+	fs = append(fs, m.Potentials...)
 	for i, f := range fs {
 		for _, x := range f.Vals {
 			if !(x >= 0) || math.IsInf(x, 0) {

@@ -52,7 +52,7 @@ func Write(w io.Writer, m *ir.Model) error {
 		for _, p := range c.Parents {
 			fmt.Fprintf(bw, "    <GIVEN>%s</GIVEN>\n", escape(m.Vars[p].Name))
 		}
-		f := c.Factor
+		f := c.Written()
 		k := f.Card[len(f.Card)-1]
 		if len(c.Parents) == 0 {
 			bw.WriteString("    <TABLE>")
@@ -107,7 +107,7 @@ func check(m *ir.Model) error {
 			errs.Add(v.Pos, "cannot write %q as XMLBIF: it has no distribution", v.Name)
 			continue
 		}
-		for _, x := range c.Factor.Vals {
+		for _, x := range c.Written().Vals {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				errs.Add(c.Pos, "cannot write the table of %q as XMLBIF: it holds %v", v.Name, x)
 				break

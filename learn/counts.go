@@ -44,10 +44,12 @@ func (opt Options) varSmoothing() float64 {
 // concurrent use; give each goroutine its own and Merge them.
 type Counts struct {
 	fams    []*family
-	open    []bool // open[v]: v's states may still grow (indexed by VarID)
-	rows    int    // rows seen
-	missing int    // (row, family) contributions skipped for a missing cell
-	partial int    // rows with a missing cell in some family
+	open    []bool   // open[v]: v's states may still grow (indexed by VarID)
+	rows    int      // rows seen
+	missing int      // (row, family) contributions skipped for a missing cell
+	partial int      // rows with a missing cell in some family
+	err     error    // a count table that grew too large, or nil
+	names   []string // variable names, for messages
 
 	// scratch, per Add
 	idx  []int32
@@ -67,6 +69,7 @@ type family struct {
 	n     []float64  // row-major, child fastest
 
 	real            bool
+	dead            bool      // the table grew too large (Counts.err): nothing more is counted
 	shift, mean, m2 []float64 // real child: per parent configuration, as n
 	all             moments   // real child: every non-missing value, whatever its parents
 }
@@ -125,7 +128,7 @@ func NewCounts(m *ir.Model, opt Options) *Counts {
 // newCounts returns empty counts over the given variable lists (each
 // laid out last fastest; the last is the "child").
 func newCounts(m *ir.Model, fams [][]ir.VarID) *Counts {
-	c := &Counts{open: make([]bool, len(m.Vars))}
+	c := &Counts{open: make([]bool, len(m.Vars)), names: m.Names()}
 	for v, x := range m.Vars {
 		c.open[v] = x.Open
 	}
@@ -241,7 +244,10 @@ func (c *Counts) Add(b *data.Batch) {
 		if !present {
 			continue
 		}
-		f.fit(c)
+		if f.dead || !f.fit(c) {
+			f.dead = true
+			continue
+		}
 		clear(idx)
 		stride := int32(1)
 		last := len(f.vars) - 1
@@ -304,22 +310,62 @@ func (c *Counts) addReal(f *family, xs []float64, idx []int32, bad []bool) {
 
 // fit grows f's table so that it holds every state c.max records for its
 // open variables.
-func (f *family) fit(c *Counts) {
+//
+// A dimension grows to twice what it needs, so that a variable taking n
+// states from the data re-lays the table out O(log n) times, not n. A
+// table that would exceed MaxCountEntries is not grown: c records the
+// error and fit reports false, and the family counts nothing more.
+func (f *family) fit(c *Counts) bool {
 	var want []int
 	for k, v := range f.vars {
 		if c.open[v] && int(c.max[v]) >= f.card[k] {
 			if want == nil {
 				want = append([]int(nil), f.card...)
 			}
-			want[k] = int(c.max[v]) + 1
+			want[k] = max(2*(int(c.max[v])+1), 4)
 		}
 	}
-	if want != nil {
-		f.grow(want)
+	if want == nil {
+		return true
 	}
+	need := append([]int(nil), f.card...)
+	for k, v := range f.vars {
+		if c.open[v] {
+			need[k] = max(need[k], int(c.max[v])+1)
+		}
+	}
+	if n, ok := tableSize(need); !ok || n > MaxCountEntries {
+		if c.err == nil {
+			c.err = f.tooLarge(c, need)
+		}
+		return false
+	}
+	if n, ok := tableSize(want); !ok || n > MaxCountEntries {
+		want = need
+	}
+	f.grow(want)
+	return true
 }
 
-// grow re-lays f's table out for the (larger or equal) sizes card.
+// MaxCountEntries is the largest number of entries of one count table
+// (128 MiB of float64, held once per core while counting): more is a sign
+// that a column holds identifiers, or real numbers read as states, rather
+// than the states of a variable.
+const MaxCountEntries = 1 << 24
+
+// tooLarge is the error of a count table that would need card entries.
+func (f *family) tooLarge(c *Counts, card []int) error {
+	parts := make([]string, len(f.vars))
+	for k, v := range f.vars {
+		parts[k] = fmt.Sprintf("%s %d", ir.Quote(c.names[v]), card[k])
+	}
+	return fmt.Errorf("the counts for %s %s (states so far: %s): is a column an identifier, or real numbers read as states?",
+		ir.Quote(c.names[f.child]), ir.TooLarge(card, MaxCountEntries), strings.Join(parts, ", "))
+}
+
+// grow re-lays f's table out for the sizes card: larger, or smaller than
+// the table's allocated sizes but holding every state counted (an entry
+// outside card must be zero).
 func (f *family) grow(card []int) {
 	same := true
 	for k := range card {
@@ -344,9 +390,16 @@ func (f *family) grow(card []int) {
 				a[k] = r % f.card[k]
 				r /= f.card[k]
 			}
-			j := 0
+			j, fits := 0, true
 			for k := range card {
+				fits = fits && a[k] < card[k]
 				j = j*card[k] + a[k]
+			}
+			if !fits {
+				if x != 0 {
+					panic("learn: grow: a counted state is outside the new table")
+				}
+				continue
 			}
 			n[j] = x
 			if f.real {
@@ -367,6 +420,10 @@ func (c *Counts) Merge(o *Counts) {
 		g := o.fams[i]
 		if len(f.vars) != len(g.vars) || f.child != g.child {
 			panic("learn: Merge: counts of different families")
+		}
+		if f.dead || g.dead {
+			f.dead = true
+			continue
 		}
 		card := append([]int(nil), f.card...)
 		for k := range card {
@@ -393,6 +450,9 @@ func (c *Counts) Merge(o *Counts) {
 	c.rows += o.rows
 	c.missing += o.missing
 	c.partial += o.partial
+	if c.err == nil {
+		c.err = o.err
+	}
 }
 
 // Estimate returns a copy of m in which the learned variables have the

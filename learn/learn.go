@@ -141,6 +141,9 @@ func learn(m *ir.Model, opt Options, pass pass) (*ir.Model, *Report, error) {
 	if cl := m.Classifier; cl != nil && cl.Kind == ir.TAN && learnsAny(m, opt, discreteFeatures(m, cl)) {
 		pc := newCounts(m, pairFamilies(m, cl))
 		states, err := pass(m, pc)
+		if err == nil {
+			err = pc.err
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -176,6 +179,9 @@ func learn(m *ir.Model, opt Options, pass pass) (*ir.Model, *Report, error) {
 	}
 	c := newCounts(m, fams)
 	states, err := pass(m, c)
+	if err == nil {
+		err = c.err
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -241,8 +247,8 @@ func checkSizes(m *ir.Model, fams [][]ir.VarID) error {
 		for k, v := range f {
 			card[k] = max(1, len(m.Vars[v].States)) // 1 for a real child
 		}
-		if _, ok := ir.TableSize(card); !ok {
-			return fmt.Errorf("the table of %s given its %d parents would have more than %d entries", ir.Quote(m.Vars[f[len(f)-1]].Name), len(f)-1, ir.MaxTableSize)
+		if n, ok := ir.TableSize(card); !ok || n > MaxCountEntries {
+			return fmt.Errorf("the table of %s given its %d parents %s (each core counts into one)", ir.Quote(m.Vars[f[len(f)-1]].Name), len(f)-1, ir.TooLarge(card, MaxCountEntries))
 		}
 	}
 	return nil
@@ -343,7 +349,7 @@ func countReader(r *data.Reader, c *Counts) error {
 
 // empty returns empty counts with c's families and their current sizes.
 func (c *Counts) empty() *Counts {
-	o := &Counts{open: c.open}
+	o := &Counts{open: c.open, names: c.names}
 	for _, f := range c.fams {
 		size, _ := tableSize(f.card)
 		g := &family{child: f.child, vars: f.vars, card: append([]int(nil), f.card...), real: f.real}

@@ -516,3 +516,20 @@ func TestOpenGrowsAcrossBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentifierColumns: open variables that take a new state in every row
+// (identifiers, real numbers read as states) would need count tables of
+// billions of entries: learning refuses them with a message, quickly and
+// without running out of memory, instead of growing the tables.
+func TestIdentifierColumns(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("C,A\n")
+	for i := range 6000 {
+		fmt.Fprintf(&src, "c%d,a%d\n", i, i)
+	}
+	m := loadModel(t, "naive_bayes C given A\n")
+	_, err := learnInto(&m, opener(t, "uniq.csv", []byte(src.String()), m), learn.Options{})
+	if err == nil || !strings.Contains(err.Error(), "more than the limit of 16777216") || !strings.Contains(err.Error(), "identifier") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -53,6 +54,10 @@ func ParseEngine(s string) (Engine, error) {
 // table (1<<27 entries, 1 GiB of float64).
 const DefaultMaxTable = 1 << 27
 
+// DefaultMaxRows is the default limit on the rows of a table answer (1<<22
+// rows, about half a gigabyte of Rows and twice that as JSON).
+const DefaultMaxRows = 1 << 22
+
 // Options configures Answer. The zero value is the Auto engine with the
 // min-fill order and the default limits.
 //
@@ -61,11 +66,26 @@ const DefaultMaxTable = 1 << 27
 // when the junction tree would exceed the limits, it uses variable
 // elimination. The compiled tree is cached per model, so a sequence of
 // queries on one model pays for compilation once.
+//
+// Every limit is checked before the work it limits is started: a query
+// over a limit is refused at once with a *[TooLargeError], never after
+// minutes of work or gigabytes of memory.
+//
+// Closing Cancel stops the computation within about a tenth of a second:
+// the engines poll it between blocks of work (elimination steps, clique
+// messages, triangulation steps, 2^16 entries of a table, 2^16
+// assignments of an enumeration) and return an error whose kind is
+// [ErrCanceled], having kept nothing of the canceled work (a canceled
+// compilation is not cached). A channel rather than a context.Context:
+// Options is a value that callers copy and keep, which a context should
+// not be, and ctx.Done() is such a channel.
 type Options struct {
-	Engine    Engine    // Auto: see above
-	Order     Heuristic // elimination-order heuristic for VE (the junction tree tries several)
-	MaxTable  int       // largest intermediate table or clique, in entries; 0 means DefaultMaxTable
-	MaxMemory int64     // largest junction tree, in bytes; 0 means DefaultMaxMemory
+	Engine    Engine          // Auto: see above
+	Order     Heuristic       // elimination-order heuristic for VE (the junction tree tries several)
+	MaxTable  int             // largest intermediate table or clique, in entries; 0 means DefaultMaxTable
+	MaxMemory int64           // largest junction tree, or variable elimination's tables at their peak, in bytes; 0 means DefaultMaxMemory
+	MaxRows   int             // most rows of a table answer; 0 means DefaultMaxRows
+	Cancel    <-chan struct{} // closed to cancel the computation; nil for never
 }
 
 // AutoJTVars is the number of discrete variables from which the Auto
@@ -77,6 +97,13 @@ func (o Options) maxTable() int {
 		return DefaultMaxTable
 	}
 	return o.MaxTable
+}
+
+func (o Options) maxRows() int {
+	if o.MaxRows <= 0 {
+		return DefaultMaxRows
+	}
+	return o.MaxRows
 }
 
 // Row is one row of a table answer.
@@ -100,8 +127,9 @@ type Result struct {
 	Given       []ir.VarID // FormTable: the free conditioning variables (q.Free), or nil
 	Rows        []Row      // FormTable: given configurations row-major (first given slowest), targets fastest
 	Omitted     int        // FormTable: rows left out because their given configuration is impossible under e
-	P           float64    // FormNumber: P(x | e); FormEvidence: P(e); MPE, MAP: P(assignment | e)
+	P           float64    // FormNumber: P(x | e); FormEvidence: P(e); MPE, MAP: P(assignment | e); always in [0, 1]
 	LogP        float64    // ln P for FormNumber, FormEvidence, MPE and MAP; finite even where P would underflow
+	LogZ        float64    // FormEvidence: ln Σ_{x ⊨ e} Π φ(x), the partition function with the evidence (for a Bayesian network, ln P(e)); finite even where it under- or overflows float64, -Inf when it is 0
 	Assignment  []ir.Obs   // MPE: every unobserved variable in VarID order; MAP: the MAP variables in query order
 	Marginals   []Marginal // FormMarginals: every unobserved discrete variable, in VarID order
 	Independent bool       // Indep
@@ -110,8 +138,12 @@ type Result struct {
 // engine is what Answer needs from an inference algorithm.
 type engine interface {
 	// joint returns P(keep, e) as a factor over keep (in that order)
-	// times a scale.
+	// times a scale: Σ Π φ over the assignments consistent with e, with
+	// the variables of keep fixed.
 	joint(keep []ir.VarID) (*ir.Factor, xfloat, error)
+	// partition returns Z, the sum of Π φ over every assignment (without
+	// the evidence).
+	partition() (xfloat, error)
 	// maxAssign returns argmax over maxVars of P(maxVars, e) (indexed by
 	// VarID, -1 elsewhere) and the maximum.
 	maxAssign(maxVars []ir.VarID) ([]int, xfloat, error)
@@ -189,20 +221,26 @@ func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (*Result, error) {
 }
 
 type answerer struct {
-	m    *ir.Model
-	q    *ir.Query
-	opt  Options
-	obs  []int
-	card []int
-	eng  engine
-	jt   *JTree // a precompiled tree for the JT engine, or nil
+	m     *ir.Model
+	q     *ir.Query
+	opt   Options
+	obs   []int
+	card  []int
+	k     *kernel
+	need  []bool // the variables the query needs, if the model has unlearned ones; else nil
+	kind  Engine // Enum, VE or JT, as chosen
+	tree  *JTree // the tree of the JT engine
+	eng   engine
+	jt    *JTree      // a precompiled tree for the JT engine, or nil
+	trees []*jtEngine // engines holding a workspace of tree, to release
 }
 
-// release returns the junction tree's workspace, if any.
+// release returns the junction tree's workspaces, if any.
 func (a *answerer) release() {
-	if e, ok := a.eng.(*jtEngine); ok {
+	for _, e := range a.trees {
 		e.release()
 	}
+	a.trees = nil
 }
 
 // useJT reports whether the Auto engine should try the junction tree.
@@ -228,6 +266,7 @@ func (a *answerer) setup() error {
 	n := len(m.Vars)
 	a.obs = make([]int, n)
 	a.card = make([]int, n)
+	a.k = newKernel(a.opt.Cancel)
 	for v := range a.obs {
 		a.obs[v] = -1
 		if m.Discrete(ir.VarID(v)) {
@@ -275,23 +314,19 @@ func (a *answerer) setup() error {
 	}
 	// A model with variables still to be learned: refuse a query that
 	// needs one, and answer the others from the variables they need.
-	var need []bool
 	if u := unlearned(m); len(u) > 0 {
-		need = a.needed()
-		u = slices.DeleteFunc(u, func(v ir.VarID) bool { return !need[v] })
+		a.need = a.needed()
+		u = slices.DeleteFunc(u, func(v ir.VarID) bool { return !a.need[v] })
 		if len(u) > 0 {
 			return &ir.Error{Pos: q.Pos, Msg: noNumbers(m, u), Err: ir.ErrNoDistribution}
 		}
 	}
 	switch a.opt.Engine {
-	case Enum:
-		a.eng = &enum{m: m, pos: q.Pos, obs: a.obs, card: a.card, mark: need}
-	case VE:
-		a.eng = &ve{m: m, opt: a.opt, pos: q.Pos, obs: a.obs, card: a.card}
+	case Enum, VE:
+		a.kind = a.opt.Engine
 	case Auto, JT:
-		v := &ve{m: m, opt: a.opt, pos: q.Pos, obs: a.obs, card: a.card}
-		a.eng = v
-		if a.opt.Engine == Auto && !a.useJT() || need != nil {
+		a.kind = VE
+		if a.opt.Engine == Auto && !a.useJT() || a.need != nil {
 			// A junction tree needs every factor: with variables
 			// still to be learned, VE answers.
 			break
@@ -300,6 +335,9 @@ func (a *answerer) setup() error {
 		if t == nil {
 			var err error
 			t, err = cachedCompile(m, a.opt)
+			if errors.Is(err, ErrCanceled) {
+				return canceled(q.Pos)
+			}
 			if err != nil {
 				if a.opt.Engine == Auto {
 					break
@@ -307,11 +345,27 @@ func (a *answerer) setup() error {
 				return at(q.Pos, err)
 			}
 		}
-		a.eng = &jtEngine{t: t, w: t.get(), obs: a.obs, ve: v}
+		a.kind, a.tree = JT, t
 	default:
 		panic("infer: Answer: unknown engine")
 	}
+	a.eng = a.engine(a.obs)
 	return nil
+}
+
+// engine returns the chosen engine for the evidence obs (indexed by
+// VarID).
+func (a *answerer) engine(obs []int) engine {
+	v := &ve{m: a.m, opt: a.opt, pos: a.q.Pos, obs: obs, card: a.card, k: a.k}
+	switch a.kind {
+	case Enum:
+		return &enum{m: a.m, pos: a.q.Pos, k: a.k, obs: obs, card: a.card, mark: a.need}
+	case JT:
+		e := &jtEngine{t: a.tree, w: a.tree.get(), obs: obs, ve: v, k: a.k}
+		a.trees = append(a.trees, e)
+		return e
+	}
+	return v
 }
 
 // needed marks the variables whose numbers the query needs: in a Bayesian
@@ -392,26 +446,71 @@ func evidenceText(m *ir.Model, ev []ir.Obs) string {
 	return b.String()
 }
 
-// pe returns P(e), or the impossible-evidence error.
+// pe returns Σ_{x ⊨ e} Π φ(x) (P(e) for a Bayesian network), or the
+// impossible-evidence error when it is 0.
 func (a *answerer) pe() (xfloat, error) {
-	f, c, err := a.eng.joint(nil)
+	p, err := peOf(a.eng)
+	if err == nil && p.m == 0 {
+		err = a.impossible()
+	}
+	return p, err
+}
+
+// peOf returns Σ_{x ⊨ e} Π φ(x) from eng.
+func peOf(eng engine) (xfloat, error) {
+	f, c, err := eng.joint(nil)
 	if err != nil {
-		return c, err
+		return xfloat{}, err
 	}
-	p := xfloat{c.m * f.Vals[0], c.e}.norm()
-	if p.m == 0 {
-		return p, a.impossible()
+	return xfloat{c.m * f.Vals[0], c.e}.norm(), nil
+}
+
+// z returns the partition function Z = Σ_x Π φ(x) by which P(e) is
+// normalised: 1 for a Bayesian network (whose rows sum to 1), computed for
+// a Markov network. A Markov network whose every assignment has weight 0
+// has no distribution, which is the impossible-evidence error.
+func (a *answerer) z() (xfloat, error) {
+	if a.m.IsBayesNet() {
+		return xfloat{0.5, 1}, nil
 	}
-	return p, nil
+	z, err := a.eng.partition()
+	if err == nil && z.m == 0 {
+		err = &ir.Error{Pos: a.q.Pos, Msg: "every assignment of the model has weight 0: its partition function is 0", Err: ErrImpossible}
+	}
+	return z, err
+}
+
+// rowCount returns the rows a table answer would have: the configurations
+// of the given variables times those of the targets (1 with target
+// states).
+func (a *answerer) rowCount() float64 {
+	n := 1.0
+	for _, v := range a.q.Free {
+		n *= float64(a.card[v])
+	}
+	if a.q.TargetStates[0] < 0 {
+		for _, v := range a.q.Targets {
+			n *= float64(a.card[v])
+		}
+	}
+	return n
 }
 
 func (a *answerer) table() (*Result, error) {
 	q := a.q
+	if rows, limit := a.rowCount(), a.opt.maxRows(); rows > float64(limit) {
+		vars := slices.Concat(q.Free, q.Targets)
+		e := &TooLargeError{What: OversizeRows, Vars: vars, Size: rows, Limit: int64(limit)}
+		e.msg = fmt.Sprintf("the answer would have %s rows (the states of %s), more than the limit of %d; "+
+			"fix some of the given variables, or ask for fewer variables", sizeFloat(rows), varList(a.m, vars), limit)
+		return nil, e.at(q.Pos)
+	}
 	keep := append(append([]ir.VarID(nil), q.Free...), q.Targets...)
 	f, _, err := a.eng.joint(keep)
 	if err != nil {
 		return nil, err
 	}
+	coarse := a.k.coarse // a 0 in f may be an entry flushed below its largest
 	nt := 1
 	for _, v := range q.Targets {
 		nt *= a.card[v]
@@ -426,6 +525,8 @@ func (a *answerer) table() (*Result, error) {
 	r := &Result{Query: q, Vars: q.Targets, Given: q.Free}
 	st := make([]int, len(keep))
 	total := 0.0
+	var side engine // for the blocks far below the table's largest
+	var sideObs []int
 	for g := 0; g*nt < len(f.Vals); g++ {
 		block := f.Vals[g*nt : (g+1)*nt]
 		norm := sum(block)
@@ -433,6 +534,26 @@ func (a *answerer) table() (*Result, error) {
 		lo, hi := 0, nt
 		if fixed {
 			lo, hi = fixedOff, fixedOff+1
+		}
+		if coarse && imprecise(block, norm) {
+			// The block lies so far below the table's largest that its
+			// entries lost digits, or underflowed to 0: P(given, e) may
+			// be tiny without being 0. Ask for P(targets | given, e)
+			// itself, with the given configuration as evidence.
+			if side == nil {
+				sideObs = slices.Clone(a.obs)
+				side = a.engine(sideObs)
+			}
+			f.Assignment(st, g*nt)
+			for i, v := range q.Free {
+				sideObs[v] = st[i]
+			}
+			b, _, err := side.joint(q.Targets)
+			if err != nil {
+				return nil, err
+			}
+			block, norm = b.Vals, sum(b.Vals)
+			total += norm
 		}
 		if norm == 0 {
 			r.Omitted += hi - lo
@@ -443,7 +564,7 @@ func (a *answerer) table() (*Result, error) {
 			r.Rows = append(r.Rows, Row{
 				Values:      append([]int(nil), st[len(q.Free):]...),
 				GivenValues: givenValues(st[:len(q.Free)]),
-				P:           block[t] / norm,
+				P:           prob(block[t] / norm),
 			})
 		}
 	}
@@ -452,6 +573,24 @@ func (a *answerer) table() (*Result, error) {
 	}
 	return r, nil
 }
+
+// imprecise reports whether the conditional distribution block/norm,
+// read off a table whose entries below the normal range may have been
+// flushed (coarse), has lost digits: an entry is subnormal, or is 0 where
+// norm is small enough that a flushed entry would have been a normal
+// probability once divided by it.
+func imprecise(block []float64, norm float64) bool {
+	for _, x := range block {
+		if x != 0 && x < minNormal || x == 0 && norm < 0x1p-50 {
+			return true
+		}
+	}
+	return false
+}
+
+// prob returns x clamped to [0, 1]: a ratio of sums computed in different
+// orders may round to 1 + ulp.
+func prob(x float64) float64 { return max(0, min(1, x)) }
 
 func givenValues(s []int) []int {
 	if len(s) == 0 {
@@ -466,34 +605,65 @@ func (a *answerer) number() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	coarse := a.k.coarse // a 0 in f may be an entry flushed below its largest
 	norm := sum(f.Vals)
 	if norm == 0 {
 		return nil, a.impossible()
 	}
 	x := f.Vals[f.Index(q.TargetStates)]
-	return &Result{Query: q, Vars: q.Targets, P: x / norm, LogP: math.Log(x) - math.Log(norm)}, nil
+	r := &Result{Query: q, Vars: q.Targets, P: prob(x / norm), LogP: min(0, math.Log(x)-math.Log(norm))}
+	if coarse && x < minNormal {
+		// The entry has lost digits relative to the table's largest, or
+		// is 0: ask for P(x, e) and P(e) themselves, which carry their
+		// exponents.
+		obs := slices.Clone(a.obs)
+		for i, v := range q.Targets {
+			obs[v] = q.TargetStates[i]
+		}
+		pxe, err := peOf(a.engine(obs))
+		if err != nil {
+			return nil, err
+		}
+		pe, err := a.pe()
+		if err != nil {
+			return nil, err
+		}
+		r.LogP = min(0, pxe.log()-pe.log())
+		r.P = prob(math.Exp(r.LogP))
+		if pxe.m == 0 {
+			r.P = 0
+		}
+	}
+	return r, nil
 }
 
-// evidence answers P(e). Unlike the conditional forms, P(e) = 0 is an
-// answer here, not an error. A P(e) too small for a normal float64 is an
-// error that gives ln P(e): printing 0 would claim impossibility.
+// evidence answers P(e) = Σ_{x ⊨ e} Π φ(x) / Z. Unlike the conditional
+// forms, P(e) = 0 is an answer here, not an error. A P(e) too small for a
+// normal float64 is an error that gives ln P(e): printing 0 would claim
+// impossibility.
 func (a *answerer) evidence() (*Result, error) {
-	f, c, err := a.eng.joint(nil)
+	ze, err := peOf(a.eng)
 	if err != nil {
 		return nil, err
 	}
-	p := xfloat{c.m * f.Vals[0], c.e}.norm()
-	r := &Result{Query: a.q, P: p.float(), LogP: p.log()}
-	if p.m != 0 && !(r.P >= minNormal) {
-		return nil, &ir.Error{Pos: a.q.Pos, Err: ErrUnderflow,
+	z, err := a.z()
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Query: a.q, LogZ: ze.log()}
+	if ze.m != 0 {
+		r.LogP = min(0, ze.log()-z.log())
+		r.P = prob(ze.div(z))
+	} else {
+		r.LogP = math.Inf(-1)
+	}
+	if ze.m != 0 && !(r.P >= minNormal) {
+		return nil, &ir.Error{Pos: a.q.Pos, Err: &UnderflowError{LogP: r.LogP, LogZ: r.LogZ},
 			Msg: fmt.Sprintf("%s = exp(%s) underflows float64 (the evidence is possible, but less likely than 2.2e-308)",
 				a.evidenceText(), ir.FormatFloat(r.LogP))}
 	}
 	return r, nil
 }
-
-// minNormal is the smallest positive normal float64.
-const minNormal = 0x1p-1022
 
 func (a *answerer) unobserved() []ir.VarID {
 	var out []ir.VarID
@@ -508,7 +678,10 @@ func (a *answerer) unobserved() []ir.VarID {
 func (a *answerer) marginals() (*Result, error) {
 	vs := a.unobserved()
 	if e, ok := a.eng.(*jtEngine); ok {
-		mg, pe := e.marginals(vs)
+		mg, pe, err := e.marginals(vs)
+		if err != nil {
+			return nil, err
+		}
 		if pe.m == 0 {
 			return nil, a.impossible()
 		}
@@ -545,7 +718,7 @@ func (a *answerer) posterior(vs []ir.VarID) ([]float64, error) {
 	}
 	p := make([]float64, len(f.Vals))
 	for i, x := range f.Vals {
-		p[i] = x / norm
+		p[i] = prob(x / norm)
 	}
 	return p, nil
 }

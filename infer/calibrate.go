@@ -36,36 +36,46 @@ func (t *JTree) load(w *jtWork, obs []int) {
 			clear(p[b+(s+1)*st : b+blk])
 		}
 	}
+	copy(w.lo, t.initLo)
 	w.state = jtEmpty
+	w.lost = t.lost
 }
 
 // normalize scales xs by a power of two so that its largest entry lies in
 // [0.5, 1), and returns the exponent e with old = new·2^e (0 for a zero
-// vector).
-func normalize(xs []float64) int {
-	mx := 0.0
+// vector) and the smallest nonzero entry after scaling (+Inf if none); an
+// entry pushed below the normal range is recorded in k. It reads xs once
+// and writes it once.
+func normalize(k *kernel, xs []float64) (int, float64) {
+	mx, mn := 0.0, math.Inf(1)
 	for _, x := range xs {
 		if x > mx {
 			mx = x
 		}
+		if x < mn && x != 0 {
+			mn = x
+		}
 	}
-	return scaleBy(xs, mx)
-}
-
-// scaleBy is normalize for a vector whose largest entry mx is known.
-func scaleBy(xs []float64, mx float64) int {
-	if mx == 0 || math.IsInf(mx, 0) || math.IsNaN(mx) {
-		return 0
+	if mx == 0 {
+		return 0, mn
 	}
 	_, e := math.Frexp(mx)
 	if e == 0 {
-		return 0
+		return 0, mn
 	}
 	f := math.Ldexp(1, -e)
+	if -e <= -1022 || -e >= 1023 {
+		// 2^-e is not a normal float64: scaleBy falls back to Ldexp.
+		return scaleBy(k, xs, mx), math.Ldexp(mn, -e)
+	}
+	mn *= f
+	if mn < minNormal {
+		k.flush()
+	}
 	for i := range xs {
 		xs[i] *= f
 	}
-	return e
+	return e, mn
 }
 
 // edge returns what a message between clique c and its parent works on:
@@ -78,38 +88,99 @@ func (t *JTree) edge(w *jtWork, c int32) (mc, mp []int32, pc, pp, sep []float64)
 	return mc, mp, w.pot[oc : oc+len(mc)], w.pot[op : op+len(mp)], w.sep[so : so+t.sepLen[c]]
 }
 
+// pollSpan is the number of clique entries a message loop handles between
+// two polls of the cancellation.
+const pollSpan = 16 * pollEvery
+
+// safeProduct reports whether a product of an entry of at least lo and one
+// of at least m (both nonzero lower bounds) stays in the normal range, so
+// that a message loop needs no check for lost digits.
+func safeProduct(lo, m float64) bool { return lo*m >= 0x1p-1020 }
+
 // collect passes messages from the leaves to the root: each clique, once it
 // has absorbed its children's messages, sums (or, with maxProduct,
 // maximises) its table onto the separator towards its parent, and the parent
 // multiplies the message in. Each message is normalised by a power of two
 // and the exponents summed, so P(e) (or the maximum) = root·2^exp·konst.
-func (t *JTree) collect(w *jtWork, maxProduct bool) {
+//
+// A product that falls below the normal range sets w.lost. The loops check
+// for it only where it can happen: w.lo[c] bounds clique c's smallest
+// nonzero entry from below (its initial table's, times the smallest entry
+// of every message it absorbed), so a message whose smallest entry keeps
+// the product of the two normal needs no check. collect reports false,
+// leaving w empty, if k is canceled.
+func (t *JTree) collect(k *kernel, w *jtWork, maxProduct bool) bool {
 	e := t.initExp
-	for k := len(t.order) - 1; k >= 1; k-- {
-		mc, mp, pc, pp, sep := t.edge(w, t.order[k])
+	kl := kernel{cancel: k.cancelChan()}
+	lost := false
+	for i := len(t.order) - 1; i >= 1; i-- {
+		if kl.poll() {
+			w.state = jtEmpty
+			return false
+		}
+		c := t.order[i]
+		pa := t.parent[c]
+		mc, mp, pc, pp, sep := t.edge(w, c)
 		clear(sep)
-		if maxProduct {
-			for i, s := range mc {
-				if x := pc[i]; x > sep[s] {
-					sep[s] = x
+		for lo := 0; lo < len(mc); lo += pollSpan {
+			if lo > 0 && kl.poll() {
+				w.state = jtEmpty
+				return false
+			}
+			// Reslicing both keeps their lengths provably equal: no
+			// bounds checks on part.
+			hi := min(len(mc), lo+pollSpan)
+			part, mc := pc[lo:hi], mc[lo:hi]
+			if maxProduct {
+				for i, s := range mc {
+					if x := part[i]; x > sep[s] {
+						sep[s] = x
+					}
+				}
+			} else {
+				for i, s := range mc {
+					sep[s] += part[i]
 				}
 			}
-		} else {
-			for i, s := range mc {
-				sep[s] += pc[i]
-			}
 		}
-		e += normalize(sep)
+		x, smin := normalize(&kl, sep)
+		e += x
+		check := !safeProduct(w.lo[pa], smin)
+		w.lo[pa] *= smin
 		mx := 0.0
-		for j, s := range mp {
-			x := pp[j] * sep[s]
-			pp[j] = x
-			if x > mx {
-				mx = x
+		for lo := 0; lo < len(mp); lo += pollSpan {
+			if lo > 0 && kl.poll() {
+				w.state = jtEmpty
+				return false
+			}
+			hi := min(len(mp), lo+pollSpan)
+			part, mp := pp[lo:hi], mp[lo:hi]
+			if !check {
+				for j, s := range mp {
+					x := part[j] * sep[s]
+					part[j] = x
+					if x > mx {
+						mx = x
+					}
+				}
+				continue
+			}
+			for j, s := range mp {
+				a, y := part[j], sep[s]
+				x := a * y
+				part[j] = x
+				if x > mx {
+					mx = x
+				}
+				if x < minNormal && (x != 0 || a != 0 && y != 0) {
+					lost = true
+				}
 			}
 		}
 		if mx < smallMax {
-			e += scaleBy(pp, mx)
+			x := scaleBy(&kl, pp, mx)
+			e += x
+			w.lo[pa] = math.Ldexp(w.lo[pa], -x)
 		}
 	}
 	r := t.order[0]
@@ -127,65 +198,114 @@ func (t *JTree) collect(w *jtWork, maxProduct bool) {
 		}
 	}
 	w.z, w.exp = z, e
+	w.lost = w.lost || lost || kl.lost
 	w.state = jtCollected
 	if maxProduct {
 		w.state = jtMaxed
 	}
+	return true
 }
 
 // distribute passes messages from the root to the leaves after a sum
 // collect (Hugin): the child's table is multiplied by the parent's new
 // separator marginal divided by the message the child sent (0/0 = 0). The
 // new marginal is normalised first, so every clique's table is P(C, e)
-// times a constant of its own, never far from 1.
-func (t *JTree) distribute(w *jtWork) {
-	for k := 1; k < len(t.order); k++ {
-		mc, mp, pc, pp, sep := t.edge(w, t.order[k])
+// times a constant of its own, never far from 1. Products are checked for
+// lost digits as in collect. It reports false, leaving w empty, if k is
+// canceled.
+func (t *JTree) distribute(k *kernel, w *jtWork) bool {
+	kl := kernel{cancel: k.cancelChan()}
+	lost := false
+	for i := 1; i < len(t.order); i++ {
+		if kl.poll() {
+			w.state = jtEmpty
+			return false
+		}
+		c := t.order[i]
+		mc, mp, pc, pp, sep := t.edge(w, c)
 		tmp := w.tmp[:len(sep)]
 		clear(tmp)
-		for j, s := range mp {
-			tmp[s] += pp[j]
-		}
-		normalize(tmp)
-		for s, x := range sep {
-			if x != 0 {
-				tmp[s] /= x
-			} else {
-				tmp[s] = 0
+		for lo := 0; lo < len(mp); lo += pollSpan {
+			if lo > 0 && kl.poll() {
+				w.state = jtEmpty
+				return false
+			}
+			hi := min(len(mp), lo+pollSpan)
+			part, mp := pp[lo:hi], mp[lo:hi]
+			for j, s := range mp {
+				tmp[s] += part[j]
 			}
 		}
-		for i, s := range mc {
-			pc[i] *= tmp[s]
+		normalize(&kl, tmp)
+		tmin := math.Inf(1)
+		for s, x := range sep {
+			if x == 0 {
+				tmp[s] = 0
+				continue
+			}
+			y := tmp[s] / x
+			tmp[s] = y
+			if y < tmin && y != 0 {
+				tmin = y
+			}
+		}
+		check := !safeProduct(w.lo[c], tmin)
+		for lo := 0; lo < len(mc); lo += pollSpan {
+			if lo > 0 && kl.poll() {
+				w.state = jtEmpty
+				return false
+			}
+			hi := min(len(mc), lo+pollSpan)
+			part, mc := pc[lo:hi], mc[lo:hi]
+			if !check {
+				for i, s := range mc {
+					part[i] *= tmp[s]
+				}
+				continue
+			}
+			for i, s := range mc {
+				a, y := part[i], tmp[s]
+				x := a * y
+				part[i] = x
+				if x < minNormal && (x != 0 || a != 0 && y != 0) {
+					lost = true
+				}
+			}
 		}
 	}
+	w.lost = w.lost || lost || kl.lost
 	w.state = jtCalibrated
+	return true
 }
 
 // ensure brings w to at least the given state for evidence obs, reusing
-// what it already holds when the evidence is unchanged.
-func (t *JTree) ensure(w *jtWork, obs []int, want jtState) {
+// what it already holds when the evidence is unchanged. It returns the
+// error of kind ErrCanceled, at pos, if k is canceled.
+func (t *JTree) ensure(k *kernel, pos ir.Pos, w *jtWork, obs []int, want jtState) error {
 	same := slices.Equal(w.obs, obs)
+	ok := true
 	switch {
 	case want == jtMaxed:
 		if same && w.state == jtMaxed {
-			return
+			return nil
 		}
 		t.load(w, obs)
-		t.collect(w, true)
-		return
+		ok = t.collect(k, w, true)
 	case same && w.state == jtCalibrated:
-		return
 	case same && w.state == jtCollected && want == jtCollected:
-		return
 	case same && w.state == jtCollected:
-		t.distribute(w)
-		return
+		ok = t.distribute(k, w)
+	default:
+		t.load(w, obs)
+		ok = t.collect(k, w, false)
+		if ok && want == jtCalibrated {
+			ok = t.distribute(k, w)
+		}
 	}
-	t.load(w, obs)
-	t.collect(w, false)
-	if want == jtCalibrated {
-		t.distribute(w)
+	if !ok {
+		return canceled(pos)
 	}
+	return nil
 }
 
 // pe returns P(e) (or the maximum, after a max collect).
@@ -255,12 +375,15 @@ func (t *JTree) traceback(w *jtWork, a []int) {
 }
 
 // jtEngine answers one query with a junction tree. Joint queries over
-// variables that share no clique, and MAP, go to variable elimination.
+// variables that share no clique, and MAP, go to variable elimination;
+// so does every query on a tree whose tables or calibration lost digits
+// (a product below the normal range), which VE answers exactly.
 type jtEngine struct {
 	t   *JTree
 	w   *jtWork
 	obs []int
 	ve  *ve
+	k   *kernel
 }
 
 func (e *jtEngine) release() {
@@ -270,12 +393,22 @@ func (e *jtEngine) release() {
 	}
 }
 
+// exact reports whether the tree's numbers for the current evidence lost
+// digits, so that VE must answer.
+func (e *jtEngine) exact() bool { return e.t.lost || e.w.lost }
+
 // joint returns P(keep, e) times a scale, from one calibrated clique that
 // contains keep; P(e) itself needs only the collect pass.
 func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
 	t, w := e.t, e.w
+	e.k.coarse = false
 	if len(keep) == 0 {
-		t.ensure(w, e.obs, jtCollected)
+		if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtCollected); err != nil {
+			return nil, xfloat{}, err
+		}
+		if e.exact() {
+			return e.ve.joint(keep)
+		}
 		f := newFactor(nil, nil)
 		pe := t.pe(w)
 		f.Vals[0] = pe.m
@@ -291,14 +424,22 @@ func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
 	if best < 0 {
 		return e.ve.joint(keep)
 	}
-	t.ensure(w, e.obs, jtCalibrated)
+	if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtCalibrated); err != nil {
+		return nil, xfloat{}, err
+	}
+	if e.exact() {
+		return e.ve.joint(keep)
+	}
 	kc := make([]int, len(keep))
 	for i, v := range keep {
 		kc[i] = t.hcard[v]
 	}
 	out := newFactor(keep, kc)
 	src := &ir.Factor{Vars: t.cvars[best], Card: t.ccard[best], Stride: t.cstride[best], Vals: w.pot[t.off[best]:t.off[best+1]]}
-	combineTo(out, []*ir.Factor{src}, opSum, nil)
+	combineTo(e.k, out, []*ir.Factor{src}, opSum, nil)
+	if e.k.poll() {
+		return nil, xfloat{}, canceled(e.ve.pos)
+	}
 	pe := t.pe(w)
 	s := sum(out.Vals)
 	if pe.m == 0 || s == 0 {
@@ -307,6 +448,40 @@ func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
 	}
 	// The clique's own scale is arbitrary; P(e) fixes it.
 	return out, xfloat{pe.m / s, pe.e}.norm(), nil
+}
+
+// partition returns Σ_x Π φ(x) without evidence, computed once per tree,
+// in the engine's workspace (which then no longer holds the evidence: the
+// next question on it recalibrates).
+func (e *jtEngine) partition() (xfloat, error) { return e.t.partition(e.k, e.ve.pos, e.w) }
+
+// partition returns Σ_x Π φ(x) without evidence, computing it in w on the
+// first call (by VE if the calibration loses digits).
+func (t *JTree) partition(k *kernel, pos ir.Pos, w *jtWork) (xfloat, error) {
+	t.zmu.Lock()
+	z, ok := t.z, t.zok
+	t.zmu.Unlock()
+	if ok {
+		return z, nil
+	}
+	none := noEvidence(len(t.card))
+	if err := t.ensure(k, pos, w, none, jtCollected); err != nil {
+		return xfloat{}, err
+	}
+	if w.lost {
+		r := t.veFor(none)
+		r.k, r.pos = k, pos
+		var err error
+		if z, err = r.partition(); err != nil {
+			return z, err
+		}
+	} else {
+		z = t.pe(w)
+	}
+	t.zmu.Lock()
+	t.z, t.zok = z, true
+	t.zmu.Unlock()
+	return z, nil
 }
 
 func sortedCopy(vs []ir.VarID) []ir.VarID {
@@ -328,7 +503,12 @@ func (e *jtEngine) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 	if len(maxVars) != free {
 		return e.ve.maxAssign(maxVars)
 	}
-	t.ensure(w, e.obs, jtMaxed)
+	if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtMaxed); err != nil {
+		return nil, xfloat{}, err
+	}
+	if e.exact() {
+		return e.ve.maxAssign(maxVars)
+	}
 	a := make([]int, len(t.m.Vars))
 	for i := range a {
 		a[i] = -1
@@ -344,12 +524,17 @@ func (e *jtEngine) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 
 // marginals returns the posterior of every variable of vs from one
 // calibration, and P(e) (0 for impossible evidence).
-func (e *jtEngine) marginals(vs []ir.VarID) ([]Marginal, xfloat) {
+func (e *jtEngine) marginals(vs []ir.VarID) ([]Marginal, xfloat, error) {
 	t, w := e.t, e.w
-	t.ensure(w, e.obs, jtCalibrated)
+	if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtCalibrated); err != nil {
+		return nil, xfloat{}, err
+	}
+	if e.exact() {
+		return e.marginalsVE(vs)
+	}
 	pe := t.pe(w)
 	if pe.m == 0 {
-		return nil, pe
+		return nil, pe, nil
 	}
 	total := 0
 	for _, v := range vs {
@@ -362,8 +547,33 @@ func (e *jtEngine) marginals(vs []ir.VarID) ([]Marginal, xfloat) {
 		out[i] = Marginal{Var: v, P: buf[:k:k]}
 		buf = buf[k:]
 		if t.marginal(w, v, out[i].P) == 0 {
-			return nil, xfloat{}
+			return nil, xfloat{}, nil
 		}
 	}
-	return out, pe
+	return out, pe, nil
+}
+
+// marginalsVE is marginals by variable elimination, one variable at a
+// time, for a calibration that lost digits.
+func (e *jtEngine) marginalsVE(vs []ir.VarID) ([]Marginal, xfloat, error) {
+	pe, err := peOf(e.ve)
+	if err != nil || pe.m == 0 {
+		return nil, pe, err
+	}
+	out := make([]Marginal, len(vs))
+	for i, v := range vs {
+		f, _, err := e.ve.joint([]ir.VarID{v})
+		if err != nil {
+			return nil, pe, err
+		}
+		norm := sum(f.Vals)
+		if norm == 0 {
+			return nil, xfloat{}, nil
+		}
+		out[i] = Marginal{Var: v, P: f.Vals}
+		for s, x := range f.Vals {
+			f.Vals[s] = prob(x / norm)
+		}
+	}
+	return out, pe, nil
 }

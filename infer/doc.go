@@ -14,11 +14,25 @@
 //
 // # Reference semantics
 //
-// A model is the product of its factors exactly as written. For a query q
-// and evidence e,
+// A model's distribution is the normalised product of its factors,
+// P(x) = Π φ(x) / Z with Z = Σ_x Π φ(x). For a Bayesian network Z = 1: the
+// ir package renormalises the CPT rows it accepts within 1e-6 on load, so
+// that every engine multiplies rows that sum to 1 (to rounding) whatever
+// it prunes. For a query q and evidence e,
 //
 //	P(q | e) = Σ_{x ⊨ q, e} Π φ(x)  /  Σ_{x ⊨ e} Π φ(x)
-//	P(e)     = Σ_{x ⊨ e} Π φ(x)
+//	P(e)     = Σ_{x ⊨ e} Π φ(x)  /  Z
+//
+// for Markov networks too. The partition function with the evidence,
+// Z(e) = Σ_{x ⊨ e} Π φ(x), is asked for by name: Result.LogZ is ln Z(e)
+// for every P(e) answer, finite even where Z(e) over- or underflows
+// float64 (it is the UAI competition's PR, in natural log); for a Bayesian
+// network it is ln P(e). Z itself (no evidence) is computed once per query
+// by the engine answering it, and once per compiled junction tree.
+//
+// No answer exceeds 1 or is NaN: conditional answers are ratios of sums
+// of non-negative terms, clamped to [0, 1] where two sums computed apart
+// (MPE's maximum and P(e), Z(e) and Z) round to 1 + ulp.
 //
 // Real-valued variables have no CPT and take no part in discrete inference.
 //
@@ -47,17 +61,48 @@
 // # Scaling
 //
 // Probabilities of long evidence vectors underflow float64 (0.5^1100 is
-// already 0). Every intermediate table is rescaled after it is computed by
-// a power of two so that its largest entry lies in [0.5, 1), and the
-// exponent is added to a running int; constants are carried as a mantissa
-// and an int exponent (xfloat). Scaling by a power of two is exact, so the
-// scaling changes no digit of any answer. P(e) is mantissa·2^exponent, and
-// Result.LogP = ln mantissa + exponent·ln 2 is finite whenever P(e) > 0.
-// Conditional answers are ratios of scaled entries and never underflow
-// unless the answer itself does. A query for P(e) whose value is below the
-// smallest normal float64 returns an error that gives ln P(e), rather than a
-// silent 0. Enumeration multiplies with the same mantissa/exponent pair and
-// adds terms by aligning exponents.
+// already 0), and the potentials of a Markov network may overflow it (a
+// factor of 1e308 squared). Every engine works on scaled tables: a table is
+// float64 entries times 2^exponent, with one int exponent per table kept
+// beside it, and its entries brought by a power of two to a largest in
+// [0.5, 1). Scaling by a power of two is exact, so it changes no digit of
+// any answer. Constants are carried as a mantissa and an int exponent
+// (xfloat).
+//
+//   - The kernels multiply scaled tables only, so no product overflows: a
+//     model's factor whose largest entry is outside [2^-32, 1+2^-10] (a
+//     potential, a restricted CPT column of 1e-200s) enters as a scaled
+//     copy; VE rescales every factor it restricts and every table it
+//     makes; the junction tree rescales every initial clique table, every
+//     message and every clique whose largest entry falls below 2^-256.
+//   - A product of many tables is taken a few at a time: VE first
+//     multiplies the tables of a bucket whose scope lies within its
+//     largest table's into a copy of it (a star's root meets thousands of
+//     unary tables), and a clique's factors are multiplied in 32 at a
+//     time, with a rescale after each pass.
+//   - Scaling cannot keep an entry that lies more than float64's range
+//     (2^1022) below its table's largest, as in a factor holding both 1e300
+//     and 1e-300, or in the product of tables whose largest entries sit at
+//     incompatible assignments. The kernels detect it: a product of nonzero
+//     entries that falls below the normal range sets a flag (lost), checked
+//     per term only when the tables' smallest nonzero entries allow it, so
+//     the common case pays nothing. A VE run that lost digits is run again
+//     in exact arithmetic (exact.go: an exponent per entry, several times
+//     slower); a junction tree whose initial tables or calibration lost
+//     digits answers that query by VE, which does the same. So no answer
+//     is ever silently inexact, and a normaliser is 0 only when the
+//     evidence is impossible, never because it underflowed.
+//
+// P(e) is mantissa·2^exponent, and Result.LogP = ln mantissa +
+// exponent·ln 2 is finite whenever P(e) > 0. Conditional answers are ratios
+// of scaled entries and never underflow unless the answer itself does
+// (P(x | e) for an entry far below its table's largest is recomputed from
+// P(x, e) and P(e), so that its LogP stays finite). A query for P(e) whose
+// value is below the smallest normal float64 returns an error whose kind,
+// an *[UnderflowError], gives ln P(e) and ln Z(e), rather than a silent 0.
+// Enumeration multiplies with the same mantissa/exponent pair (a factor
+// beyond 2^±500 into a normalised mantissa) and adds terms by aligning
+// exponents.
 //
 // # Enumeration
 //
@@ -72,28 +117,51 @@
 // The VE engine first keeps only the relevant variables: the ancestors
 // (inclusive) of the query, given and evidence variables. Any other
 // variable is barren: summed out of its CPT it gives 1, so it and its CPT
-// are dropped (on models whose rows are rounded, this differs from the
-// product as written by the rounding, ~1e-7 on the corpus). The remaining
-// CPTs are restricted by the evidence; those that become constants are
-// multiplied into the scale. Variables are then eliminated one at a time:
-// the factors that mention the variable are combined and the variable
-// folded out in one kernel call. Before each table is allocated its size is
-// computed without overflow, and a table over [Options.MaxTable] entries
-// is refused with an error naming its variables. What remains is combined
-// into a table over the query variables.
+// are dropped (exact, the rows being renormalised). The remaining CPTs are
+// restricted by the evidence; those that become constants are multiplied
+// into the scale.
+//
+// Then VE plans before it computes: it chooses the elimination order, and
+// follows the tables' scopes through it (which tables each elimination
+// multiplies, found through per-variable lists, and the scope of the
+// table it makes) without allocating a single entry. Eliminating v makes a
+// table over v's neighbours in the interaction graph, so the order's
+// greedy pass knows each table's size as it chooses: it stops at the first
+// table over [Options.MaxTable] entries, and the refusal names its
+// variables. The plan's peak memory (the live tables, the copy absorbing a
+// bucket makes, MAP's traceback tables) is checked against
+// [Options.MaxMemory]. So a query VE cannot answer is refused in the time
+// of a greedy order, milliseconds on a 40×40 grid, never after building
+// tables for a minute. Then the variables are eliminated one at a time:
+// the tables that mention the variable are combined and the variable
+// folded out in one kernel call; what remains is combined into a table
+// over the query variables.
 //
 // P(*|e) with VE runs it once per unobserved variable; the junction tree
 // answers all marginals from one calibration.
 //
 // # Elimination orders
 //
-// Orders are greedy on the interaction graph of the restricted factors
-// (bitset adjacency). MinFill picks the variable whose elimination adds the
-// fewest edges between its neighbours; MinWeight the one whose neighbours'
+// Orders are greedy on the interaction graph of the restricted factors.
+// MinFill picks the variable whose elimination adds the fewest edges
+// between its neighbours; MinWeight the one whose neighbours'
 // cardinalities have the smallest product. Ties go to the smaller weight,
-// then to the lower VarID, so orders are deterministic. After each step only
-// the neighbours of the eliminated variable and their neighbours are
-// rescored.
+// then to the lower VarID, so orders are deterministic.
+//
+// The greedy elimination (elim.go, shared with the junction tree's
+// triangulation) uses sparse adjacency, a sorted neighbour list per
+// vertex, and keeps every score exact incrementally: with d(v) the degree
+// and t(v) the number of edges among v's neighbours, v's fill-in is
+// d(v)(d(v)-1)/2 - t(v), and each fill-in edge (a, b) adds to t the common
+// neighbours of a and b; the weighted fill-in keeps Σ card and Σ card² over
+// the neighbours and Σ card(a)·card(b) over the edges among them the same
+// way; a weight (a product of cardinalities, multiplied up in vertex
+// order) is +Inf from 1024 neighbours of two or more states on, without
+// multiplying. The candidates wait in a heap. An elimination therefore
+// costs time in its degree and fill-in, never in the number of vertices,
+// and memory is linear in the edges: a star of 20,000 leaves orders in
+// milliseconds, where bitset adjacency took n² bits and minutes. The
+// orders are the same, bit for bit, as a recount from scratch gives.
 //
 // # Junction tree
 //
@@ -106,9 +174,10 @@
 // Moralisation: the moral graph joins every two discrete variables that
 // share a factor's scope; a CPT's scope is its child and parents, so this
 // marries the parents. Nothing is pruned (the tree serves every evidence
-// set), so on the rounded corpus networks JT and VE differ by ~1e-7.
+// set); the rows being renormalised on load, JT and VE agree to rounding.
 //
-// Triangulation: greedy elimination on bitset adjacency with three
+// Triangulation: greedy elimination (as for VE's orders, with the sparse
+// adjacency and incremental scores described there) with three
 // heuristics, each run with a deterministic tie-break (clique weight, then
 // VarID) and two seeded random tie-breaks:
 //
@@ -116,18 +185,25 @@
 //	min-weight          smallest clique table Π card(v ∪ N(v))
 //	weighted-min-fill   smallest Σ card(a)·card(b) over fill-in edges (a, b)
 //
-// Eliminating v creates the clique v ∪ N(v); it is kept if it is not a
-// subset of an earlier kept clique containing v (only those can contain it).
-// The run with the smallest total clique-table size Σ_C Π card wins; a run
-// stops as soon as its total reaches the best so far. After eliminating v,
-// its neighbours are rescored, and so are the neighbours of each neighbour
-// that gained a fill edge (no other score can change).
+// Eliminating v creates the clique C_v = v ∪ N(v). v's parent in the
+// elimination tree is the first of N(v) eliminated after it, and C_w \ w ⊆
+// C_v for each child w, so C_v is contained in an earlier clique exactly
+// when a child has |C_w| = |C_v| + 1; such a C_v is merged into the
+// child's clique, and the others are the maximal cliques, in order of
+// creation. The run with the smallest total clique-table size Σ_C Π card
+// wins; a run stops as soon as its total exceeds the best so far, or one
+// of its cliques exceeds [Options.MaxTable] (Compile then refuses only if
+// every run does, naming the smallest such clique).
 //
 // Clique tree: a maximum spanning tree (Kruskal) of the clique graph
 // weighted by the number of shared variables, which for the maximal cliques
-// of a chordal graph has the running-intersection property; components are
-// joined by empty separators, so there is one root (clique 0) and P(e) is
-// read off it. Each factor is multiplied into the smallest clique that
+// of a chordal graph has the running-intersection property. When the
+// clique graph has more than 2^20 edges (a variable in thousands of
+// cliques, as a star's root), the elimination tree contracted to the
+// maximal cliques is used instead: a clique tree too, with the same
+// separators (all clique trees of a chordal graph have them), built in
+// time linear in Σ|C|. Components are joined by empty separators, so
+// there is one root (clique 0) and P(e) is read off it. Each factor is multiplied into the smallest clique that
 // contains its scope; the products (the initial tables) are rescaled by
 // powers of two, kept flat in one []float64, and copied per query.
 //
@@ -166,9 +242,10 @@
 // A joint query whose variables share a clique is summed from that clique;
 // any other joint query, and MAP, go to VE.
 //
-// Scaling: each collect message is normalised by a power of two (exact)
-// and its exponent added to a running int; a clique whose largest entry
-// falls below 2^-256 while absorbing is rescaled the same way. P(e) is
+// Scaling (see Scaling above): each collect message is normalised by a
+// power of two (exact) and its exponent added to a running int; a clique
+// whose largest entry falls below 2^-256 while absorbing is rescaled the
+// same way. P(e) is
 // (Σ root)·2^exponent, carried as an xfloat, so it never underflows
 // silently: the same underflow error as VE is returned when it is below
 // the smallest normal float64. In distribute, the parent's new separator
@@ -184,7 +261,29 @@
 //
 // Engine choice: Auto uses the junction tree for P(*|e) and, on models
 // with at least [AutoJTVars] discrete variables, for every query but MAP;
-// otherwise, or when the tree exceeds the limits, it uses VE.
+// otherwise, or when the tree exceeds the limits, it uses VE. Both costs
+// are estimated before anything is allocated (the triangulation and VE's
+// plan), so a model neither can answer is refused in about the time of
+// the greedy passes.
+//
+// # Limits and cancellation
+//
+// Every limit is checked before the work it bounds: [Options.MaxTable]
+// (entries of one VE table or clique), [Options.MaxMemory] (bytes of a
+// junction tree, or of VE's tables at their peak), [MaxEnum] (assignments
+// enumerated) and [Options.MaxRows] (rows of a table answer, checked
+// before any engine runs: P(HISTORY | 15 free variables) on ALARM asks for
+// billions of rows, which are refused with their number rather than built
+// until memory runs out). A refusal is a *[TooLargeError] naming what
+// (an Oversize) and how much.
+//
+// [Options].Cancel, a channel, stops a computation when it is closed. The
+// outer loops poll it (each elimination step of VE, each message of a
+// calibration, each triangulation step, each clique filled), and so do the
+// inner ones every 2^16 entries or assignments, so a canceled query stops
+// within milliseconds and returns an error of kind [ErrCanceled]. Nothing
+// canceled is kept: a canceled compilation is not cached, and a canceled
+// calibration leaves its workspace empty.
 //
 // # MPE and MAP
 //
@@ -256,9 +355,11 @@
 // is for programs, which never need to read the message:
 //
 //	ErrImpossible         the evidence has probability 0
-//	ErrUnderflow          a query for P(e) whose value is below 2.2e-308
-//	*TooLargeError        a table, clique, tree or enumeration over the limits:
-//	                      What (an Oversize), Vars, Size and Limit
+//	*UnderflowError       a query for P(e) whose value is below 2.2e-308, with
+//	                      its LogP and LogZ (errors.Is(err, ErrUnderflow) holds)
+//	*TooLargeError        a table, clique, tree, plan, enumeration or answer
+//	                      over the limits: What (an Oversize), Vars, Size and Limit
+//	ErrCanceled           Options.Cancel was closed
 //	ir.ErrNoDistribution  the question needs a variable still to be learned
 //
 // [Compile], [Posterior], [LogPE] and [JTree.Families] have no query:

@@ -18,9 +18,10 @@ const MaxEnum = 1 << 25
 type enum struct {
 	m    *ir.Model
 	pos  ir.Pos
-	obs  []int  // obs[v]: observed state of v, or -1
-	card []int  // card[v]: number of states (0 for real variables)
-	mark []bool // mark[v]: v is enumerated; nil for every variable
+	k    *kernel // cancellation
+	obs  []int   // obs[v]: observed state of v, or -1
+	card []int   // card[v]: number of states (0 for real variables)
+	mark []bool  // mark[v]: v is enumerated; nil for every variable
 }
 
 // factors returns the factors multiplied: every factor of the model, or
@@ -54,16 +55,31 @@ func (e *enum) walk(fn func(a []int, p xfloat)) error {
 		}
 	}
 	fs := e.factors()
+	work := pollEvery // products since the last poll of the cancellation
 	for {
+		if work += len(fs) + 1; work >= pollEvery {
+			work = 0
+			if e.k.poll() {
+				return canceled(e.pos)
+			}
+		}
+		// The product in mantissa and exponent: p.m stays within
+		// [2^-500, 2^500], and a factor beyond that range is multiplied
+		// into a normalised mantissa, so nothing under- or overflows.
 		p := xfloat{1, 0}
 		for _, f := range fs {
 			off := 0
 			for i, v := range f.Vars {
 				off += a[v] * f.Stride[i]
 			}
-			p.m *= f.Vals[off]
-			if p.m < 0x1p-512 {
-				p = p.norm()
+			x := f.Vals[off]
+			if x >= 0x1p-500 && x <= 0x1p500 {
+				p.m *= x
+				if p.m < 0x1p-500 || p.m > 0x1p500 {
+					p = p.norm()
+				}
+			} else {
+				p = p.norm().mulf(x)
 			}
 		}
 		fn(a, p.norm())
@@ -146,10 +162,30 @@ func (e *enum) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
 			top = x
 		}
 	}
+	e.k.coarse = false
 	for i, x := range acc {
 		if x.m != 0 {
 			out.Vals[i] = x.div(xfloat{1, top.e})
+			if out.Vals[i] < minNormal {
+				e.k.coarse = true
+			}
 		}
 	}
 	return out, xfloat{1, top.e}, nil
+}
+
+// partition returns Σ_x Π φ(x) over every assignment, without evidence.
+func (e *enum) partition() (xfloat, error) {
+	f := *e
+	f.obs = noEvidence(len(e.obs))
+	return peOf(&f)
+}
+
+// noEvidence returns evidence for n variables that observes none.
+func noEvidence(n int) []int {
+	obs := make([]int, n)
+	for i := range obs {
+		obs[i] = -1
+	}
+	return obs
 }

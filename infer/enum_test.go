@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -14,12 +15,18 @@ func TestEnumRefusesLargeModels(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--engine ve") {
 		t.Fatalf("got %v, want an error suggesting --engine ve", err)
 	}
-	// A query table too large for memory is refused before it is built.
+	// A query table too large for memory is refused before it is built:
+	// as an answer of too many rows, or, with a higher limit on rows, as
+	// too large an enumeration.
 	q = &ir.Query{Targets: ids(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26)[:26], TargetStates: make([]int, 26)}
 	for i := range q.TargetStates {
 		q.TargetStates[i] = -1
 	}
-	if _, err := Answer(m, q, Options{Engine: Enum}); err == nil || !strings.Contains(err.Error(), "--engine ve") {
+	var tl *TooLargeError
+	if _, err := Answer(m, q, Options{Engine: Enum}); !errors.As(err, &tl) || tl.What != OversizeRows {
+		t.Fatalf("got %v, want an OversizeRows error", err)
+	}
+	if _, err := Answer(m, q, Options{Engine: Enum, MaxRows: 1 << 30}); err == nil || !strings.Contains(err.Error(), "--engine ve") {
 		t.Fatalf("got %v, want an error suggesting --engine ve", err)
 	}
 	// With six variables observed it fits (2^20 assignments).
@@ -33,12 +40,13 @@ func TestEnumRefusesLargeModels(t *testing.T) {
 // X1, whose rows sum to 1+5e-7 as written (accepted by the builder); the
 // rows are renormalised on load, so the two agree.
 func TestEnumNoPruning(t *testing.T) {
+	needRenormalisation(t)
 	m := netSpec{card: []int{2, 2}, parents: [][]int{nil, {0}},
 		cpt: [][]float64{{0.3, 0.7}, {0.5, 0.5 + 5e-7, 0.5, 0.5 + 5e-7}}}.build(t)
 	q := &ir.Query{Evidence: []ir.Obs{{Var: 0, State: 0}}}
 	for _, opt := range []Options{{Engine: Enum}, {Engine: VE}, {Engine: JT}} {
 		r, err := Answer(m, q, opt)
-		if err != nil || !equal(r.P, 0.3, 1e-15) {
+		if err != nil || !relEqual(r.P, 0.3, 1e-15) {
 			t.Errorf("%v: P(X0=s0) = %v, %v; want 0.3", opt.Engine, r, err)
 		}
 	}

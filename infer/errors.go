@@ -18,7 +18,30 @@ var (
 	// possible but below the smallest normal float64; the message gives
 	// ln P(e).
 	ErrUnderflow = errors.New("the probability of the evidence underflows float64")
+
+	// ErrCanceled is the kind of error of a computation stopped through
+	// [Options].Cancel.
+	ErrCanceled = errors.New("inference canceled")
 )
+
+// UnderflowError is the kind of error of a query for P(e) whose value is
+// possible but below the smallest normal float64. It carries the logarithms
+// the answer would have had, and errors.Is(err, ErrUnderflow) holds for
+// it.
+type UnderflowError struct {
+	LogP float64 // ln P(e), finite
+	LogZ float64 // ln Σ_{x ⊨ e} Π φ(x), the partition function with the evidence (see Result.LogZ)
+}
+
+func (e *UnderflowError) Error() string { return ErrUnderflow.Error() }
+
+// Is reports whether target is ErrUnderflow.
+func (e *UnderflowError) Is(target error) bool { return target == ErrUnderflow }
+
+// canceled returns the error of a computation canceled at pos.
+func canceled(pos ir.Pos) error {
+	return &ir.Error{Pos: pos, Msg: "inference canceled", Err: ErrCanceled}
+}
 
 // Oversize names what a [TooLargeError] refuses to build.
 type Oversize int
@@ -26,8 +49,9 @@ type Oversize int
 const (
 	OversizeTable  Oversize = iota // an intermediate table of variable elimination, in entries (Options.MaxTable)
 	OversizeClique                 // the largest clique of a junction tree, in entries (Options.MaxTable)
-	OversizeMemory                 // a whole junction tree, in bytes (Options.MaxMemory)
+	OversizeMemory                 // a whole junction tree, or the tables of variable elimination at their peak, in bytes (Options.MaxMemory)
 	OversizeEnum                   // the assignments enumeration would visit ([MaxEnum])
+	OversizeRows                   // the rows of a table answer (Options.MaxRows)
 )
 
 func (o Oversize) String() string {
@@ -40,17 +64,20 @@ func (o Oversize) String() string {
 		return "memory"
 	case OversizeEnum:
 		return "enumeration"
+	case OversizeRows:
+		return "rows"
 	}
 	return "?"
 }
 
 // TooLargeError is the kind of error (see [ir.Error]) of a refusal to
 // allocate a table, a junction tree or an enumeration beyond the limits of
-// [Options] or [MaxEnum]. Nothing has been allocated when it is returned.
+// [Options] or [MaxEnum], or to build a table answer of more rows than
+// Options.MaxRows. Nothing has been allocated when it is returned.
 type TooLargeError struct {
 	What  Oversize
-	Vars  []ir.VarID // the table's variables, the largest clique's, or the unobserved variables enumerated
-	Size  float64    // entries, bytes or assignments, exact below 2^53
+	Vars  []ir.VarID // the table's variables, the largest clique's, the unobserved variables enumerated, or the answer's given and target variables
+	Size  float64    // entries, bytes, assignments or rows, exact below 2^53
 	Limit int64      // the limit exceeded, in the same unit
 	msg   string
 }

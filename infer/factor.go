@@ -73,6 +73,107 @@ func indexOf(vs []ir.VarID, v ir.VarID) int {
 	return -1
 }
 
+// minNormal is the smallest positive normal float64.
+const minNormal = 0x1p-1022
+
+// kernel is what one computation's loops share: the channel that cancels
+// it, polled between blocks of work, and whether a product of nonzero
+// entries fell below the normal range of float64 (lost), which makes the
+// fast, scaled answer inexact and calls for the exact one (exact.go). A
+// nil *kernel is never canceled and records nothing.
+type kernel struct {
+	cancel   <-chan struct{}
+	canceled bool
+	lost     bool
+	coarse   bool // the last table an engine returned has entries flushed to 0 below its largest (exact runs, enumeration)
+}
+
+// newKernel returns the kernel of a computation canceled by cancel (nil
+// for never).
+func newKernel(cancel <-chan struct{}) *kernel { return &kernel{cancel: cancel} }
+
+// fork returns a kernel for a computation run beside k's: the same
+// cancellation, its own record of lost products.
+func (k *kernel) fork() *kernel {
+	if k == nil {
+		return &kernel{}
+	}
+	return &kernel{cancel: k.cancel, canceled: k.canceled}
+}
+
+// poll reports whether the computation has been canceled.
+func (k *kernel) poll() bool {
+	if k == nil {
+		return false
+	}
+	if k.canceled {
+		return true
+	}
+	if k.cancel == nil {
+		return false
+	}
+	select {
+	case <-k.cancel:
+		k.canceled = true
+		return true
+	default:
+		return false
+	}
+}
+
+// cancelChan returns k's cancellation channel (nil for a nil kernel).
+func (k *kernel) cancelChan() <-chan struct{} {
+	if k == nil {
+		return nil
+	}
+	return k.cancel
+}
+
+// canceledNow is poll for a kernel whose forks may have seen the
+// cancellation first.
+func (k *kernel) canceledNow() bool { return k.poll() }
+
+// flush records that a product of nonzero entries fell below the normal
+// range.
+func (k *kernel) flush() {
+	if k != nil {
+		k.lost = true
+	}
+}
+
+// pollEvery is the number of entries a kernel computes between two polls
+// of its cancellation: a few milliseconds of work.
+const pollEvery = 1 << 16
+
+// minNonzero returns the smallest nonzero entry of xs, or +Inf if there is
+// none.
+func minNonzero(xs []float64) float64 {
+	mn := math.Inf(1)
+	for _, x := range xs {
+		if x != 0 && x < mn {
+			mn = x
+		}
+	}
+	return mn
+}
+
+// mayFlush reports whether a product of one entry of each factor of fs can
+// fall below the normal range: whether the product of their smallest
+// nonzero entries does (computed in exponents, so that it cannot underflow
+// itself).
+func mayFlush(fs []*ir.Factor) bool {
+	e := 0
+	for _, f := range fs {
+		mn := minNonzero(f.Vals)
+		if math.IsInf(mn, 1) {
+			continue
+		}
+		_, x := math.Frexp(mn)
+		e += x - 1
+	}
+	return e < -1021+len(fs)
+}
+
 // combineTo sets dst to the product of fs with every variable that is not
 // in dst's scope summed (opSum) or maximised (opMax) out, and returns dst.
 // The scope and cardinalities of dst must already be set; a variable of dst
@@ -82,12 +183,20 @@ func indexOf(vs []ir.VarID, v ir.VarID) int {
 // configuration — with a single folded variable, its state. Ties therefore
 // go to the lowest state.
 //
+// The inputs must be scaled (their entries at most about 1, see
+// [rescale]), so that no product overflows; a product of nonzero entries
+// that falls below the normal range is recorded in k (k.lost), and k's
+// cancellation is polled every pollEvery terms (dst is then left
+// incomplete). The entries of dst may alias those of an input with dst's
+// own layout when nothing is folded: each entry is read before it is
+// written.
+//
 // The product is taken over the union scope U = (dst.Vars, folded...), the
 // folded variables fastest, so each entry of dst is one contiguous block of
 // the odometer and is written once. Each input keeps a running offset that
 // the odometer updates with the input's stride for the variable that moved
 // (0 if the input does not mention it).
-func combineTo(dst *ir.Factor, fs []*ir.Factor, o op, arg []int32) *ir.Factor {
+func combineTo(k *kernel, dst *ir.Factor, fs []*ir.Factor, o op, arg []int32) *ir.Factor {
 	u, card := unionScope(dst.Vars, fs)
 	for i := range dst.Vars {
 		if card[i] < 0 {
@@ -96,7 +205,7 @@ func combineTo(dst *ir.Factor, fs []*ir.Factor, o op, arg []int32) *ir.Factor {
 			panic("infer: combineTo: cardinality mismatch")
 		}
 	}
-	n, k := len(u), len(fs)
+	n, nf := len(u), len(fs)
 	block := 1
 	for _, c := range card[len(dst.Vars):] {
 		block *= c
@@ -104,9 +213,10 @@ func combineTo(dst *ir.Factor, fs []*ir.Factor, o op, arg []int32) *ir.Factor {
 	if len(dst.Vals)*block == 0 {
 		return dst
 	}
-	str := make([]int, k*n)  // str[j*n+i]: stride of u[i] in fs[j]
-	back := make([]int, k*n) // back[j*n+i]: (card[i]-1)*str[j*n+i]
-	vals := make([][]float64, k)
+	check := mayFlush(fs)
+	str := make([]int, nf*n)  // str[j*n+i]: stride of u[i] in fs[j]
+	back := make([]int, nf*n) // back[j*n+i]: (card[i]-1)*str[j*n+i]
+	vals := make([][]float64, nf)
 	for j, f := range fs {
 		vals[j] = f.Vals
 		for i, v := range f.Vars {
@@ -115,17 +225,27 @@ func combineTo(dst *ir.Factor, fs []*ir.Factor, o op, arg []int32) *ir.Factor {
 			back[j*n+p] = (card[p] - 1) * f.Stride[i]
 		}
 	}
-	idx := make([]int, k)
+	idx := make([]int, nf)
 	cnt := make([]int, n)
+	work := 0
 	for i := range dst.Vals {
+		if work += block; work >= pollEvery {
+			work = 0
+			if k.poll() {
+				return dst
+			}
+		}
 		acc, best := 0.0, 0
 		if o == opMax {
 			acc = -1
 		}
 		for b := 0; b < block; b++ {
 			p := 1.0
-			for j := 0; j < k; j++ {
+			for j := 0; j < nf; j++ {
 				p *= vals[j][idx[j]]
+			}
+			if check && p < minNormal && flushed(p, vals, idx) {
+				k.flush()
 			}
 			if o == opSum {
 				acc += p
@@ -136,13 +256,13 @@ func combineTo(dst *ir.Factor, fs []*ir.Factor, o op, arg []int32) *ir.Factor {
 			for d := n - 1; d >= 0; d-- {
 				cnt[d]++
 				if cnt[d] < card[d] {
-					for j := 0; j < k; j++ {
+					for j := 0; j < nf; j++ {
 						idx[j] += str[j*n+d]
 					}
 					break
 				}
 				cnt[d] = 0
-				for j := 0; j < k; j++ {
+				for j := 0; j < nf; j++ {
 					idx[j] -= back[j*n+d]
 				}
 			}
@@ -153,6 +273,42 @@ func combineTo(dst *ir.Factor, fs []*ir.Factor, o op, arg []int32) *ir.Factor {
 		}
 	}
 	return dst
+}
+
+// flushed reports whether p, a product below the normal range of the
+// entries vals[j][idx[j]], lost digits: it is subnormal, or 0 although no
+// entry is.
+func flushed(p float64, vals [][]float64, idx []int) bool {
+	if p != 0 {
+		return true
+	}
+	for j, v := range vals {
+		if v[idx[j]] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// maxInputs is the largest number of factors combineTo multiplies at once
+// in multiplyInto: the product of that many scaled entries stays far from
+// the bottom of the normal range.
+const maxInputs = 32
+
+// multiplyInto multiplies the factors fs, each over a subset of dst's
+// scope, into dst (over its own values), maxInputs at a time, rescaling
+// after each pass, and returns the exponent taken off (see rescale).
+func multiplyInto(k *kernel, dst *ir.Factor, fs []*ir.Factor) int {
+	e := 0
+	in := make([]*ir.Factor, 0, maxInputs)
+	for len(fs) > 0 {
+		n := min(len(fs), maxInputs-1)
+		in = append(append(in[:0], dst), fs[:n]...)
+		fs = fs[n:]
+		combineTo(k, dst, in, opSum, nil)
+		e += rescale(k, dst)
+	}
+	return e
 }
 
 // restrict returns f with every variable v for which obs[v] >= 0 fixed at
@@ -208,14 +364,20 @@ func restrictTo(dst, f *ir.Factor, base int, str []int) *ir.Factor {
 // rescale multiplies the values of f by a power of two so that the largest
 // lies in [0.5, 1), and returns the exponent e with old = new·2^e. Scaling
 // by a power of two is exact, so engines that scale differently still agree
-// bit for bit on the mantissas. A zero factor is left alone and gives 0.
-func rescale(f *ir.Factor) int {
+// bit for bit on the mantissas, unless an entry falls below the normal
+// range, which is recorded in k. A zero factor is left alone and gives 0.
+func rescale(k *kernel, f *ir.Factor) int {
 	mx := 0.0
 	for _, x := range f.Vals {
 		if x > mx {
 			mx = x
 		}
 	}
+	return scaleBy(k, f.Vals, mx)
+}
+
+// scaleBy is rescale for the values xs whose largest is mx.
+func scaleBy(k *kernel, xs []float64, mx float64) int {
 	if mx == 0 || math.IsInf(mx, 0) || math.IsNaN(mx) {
 		return 0
 	}
@@ -223,20 +385,42 @@ func rescale(f *ir.Factor) int {
 	if e == 0 {
 		return 0
 	}
+	if e > 0 && minNonzero(xs) < math.Ldexp(minNormal, e) {
+		// Scaling down pushes an entry below the normal range.
+		k.flush()
+	}
 	// Multiplying by 2^-e is exact (the same as math.Ldexp, without its
 	// per-element cost) while 2^-e is a normal float64; beyond that, fall
 	// back to Ldexp.
 	if -e > -1022 && -e < 1023 {
 		scale := math.Ldexp(1, -e)
-		for i := range f.Vals {
-			f.Vals[i] *= scale
+		for i := range xs {
+			xs[i] *= scale
 		}
 		return e
 	}
-	for i, x := range f.Vals {
-		f.Vals[i] = math.Ldexp(x, -e)
+	for i, x := range xs {
+		xs[i] = math.Ldexp(x, -e)
 	}
 	return e
+}
+
+// scaled returns f, or a rescaled copy of f and its exponent when f's
+// largest entry is far from 1: the form in which a model's factor enters
+// the kernels, whose products must not overflow. CPTs (largest entry in
+// (0, 1]) are used as they are.
+func scaled(k *kernel, f *ir.Factor) (*ir.Factor, int) {
+	mx := 0.0
+	for _, x := range f.Vals {
+		if x > mx {
+			mx = x
+		}
+	}
+	if mx == 0 || mx >= 0x1p-32 && mx <= 1+0x1p-10 {
+		return f, 0
+	}
+	g := f.Clone()
+	return g, scaleBy(k, g.Vals, mx)
 }
 
 // xfloat is a non-negative number m·2^e with a float64 mantissa and an int
@@ -295,10 +479,14 @@ func (x xfloat) div(y xfloat) float64 { return math.Ldexp(x.m/y.m, x.e-y.e) }
 // float returns x as a float64 (0 if it underflows).
 func (x xfloat) float() float64 { return math.Ldexp(x.m, x.e) }
 
-// log returns ln x (-Inf for 0).
+// log returns ln x (-Inf for 0): the logarithm of the float64 x itself
+// where it is a normal float64, so that it is as exact as math.Log.
 func (x xfloat) log() float64 {
 	if x.m == 0 {
 		return math.Inf(-1)
+	}
+	if x.e > -1020 && x.e < 1020 {
+		return math.Log(math.Ldexp(x.m, x.e))
 	}
 	return math.Log(x.m) + float64(x.e)*math.Ln2
 }

@@ -98,7 +98,7 @@ func TestCombineTo(t *testing.T) {
 			if o == opMax {
 				arg = make([]int32, len(want.Vals))
 			}
-			got := combineTo(ir.NewFactor(keep, kc), fs, o, arg)
+			got := combineTo(nil, ir.NewFactor(keep, kc), fs, o, arg)
 			for i := range want.Vals {
 				if !equal(got.Vals[i], want.Vals[i], 1e-14) {
 					t.Fatalf("trial %d op %d: entry %d = %v, want %v", trial, o, i, got.Vals[i], want.Vals[i])
@@ -114,7 +114,7 @@ func TestCombineArg(t *testing.T) {
 	copy(f.Vals, []float64{0.1, 0.5, 0.5, 0.7, 0.2, 0.1})
 	dst := ir.NewFactor(ids(0), []int{2})
 	arg := make([]int32, 2)
-	combineTo(dst, []*ir.Factor{f}, opMax, arg)
+	combineTo(nil, dst, []*ir.Factor{f}, opMax, arg)
 	if dst.Vals[0] != 0.5 || arg[0] != 1 || dst.Vals[1] != 0.7 || arg[1] != 0 {
 		t.Errorf("got %v %v, want [0.5 0.7] [1 0]", dst.Vals, arg)
 	}
@@ -147,7 +147,7 @@ func TestRestrict(t *testing.T) {
 func TestRescaleAndXfloat(t *testing.T) {
 	f := ir.NewFactor(ids(0), []int{3})
 	copy(f.Vals, []float64{1e-300, 3e-301, 0})
-	e := rescale(f)
+	e := rescale(nil, f)
 	if !(f.Vals[0] >= 0.5 && f.Vals[0] < 1) || !equal(math.Ldexp(f.Vals[1], e), 3e-301, 1e-15) || f.Vals[2] != 0 {
 		t.Errorf("rescale: %v, %d", f.Vals, e)
 	}

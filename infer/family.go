@@ -36,10 +36,15 @@ func (t *JTree) Families(obs []int, dst [][]float64) (logPE float64, err error) 
 	t.checkFamilies("Families", dst)
 	w := t.get()
 	defer t.put(w)
-	t.ensure(w, obs, jtCalibrated)
+	pos := ir.Pos{File: t.m.Source}
+	k := newKernel(nil)
+	t.ensure(k, pos, w, obs, jtCalibrated)
+	if w.lost {
+		return t.familiesVE(obs, dst, w)
+	}
 	pe := t.pe(w)
 	if pe.m == 0 {
-		return math.Inf(-1), impossible(ir.Pos{File: t.m.Source}, t.m, obsList(obs))
+		return math.Inf(-1), impossible(pos, t.m, obsList(obs))
 	}
 	for v, d := range dst {
 		if d == nil {
@@ -50,7 +55,87 @@ func (t *JTree) Families(obs []int, dst [][]float64) (logPE float64, err error) 
 			d[i] /= z
 		}
 	}
-	return pe.log(), nil
+	return t.logP(pe, w)
+}
+
+// logP returns ln P(e) for pe = Σ_{x ⊨ e} Π φ(x): ln pe, less ln Z for a
+// Markov network. The first call on a Markov network computes Z in w,
+// which then no longer holds its calibration.
+func (t *JTree) logP(pe xfloat, w *jtWork) (float64, error) {
+	if t.bayes {
+		return min(0, pe.log()), nil
+	}
+	z, err := t.partition(newKernel(nil), ir.Pos{File: t.m.Source}, w)
+	if err != nil {
+		return 0, err
+	}
+	return min(0, pe.log()-z.log()), nil
+}
+
+// veFor returns variable elimination on t's model for the evidence obs,
+// which answers where a calibration lost digits.
+func (t *JTree) veFor(obs []int) *ve {
+	return &ve{m: t.m, pos: ir.Pos{File: t.m.Source}, obs: obs, card: t.card, k: newKernel(nil)}
+}
+
+// familiesVE is Families by variable elimination (exact where it must
+// be), one family at a time.
+func (t *JTree) familiesVE(obs []int, dst [][]float64, w *jtWork) (float64, error) {
+	r := t.veFor(obs)
+	pe, err := peOf(r)
+	if err != nil {
+		return 0, err
+	}
+	if pe.m == 0 {
+		return math.Inf(-1), impossible(r.pos, t.m, obsList(obs))
+	}
+	for v, d := range dst {
+		if d == nil {
+			continue
+		}
+		if err := t.familyVE(r, v, d); err != nil {
+			return 0, err
+		}
+	}
+	return t.logP(pe, w)
+}
+
+// familyVE writes the normalised posterior of v's family into d, by r.
+// An observed member of the family has its other states at 0.
+func (t *JTree) familyVE(r *ve, v int, d []float64) error {
+	f := t.m.Factor(ir.VarID(v))
+	var keep []ir.VarID
+	for _, u := range f.Vars {
+		if r.obs[u] < 0 {
+			keep = append(keep, u)
+		}
+	}
+	j, _, err := r.joint(keep)
+	if err != nil {
+		return err
+	}
+	norm := sum(j.Vals)
+	clear(d)
+	a := make([]int, len(t.card))
+	copy(a, r.obs)
+	st := make([]int, len(keep))
+	for i, x := range j.Vals {
+		j.Assignment(st, i)
+		for k, u := range keep {
+			a[u] = st[k]
+		}
+		d[entryOf(f, a)] = x / norm
+	}
+	return nil
+}
+
+// entryOf returns the offset in f of the assignment a (indexed by VarID).
+func entryOf(f *ir.Factor, a []int) int {
+	off := 0
+	for k, v := range f.Vars {
+		off += a[v] * f.Stride[k]
+	}
+	return off
 }
 
 // ExpectStats sums up a call of [JTree.Expect].
@@ -104,7 +189,15 @@ func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (Expect
 	})
 	w := t.get()
 	defer t.put(w)
+	pos := ir.Pos{File: t.m.Source}
+	k := newKernel(nil)
 	tmp := make([]float64, t.maxFam)
+	if !t.bayes {
+		// Z, which ln P(row) needs, before w holds any row's calibration.
+		if _, err := t.logP(xfloat{0.5, 1}, w); err != nil {
+			return ExpectStats{}, err
+		}
+	}
 	var st ExpectStats
 	for g := 0; g < len(order); {
 		row := rows[order[g]]
@@ -117,14 +210,50 @@ func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (Expect
 			}
 		}
 		g += n
-		t.ensure(w, row, jtCalibrated)
+		t.ensure(k, pos, w, row, jtCalibrated)
+		if w.lost {
+			// The calibration lost digits: variable elimination answers,
+			// exactly where it must.
+			r := t.veFor(row)
+			pe, err := peOf(r)
+			if err != nil {
+				return st, err
+			}
+			if pe.m == 0 {
+				st.Impossible += n
+				continue
+			}
+			lp, err := t.logP(pe, w)
+			if err != nil {
+				return st, err
+			}
+			st.Rows += n
+			st.LogLik += wt * lp
+			for v, a := range acc {
+				if a == nil {
+					continue
+				}
+				d := tmp[:len(a)]
+				if err := t.familyVE(r, v, d); err != nil {
+					return st, err
+				}
+				for i, x := range d {
+					a[i] += wt * x
+				}
+			}
+			continue
+		}
 		pe := t.pe(w)
 		if pe.m == 0 {
 			st.Impossible += n
 			continue
 		}
+		lp, err := t.logP(pe, w)
+		if err != nil {
+			return st, err
+		}
 		st.Rows += n
-		st.LogLik += wt * pe.log()
+		st.LogLik += wt * lp
 		for v, a := range acc {
 			if a == nil {
 				continue

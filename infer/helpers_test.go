@@ -35,6 +35,17 @@ func relEqual(a, b, tol float64) bool {
 	return a == b || math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
 }
 
+// needRenormalisation skips a test that needs the rows of CPTs accepted
+// within ir.RowTolerance to be renormalised on load (product.md,
+// "Reference semantics"), when the ir package does not do it yet.
+func needRenormalisation(t testing.TB) {
+	t.Helper()
+	m := netSpec{card: []int{2}, parents: [][]int{nil}, cpt: [][]float64{{0.5, 0.5 + 5e-7}}}.build(t)
+	if v := m.Factor(0).Vals; !relEqual(v[0]+v[1], 1, 1e-15) {
+		t.Skip("ir keeps CPT rows as written (they sum to 1 within 1e-6): this test needs them renormalised on load")
+	}
+}
+
 // netSpec describes a discrete network for tests: cards, parents, CPT values.
 type netSpec struct {
 	card    []int
@@ -67,6 +78,15 @@ func (s netSpec) buildPartial(t testing.TB, unl []bool) *ir.Model {
 // without tables.
 func (s netSpec) buildAs(t testing.TB, file string, unl []bool) *ir.Model {
 	t.Helper()
+	m, err := s.model(file, unl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// model is buildAs without a test: it returns the builder's error.
+func (s netSpec) model(file string, unl []bool) (*ir.Model, error) {
 	b := ir.NewBuilder(file)
 	for v, c := range s.card {
 		states := make([]string, c)
@@ -86,11 +106,7 @@ func (s netSpec) buildAs(t testing.TB, file string, unl []bool) *ir.Model {
 		}
 		b.SetCPT(ir.Pos{File: file, Line: v + 1, Col: 1}, ir.VarID(v), ps, s.cpt[v], nil)
 	}
-	m, err := b.Finish()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return b.Finish()
 }
 
 // randomRow fills row with a random distribution; with zeros, some entries

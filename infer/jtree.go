@@ -3,7 +3,7 @@ package infer
 import (
 	"errors"
 	"fmt"
-	"math/bits"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +42,12 @@ type JTree struct {
 	init    []float64 // the product of the factors assigned to each clique, rescaled
 	initExp int       // Π (init tables) = Π factors · 2^-initExp (exact)
 	konst   xfloat    // product of the model's constant (empty-scope) factors
+	lost    bool      // a product in init fell below the normal range: answer by exact VE
+	initLo  []float64 // initLo[c]: the smallest nonzero entry of clique c's initial table (+Inf if none)
+
+	zmu sync.Mutex
+	z   xfloat // the partition function (no evidence), once zok
+	zok bool
 
 	mu   sync.Mutex
 	free []*jtWork // idle workspaces
@@ -94,6 +100,7 @@ type family struct {
 // jtWork is the per-query state of a junction tree: working copies of the
 // clique tables and separators, and what they currently hold.
 type jtWork struct {
+	lo     []float64 // lo[c]: a lower bound on clique c's smallest nonzero entry
 	pot    []float64 // clique tables
 	sep    []float64 // separators (the collect messages)
 	tmp    []float64 // one separator's worth of scratch
@@ -102,6 +109,7 @@ type jtWork struct {
 	state  jtState
 	z      float64 // after a collect: the root's sum (or max) ...
 	exp    int     // ... times 2^exp is P(e) (or the max), before konst
+	lost   bool    // a product of the calibration fell below the normal range: answer by exact VE
 }
 
 type jtState int
@@ -130,57 +138,40 @@ type jtPlan struct {
 }
 
 // plan triangulates m and builds the clique tree: a maximum spanning tree
-// of the clique graph weighted by separator size (the number of shared
-// variables), which for the maximal cliques of a chordal graph has the
-// running-intersection property. Cliques in different connected components
-// are joined by empty separators, so there is one tree and one root.
-func plan(m *ir.Model) *jtPlan {
-	tri, loc := bestTriangulation(m)
+// (Kruskal) of the clique graph weighted by the number of shared
+// variables, which for the maximal cliques of a chordal graph has the
+// running-intersection property, or, when the clique graph has too many
+// edges, the elimination tree (see triangulate). There is one root:
+// cliques in different connected components are joined by empty
+// separators. A triangulation run stops at a clique over limit entries;
+// plan returns the *TooLargeError when every run does, and the error of
+// kind ErrCanceled when k is canceled.
+func plan(m *ir.Model, limit float64, k *kernel) (*jtPlan, error) {
+	tri, loc, over := bestTriangulation(m, limit, k)
+	if k.canceledNow() {
+		return nil, ErrCanceled
+	}
+	if over != nil {
+		return nil, cliqueTooLarge(m, over.clique, over.size, limit)
+	}
 	p := &jtPlan{tri: tri, loc: loc, cliques: tri.cliques}
 	if len(p.cliques) == 0 {
 		p.cliques = [][]ir.VarID{nil} // a model without discrete variables: one empty clique
 	}
-	k := len(p.cliques)
+	k0 := len(p.cliques)
 	n := 0
 	for _, l := range loc {
 		if l >= 0 {
 			n++
 		}
 	}
-	sets := make([]bitset, k)
 	byVar := make([][]int32, n)
 	for c, vs := range p.cliques {
-		sets[c] = newBitset(n)
 		for _, v := range vs {
-			sets[c].set(loc[v])
 			byVar[loc[v]] = append(byVar[loc[v]], int32(c))
 		}
 	}
-	type edge struct {
-		w    int
-		a, b int32
-	}
-	var edges []edge
-	stamp := make([]int32, k)
-	for i := range stamp {
-		stamp[i] = -1
-	}
-	for a := range k {
-		for _, v := range p.cliques[a] {
-			for _, b := range byVar[loc[v]] {
-				if int(b) > a && stamp[b] != int32(a) {
-					stamp[b] = int32(a)
-					w := 0
-					for i, x := range sets[a] {
-						w += bits.OnesCount64(x & sets[b][i])
-					}
-					edges = append(edges, edge{w, int32(a), b})
-				}
-			}
-		}
-	}
-	slices.SortStableFunc(edges, func(x, y edge) int { return y.w - x.w })
-	uf := make([]int32, k)
+	uf := make([]int32, k0)
 	for i := range uf {
 		uf[i] = int32(i)
 	}
@@ -191,27 +182,60 @@ func plan(m *ir.Model) *jtPlan {
 		}
 		return x
 	}
-	adj := make([][]int32, k)
+	adj := make([][]int32, k0)
 	link := func(a, b int32) {
 		uf[find(a)] = find(b)
 		adj[a] = append(adj[a], b)
 		adj[b] = append(adj[b], a)
 	}
-	for _, e := range edges {
-		if find(e.a) != find(e.b) {
-			link(e.a, e.b)
+	if pairs := cliquePairs(byVar); pairs <= kruskalPairs {
+		// Kruskal: a maximum spanning tree of the clique graph, weighted
+		// by the number of shared variables, the heaviest edges first
+		// (ties in the order the pairs are met).
+		type edge struct {
+			w    int
+			a, b int32
+		}
+		var edges []edge
+		stamp := make([]int32, k0)
+		for i := range stamp {
+			stamp[i] = -1
+		}
+		for a := range k0 {
+			for _, v := range p.cliques[a] {
+				for _, b := range byVar[loc[v]] {
+					if int(b) > a && stamp[b] != int32(a) {
+						stamp[b] = int32(a)
+						edges = append(edges, edge{len(intersectSorted(p.cliques[a], p.cliques[b])), int32(a), b})
+					}
+				}
+			}
+		}
+		slices.SortStableFunc(edges, func(x, y edge) int { return y.w - x.w })
+		for _, e := range edges {
+			if find(e.a) != find(e.b) {
+				link(e.a, e.b)
+			}
+		}
+	} else {
+		// Too many pairs (a variable in thousands of cliques): the
+		// triangulation's elimination tree, also a maximum spanning tree
+		// (every clique tree of a chordal graph has the same separators),
+		// found in linear time.
+		for _, e := range tri.edges {
+			link(e[0], e[1])
 		}
 	}
-	for c := 1; c < k; c++ {
+	for c := 1; c < k0; c++ {
 		if find(int32(c)) != find(0) {
 			link(0, int32(c))
 		}
 	}
 	// Breadth-first from clique 0.
-	p.parent = make([]int32, k)
+	p.parent = make([]int32, k0)
 	p.parent[0] = -1
-	p.order = append(make([]int32, 0, k), 0)
-	seen := make([]bool, k)
+	p.order = append(make([]int32, 0, k0), 0)
+	seen := make([]bool, k0)
 	seen[0] = true
 	for i := 0; i < len(p.order); i++ {
 		c := p.order[i]
@@ -223,29 +247,28 @@ func plan(m *ir.Model) *jtPlan {
 			}
 		}
 	}
-	p.sepVars = make([][]ir.VarID, k)
+	p.sepVars = make([][]ir.VarID, k0)
 	maps := 0.0
-	sizes := make([]float64, k)
-	for c := range k {
-		size := cliqueSize(m, p.cliques[c])
-		sizes[c] = size
-		p.entries += size
-		if size > cliqueSize(m, p.cliques[p.largest]) {
+	sizes := make([]float64, k0)
+	for c := range k0 {
+		sizes[c] = cliqueSize(m, p.cliques[c])
+		p.entries += sizes[c]
+		if sizes[c] > sizes[p.largest] {
 			p.largest = c
 		}
+	}
+	for c := range k0 {
 		if pa := p.parent[c]; pa >= 0 {
-			for _, v := range p.cliques[c] {
-				if sets[pa].has(loc[v]) {
-					p.sepVars[c] = append(p.sepVars[c], v)
-				}
-			}
+			p.sepVars[c] = intersectSorted(p.cliques[c], p.cliques[pa])
 			p.sepEnt += cliqueSize(m, p.sepVars[c])
-			maps += size + cliqueSize(m, p.cliques[pa])
+			maps += sizes[c] + sizes[pa]
 		}
 	}
 	// Each factor multiplies into the smallest clique that contains its
-	// scope. A family's posterior is read off that clique through an
-	// index map, unless the clique is the family in the same layout.
+	// scope (the first such, in clique order), found among the cliques of
+	// the scope's variable that is in fewest. A family's posterior is read
+	// off that clique through an index map, unless the clique is the
+	// family in the same layout.
 	fs := m.Factors()
 	p.assign = make([]int32, len(fs))
 	for i, f := range fs {
@@ -253,7 +276,13 @@ func plan(m *ir.Model) *jtPlan {
 		if len(f.Vars) == 0 {
 			continue
 		}
-		for _, c := range byVar[loc[f.Vars[0]]] {
+		few := byVar[loc[f.Vars[0]]]
+		for _, v := range f.Vars[1:] {
+			if l := byVar[loc[v]]; len(l) < len(few) {
+				few = l
+			}
+		}
+		for _, c := range few {
 			if best := p.assign[i]; (best < 0 || sizes[c] < sizes[best]) && containsAll(p.cliques[c], f.Vars) {
 				p.assign[i] = c
 			}
@@ -270,7 +299,40 @@ func plan(m *ir.Model) *jtPlan {
 	// init and pot (8 bytes each per entry), separators and scratch, and
 	// the int32 index maps (separators and families).
 	p.memory = 16*p.entries + 16*p.sepEnt + 4*maps
-	return p
+	return p, nil
+}
+
+// kruskalPairs is the most pairs of cliques sharing a variable for which
+// plan builds the clique tree by Kruskal's algorithm.
+var kruskalPairs = float64(1 << 20)
+
+// cliquePairs returns the number of pairs of cliques that share a
+// variable, counted once per shared variable, from the cliques of each
+// variable (byVar).
+func cliquePairs(byVar [][]int32) float64 {
+	n := 0.0
+	for _, l := range byVar {
+		n += float64(len(l)) * float64(len(l)-1) / 2
+	}
+	return n
+}
+
+// intersectSorted returns the variables common to a and b, both sorted.
+func intersectSorted(a, b []ir.VarID) []ir.VarID {
+	var out []ir.VarID
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
 }
 
 // families returns, for every variable v of m, the index in fs (m's
@@ -311,11 +373,8 @@ func cliqueSize(m *ir.Model, vs []ir.VarID) float64 {
 func (p *jtPlan) check(m *ir.Model, opt Options) error {
 	big := p.cliques[p.largest]
 	size := cliqueSize(m, big)
-	if limit := opt.maxTable(); size > float64(limit) || size > ir.MaxTableSize-1 {
-		e := &TooLargeError{What: OversizeClique, Vars: slices.Clone(big), Size: size, Limit: int64(limit)}
-		e.msg = fmt.Sprintf("junction tree needs a clique over %d variables (%s) with %s entries, more than the limit of %d; "+
-			"use variable elimination (--engine ve) or raise the table limit", len(big), varList(m, big), sizeFloat(size), limit)
-		return e
+	if limit := cliqueLimit(opt); size > limit {
+		return cliqueTooLarge(m, big, size, limit)
 	}
 	if limit := opt.maxMemory(); p.memory > float64(limit) {
 		e := &TooLargeError{What: OversizeMemory, Vars: slices.Clone(big), Size: p.memory, Limit: limit}
@@ -324,6 +383,19 @@ func (p *jtPlan) check(m *ir.Model, opt Options) error {
 		return e
 	}
 	return nil
+}
+
+// cliqueLimit is the most entries a clique may have under opt.
+func cliqueLimit(opt Options) float64 {
+	return float64(min(opt.maxTable(), ir.MaxTableSize-1))
+}
+
+// cliqueTooLarge returns the refusal of a clique over vs of size entries.
+func cliqueTooLarge(m *ir.Model, vs []ir.VarID, size, limit float64) error {
+	e := &TooLargeError{What: OversizeClique, Vars: slices.Clone(vs), Size: size, Limit: int64(limit)}
+	e.msg = fmt.Sprintf("junction tree needs a clique over %d variables (%s) with %s entries, more than the limit of %d; "+
+		"use variable elimination (--engine ve) or raise the table limit", len(vs), varList(m, vs), sizeFloat(size), int64(limit))
+	return e
 }
 
 func sizeFloat(x float64) string {
@@ -353,7 +425,8 @@ func bytesString(b float64) string {
 // opt.MaxMemory. That refusal is an *ir.Error at the model's file whose
 // Err is a *[TooLargeError]. A tree needs every factor: a Bayesian network
 // with discrete variables still to be learned is refused with the kind
-// ir.ErrNoDistribution.
+// ir.ErrNoDistribution. Closing opt.Cancel stops the compilation with an
+// error of kind [ErrCanceled].
 func Compile(m *ir.Model, opt Options) (*JTree, error) {
 	if m == nil {
 		panic("infer: Compile: nil model")
@@ -361,25 +434,43 @@ func Compile(m *ir.Model, opt Options) (*JTree, error) {
 	if u := unlearned(m); len(u) > 0 {
 		return nil, &ir.Error{Pos: ir.Pos{File: m.Source}, Msg: noNumbers(m, u), Err: ir.ErrNoDistribution}
 	}
-	p := plan(m)
-	if err := p.check(m, opt); err != nil {
-		return nil, at(ir.Pos{File: m.Source}, err)
+	pos := ir.Pos{File: m.Source}
+	k := newKernel(opt.Cancel)
+	p, err := plan(m, cliqueLimit(opt), k)
+	if err == nil {
+		err = p.check(m, opt)
 	}
-	return build(m, p), nil
+	if errors.Is(err, ErrCanceled) {
+		return nil, canceled(pos)
+	}
+	if err != nil {
+		return nil, at(pos, err)
+	}
+	t := build(m, p, k)
+	if k.poll() {
+		return nil, canceled(pos)
+	}
+	return t, nil
 }
 
 // build allocates and fills the tables of a checked plan.
-func build(m *ir.Model, p *jtPlan) *JTree {
+func build(m *ir.Model, p *jtPlan, k *kernel) *JTree {
 	fs := m.Factors()
 	s, fillMaps := structure(m, fs, p)
 	// The initial tables and the index maps are independent of each
 	// other: compute them on every core, a clique's at a time.
 	t, exps := s.newTree(m, fs)
+	lost := make([]bool, len(s.cvars))
 	par.For(len(s.cvars), func(c int) {
-		exps[c] = t.fill(fs, c)
+		kc := k.fork()
+		if kc.poll() {
+			return
+		}
+		exps[c] = t.fill(kc, fs, c)
+		lost[c] = kc.lost
 		fillMaps(c)
 	})
-	t.sumExps(exps)
+	t.sumExps(exps, lost)
 	return t
 }
 
@@ -528,8 +619,13 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) (t *jtStructure, fillMap
 // initial table (on every core) and rescales it.
 func (t *jtStructure) withNumbers(m *ir.Model, fs []*ir.Factor) *JTree {
 	jt, exps := t.newTree(m, fs)
-	par.For(len(exps), func(c int) { exps[c] = jt.fill(fs, c) })
-	jt.sumExps(exps)
+	lost := make([]bool, len(exps))
+	par.For(len(exps), func(c int) {
+		k := newKernel(nil)
+		exps[c] = jt.fill(k, fs, c)
+		lost[c] = k.lost
+	})
+	jt.sumExps(exps, lost)
 	return jt
 }
 
@@ -546,21 +642,33 @@ func (t *jtStructure) newTree(m *ir.Model, fs []*ir.Factor) (*JTree, []int) {
 }
 
 // fill multiplies clique c's factors (of fs) into its initial table,
-// rescales it, and returns the exponent taken off.
-func (t *JTree) fill(fs []*ir.Factor, c int) int {
+// rescales it, and returns the exponent taken off. The factors enter
+// scaled (see scaled), and many factors are multiplied in a few at a time
+// (multiplyInto), so that no product overflows; a product that falls below
+// the normal range is recorded in k.
+func (t *JTree) fill(k *kernel, fs []*ir.Factor, c int) int {
+	e := 0
 	in := make([]*ir.Factor, len(t.cfac[c]))
 	for j, i := range t.cfac[c] {
-		in[j] = fs[i]
+		g, x := scaled(k, fs[i])
+		in[j], e = g, e+x
 	}
 	dst := &ir.Factor{Vars: t.cvars[c], Card: t.ccard[c], Stride: t.cstride[c], Vals: t.init[t.off[c]:t.off[c+1]]}
-	combineTo(dst, in, opSum, nil)
-	return rescale(dst)
+	n := min(len(in), maxInputs)
+	combineTo(k, dst, in[:n], opSum, nil)
+	e += rescale(k, dst)
+	return e + multiplyInto(k, dst, in[n:])
 }
 
-// sumExps sets the exponent of the initial tables from each one's.
-func (t *JTree) sumExps(exps []int) {
-	for _, e := range exps {
+// sumExps sets the exponent of the initial tables from each one's, and
+// records whether filling any of them lost digits (lost[c]) and each
+// one's smallest nonzero entry.
+func (t *JTree) sumExps(exps []int, lost []bool) {
+	t.initLo = make([]float64, len(exps))
+	for c, e := range exps {
 		t.initExp += e
+		t.lost = t.lost || lost[c]
+		t.initLo[c] = minNonzero(t.init[t.off[c]:t.off[c+1]])
 	}
 }
 
@@ -692,6 +800,7 @@ func (t *JTree) get() *jtWork {
 		maxSep = max(maxSep, l)
 	}
 	w := &jtWork{
+		lo:     make([]float64, len(t.cvars)),
 		pot:    make([]float64, len(t.init)),
 		sep:    make([]float64, t.sepTot),
 		tmp:    make([]float64, maxSep),
@@ -733,7 +842,7 @@ var jtCache struct {
 }
 
 // cachedCompile returns the junction tree of m for opt, compiling it at
-// most once per model and limits.
+// most once per model and limits. A canceled compilation is not cached.
 func cachedCompile(m *ir.Model, opt Options) (*JTree, error) {
 	key := jtKey{m, opt.maxTable(), opt.maxMemory()}
 	jtCache.Lock()
@@ -745,6 +854,9 @@ func cachedCompile(m *ir.Model, opt Options) (*JTree, error) {
 		}
 	}
 	t, err := Compile(m, opt)
+	if errors.Is(err, ErrCanceled) {
+		return nil, err
+	}
 	jtCache.entries = slices.DeleteFunc(jtCache.entries, func(e *jtEntry) bool { return e.key == key })
 	if len(jtCache.entries) >= jtCacheSize {
 		jtCache.entries = jtCache.entries[1:]
@@ -762,7 +874,10 @@ func Explain(m *ir.Model, opt Options) (string, error) {
 	if m == nil {
 		panic("infer: Explain: nil model")
 	}
-	p := plan(m)
+	p, err := plan(m, math.Inf(1), newKernel(opt.Cancel))
+	if err != nil {
+		return "", at(ir.Pos{File: m.Source}, err)
+	}
 	return p.explain(m, p.check(m, opt)), nil
 }
 

@@ -207,17 +207,20 @@ func TestTriangulationHeuristics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 10))
 	for trial := 0; trial < 20; trial++ {
 		m := localNet(rng, 40, 3, 6).build(t)
-		ids, _, card, adj := moralGraph(m)
-		best, _ := bestTriangulation(m)
+		mg := moralGraph(m)
+		best, _, _ := bestTriangulation(m, math.Inf(1), nil)
 		for _, h := range []jtHeuristic{jtMinFill, jtMinWeight, jtWeightedMinFill} {
 			for _, seed := range jtSeeds {
-				tr := triangulate(h, seed, ids, card, adj, newBound(math.Inf(1)))
+				tr, _ := triangulate(h, seed, mg, newBound(math.Inf(1)), math.Inf(1), nil)
 				if tr.total < best.total {
 					t.Errorf("%s has total %v < chosen %v", tr, tr.total, best.total)
 				}
 			}
 		}
-		p := plan(m)
+		p, err := plan(m, math.Inf(1), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		// Running intersection: the cliques containing each variable form
 		// a connected subtree, i.e. exactly one of them has a parent that
 		// lacks the variable.

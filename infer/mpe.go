@@ -25,17 +25,20 @@ type trace struct {
 // the maximising states (indexed by VarID; -1 elsewhere) and the maximum of
 // P(maxVars, e).
 func (r *ve) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
-	mark := r.relevant(maxVars)
-	fs, c := r.factors(mark)
-	sum := r.free(mark, maxVars)
-	order := elimOrder(r.opt.Order, r.card, scopes(fs), sum, maxVars)
-	fs, c, tr, err := r.eliminate(fs, c, order, len(sum))
+	p, err := r.plan(nil, maxVars)
+	if err != nil {
+		return nil, xfloat{}, err
+	}
+	r.k.lost = false
+	out, c, tr, err := r.run(p, false)
+	if err == nil && r.k.lost {
+		out, c, tr, err = r.run(p, true)
+	}
 	if err != nil {
 		return nil, c, err
 	}
-	if len(fs) != 0 {
-		panic("infer: maxAssign: factors left after elimination")
-	}
+	// Every variable is eliminated: the result is a constant.
+	c = xfloat{c.m * out.Vals[0], c.e}.norm()
 	a := make([]int, len(r.m.Vars))
 	for i := range a {
 		a[i] = -1
@@ -118,7 +121,9 @@ func (a *answerer) maximise(vars []ir.VarID) (*Result, error) {
 	for i, v := range vars {
 		r.Assignment[i] = ir.Obs{Var: v, State: best[v]}
 	}
-	r.P = mx.div(pe)
-	r.LogP = mx.log() - pe.log()
+	// P(assignment | e) = max / P(e), two sums computed apart: clamp the
+	// rounding that takes an assignment with all the mass to 1 + ulp.
+	r.LogP = min(0, mx.log()-pe.log())
+	r.P = prob(mx.div(pe))
 	return r, nil
 }

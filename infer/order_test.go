@@ -27,7 +27,7 @@ func TestElimOrder(t *testing.T) {
 		{"kept variable", MinFill, chain, [][]ir.VarID{ids(0, 1, 3, 4)}, ids(0, 1, 4, 3)},
 	}
 	for _, tt := range tests {
-		got := elimOrder(tt.h, card, tt.scopes, tt.stages...)
+		got := elimOrder(tt.h, card, tt.scopes, nil, tt.stages...)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
 		}
@@ -53,8 +53,8 @@ func TestElimOrderPermutation(t *testing.T) {
 			}
 		}
 		for _, h := range []Heuristic{MinFill, MinWeight} {
-			got := elimOrder(h, card, sc, a, b)
-			if !slices.Equal(got, elimOrder(h, card, sc, a, b)) {
+			got := elimOrder(h, card, sc, nil, a, b)
+			if !slices.Equal(got, elimOrder(h, card, sc, nil, a, b)) {
 				t.Fatal("order is not deterministic")
 			}
 			if len(got) != len(a)+len(b) {

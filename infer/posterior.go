@@ -32,7 +32,8 @@ func Posterior(m *ir.Model, target ir.VarID, evidence []ir.Obs, opt Options) ([]
 }
 
 // LogPE returns ln P(evidence) on m (the log-likelihood of one data row),
-// finite even where P(e) underflows float64. It chooses the engine as
+// finite even where P(e) underflows float64; on a Markov network, P(e) is
+// normalised by the partition function, as Answer's is. It chooses the engine as
 // [Answer] does for the query P(e). Evidence of probability 0 gives -Inf
 // and an error whose kind is [ErrImpossible]; the other errors are those
 // of [Posterior], with 0.
@@ -53,5 +54,9 @@ func LogPE(m *ir.Model, evidence []ir.Obs, opt Options) (float64, error) {
 	case err != nil:
 		return 0, err
 	}
-	return pe.log(), nil
+	z, err := a.z()
+	if err != nil {
+		return 0, err
+	}
+	return min(0, pe.log()-z.log()), nil
 }

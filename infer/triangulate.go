@@ -3,7 +3,6 @@ package infer
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
@@ -13,9 +12,9 @@ import (
 )
 
 // This file triangulates the moral graph for the junction tree: greedy
-// elimination with several heuristics and seeded random tie-breaks, each
-// giving a set of maximal cliques, of which the set with the smallest total
-// table size is kept.
+// elimination (elim.go) with several heuristics and seeded random
+// tie-breaks, each giving a set of maximal cliques and a clique tree, of
+// which the set with the smallest total table size is kept.
 
 // jtHeuristic is a greedy triangulation heuristic.
 type jtHeuristic int
@@ -38,6 +37,16 @@ func (h jtHeuristic) String() string {
 	return "?"
 }
 
+func (h jtHeuristic) kind() scoreKind {
+	switch h {
+	case jtMinWeight:
+		return scoreWeight
+	case jtWeightedMinFill:
+		return scoreWeightedFill
+	}
+	return scoreFill
+}
+
 // jtSeeds are the tie-break seeds tried with every heuristic; seed 0 breaks
 // ties by clique weight and then by VarID (deterministic, like VE's orders).
 var jtSeeds = []uint64{0, 1, 2}
@@ -49,6 +58,7 @@ type triangulation struct {
 	order     []ir.VarID   // elimination order of every discrete variable
 	cliques   [][]ir.VarID // the maximal cliques, each sorted by VarID, in order of creation
 	sizes     []float64    // sizes[i]: entries of cliques[i]'s table
+	edges     [][2]int32   // the clique tree (a forest: one tree per connected component)
 	total     float64      // Σ sizes
 	width     int          // induced width: largest clique's variable count minus 1
 }
@@ -61,56 +71,66 @@ func (t *triangulation) String() string {
 	return fmt.Sprintf("%s (random tie-break, seed %d)", t.heuristic, t.seed)
 }
 
+// moral is the moral graph of a model's discrete variables.
+type moral struct {
+	ids  []ir.VarID // local index -> VarID, in VarID order
+	loc  []int      // VarID -> local index, -1 outside inference
+	card []float64  // card[i]: states of ids[i]
+	g    *elimGraph // the graph, to be cloned by each run
+}
+
 // moralGraph returns the discrete variables that take part in inference
-// (ids, in VarID order; loc maps VarID to local index or -1), their
-// cardinalities and the moral graph: two variables are adjacent when they
-// share a factor's scope, which for a CPT joins a child to its parents and
-// the parents to each other ("marrying" them).
-func moralGraph(m *ir.Model) (ids []ir.VarID, loc []int, card []float64, adj []bitset) {
-	loc = make([]int, len(m.Vars))
+// and the moral graph: two variables are adjacent when they share a
+// factor's scope, which for a CPT joins a child to its parents and the
+// parents to each other ("marrying" them).
+func moralGraph(m *ir.Model) *moral {
+	mg := &moral{loc: make([]int, len(m.Vars))}
 	for v := range m.Vars {
-		loc[v] = -1
+		mg.loc[v] = -1
 		if m.Discrete(ir.VarID(v)) {
-			loc[v] = len(ids)
-			ids = append(ids, ir.VarID(v))
-			card = append(card, float64(len(m.Vars[v].States)))
+			mg.loc[v] = len(mg.ids)
+			mg.ids = append(mg.ids, ir.VarID(v))
+			mg.card = append(mg.card, float64(len(m.Vars[v].States)))
 		}
 	}
-	n := len(ids)
-	adj = make([]bitset, n)
-	for i := range adj {
-		adj[i] = newBitset(n)
-	}
+	var edges [][2]int32
 	for _, f := range m.Factors() {
 		for a, va := range f.Vars {
 			for _, vb := range f.Vars[a+1:] {
-				x, y := loc[va], loc[vb]
+				x, y := mg.loc[va], mg.loc[vb]
 				if x < 0 || y < 0 {
 					panic("infer: moralGraph: factor over a non-discrete variable")
 				}
-				if x != y {
-					adj[x].set(y)
-					adj[y].set(x)
-				}
+				edges = append(edges, [2]int32{int32(x), int32(y)})
 			}
 		}
 	}
-	return ids, loc, card, adj
+	mg.g = newElimGraph(scoreWeight, true, mg.card, nil, edges)
+	return mg
+}
+
+// overLimit is a triangulation run stopped at a clique larger than the
+// table limit.
+type overLimit struct {
+	clique []ir.VarID
+	size   float64
 }
 
 // triangulate runs greedy elimination with heuristic h on a copy of the
-// graph adj (local indices, cardinalities card) and returns the maximal
-// cliques. It gives up and returns nil as soon as the total table size
-// exceeds bound.
-func triangulate(h jtHeuristic, seed uint64, ids []ir.VarID, card []float64, adj0 []bitset, bound *sharedBound) *triangulation {
-	n := len(ids)
-	adj := make([]bitset, n)
-	words := len(newBitset(n))
-	store := make([]uint64, n*words)
-	for i := range adj {
-		adj[i] = store[i*words : (i+1)*words : (i+1)*words]
-		copy(adj[i], adj0[i])
-	}
+// moral graph and returns the maximal cliques and the clique tree. It
+// gives up and returns nil as soon as the total table size exceeds bound,
+// or a clique exceeds limit entries (returning that clique as well), or
+// the computation is canceled.
+//
+// The clique tree is the elimination tree contracted to the maximal
+// cliques. Eliminating v creates C_v = {v} ∪ N(v); v's parent is the first
+// vertex of N(v) eliminated after it, and C_w \ {w} ⊆ C_v for every child
+// w of v. So C_v is a subset of an earlier clique exactly when some child
+// w has |C_w| = |C_v| + 1 (then C_v ⊂ C_w), and it is then merged into
+// that child's clique; joining each clique to its parent's gives a tree
+// with the running-intersection property, in time linear in Σ|C_v|.
+func triangulate(h jtHeuristic, seed uint64, mg *moral, bound *sharedBound, limit float64, k *kernel) (*triangulation, *overLimit) {
+	n := len(mg.ids)
 	// tie[i] breaks ties between equal scores and weights.
 	tie := make([]uint64, n)
 	if seed == 0 {
@@ -123,159 +143,73 @@ func triangulate(h jtHeuristic, seed uint64, ids []ir.VarID, card []float64, adj
 			tie[i] = rng.Uint64()
 		}
 	}
-	score := make([]float64, n)
-	weight := make([]float64, n)
-	// rescore computes i's weight (the table size of i and its neighbours)
-	// and score. With N the neighbours of i, S = Σ_{a∈N} card(a) and
-	// in(a) = Σ card(b) over b ∈ N adjacent to a, the fill-in edges at a
-	// number |N| - 1 - |N ∩ adj(a)| and weigh card(a)·(S - card(a) - in(a));
-	// each fill edge is counted from both ends.
-	rescore := func(i int) {
-		nb := adj[i]
-		w := card[i]
-		sum := 0.0
-		deg := 0
-		eachBit(nb, func(a int) {
-			w *= card[a]
-			sum += card[a]
-			deg++
-		})
-		f := 0.0
-		if h != jtMinWeight {
-			eachBit(nb, func(a int) {
-				c, in := 0, 0.0
-				for k := range nb {
-					y := nb[k] & adj[a][k]
-					if h == jtMinFill {
-						c += bits.OnesCount64(y)
-						continue
-					}
-					for y != 0 {
-						in += card[k*64+bits.TrailingZeros64(y)]
-						y &= y - 1
-					}
-				}
-				if h == jtMinFill {
-					f += float64(deg - 1 - c)
-				} else {
-					f += card[a] * (sum - card[a] - in)
-				}
-			})
-			f /= 2
-		} else {
-			f = w
-		}
-		score[i], weight[i] = f, w
-	}
-	for i := range n {
-		rescore(i)
-	}
-	alive := make([]bool, n)
-	for i := range alive {
-		alive[i] = true
-	}
+	g := mg.g.clone(h.kind(), tie)
 	t := &triangulation{heuristic: h, seed: seed, order: make([]ir.VarID, 0, n)}
-	// byVar[i] lists the kept cliques (indexes into t.cliques) that contain
-	// local variable i; a new clique C_v can only be a subset of a kept
-	// clique created earlier that contains v.
-	byVar := make([][]int32, n)
-	var cl []bitset
-	dirty := newBitset(n)
-	grew := newBitset(n)
-	cur := newBitset(n)
-	for range n {
-		best := -1
-		for i := range n {
-			if !alive[i] {
-				continue
-			}
-			if best < 0 || score[i] < score[best] ||
-				score[i] == score[best] && (weight[i] < weight[best] || weight[i] == weight[best] && tie[i] < tie[best]) {
-				best = i
-			}
-		}
-		t.order = append(t.order, ids[best])
-		alive[best] = false
-		nb := adj[best]
-		copy(cur, nb)
-		cur.set(best)
-		maximal := true
-		for _, k := range byVar[best] {
-			if subset(cur, cl[k]) {
-				maximal = false
-				break
-			}
-		}
-		if maximal {
-			c := slices.Clone(cur)
-			k := int32(len(cl))
-			cl = append(cl, c)
-			eachBit(c, func(i int) { byVar[i] = append(byVar[i], k) })
-			t.total += weight[best]
-			if t.total > bound.load() {
-				return nil
-			}
-		}
-		// Join the neighbours pairwise and detach best. The neighbours'
-		// scores change; so may the score of a vertex adjacent to two
-		// neighbours that were just joined, so the neighbours of every
-		// neighbour that gained an edge are rescored too.
-		clear(dirty)
-		copy(grew, dirty)
-		eachBit(nb, func(a int) {
-			gained := false
-			for w := range nb {
-				x := nb[w] &^ adj[a][w]
-				if w == a>>6 {
-					x &^= 1 << (uint(a) & 63)
-				}
-				if x != 0 {
-					gained = true
-				}
-				adj[a][w] |= nb[w]
-			}
-			adj[a].clear(a)
-			adj[a].clear(best)
-			dirty.set(a)
-			if gained {
-				grew.set(a)
-			}
-		})
-		if h != jtMinWeight {
-			eachBit(grew, func(a int) {
-				for w := range dirty {
-					dirty[w] |= adj[a][w]
-				}
-			})
-		}
-		eachBit(dirty, func(i int) {
-			if alive[i] {
-				rescore(i)
-			}
-		})
+	size := make([]int32, n)   // |C_v|
+	parent := make([]int32, n) // parent in the elimination tree, -1 for none (yet)
+	rep := make([]int32, n)    // the kept clique that holds C_v
+	wait := make([][]int32, n) // wait[v]: eliminated vertices with v in their clique, whose parent may be v
+	for i := range parent {
+		parent[i] = -1
 	}
-	for _, c := range cl {
-		var vs []ir.VarID
-		size := 1.0
-		eachBit(c, func(i int) {
-			vs = append(vs, ids[i])
-			size *= card[i]
-		})
-		t.cliques = append(t.cliques, vs)
-		t.sizes = append(t.sizes, size)
-		t.width = max(t.width, len(vs)-1)
+	all := make([]int32, n)
+	for i := range all {
+		all[i] = int32(i)
 	}
-	return t
-}
-
-// subset reports whether a ⊆ b.
-func subset(a, b bitset) bool {
-	for i, x := range a {
-		if x&^b[i] != 0 {
+	var over *overLimit
+	done := g.run([][]int32{all}, func(x int32, nb []int32) bool {
+		if k.poll() {
 			return false
 		}
+		t.order = append(t.order, mg.ids[x])
+		size[x] = int32(len(nb) + 1)
+		kept := true
+		for _, w := range wait[x] {
+			if parent[w] < 0 {
+				parent[w] = x
+				if kept && size[w] == size[x]+1 {
+					kept = false
+					rep[x] = rep[w]
+				}
+			}
+		}
+		wait[x] = nil
+		for _, a := range nb {
+			wait[a] = append(wait[a], x)
+		}
+		if !kept {
+			return true
+		}
+		rep[x] = int32(len(t.cliques))
+		vs := make([]ir.VarID, 0, len(nb)+1)
+		i, _ := slices.BinarySearch(nb, x)
+		for _, a := range nb[:i] {
+			vs = append(vs, mg.ids[a])
+		}
+		vs = append(vs, mg.ids[x])
+		for _, a := range nb[i:] {
+			vs = append(vs, mg.ids[a])
+		}
+		w := g.weight[x]
+		t.cliques = append(t.cliques, vs)
+		t.sizes = append(t.sizes, w)
+		t.width = max(t.width, len(vs)-1)
+		t.total += w
+		if w > limit {
+			over = &overLimit{clique: vs, size: w}
+			return false
+		}
+		return t.total <= bound.load()
+	})
+	if !done {
+		return nil, over
 	}
-	return true
+	for v, p := range parent {
+		if p >= 0 && rep[v] != rep[p] {
+			t.edges = append(t.edges, [2]int32{rep[v], rep[p]})
+		}
+	}
+	return t, nil
 }
 
 // bestTriangulation tries every heuristic with every seed and returns the
@@ -284,9 +218,14 @@ func subset(a, b bitset) bool {
 // the available cores; a run stops as soon as its total exceeds the best
 // finished so far. The abort is strict, so every run that ties the best
 // finishes, and the choice does not depend on scheduling.
-func bestTriangulation(m *ir.Model) (*triangulation, []int) {
+//
+// A run also stops at a clique of more than limit entries, which the tree
+// could not hold; if every run stops so, bestTriangulation returns no
+// triangulation and the smallest such clique met. It returns neither when
+// k is canceled.
+func bestTriangulation(m *ir.Model, limit float64, k *kernel) (*triangulation, []int, *overLimit) {
 	triangulations.Add(1)
-	ids, loc, card, adj := moralGraph(m)
+	mg := moralGraph(m)
 	type run struct {
 		h jtHeuristic
 		s uint64
@@ -298,13 +237,19 @@ func bestTriangulation(m *ir.Model) (*triangulation, []int) {
 		}
 	}
 	results := make([]*triangulation, len(runs))
+	overs := make([]*overLimit, len(runs))
 	bound := newBound(math.Inf(1))
 	par.For(len(runs), func(i int) {
-		if t := triangulate(runs[i].h, runs[i].s, ids, card, adj, bound); t != nil {
+		t, over := triangulate(runs[i].h, runs[i].s, mg, bound, limit, k.fork())
+		if t != nil {
 			results[i] = t
 			bound.lower(t.total)
 		}
+		overs[i] = over
 	})
+	if k.canceledNow() {
+		return nil, mg.loc, nil
+	}
 	var best *triangulation
 	for _, t := range results {
 		if t != nil && (best == nil || t.total < best.total) {
@@ -312,10 +257,19 @@ func bestTriangulation(m *ir.Model) (*triangulation, []int) {
 		}
 	}
 	if best == nil {
+		var over *overLimit
+		for _, o := range overs {
+			if o != nil && (over == nil || o.size < over.size) {
+				over = o
+			}
+		}
+		if over != nil {
+			return nil, mg.loc, over
+		}
 		// Only possible with no discrete variables at all.
 		best = &triangulation{}
 	}
-	return best, loc
+	return best, mg.loc, nil
 }
 
 // triangulations counts the calls of bestTriangulation, so that tests can

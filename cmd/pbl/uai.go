@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"math"
 	"os"
@@ -89,6 +90,12 @@ func uaiCmd(c *cli, args []string) int {
 		q.Kind = ir.MPE
 	}
 	res, err := infer.Answer(m, q, opt)
+	var under *infer.UnderflowError
+	if task == "PR" && errors.As(err, &under) {
+		// P(e) underflows float64, but PR asks for its logarithm (of
+		// Z(e), for a Markov network), which is finite.
+		res, err = &infer.Result{Query: q, LogZ: under.LogZ}, nil
+	}
 	if err != nil {
 		c.report(err)
 		return exitError
@@ -98,9 +105,12 @@ func uaiCmd(c *cli, args []string) int {
 	o.Set("task", task)
 	switch task {
 	case "PR":
-		// From LogP, never from P: P(e) of a long evidence vector
-		// underflows float64, and Z of a Markov network may overflow it.
-		log10 := res.LogP / math.Ln10
+		// The competition's PR is Z(e) = Σ_{x ⊨ e} Π φ(x), the partition
+		// function with the evidence (P(e) for a Bayesian network): from
+		// its logarithm, LogZ, never from P: Z(e) of a long evidence
+		// vector underflows float64, and that of a Markov network may
+		// overflow it.
+		log10 := res.LogZ / math.Ln10
 		if c.json {
 			if math.IsInf(log10, -1) {
 				o.Set("log10", nil) // Z(e) = 0: JSON has no -inf

@@ -74,6 +74,55 @@ func TestUAITasks(t *testing.T) {
 	}
 }
 
+// TestUAIExtremes: PR is log10 of Z(e), the partition function with the
+// evidence, computed from its logarithm: right where Z(e) overflows float64
+// (a factor of 1e308 printed "inf") or P(e) underflows it (a Bayesian
+// network with 500 observations, whose P(e) = 0.5·0.2^499 was an error),
+// and the marginals of such models are probabilities.
+func TestUAIExtremes(t *testing.T) {
+	var chain strings.Builder
+	// X0 -> X1 -> ... -> X499, P(Xi = X(i-1)) = 0.2, every Xi observed at
+	// 0: P(e) = 0.5·0.2^499, ln P(e) = -803.8, below ln 2.2e-308 = -708.4.
+	n := 500
+	fmt.Fprintf(&chain, "BAYES\n%d\n%s\n%d\n1 0\n", n, strings.TrimSpace(strings.Repeat("2 ", n)), n)
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&chain, "2 %d %d\n", i-1, i)
+	}
+	chain.WriteString("2\n0.5 0.5\n")
+	for i := 1; i < n; i++ {
+		chain.WriteString("4\n0.2 0.8 0.8 0.2\n")
+	}
+	var evid strings.Builder
+	fmt.Fprintf(&evid, "%d", n)
+	for i := range n {
+		fmt.Fprintf(&evid, " %d 0", i)
+	}
+	dir := writeFiles(t, map[string]string{
+		"big.uai":   "MARKOV\n2\n2 2\n1\n2 0 1\n4\n1e308 1e308 1e308 1e308\n",
+		"none.evid": "0\n",
+		"chain.uai": chain.String(),
+		"all.evid":  evid.String() + "\n",
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	log10chain := (math.Log(0.5) + float64(n-1)*math.Log(0.2)) / math.Ln10
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--task", "PR", p("big.uai"), p("none.evid")}, fmt.Sprintf("PR\n%v\n", math.Log10(4)+308)},
+		{[]string{"--task", "PR", "--json", p("big.uai"), p("none.evid")}, fmt.Sprintf(`{"task":"PR","log10":%v}`+"\n", math.Log10(4)+308)},
+		{[]string{"--task", "MAR", p("big.uai"), p("none.evid")}, "MAR\n2 2 0.5 0.5 2 0.5 0.5\n"},
+		{[]string{"--task", "PR", "--engine", "ve", p("big.uai"), p("none.evid")}, fmt.Sprintf("PR\n%v\n", math.Log10(4)+308)},
+		{[]string{"--task", "PR", p("chain.uai"), p("all.evid")}, fmt.Sprintf("PR\n%v\n", log10chain)},
+		{[]string{"--task", "PR", "--engine", "ve", p("chain.uai"), p("all.evid")}, fmt.Sprintf("PR\n%v\n", log10chain)},
+	} {
+		code, stdout, stderr := runUAI(tc.args...)
+		if code != exitOK || !sameOutput(stdout, tc.want) {
+			t.Errorf("pbl uai %s: exit %d\nstdout %q\nwant   %q\nstderr %s", strings.Join(tc.args, " "), code, stdout, tc.want, stderr)
+		}
+	}
+}
+
 // TestUAIExitCodes checks the exit statuses and that errors are positioned.
 func TestUAIExitCodes(t *testing.T) {
 	dir := writeFiles(t, map[string]string{

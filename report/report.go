@@ -20,8 +20,54 @@ const Digits = 10
 // trailing zeros (0.4, 0.2076502732, 1.5e-12).
 func Num(x float64) string { return strconv.FormatFloat(x, 'g', Digits, 64) }
 
-// Text writes a result for people.
+// Check returns an error if a number of r that the output shows is not a
+// probability (NaN, infinite, or outside [0, 1]) or, for P(e), if LogZ is
+// NaN or +Inf. The engines never return such a result: an error here is a
+// bug in pbl, never the user's.
+func Check(r *infer.Result) error {
+	bad := func(what string, x float64) error {
+		return fmt.Errorf("report: %s: %s = %v is not a probability (a bug in pbl: please report it)", r.Query.Text, what, x)
+	}
+	prob := func(x float64) bool { return x >= 0 && x <= 1 }
+	q := r.Query
+	switch {
+	case q.Kind == ir.Indep:
+		return nil
+	case q.Kind == ir.MPE, q.Kind == ir.MAP, q.Form() == ir.FormNumber:
+		if !prob(r.P) {
+			return bad("p", r.P)
+		}
+	case q.Form() == ir.FormEvidence:
+		if !prob(r.P) {
+			return bad("p", r.P)
+		}
+		if math.IsNaN(r.LogZ) || math.IsInf(r.LogZ, 1) {
+			return fmt.Errorf("report: %s: log_partition = %v is not a logarithm of a partition function (a bug in pbl: please report it)", q.Text, r.LogZ)
+		}
+	case q.Form() == ir.FormMarginals:
+		for _, mg := range r.Marginals {
+			for _, p := range mg.P {
+				if !prob(p) {
+					return bad("a marginal", p)
+				}
+			}
+		}
+	default:
+		for _, row := range r.Rows {
+			if !prob(row.P) {
+				return bad("a row's p", row.P)
+			}
+		}
+	}
+	return nil
+}
+
+// Text writes a result for people. It panics if Check finds a number that
+// is not a probability, which the engines never return.
 func Text(w io.Writer, m *ir.Model, r *infer.Result) {
+	if err := Check(r); err != nil {
+		panic(err.Error())
+	}
 	q := r.Query
 	switch q.Kind {
 	case ir.Indep:
@@ -132,8 +178,13 @@ func (t *Table) Write(w io.Writer) {
 	}
 }
 
-// JSON writes a result as one line of JSON in the documented schema.
+// JSON writes a result as one line of JSON in the documented schema. It
+// returns Check's error, having written nothing, for a number that is not
+// a probability, which the engines never return.
 func JSON(w io.Writer, m *ir.Model, r *infer.Result) error {
+	if err := Check(r); err != nil {
+		return err
+	}
 	b, err := json.Marshal(JSONValue(m, r))
 	if err != nil {
 		return err
@@ -191,7 +242,9 @@ func (f Float) MarshalJSON() ([]byte, error) {
 	return []byte(strconv.FormatFloat(float64(f), 'g', -1, 64)), nil
 }
 
-// JSONValue returns the JSON form of a result.
+// JSONValue returns the JSON form of a result. P(e) on a Markov network
+// has "log_partition" besides "p": ln Σ_{x ⊨ e} Π φ(x), the partition
+// function with the evidence (natural log; null when it is 0).
 func JSONValue(m *ir.Model, r *infer.Result) *Object {
 	q := r.Query
 	o := &Object{}
@@ -237,6 +290,15 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 	case ir.FormEvidence:
 		o.Set("evidence", evidence())
 		o.Set("p", Float(r.P))
+		if !m.IsBayesNet() {
+			// The partition function with the evidence, which P(e)
+			// divides by Z: null when it is 0 (JSON has no -Infinity).
+			if math.IsInf(r.LogZ, -1) {
+				o.Set("log_partition", nil)
+			} else {
+				o.Set("log_partition", Float(r.LogZ))
+			}
+		}
 	case ir.FormMarginals:
 		o.Set("evidence", evidence())
 		ms := &Object{}

@@ -3,7 +3,12 @@ package report
 import (
 	"encoding/json"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
 )
 
 func TestNum(t *testing.T) {
@@ -51,5 +56,95 @@ func TestObjectOrder(t *testing.T) {
 	}
 	if want := `{"query":"P(Y)","vars":["X"],"a":1}`; string(b) != want {
 		t.Errorf("got %s, want %s", b, want)
+	}
+}
+
+// markovModel is a Markov network of one binary variable X with a factor
+// (1, 3), and bayesModel a Bayesian network of one such variable.
+func markovModel(t *testing.T) *ir.Model {
+	b := ir.NewBuilder("m.uai")
+	b.AddVar(ir.Pos{File: "m.uai"}, "X", ir.Enum, []string{"0", "1"}, 0)
+	b.AddFactor(ir.Pos{File: "m.uai"}, []ir.VarID{0}, []float64{1, 3})
+	m, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func bayesModel(t *testing.T) *ir.Model {
+	b := ir.NewBuilder("b.pbl")
+	b.AddVar(ir.Pos{File: "b.pbl"}, "X", ir.Enum, []string{"0", "1"}, 0)
+	b.SetCPT(ir.Pos{File: "b.pbl"}, 0, nil, []float64{0.25, 0.75}, nil)
+	m, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestLogPartition: P(e) on a Markov network reports the partition
+// function with the evidence as log_partition (natural log; null when it
+// is 0); on a Bayesian network there is none.
+func TestLogPartition(t *testing.T) {
+	q := &ir.Query{Text: "P(X=1)", Kind: ir.Prob, Evidence: []ir.Obs{{Var: 0, State: 1}}}
+	for _, tc := range []struct {
+		m    *ir.Model
+		want string
+	}{
+		{markovModel(t), `{"query":"P(X=1)","evidence":{"X":"1"},"p":0.75,"log_partition":` + strconv.FormatFloat(math.Log(3), 'g', -1, 64) + `}`},
+		{bayesModel(t), `{"query":"P(X=1)","evidence":{"X":"1"},"p":0.75}`},
+	} {
+		r, err := infer.Answer(tc.m, q, infer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := JSON(&b, tc.m, r); err != nil || b.String() != tc.want+"\n" {
+			t.Errorf("got %s, %v; want %s", b.String(), err, tc.want)
+		}
+	}
+	r := &infer.Result{Query: q, P: 0, LogP: math.Inf(-1), LogZ: math.Inf(-1)}
+	var b strings.Builder
+	if err := JSON(&b, markovModel(t), r); err != nil || !strings.Contains(b.String(), `"p":0,"log_partition":null`) {
+		t.Errorf("Z(e) = 0: got %s, %v", b.String(), err)
+	}
+}
+
+// TestCheck: a number that is not a probability (NaN, infinite, above 1)
+// never reaches the output: JSON returns an error and writes nothing,
+// Text panics (the engines never return one: it would be a bug).
+func TestCheck(t *testing.T) {
+	m := bayesModel(t)
+	num := &ir.Query{Text: "P(X=1 | X=0)", Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{1}}
+	table := &ir.Query{Text: "P(X)", Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{-1}}
+	star := &ir.Query{Text: "P(*)", Kind: ir.Prob, Star: true}
+	pe := &ir.Query{Text: "P(X=1)", Kind: ir.Prob, Evidence: []ir.Obs{{Var: 0, State: 1}}}
+	mpe := &ir.Query{Text: "MPE()", Kind: ir.MPE}
+	for _, r := range []*infer.Result{
+		{Query: num, P: math.NaN()},
+		{Query: num, P: math.Inf(1)},
+		{Query: num, P: math.Nextafter(1, 2)},
+		{Query: table, Rows: []infer.Row{{Values: []int{0}, P: math.NaN()}}},
+		{Query: star, Marginals: []infer.Marginal{{Var: 0, P: []float64{0.5, math.Inf(1)}}}},
+		{Query: pe, P: -1},
+		{Query: pe, P: 0.5, LogZ: math.NaN()},
+		{Query: mpe, P: math.NaN(), Assignment: []ir.Obs{{Var: 0, State: 0}}},
+	} {
+		if Check(r) == nil {
+			t.Errorf("%s: Check accepts %+v", r.Query.Text, r)
+		}
+		var b strings.Builder
+		if err := JSON(&b, m, r); err == nil || b.Len() != 0 {
+			t.Errorf("%s: JSON wrote %q, %v", r.Query.Text, b.String(), err)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: Text did not panic", r.Query.Text)
+				}
+			}()
+			Text(&b, m, r)
+		}()
 	}
 }

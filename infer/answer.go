@@ -321,6 +321,10 @@ func (a *answerer) setup() error {
 			return &ir.Error{Pos: q.Pos, Msg: noNumbers(m, u), Err: ir.ErrNoDistribution}
 		}
 	}
+	// Before any engine is built (a junction tree compiled, say).
+	if err := a.checkRows(); err != nil {
+		return err
+	}
 	switch a.opt.Engine {
 	case Enum, VE:
 		a.kind = a.opt.Engine
@@ -496,15 +500,24 @@ func (a *answerer) rowCount() float64 {
 	return n
 }
 
-func (a *answerer) table() (*Result, error) {
+// checkRows refuses a table answer of more rows than MaxRows.
+func (a *answerer) checkRows() error {
 	q := a.q
+	if q.Kind != ir.Prob || q.Form() != ir.FormTable {
+		return nil
+	}
 	if rows, limit := a.rowCount(), a.opt.maxRows(); rows > float64(limit) {
 		vars := slices.Concat(q.Free, q.Targets)
 		e := &TooLargeError{What: OversizeRows, Vars: vars, Size: rows, Limit: int64(limit)}
 		e.msg = fmt.Sprintf("the answer would have %s rows (the states of %s), more than the limit of %d; "+
 			"fix some of the given variables, or ask for fewer variables", sizeFloat(rows), varList(a.m, vars), limit)
-		return nil, e.at(q.Pos)
+		return e.at(q.Pos)
 	}
+	return nil
+}
+
+func (a *answerer) table() (*Result, error) {
+	q := a.q
 	keep := append(append([]ir.VarID(nil), q.Free...), q.Targets...)
 	f, _, err := a.eng.joint(keep)
 	if err != nil {

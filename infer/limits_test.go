@@ -63,6 +63,13 @@ func TestMaxRows(t *testing.T) {
 			t.Errorf("%s: refused after %v and %d bytes", e.name, d, bytes)
 		}
 	}
+	// The refusal comes before any engine is built: no junction tree is
+	// compiled for it.
+	fresh := roots(24, 0.5).build(t)
+	before := triangulations.Load()
+	if _, err := Answer(fresh, q, jtOpt); triangulations.Load() != before {
+		t.Errorf("a refused answer compiled a junction tree (%v)", err)
+	}
 	// Fixing a target counts one row per given configuration.
 	q.TargetStates = []int{1}
 	if _, err := Answer(m, q, Options{MaxRows: 1 << 21}); tooLarge(t, err, OversizeRows).Size != 1<<22 {

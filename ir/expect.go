@@ -21,7 +21,7 @@ func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
 	if e.Within != nil {
 		tol, err := strconv.ParseFloat(*e.Within, 64)
 		if err != nil || !(tol >= 0) || math.IsInf(tol, 0) {
-			errs.Add(pos(e.Pos), "within %s: the tolerance must be a non-negative number", *e.Within)
+			errs.Add(pos(e.Pos), "within %s: the tolerance must be a finite non-negative number", *e.Within)
 		}
 		s.Tol = tol
 	}

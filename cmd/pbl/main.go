@@ -146,7 +146,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out := &errWriter{w: stdout}
 	status := runCommand(args, out, stderr)
 	if out.err != nil {
-		fmt.Fprintf(stderr, "pbl: write error: %v\n", out.err)
+		if !out.reported {
+			fmt.Fprintf(stderr, "pbl: write error: %v\n", out.err)
+		}
 		return exitError
 	}
 	return status
@@ -155,8 +157,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 // errWriter remembers the first error writing to w, and writes nothing
 // after it: a command whose output is lost must not exit 0.
 type errWriter struct {
-	w   io.Writer
-	err error
+	w        io.Writer
+	err      error
+	reported bool // a command reported err itself
 }
 
 func (e *errWriter) Write(p []byte) (int, error) {
@@ -198,10 +201,21 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	fs := c.newFlags(cmd)
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "--json" || a == "-json" || a == "--json=true" || a == "-json=true" {
+			c.json = true // so that an error in the flags is JSON too
+		}
+	}
 	pos, err := parseInterspersed(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(cmd, stdout)
 		return exitOK
+	}
+	if err != nil && c.json {
+		return c.usageErr(cmd.name, "%v", err)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "pbl %s: %v\n", cmd.name, err)
@@ -270,6 +284,13 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // {"file", "line", "col", "message"} (file, line and col left out when
 // unknown).
 func (c *cli) report(err error) {
+	if ew, ok := c.stdout.(*errWriter); ok && ew.err != nil && errors.Is(err, ew.err) {
+		if ew.reported {
+			return
+		}
+		ew.reported = true
+		err = &ir.Error{Msg: "pbl: write error: " + ew.err.Error()}
+	}
 	var list ir.ErrorList
 	var e *ir.Error
 	var pe *os.PathError

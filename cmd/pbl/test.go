@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -56,8 +57,8 @@ func testCmd(c *cli, args []string) int {
 			return c.usageErr("test", "--run: %v", err)
 		}
 	}
-	if !(c.test.tol >= 0) {
-		return c.usageErr("test", "--tol must be a non-negative number")
+	if !(c.test.tol >= 0) || math.IsInf(c.test.tol, 0) {
+		return c.usageErr("test", "--tol must be a finite non-negative number")
 	}
 	if len(args) == 0 {
 		args = []string{"."}

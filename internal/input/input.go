@@ -3,6 +3,7 @@ package input
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,9 +50,10 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("the %s is %s, more than the limit of %s (raise it with --max-input)", e.What, size, limit)
 }
 
-// ReadFile reads the file at path, refusing one larger than MaxSize. An
-// error opening or reading it is returned as is (errors.Is(err,
-// fs.ErrNotExist) works); a file too large gives a *TooLargeError.
+// ReadFile reads the file at path, refusing one larger than MaxSize. Its
+// errors are *os.PathError values naming path (errors.Is(err,
+// fs.ErrNotExist) works); a file too large holds a *TooLargeError
+// (errors.As finds it).
 func ReadFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -60,9 +62,17 @@ func ReadFile(path string) ([]byte, error) {
 	defer f.Close()
 	limit := MaxSize()
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
-		return nil, &TooLargeError{What: "input", Size: fi.Size(), Limit: limit}
+		return nil, &os.PathError{Op: "read", Path: path, Err: &TooLargeError{What: "input", Size: fi.Size(), Limit: limit}}
 	}
-	return readAll(f, "input", limit)
+	b, err := readAll(f, "input", limit)
+	var pe *os.PathError
+	if err != nil && !errors.As(err, &pe) {
+		err = &os.PathError{Op: "read", Path: path, Err: err}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // readAll reads r to its end, refusing more than limit bytes.

@@ -20,7 +20,7 @@ func TestReadFileLimit(t *testing.T) {
 	if !errors.As(err, &tl) || tl.Size != 2000 || tl.Limit != 1999 {
 		t.Fatalf("a file over the limit: %v", err)
 	}
-	if got := err.Error(); got != "the input is 2000 B, more than the limit of 1999 B (raise it with --max-input)" {
+	if got := err.Error(); got != "read "+path+": the input is 2000 B, more than the limit of 1999 B (raise it with --max-input)" {
 		t.Errorf("message %q", got)
 	}
 	SetMaxSize(2000)

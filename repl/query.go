@@ -12,7 +12,7 @@ import (
 )
 
 // errInterrupted is the error of a query interrupted by Ctrl-C.
-var errInterrupted = errors.New("interrupted (the computation finishes in the background and its result is discarded)")
+var errInterrupted = errors.New("interrupted")
 
 // query lowers a parsed query against the session model and answers it
 // with the session evidence.
@@ -63,9 +63,11 @@ func (s *Session) expect(e *ir.ExpectStmt, src string) {
 	s.note("ok: %s", q.Text)
 }
 
-// answer answers q on the session model, in a goroutine when the session
-// can be interrupted: Answer cannot be cancelled, so on an interrupt the
-// session stops waiting and the computation's result is discarded.
+// answer answers q on the session model. When the session can be
+// interrupted, the query runs in a goroutine with a cancel channel: an
+// interrupt cancels it (infer stops within about a tenth of a second) and
+// answer returns once it has stopped, so that no interrupted query goes on
+// working, or holding memory, in the background.
 func (s *Session) answer(q *ir.Query) (*infer.Result, error) {
 	m, opt, fn := s.model, s.opt, s.answerFn
 	s.last = q
@@ -77,6 +79,8 @@ func (s *Session) answer(q *ir.Query) (*infer.Result, error) {
 		err error
 	}
 	done := make(chan result, 1)
+	cancel := make(chan struct{})
+	opt.Cancel = cancel
 	intr, stop := s.cfg.Interrupt()
 	defer stop()
 	go func() {
@@ -87,6 +91,8 @@ func (s *Session) answer(q *ir.Query) (*infer.Result, error) {
 	case r := <-done:
 		return r.res, r.err
 	case <-intr:
+		close(cancel)
+		<-done
 		return nil, errInterrupted
 	}
 }

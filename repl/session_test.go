@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -421,17 +422,21 @@ func TestCorpusDeclarations(t *testing.T) {
 	}
 }
 
+// TestInterrupt: an interrupt cancels the query, and the session returns
+// to the prompt once it has stopped: nothing goes on in the background.
 func TestInterrupt(t *testing.T) {
 	var out, errOut bytes.Buffer
 	intr := make(chan struct{})
-	block := make(chan struct{})
 	s := New(Config{Out: &out, Err: &errOut, Interrupt: func() (<-chan struct{}, func()) { return intr, func() {} }})
 	if err := s.Load(campfire); err != nil {
 		t.Fatal(err)
 	}
+	var running atomic.Int32
 	s.answerFn = func(m *ir.Model, q *ir.Query, opt infer.Options) (*infer.Result, error) {
-		<-block
-		return infer.Answer(m, q, opt)
+		running.Add(1)
+		defer running.Add(-1)
+		<-opt.Cancel // an engine that honours the cancel channel
+		return nil, infer.ErrCanceled
 	}
 	go func() {
 		time.Sleep(10 * time.Millisecond)
@@ -441,7 +446,9 @@ func TestInterrupt(t *testing.T) {
 	if !strings.Contains(errOut.String(), "interrupted") || out.Len() != 0 {
 		t.Fatalf("got %q, %q", out.String(), errOut.String())
 	}
-	close(block)
+	if n := running.Load(); n != 0 {
+		t.Fatalf("%d interrupted queries still running", n)
+	}
 	s.answerFn = infer.Answer
 	s.cfg.Interrupt = nil
 	s.Feed("P(Storm=true)")

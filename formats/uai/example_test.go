@@ -36,7 +36,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	uai.WritePR(os.Stdout, pr.LogP/math.Ln10) // log10 Z(X2=0) = log10 12
+	uai.WritePR(os.Stdout, pr.LogZ/math.Ln10) // log10 Z(X2=0) = log10 12
 	mar, err := infer.Answer(m, &ir.Query{Kind: ir.Prob, Star: true, Evidence: ev}, infer.Options{})
 	if err != nil {
 		fmt.Println(err)

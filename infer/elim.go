@@ -96,7 +96,8 @@ func newElimGraph(kind scoreKind, self bool, card []float64, tie []uint64, edges
 }
 
 // clone returns an independent copy of g before any elimination, with
-// another kind and tie-break.
+// another kind and tie-break. g must keep every counter (kind
+// scoreWeightedFill).
 func (g *elimGraph) clone(kind scoreKind, tie []uint64) *elimGraph {
 	n := len(g.card)
 	h := &elimGraph{kind: kind, self: g.self, card: g.card, tie: tie,
@@ -113,7 +114,15 @@ func (g *elimGraph) clone(kind scoreKind, tie []uint64) *elimGraph {
 		block = append(block, l...)
 		h.adj[v] = block[start:len(block):len(block)]
 	}
-	h.copyCounters()
+	// The counters of a graph before any elimination do not depend on the
+	// kind: copy them.
+	copy(h.alive, g.alive)
+	copy(h.deg, g.deg)
+	copy(h.big, g.big)
+	copy(h.tri, g.tri)
+	if kind == scoreWeightedFill {
+		h.s1, h.s2, h.wtri = slices.Clone(g.s1), slices.Clone(g.s2), slices.Clone(g.wtri)
+	}
 	return h
 }
 

@@ -159,19 +159,28 @@ func minNonzero(xs []float64) float64 {
 
 // mayFlush reports whether a product of one entry of each factor of fs can
 // fall below the normal range: whether the product of their smallest
-// nonzero entries does (computed in exponents, so that it cannot underflow
-// itself).
+// nonzero entries does.
 func mayFlush(fs []*ir.Factor) bool {
+	mins := make([]float64, len(fs))
+	for i, f := range fs {
+		mins[i] = minNonzero(f.Vals)
+	}
+	return productMayFlush(mins)
+}
+
+// productMayFlush reports whether a product of numbers no smaller than
+// mins (+Inf for a factor without nonzero entries) can fall below the
+// normal range, computing in exponents so as not to underflow itself.
+func productMayFlush(mins []float64) bool {
 	e := 0
-	for _, f := range fs {
-		mn := minNonzero(f.Vals)
+	for _, mn := range mins {
 		if math.IsInf(mn, 1) {
 			continue
 		}
 		_, x := math.Frexp(mn)
 		e += x - 1
 	}
-	return e < -1021+len(fs)
+	return e < -1021+len(mins)
 }
 
 // combineTo sets dst to the product of fs with every variable that is not
@@ -197,6 +206,12 @@ func mayFlush(fs []*ir.Factor) bool {
 // the odometer updates with the input's stride for the variable that moved
 // (0 if the input does not mention it).
 func combineTo(k *kernel, dst *ir.Factor, fs []*ir.Factor, o op, arg []int32) *ir.Factor {
+	return combineChecked(k, dst, fs, o, arg, mayFlush(fs))
+}
+
+// combineChecked is combineTo for inputs whose products may fall below the
+// normal range only if check is set (see mayFlush).
+func combineChecked(k *kernel, dst *ir.Factor, fs []*ir.Factor, o op, arg []int32, check bool) *ir.Factor {
 	u, card := unionScope(dst.Vars, fs)
 	for i := range dst.Vars {
 		if card[i] < 0 {
@@ -213,7 +228,6 @@ func combineTo(k *kernel, dst *ir.Factor, fs []*ir.Factor, o op, arg []int32) *i
 	if len(dst.Vals)*block == 0 {
 		return dst
 	}
-	check := mayFlush(fs)
 	str := make([]int, nf*n)  // str[j*n+i]: stride of u[i] in fs[j]
 	back := make([]int, nf*n) // back[j*n+i]: (card[i]-1)*str[j*n+i]
 	vals := make([][]float64, nf)
@@ -385,22 +399,37 @@ func scaleBy(k *kernel, xs []float64, mx float64) int {
 	if e == 0 {
 		return 0
 	}
-	if e > 0 && minNonzero(xs) < math.Ldexp(minNormal, e) {
-		// Scaling down pushes an entry below the normal range.
-		k.flush()
-	}
 	// Multiplying by 2^-e is exact (the same as math.Ldexp, without its
-	// per-element cost) while 2^-e is a normal float64; beyond that, fall
-	// back to Ldexp.
+	// per-element cost) while 2^-e is a normal float64 and the product
+	// stays normal; beyond that, fall back to Ldexp. Scaling down may push
+	// an entry below the normal range, which is checked as it is written.
+	lost := false
 	if -e > -1022 && -e < 1023 {
 		scale := math.Ldexp(1, -e)
-		for i := range xs {
-			xs[i] *= scale
+		if e < 0 {
+			for i := range xs {
+				xs[i] *= scale
+			}
+			return e
 		}
-		return e
+		for i, x := range xs {
+			y := x * scale
+			xs[i] = y
+			if y < minNormal && x != 0 {
+				lost = true
+			}
+		}
+	} else {
+		for i, x := range xs {
+			y := math.Ldexp(x, -e)
+			xs[i] = y
+			if y < minNormal && x != 0 {
+				lost = true
+			}
+		}
 	}
-	for i, x := range xs {
-		xs[i] = math.Ldexp(x, -e)
+	if lost {
+		k.flush()
 	}
 	return e
 }
@@ -408,19 +437,24 @@ func scaleBy(k *kernel, xs []float64, mx float64) int {
 // scaled returns f, or a rescaled copy of f and its exponent when f's
 // largest entry is far from 1: the form in which a model's factor enters
 // the kernels, whose products must not overflow. CPTs (largest entry in
-// (0, 1]) are used as they are.
-func scaled(k *kernel, f *ir.Factor) (*ir.Factor, int) {
-	mx := 0.0
+// (0, 1]) are used as they are. It also returns the smallest nonzero
+// entry of the result (+Inf if none), found in the same pass.
+func scaled(k *kernel, f *ir.Factor) (*ir.Factor, int, float64) {
+	mx, mn := 0.0, math.Inf(1)
 	for _, x := range f.Vals {
 		if x > mx {
 			mx = x
 		}
+		if x < mn && x != 0 {
+			mn = x
+		}
 	}
 	if mx == 0 || mx >= 0x1p-32 && mx <= 1+0x1p-10 {
-		return f, 0
+		return f, 0, mn
 	}
 	g := f.Clone()
-	return g, scaleBy(k, g.Vals, mx)
+	e := scaleBy(k, g.Vals, mx)
+	return g, e, math.Ldexp(mn, -e)
 }
 
 // xfloat is a non-negative number m·2^e with a float64 mantissa and an int

@@ -43,7 +43,7 @@ type JTree struct {
 	initExp int       // Π (init tables) = Π factors · 2^-initExp (exact)
 	konst   xfloat    // product of the model's constant (empty-scope) factors
 	lost    bool      // a product in init fell below the normal range: answer by exact VE
-	initLo  []float64 // initLo[c]: the smallest nonzero entry of clique c's initial table (+Inf if none)
+	initLo  []float64 // initLo[c]: a lower bound of the smallest nonzero entry of clique c's initial table
 
 	zmu sync.Mutex
 	z   xfloat // the partition function (no evidence), once zok
@@ -206,7 +206,7 @@ func plan(m *ir.Model, limit float64, k *kernel) (*jtPlan, error) {
 				for _, b := range byVar[loc[v]] {
 					if int(b) > a && stamp[b] != int32(a) {
 						stamp[b] = int32(a)
-						edges = append(edges, edge{len(intersectSorted(p.cliques[a], p.cliques[b])), int32(a), b})
+						edges = append(edges, edge{countCommon(p.cliques[a], p.cliques[b]), int32(a), b})
 					}
 				}
 			}
@@ -313,6 +313,25 @@ func cliquePairs(byVar [][]int32) float64 {
 	n := 0.0
 	for _, l := range byVar {
 		n += float64(len(l)) * float64(len(l)-1) / 2
+	}
+	return n
+}
+
+// countCommon returns the number of variables common to a and b, both
+// sorted.
+func countCommon(a, b []ir.VarID) int {
+	n := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
 	}
 	return n
 }
@@ -634,7 +653,7 @@ func (t *jtStructure) withNumbers(m *ir.Model, fs []*ir.Factor) *JTree {
 // filled in (fill), and room for the tables' exponents.
 func (t *jtStructure) newTree(m *ir.Model, fs []*ir.Factor) (*JTree, []int) {
 	k := len(t.cvars)
-	jt := &JTree{jtStructure: t, m: m, konst: xfloat{1, 0}, init: make([]float64, t.off[k])}
+	jt := &JTree{jtStructure: t, m: m, konst: xfloat{1, 0}, init: make([]float64, t.off[k]), initLo: make([]float64, k)}
 	for _, i := range t.konstF {
 		jt.konst = jt.konst.mulf(fs[i].Vals[0])
 	}
@@ -642,33 +661,48 @@ func (t *jtStructure) newTree(m *ir.Model, fs []*ir.Factor) (*JTree, []int) {
 }
 
 // fill multiplies clique c's factors (of fs) into its initial table,
-// rescales it, and returns the exponent taken off. The factors enter
-// scaled (see scaled), and many factors are multiplied in a few at a time
-// (multiplyInto), so that no product overflows; a product that falls below
-// the normal range is recorded in k.
+// rescales it, and returns the exponent taken off, and records a lower
+// bound of the table's smallest nonzero entry in initLo[c]. The factors
+// enter scaled (see scaled), and many factors are multiplied in a few at
+// a time (multiplyInto), so that no product overflows; a product that
+// falls below the normal range is recorded in k.
 func (t *JTree) fill(k *kernel, fs []*ir.Factor, c int) int {
 	e := 0
 	in := make([]*ir.Factor, len(t.cfac[c]))
+	mins := make([]float64, len(in))
 	for j, i := range t.cfac[c] {
-		g, x := scaled(k, fs[i])
-		in[j], e = g, e+x
+		g, x, mn := scaled(k, fs[i])
+		in[j], e, mins[j] = g, e+x, mn
 	}
 	dst := &ir.Factor{Vars: t.cvars[c], Card: t.ccard[c], Stride: t.cstride[c], Vals: t.init[t.off[c]:t.off[c+1]]}
 	n := min(len(in), maxInputs)
-	combineTo(k, dst, in[:n], opSum, nil)
-	e += rescale(k, dst)
-	return e + multiplyInto(k, dst, in[n:])
+	combineChecked(k, dst, in[:n], opSum, nil, productMayFlush(mins[:n]))
+	x := rescale(k, dst)
+	e += x
+	if n < len(in) {
+		e += multiplyInto(k, dst, in[n:])
+		t.initLo[c] = minNonzero(dst.Vals)
+		return e
+	}
+	// Every nonzero entry is a product of nonzero entries of the factors,
+	// so the product of their smallest bounds it from below (0 if that
+	// underflows: calibration then checks every product of the clique).
+	lo := math.Ldexp(1, -x)
+	for _, mn := range mins {
+		if !math.IsInf(mn, 1) {
+			lo *= mn
+		}
+	}
+	t.initLo[c] = lo
+	return e
 }
 
 // sumExps sets the exponent of the initial tables from each one's, and
-// records whether filling any of them lost digits (lost[c]) and each
-// one's smallest nonzero entry.
+// records whether filling any of them lost digits (lost[c]).
 func (t *JTree) sumExps(exps []int, lost []bool) {
-	t.initLo = make([]float64, len(exps))
 	for c, e := range exps {
 		t.initExp += e
 		t.lost = t.lost || lost[c]
-		t.initLo[c] = minNonzero(t.init[t.off[c]:t.off[c+1]])
 	}
 }
 

@@ -105,7 +105,7 @@ func moralGraph(m *ir.Model) *moral {
 			}
 		}
 	}
-	mg.g = newElimGraph(scoreWeight, true, mg.card, nil, edges)
+	mg.g = newElimGraph(scoreWeightedFill, true, mg.card, nil, edges) // every counter, for the runs to copy
 	return mg
 }
 

@@ -277,7 +277,7 @@ func (r *ve) run(p *vePlan, exact bool) (*ir.Factor, xfloat, []trace, error) {
 			tabs[i] = f
 			continue
 		}
-		g, e := scaled(k, f)
+		g, e, _ := scaled(k, f)
 		tabs[i], c.e = g, c.e+e
 	}
 	var tr []trace

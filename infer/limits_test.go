@@ -399,7 +399,9 @@ func TestCancel(t *testing.T) {
 			if !errors.Is(err, ErrCanceled) {
 				t.Errorf("%s: got %v, want ErrCanceled", tc.name, err)
 			}
-			if d := time.Since(stop); d > slow(300*time.Millisecond) {
+			// About 10 ms on an idle machine; the bound leaves room for
+			// a loaded one.
+			if d := time.Since(stop); d > slow(time.Second) {
 				t.Errorf("%s: stopped %v after the cancellation", tc.name, d)
 			}
 		case <-time.After(5 * time.Second):
@@ -407,7 +409,7 @@ func TestCancel(t *testing.T) {
 		}
 		// Closed before the call: nothing is computed.
 		start := time.Now()
-		if _, err := Answer(tc.m, q, tc.opt); !errors.Is(err, ErrCanceled) || time.Since(start) > slow(100*time.Millisecond) {
+		if _, err := Answer(tc.m, q, tc.opt); !errors.Is(err, ErrCanceled) || time.Since(start) > slow(time.Second) {
 			t.Errorf("%s: a closed channel gave %v after %v", tc.name, err, time.Since(start))
 		}
 	}

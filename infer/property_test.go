@@ -2,9 +2,11 @@ package infer
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"math/big"
+	"os"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -17,7 +19,29 @@ import (
 // relative, whatever the magnitudes (rows with entries of 1e-300, factors
 // from 1e-300 to 1e300, zeros), no answer is NaN or above 1, and P(e),
 // ln P(e) and ln Z(e) agree with an independent big.Float reference.
-// Run with -rapid.checks=N for more cases than the default 100 a property.
+// Run with -rapid.checks=N for more cases than 1000 a property (see
+// TestMain), and -rapid.seed=0 for other cases than the seeded ones.
+
+// TestMain seeds rapid (-rapid.seed=1) unless the command line chooses a
+// seed, so that every run checks the same cases (pass -rapid.seed=0 for
+// fresh ones), runs 1000 checks a property unless -rapid.checks says
+// otherwise, and keeps failures out of testdata (the seed reproduces
+// them) unless -rapid.nofailfile is given.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["rapid.seed"] {
+		flag.Set("rapid.seed", "1")
+	}
+	if !set["rapid.checks"] {
+		flag.Set("rapid.checks", "1000") // the first hundred are mostly tiny
+	}
+	if !set["rapid.nofailfile"] {
+		flag.Set("rapid.nofailfile", "true")
+	}
+	os.Exit(m.Run())
+}
 
 // propEngines are compared with enumeration.
 var propEngines = []testEngine{

@@ -17,11 +17,11 @@ import (
 // table and memory limits), the cost of large sparse models (stars,
 // grids), the greedy elimination's incremental scores, and cancellation.
 
-// slow returns d, or ten times d under the race detector.
+// slow returns the time bound for d: 3d, or 30d under the race detector.
 func slow(d time.Duration) time.Duration {
 	// The bounds catch the old behaviour (tens of seconds, gigabytes), not
 	// a benchmark: a loaded two-core CI machine gets three times the time,
-	// and the race detector ten times that.
+	// and the race detector ten times more.
 	if raceEnabled {
 		return 30 * d
 	}

@@ -52,7 +52,7 @@ type elimGraph struct {
 	weight []float64
 	heap   elimHeap
 	dirty  []int32 // vertices whose counters changed in the current step
-	mark   []bool  // mark[v]: v is in dirty
+	mark   []uint8 // mark[v]: v is in dirty: 1 for its score, 2 for its weight and score
 	buf    []int32 // scratch
 }
 
@@ -64,7 +64,7 @@ func newElimGraph(kind scoreKind, self bool, card []float64, tie []uint64, edges
 	g := &elimGraph{kind: kind, self: self, card: card, tie: tie,
 		adj: make([][]int32, n), stale: make([]int32, n), alive: make([]bool, n),
 		deg: make([]int32, n), big: make([]int32, n), tri: make([]int64, n),
-		score: make([]float64, n), weight: make([]float64, n), mark: make([]bool, n)}
+		score: make([]float64, n), weight: make([]float64, n), mark: make([]uint8, n)}
 	// Adjacency lists in one block, sorted and without duplicates.
 	cnt := make([]int32, n+1)
 	for _, e := range edges {
@@ -103,7 +103,7 @@ func (g *elimGraph) clone(kind scoreKind, tie []uint64) *elimGraph {
 	h := &elimGraph{kind: kind, self: g.self, card: g.card, tie: tie,
 		adj: make([][]int32, n), stale: make([]int32, n), alive: make([]bool, n),
 		deg: make([]int32, n), big: make([]int32, n), tri: make([]int64, n),
-		score: make([]float64, n), weight: make([]float64, n), mark: make([]bool, n)}
+		score: make([]float64, n), weight: make([]float64, n), mark: make([]uint8, n)}
 	total := 0
 	for _, l := range g.adj {
 		total += len(l)
@@ -216,11 +216,13 @@ func (g *elimGraph) compact(v int32) {
 	g.adj[v], g.stale[v] = l, 0
 }
 
-func (g *elimGraph) touch(v int32) {
-	if !g.mark[v] {
-		g.mark[v] = true
+// touch marks v's score (level 1) or its neighbourhood, weight and score
+// (level 2) as changed.
+func (g *elimGraph) touch(v int32, level uint8) {
+	if g.mark[v] == 0 {
 		g.dirty = append(g.dirty, v)
 	}
+	g.mark[v] = max(g.mark[v], level)
 }
 
 // addEdge joins the alive, non-adjacent vertices a and b.
@@ -235,7 +237,7 @@ func (g *elimGraph) addEdge(a, b int32) {
 				g.wtri[w] += ca * cb
 				sc += g.card[w]
 			}
-			g.touch(w)
+			g.touch(w, 1)
 		})
 		g.tri[a] += k
 		g.tri[b] += k
@@ -258,8 +260,8 @@ func (g *elimGraph) addEdge(a, b int32) {
 	if ca >= 2 {
 		g.big[b]++
 	}
-	g.touch(a)
-	g.touch(b)
+	g.touch(a, 2)
+	g.touch(b, 2)
 }
 
 // insert adds b to a's sorted list.
@@ -306,7 +308,7 @@ func (g *elimGraph) eliminate(x int32, nb []int32) {
 			g.s2[a] -= cx * cx
 			g.wtri[a] -= cx * (s - g.card[a])
 		}
-		g.touch(a)
+		g.touch(a, 2)
 	}
 }
 
@@ -314,6 +316,26 @@ func (g *elimGraph) eliminate(x int32, nb []int32) {
 // The weight is multiplied up in increasing vertex order, so that it is
 // the same float64 however v's neighbourhood came about.
 func (g *elimGraph) rescore(v int32) {
+	g.reweigh(v)
+	g.rescoreOnly(v)
+}
+
+// rescoreOnly computes v's score from its counters and its weight, for a
+// vertex whose neighbourhood (and so weight) has not changed.
+func (g *elimGraph) rescoreOnly(v int32) {
+	switch g.kind {
+	case scoreFill:
+		d := int64(g.deg[v])
+		g.score[v] = float64(d*(d-1)/2 - g.tri[v])
+	case scoreWeight:
+		g.score[v] = g.weight[v]
+	case scoreWeightedFill:
+		g.score[v] = (g.s1[v]*g.s1[v]-g.s2[v])/2 - g.wtri[v]
+	}
+}
+
+// reweigh computes v's weight.
+func (g *elimGraph) reweigh(v int32) {
 	w := 1.0
 	if g.self {
 		w = g.card[v]
@@ -329,15 +351,6 @@ func (g *elimGraph) rescore(v int32) {
 		}
 	}
 	g.weight[v] = w
-	switch g.kind {
-	case scoreFill:
-		d := int64(g.deg[v])
-		g.score[v] = float64(d*(d-1)/2 - g.tri[v])
-	case scoreWeight:
-		g.score[v] = w
-	case scoreWeightedFill:
-		g.score[v] = (g.s1[v]*g.s1[v]-g.s2[v])/2 - g.wtri[v]
-	}
 }
 
 // less orders candidates: score, then weight, then tie, then vertex.
@@ -372,25 +385,41 @@ func (g *elimGraph) run(stages [][]int32, visit func(v int32, nb []int32) bool) 
 	for i := range g.heap.pos {
 		g.heap.pos[i] = -1
 	}
+	// Small graphs scan their candidates for the best; a heap pays off
+	// from a few hundred vertices on. Both take the minimum of the same
+	// total order (less), so the order is the same.
+	scan := len(g.card) <= scanVertices
 	for k, st := range stages {
 		for _, v := range st {
 			if g.alive[v] && inStage[v] == int32(k) && g.heap.pos[v] < 0 {
 				g.rescore(v)
-				g.heap.push(v)
+				g.heap.push(v, scan)
 			}
 		}
 		for g.heap.len() > 0 {
-			x := g.heap.pop()
+			var x int32
+			if scan {
+				x = g.heap.popScan()
+			} else {
+				x = g.heap.pop()
+			}
 			nb := g.neighbours(x)
 			if !visit(x, nb) {
 				return false
 			}
 			g.eliminate(x, nb)
 			for _, v := range g.dirty {
-				g.mark[v] = false
+				level := g.mark[v]
+				g.mark[v] = 0
 				if g.alive[v] && g.heap.pos[v] >= 0 {
-					g.rescore(v)
-					g.heap.fix(v)
+					if level == 2 {
+						g.rescore(v)
+					} else {
+						g.rescoreOnly(v)
+					}
+					if !scan {
+						g.heap.fix(v)
+					}
 				}
 			}
 			g.dirty = g.dirty[:0]
@@ -398,6 +427,10 @@ func (g *elimGraph) run(stages [][]int32, visit func(v int32, nb []int32) bool) 
 	}
 	return true
 }
+
+// scanVertices is the number of vertices up to which run scans its
+// candidates rather than keeping them in a heap.
+const scanVertices = 256
 
 // elimHeap is a binary min-heap of vertices ordered by elimGraph.less,
 // with each vertex's position so that a rescored vertex moves in place.
@@ -409,10 +442,29 @@ type elimHeap struct {
 
 func (h *elimHeap) len() int { return len(h.h) }
 
-func (h *elimHeap) push(v int32) {
+// push adds v; with unordered, h is a plain list for popScan.
+func (h *elimHeap) push(v int32, unordered bool) {
 	h.pos[v] = int32(len(h.h))
 	h.h = append(h.h, v)
-	h.up(len(h.h) - 1)
+	if !unordered {
+		h.up(len(h.h) - 1)
+	}
+}
+
+// popScan removes and returns the least vertex of an unordered list.
+func (h *elimHeap) popScan() int32 {
+	best := 0
+	for i := 1; i < len(h.h); i++ {
+		if h.g.less(h.h[i], h.h[best]) {
+			best = i
+		}
+	}
+	v := h.h[best]
+	last := len(h.h) - 1
+	h.swap(best, last)
+	h.h = h.h[:last]
+	h.pos[v] = -1
+	return v
 }
 
 func (h *elimHeap) pop() int32 {

@@ -148,9 +148,13 @@ func triangulate(h jtHeuristic, seed uint64, mg *moral, bound *sharedBound, limi
 	size := make([]int32, n)   // |C_v|
 	parent := make([]int32, n) // parent in the elimination tree, -1 for none (yet)
 	rep := make([]int32, n)    // the kept clique that holds C_v
-	wait := make([][]int32, n) // wait[v]: eliminated vertices with v in their clique, whose parent may be v
+	// The eliminated vertices with v in their clique, whose parent may be
+	// v, are a list through one block: head[v], then next[i] after the
+	// entry i, whose vertex is who[i] (-1 ends a list).
+	head := make([]int32, n)
+	var who, next []int32
 	for i := range parent {
-		parent[i] = -1
+		parent[i], head[i] = -1, -1
 	}
 	all := make([]int32, n)
 	for i := range all {
@@ -164,8 +168,8 @@ func triangulate(h jtHeuristic, seed uint64, mg *moral, bound *sharedBound, limi
 		t.order = append(t.order, mg.ids[x])
 		size[x] = int32(len(nb) + 1)
 		kept := true
-		for _, w := range wait[x] {
-			if parent[w] < 0 {
+		for i := head[x]; i >= 0; i = next[i] {
+			if w := who[i]; parent[w] < 0 {
 				parent[w] = x
 				if kept && size[w] == size[x]+1 {
 					kept = false
@@ -173,9 +177,9 @@ func triangulate(h jtHeuristic, seed uint64, mg *moral, bound *sharedBound, limi
 				}
 			}
 		}
-		wait[x] = nil
 		for _, a := range nb {
-			wait[a] = append(wait[a], x)
+			who, next = append(who, x), append(next, head[a])
+			head[a] = int32(len(who) - 1)
 		}
 		if !kept {
 			return true

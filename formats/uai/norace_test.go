@@ -1,0 +1,5 @@
+//go:build !race
+
+package uai_test
+
+const raceEnabled = false

@@ -233,6 +233,9 @@ type answerer struct {
 	eng   engine
 	jt    *JTree      // a precompiled tree for the JT engine, or nil
 	trees []*jtEngine // engines holding a workspace of tree, to release
+
+	kern  kernel       // what k points to (one allocation less per query)
+	tree1 [1]*jtEngine // room for trees' first engine
 }
 
 // release returns the junction tree's workspaces, if any.
@@ -266,7 +269,9 @@ func (a *answerer) setup() error {
 	n := len(m.Vars)
 	a.obs = make([]int, n)
 	a.card = make([]int, n)
-	a.k = newKernel(a.opt.Cancel)
+	a.kern = kernel{cancel: a.opt.Cancel}
+	a.k = &a.kern
+	a.trees = a.tree1[:0]
 	for v := range a.obs {
 		a.obs[v] = -1
 		if m.Discrete(ir.VarID(v)) {

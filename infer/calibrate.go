@@ -47,27 +47,37 @@ func (t *JTree) load(w *jtWork, obs []int) {
 // entry pushed below the normal range is recorded in k. It reads xs once
 // and writes it once.
 func normalize(k *kernel, xs []float64) (int, float64) {
-	mx, mn := 0.0, math.Inf(1)
+	// The entries are non-negative, so their bits order them as their
+	// values do; one less than the bits puts 0 last. min and max on the
+	// bits compile to branch-free moves.
+	var hi uint64
+	lo := uint64(math.MaxUint64)
 	for _, x := range xs {
-		if x > mx {
-			mx = x
-		}
-		if x < mn && x != 0 {
-			mn = x
-		}
+		b := math.Float64bits(x)
+		hi = max(hi, b)
+		lo = min(lo, b-1)
+	}
+	mx, mn := math.Float64frombits(hi), math.Inf(1)
+	if lo != math.MaxUint64 {
+		mn = math.Float64frombits(lo + 1)
 	}
 	if mx == 0 {
 		return 0, mn
 	}
-	_, e := math.Frexp(mx)
+	// mx = 1.m·2^(E-1023) = 0.1m·2^e with e = E-1022, read off the bits
+	// (math.Frexp and math.Ldexp cost more than the loop on the small
+	// separators of most trees).
+	e := int(hi>>52) - 1022
+	if hi < 1<<52 || e <= -1022 || e >= 1022 {
+		// mx is subnormal, or 2^-e is not a normal float64: scaleBy
+		// falls back to Ldexp.
+		_, e = math.Frexp(mx)
+		return scaleBy(k, xs, mx), math.Ldexp(mn, -e)
+	}
 	if e == 0 {
 		return 0, mn
 	}
-	f := math.Ldexp(1, -e)
-	if -e <= -1022 || -e >= 1023 {
-		// 2^-e is not a normal float64: scaleBy falls back to Ldexp.
-		return scaleBy(k, xs, mx), math.Ldexp(mn, -e)
-	}
+	f := math.Float64frombits(uint64(1023-e) << 52) // 2^-e
 	mn *= f
 	if mn < minNormal {
 		k.flush()
@@ -114,7 +124,7 @@ func (t *JTree) collect(k *kernel, w *jtWork, maxProduct bool) bool {
 	kl := kernel{cancel: k.cancelChan()}
 	lost := false
 	for i := len(t.order) - 1; i >= 1; i-- {
-		if kl.poll() {
+		if kl.stop() {
 			w.state = jtEmpty
 			return false
 		}
@@ -123,7 +133,7 @@ func (t *JTree) collect(k *kernel, w *jtWork, maxProduct bool) bool {
 		mc, mp, pc, pp, sep := t.edge(w, c)
 		clear(sep)
 		for lo := 0; lo < len(mc); lo += pollSpan {
-			if lo > 0 && kl.poll() {
+			if lo > 0 && kl.stop() {
 				w.state = jtEmpty
 				return false
 			}
@@ -149,7 +159,7 @@ func (t *JTree) collect(k *kernel, w *jtWork, maxProduct bool) bool {
 		w.lo[pa] *= smin
 		mx := 0.0
 		for lo := 0; lo < len(mp); lo += pollSpan {
-			if lo > 0 && kl.poll() {
+			if lo > 0 && kl.stop() {
 				w.state = jtEmpty
 				return false
 			}
@@ -217,7 +227,7 @@ func (t *JTree) distribute(k *kernel, w *jtWork) bool {
 	kl := kernel{cancel: k.cancelChan()}
 	lost := false
 	for i := 1; i < len(t.order); i++ {
-		if kl.poll() {
+		if kl.stop() {
 			w.state = jtEmpty
 			return false
 		}
@@ -226,7 +236,7 @@ func (t *JTree) distribute(k *kernel, w *jtWork) bool {
 		tmp := w.tmp[:len(sep)]
 		clear(tmp)
 		for lo := 0; lo < len(mp); lo += pollSpan {
-			if lo > 0 && kl.poll() {
+			if lo > 0 && kl.stop() {
 				w.state = jtEmpty
 				return false
 			}
@@ -251,7 +261,7 @@ func (t *JTree) distribute(k *kernel, w *jtWork) bool {
 		}
 		check := !safeProduct(w.lo[c], tmin)
 		for lo := 0; lo < len(mc); lo += pollSpan {
-			if lo > 0 && kl.poll() {
+			if lo > 0 && kl.stop() {
 				w.state = jtEmpty
 				return false
 			}

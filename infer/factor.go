@@ -129,6 +129,10 @@ func (k *kernel) cancelChan() <-chan struct{} {
 	return k.cancel
 }
 
+// stop is poll for hot loops: without a cancellation channel it is one
+// inlined comparison.
+func (k *kernel) stop() bool { return k.cancel != nil && k.poll() }
+
 // canceledNow is poll for a kernel whose forks may have seen the
 // cancellation first.
 func (k *kernel) canceledNow() bool { return k.poll() }

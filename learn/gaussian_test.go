@@ -216,7 +216,7 @@ func TestGaussianEdgeCases(t *testing.T) {
 	eps := 1e-9 * 134 / 9
 	want := []float64{math.Sqrt(1 + eps), math.Sqrt(eps), 1}
 	for c, w := range want {
-		if math.Abs(g.SD[c]-w) > 1e-15*w {
+		if !(math.Abs(g.SD[c]-w) <= 1e-15*w) {
 			t.Errorf("sd[%d] = %.17g, want %.17g", c, g.SD[c], w)
 		}
 	}
@@ -239,7 +239,7 @@ func TestGaussianEdgeCases(t *testing.T) {
 	if _, err := learnInto(&m, opener(t, "e.csv", src, m), learn.Options{VarSmoothing: 0.5}); err != nil {
 		t.Fatal(err)
 	}
-	if sd, want := m.Gaussian(1).SD[1], math.Sqrt(0.5*134/9); math.Abs(sd-want) > 1e-15 {
+	if sd, want := m.Gaussian(1).SD[1], math.Sqrt(0.5*134/9); !(math.Abs(sd-want) <= 1e-15) {
 		t.Errorf("sd with VarSmoothing 0.5: %v, want %v", sd, want)
 	}
 

@@ -177,7 +177,7 @@ func TestLearnTable(t *testing.T) {
 	}
 	// P(Outlook=overcast | Play=no) = (0 + 3/3) / (2 + 3).
 	o, _ := m.Lookup("Outlook")
-	if got := m.Table(ir.VarID(o.ID)).Factor.Vals[0*3+2]; math.Abs(got-0.2) > 1e-15 {
+	if got := m.Table(ir.VarID(o.ID)).Factor.Vals[0*3+2]; !(math.Abs(got-0.2) <= 1e-15) {
 		t.Errorf("P(overcast | no) = %v, want 0.2", got)
 	}
 }

@@ -109,7 +109,10 @@ func testCmd(c *cli, args []string) int {
 
 // findModels lists the .pbl files named by args: files as given, and the
 // .pbl files below directories, in lexical order. Like go test, it skips
-// directories named testdata and those whose names begin with . or _.
+// directories named testdata and those whose names begin with . or _. In a
+// directory it also skips anything named .pbl that is not a regular file
+// (or a symbolic link to one, or a broken link), without opening it: opening a named pipe
+// nobody writes to blocks forever.
 func findModels(args []string) ([]string, error) {
 	var files []string
 	for _, arg := range args {
@@ -132,9 +135,19 @@ func findModels(args []string) ([]string, error) {
 				}
 				return nil
 			}
-			if strings.HasSuffix(name, ".pbl") {
-				files = append(files, path)
+			if !strings.HasSuffix(name, ".pbl") {
+				return nil
 			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// Stat follows the link and opens nothing. A broken
+				// link is kept, so that testing it reports the error.
+				if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+					return nil
+				}
+			} else if !d.Type().IsRegular() {
+				return nil
+			}
+			files = append(files, path)
 			return nil
 		})
 		if err != nil {

@@ -60,19 +60,22 @@ func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
 	return m, opt, exitOK
 }
 
-// print writes one result, separating text results by blank lines.
-func (c *cli) print(m *ir.Model, res *infer.Result, first *bool) {
+// print writes one result, separating text results by blank lines, and
+// returns the exit status: 1 if it could not be written (reported).
+func (c *cli) print(m *ir.Model, res *infer.Result, first *bool) int {
 	if c.json {
 		if err := report.JSON(c.stdout, m, res); err != nil {
 			c.report(err)
+			return exitError
 		}
-		return
+		return exitOK
 	}
 	if !*first {
 		fmt.Fprintln(c.stdout)
 	}
 	*first = false
 	report.Text(c.stdout, m, res)
+	return exitOK
 }
 
 // queryCmd answers queries given on the command line.
@@ -108,7 +111,9 @@ func queryCmd(c *cli, args []string) int {
 			status = exitError
 			continue
 		}
-		c.print(m, results[i], &first)
+		if c.print(m, results[i], &first) != exitOK {
+			status = exitError
+		}
 	}
 	return status
 }
@@ -182,7 +187,8 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// writeJSON writes one JSON object on its own line.
+// writeJSON writes one JSON object on its own line. An error is reported,
+// which makes the command's exit status 1 (see runCommand).
 func (c *cli) writeJSON(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -88,6 +88,7 @@ type cli struct {
 	explain        bool
 	fs             *flag.FlagSet
 	test           testFlags
+	reported       bool // report was called: the exit status is not 0
 }
 
 func engineFlags(c *cli, fs *flag.FlagSet) {
@@ -222,7 +223,13 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		c.usage(cmd, stderr)
 		return exitUsage
 	}
-	return cmd.run(c, pos)
+	status := cmd.run(c, pos)
+	if status == exitOK && c.reported {
+		// Whatever a command reported is an error: it never exits 0
+		// after one (a result that could not be written as JSON, say).
+		status = exitError
+	}
+	return status
 }
 
 func lookup(name string) *command {
@@ -284,6 +291,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // {"file", "line", "col", "message"} (file, line and col left out when
 // unknown).
 func (c *cli) report(err error) {
+	c.reported = true
 	if ew, ok := c.stdout.(*errWriter); ok && ew.err != nil && errors.Is(err, ew.err) {
 		if ew.reported {
 			return
@@ -353,7 +361,9 @@ func (c *cli) warn(file, msg string) {
 // message, if it could not be written.
 func (c *cli) write(b []byte) int {
 	if _, err := c.stdout.Write(b); err != nil {
-		c.report(fmt.Errorf("write error: %v", err))
+		// Wrapped, so that report recognises the error of stdout and
+		// says it once, as run would.
+		c.report(fmt.Errorf("write error: %w", err))
 		return exitError
 	}
 	return exitOK

@@ -20,6 +20,47 @@ const Digits = 10
 // trailing zeros (0.4, 0.2076502732, 1.5e-12).
 func Num(x float64) string { return strconv.FormatFloat(x, 'g', Digits, 64) }
 
+// minNormal is the smallest positive normal float64, about 2.2e-308:
+// below it a probability has lost digits, or is 0 though possible.
+const minNormal = 0x1p-1022
+
+// underflows reports whether the probability p, whose natural log is
+// logp, is too small for a normal float64 while being possible: it must
+// then be written from logp.
+func underflows(p, logp float64) bool {
+	return p < minNormal && !math.IsInf(logp, -1) && !math.IsNaN(logp)
+}
+
+// NumLog formats the probability p whose natural log is logp as Num does,
+// except that a possible p too small for a normal float64 (below about
+// 2.2e-308, where it has lost digits or become 0) is written in decimal
+// from logp, to Digits significant digits: 1.234567891e-400. A possible
+// answer is never printed as 0.
+func NumLog(p, logp float64) string {
+	if !underflows(p, logp) {
+		return Num(p)
+	}
+	return fromLog(logp, Digits)
+}
+
+// fromLog writes exp(logp) in decimal scientific notation with the given
+// number of significant digits, for a logp below the range of float64.
+// The digits are those logp carries: ln P has an absolute error of about
+// |ln P|·1e-16, so the mantissa's relative error is about that too.
+func fromLog(logp float64, digits int) string {
+	x := logp / math.Ln10
+	e := math.Floor(x)
+	m := strconv.FormatFloat(math.Pow(10, x-e), 'f', digits-1, 64)
+	if strings.HasPrefix(m, "10") { // rounded up to 10
+		e++
+		m = strconv.FormatFloat(math.Pow(10, x-e), 'f', digits-1, 64)
+	}
+	if strings.Contains(m, ".") {
+		m = strings.TrimRight(strings.TrimRight(m, "0"), ".")
+	}
+	return m + "e" + strconv.FormatFloat(e, 'f', 0, 64)
+}
+
 // Check returns an error if a number of r that the output shows is not a
 // probability (NaN, infinite, or outside [0, 1]) or, for P(e), if LogZ is
 // NaN or +Inf. The engines never return such a result: an error here is a
@@ -74,7 +115,7 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 		fmt.Fprintf(w, "%s = %t\n", q.Text, r.Independent)
 		return
 	case ir.MPE, ir.MAP:
-		fmt.Fprintf(w, "%s  p = %s\n", q.Text, Num(r.P))
+		fmt.Fprintf(w, "%s  p = %s\n", q.Text, NumLog(r.P, r.LogP))
 		var t Table
 		for _, o := range r.Assignment {
 			v := m.Vars[o.Var]
@@ -84,7 +125,9 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 		return
 	}
 	switch q.Form() {
-	case ir.FormNumber, ir.FormEvidence:
+	case ir.FormNumber:
+		fmt.Fprintf(w, "%s = %s\n", q.Text, NumLog(r.P, r.LogP))
+	case ir.FormEvidence:
 		fmt.Fprintf(w, "%s = %s\n", q.Text, Num(r.P))
 	case ir.FormMarginals:
 		fmt.Fprintln(w, q.Text)
@@ -242,6 +285,19 @@ func (f Float) MarshalJSON() ([]byte, error) {
 	return []byte(strconv.FormatFloat(float64(f), 'g', -1, 64)), nil
 }
 
+// probLog is a probability with its natural log, which marshals as Float
+// does, or, for a possible probability too small for a normal float64, as
+// the decimal number exp(LogP) (1.234567891e-400), which a reader working
+// in float64 reads as 0 but which says the answer is possible.
+type probLog struct{ P, LogP float64 }
+
+func (f probLog) MarshalJSON() ([]byte, error) {
+	if !underflows(f.P, f.LogP) {
+		return Float(f.P).MarshalJSON()
+	}
+	return []byte(fromLog(f.LogP, Digits)), nil
+}
+
 // JSONValue returns the JSON form of a result. P(e) on a Markov network
 // has "log_partition" besides "p": ln Σ_{x ⊨ e} Π φ(x), the partition
 // function with the evidence (natural log; null when it is 0).
@@ -281,12 +337,12 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 		}
 		o.Set("evidence", evidence())
 		o.Set("assignment", a)
-		o.Set("p", Float(r.P))
+		o.Set("p", probLog{r.P, r.LogP})
 		return o
 	}
 	switch q.Form() {
 	case ir.FormNumber:
-		o.Set("p", Float(r.P))
+		o.Set("p", probLog{r.P, r.LogP})
 	case ir.FormEvidence:
 		o.Set("evidence", evidence())
 		o.Set("p", Float(r.P))

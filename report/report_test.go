@@ -148,3 +148,51 @@ func TestCheck(t *testing.T) {
 		}()
 	}
 }
+
+// TestNumLog: a possible probability below the normal float64 range is
+// written from its logarithm, never as 0; others as Num writes them.
+func TestNumLog(t *testing.T) {
+	for _, tc := range []struct {
+		p, logp float64
+		want    string
+	}{
+		{0.25, math.Log(0.25), "0.25"},
+		{0, math.Inf(-1), "0"},
+		{1e-300, math.Log(1e-300), "1e-300"},
+		{0, -1100 * math.Ln2, "7.362151829e-332"},
+		{0, math.Log(2) - 400*math.Ln10, "2e-400"},
+		{5e-324, math.Log(3.5) - 330*math.Ln10, "3.5e-330"}, // subnormal: digits lost
+		{0, -400*math.Ln10 - 1e-14, "1e-400"},                // mantissa rounds up to 10
+		{0, -400*math.Ln10 + 1e-14, "1e-400"},
+	} {
+		if got := NumLog(tc.p, tc.logp); got != tc.want {
+			t.Errorf("NumLog(%v, %v) = %q, want %q", tc.p, tc.logp, got, tc.want)
+		}
+	}
+}
+
+// TestUnderflowingAnswer: an MPE or P(x | e) too small for float64 prints
+// from its logarithm in text and JSON, never as p = 0.
+func TestUnderflowingAnswer(t *testing.T) {
+	m := bayesModel(t)
+	logp := math.Log(2) - 400*math.Ln10
+	mpe := &infer.Result{Query: &ir.Query{Text: "MPE()", Kind: ir.MPE}, P: 0, LogP: logp, Assignment: []ir.Obs{{Var: 0, State: 1}}}
+	num := &infer.Result{Query: &ir.Query{Text: "P(X=1 | X=0)", Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{1}}, P: 0, LogP: logp}
+	for _, tc := range []struct {
+		r          *infer.Result
+		text, json string
+	}{
+		{mpe, "MPE()  p = 2e-400\n  X  1\n", `{"query":"MPE()","evidence":{},"assignment":{"X":"1"},"p":2e-400}`},
+		{num, "P(X=1 | X=0) = 2e-400\n", `{"query":"P(X=1 | X=0)","p":2e-400}`},
+	} {
+		var b strings.Builder
+		Text(&b, m, tc.r)
+		if b.String() != tc.text {
+			t.Errorf("Text: got %q, want %q", b.String(), tc.text)
+		}
+		b.Reset()
+		if err := JSON(&b, m, tc.r); err != nil || b.String() != tc.json+"\n" {
+			t.Errorf("JSON: got %s, %v; want %s", b.String(), err, tc.json)
+		}
+	}
+}

@@ -162,7 +162,7 @@ func TestNumLog(t *testing.T) {
 		{0, -1100 * math.Ln2, "7.362151829e-332"},
 		{0, math.Log(2) - 400*math.Ln10, "2e-400"},
 		{5e-324, math.Log(3.5) - 330*math.Ln10, "3.5e-330"}, // subnormal: digits lost
-		{0, -400*math.Ln10 - 1e-14, "1e-400"},                // mantissa rounds up to 10
+		{0, -400*math.Ln10 - 1e-14, "1e-400"},               // mantissa rounds up to 10
 		{0, -400*math.Ln10 + 1e-14, "1e-400"},
 	} {
 		if got := NumLog(tc.p, tc.logp); got != tc.want {

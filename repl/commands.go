@@ -2,14 +2,21 @@ package repl
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/pbl-lang/pbl/formats/dot"
+	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
@@ -19,7 +26,79 @@ import (
 // A replCommand is one of the colon commands.
 type replCommand struct {
 	name, args, help string
-	run              func(s *Session, args []string)
+	run              func(s *Session, c *cmdLine)
+}
+
+// cmdLine is a command as typed: the position of its ':' and its
+// arguments, the words after its name, with theirs, so that an error in a
+// command is positioned at what it is about, as <stdin>:LINE:COL, like the
+// errors of statements.
+type cmdLine struct {
+	pos  ir.Pos
+	args []word
+	rest word // the text after the command's name, as typed, and where it starts
+}
+
+// word is a piece of a command line and its position.
+type word struct {
+	text string
+	pos  ir.Pos
+}
+
+// texts returns the arguments' texts.
+func (c *cmdLine) texts() []string {
+	out := make([]string, len(c.args))
+	for i, a := range c.args {
+		out[i] = a.text
+	}
+	return out
+}
+
+// extra returns the position of the n-th argument (from 0), or of the
+// command when there is none: where to report a wrong number of arguments.
+func (c *cmdLine) extra(n int) ir.Pos {
+	if n < len(c.args) {
+		return c.args[n].pos
+	}
+	return c.pos
+}
+
+// splitLine splits line (the input line number lineNo) into words
+// separated by white space, each with its position (columns count runes).
+func splitLine(line string, lineNo int) []word {
+	var out []word
+	col, start, startCol := 1, -1, 0
+	for i, r := range line {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				out = append(out, word{line[start:i], ir.Pos{File: InputName, Line: lineNo, Col: startCol}})
+				start = -1
+			}
+		} else if start < 0 {
+			start, startCol = i, col
+		}
+		col++
+	}
+	if start >= 0 {
+		out = append(out, word{line[start:], ir.Pos{File: InputName, Line: lineNo, Col: startCol}})
+	}
+	return out
+}
+
+// errorAt reports an error at pos, in the input line being run.
+func (s *Session) errorAt(pos ir.Pos, format string, args ...any) {
+	s.report(&ir.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}, s.src)
+}
+
+// reportAt reports err, at pos unless it has a position of its own (an
+// error in a file names the file).
+func (s *Session) reportAt(pos ir.Pos, err error) {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		s.report(err, "")
+		return
+	}
+	s.report(ir.Positioned(pos, err), s.src)
 }
 
 var commands []*replCommand
@@ -66,44 +145,56 @@ func lookupCommand(name string) *replCommand {
 	return nil
 }
 
-// command runs a line that starts with ':'.
+// command runs a line whose first non-blank character is ':'.
 func (s *Session) command(line string) {
-	fields := strings.Fields(line[1:])
-	if len(fields) == 0 {
-		s.errorf("empty command: type :help for the list")
-		return
+	s.start, s.src = s.line, line
+	defer func() { s.src = "" }()
+	words := splitLine(line, s.line)
+	c := &cmdLine{pos: words[0].pos}
+	name := strings.TrimPrefix(words[0].text, ":")
+	if name == "" {
+		if len(words) == 1 {
+			s.errorAt(c.pos, "empty command: type :help for the list")
+			return
+		}
+		name, words = words[1].text, words[1:] // ": observe X=x"
 	}
-	c := lookupCommand(fields[0])
-	if c == nil {
-		msg := fmt.Sprintf("unknown command :%s", fields[0])
-		if near := spell.Nearest(":"+fields[0], commandNames()); near != "" {
+	cmd := lookupCommand(name)
+	if cmd == nil {
+		msg := fmt.Sprintf("unknown command :%s", name)
+		if near := spell.Nearest(":"+name, commandNames()); near != "" {
 			msg += fmt.Sprintf(" (did you mean %s?)", near)
 		}
-		s.errorf("%s; type :help for the list", msg)
+		s.errorAt(c.pos, "%s; type :help for the list", msg)
 		return
 	}
-	c.run(s, fields[1:])
+	c.args = words[1:]
+	// rest starts after the name, wherever it ends.
+	i := strings.Index(line, name) + len(name)
+	c.rest = word{line[i:], ir.Pos{File: InputName, Line: s.line, Col: utf8.RuneCountInString(line[:i]) + 1}}
+	cmd.run(s, c)
 }
 
-func (s *Session) cmdLoad(args []string) {
-	if len(args) != 1 {
-		s.errorf(":load takes one model file")
+func (s *Session) cmdLoad(c *cmdLine) {
+	if len(c.args) != 1 {
+		s.errorAt(c.extra(1), ":load takes one model file")
 		return
 	}
-	if err := s.Load(args[0]); err != nil {
-		s.report(err, "")
+	path := c.args[0].text
+	if err := s.Load(path); err != nil {
+		s.reportAt(c.args[0].pos, err)
 		return
 	}
-	s.note("loaded %s: %s", args[0], s.summary())
+	s.note("loaded %s: %s", path, s.summary())
 }
 
-func (s *Session) cmdReload(args []string) {
-	if len(args) != 0 {
-		s.errorf(":reload takes no arguments")
+func (s *Session) cmdReload(c *cmdLine) {
+	if len(c.args) != 0 {
+		s.errorAt(c.args[0].pos, ":reload takes no arguments")
 		return
 	}
 	if err := s.Reload(); err != nil {
-		s.report(err, "")
+		s.reportAt(c.pos, err)
 		return
 	}
 	what := s.path
@@ -113,20 +204,33 @@ func (s *Session) cmdReload(args []string) {
 	s.note("reloaded %s: %s", what, s.summary())
 }
 
-// lookupVar finds a variable by name, suggesting a near one.
-func (s *Session) lookupVar(name string) (*ir.Variable, bool) {
-	if v, ok := s.model.Lookup(name); ok {
+// lookupVar finds the variable a word names, reporting an unknown one
+// at the word.
+func (s *Session) lookupVar(w word) (*ir.Variable, bool) {
+	if v, ok := s.model.Lookup(w.text); ok {
 		return v, true
 	}
-	msg := fmt.Sprintf("undefined variable %q", name)
-	if near := spell.Nearest(name, s.model.Names()); near != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", near)
-	}
-	s.errorf("%s", msg)
+	s.reportAt(w.pos, s.nameError(w, word{}))
 	return nil, false
 }
 
-func (s *Session) cmdVars(args []string) {
+// nameError returns the error of a query about name (and state, if its
+// text is not empty), P(name=state), on the session model, positioned at
+// the words: the words a query would get for an undefined variable or an
+// unknown state, with the same hints. It is nil if the query is valid.
+func (s *Session) nameError(name, state word) error {
+	at := func(p ir.Pos) lexer.Position {
+		return lexer.Position{Filename: p.File, Line: p.Line, Column: p.Col}
+	}
+	t := &grammar.Term{Pos: at(name.pos), Name: &grammar.Name{Pos: at(name.pos), Quoted: name.text}}
+	if state.text != "" {
+		t.State = &grammar.Name{Pos: at(state.pos), Quoted: state.text}
+	}
+	_, err := ir.LowerQuery(s.model, &grammar.Query{Pos: at(name.pos), Kind: "P", Targets: []*grammar.Term{t}})
+	return err
+}
+
+func (s *Session) cmdVars(c *cmdLine) {
 	m := s.model
 	if len(m.Vars) == 0 {
 		s.note("no variables yet: :load a model or declare some, as in var Rain: bool")
@@ -151,12 +255,18 @@ func varNames(m *ir.Model, vs []ir.VarID) string {
 	return strings.Join(names, ", ")
 }
 
-func (s *Session) cmdCPT(args []string) {
-	if len(args) != 1 {
-		s.errorf(":cpt takes one variable name, as in :cpt Campfire")
+func (s *Session) cmdCPT(c *cmdLine) {
+	ws := obsWords(c.rest) // a quoted name may hold blanks
+	if len(ws) != 1 {
+		p := c.pos
+		if len(ws) > 1 {
+			p = ws[1].pos
+		}
+		s.errorAt(p, ":cpt takes one variable name, as in :cpt Campfire")
 		return
 	}
-	v, ok := s.lookupVar(strings.Trim(args[0], `"`))
+	arg := ws[0]
+	v, ok := s.lookupVar(arg)
 	if !ok {
 		return
 	}
@@ -168,13 +278,13 @@ func (s *Session) cmdCPT(args []string) {
 	switch {
 	case cpt != nil:
 	case slices.Contains(s.model.Unlearned(), v.ID):
-		s.errorf("%s has no distribution yet: give it one (P(%s | ...) = ...) or learn it", ir.Quote(v.Name), ir.Quote(v.Name))
+		s.errorAt(arg.pos, "%s has no distribution yet: give it one (P(%s | ...) = ...) or learn it", ir.Quote(v.Name), ir.Quote(v.Name))
 		return
 	case !s.model.IsBayesNet():
-		s.errorf("%s has no conditional probability table: the model is a Markov network", ir.Quote(v.Name))
+		s.errorAt(arg.pos, "%s has no conditional probability table: the model is a Markov network", ir.Quote(v.Name))
 		return
 	default:
-		s.errorf("%s has no conditional probability table", ir.Quote(v.Name))
+		s.errorAt(arg.pos, "%s has no conditional probability table", ir.Quote(v.Name))
 		return
 	}
 	writeCPT(s.out, s.model, cpt)
@@ -225,32 +335,49 @@ func parentsText(m *ir.Model, ps []ir.VarID) string {
 	return " | " + strings.Join(names, ", ")
 }
 
-func (s *Session) cmdGraph(args []string) {
-	switch len(args) {
+func (s *Session) cmdGraph(c *cmdLine) {
+	switch len(c.args) {
 	case 0:
 		writeGraph(s.out, s.model)
 	case 1:
 		var b bytes.Buffer
 		if err := dot.Write(&b, s.model); err != nil {
-			s.report(err, "")
+			s.reportAt(c.pos, err)
 			return
 		}
-		if err := writeFileAtomic(args[0], b.Bytes()); err != nil {
-			s.report(err, "")
+		path := c.args[0].text
+		write := s.cfg.WriteFile
+		if write == nil {
+			write = writeFileAtomic
+		}
+		if err := write(path, b.Bytes()); err != nil {
+			s.reportAt(c.args[0].pos, err)
 			return
 		}
-		s.note("wrote %s", args[0])
+		s.note("wrote %s", path)
 	default:
-		s.errorf(":graph takes at most one file name")
+		s.errorAt(c.args[1].pos, ":graph takes at most one file name")
 	}
 }
 
 // writeFileAtomic writes data to path through a temporary file in the
-// same folder.
+// same folder, renamed over path once complete. Its errors are
+// *os.PathError values naming path, never the temporary file.
 func writeFileAtomic(path string, data []byte) error {
+	fail := func(err error) error {
+		var pe *os.PathError
+		var le *os.LinkError
+		switch {
+		case errors.As(err, &pe):
+			err = pe.Err
+		case errors.As(err, &le):
+			err = le.Err
+		}
+		return &os.PathError{Op: "write", Path: path, Err: err}
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), ".pbl-*.tmp")
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {
@@ -261,97 +388,145 @@ func writeFileAtomic(path string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
+		return fail(err)
 	}
-	return err
+	return nil
 }
 
-// parseObs parses "X=x" terms, also "X = x" split over fields and
-// trailing commas.
-func parseObs(args []string) ([][2]string, error) {
-	text := strings.Join(args, " ")
-	text = strings.ReplaceAll(text, ",", " ")
-	text = strings.ReplaceAll(text, " =", "=")
-	text = strings.ReplaceAll(text, "= ", "=")
-	var out [][2]string
-	for _, f := range strings.Fields(text) {
-		name, state, ok := strings.Cut(f, "=")
-		if !ok || name == "" || state == "" {
-			return nil, fmt.Errorf("want X=x, not %q", f)
+// obsWords splits the arguments of :observe and :unobserve into words:
+// names and states (bare, or in double quotes, which may hold blanks and
+// Go escapes) and "=" signs, separated by blanks or commas, each with its
+// position.
+func obsWords(rest word) []word {
+	var out []word
+	src := []rune(rest.text)
+	at := func(i int) ir.Pos { p := rest.pos; p.Col += i; return p }
+	for i := 0; i < len(src); {
+		r := src[i]
+		switch {
+		case unicode.IsSpace(r) || r == ',':
+			i++
+		case r == '=':
+			out = append(out, word{"=", at(i)})
+			i++
+		case r == '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' && j+1 < len(src) {
+					j++
+				}
+				j++
+			}
+			text := string(src[i:min(j+1, len(src))])
+			if u, err := strconv.Unquote(text); err == nil {
+				text = u
+			} else {
+				text = strings.Trim(text, `"`)
+			}
+			out = append(out, word{text, at(i)})
+			i = j + 1
+		default:
+			j := i
+			for j < len(src) && !unicode.IsSpace(src[j]) && src[j] != ',' && src[j] != '=' {
+				j++
+			}
+			out = append(out, word{string(src[i:j]), at(i)})
+			i = j
 		}
-		out = append(out, [2]string{strings.Trim(name, `"`), strings.Trim(state, `"`)})
+	}
+	return out
+}
+
+// observation is one X=x of :observe.
+type observation struct{ name, state word }
+
+// parseObs parses the observations X=x of :observe, also written X = x,
+// separated by blanks or commas. An error is positioned at the word that
+// is not part of an X=x.
+func parseObs(rest word) ([]observation, error) {
+	ws := obsWords(rest)
+	var out []observation
+	for i := 0; i < len(ws); i += 3 {
+		switch {
+		case ws[i].text == "=":
+			return nil, &ir.Error{Pos: ws[i].pos, Msg: `want X=x, but "=" has no variable before it`}
+		case i+1 >= len(ws) || ws[i+1].text != "=":
+			return nil, &ir.Error{Pos: ws[i].pos, Msg: fmt.Sprintf("want X=x, not %q", ws[i].text)}
+		case i+2 >= len(ws) || ws[i+2].text == "=":
+			return nil, &ir.Error{Pos: ws[i+1].pos, Msg: fmt.Sprintf("want X=x, but %s= has no state after it", ir.Quote(ws[i].text))}
+		}
+		out = append(out, observation{ws[i], ws[i+2]})
 	}
 	return out, nil
 }
 
-func (s *Session) cmdObserve(args []string) {
-	if len(args) == 0 {
-		s.errorf(":observe takes observations, as in :observe Storm=true")
+func (s *Session) cmdObserve(c *cmdLine) {
+	if len(c.args) == 0 {
+		s.errorAt(c.pos, ":observe takes observations, as in :observe Storm=true")
 		return
 	}
-	pairs, err := parseObs(args)
+	pairs, err := parseObs(c.rest)
 	if err != nil {
-		s.errorf(":observe: %v", err)
+		s.reportAt(c.pos, err)
 		return
 	}
 	// Validate all before changing anything.
 	for i, p := range pairs {
+		name, state := p.name.text, p.state.text
 		for _, q := range pairs[:i] {
-			if q[0] == p[0] && q[1] != p[1] {
-				s.errorf(":observe: %s is given two states, %s=%s and %s=%s; a variable is observed in one state",
-					ir.Quote(p[0]), ir.Quote(p[0]), ir.Quote(q[1]), ir.Quote(p[0]), ir.Quote(p[1]))
+			if q.name.text == name && q.state.text != state {
+				s.errorAt(p.name.pos, "%s is given two states, %s=%s and %s=%s; a variable is observed in one state",
+					ir.Quote(name), ir.Quote(name), ir.Quote(q.state.text), ir.Quote(name), ir.Quote(state))
 				return
 			}
 		}
-		v, ok := s.lookupVar(p[0])
-		if !ok {
+		v, ok := s.model.Lookup(name)
+		if ok && !v.Discrete() {
+			s.errorAt(p.name.pos, "%s is real-valued; only discrete variables can be observed", ir.Quote(v.Name))
 			return
 		}
-		if !v.Discrete() {
-			s.errorf("%s is real-valued; only discrete variables can be observed", ir.Quote(v.Name))
-			return
-		}
-		if v.State(p[1]) < 0 {
-			msg := fmt.Sprintf("%s has no state %q", ir.Quote(v.Name), p[1])
-			if near := spell.Nearest(p[1], v.States); near != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", near)
-			} else {
-				msg += fmt.Sprintf(" (its states: %s)", strings.Join(quoteAll(v.States), ", "))
-			}
-			s.errorf("%s", msg)
+		if !ok || v.State(state) < 0 {
+			// The error a query would give, P(X=x): an undefined
+			// variable or an unknown state, with the same hints.
+			s.reportAt(p.name.pos, s.nameError(p.name, p.state))
 			return
 		}
 	}
 	for _, p := range pairs {
 		replaced := false
 		for i := range s.evid {
-			if s.evid[i].name == p[0] {
-				s.evid[i].state, replaced = p[1], true
+			if s.evid[i].name == p.name.text {
+				s.evid[i].state, replaced = p.state.text, true
 			}
 		}
 		if !replaced {
-			s.evid = append(s.evid, obs{p[0], p[1]})
+			s.evid = append(s.evid, obs{p.name.text, p.state.text})
 		}
 	}
 	s.note("evidence: %s", s.evidenceText())
 }
 
-func (s *Session) cmdUnobserve(args []string) {
-	if len(args) == 0 {
+func (s *Session) cmdUnobserve(c *cmdLine) {
+	if len(c.args) == 0 {
 		s.evid = nil
 		s.note("evidence cleared")
 		return
 	}
-	for _, a := range strings.Fields(strings.ReplaceAll(strings.Join(args, " "), ",", " ")) {
-		name, _, _ := strings.Cut(a, "=")
-		name = strings.Trim(name, `"`)
+	ws := obsWords(c.rest)
+	for k := 0; k < len(ws); k++ {
+		w := ws[k]
+		if w.text == "=" {
+			k++ // X=x: skip the state
+			continue
+		}
 		i := -1
 		for j, o := range s.evid {
-			if o.name == name {
+			if o.name == w.text {
 				i = j
 			}
 		}
 		if i < 0 {
-			s.errorf("%s is not observed (evidence: %s)", ir.Quote(name), s.evidenceOrNone())
+			s.errorAt(w.pos, "%s is not observed (evidence: %s)", ir.Quote(w.text), s.evidenceOrNone())
 			continue
 		}
 		s.evid = append(s.evid[:i], s.evid[i+1:]...)
@@ -366,44 +541,45 @@ func (s *Session) evidenceOrNone() string {
 	return s.evidenceText()
 }
 
-func (s *Session) cmdEvidence(args []string) {
+func (s *Session) cmdEvidence(c *cmdLine) {
 	fmt.Fprintf(s.out, "evidence: %s\n", s.evidenceOrNone())
 }
 
-func (s *Session) cmdEngine(args []string) {
-	switch len(args) {
+func (s *Session) cmdEngine(c *cmdLine) {
+	switch len(c.args) {
 	case 0:
 		fmt.Fprintf(s.out, "engine: %s (order %s)\n", s.opt.Engine, s.opt.Order)
 	case 1:
-		e, err := infer.ParseEngine(args[0])
+		e, err := infer.ParseEngine(c.args[0].text)
 		if err != nil {
-			s.errorf("%v", err)
+			s.reportAt(c.args[0].pos, err)
 			return
 		}
 		s.opt.Engine = e
 		s.note("engine: %s", e)
 	default:
-		s.errorf(":engine takes at most one engine name")
+		s.errorAt(c.args[1].pos, ":engine takes at most one engine name")
 	}
 }
 
-func (s *Session) cmdExplain(args []string) {
+func (s *Session) cmdExplain(c *cmdLine) {
 	if s.last != nil {
 		fmt.Fprintf(s.out, "last query: %s (engine %s)\n", s.last.Text, s.opt.Engine)
 	}
 	if len(s.model.Vars) == 0 {
-		s.errorf("the model is empty")
+		s.errorAt(c.pos, "the model is empty")
 		return
 	}
 	text, err := infer.Explain(s.model, s.opt)
 	if err != nil {
-		s.report(err, "")
+		s.reportAt(c.pos, err)
 		return
 	}
 	fmt.Fprint(s.out, text)
 }
 
-func (s *Session) cmdJSON(args []string) {
+func (s *Session) cmdJSON(c *cmdLine) {
+	args := c.texts()
 	switch {
 	case len(args) == 0:
 		s.json = !s.json
@@ -412,7 +588,7 @@ func (s *Session) cmdJSON(args []string) {
 	case len(args) == 1 && (args[0] == "off" || args[0] == "false"):
 		s.json = false
 	default:
-		s.errorf(":json takes on or off")
+		s.errorAt(c.args[0].pos, ":json takes on or off")
 		return
 	}
 	if s.json {
@@ -422,7 +598,7 @@ func (s *Session) cmdJSON(args []string) {
 	}
 }
 
-func (s *Session) cmdQuit(args []string) { s.quit = true }
+func (s *Session) cmdQuit(c *cmdLine) { s.quit = true }
 
 const helpText = `Type a query, a declaration, or a command.
 
@@ -452,11 +628,12 @@ Evidence set with :observe applies to every later query and shows in the prompt.
 Commands:
 `
 
-func (s *Session) cmdHelp(args []string) {
-	if len(args) > 0 {
-		c := lookupCommand(strings.TrimPrefix(args[0], ":"))
+func (s *Session) cmdHelp(cl *cmdLine) {
+	if len(cl.args) > 0 {
+		arg := cl.args[0]
+		c := lookupCommand(strings.TrimPrefix(arg.text, ":"))
 		if c == nil {
-			s.errorf("unknown command %s", args[0])
+			s.errorAt(arg.pos, "unknown command %s; type :help for the list", arg.text)
 			return
 		}
 		fmt.Fprintf(s.out, ":%s %s\n  %s\n", c.name, c.args, c.help)

@@ -43,6 +43,12 @@ type Config struct {
 	// function to call when the query is over. An interrupted query's
 	// result is discarded and the session returns to the prompt.
 	Interrupt func() (interrupted <-chan struct{}, stop func())
+
+	// WriteFile, if not nil, writes the files the session writes (:graph
+	// FILE.dot), as the command line writes its outputs; its errors name
+	// path. Without it the session writes through a temporary file
+	// renamed over path.
+	WriteFile func(path string, data []byte) error
 }
 
 // Session is one interactive session: a model, the evidence observed so
@@ -62,7 +68,8 @@ type Session struct {
 
 	line    int      // input lines read so far
 	pending []string // lines of an incomplete statement
-	start   int      // input line of pending[0]
+	start   int      // input line of pending[0], or of the command being run
+	src     string   // the command being run, or ""
 
 	last    *ir.Query // the last query answered, or nil
 	printed bool      // a text result has been printed (for separators)
@@ -275,7 +282,7 @@ func (s *Session) Feed(line string) {
 			return
 		}
 		if strings.HasPrefix(t, ":") {
-			s.command(t)
+			s.command(line)
 			return
 		}
 		s.start = s.line

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -160,8 +161,8 @@ func TestEvidence(t *testing.T) {
 	for _, want := range []string{
 		`<stdin>:4:14: Storm is given Storm=false here but observed as Storm=true in this session (:unobserve Storm first)`,
 		`<stdin>:5:3: Storm is observed as Storm=true in this session`,
-		`Storm has no state "maybe"`,
-		`undefined variable "Strom" (did you mean "Storm"?)`,
+		`<stdin>:8:16: unknown state "maybe" of "Storm"`,
+		`<stdin>:9:10: undefined variable "Strom" (did you mean "Storm"?)`,
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
@@ -573,10 +574,16 @@ func TestEvidenceRules(t *testing.T) {
 		{"indep(Storm, Thunder)", "", "<stdin>:1:7: Storm is observed"},
 		{"expect P(Storm=true) == 1", "", "<stdin>:1:10: Storm is observed as Storm=true"},
 		{"expect P(Campfire | Storm=false) == [0.1, 0.9]", "", "<stdin>:1:21: Storm is given Storm=false here"},
-		{":observe Thunder=true Thunder=false", "", ":observe: Thunder is given two states, Thunder=true and Thunder=false"},
+		{":observe Thunder=true Thunder=false", "", "<stdin>:1:23: Thunder is given two states, Thunder=true and Thunder=false"},
 		{":observe Thunder=true, Thunder=true", "", ""},
-		{":observe Thundr=true", "", `undefined variable "Thundr" (did you mean "Thunder"?)`},
-		{":observe Thunder=yes", "", `Thunder has no state "yes" (its states: true, false)`},
+		{":observe Thundr=true", "", `<stdin>:1:10: undefined variable "Thundr" (did you mean "Thunder"?)`},
+		{":observe Thunder=yes", "", `<stdin>:1:18: unknown state "yes" of "Thunder"`},
+		{`:observe "Thunder" = "true", Thundr=true`, "", `<stdin>:1:30: undefined variable "Thundr"`},
+		{":observe Thunder", "", `<stdin>:1:10: want X=x, not "Thunder"`},
+		{":observe Thunder=", "", `<stdin>:1:17: want X=x, but Thunder= has no state after it`},
+		{":observe =true", "", `<stdin>:1:10: want X=x, but "=" has no variable before it`},
+		{"  :observe   Thunder =  yes", "", `<stdin>:1:25: unknown state "yes"`},
+		{":unobserve Storm, Thunder", "", `<stdin>:1:19: Thunder is not observed`},
 	} {
 		var out, errOut bytes.Buffer
 		s := New(Config{Out: &out, Err: &errOut})
@@ -691,5 +698,38 @@ func TestDocSample(t *testing.T) {
 	})
 	if out.String() != want {
 		t.Errorf("docs/repl.md: the sample session differs:\n%s", cmp.Diff(want, out.String()))
+	}
+}
+
+// TestGraphFileErrors: :graph FILE names the user's path in its errors,
+// never the temporary file, leaves none behind, and writes through
+// Config.WriteFile when there is one.
+func TestGraphFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nodir", "g.dot")
+	_, errOut, _, status := session(t, campfire, false, ":graph "+missing, ":graph "+dir)
+	want := missing + ": no such file or directory\n" + dir + ": "
+	if !strings.HasPrefix(errOut, want) || strings.Contains(errOut, ".tmp") || status != 1 {
+		t.Errorf("stderr %q, status %d; want it to start %q and name no temporary file", errOut, status, want)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("temporary files left: %q", left)
+	}
+
+	var o, e bytes.Buffer
+	var wrote string
+	s := New(Config{Out: &o, Err: &e, WriteFile: func(path string, data []byte) error {
+		wrote = path
+		if !bytes.Contains(data, []byte("digraph")) {
+			t.Errorf("WriteFile got %q", data)
+		}
+		return &os.PathError{Op: "write", Path: path, Err: syscall.ENOSPC}
+	}})
+	if err := s.Load(campfire); err != nil {
+		t.Fatal(err)
+	}
+	s.Feed(":graph out.dot")
+	if wrote != "out.dot" || e.String() != "out.dot: no space left on device\n" || !s.Failed() {
+		t.Errorf("WriteFile wrote %q; stderr %q", wrote, e.String())
 	}
 }

@@ -33,7 +33,8 @@ func replCmd(c *cli, args []string) int {
 		return c.usageErr("repl", "%v", err)
 	}
 	interactive := term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd()))
-	cfg := repl.Config{Out: c.stdout, Err: c.stderr, Interactive: interactive, JSON: c.json, Options: opt}
+	cfg := repl.Config{Out: c.stdout, Err: c.stderr, Interactive: interactive, JSON: c.json, Options: opt,
+		WriteFile: writeAtomic} // :graph FILE.dot as -o writes: through links, to devices, keeping modes
 	if interactive {
 		cfg.Interrupt = repl.InterruptOnSignal
 	}

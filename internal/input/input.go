@@ -36,19 +36,43 @@ func SetMaxSize(n int64) {
 type TooLargeError struct {
 	What  string // "input", or "decompressed input"
 	Size  int64  // the size, or -1 if it is only known to exceed Limit
+	Over  int64  // when Size is -1: a size the input is known to exceed (> Limit), or 0
 	Limit int64
 }
 
 func (e *TooLargeError) Error() string {
-	size, limit := "more than "+Bytes(e.Limit), Bytes(e.Limit)
-	if e.Size >= 0 {
-		size = Bytes(e.Size)
-		if size == limit { // rounded alike: give the bytes
-			size, limit = strconv.FormatInt(e.Size, 10)+" B", strconv.FormatInt(e.Limit, 10)+" B"
-		}
+	limit := Bytes(e.Limit)
+	if e.Size < 0 && e.Over > e.Limit {
+		return fmt.Sprintf("the %s is over %s, more than the limit of %s (raise it with --max-input)", e.What, Bytes(e.Over), limit)
+	}
+	if e.Size < 0 { // only known to exceed the limit
+		return fmt.Sprintf("the %s is more than the limit of %s (raise it with --max-input)", e.What, limit)
+	}
+	size := Bytes(e.Size)
+	if size == limit { // rounded alike: give the bytes
+		size, limit = strconv.FormatInt(e.Size, 10)+" B", strconv.FormatInt(e.Limit, 10)+" B"
 	}
 	return fmt.Sprintf("the %s is %s, more than the limit of %s (raise it with --max-input)", e.What, size, limit)
 }
+
+// GzipError is the error of input that starts with gzip's magic bytes but
+// does not decompress: a truncated or corrupt file. Err is the
+// decompressor's error: io.ErrUnexpectedEOF for a truncated file,
+// gzip.ErrChecksum, gzip.ErrHeader or a flate.CorruptInputError for a
+// corrupt one.
+type GzipError struct {
+	Err error
+}
+
+func (e *GzipError) Error() string {
+	if errors.Is(e.Err, io.ErrUnexpectedEOF) {
+		// As package data says of CSV input.
+		return fmt.Sprintf("the file starts as gzip data but is not valid gzip (%v): is it truncated?", e.Err)
+	}
+	return fmt.Sprintf("invalid gzip data: %v", e.Err)
+}
+
+func (e *GzipError) Unwrap() error { return e.Err }
 
 // ReadFile reads the file at path, refusing one larger than MaxSize. Its
 // errors are *os.PathError values naming path (errors.Is(err,
@@ -87,18 +111,37 @@ func readAll(r io.Reader, what string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// Gunzip decompresses src, refusing output larger than MaxSize.
+// Gunzip decompresses src, refusing output larger than MaxSize (a
+// *TooLargeError). Data that does not decompress, truncated or corrupt,
+// gives a *GzipError; the caller names the file.
 func Gunzip(src []byte) ([]byte, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(src))
 	if err != nil {
-		return nil, fmt.Errorf("invalid gzip data: %v", err)
-	}
-	out, err := readAll(zr, "decompressed input", MaxSize())
-	if err != nil {
-		if _, ok := err.(*TooLargeError); ok {
-			return nil, err
+		if errors.Is(err, io.EOF) { // the header itself is cut short
+			err = io.ErrUnexpectedEOF
 		}
-		return nil, fmt.Errorf("invalid gzip data: %v", err)
+		return nil, &GzipError{Err: err}
+	}
+	limit := MaxSize()
+	out, err := readAll(zr, "decompressed input", limit)
+	var tl *TooLargeError
+	if errors.As(err, &tl) {
+		// Measure how much more there is, within a bound (decompressing
+		// a bomb to its end could take long), so that the message says
+		// how far to raise the limit.
+		const measure = 256 << 20
+		n, err := io.Copy(io.Discard, io.LimitReader(zr, measure))
+		switch total := limit + 1 + n; {
+		case err != nil:
+		case n < measure:
+			tl.Size = total
+		default:
+			tl.Over = total
+		}
+		return nil, tl
+	}
+	if err != nil {
+		return nil, &GzipError{Err: err}
 	}
 	return out, nil
 }

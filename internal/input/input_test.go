@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,8 +38,10 @@ func TestReadFileLimit(t *testing.T) {
 	zw := gzip.NewWriter(&z)
 	zw.Write(make([]byte, 3<<20))
 	zw.Close()
-	if _, err := Gunzip(z.Bytes()); !errors.As(err, &tl) || tl.What != "decompressed input" {
+	if _, err := Gunzip(z.Bytes()); !errors.As(err, &tl) || tl.What != "decompressed input" || tl.Size != 3<<20 {
 		t.Errorf("gzip bomb: %v", err)
+	} else if got, want := err.Error(), "the decompressed input is 3 MiB, more than the limit of 1 MiB (raise it with --max-input)"; got != want {
+		t.Errorf("gzip bomb: got %q, want %q", got, want)
 	}
 	if _, err := ReadFile(filepath.Join(dir, "none")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a missing file: %v", err)
@@ -52,6 +55,54 @@ func TestBytes(t *testing.T) {
 	}{{0, "0 B"}, {900, "900 B"}, {1024, "1 KiB"}, {256 << 20, "256 MiB"}, {3 << 29, "1.5 GiB"}, {1<<63 - 1, "8 EiB"}} {
 		if got := Bytes(tc.n); got != tc.want {
 			t.Errorf("Bytes(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestGunzipErrors: gzip data that is cut short or corrupt is a
+// *GzipError that says which, wrapping the decompressor's error.
+func TestGunzipErrors(t *testing.T) {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte("network n {}\n"))
+	zw.Close()
+	good := z.Bytes()
+	corrupt := bytes.Clone(good)
+	corrupt[len(corrupt)-5] ^= 0xff // the checksum in the trailer
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		want string
+		is   error
+	}{
+		{"magic only", []byte{0x1f, 0x8b}, "the file starts as gzip data but is not valid gzip (unexpected EOF): is it truncated?", io.ErrUnexpectedEOF},
+		{"truncated", good[:len(good)-10], "the file starts as gzip data but is not valid gzip (unexpected EOF): is it truncated?", io.ErrUnexpectedEOF},
+		{"corrupt", corrupt, "invalid gzip data: gzip: invalid checksum", gzip.ErrChecksum},
+	} {
+		_, err := Gunzip(tc.src)
+		var ge *GzipError
+		if !errors.As(err, &ge) || !errors.Is(err, tc.is) || err.Error() != tc.want {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if out, err := Gunzip(good); err != nil || string(out) != "network n {}\n" {
+		t.Errorf("valid gzip: %q, %v", out, err)
+	}
+}
+
+// TestTooLargeMessage: a size only known to exceed the limit is not said
+// twice.
+func TestTooLargeMessage(t *testing.T) {
+	for _, tc := range []struct {
+		e    *TooLargeError
+		want string
+	}{
+		{&TooLargeError{What: "input", Size: -1, Limit: 1 << 10}, "the input is more than the limit of 1 KiB (raise it with --max-input)"},
+		{&TooLargeError{What: "decompressed input", Size: -1, Over: 257 << 20, Limit: 1 << 20}, "the decompressed input is over 257 MiB, more than the limit of 1 MiB (raise it with --max-input)"},
+		{&TooLargeError{What: "input", Size: 1536, Limit: 1 << 10}, "the input is 1.5 KiB, more than the limit of 1 KiB (raise it with --max-input)"},
+	} {
+		if got := tc.e.Error(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
 		}
 	}
 }

@@ -59,7 +59,7 @@ func classifyFlags(c *cli, fs *flag.FlagSet) {
 func classifyCmd(c *cli, args []string) int {
 	const name = "classify"
 	if len(args) != 1 {
-		return c.usageErr(name, "want one model file, got %d arguments", len(args))
+		return c.usageErr(name, "want one model file, got %s", plural(len(args), "argument"))
 	}
 	if classifyTarget == "" {
 		return c.usageErr(name, "--target VAR is required: the class variable to predict")

@@ -16,7 +16,7 @@ import (
 // is reported and the others still run; the exit status is then 1.
 func runCmd(c *cli, args []string) int {
 	if len(args) != 1 {
-		return c.usageErr("run", "want one model file, got %d arguments", len(args))
+		return c.usageErr("run", "want one model file, got %s", plural(len(args), "argument"))
 	}
 	m, opt, status := c.load("run", args[0])
 	if m == nil {

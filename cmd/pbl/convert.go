@@ -44,7 +44,7 @@ func outputFormats() string {
 // by the output file's extension. The output is written atomically.
 func convertCmd(c *cli, args []string) int {
 	if len(args) != 2 {
-		return c.usageErr("convert", "want an input and an output file, got %d arguments", len(args))
+		return c.usageErr("convert", "want an input and an output file, got %s", plural(len(args), "argument"))
 	}
 	in, out := args[0], args[1]
 	write, ok := writers[strings.ToLower(filepath.Ext(out))]

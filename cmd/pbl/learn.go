@@ -55,7 +55,7 @@ func learnFlags(c *cli, fs *flag.FlagSet) {
 // learnCmd runs pbl learn.
 func learnCmd(c *cli, args []string) int {
 	if len(args) != 1 {
-		return c.usageErr("learn", "want one model file, got %d arguments", len(args))
+		return c.usageErr("learn", "want one model file, got %s", plural(len(args), "argument"))
 	}
 	if learnData == "" {
 		return c.usageErr("learn", "--data CSV is required: the data to learn from")

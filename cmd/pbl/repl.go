@@ -26,7 +26,7 @@ func replFlags(c *cli, fs *flag.FlagSet) { engineFlags(c, fs) }
 // replCmd runs an interactive session.
 func replCmd(c *cli, args []string) int {
 	if len(args) > 1 {
-		return c.usageErr("repl", "want at most one model file, got %d arguments", len(args))
+		return c.usageErr("repl", "want at most one model file, got %s", plural(len(args), "argument"))
 	}
 	opt, err := c.options()
 	if err != nil {

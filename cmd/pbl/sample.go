@@ -42,13 +42,13 @@ func sampleFlags(c *cli, fs *flag.FlagSet) {
 // sampleCmd runs pbl sample.
 func sampleCmd(c *cli, args []string) int {
 	if len(args) != 1 {
-		return c.usageErr("sample", "want one model file, got %d arguments", len(args))
+		return c.usageErr("sample", "want one model file, got %s", plural(len(args), "argument"))
 	}
 	if sampleN == 0 {
 		return c.usageErr("sample", "-n N is required: the number of samples, at least 1")
 	}
 	if sampleN < 0 {
-		return c.usageErr("sample", "-n %d: want a number of samples, at least 1", sampleN)
+		return c.usageErr("sample", "-n %d: want at least 1 sample", sampleN)
 	}
 	if !(sampleMissing >= 0 && sampleMissing < 1) {
 		return c.usageErr("sample", "--missing %v is not a fraction in [0, 1)", sampleMissing)

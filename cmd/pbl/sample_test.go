@@ -33,7 +33,7 @@ func TestSampleExitCodes(t *testing.T) {
 		{[]string{"sample", "-n=3", "--seed", "9", "--missing", "0.5", campfire}, 0, ""},
 		{[]string{"sample", campfire}, 2, "-n N is required"},
 		{[]string{"sample", campfire, "-n", "0"}, 2, "-n N is required"},
-		{[]string{"sample", campfire, "-n", "-5"}, 2, "-n -5: want a number of samples"},
+		{[]string{"sample", campfire, "-n", "-5"}, 2, "-n -5: want at least 1 sample"},
 		{[]string{"sample", campfire, "-n", "many"}, 2, "invalid value"},
 		{[]string{"sample", campfire, "-n", "3", "--missing", "1"}, 2, "not a fraction in [0, 1)"},
 		{[]string{"sample", campfire, "-n", "3", "--missing", "-0.1"}, 2, "not a fraction"},

@@ -46,7 +46,7 @@ func uaiCmd(c *cli, args []string) int {
 		return c.usageErr("uai", "unknown task %q (want PR, MAR or MPE)", uaiTask)
 	}
 	if len(args) < 1 || len(args) > 2 {
-		return c.usageErr("uai", "want a model file and an optional evidence file, got %d arguments", len(args))
+		return c.usageErr("uai", "want a model file and an optional evidence file, got %s", plural(len(args), "argument"))
 	}
 	opt, err := c.options()
 	if err != nil {

@@ -22,6 +22,24 @@ type Options struct {
 	// variance of a Gaussian (see the package doc). 0 means
 	// DefaultVarSmoothing; it must be finite and not negative.
 	VarSmoothing float64
+
+	// The iterative methods (EM, Gradient): see em.go.
+	Init     Init    // the starting parameters; InitAuto: random if the model has hidden variables, else the model's
+	Seed     uint64  // the seed of random starts (restart r draws from Seed and r)
+	Restarts int     // the number of starts, the best kept; 0 means 1. Starts after the first are random.
+	MaxIter  int     // the most iterations per start; 0 means the method's default
+	Tol      float64 // stop when the relative change of the log-likelihood is below Tol; 0 runs MaxIter iterations
+	Eta      float64 // Gradient: the first step size; 0 means DefaultEta. The line search adapts it.
+
+	// Workers is the number of goroutines of an iterative method's E-step;
+	// 0 means GOMAXPROCS. The result does not depend on it.
+	Workers int
+	// Progress, if not nil, is called after each iteration of an
+	// iterative method, from the goroutine that called the learner.
+	Progress func(Progress)
+	// Cancel, closed, stops an iterative method at the end of its
+	// iteration: the learner returns an error whose kind is ErrCanceled.
+	Cancel <-chan struct{}
 }
 
 // DefaultVarSmoothing is the default of Options.VarSmoothing, as in

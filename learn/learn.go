@@ -30,6 +30,17 @@ type Report struct {
 	EmptyGaussians int
 
 	Seconds float64 // wall time
+
+	// The iterative methods (EM, Gradient) report the run they kept:
+	LogLik     float64    // its final log-likelihood: Σ over rows of ln P(the row's observed cells), priors excluded
+	Trace      []float64  // Trace[0] the log-likelihood at the start, Trace[i] after iteration i
+	Iterations int        // its iterations
+	Converged  bool       // whether it stopped by Options.Tol (else by MaxIter)
+	Restarts   int        // the number of starts
+	Best       int        // the start kept, from 0
+	Init       Init       // how the first start was made
+	Patterns   int        // distinct rows (patterns of observed cells): one calibration each per iteration
+	Hidden     []ir.VarID // the variables without a column in the data
 }
 
 // ErrNoRows is the error of learning from data without a row: a header
@@ -54,6 +65,21 @@ const batchRows = 4096
 // before it is estimated.
 func Learn(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt Options) (*ir.Model, *Report, error) {
 	start := time.Now()
+	if opt.Method.iterative() {
+		if err := checkModel(m, opt); err != nil {
+			return nil, nil, err
+		}
+		r, err := open(m)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer r.Close()
+		p, err := readPatterns(r, m)
+		if err != nil {
+			return nil, nil, err
+		}
+		return timed(start)(learnIterative(m.WithStates(r.States()), p, opt))
+	}
 	out, rep, err := learn(m, opt, func(m *ir.Model, c *Counts) (map[ir.VarID][]string, error) {
 		r, err := open(m)
 		if err != nil {
@@ -97,6 +123,14 @@ func LearnTable(m *ir.Model, t *ir.DataTable, opt Options) (*ir.Model, *Report, 
 // data.ReadAll).
 func LearnBatch(m *ir.Model, b *data.Batch, opt Options) (*ir.Model, *Report, error) {
 	start := time.Now()
+	if opt.Method.iterative() {
+		if err := checkModel(m, opt); err != nil {
+			return nil, nil, err
+		}
+		p := newPatterns(len(m.Vars))
+		p.add(b)
+		return timed(start)(learnIterative(m.WithStates(b.States), p, opt))
+	}
 	var cols []ir.VarID
 	for j, v := range b.Vars {
 		if b.Cols[j] != nil || j < len(b.Reals) && b.Reals[j] != nil {
@@ -124,6 +158,18 @@ func LearnBatch(m *ir.Model, b *data.Batch, opt Options) (*ir.Model, *Report, er
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	return out, rep, nil
+}
+
+// timed returns a function that passes on a learner's results, with the
+// report's time set to the time since start.
+func timed(start time.Time) func(*ir.Model, *Report, error) (*ir.Model, *Report, error) {
+	return func(m *ir.Model, rep *Report, err error) (*ir.Model, *Report, error) {
+		if err != nil {
+			return nil, nil, err
+		}
+		rep.Seconds = time.Since(start).Seconds()
+		return m, rep, nil
+	}
 }
 
 // A pass fills c from one pass over the data, read with the model m, and
@@ -234,6 +280,16 @@ func checkModel(m *ir.Model, opt Options) error {
 		if !(opt.M >= 0) || math.IsInf(opt.M, 0) {
 			return fmt.Errorf("the m-estimate's m must be a non-negative number")
 		}
+	case EM, Gradient:
+		if !(opt.Alpha >= 0) || !(opt.ESS >= 0) || math.IsInf(opt.Alpha, 0) || math.IsInf(opt.ESS, 0) {
+			return fmt.Errorf("the Dirichlet pseudo-count and the equivalent sample size must be non-negative numbers")
+		}
+		if !(opt.Tol >= 0) || math.IsInf(opt.Tol, 0) || !(opt.Eta >= 0) || math.IsInf(opt.Eta, 0) || opt.MaxIter < 0 || opt.Restarts < 0 {
+			return fmt.Errorf("the tolerance, the step size, the number of iterations and the number of restarts must be finite non-negative numbers")
+		}
+		if opt.Method == Gradient && (opt.Alpha > 0 || opt.ESS > 0) {
+			return fmt.Errorf("gradient ascent maximises the likelihood and takes no prior: use em for MAP")
+		}
 	default:
 		panic("learn: unknown method " + opt.Method.String())
 	}
@@ -248,7 +304,7 @@ func checkSizes(m *ir.Model, fams [][]ir.VarID) error {
 			card[k] = max(1, len(m.Vars[v].States)) // 1 for a real child
 		}
 		if n, ok := ir.TableSize(card); !ok || n > MaxCountEntries {
-			return fmt.Errorf("the table of %s given its %d parents %s (each core counts into one)", ir.Quote(m.Vars[f[len(f)-1]].Name), len(f)-1, ir.TooLarge(card, MaxCountEntries))
+			return fmt.Errorf("the table of %s to learn %s", ir.Quote(m.Vars[f[len(f)-1]].Name), ir.TooLarge(card, MaxCountEntries))
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,13 @@ const (
 	MLE       Method = iota // maximum likelihood: relative frequencies
 	Bayes                   // Dirichlet pseudo-counts (Alpha) or BDeu (ESS)
 	MEstimate               // Mitchell's m-estimate (n_c + m·p)/(n + m), p = 1/k
+	EM                      // expectation-maximisation, for hidden variables and missing cells (em.go)
+	Gradient                // gradient ascent on the log-likelihood (gradient.go)
 )
+
+// iterative reports whether m is an iterative method (EM, Gradient),
+// which learns from incomplete data by inference.
+func (m Method) iterative() bool { return m == EM || m == Gradient }
 
 func (m Method) String() string {
 	for _, s := range Methods {
@@ -45,11 +52,31 @@ type MethodSpec struct {
 }
 
 // OptionSpec describes one option of a method.
+//
+// Names are identifiers (max_iter); the command line's flags write them
+// with hyphens (--max-iter).
 type OptionSpec struct {
 	Name     string
 	Default  float64 // the value when the option is not given
 	Positive bool    // the value must be > 0 (else ≥ 0)
+	Integer  bool    // the value must be a whole number
+	Max      float64 // the largest value; 0 means MaxOption
 	Help     string  // one line
+
+	// Choices, if not nil, are the words the option takes instead of a
+	// number (init = random); the default is the empty word.
+	Choices []string
+}
+
+// Flag returns the option's name as a command-line flag: max-iter.
+func (o *OptionSpec) Flag() string { return strings.ReplaceAll(o.Name, "_", "-") }
+
+// max returns the largest value the option takes.
+func (o *OptionSpec) max() float64 {
+	if o.Max == 0 {
+		return MaxOption
+	}
+	return o.Max
 }
 
 // MaxOption is the largest value of a method's option: a pseudo-count or
@@ -69,7 +96,41 @@ var Methods = []*MethodSpec{
 		Exclusive: [][]string{{"alpha", "ess"}}},
 	{Name: "mestimate", Method: MEstimate, Summary: "Mitchell's m-estimate (n_c + m/k)/(n + m), with the prior p = 1/k",
 		Options: []OptionSpec{{Name: "m", Default: 1, Help: "the equivalent sample size m"}}},
+	{Name: "em", Method: EM, Summary: "expectation-maximisation: maximum likelihood with hidden variables and missing cells (MAP with alpha or ess)",
+		Options: append([]OptionSpec{
+			{Name: "alpha", Help: "a pseudo-count added to every cell's expected count (MAP); 0: maximum likelihood"},
+			{Name: "ess", Positive: true, Help: "the BDeu equivalent sample size of the prior (MAP; replaces alpha)"},
+		}, iterOptions(DefaultEMIter)...),
+		Exclusive: [][]string{{"alpha", "ess"}}},
+	{Name: "gradient", Method: Gradient, Summary: "gradient ascent on the log-likelihood (Mitchell §6.11.5), with a line search that adapts the step",
+		Options: append(iterOptions(DefaultGradientIter),
+			OptionSpec{Name: "eta", Default: DefaultEta, Positive: true, Help: "the first step size η, per row and case; the line search adapts it"})},
 }
+
+// The default numbers of iterations of the iterative methods.
+const (
+	DefaultEMIter       = 100
+	DefaultGradientIter = 1000
+)
+
+// DefaultTol is the default tolerance of the iterative methods: they stop
+// when the log-likelihood changes by less than this share of itself.
+const DefaultTol = 1e-6
+
+// iterOptions are the options of an iterative method.
+func iterOptions(maxIter int) []OptionSpec {
+	return []OptionSpec{
+		{Name: "init", Choices: InitNames, Help: "the start: model (the model's own tables), uniform or random (default: random with hidden variables, else model)"},
+		{Name: "seed", Default: 1, Integer: true, Max: 1 << 53, Help: "the seed of random starts"},
+		{Name: "restarts", Default: 1, Positive: true, Integer: true, Max: 1e6, Help: "the number of starts (the first from init, the others random); the best is kept"},
+		{Name: "max_iter", Default: float64(maxIter), Positive: true, Integer: true, Max: 1e9, Help: "the most iterations of each start"},
+		{Name: "tol", Default: DefaultTol, Help: "stop when the log-likelihood changes by less than this share of itself (0: run max-iter iterations)"},
+	}
+}
+
+// Iterative reports whether the method learns by iterating from a start
+// (em, gradient), which the options max_iter, tol and the others steer.
+func (s *MethodSpec) Iterative() bool { return s.Method.iterative() }
 
 // MethodNames returns the names of the methods, in registry order.
 func MethodNames() []string {
@@ -134,6 +195,7 @@ func ParseOptions(method string, methodPos ir.Pos, opts []ir.LearnOption) (Optio
 	var errs ir.ErrorList
 	o := Options{Method: spec.Method}
 	values := map[string]float64{}
+	words := map[string]string{}
 	given := map[string]ir.Pos{}
 	for _, op := range spec.Options {
 		values[op.Name] = op.Default
@@ -160,12 +222,23 @@ func ParseOptions(method string, methodPos ir.Pos, opts []ir.LearnOption) (Optio
 			errs.Add(x.Pos, "%s", msg)
 		case dup:
 			errs.Add(x.Pos, "option %s is given twice (first at %s)", x.Name, given[x.Name])
-		case math.IsNaN(x.Value) || math.IsInf(x.Value, 0) || x.Value < 0 || os.Positive && x.Value == 0 || x.Value > MaxOption:
+		case os.Choices != nil:
+			if !slices.Contains(os.Choices, x.Text) {
+				errs.Add(x.Pos, "option %s = %s: want one of %s", x.Name, optionText(x), strings.Join(os.Choices, ", "))
+			} else {
+				words[x.Name] = x.Text
+			}
+		case math.IsNaN(x.Value) || math.IsInf(x.Value, 0) || x.Value < 0 || os.Positive && x.Value == 0 || x.Value > os.max() || os.Integer && x.Value != math.Trunc(x.Value):
 			want := "a non-negative number"
-			if os.Positive {
+			switch {
+			case os.Positive && os.Integer:
+				want = "a positive whole number"
+			case os.Integer:
+				want = "a non-negative whole number"
+			case os.Positive:
 				want = "a positive number"
 			}
-			errs.Add(x.Pos, "option %s = %s: want %s, at most %s", x.Name, optionText(x), want, ir.FormatFloat(MaxOption))
+			errs.Add(x.Pos, "option %s = %s: want %s, at most %s", x.Name, optionText(x), want, ir.FormatFloat(os.max()))
 		default:
 			values[x.Name] = x.Value
 		}
@@ -197,6 +270,13 @@ func ParseOptions(method string, methodPos ir.Pos, opts []ir.LearnOption) (Optio
 		}
 	case MEstimate:
 		o.M = values["m"]
+	case EM, Gradient:
+		o.Alpha, o.ESS, o.Eta = values["alpha"], values["ess"], values["eta"]
+		o.Init, _ = parseInit(words["init"])
+		o.Seed = uint64(values["seed"])
+		o.Restarts = int(values["restarts"])
+		o.MaxIter = int(values["max_iter"])
+		o.Tol = values["tol"]
 	}
 	return o, nil
 }

@@ -49,9 +49,10 @@ func classifyFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&classifyTarget, "target", "", "the class `variable` to predict; required")
 	fs.StringVar(&classifyData, "data", "", "the CSV `file` of rows to score (header: variable names); required")
 	fs.IntVar(&classifyCV, "cv", 0, "stratified `K`-fold cross-validation, K ≥ 2 (learning in each fold); 0: none")
+	// --seed before the method's flags: the folds' seed is also em's.
+	fs.Uint64Var(&classifySeed, "seed", 1, "the random `seed` of the --cv folds (and of em's random starts)")
 	classifyMethod.register(fs, "with --cv, how each fold learns (default: as the file's learn statements, else mle)")
 	fs.StringVar(&classifyPredictions, "predictions", "", "write each row's prediction and class posterior to this CSV `file` (atomically)")
-	fs.Uint64Var(&classifySeed, "seed", 1, "the random `seed` of the --cv folds")
 	fs.BoolVar(&classifyIgnore, "ignore-unknown-columns", false, "skip data columns that name no variable of the model")
 }
 

@@ -7,8 +7,13 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
@@ -30,9 +35,19 @@ const learnSummary = "Learn learns every CPT of MODEL's structure from the CSV d
 	"with discrete parents (a classifier's real feature) is learned, whatever the method, as\n" +
 	"a normal density per parent configuration: the mean and the standard deviation (divisor\n" +
 	"n), each variance plus --var-smoothing (default 1e-9) times the largest variance of the\n" +
-	"learned real variables, as scikit-learn's GaussianNB. The learned model goes to\n" +
-	"stdout as .pbl, or with -o to a .pbl or .bif file (by extension), written atomically;\n" +
-	"on any error nothing is written. --json (with -o) reports the rows used and skipped."
+	"learned real variables, as scikit-learn's GaussianNB.\n\n" +
+	"--method em learns with hidden variables (model variables without a column in the data)\n" +
+	"and missing cells, by expectation-maximisation on the junction tree; --alpha or --ess\n" +
+	"make it MAP. --method gradient is gradient ascent on the log-likelihood. Both start from\n" +
+	"--init model|uniform|random (default: random if a variable is hidden, else model; a\n" +
+	"hidden variable's states are symmetric under uniform tables, which EM cannot break),\n" +
+	"keep the best of --restarts N starts (the others random, from --seed), and stop when the\n" +
+	"log-likelihood changes by less than --tol of itself, or after --max-iter iterations. On a\n" +
+	"terminal they show their progress; Ctrl-C stops them and writes nothing.\n\n" +
+	"The learned model goes to stdout as .pbl, or with -o to a .pbl or .bif file (by\n" +
+	"extension), written atomically; on any error nothing is written. --json (with -o)\n" +
+	"reports the rows used and skipped, and for em and gradient the log-likelihood, the\n" +
+	"iterations and the trace."
 
 // The flags of pbl learn, bound afresh (to their defaults) by learnFlags
 // for each invocation.
@@ -97,7 +112,15 @@ func learnCmd(c *cli, args []string) int {
 		}
 	}
 	dopt := data.Options{IgnoreUnknownColumns: learnIgnore}
+	if spec, _ := learn.LookupMethod(learnMethod.method); spec.Iterative() {
+		stop := iterate(c, &opt)
+		defer stop()
+	}
 	m, rep, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) { return data.Open(learnData, m, dopt) }, opt)
+	if errors.Is(err, learn.ErrCanceled) {
+		fmt.Fprintln(c.stderr, "pbl learn: interrupted; nothing written")
+		return exitInterrupted
+	}
 	if err != nil {
 		var e *ir.Error
 		var l ir.ErrorList
@@ -146,7 +169,23 @@ func learnCmd(c *cli, args []string) int {
 		if k := rep.EmptyGaussians; k > 0 {
 			skipped.Set("gaussian_configs_empty", k)
 		}
-		o.Set("skipped", skipped)
+		if opt.Method != learn.EM && opt.Method != learn.Gradient {
+			o.Set("skipped", skipped)
+		} else {
+			o.Set("patterns", rep.Patterns)
+			hidden := make([]string, len(rep.Hidden))
+			for i, v := range rep.Hidden {
+				hidden[i] = m.Vars[v].Name
+			}
+			o.Set("hidden", hidden)
+			o.Set("init", rep.Init.String())
+			o.Set("log_likelihood", rep.LogLik)
+			o.Set("iterations", rep.Iterations)
+			o.Set("converged", rep.Converged)
+			o.Set("restarts", rep.Restarts)
+			o.Set("best_restart", rep.Best+1)
+			o.Set("trace", rep.Trace)
+		}
 		o.Set("seconds", rep.Seconds)
 		c.writeJSON(o)
 	}
@@ -175,4 +214,52 @@ func learnedDists(m *ir.Model) (tables, densities int) {
 		}
 	}
 	return tables, densities
+}
+
+// exitInterrupted is the exit status of a command stopped by Ctrl-C, as a
+// shell reports SIGINT.
+const exitInterrupted = 130
+
+// iterate sets up an iterative learner's run: Ctrl-C (and SIGTERM) close
+// opt.Cancel, which stops it at the end of its iteration, and on a
+// terminal without --json, each iteration's progress is shown on stderr.
+// stop undoes both.
+func iterate(c *cli, opt *learn.Options) (stop func()) {
+	cancel := make(chan struct{})
+	opt.Cancel = cancel
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ch:
+			close(cancel)
+		case <-done:
+		}
+	}()
+	f, ok := c.stderr.(*os.File)
+	shown := false
+	if ok && !c.json && term.IsTerminal(int(f.Fd())) {
+		last := time.Time{}
+		opt.Progress = func(p learn.Progress) {
+			if time.Since(last) < 200*time.Millisecond {
+				return
+			}
+			last = time.Now()
+			start := ""
+			if p.Starts > 1 {
+				start = fmt.Sprintf("start %d/%d, ", p.Start, p.Starts)
+			}
+			rate := float64(p.Rows) * float64(p.Iteration) / max(p.Seconds, 1e-9)
+			fmt.Fprintf(f, "\r%siteration %d: log-likelihood %s (%.3g rows/s)\x1b[K", start, p.Iteration, ir.FormatFloat(p.LogLik), rate)
+			shown = true
+		}
+	}
+	return func() {
+		signal.Stop(ch)
+		close(done)
+		if shown {
+			fmt.Fprint(f, "\r\x1b[K")
+		}
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -15,21 +16,74 @@ import (
 // a learn statement's method is, so the two cannot disagree.
 type methodFlags struct {
 	method string
-	values map[string]*float64
+	values map[string]*optionValue // by flag name
 	fs     *flag.FlagSet
 }
 
-// register defines the flags on fs; what says what the method is for.
+// optionValue is the value of a method's option flag: a number, or one of
+// the option's words.
+type optionValue struct {
+	spec  *learn.OptionSpec
+	text  string
+	value float64
+}
+
+func (v *optionValue) String() string {
+	if v == nil || v.spec == nil {
+		return ""
+	}
+	return v.text
+}
+
+func (v *optionValue) Set(s string) error {
+	v.text = s
+	if v.spec.Choices != nil {
+		return nil // the registry checks the word, as a learn statement's
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("want a number, not %q", s)
+	}
+	v.value = x
+	v.text = strconv.FormatFloat(x, 'g', -1, 64) // as flag's float values print
+	return nil
+}
+
+// register defines the flags on fs; what says what the method is for. A
+// flag the command already has (classify's --seed) is left to it.
 func (mf *methodFlags) register(fs *flag.FlagSet, what string) {
 	mf.fs = fs
-	mf.values = map[string]*float64{}
+	mf.values = map[string]*optionValue{}
 	fs.StringVar(&mf.method, "method", "mle", what+": "+strings.Join(learn.MethodNames(), ", "))
 	for _, s := range learn.Methods {
-		for _, o := range s.Options {
-			if _, dup := mf.values[o.Name]; dup {
+		for i := range s.Options {
+			o := &s.Options[i]
+			name := o.Flag()
+			if _, dup := mf.values[name]; dup || fs.Lookup(name) != nil {
 				continue
 			}
-			mf.values[o.Name] = fs.Float64(o.Name, o.Default, s.Name+": "+o.Help)
+			v := &optionValue{spec: o, value: o.Default}
+			if o.Choices == nil {
+				v.text = ir.FormatFloat(o.Default)
+			}
+			mf.values[name] = v
+			var by, defaults []string
+			same := true
+			for _, t := range learn.Methods {
+				for _, x := range t.Options {
+					if x.Name == o.Name {
+						by = append(by, t.Name)
+						defaults = append(defaults, t.Name+": "+ir.FormatFloat(x.Default))
+						same = same && x.Default == o.Default
+					}
+				}
+			}
+			help := strings.Join(by, ", ") + ": " + o.Help
+			if !same {
+				v.text = "" // no one default to show
+				help += " (default " + strings.Join(defaults, ", ") + ")"
+			}
+			fs.Var(v, name, help)
 		}
 	}
 }
@@ -55,15 +109,16 @@ func (mf *methodFlags) options() (learn.Options, error) {
 		if !ok {
 			return
 		}
-		opts = append(opts, ir.LearnOption{Name: f.Name, Text: f.Value.String(), Value: *v})
+		opts = append(opts, ir.LearnOption{Name: v.spec.Name, Text: v.text, Value: v.value})
 		// A flag of another method: say which, in the terms of flags.
-		if spec, err := learn.LookupMethod(mf.method); err == nil && wrong == nil && !takes(spec, f.Name) {
+		if spec, err := learn.LookupMethod(mf.method); err == nil && wrong == nil && !takes(spec, v.spec.Name) {
+			var others []string
 			for _, s := range learn.Methods {
-				if takes(s, f.Name) {
-					wrong = fmt.Errorf("--%s applies to --method %s, not %s", f.Name, s.Name, spec.Name)
-					break
+				if takes(s, v.spec.Name) {
+					others = append(others, s.Name)
 				}
 			}
+			wrong = fmt.Errorf("--%s applies to --method %s, not %s", f.Name, strings.Join(others, " or "), spec.Name)
 		}
 	})
 	if wrong != nil {
@@ -95,10 +150,10 @@ func (mf *methodFlags) header() string {
 		}
 	})
 	if given == "" {
-		if spec, err := learn.LookupMethod(mf.method); err == nil {
+		if spec, err := learn.LookupMethod(mf.method); err == nil && !spec.Iterative() {
 			for _, o := range spec.Options {
 				if o.Default != 0 {
-					given += " --" + o.Name + " " + ir.FormatFloat(o.Default)
+					given += " --" + o.Flag() + " " + ir.FormatFloat(o.Default)
 				}
 			}
 		}

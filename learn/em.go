@@ -1,0 +1,507 @@
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// This file is the iterative learners' common part and EM (UML §24.4,
+// Mitchell §6.12): learning the CPTs of a Bayesian network from data with
+// missing cells and hidden variables (variables without a column).
+//
+// The data is read once into its distinct patterns of observed cells
+// (patterns.go). The junction tree is compiled once, from the starting
+// parameters; each iteration installs new numbers in it
+// (infer.JTree.WithModel) and calibrates it once per pattern
+// (infer.JTree.Expect), which gives the expected family counts
+//
+//	n̄(u, x) = Σ_rows P(parents = u, child = x | the row's observed cells)
+//
+// and the log-likelihood Σ_rows ln P(the row's observed cells). EM's M-step
+// makes each CPT row the normalised expected counts (plus the prior's
+// pseudo-counts for MAP): that never decreases the objective, the
+// log-likelihood plus Σ α ln θ over the cells (Theorem 24.3), which is
+// checked at every iteration. Gradient ascent (gradient.go) uses the same
+// counts as the gradient.
+//
+// The E-step splits the patterns into blocks whose number depends on the
+// data and the model only, calibrates the blocks on every core, and sums
+// them in block order: the result is the same bit for bit on any number of
+// cores.
+
+// Init says where an iterative method starts.
+type Init int
+
+const (
+	InitAuto    Init = iota // random if the model has hidden variables, else InitModel
+	InitModel               // the model's own tables; a variable without one starts uniform
+	InitUniform             // uniform rows
+	InitRandom              // rows drawn uniformly from the simplex (Dirichlet(1, …, 1))
+)
+
+// InitNames are the names of the starts, as options give them.
+var InitNames = []string{"model", "uniform", "random"}
+
+func (i Init) String() string {
+	if i >= InitModel && int(i) <= len(InitNames) {
+		return InitNames[i-1]
+	}
+	return "auto"
+}
+
+// parseInit returns the start named s ("" is InitAuto).
+func parseInit(s string) (Init, bool) {
+	if s == "" {
+		return InitAuto, true
+	}
+	i := slices.Index(InitNames, s)
+	return Init(i + 1), i >= 0
+}
+
+// ErrCanceled is the kind of error of learning stopped through
+// Options.Cancel.
+var ErrCanceled = errors.New("learning canceled")
+
+// ErrDecrease is the kind of error of an EM iteration that decreased its
+// objective beyond rounding: Theorem 24.3 says it cannot, so it is a bug.
+var ErrDecrease = errors.New("the EM objective decreased")
+
+// Progress is what an iterative method reports after each iteration.
+type Progress struct {
+	Start, Starts int     // this start (1-based), of Starts
+	Iteration     int     // iterations done in this start
+	LogLik        float64 // after them
+	Rows          int     // data rows, each iteration's work
+	Seconds       float64 // since learning started
+}
+
+// emRun is one run of an iterative method over a data set.
+type emRun struct {
+	opt     Options
+	prior   Options // the estimator of the M-step: MLE, or Bayes with the prior's pseudo-counts
+	m       *ir.Model
+	p       *patterns
+	learned []ir.VarID
+	parents [][]ir.VarID // parents[v]: the scope of v's table, less v (learned variables)
+	maxIter int
+	workers int
+	start   time.Time
+	tree    *infer.JTree // the compiled structure
+
+	blocks [][2]int      // pattern ranges, summed in order
+	acc    [][][]float64 // acc[b][v]: block b's expected counts of v's family
+	ll     []float64     // ll[b]: block b's log-likelihood
+	imp    []int         // imp[b]: block b's impossible rows
+	errs   []error       // errs[b]
+	total  [][]float64   // total[v]: the expected counts of v's family
+}
+
+// fit is the result of one start.
+type fit struct {
+	m         *ir.Model
+	trace     []float64
+	obj       float64 // the objective at m (the log-likelihood, plus the log prior for MAP)
+	iters     int
+	converged bool
+}
+
+// learnIterative learns m's CPTs from the patterns p by opt.Method (EM or
+// Gradient).
+func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, error) {
+	if p.n == 0 {
+		return nil, nil, ErrNoRows
+	}
+	for v, x := range m.Vars {
+		if !x.Discrete() {
+			return nil, nil, fmt.Errorf("method %s learns discrete networks, and %s is real-valued", opt.Method, ir.Quote(m.Vars[v].Name))
+		}
+	}
+	if cl := m.Classifier; cl != nil && cl.Kind == ir.TAN {
+		return nil, nil, fmt.Errorf("method %s learns the tables of a given structure, and a tan classifier's structure is learned from complete data: learn it with mle or bayes", opt.Method)
+	}
+	e := &emRun{opt: opt, m: m, p: p, start: time.Now()}
+	e.learned = learnedVars(m, opt)
+	isLearned := make([]bool, len(m.Vars))
+	for _, v := range e.learned {
+		isLearned[v] = true
+	}
+	var hidden []ir.VarID
+	for v, x := range m.Vars {
+		switch {
+		case !isLearned[v] && m.Dist(ir.VarID(v)) == nil:
+			return nil, nil, fmt.Errorf("%s has no table, and is not among the variables to learn", ir.Quote(x.Name))
+		case len(x.States) == 0:
+			return nil, nil, fmt.Errorf("%s has no states: no row of the data gives it a value; declare its states", ir.Quote(x.Name))
+		}
+		if !p.column[v] {
+			hidden = append(hidden, ir.VarID(v))
+		}
+	}
+	e.parents = make([][]ir.VarID, len(m.Vars))
+	fams := make([][]ir.VarID, 0, len(e.learned))
+	for _, v := range e.learned {
+		ps := m.Parents[v]
+		if c := m.Table(v); c != nil {
+			ps = c.Parents
+		}
+		e.parents[v] = append([]ir.VarID(nil), ps...)
+		fams = append(fams, append(append([]ir.VarID(nil), ps...), v))
+	}
+	if err := checkSizes(m, fams); err != nil {
+		return nil, nil, err
+	}
+	e.prior = Options{Method: MLE}
+	if opt.Method == EM && (opt.Alpha > 0 || opt.ESS > 0) {
+		e.prior = Options{Method: Bayes, Alpha: opt.Alpha, ESS: opt.ESS}
+	}
+	e.maxIter = opt.MaxIter
+	if e.maxIter <= 0 {
+		e.maxIter = DefaultEMIter
+		if opt.Method == Gradient {
+			e.maxIter = DefaultGradientIter
+		}
+	}
+	e.workers = opt.Workers
+	if e.workers <= 0 {
+		e.workers = runtime.GOMAXPROCS(0)
+	}
+	init := opt.Init
+	if init == InitAuto {
+		init = InitModel
+		for _, v := range hidden {
+			if isLearned[v] {
+				init = InitRandom
+			}
+		}
+	}
+	starts := max(1, opt.Restarts)
+	var best *fit
+	bestStart := 0
+	for r := range starts {
+		if r > 0 && e.canceled() {
+			return nil, nil, ErrCanceled
+		}
+		how := init
+		if r > 0 {
+			how = InitRandom
+		}
+		m0, err := e.initial(how, r)
+		if err != nil {
+			return nil, nil, err
+		}
+		if e.tree == nil {
+			e.tree, err = infer.Compile(m0, infer.Options{Cancel: opt.Cancel})
+			if err != nil {
+				return nil, nil, err
+			}
+			e.allocate()
+		}
+		var f *fit
+		if opt.Method == Gradient {
+			f, err = e.gradient(m0, r, starts)
+		} else {
+			f, err = e.em(m0, r, starts)
+		}
+		if err != nil {
+			return nil, nil, startErr(err, how)
+		}
+		if best == nil || f.obj > best.obj {
+			best, bestStart = f, r
+		}
+	}
+	rep := &Report{
+		Rows:       p.n,
+		LogLik:     best.trace[len(best.trace)-1],
+		Iterations: best.iters,
+		Converged:  best.converged,
+		Restarts:   starts,
+		Best:       bestStart,
+		Trace:      best.trace,
+		Patterns:   len(p.rows),
+		Hidden:     hidden,
+		Init:       init,
+	}
+	return best.m, rep, nil
+}
+
+// impossibleRow is the error of a data row of probability 0.
+type impossibleRow struct {
+	line  int // its line, or 0
+	index int // its pattern, from 0
+}
+
+func (e *impossibleRow) Error() string {
+	if e.line > 0 {
+		return fmt.Sprintf("the row at line %d has probability 0", e.line)
+	}
+	return fmt.Sprintf("data row %d has probability 0", e.index+1)
+}
+
+// startErr says which start made a row impossible.
+func startErr(err error, how Init) error {
+	var row *impossibleRow
+	if errors.As(err, &row) {
+		return fmt.Errorf("%w under the starting parameters (init %s): start from uniform or random tables, or give the model's zero entries a small probability", err, how)
+	}
+	return err
+}
+
+// initial returns the starting model of start r.
+func (e *emRun) initial(how Init, r int) (*ir.Model, error) {
+	var rng *rand.Rand
+	if how == InitRandom {
+		rng = rand.New(rand.NewPCG(e.opt.Seed, uint64(r)))
+	}
+	dists := make([]ir.Dist, 0, len(e.learned))
+	for _, v := range e.learned {
+		if how == InitModel && e.m.Table(v) != nil {
+			continue
+		}
+		f := e.newFactor(v)
+		k := f.Card[len(f.Card)-1]
+		for row := 0; row < len(f.Vals); row += k {
+			out := f.Vals[row : row+k]
+			if rng == nil {
+				for j := range out {
+					out[j] = 1 / float64(k)
+				}
+				continue
+			}
+			sum := 0.0
+			for j := range out {
+				out[j] = rng.ExpFloat64()
+				sum += out[j]
+			}
+			for j := range out {
+				out[j] /= sum
+			}
+		}
+		dists = append(dists, e.cpt(v, f))
+	}
+	return e.m.WithDists(dists...)
+}
+
+// newFactor returns a zero table for the family of the learned v.
+func (e *emRun) newFactor(v ir.VarID) *ir.Factor {
+	vars := append(append([]ir.VarID(nil), e.parents[v]...), v)
+	card := make([]int, len(vars))
+	for k, u := range vars {
+		card[k] = len(e.m.Vars[u].States)
+	}
+	return ir.NewFactor(vars, card)
+}
+
+// cpt returns f as the table of the learned v.
+func (e *emRun) cpt(v ir.VarID, f *ir.Factor) *ir.CPT {
+	pos := e.m.Vars[v].Pos
+	if old := e.m.Dist(v); old != nil {
+		pos = old.Position()
+	}
+	return &ir.CPT{Pos: pos, Child: v, Parents: append([]ir.VarID(nil), e.parents[v]...), Factor: f}
+}
+
+// Blocking of the E-step: blocks of at least minBlock patterns, at most
+// maxBlocks of them, and at most maxBlockEntries entries of counts over
+// all blocks.
+const (
+	minBlock        = 32
+	maxBlocks       = 64
+	maxBlockEntries = 1 << 24
+)
+
+// allocate cuts the patterns into blocks and allocates their counts.
+func (e *emRun) allocate() {
+	entries := 0
+	for _, v := range e.learned {
+		entries += len(e.newFactor(v).Vals)
+	}
+	n := len(e.p.rows)
+	nb := min(maxBlocks, (n+minBlock-1)/minBlock, max(1, maxBlockEntries/max(1, entries)))
+	nb = max(1, nb)
+	for b := range nb {
+		e.blocks = append(e.blocks, [2]int{b * n / nb, (b + 1) * n / nb})
+	}
+	e.acc = make([][][]float64, nb)
+	for b := range e.acc {
+		e.acc[b] = e.tables()
+	}
+	e.total = e.tables()
+	e.ll = make([]float64, nb)
+	e.imp = make([]int, nb)
+	e.errs = make([]error, nb)
+}
+
+// tables returns zero tables for the learned families, indexed by VarID.
+func (e *emRun) tables() [][]float64 {
+	t := make([][]float64, len(e.m.Vars))
+	for _, v := range e.learned {
+		t[v] = make([]float64, len(e.newFactor(v).Vals))
+	}
+	return t
+}
+
+// expect runs the E-step on t: it fills e.total with the expected family
+// counts and returns the log-likelihood.
+func (e *emRun) expect(t *infer.JTree) (float64, error) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(e.workers, len(e.blocks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				b := int(next.Add(1)) - 1
+				if b >= len(e.blocks) {
+					return
+				}
+				for _, a := range e.acc[b] {
+					clear(a)
+				}
+				lo, hi := e.blocks[b][0], e.blocks[b][1]
+				st, err := t.Expect(e.p.rows[lo:hi], e.p.weight[lo:hi], e.acc[b])
+				e.ll[b], e.imp[b], e.errs[b] = st.LogLik, st.Impossible, err
+			}
+		}()
+	}
+	wg.Wait()
+	ll := 0.0
+	for b := range e.blocks {
+		if e.errs[b] != nil {
+			return 0, e.errs[b]
+		}
+		if e.imp[b] > 0 {
+			return 0, e.impossible(t, b)
+		}
+		ll += e.ll[b]
+	}
+	for _, v := range e.learned {
+		tot := e.total[v]
+		copy(tot, e.acc[0][v])
+		for b := 1; b < len(e.blocks); b++ {
+			for i, x := range e.acc[b][v] {
+				tot[i] += x
+			}
+		}
+	}
+	return ll, nil
+}
+
+// impossible returns the error of the first row of block b of probability
+// 0 under t.
+func (e *emRun) impossible(t *infer.JTree, b int) error {
+	none := make([][]float64, len(e.m.Vars))
+	for p := e.blocks[b][0]; p < e.blocks[b][1]; p++ {
+		st, err := t.Expect(e.p.rows[p:p+1], nil, none)
+		if err != nil {
+			return err
+		}
+		if st.Impossible > 0 {
+			return &impossibleRow{line: e.p.line[p], index: p}
+		}
+	}
+	panic("learn: a block's impossible row is possible alone")
+}
+
+// mstep returns the model whose learned tables are the estimates from
+// e.total, and the log prior of its tables.
+func (e *emRun) mstep() (*ir.Model, error) {
+	dists := make([]ir.Dist, 0, len(e.learned))
+	for _, v := range e.learned {
+		f := e.newFactor(v)
+		estimate(f.Vals, e.total[v], f.Card[len(f.Card)-1], e.prior)
+		dists = append(dists, e.cpt(v, f))
+	}
+	return e.m.WithDists(dists...)
+}
+
+// logPrior returns Σ a ln θ over the cells of the learned tables of m, a
+// being the prior's pseudo-count of a cell (0 for maximum likelihood).
+func (e *emRun) logPrior(m *ir.Model) float64 {
+	if e.prior.Method != Bayes {
+		return 0
+	}
+	s := 0.0
+	for _, v := range e.learned {
+		f := m.Factor(v)
+		a := e.prior.Alpha
+		if e.prior.ESS > 0 {
+			a = e.prior.ESS / float64(len(f.Vals))
+		}
+		for _, x := range f.Vals {
+			s += a * math.Log(x)
+		}
+	}
+	return s
+}
+
+// objective returns the log-likelihood ll at m plus its log prior.
+func (e *emRun) objective(m *ir.Model, ll float64) float64 { return ll + e.logPrior(m) }
+
+// em runs EM from m0, start r of starts.
+func (e *emRun) em(m0 *ir.Model, r, starts int) (*fit, error) {
+	cur := m0
+	t, err := e.tree.WithModel(cur)
+	if err != nil {
+		return nil, err
+	}
+	ll, err := e.expect(t)
+	if err != nil {
+		return nil, err
+	}
+	f := &fit{m: cur, trace: []float64{ll}, obj: e.objective(cur, ll)}
+	for it := 1; it <= e.maxIter; it++ {
+		next, err := e.mstep()
+		if err != nil {
+			return nil, err
+		}
+		if t, err = e.tree.WithModel(next); err != nil {
+			return nil, err
+		}
+		if ll, err = e.expect(t); err != nil {
+			return nil, err
+		}
+		obj := e.objective(next, ll)
+		if obj < f.obj-1e-9*max(1, math.Abs(f.obj)) {
+			return nil, fmt.Errorf("%w from %s to %s at iteration %d: this is a bug in pbl, please report it", ErrDecrease, ir.FormatFloat(f.obj), ir.FormatFloat(obj), it)
+		}
+		done := e.opt.Tol > 0 && math.Abs(obj-f.obj) <= e.opt.Tol*math.Abs(f.obj)
+		f.m, f.obj, f.iters = next, obj, it
+		f.trace = append(f.trace, ll)
+		e.progress(r, starts, it, ll)
+		if done {
+			f.converged = true
+			break
+		}
+		if e.canceled() {
+			return nil, ErrCanceled
+		}
+	}
+	return f, nil
+}
+
+// progress reports an iteration.
+func (e *emRun) progress(r, starts, it int, ll float64) {
+	if e.opt.Progress != nil {
+		e.opt.Progress(Progress{Start: r + 1, Starts: starts, Iteration: it, LogLik: ll, Rows: e.p.n, Seconds: time.Since(e.start).Seconds()})
+	}
+}
+
+// canceled reports whether Options.Cancel is closed.
+func (e *emRun) canceled() bool {
+	select {
+	case <-e.opt.Cancel:
+		return true
+	default:
+		return false
+	}
+}

@@ -224,10 +224,55 @@ func (s *scorer) score(b *data.Batch, i int, dst []float64) {
 		if math.IsNaN(x) {
 			continue
 		}
+		g.add(x, dst)
+	}
+}
+
+// farZ is the |z| beyond which gaussFeature.add compares the classes'
+// log densities through their differences.
+const farZ = 1e7
+
+// add adds to dst[c] the log density of x in class c, less a term common
+// to every class (score's results are only ever normalised). Near the
+// means that term is 0. Far from them, where z² loses the means' digits
+// (x = 1e154: x − 21 and x − 11 are the same float64) or overflows,
+// each class gets its difference from class 0,
+//
+//	log N_c(x) − log N_0(x) = lognorm_c − lognorm_0 − (z_c − z_0)(z_c + z_0)/2
+//
+// with z_c − z_0 computed without subtracting x from itself: a value
+// 1e300 is certainly in the class whose mean is nearer, or whose
+// standard deviation is larger, never impossible.
+func (g *gaussFeature) add(x float64, dst []float64) {
+	far := false
+	for c := range dst {
+		if z := (x - g.mean[c]) / g.sd[c]; !(math.Abs(z) < farZ) {
+			far = true
+		}
+	}
+	if !far {
 		for c := range dst {
 			z := (x - g.mean[c]) / g.sd[c]
 			dst[c] += g.lognorm[c] - 0.5*z*z
 		}
+		return
+	}
+	m0, s0 := g.mean[0], g.sd[0]
+	z0 := x/s0 - m0/s0
+	for c := 1; c < len(dst); c++ {
+		mc, sc := g.mean[c], g.sd[c]
+		var diff float64 // z_c − z_0
+		if sc == s0 {
+			diff = (m0 - mc) / s0
+		} else {
+			diff = x*(1/sc-1/s0) + (m0/s0 - mc/sc)
+		}
+		d := g.lognorm[c] - g.lognorm[0]
+		if diff != 0 {
+			sum := x/sc - mc/sc + z0 // z_c + z_0
+			d -= 0.5 * diff * sum
+		}
+		dst[c] += d
 	}
 }
 

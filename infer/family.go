@@ -258,6 +258,12 @@ func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (Expect
 			if a == nil {
 				continue
 			}
+			// A family wholly observed in the row has its one entry:
+			// nothing to read off the clique.
+			if e, ok := observedEntry(t.m.Factor(ir.VarID(v)), row); ok {
+				a[e] += wt
+				continue
+			}
 			d := tmp[:len(a)]
 			f := wt / t.gather(w, v, d)
 			for i, x := range d {
@@ -266,6 +272,20 @@ func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (Expect
 		}
 	}
 	return st, nil
+}
+
+// observedEntry returns the entry of f that the row selects, if the row
+// observes every variable of f.
+func observedEntry(f *ir.Factor, row []int) (int, bool) {
+	off := 0
+	for k, v := range f.Vars {
+		s := row[v]
+		if s < 0 {
+			return 0, false
+		}
+		off += s * f.Stride[k]
+	}
+	return off, true
 }
 
 // gather writes into dst the unnormalised posterior of v's family, read

@@ -2,10 +2,13 @@ package learn_test
 
 import (
 	"bufio"
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
@@ -79,5 +82,44 @@ func BenchmarkLearnAlarm(b *testing.B) {
 		if rep.Rows != 1_000_000 {
 			b.Fatalf("%d rows", rep.Rows)
 		}
+	}
+}
+
+// BenchmarkEMAlarm runs EM on ALARM from 10,000 rows sampled with seed 5
+// and 20% of cells missing (as the acceptance check's data), from uniform
+// tables with --tol 0: each op is a whole run of 1 and of 11 iterations,
+// and the metric iter-ms is their difference over 10, the cost of one
+// iteration (E-step on every pattern, M-step), with 1 and 2 workers.
+func BenchmarkEMAlarm(b *testing.B) {
+	if _, err := os.Stat(corpusPath("alarm.bif")); err != nil {
+		b.Skipf("alarm.bif not found (set PBL_CORPUS): %v", err)
+	}
+	m, err := pbl.LoadFile(corpusPath("alarm.bif"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := sample.WriteCSV(&buf, m, 10_000, 5, 0.2); err != nil {
+		b.Fatal(err)
+	}
+	src := buf.Bytes()
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			run := func(iters int) time.Duration {
+				start := time.Now()
+				_, _, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) {
+					return data.NewReader("alarm.csv", bytes.NewReader(src), m, data.Options{})
+				}, learn.Options{Method: learn.EM, Init: learn.InitUniform, MaxIter: iters, Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				return time.Since(start)
+			}
+			var per time.Duration
+			for b.Loop() {
+				per += (run(11) - run(1)) / 10
+			}
+			b.ReportMetric(float64(per.Microseconds())/1000/float64(b.N), "iter-ms")
+		})
 	}
 }

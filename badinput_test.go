@@ -596,7 +596,7 @@ func runBadEvidence(b *badChunk) badOutcome {
 	for _, o := range obs {
 		s = append(s, fmt.Sprintf("%s=%s", m.Vars[o.Var].Name, m.Vars[o.Var].States[o.State]))
 	}
-	return badOutcome{answers: []badAnswer{{b.first(), fmt.Sprintf("%d observations: %s", len(obs), strings.Join(s, ", "))}}}
+	return badOutcome{answers: []badAnswer{{b.first(), fmt.Sprintf("%s: %s", ir.Plural(len(obs), "observation"), strings.Join(s, ", "))}}}
 }
 
 // runBadCSV reads a chunk as CSV data for the model
@@ -645,7 +645,7 @@ func runBadCSV(b *badChunk) badOutcome {
 		}
 		return badOutcome{err: shifted}
 	}
-	return badOutcome{answers: []badAnswer{{min(off+1, len(raw)), fmt.Sprintf("%d rows", batch.N)}}}
+	return badOutcome{answers: []badAnswer{{min(off+1, len(raw)), ir.Plural(batch.N, "row")}}}
 }
 
 // runBadQuery parses a chunk as a query given on the command line (in the

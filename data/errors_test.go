@@ -40,10 +40,11 @@ var errorTests = []struct {
 	{"Windy,Outlook\ntrue,Sunny\n", Options{}, `^data.csv:2:6: unknown state "Sunny" for Outlook \(did you mean "sunny"\?\)$`},
 	{"Windy,Outlook\ntrue, sunny\n", Options{}, `^data.csv:2:6: unknown state " sunny" for Outlook \(did you mean "sunny"\? spaces are part of a field\)$`},
 	{"Outlook\nhail\n", Options{}, `^data.csv:2:1: unknown state "hail" for Outlook \(its states are sunny, overcast, rain, maybe\)$`},
-	{"Big\nzzzz\n", Options{}, `^data.csv:2:1: unknown state "zzzz" for Big \(its states are s0, s1, s2, s3, s4, s5, s6, s7, \.\.\.\)$`},
+	{"Big\nzzzz\n", Options{}, `^data.csv:2:1: unknown state "zzzz" for Big \(its 12 states are s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, \.\.\.\)$`},
+	{"Big\ns\n", Options{}, `^data.csv:2:1: unknown state "s" for Big \(its 12 states are s0, `}, // one character: no guess
 	{"Windy\nyes\n", Options{}, `^data.csv:2:1: unknown state "yes" for Windy \(its states are true, false\)$`},
 	{"Windy\nTRUE\n", Options{}, `^data.csv:2:1: unknown state "TRUE" for Windy \(did you mean "true"\?\)$`},
-	{"Count\n4\n", Options{}, `^data.csv:2:1: unknown state "4" for Count`},
+	{"Count\n4\n", Options{}, `^data.csv:2:1: unknown state "4" for Count \(its states are 0, 1, 2, 3\)$`},
 	{"Count\n1.0\n", Options{}, `^data.csv:2:1: unknown state "1.0" for Count`},
 	{"Path,Outlook\nünï,\"rian\"\n", Options{}, `^data.csv:2:5: unknown state "rian" for Outlook \(did you mean "rain"\?\)$`},
 	{"Outlook,note\n\"a\nb\",\"x\ny\"\nsunny,\"p\n\"\nrainy,\n", Options{IgnoreUnknownColumns: true}, `^data.csv:2:1: unknown state "a\\nb" for Outlook`},

@@ -20,8 +20,8 @@ const Missing = -1
 // variable name is looked for.
 const maxHints = 20
 
-// maxListed is the number of states listed in an unknown-state message
-// that has no closer suggestion.
+// maxListed is the number of variables listed in a message about a
+// column that names none.
 const maxListed = 8
 
 // Options configures a Reader.
@@ -493,7 +493,7 @@ func (r *Reader) row(b *Batch, i int) status {
 	}
 	if k+1 != nf {
 		if k+1 > nf {
-			return s.bad(r.fieldStart(nf), "row has %s, expected %d (one per header column)", plural(k+1, "field"), nf)
+			return s.bad(r.fieldStart(nf), "row has %s, expected %d (one per header column)", ir.Plural(k+1, "field"), nf)
 		}
 		e := p
 		if e > s.rowStart && buf[e-1] == '\n' {
@@ -504,7 +504,7 @@ func (r *Reader) row(b *Batch, i int) status {
 		} else if e > s.rowStart && buf[e-1] == '\r' {
 			e--
 		}
-		return s.bad(e, "row has %s, expected %d (one per header column)", plural(k+1, "field"), nf)
+		return s.bad(e, "row has %s, expected %d (one per header column)", ir.Plural(k+1, "field"), nf)
 	}
 	if r.rowErr != nil {
 		s.err = r.rowErr
@@ -564,10 +564,8 @@ func (r *Reader) badState(c *column, val []byte, fs int) int32 {
 	msg := "unknown state " + show(val) + " for " + ir.Quote(v.Name)
 	if t := strings.TrimSpace(string(val)); t != string(val) && v.State(t) >= 0 {
 		msg += " (did you mean " + strconv.Quote(t) + "? spaces are part of a field)"
-	} else if h := spell.Nearest(string(val), v.States); h != "" {
-		msg += " (did you mean " + strconv.Quote(h) + "?)"
 	} else {
-		msg += " (" + stateList(v) + ")"
+		msg += ir.StateHint(v, string(val))
 	}
 	r.rowErr = r.s.errorf(fs, "%s", msg)
 	return Missing
@@ -611,23 +609,6 @@ func (r *Reader) States() map[ir.VarID][]string {
 		}
 	}
 	return out
-}
-
-// stateList lists a few of v's states.
-func stateList(v *ir.Variable) string {
-	n := min(len(v.States), maxListed)
-	var b strings.Builder
-	b.WriteString("its states are ")
-	for i, s := range v.States[:n] {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(ir.Quote(s))
-	}
-	if n < len(v.States) {
-		b.WriteString(", ...")
-	}
-	return b.String()
 }
 
 // ReadAll reads every row of the CSV data in src (see NewReader). It is

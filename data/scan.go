@@ -2,7 +2,6 @@ package data
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -252,12 +251,4 @@ func show(val []byte) string {
 		n++
 	}
 	return strconv.Quote(string(val))
-}
-
-// plural returns "1 field" or "n fields".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

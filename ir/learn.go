@@ -168,7 +168,7 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 	}
 	for _, r := range d.Rows {
 		if len(r.Cells) != len(t.Vars) {
-			l.b.Errorf(pos(r.Pos), "data row has %d cells, expected %d (one for each of %s)", len(r.Cells), len(t.Vars), nameList(m, t.Vars))
+			l.b.Errorf(pos(r.Pos), "data row has %s, expected %d (one for each of %s)", Plural(len(r.Cells), "cell"), len(t.Vars), nameList(m, t.Vars))
 			continue
 		}
 		row := make([]int32, len(t.Vars))
@@ -301,7 +301,7 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 	seen := make([]bool, n)
 	for _, r := range body.Rows {
 		if len(r.States) != len(parents) {
-			l.b.Errorf(pos(r.Pos), "row has %d states, expected %d (one for each of %s)", len(r.States), len(parents), nameList(m, parents))
+			l.b.Errorf(pos(r.Pos), "row has %s, expected %d (one for each of %s)", Plural(len(r.States), "state"), len(parents), nameList(m, parents))
 			continue
 		}
 		idx, good := 0, true

@@ -340,13 +340,7 @@ func lookupState(v *Variable, n *grammar.Name, errs *ErrorList) (int, bool) {
 	if i := v.State(name); i >= 0 {
 		return i, true
 	}
-	msg := "unknown state " + strconv.Quote(name) + " of " + strconv.Quote(v.Name)
-	if s := spell.Nearest(name, v.States); s != "" {
-		msg += " (did you mean " + strconv.Quote(s) + "?)"
-	} else {
-		msg += " (states: " + stateList(v) + ")"
-	}
-	errs.Add(pos(n.Pos), "%s", msg)
+	errs.Add(pos(n.Pos), "unknown state %s of %s%s", strconv.Quote(name), strconv.Quote(v.Name), StateHint(v, name))
 	return 0, false
 }
 
@@ -503,7 +497,7 @@ func (l *lowerer) dist(d *grammar.Dist) {
 	malformed := false // a row could not be placed; missing rows are then not reported
 	for _, r := range body.Rows {
 		if len(r.States) != len(parents) {
-			l.b.Errorf(pos(r.Pos), "row has %d states, expected %d (one for each of %s)", len(r.States), len(parents), nameList(m, parents))
+			l.b.Errorf(pos(r.Pos), "row has %s, expected %d (one for each of %s)", Plural(len(r.States), "state"), len(parents), nameList(m, parents))
 			malformed = true
 			continue
 		}
@@ -564,8 +558,8 @@ func (l *lowerer) value(v *grammar.Value, child *Variable, normalize bool, dst [
 	}
 	if v.Number != nil {
 		if child.Kind != Bool {
-			l.b.Errorf(pos(v.Pos), "%s has %d states: give a vector [%s]; a single number is shorthand for P(%s=true) of a bool variable",
-				Quote(child.Name), k, exampleVec(k), child.Name)
+			l.b.Errorf(pos(v.Pos), "%s has %s: give a vector [%s]; a single number is shorthand for P(%s=true) of a bool variable",
+				Quote(child.Name), Plural(k, "state"), exampleVec(k), child.Name)
 			return false
 		}
 		if normalize {
@@ -584,7 +578,7 @@ func (l *lowerer) value(v *grammar.Value, child *Variable, normalize bool, dst [
 		return true
 	}
 	if len(v.Vector) != k {
-		l.b.Errorf(pos(v.Pos), "%d values, expected %d (states of %s: %s)", len(v.Vector), k, strconv.Quote(child.Name), stateList(child))
+		l.b.Errorf(pos(v.Pos), "%s, expected %d (states of %s: %s)", Plural(len(v.Vector), "value"), k, strconv.Quote(child.Name), stateList(child))
 		return false
 	}
 	sum := 0.0

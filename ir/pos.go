@@ -103,7 +103,7 @@ func (l ErrorList) Error() string {
 	case 1:
 		return l[0].Error()
 	}
-	return fmt.Sprintf("%s (and %d more errors)", l[0], len(l)-1)
+	return fmt.Sprintf("%s (and %s)", l[0], Plural(len(l)-1, "more error"))
 }
 
 // Err returns the sorted list as an error, or nil if it is empty.

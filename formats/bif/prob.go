@@ -212,7 +212,7 @@ func (p *parser) parseRow(c *cpt) {
 			if st < 0 {
 				v := p.B.Model().Vars[pv]
 				name := p.S.Text(p.Tok)
-				p.Errorf(p.Tok, "unknown state %q of %q%s", name, v.Name, importer.Hint(name, v.States))
+				p.Errorf(p.Tok, "unknown state %q of %q%s", name, v.Name, ir.StateHint(v, name))
 				good = false
 				break
 			}
@@ -227,7 +227,7 @@ func (p *parser) parseRow(c *cpt) {
 		p.Next()
 	}
 	if c.ok && len(p.rowToks) < len(c.parents) {
-		p.Errorf(p.Tok, "row %s of %s has %d states, expected %d", p.rowText(), c.title, len(p.rowToks), len(c.parents))
+		p.Errorf(p.Tok, "row %s of %s has %s, expected %d", p.rowText(), c.title, ir.Plural(len(p.rowToks), "state"), len(c.parents))
 		good = false
 	}
 	p.Next()
@@ -303,7 +303,7 @@ func (p *parser) parseValues(c *cpt, want int, set func(j int, x float64), what 
 		if n > want {
 			t = extra
 		}
-		p.Errorf(t, "%s has %d probabilities, expected %d", what(), n, want)
+		p.Errorf(t, "%s has %s, expected %d", what(), ir.Plural(n, "probability"), want)
 	}
 	p.Next()
 	return n, true
@@ -404,7 +404,7 @@ func (p *parser) endCPT(c *cpt, childTok textscan.Token, childOK bool, end texts
 			} else {
 				msg = fmt.Sprintf("%s has no row for %s", c.title, p.config(c, first))
 				if missing > 1 {
-					msg += fmt.Sprintf(" (and %d more missing rows)", missing-1)
+					msg += " (and " + ir.Plural(missing-1, "more missing row") + ")"
 				}
 			}
 			p.Errorf(end, "%s", msg)

@@ -305,7 +305,7 @@ func (p *parser) parseType(name string) (states []string, ok bool) {
 	}
 	p.Next()
 	if count >= 0 && count != len(states) {
-		p.Errorf(countTok, "variable %q is declared with %d states but lists %d", name, count, len(states))
+		p.Errorf(countTok, "variable %q is declared with %s but lists %d", name, ir.Plural(count, "state"), len(states))
 	}
 	if count < 0 {
 		ok = false

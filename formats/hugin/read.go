@@ -642,7 +642,7 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token
 		p.B.Errorf(p.S.At(t), "malformed number %s", p.S.Describe(t))
 	}
 	if d.nbad > len(d.badNums) {
-		p.B.Errorf(p.S.At(d.badNums[len(d.badNums)-1]), "and %d more malformed numbers in this potential", d.nbad-len(d.badNums))
+		p.B.Errorf(p.S.At(d.badNums[len(d.badNums)-1]), "and %s in this potential", ir.Plural(d.nbad-len(d.badNums), "more malformed number"))
 	}
 	if !ok || d.nbad > 0 {
 		fallback()
@@ -676,7 +676,7 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token
 			} else if row < rows {
 				what = rowName(m, parents, rowAssignment(m, parents, row, a), title)
 			}
-			p.B.Errorf(p.S.At(g.open), "%s has %d values, expected %d", what, g.n, k)
+			p.B.Errorf(p.S.At(g.open), "%s has %s, expected %d", what, ir.Plural(g.n, "value"), k)
 			ok = false
 		}
 		row++
@@ -684,9 +684,9 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token
 	if len(d.vals) != want && (ok || row != rows) {
 		detail := ""
 		if len(parents) > 0 {
-			detail = fmt.Sprintf(" (%d parent configurations × %d states)", rows, k)
+			detail = " (" + ir.Plural(rows, "parent configuration") + " × " + ir.Plural(k, "state") + ")"
 		}
-		p.B.Errorf(p.S.At(d.dataTok), "the data of %s has %d values, expected %s%s", title, len(d.vals), countText(want), detail)
+		p.B.Errorf(p.S.At(d.dataTok), "the data of %s has %s, expected %s%s", title, ir.Plural(len(d.vals), "value"), countText(want), detail)
 		ok = false
 	}
 	for _, g := range d.groups {

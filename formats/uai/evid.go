@@ -3,7 +3,6 @@ package uai
 import (
 	"math"
 	"os"
-	"strconv"
 
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -66,10 +65,10 @@ func ReadEvidence(filename string, src []byte, m *ir.Model) ([]ir.Obs, error) {
 	toks, ints = toks[1:], ints[1:]
 	switch {
 	case n > len(toks) || len(toks) < 2*n: // n > len(toks) first: 2*n may overflow
-		s.errorf(end, "unexpected end of file: %s declares %d observations, found %s", nTok.text, n, pairs(len(toks)))
+		s.errorf(end, "unexpected end of file: %s declares %s, found %s", nTok.text, ir.Plural(n, "observation"), pairs(len(toks)))
 		return nil, s.errs.Err()
 	case len(toks) > 2*n:
-		s.errorf(toks[2*n], "unexpected %s: the file declares %d observations", describe(toks[2*n]), n)
+		s.errorf(toks[2*n], "unexpected %s: the file declares %s", describe(toks[2*n]), ir.Plural(n, "observation"))
 		return nil, s.errs.Err()
 	}
 	obs := make([]ir.Obs, 0, n)
@@ -77,12 +76,12 @@ func ReadEvidence(filename string, src []byte, m *ir.Model) ([]ir.Obs, error) {
 	for i := 0; i < len(toks); i += 2 {
 		v, st := ints[i], ints[i+1]
 		if v >= len(m.Vars) {
-			s.errorf(toks[i], "variable index %s is out of range: the model has %d variables", toks[i].text, len(m.Vars))
+			s.errorf(toks[i], "variable index %s is out of range: the model has %s", toks[i].text, ir.Plural(len(m.Vars), "variable"))
 			continue
 		}
 		x := m.Vars[v]
 		if st >= len(x.States) {
-			s.errorf(toks[i+1], "state %s of %s is out of range: it has %d states", toks[i+1].text, ir.Quote(x.Name), len(x.States))
+			s.errorf(toks[i+1], "state %s of %s is out of range: it has %s", toks[i+1].text, ir.Quote(x.Name), ir.Plural(len(x.States), "state"))
 			continue
 		}
 		if prev, dup := first[v]; dup {
@@ -100,16 +99,9 @@ func ReadEvidence(filename string, src []byte, m *ir.Model) ([]ir.Obs, error) {
 
 // pairs describes k tokens as complete pairs and a leftover.
 func pairs(k int) string {
-	s := plural(k/2, "pair")
+	s := ir.Plural(k/2, "pair")
 	if k%2 == 1 {
 		s += " and a lone index"
 	}
 	return s
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -148,7 +148,7 @@ func (r *reader) read() {
 		r.fatalf(nt, "the model has no variables")
 	}
 	for v := 0; v < n; v++ {
-		k, kt := r.count(maxStates, "the cardinality of X%d (%d variables)", v, n)
+		k, kt := r.count(maxStates, "the cardinality of X%d (%s)", v, ir.Plural(n, "variable"))
 		if k == 0 {
 			r.fatalf(kt, "X%d has cardinality 0: a variable needs at least one state", v)
 		}
@@ -170,7 +170,7 @@ func (r *reader) read() {
 	nf, ft := r.count(math.MaxInt, "the number of factors")
 	// Each factor needs at least two tokens (its scope and table sizes).
 	if nf > r.s.remaining() {
-		r.fatalf(ft, "the file declares %d factors but is too short to hold them", nf)
+		r.fatalf(ft, "the file declares %s but is too short to hold them", ir.Plural(nf, "factor"))
 	}
 	fs := make([]factor, 0, nf)
 	for i := 0; i < nf; i++ {
@@ -180,7 +180,7 @@ func (r *reader) read() {
 		r.table(i, &fs[i])
 	}
 	if t := r.s.next(); !t.eof() {
-		r.fatalf(t, "unexpected %s after the last table (the file declares %s)", describe(t), plural(nf, "factor"))
+		r.fatalf(t, "unexpected %s after the last table (the file declares %s)", describe(t), ir.Plural(nf, "factor"))
 	}
 
 	switch {
@@ -207,14 +207,14 @@ func (r *reader) scope(i, nf int) factor {
 	n := len(r.card)
 	t := r.s.next()
 	if t.eof() {
-		r.fatalf(t, "unexpected end of file: want the scope size of factor %d (%d factors)", i, nf)
+		r.fatalf(t, "unexpected end of file: want the scope size of factor %d (%s)", i, ir.Plural(nf, "factor"))
 	}
 	k := parseCount(t, n)
 	switch k {
 	case -1:
 		r.fatalf(t, "want the scope size of factor %d (a non-negative integer), found %s", i, describe(t))
 	case -2:
-		r.fatalf(t, "factor %d has a scope of %s variables, but the model has only %d", i, t.text, n)
+		r.fatalf(t, "factor %d has a scope of %s variables, but the model has only %s", i, t.text, ir.Plural(n, "variable"))
 	}
 	if k > maxScope {
 		r.fatalf(t, "factor %d has a scope of %d variables; pbl reads at most %d", i, k, maxScope)
@@ -231,7 +231,7 @@ func (r *reader) scope(i, nf int) factor {
 		case v == -1:
 			r.fatalf(it, "want a variable index in the scope of factor %d, found %s", i, describe(it))
 		case v == -2:
-			r.errorf(it, "variable index %s in the scope of factor %d is out of range: the model has %d variables, X0 to X%d", it.text, i, n, n-1)
+			r.errorf(it, "variable index %s in the scope of factor %d is out of range: %s", it.text, i, varsText(n))
 			ok = false
 			continue
 		}
@@ -270,7 +270,7 @@ func (r *reader) table(i int, f *factor) {
 	cnt, ct := r.count(math.MaxInt, "the table size of factor %d", i)
 	good := f.size >= 0
 	if good && cnt != f.size {
-		r.errorf(ct, "the table of factor %d has %d entries, but its scope %s needs %d", i, cnt, r.scopeText(f.vars), f.size)
+		r.errorf(ct, "the table of factor %d has %s, but its scope %s needs %d", i, ir.Plural(cnt, "entry"), r.scopeText(f.vars), f.size)
 		good = false // skip the values the size announces
 	}
 	var vals []float64
@@ -288,7 +288,7 @@ func (r *reader) table(i int, f *factor) {
 	for j := 0; j < cnt; j++ {
 		t := r.s.next()
 		if t.eof() {
-			r.fatalf(t, "unexpected end of file: the table of factor %d has %d of its %d values", i, j, cnt)
+			r.fatalf(t, "unexpected end of file: the table of factor %d has %d of its %s", i, j, ir.Plural(cnt, "value"))
 		}
 		if !good {
 			continue
@@ -319,6 +319,15 @@ func (r *reader) table(i int, f *factor) {
 	child := f.vars[len(f.vars)-1]
 	r.hasCPT[child] = true
 	r.b.SetCPT(f.pos, child, f.vars[:len(f.vars)-1], vals, rowPos)
+}
+
+// varsText says which variables a model of n has: "the model has 3
+// variables, X0 to X2".
+func varsText(n int) string {
+	if n == 1 {
+		return "the model has 1 variable, X0"
+	}
+	return fmt.Sprintf("the model has %d variables, X0 to X%d", n, n-1)
 }
 
 // scopeText renders a scope as (X1, X4).

@@ -187,7 +187,7 @@ func TestReadEvidence(t *testing.T) {
 		{"2 1 0 1 1", `e.evid:1:7: X1 is observed twice \(first at e.evid:1:3\)`},
 		{"2 1 0", `e.evid:1:6: unexpected end of file: 2 declares 2 observations, found 1 pair`},
 		{"3\n1 0\n0 1 1", `e.evid:3:6: unexpected end of file: 3 declares 3 observations, found 2 pairs and a lone index`},
-		{"1 1 0 0 1", `e.evid:1:7: unexpected "0": the file declares 1 observations`},
+		{"1 1 0 0 1", `e.evid:1:7: unexpected "0": the file declares 1 observation`},
 		{"1 x 0", `e.evid:1:3: want a non-negative integer, found "x"`},
 		{"1 -1 0", `e.evid:1:3: want a non-negative integer, found "-1"`},
 		{"1 99999999999999999999999 0", `e.evid:1:3: number 99999999999999999999999 is too large`},

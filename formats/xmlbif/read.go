@@ -701,9 +701,9 @@ func (r *reader) table(d *defDecl, name string, k, parents, n int) ([]float64, [
 // countMsg explains a table with got entries instead of want.
 func countMsg(name string, k, parents, want, got int) string {
 	if parents == 0 {
-		return fmt.Sprintf("the table of %q has %d entries, expected %d (one per state)", name, got, want)
+		return fmt.Sprintf("the table of %q has %s, expected %d (one per state)", name, ir.Plural(got, "entry"), want)
 	}
-	return fmt.Sprintf("the table of %q has %d entries, expected %d (%d states for each of %d parent configurations)", name, got, want, k, want/k)
+	return fmt.Sprintf("the table of %q has %s, expected %d (%s for each of %s)", name, ir.Plural(got, "entry"), want, ir.Plural(k, "state"), ir.Plural(want/k, "parent configuration"))
 }
 
 // cursor positions bytes of a text in increasing order in time linear in

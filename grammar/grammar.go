@@ -142,12 +142,13 @@ type Term struct {
 }
 
 // Expect is `expect QUERY == VALUE [within TOL]`: a regression check
-// that prints nothing when it holds.
+// that prints nothing when it holds. Within is TOL's token (its text and
+// position), or nil.
 type Expect struct {
 	Pos    lexer.Position
 	Query  *Query       `parser:"'expect':Ident @@ '==':Punct"`
 	Value  *ExpectValue `parser:"@@"`
-	Within *string      `parser:"( 'within':Ident @Number )?"`
+	Within *lexer.Token `parser:"( 'within':Ident @Number )?"`
 }
 
 // ExpectValue is what an expectation compares with: a number, a vector

@@ -41,9 +41,13 @@ func (b *Builder) Model() *Model { return b.m }
 
 // AddVar declares a variable. For Bool the states are ignored and set to
 // true, false; for Range they are lo..lo+n-1 given as decimal strings. A
-// duplicate name or a duplicate state is an error; the returned ok is false
-// if the variable was not added.
+// duplicate name, an empty name or a duplicate state is an error; the
+// returned ok is false if the variable was not added.
 func (b *Builder) AddVar(pos Pos, name string, kind Kind, states []string, lo int) (VarID, bool) {
+	if name == "" {
+		b.Errorf(pos, "empty variable name")
+		return 0, false
+	}
 	if prev, dup := b.m.byName[name]; dup {
 		b.Errorf(pos, "%s redeclared (first declared at %s)", strconv.Quote(name), b.m.Vars[prev].Pos)
 		return prev, false
@@ -165,10 +169,14 @@ func (b *Builder) AddFactor(pos Pos, vars []VarID, vals []float64) {
 
 // AddOpenVar declares a variable whose states are taken from the data
 // (a classifier's undeclared variable): it starts with no states, and
-// AddState gives it more.
+// AddState gives it more. An empty name is reported, and the variable
+// still added, so that the caller's references to it stay valid.
 func (b *Builder) AddOpenVar(pos Pos, name string) (VarID, bool) {
 	if prev, dup := b.m.byName[name]; dup {
 		return prev, false
+	}
+	if name == "" {
+		b.Errorf(pos, "empty variable name")
 	}
 	id := VarID(len(b.m.Vars))
 	b.m.Vars = append(b.m.Vars, &Variable{Pos: pos, ID: id, Name: name, Kind: Enum, Open: true})

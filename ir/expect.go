@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -18,10 +19,13 @@ func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
 	v := e.Value
 	s := &ExpectStmt{Pos: pos(e.Pos), Query: q, Tol: DefaultTolerance,
 		Want: Expected{Pos: pos(v.Pos), Text: expectText(v)}}
-	if e.Within != nil {
-		tol, err := strconv.ParseFloat(*e.Within, 64)
-		if err != nil || !(tol >= 0) || math.IsInf(tol, 0) {
-			errs.Add(pos(e.Pos), "within %s: the tolerance must be a finite non-negative number", *e.Within)
+	if w := e.Within; w != nil {
+		tol, err := strconv.ParseFloat(w.Value, 64)
+		switch {
+		case errors.Is(err, strconv.ErrRange) && math.IsInf(tol, 0):
+			errs.Add(pos(w.Pos), "number %s is out of range", w.Value)
+		case err != nil || !(tol >= 0):
+			errs.Add(pos(w.Pos), "within %s: the tolerance must be a non-negative number", w.Value)
 		}
 		s.Tol = tol
 	}

@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"errors"
+	"math"
 	"path/filepath"
 	"strconv"
 
@@ -204,11 +206,18 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 func (l *lowerer) learnStmt(s *grammar.Learn) *LearnStmt {
 	ls := &LearnStmt{Pos: pos(s.Pos), MethodPos: pos(s.Pos)}
 	good := true
+	seen := map[VarID]bool{}
 	for _, n := range s.Vars {
-		if id, ok := l.lookup(n); ok {
-			ls.Vars = append(ls.Vars, id)
-		} else {
+		id, ok := l.lookup(n)
+		switch {
+		case !ok:
 			good = false
+		case seen[id]:
+			l.b.Errorf(pos(n.Pos), "%s appears twice in the learn statement", strconv.Quote(l.b.m.Vars[id].Name))
+			good = false
+		default:
+			seen[id] = true
+			ls.Vars = append(ls.Vars, id)
 		}
 	}
 	switch {
@@ -240,7 +249,11 @@ func (l *lowerer) learnStmt(s *grammar.Learn) *LearnStmt {
 	}
 	for _, o := range s.Options {
 		x, err := strconv.ParseFloat(o.Value, 64)
-		if err != nil {
+		switch {
+		case errors.Is(err, strconv.ErrRange) && math.IsInf(x, 0):
+			l.b.Errorf(pos(o.Pos), "option %s = %s: the number is out of range", o.Name, o.Value)
+			good = false
+		case err != nil:
 			l.b.Errorf(pos(o.Pos), "option %s = %s: want a number", o.Name, o.Value)
 			good = false
 		}
@@ -322,7 +335,7 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 	}
 	for idx, ok := range seen {
 		if !ok && len(l.b.Errs) == errs {
-			l.b.Errorf(pos(body.EndPos), "P(%s | %s) is missing a row (row %d of %d)", Quote(name), nameList(m, parents), idx+1, n)
+			l.b.Errorf(pos(d.Pos), "P(%s | %s) is missing a row (row %d of %d)", Quote(name), nameList(m, parents), idx+1, n)
 			break
 		}
 	}

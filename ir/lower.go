@@ -3,6 +3,7 @@ package ir
 import (
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -537,11 +538,11 @@ func (l *lowerer) dist(d *grammar.Dist) {
 			for i, p := range parents {
 				states[i] = Quote(m.Vars[p].States[a[i]])
 			}
-			l.b.Errorf(pos(body.EndPos), "P(%s | %s) is missing the row (%s)", Quote(cv.Name), nameList(m, parents), strings.Join(states, ", "))
+			l.b.Errorf(pos(d.Pos), "P(%s | %s) is missing the row (%s)", Quote(cv.Name), nameList(m, parents), strings.Join(states, ", "))
 		}
 	}
 	if missing > 3 {
-		l.b.Errorf(pos(body.EndPos), "P(%s | %s) is missing %d rows in all", Quote(cv.Name), nameList(m, parents), missing)
+		l.b.Errorf(pos(d.Pos), "P(%s | %s) is missing %d rows in all", Quote(cv.Name), nameList(m, parents), missing)
 	}
 	// Rows with errors keep a zero position, so that the row checks skip
 	// them; the other rows are still checked, and the child does not get a
@@ -597,7 +598,17 @@ func (l *lowerer) value(v *grammar.Value, child *Variable, normalize bool, dst [
 				return false
 			}
 		}
-		if !(sum > 0) || math.IsInf(sum, 0) {
+		if math.IsInf(sum, 1) {
+			// The weights are finite, but their sum overflows: divide them
+			// by the largest first (exactly, when it is a power of two).
+			_, e := math.Frexp(slices.Max(dst))
+			sum = 0
+			for i := range dst {
+				dst[i] = math.Ldexp(dst[i], -e)
+				sum += dst[i]
+			}
+		}
+		if !(sum > 0) {
 			l.b.Errorf(pos(v.Pos), "normalize: the weights sum to %s; they must sum to a positive number", FormatFloat(sum))
 			return false
 		}

@@ -53,3 +53,16 @@ P(B | A) = { true: [0.25, 0.75]  false: [0.3, 0.7000004] }
 		t.Error("a table whose rows sum to 1 keeps a second copy of its numbers")
 	}
 }
+
+// TestNormalizeHugeWeights: weights whose sum overflows float64 are still
+// normalised, to their exact ratios.
+func TestNormalizeHugeWeights(t *testing.T) {
+	m := lower(t, "var A: {x, y, z}\nP(A) = normalize [1e308, 1e308, 5e307]\n")
+	a, _ := m.Lookup("A")
+	got := m.Factor(a.ID).Vals
+	for i, want := range []float64{0.4, 0.4, 0.2} {
+		if !(math.Abs(got[i]-want) <= 1e-15) {
+			t.Errorf("P(A=%s) = %v, want %v", a.States[i], got[i], want)
+		}
+	}
+}

@@ -442,8 +442,8 @@ func (p *parser) expectStmt() *grammar.Expect {
 		if p.tok.Type != grammar.Number {
 			p.fail(p.tok.Pos, "expected a tolerance after within, found %s", describe(p.tok))
 		}
-		s := p.tok.Value
-		e.Within = &s
+		t := p.tok
+		e.Within = &t
 		p.next()
 	}
 	return e

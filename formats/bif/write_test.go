@@ -334,22 +334,22 @@ probability ( "light on" | family-out ) {
 		{
 			name: "odd names",
 			in: `variable "say \"hi\"" { type discrete [ 2 ] { "a\\b", "x, y" }; }
-variable "" { type discrete [ 1 ] { <5 }; }
+variable " " { type discrete [ 1 ] { <5 }; }
 probability ( "say \"hi\"" ) { table 1e-300, 1; }
-probability ( "" | "say \"hi\"" ) { ("a\\b") 1; ("x, y") 1; }
+probability ( " " | "say \"hi\"" ) { ("a\\b") 1; ("x, y") 1; }
 `,
 			want: `network unknown {
 }
 variable "say \"hi\"" {
   type discrete [ 2 ] { a\b, "x, y" };
 }
-variable "" {
+variable " " {
   type discrete [ 1 ] { <5 };
 }
 probability ( "say \"hi\"" ) {
   table 1e-300, 1;
 }
-probability ( "" | "say \"hi\"" ) {
+probability ( " " | "say \"hi\"" ) {
   (a\b) 1;
   ("x, y") 1;
 }
@@ -515,6 +515,9 @@ func randomModel(r *rand.Rand) *ir.Model {
 	var ids []ir.VarID
 	for i := 0; len(ids) < nv; i++ {
 		name := randomName(r)
+		if name == "" {
+			continue // a variable needs a name (a state does not)
+		}
 		if used[name] {
 			name += strconv.Itoa(i)
 			if used[name] {

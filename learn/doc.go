@@ -26,8 +26,25 @@
 // families still use it. No row is thrown away whole. [Report] says how
 // many (row, family) contributions were skipped and how many rows had a
 // missing cell in some learned family. Available-case counting is unbiased
-// when cells are missing completely at random; EM (a later learner) is the
-// answer otherwise.
+// when cells are missing completely at random, but throws away every
+// family a missing cell touches, and cannot learn a variable that is never
+// observed.
+//
+// # EM and gradient ascent
+//
+// The iterative methods, [EM] and [Gradient] (em.go, gradient.go), learn
+// from every observed cell: a variable without a column is hidden, a
+// missing cell is summed out. The data is read once into its distinct
+// patterns of observed cells; the junction tree is compiled once and each
+// iteration installs new numbers in it ([infer.JTree.WithModel]) and
+// calibrates once per pattern ([infer.JTree.Expect]), giving the expected
+// family counts and the log-likelihood. EM's M-step is the estimators
+// below applied to expected counts (mle, or bayes for MAP); gradient ascent
+// moves along Σ_d P(x, u | d)/θ(x | u), scaled per row, projected on the
+// simplex, with a line search. The E-step's blocks of patterns are summed
+// in a fixed order, so results do not depend on the number of cores.
+// [Report] gives the log-likelihood trace; EM's never decreases, and a
+// decrease is reported as a bug ([ErrDecrease]).
 //
 // # Estimators
 //

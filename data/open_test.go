@@ -1,8 +1,11 @@
 package data
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -110,5 +113,17 @@ func TestStatesInShards(t *testing.T) {
 				t.Errorf("cuts %v: %s states %q, want %q", cuts, m.Vars[v].Name, got, want)
 			}
 		}
+	}
+}
+
+// TestOpenDirectory: a path that names a directory is an *os.PathError
+// (EISDIR), as a missing file is, so that callers report "cannot read
+// PATH: is a directory" rather than a read error at line 1.
+func TestOpenDirectory(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Open(dir, openModel(t), Options{})
+	var pe *os.PathError
+	if r != nil || !errors.As(err, &pe) || pe.Path != dir || !errors.Is(err, syscall.EISDIR) {
+		t.Fatalf("Open(a directory) = %v, %v; want an *os.PathError for %s with EISDIR", r, err, dir)
 	}
 }

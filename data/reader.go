@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
@@ -131,11 +132,17 @@ func (r *Reader) NewBatch(size int) *Batch {
 }
 
 // Open opens the CSV file at path, which may be gzip-compressed (recognised
-// by its magic bytes), and calls NewReader. Close closes the file.
+// by its magic bytes), and calls NewReader. Close closes the file. An error
+// opening the file, or a path that names a directory, is an
+// *os.PathError.
 func Open(path string, m *ir.Model, opt Options) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, &os.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
 	}
 	r, err := NewReader(path, f, m, opt)
 	if err != nil {

@@ -191,11 +191,37 @@ func (r *reader) next() (xml.Token, int) {
 		case errors.As(err, &ce):
 			r.fatalf(r.pos(off), "%s", ce.msg)
 		case errors.As(err, &se):
+			// encoding/xml notices a character XML does not allow only
+			// once it has read past it, often at the end of a token:
+			// position the first such character of the token instead.
+			if at, c, ok := r.badChar(off, r.offset()); ok {
+				if c == utf8.RuneError {
+					r.fatalf(r.pos(at), "malformed XML: invalid UTF-8")
+				}
+				r.fatalf(r.pos(at), "malformed XML: illegal character code %U", c)
+			}
 			r.fatalf(r.pos(r.offset()), "malformed XML: %s", se.Msg)
 		}
 		r.fatalf(r.pos(r.offset()), "malformed XML: %v", err)
 	}
 	return tok, off
+}
+
+// badChar finds the first character that XML does not allow (see
+// isXMLChar), or a byte that is not UTF-8, in the decoded input between
+// offsets from and to: its offset, the character (utf8.RuneError for a
+// byte that is not UTF-8), and whether there is one.
+func (r *reader) badChar(from, to int) (int, rune, bool) {
+	in := r.src[r.base:]
+	to = min(to, len(in))
+	for i := from; i < to; {
+		c, n := utf8.DecodeRune(in[i:])
+		if c == utf8.RuneError && n == 1 || !isXMLChar(c) {
+			return i, c, true
+		}
+		i += n
+	}
+	return 0, 0, false
 }
 
 // document reads the whole document; it reports whether the XML was well

@@ -210,6 +210,29 @@ func TestPositions(t *testing.T) {
 	}
 }
 
+// TestBadCharPositions checks that a character XML does not allow, or a
+// byte that is not UTF-8, is reported where it is, not where encoding/xml
+// noticed it.
+func TestBadCharPositions(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"<BIF>\x02</BIF>", "p.xml:1:6: malformed XML: illegal character code U+0002"},
+		{"\x1f\x8b\x08\x00", "p.xml:1:1: malformed XML: illegal character code U+001F"},
+		{"PK\x03\x04garbage", "p.xml:1:3: malformed XML: illegal character code U+0003"},
+		{"<BIF>\n<NETWORK><NAME>é\x01</NAME>", "p.xml:2:17: malformed XML: illegal character code U+0001"},
+		{"<BIF>\n<NETWORK><NAME>a\xffb</NAME>", "p.xml:2:17: malformed XML: invalid UTF-8"},
+	} {
+		_, err := Read("p.xml", []byte(tc.src))
+		var list ir.ErrorList
+		if !errors.As(err, &list) || len(list) != 1 {
+			t.Errorf("%q: got %v, want one error", tc.src, err)
+			continue
+		}
+		if got := list[0].Error(); got != tc.want {
+			t.Errorf("%q: got %s, want %s", tc.src, got, tc.want)
+		}
+	}
+}
+
 // TestReadFile checks that a missing file is reported as the os error.
 func TestReadFile(t *testing.T) {
 	_, err := ReadFile(filepath.Join(t.TempDir(), "missing.xml"))

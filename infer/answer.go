@@ -426,9 +426,14 @@ func (a *answerer) impossible() error {
 }
 
 // impossible returns the error, at pos, for the evidence ev of probability
-// 0 on m.
+// 0 on m. Without evidence, it is the model itself (a Markov network whose
+// factors' product is 0 everywhere) that has nothing to normalise.
 func impossible(pos ir.Pos, m *ir.Model, ev []ir.Obs) error {
-	return &ir.Error{Pos: pos, Msg: fmt.Sprintf("impossible evidence: %s = 0", evidenceText(m, ev)), Err: ErrImpossible}
+	msg := fmt.Sprintf("impossible evidence: %s = 0", evidenceText(m, ev))
+	if len(ev) == 0 {
+		msg = "the model gives every assignment probability 0 (its partition function is 0)"
+	}
+	return &ir.Error{Pos: pos, Msg: msg, Err: ErrImpossible}
 }
 
 func (a *answerer) evidenceText() string { return evidenceText(a.m, a.q.Evidence) }

@@ -275,7 +275,9 @@ func (r *reader) table(i int, f *factor) {
 	}
 	var vals []float64
 	var rowPos []ir.Pos
-	k := 1 // entries per row: the child's cardinality
+	var first token // the table's first value
+	zeros := true   // every value read is 0
+	k := 1          // entries per row: the child's cardinality
 	if good {
 		vals = make([]float64, 0, min(cnt, 1<<16))
 		if r.bayes {
@@ -302,6 +304,10 @@ func (r *reader) table(i int, f *factor) {
 			r.errorf(t, "negative value %s in the table of factor %d", t.text, i)
 			good = false
 		}
+		if j == 0 {
+			first = t
+		}
+		zeros = zeros && x == 0
 		vals = append(vals, x)
 		if rowPos != nil && j%k == 0 {
 			rowPos = append(rowPos, r.s.pos(t))
@@ -311,6 +317,11 @@ func (r *reader) table(i int, f *factor) {
 		return
 	}
 	if !r.bayes {
+		if zeros && cnt > 0 {
+			// The product of the factors, and so Z, is 0 everywhere.
+			r.errorf(first, "the table of factor %d is all zeros: the model gives every assignment probability 0", i)
+			return
+		}
 		r.b.AddFactor(f.pos, f.vars, vals)
 		return
 	}

@@ -786,14 +786,11 @@ func badGzipCases() []badGzipCase {
 	badCRC[len(badCRC)-6] ^= 0xff
 	return []badGzipCase{
 		{name: "magic only", src: []byte("\x1f\x8b"),
-			want:    `^m\.bif\.gz:1: the file starts as gzip data but is not valid gzip \(unexpected EOF\): is it truncated\?$`,
-			pending: "issue 10 item 14 (messages: BIF names truncated gzip data as CSV does)"},
+			want: `^m\.bif\.gz:1: the file starts as gzip data but is not valid gzip \(unexpected EOF\): is it truncated\?$`},
 		{name: "truncated", src: whole[:len(whole)/2],
-			want:    `^m\.bif\.gz:1: the file starts as gzip data but is not valid gzip \(unexpected EOF\): is it truncated\?$`,
-			pending: "issue 10 item 14 (messages: BIF names truncated gzip data as CSV does)"},
+			want: `^m\.bif\.gz:1: the file starts as gzip data but is not valid gzip \(unexpected EOF\): is it truncated\?$`},
 		{name: "header only", src: whole[:10],
-			want:    `^m\.bif\.gz:1: the file starts as gzip data but is not valid gzip \(unexpected EOF\): is it truncated\?$`,
-			pending: "issue 10 item 14 (messages: BIF names truncated gzip data as CSV does)"},
+			want: `^m\.bif\.gz:1: the file starts as gzip data but is not valid gzip \(unexpected EOF\): is it truncated\?$`},
 		{name: "corrupt", src: corrupt, want: `^m\.bif\.gz:1: invalid gzip data: (gzip: invalid checksum|flate: corrupt input before offset \d+)$`},
 		{name: "bad checksum", src: badCRC, want: `^m\.bif\.gz:1: invalid gzip data: gzip: invalid checksum$`},
 		{name: "gzip of garbage", src: badGzip("\x00\x01\x02garbage"), want: `^m\.bif\.gz:1:1: unexpected character '\\x00'`},

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -31,13 +33,26 @@ func writeAtomic(path string, data []byte) error {
 //     file keeps its mode;
 //   - a symbolic link is written through: its target is replaced, the
 //     link stays;
-//   - a device, a named pipe or a socket (/dev/stdout, a FIFO) is written
-//     to directly, since it cannot be replaced.
+//   - a device, a named pipe or a socket (a FIFO, /dev/null) is written
+//     to directly, since it cannot be replaced;
+//   - a name of an open descriptor of the process (/dev/stdout,
+//     /dev/stderr, /dev/fd/N, /proc/self/fd/N) is written through that
+//     descriptor, whatever it is open on: the links /proc gives them do
+//     not always name a file (pipe:[1234]), and replacing or reopening
+//     the file they do name would leave the descriptor, and what else the
+//     shell writes to it (pbl … -o /dev/stdout >> log), on the old file
+//     or at the old offset.
 //
 // On any error, or if the process is interrupted (SIGINT, SIGTERM), the
 // temporary file is removed and path is left as it was; the error names
 // path, never the temporary file.
 func streamAtomic(path string, write func(io.Writer) error) error {
+	if fd := descriptor(path); fd >= 0 {
+		return writeDescriptor(path, fd, write)
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return writeDirect(path, path, write) // Stat follows every link
+	}
 	target, err := resolveLinks(path)
 	if err != nil {
 		return pathErr(path, err)
@@ -94,6 +109,51 @@ func resolveLinks(path string) (string, error) {
 		path = t
 	}
 	return "", errors.New("too many levels of symbolic links")
+}
+
+// descriptor returns the file descriptor of the process that path names
+// (/dev/stdout: 1, /dev/stderr: 2, /dev/fd/N and /proc/self/fd/N: N), or
+// -1 if it names a file.
+func descriptor(path string) int {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return -1
+	}
+	switch abs {
+	case "/dev/stdout":
+		return 1
+	case "/dev/stderr":
+		return 2
+	}
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		if n, ok := strings.CutPrefix(abs, dir); ok {
+			if fd, err := strconv.Atoi(n); err == nil && fd >= 0 {
+				return fd
+			}
+		}
+	}
+	return -1
+}
+
+// writeDescriptor writes to the open descriptor fd, which path names.
+// Standard output and standard error stay open.
+func writeDescriptor(path string, fd int, write func(io.Writer) error) error {
+	var f *os.File
+	switch fd {
+	case 1:
+		f = os.Stdout
+	case 2:
+		f = os.Stderr
+	default:
+		if f = os.NewFile(uintptr(fd), path); f == nil {
+			return pathErr(path, syscall.EBADF)
+		}
+		defer f.Close()
+	}
+	if err := write(f); err != nil {
+		return pathErr(path, err)
+	}
+	return nil
 }
 
 // writeDirect writes to a file that cannot be replaced by a rename.

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"io"
 	"io/fs"
-	"strings"
 	"testing"
 
+	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -34,8 +35,9 @@ func TestGunzip(t *testing.T) {
 	if err != nil || string(out) != "network x {\n}\n" {
 		t.Errorf("Gunzip = %q, %v", out, err)
 	}
-	if _, err := Gunzip(b.Bytes()[:b.Len()-3]); err == nil || !strings.Contains(err.Error(), "invalid gzip data") {
-		t.Errorf("truncated input: %v", err)
+	var ge *input.GzipError
+	if _, err := Gunzip(b.Bytes()[:b.Len()-3]); !errors.As(err, &ge) || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("truncated input: got %v, want an *input.GzipError of io.ErrUnexpectedEOF", err)
 	}
 }
 

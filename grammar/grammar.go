@@ -180,7 +180,7 @@ type Classifier struct {
 	Features []*Name `parser:"@@ ( ',':Punct @@ )*"`
 }
 
-// Learn is `learn [X, Y] from DATA [with METHOD [(NAME = NUMBER, ...)]]`:
+// Learn is `learn [X, Y] from DATA [with METHOD [(NAME = VALUE, ...)]]`:
 // learn the CPTs of X, Y (default: every variable) from DATA, a CSV file
 // (a quoted path) or an inline data table (its name).
 type Learn struct {
@@ -192,11 +192,12 @@ type Learn struct {
 	Options []*Option `parser:"  ( '(':Punct ( @@ ( ',':Punct @@ )* )? ')':Punct )? )?"`
 }
 
-// Option is `NAME = NUMBER` in a learn statement's method.
+// Option is `NAME = NUMBER` or `NAME = WORD` (init = random) in a learn
+// statement's method.
 type Option struct {
 	Pos   lexer.Position
 	Name  string `parser:"@Ident '=':Punct"`
-	Value string `parser:"@Number"`
+	Value string `parser:"@( Number | Ident )"`
 }
 
 // Data is an inline data table: a header of variable names, then rows of

@@ -250,6 +250,9 @@ func (l *lowerer) learnStmt(s *grammar.Learn) *LearnStmt {
 	for _, o := range s.Options {
 		x, err := strconv.ParseFloat(o.Value, 64)
 		switch {
+		case err != nil && isWord(o.Value):
+			// A word (init = random): the method's registry checks it.
+			x = math.NaN()
 		case errors.Is(err, strconv.ErrRange) && math.IsInf(x, 0):
 			l.b.Errorf(pos(o.Pos), "option %s = %s: the number is out of range", o.Name, o.Value)
 			good = false
@@ -342,4 +345,9 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 	if len(l.b.Errs) == errs {
 		l.b.SetGaussian(pos(d.Pos), child, parents, mean, sd)
 	}
+}
+
+// isWord reports whether s is an identifier rather than a number.
+func isWord(s string) bool {
+	return s != "" && (s[0] == '_' || s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 0x80)
 }

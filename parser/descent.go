@@ -477,7 +477,7 @@ func (p *parser) learn() *grammar.Learn {
 	if p.is("with") {
 		p.next()
 		if p.tok.Type != grammar.Ident {
-			p.fail(p.tok.Pos, "expected a learning method (mle, bayes, mestimate) after with, found %s", describe(p.tok))
+			p.fail(p.tok.Pos, "expected a learning method (mle, bayes, mestimate, em, gradient) after with, found %s", describe(p.tok))
 		}
 		m := p.tok.Value
 		l.Method = &m
@@ -492,8 +492,8 @@ func (p *parser) learn() *grammar.Learn {
 				o.Name = p.tok.Value
 				p.next()
 				p.expect("=", "after the option name")
-				if p.tok.Type != grammar.Number {
-					p.fail(p.tok.Pos, "expected a number for option %s, found %s", o.Name, describe(p.tok))
+				if p.tok.Type != grammar.Number && p.tok.Type != grammar.Ident {
+					p.fail(p.tok.Pos, "expected a number or a word for option %s, found %s", o.Name, describe(p.tok))
 				}
 				o.Value = p.tok.Value
 				p.next()

@@ -235,14 +235,14 @@ const farZ = 1e7
 // add adds to dst[c] the log density of x in class c, less a term common
 // to every class (score's results are only ever normalised). Near the
 // means that term is 0. Far from them, where z² loses the means' digits
-// (x = 1e154: x − 21 and x − 11 are the same float64) or overflows,
-// each class gets its difference from class 0,
-//
-//	log N_c(x) − log N_0(x) = lognorm_c − lognorm_0 − (z_c − z_0)(z_c + z_0)/2
-//
-// with z_c − z_0 computed without subtracting x from itself: a value
-// 1e300 is certainly in the class whose mean is nearer, or whose
-// standard deviation is larger, never impossible.
+// (x = 1e154: x − 21 and x − 11 are the same float64) or overflows (x =
+// 1e300), the class r nearest x (the smallest z_r²) is the reference, and
+// each class gets lognorm_c − (z_c² − z_r²)/2, the difference of squares
+// computed as (z_c − z_r)(z_c + z_r)/2 without subtracting x from itself
+// (the first factor, x(1/sd_c − 1/sd_r) − (mean_c/sd_c − mean_r/sd_r), is
+// exact when the deviations are equal). The term subtracted is ≥ 0, finite
+// or +Inf, so dst never gets +Inf or NaN, and a value far from every mean
+// is never impossible under every class.
 func (g *gaussFeature) add(x float64, dst []float64) {
 	far := false
 	for c := range dst {
@@ -257,23 +257,41 @@ func (g *gaussFeature) add(x float64, dst []float64) {
 		}
 		return
 	}
-	m0, s0 := g.mean[0], g.sd[0]
-	z0 := x/s0 - m0/s0
+	r := 0
 	for c := 1; c < len(dst); c++ {
-		mc, sc := g.mean[c], g.sd[c]
-		var diff float64 // z_c − z_0
-		if sc == s0 {
-			diff = (m0 - mc) / s0
-		} else {
-			diff = x*(1/sc-1/s0) + (m0/s0 - mc/sc)
+		if g.halfDiff(x, c, r) < 0 {
+			r = c
 		}
-		d := g.lognorm[c] - g.lognorm[0]
-		if diff != 0 {
-			sum := x/sc - mc/sc + z0 // z_c + z_0
-			d -= 0.5 * diff * sum
-		}
-		dst[c] += d
 	}
+	for c := range dst {
+		dst[c] += g.lognorm[c] - max(g.halfDiff(x, c, r), 0) // < 0 only by rounding
+	}
+}
+
+// halfDiff returns (z_c² − z_r²)/2 for the value x.
+func (g *gaussFeature) halfDiff(x float64, c, r int) float64 {
+	if g.mean[c] == g.mean[r] && g.sd[c] == g.sd[r] {
+		return 0
+	}
+	ic, ir := 1/g.sd[c], 1/g.sd[r]
+	u := x*(ic-ir) - (g.mean[c]*ic - g.mean[r]*ir)
+	v := x*(ic+ir) - (g.mean[c]*ic + g.mean[r]*ir)
+	d := 0.5 * u * v
+	if !math.IsNaN(d) {
+		return d
+	}
+	// ∞ − ∞ in u or v: compare |z| in log space, where it does not
+	// overflow (ln|x − mean| − ln sd).
+	lz := func(c int) float64 {
+		return math.Log(math.Abs(x/2-g.mean[c]/2)) + math.Ln2 - math.Log(g.sd[c])
+	}
+	switch lc, lr := lz(c), lz(r); {
+	case lc > lr:
+		return math.Inf(1)
+	case lc < lr:
+		return math.Inf(-1)
+	}
+	return 0
 }
 
 // scoreDiscrete writes log P(c, observed discrete features) into dst.

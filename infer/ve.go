@@ -402,8 +402,8 @@ func (r *ve) check(vars []ir.VarID, card []int) error {
 		return nil
 	}
 	e := &TooLargeError{What: OversizeTable, Vars: slices.Clone(vars), Size: product(card), Limit: int64(limit)}
-	e.msg = fmt.Sprintf("variable elimination needs a table over %d variables (%s) with %s entries, more than the limit of %d; "+
-		"try another elimination order, or fewer query variables", len(vars), varList(r.m, vars), sizeString(card), limit)
+	e.msg = fmt.Sprintf("variable elimination needs a table over %s (%s) with %s entries, more than the limit of %d; "+
+		"try another elimination order, or fewer query variables", ir.Plural(len(vars), "variable"), varList(r.m, vars), sizeString(card), limit)
 	return e.at(r.pos)
 }
 

@@ -64,7 +64,7 @@ func TestClassifyExitCodes(t *testing.T) {
 		{[]string{"classify", model, "--target", "C", "--data", csv, "--method", "bayes"}, 2, "--method applies only with --cv"},
 		{[]string{"classify", model, "--target", "C", "--data", csv, "--cv", "2", "--method", "baye"}, 2, `did you mean "bayes"`},
 		{[]string{"classify", model, "--target", "C", "--data", csv, "--cv", "2", "--alpha", "2"}, 2, "--alpha applies to --method bayes"},
-		{[]string{"classify", model, "--target", "Cc", "--data", csv}, 1, `no variable "Cc" (did you mean "C"?)`},
+		{[]string{"classify", model, "--target", "Cc", "--data", csv}, 1, `no variable "Cc" (its discrete variables: C, X)`},
 		{[]string{"classify", "nosuch.pbl", "--target", "C", "--data", csv}, 1, "nosuch.pbl"},
 		{[]string{"classify", model, "--target", "C", "--data", filepath.Join(dir, "nosuch.csv")}, 1, "nosuch.csv"},
 		{[]string{"classify", model, "--target", "C", "--data", empty}, 1, "no data rows"},

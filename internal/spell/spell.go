@@ -4,12 +4,19 @@ import "strings"
 
 // Nearest returns the candidate closest to x by edit distance (ignoring
 // case differences first), or "" if none is close enough to be a useful
-// suggestion: within about a third of x's length, and at least 1.
+// suggestion: within about a third of x's length, and at least 1. A name
+// of one or two characters is one or two edits from any other short name,
+// so a suggestion for it would be a guess: it gets only a candidate that
+// differs from it in case alone.
 func Nearest(x string, candidates []string) string {
 	best, bestD := "", 1<<30
-	max := len([]rune(x)) / 3
+	n := len([]rune(x))
+	max := n / 3
 	if max < 1 {
 		max = 1
+	}
+	if n < 3 {
+		max = 0
 	}
 	lx := strings.ToLower(x)
 	for _, c := range candidates {

@@ -29,4 +29,17 @@ func TestNearest(t *testing.T) {
 			t.Errorf("Nearest(%q) = %q, want %q", tc.x, got, tc.want)
 		}
 	}
+	// Names of one or two characters get only a difference in case.
+	cands = []string{"A", "B", "Bb", "x1"}
+	for _, tc := range []struct{ x, want string }{
+		{"C", ""},
+		{"a", "A"},
+		{"Cb", ""},
+		{"X1", "x1"},
+		{"x2", ""},
+	} {
+		if got := Nearest(tc.x, cands); got != tc.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.x, got, tc.want)
+		}
+	}
 }

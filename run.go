@@ -125,7 +125,7 @@ func Check(m *ir.Model, s *ir.ExpectStmt, res *infer.Result) *ir.Error {
 	case ir.ExpectVector:
 		got := ResultNumbers(res)
 		if len(got) != len(s.Want.Numbers) {
-			return fail("got %d numbers %s, expected %d", len(got), vectorText(got), len(s.Want.Numbers))
+			return fail("got %s %s, expected %d", ir.Plural(len(got), "number"), vectorText(got), len(s.Want.Numbers))
 		}
 		worst, at := 0.0, -1
 		for i, x := range got {

@@ -386,7 +386,7 @@ func CrossValidateFunc(m *ir.Model, target string, all *data.Batch, k int, fit F
 		return nil, fmt.Errorf("cross-validation needs at least 2 folds, not %d", k)
 	}
 	if labelled < k {
-		return nil, fmt.Errorf("cannot make %d folds from %d labelled rows", k, labelled)
+		return nil, fmt.Errorf("cannot make %d folds from %s", k, ir.Plural(labelled, "labelled row"))
 	}
 	fold := StratifiedFolds(all.Cols[col][:all.N], k, seed)
 	test := make([][]int, k)

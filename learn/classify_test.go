@@ -285,7 +285,11 @@ func TestLookupTarget(t *testing.T) {
 	if v, err := learn.LookupTarget(m, "F2"); err != nil || m.Vars[v].Name != "F2" {
 		t.Errorf("LookupTarget(F2) = %v, %v", v, err)
 	}
-	if _, err := learn.LookupTarget(m, "F5"); err == nil || !strings.Contains(err.Error(), `did you mean`) {
+	if _, err := learn.LookupTarget(m, "c"); err == nil || !strings.Contains(err.Error(), `(did you mean "C"?)`) {
+		t.Errorf("LookupTarget(c): %v", err)
+	}
+	// A short name is not guessed at: the discrete variables are listed.
+	if _, err := learn.LookupTarget(m, "F5"); err == nil || !strings.Contains(err.Error(), `(its discrete variables: C, F1, F2, F3, F4)`) {
 		t.Errorf("LookupTarget(F5): %v", err)
 	}
 }

@@ -132,7 +132,7 @@ func learnCmd(c *cli, args []string) int {
 		return exitError
 	}
 	if k := rep.EmptyGaussians; k > 0 {
-		c.warn(learnData, fmt.Sprintf("%d parent configuration(s) of real variables have no values in the data; their density is normal(0, 1)", k))
+		c.warn(learnData, fmt.Sprintf("%s of real variables without values in the data: their density is normal(0, 1)", ir.Plural(k, "parent configuration")))
 	}
 	var buf bytes.Buffer
 	if ext == ".bif" {

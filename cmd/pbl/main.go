@@ -313,7 +313,7 @@ func (c *cli) report(err error) {
 	}
 	if len(list) > maxReported {
 		more := len(list) - maxReported
-		list = append(list[:maxReported:maxReported], &ir.Error{Msg: fmt.Sprintf("(and %d more errors)", more)})
+		list = append(list[:maxReported:maxReported], &ir.Error{Msg: "(and " + ir.Plural(more, "more error") + ")"})
 	}
 	for _, e := range list {
 		if c.json {

@@ -98,12 +98,16 @@ type emRun struct {
 	start   time.Time
 	tree    *infer.JTree // the compiled structure
 
-	blocks [][2]int      // pattern ranges, summed in order
-	acc    [][][]float64 // acc[b][v]: block b's expected counts of v's family
-	ll     []float64     // ll[b]: block b's log-likelihood
-	imp    []int         // imp[b]: block b's impossible rows
-	errs   []error       // errs[b]
-	total  [][]float64   // total[v]: the expected counts of v's family
+	rows     [][]int       // the patterns with a missing or hidden cell, calibrated
+	weight   []float64     // their weights
+	line     []int         // their first lines
+	complete []int         // the wholly observed patterns (indices into p), counted directly
+	blocks   [][2]int      // ranges of rows, summed in order
+	acc      [][][]float64 // acc[b][v]: block b's expected counts of v's family
+	ll       []float64     // ll[b]: block b's log-likelihood
+	imp      []int         // imp[b]: block b's impossible rows
+	errs     []error       // errs[b]
+	total    [][]float64   // total[v]: the expected counts of v's family
 }
 
 // fit is the result of one start.
@@ -319,13 +323,23 @@ const (
 	maxBlockEntries = 1 << 24
 )
 
-// allocate cuts the patterns into blocks and allocates their counts.
+// allocate sets the wholly observed patterns apart, cuts the others into
+// blocks and allocates their counts.
 func (e *emRun) allocate() {
 	entries := 0
 	for _, v := range e.learned {
 		entries += len(e.newFactor(v).Vals)
 	}
-	n := len(e.p.rows)
+	for k, row := range e.p.rows {
+		if slices.Contains(row, -1) {
+			e.rows = append(e.rows, row)
+			e.weight = append(e.weight, e.p.weight[k])
+			e.line = append(e.line, e.p.line[k])
+		} else {
+			e.complete = append(e.complete, k)
+		}
+	}
+	n := len(e.rows)
 	nb := min(maxBlocks, (n+minBlock-1)/minBlock, max(1, maxBlockEntries/max(1, entries)))
 	nb = max(1, nb)
 	for b := range nb {
@@ -350,9 +364,11 @@ func (e *emRun) tables() [][]float64 {
 	return t
 }
 
-// expect runs the E-step on t: it fills e.total with the expected family
-// counts and returns the log-likelihood.
-func (e *emRun) expect(t *infer.JTree) (float64, error) {
+// expect runs the E-step on t, the tree of m: it fills e.total with the
+// expected family counts and returns the log-likelihood. A wholly
+// observed pattern needs no inference: its counts are its own entries and
+// its probability the product of its entries.
+func (e *emRun) expect(t *infer.JTree, m *ir.Model) (float64, error) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(e.workers, len(e.blocks)) {
@@ -368,7 +384,7 @@ func (e *emRun) expect(t *infer.JTree) (float64, error) {
 					clear(a)
 				}
 				lo, hi := e.blocks[b][0], e.blocks[b][1]
-				st, err := t.Expect(e.p.rows[lo:hi], e.p.weight[lo:hi], e.acc[b])
+				st, err := t.Expect(e.rows[lo:hi], e.weight[lo:hi], e.acc[b])
 				e.ll[b], e.imp[b], e.errs[b] = st.LogLik, st.Impossible, err
 			}
 		}()
@@ -386,14 +402,39 @@ func (e *emRun) expect(t *infer.JTree) (float64, error) {
 	}
 	for _, v := range e.learned {
 		tot := e.total[v]
-		copy(tot, e.acc[0][v])
-		for b := 1; b < len(e.blocks); b++ {
+		clear(tot)
+		for b := range e.blocks {
 			for i, x := range e.acc[b][v] {
 				tot[i] += x
 			}
 		}
 	}
+	for _, k := range e.complete {
+		row, w := e.p.rows[k], e.p.weight[k]
+		lp := 0.0
+		for v := range m.Vars {
+			f := m.Factor(ir.VarID(v))
+			i := entryOf(f, row)
+			lp += math.Log(f.Vals[i])
+			if tot := e.total[v]; tot != nil {
+				tot[i] += w
+			}
+		}
+		if math.IsInf(lp, -1) {
+			return 0, &impossibleRow{line: e.p.line[k], index: k}
+		}
+		ll += w * lp
+	}
 	return ll, nil
+}
+
+// entryOf returns the entry of f that the wholly observed row selects.
+func entryOf(f *ir.Factor, row []int) int {
+	off := 0
+	for k, v := range f.Vars {
+		off += row[v] * f.Stride[k]
+	}
+	return off
 }
 
 // impossible returns the error of the first row of block b of probability
@@ -401,12 +442,12 @@ func (e *emRun) expect(t *infer.JTree) (float64, error) {
 func (e *emRun) impossible(t *infer.JTree, b int) error {
 	none := make([][]float64, len(e.m.Vars))
 	for p := e.blocks[b][0]; p < e.blocks[b][1]; p++ {
-		st, err := t.Expect(e.p.rows[p:p+1], nil, none)
+		st, err := t.Expect(e.rows[p:p+1], nil, none)
 		if err != nil {
 			return err
 		}
 		if st.Impossible > 0 {
-			return &impossibleRow{line: e.p.line[p], index: p}
+			return &impossibleRow{line: e.line[p], index: p}
 		}
 	}
 	panic("learn: a block's impossible row is possible alone")
@@ -454,7 +495,7 @@ func (e *emRun) em(m0 *ir.Model, r, starts int) (*fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	ll, err := e.expect(t)
+	ll, err := e.expect(t, cur)
 	if err != nil {
 		return nil, err
 	}
@@ -467,7 +508,7 @@ func (e *emRun) em(m0 *ir.Model, r, starts int) (*fit, error) {
 		if t, err = e.tree.WithModel(next); err != nil {
 			return nil, err
 		}
-		if ll, err = e.expect(t); err != nil {
+		if ll, err = e.expect(t, next); err != nil {
 			return nil, err
 		}
 		obj := e.objective(next, ll)

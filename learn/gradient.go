@@ -55,7 +55,7 @@ func (e *emRun) gradient(m0 *ir.Model, r, starts int) (*fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	ll, err := e.expect(t)
+	ll, err := e.expect(t, cur)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (e *emRun) search(cur *ir.Model, grad [][]float64, ll float64, eta *float64
 		if err != nil {
 			return nil, 0, true, err
 		}
-		nll, err := e.expect(t)
+		nll, err := e.expect(t, next)
 		return next, nll, true, err
 	}
 	for range maxHalvings {

@@ -515,19 +515,30 @@ func (e *emRun) em(m0 *ir.Model, r, starts int) (*fit, error) {
 		if obj < f.obj-1e-9*max(1, math.Abs(f.obj)) {
 			return nil, fmt.Errorf("%w from %s to %s at iteration %d: this is a bug in pbl, please report it", ErrDecrease, ir.FormatFloat(f.obj), ir.FormatFloat(obj), it)
 		}
-		done := e.opt.Tol > 0 && math.Abs(obj-f.obj) <= e.opt.Tol*math.Abs(f.obj)
-		f.m, f.obj, f.iters = next, obj, it
-		f.trace = append(f.trace, ll)
-		e.progress(r, starts, it, ll)
-		if done {
-			f.converged = true
-			break
-		}
-		if e.canceled() {
-			return nil, ErrCanceled
+		if done, err := e.advance(f, next, obj, ll, it, r, starts); done || err != nil {
+			return f, err
 		}
 	}
 	return f, nil
+}
+
+// advance records iteration it of start r of starts, which reached m, of
+// objective obj and log-likelihood ll, and reports it. It returns done
+// when the run has converged, and ErrCanceled when Options.Cancel is
+// closed.
+func (e *emRun) advance(f *fit, m *ir.Model, obj, ll float64, it, r, starts int) (done bool, err error) {
+	converged := e.opt.Tol > 0 && math.Abs(obj-f.obj) <= e.opt.Tol*math.Abs(f.obj)
+	f.m, f.obj, f.iters = m, obj, it
+	f.trace = append(f.trace, ll)
+	e.progress(r, starts, it, ll)
+	if converged {
+		f.converged = true
+		return true, nil
+	}
+	if e.canceled() {
+		return true, ErrCanceled
+	}
+	return false, nil
 }
 
 // progress reports an iteration.

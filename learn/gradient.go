@@ -2,7 +2,6 @@ package learn
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -96,18 +95,9 @@ func (e *emRun) gradient(m0 *ir.Model, r, starts int) (*fit, error) {
 			f.converged = true
 			break
 		}
-		ll = nll
-		done := e.opt.Tol > 0 && math.Abs(ll-f.obj) <= e.opt.Tol*math.Abs(f.obj)
-		cur = next
-		f.m, f.obj, f.iters = next, ll, it
-		f.trace = append(f.trace, ll)
-		e.progress(r, starts, it, ll)
-		if done {
-			f.converged = true
-			break
-		}
-		if e.canceled() {
-			return nil, ErrCanceled
+		ll, cur = nll, next
+		if done, err := e.advance(f, next, ll, ll, it, r, starts); done || err != nil {
+			return f, err
 		}
 	}
 	return f, nil

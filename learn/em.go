@@ -527,7 +527,10 @@ func (e *emRun) em(m0 *ir.Model, r, starts int) (*fit, error) {
 // when the run has converged, and ErrCanceled when Options.Cancel is
 // closed.
 func (e *emRun) advance(f *fit, m *ir.Model, obj, ll float64, it, r, starts int) (done bool, err error) {
-	converged := e.opt.Tol > 0 && math.Abs(obj-f.obj) <= e.opt.Tol*math.Abs(f.obj)
+	// A start of objective -Inf (MAP from the model's own tables, with a
+	// zero entry: ln 0 in the log prior) has not converged, whatever the
+	// next objective: |obj - (-Inf)| <= tol·Inf would say so.
+	converged := e.opt.Tol > 0 && !math.IsInf(f.obj, 0) && math.Abs(obj-f.obj) <= e.opt.Tol*math.Abs(f.obj)
 	f.m, f.obj, f.iters = m, obj, it
 	f.trace = append(f.trace, ll)
 	e.progress(r, starts, it, ll)

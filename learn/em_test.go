@@ -577,3 +577,80 @@ func TestEMRandomNetworks(t *testing.T) {
 		}
 	}
 }
+
+// detModel has a deterministic table: A's entries are 0 and 1.
+const detModel = `var C: {c1, c2}
+var A, B: {yes, no}
+C -> A, B
+P(C) = [0.5, 0.5]
+P(A | C) = { c1: [1, 0]
+  c2: [0, 1] }
+P(B | C) = { c1: [0.9, 0.1]
+  c2: [0.2, 0.8] }
+`
+
+// TestEMMAPFromZeros: MAP EM from the model's own tables, some of them 0,
+// starts at the objective -Inf (ln 0 in the log prior); that start has
+// not converged after one iteration, whatever the tolerance: the run goes
+// on to the objective's maximum, as one of max_iter iterations does.
+func TestEMMAPFromZeros(t *testing.T) {
+	m := loadModel(t, detModel)
+	src := []byte("A,B\nyes,yes\nno,no\nyes,no\n,yes\nno,\n")
+	for _, c := range []struct {
+		name string
+		opt  learn.Options
+	}{
+		{"alpha", learn.Options{Method: learn.EM, Init: learn.InitModel, Alpha: 1, Tol: 1e-6}},
+		{"ess", learn.Options{Method: learn.EM, Init: learn.InitModel, ESS: 4, Tol: 1e-6}},
+		{"alpha, loose tol", learn.Options{Method: learn.EM, Init: learn.InitModel, Alpha: 0.5, Tol: 1e6}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, rep, err := learn.Learn(m, opener(t, "d.csv", src, m), c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			long := c.opt
+			long.Tol, long.MaxIter = 0, 2000
+			_, ref, err := learn.Learn(m, opener(t, "d.csv", src, m), long)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Iterations < 2 {
+				t.Errorf("stopped after %d iteration(s), converged %v", rep.Iterations, rep.Converged)
+			}
+			tol := 1e-4
+			if c.opt.Tol > 1 {
+				tol = 1 // a tolerance beyond 1 stops at the second iteration
+			}
+			if d := relDiff(rep.LogLik, ref.LogLik); !(d <= tol) {
+				t.Errorf("log-likelihood %.10g, %g from that of %d iterations, %.10g", rep.LogLik, d, long.MaxIter, ref.LogLik)
+			}
+		})
+	}
+}
+
+// TestGradientAnyEta: the line search adapts any first step: a step too
+// small to change an entry (or the log-likelihood) is not convergence.
+// From the same start, every eta ends within 1e-3 of EM's log-likelihood.
+func TestGradientAnyEta(t *testing.T) {
+	truth := loadCorpus(t, "asia.bif")
+	src := sampleCSV(t, truth, 500, 3, 0.25)
+	_, em, err := learn.Learn(truth, opener(t, "d.csv", src, truth), learn.Options{Method: learn.EM, Init: learn.InitUniform, Tol: 1e-9, MaxIter: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eta := range []float64{1e-300, 1e-20, 1e-9, learn.DefaultEta, 1e12} {
+		t.Run(fmt.Sprint(eta), func(t *testing.T) {
+			_, gr, err := learn.Learn(truth, opener(t, "d.csv", src, truth), learn.Options{Method: learn.Gradient, Init: learn.InitUniform, Eta: eta, Tol: 1e-9, MaxIter: 2000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gr.Iterations == 0 {
+				t.Errorf("no iteration (converged %v)", gr.Converged)
+			}
+			if d := relDiff(gr.LogLik, em.LogLik); !(d <= 1e-3) {
+				t.Errorf("log-likelihood %.10g after %d iterations, %g from EM's %.10g", gr.LogLik, gr.Iterations, d, em.LogLik)
+			}
+		})
+	}
+}

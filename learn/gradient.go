@@ -85,7 +85,17 @@ func (e *emRun) gradient(m0 *ir.Model, r, starts int) (*fit, error) {
 				}
 			}
 		}
+		eta0 := eta
 		next, nll, err := e.search(cur, grad, ll, &eta)
+		if err == nil && next == nil && eta0 != DefaultEta {
+			// The search only shrinks a step that fails: from a step too
+			// small to change an entry, or to change the log-likelihood
+			// beyond rounding (a tiny eta, given or adapted), it fails
+			// at once, far from a maximum. Search again from the default
+			// step before calling it converged.
+			eta = DefaultEta
+			next, nll, err = e.search(cur, grad, ll, &eta)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,11 @@ type methodFlags struct {
 	method string
 	values map[string]*optionValue // by flag name
 	fs     *flag.FlagSet
+
+	// shared are the options whose flag the command defines itself
+	// (classify's --seed, of its folds): given, the flag's value is also
+	// the option's, for a method that takes it.
+	shared map[string]*learn.OptionSpec
 }
 
 // optionValue is the value of a method's option flag: a number, or one of
@@ -50,16 +56,24 @@ func (v *optionValue) Set(s string) error {
 }
 
 // register defines the flags on fs; what says what the method is for. A
-// flag the command already has (classify's --seed) is left to it.
+// flag the command already has (classify's --seed) is left to it, and its
+// value given to the method too when the method takes that option.
 func (mf *methodFlags) register(fs *flag.FlagSet, what string) {
 	mf.fs = fs
 	mf.values = map[string]*optionValue{}
+	mf.shared = map[string]*learn.OptionSpec{}
 	fs.StringVar(&mf.method, "method", "mle", what+": "+strings.Join(learn.MethodNames(), ", "))
 	for _, s := range learn.Methods {
 		for i := range s.Options {
 			o := &s.Options[i]
 			name := o.Flag()
-			if _, dup := mf.values[name]; dup || fs.Lookup(name) != nil {
+			if _, dup := mf.values[name]; dup {
+				continue
+			}
+			if fs.Lookup(name) != nil {
+				if _, dup := mf.shared[name]; !dup {
+					mf.shared[name] = o
+				}
 				continue
 			}
 			v := &optionValue{spec: o, value: o.Default}
@@ -104,7 +118,18 @@ func (mf *methodFlags) given() []string {
 func (mf *methodFlags) options() (learn.Options, error) {
 	var opts []ir.LearnOption
 	var wrong error
+	spec, _ := learn.LookupMethod(mf.method)
 	mf.fs.Visit(func(f *flag.Flag) {
+		if o, ok := mf.shared[f.Name]; ok && spec != nil && takes(spec, o.Name) {
+			// The command's own flag (classify's --seed), which the
+			// method takes as well: checked by the registry alike.
+			x, err := strconv.ParseFloat(f.Value.String(), 64)
+			if err != nil {
+				x = math.NaN()
+			}
+			opts = append(opts, ir.LearnOption{Name: o.Name, Text: f.Value.String(), Value: x})
+			return
+		}
 		v, ok := mf.values[f.Name]
 		if !ok {
 			return

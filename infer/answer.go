@@ -133,6 +133,8 @@ type Result struct {
 	Assignment  []ir.Obs   // MPE: every unobserved variable in VarID order; MAP: the MAP variables in query order
 	Marginals   []Marginal // FormMarginals: every unobserved discrete variable, in VarID order
 	Independent bool       // Indep
+	Density     float64    // Density: the density of the values given the conditions (0 where it underflows)
+	LogDensity  float64    // Density: its natural log, finite where the density under- or overflows; −Inf when it is 0
 }
 
 // engine is what Answer needs from an inference algorithm.
@@ -192,8 +194,13 @@ func (t *JTree) Answer(q *ir.Query, opt Options) (*Result, error) {
 
 // answer is Answer with an optional precompiled junction tree.
 func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (*Result, error) {
-	if q.Kind == ir.Indep {
+	switch {
+	case q.Kind == ir.Indep:
 		return Answer(m, q, opt)
+	case q.Kind == ir.Density:
+		return density(m, q, opt)
+	case len(q.Real) > 0:
+		return withReal(m, q, opt)
 	}
 	a := &answerer{m: m, q: q, opt: opt, jt: t}
 	if err := a.setup(); err != nil {

@@ -83,3 +83,18 @@ func (m *Model) WithDists(ds ...Dist) (*Model, error) {
 	}
 	return c, nil
 }
+
+// WithPotentials returns m with the factors fs multiplied in as
+// potentials: a Bayesian network becomes a product that is no longer
+// normalised (the engines then divide by its partition function), as the
+// likelihoods of real-valued evidence make it. The factors must be over
+// m's discrete variables; WithPotentials takes ownership of them. m is not
+// changed.
+func (m *Model) WithPotentials(fs ...*Factor) *Model {
+	if len(fs) == 0 {
+		return m
+	}
+	c := m.clone()
+	c.Potentials = append(append([]*Factor(nil), m.Potentials...), fs...)
+	return c
+}

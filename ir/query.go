@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,8 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 		lq.Kind = MAP
 	case "indep":
 		lq.Kind = Indep
+	case "density":
+		lq.Kind = Density
 	default:
 		errs.Add(at, "%s(...) queries are for hypothesis spaces and mixtures, which this model has none of", q.Kind)
 		return nil, errs
@@ -41,7 +44,7 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 			lq.Mentions = append(lq.Mentions, Mention{Var: id, Pos: pos(n.Pos)})
 		}
 		if ok && !m.Vars[id].Discrete() {
-			errs.Add(pos(n.Pos), "%s is real-valued; queries ask about discrete variables", strconv.Quote(n.Text()))
+			errs.Add(pos(n.Pos), "%s is real-valued: ask for its density, as in density(%s=1.5), or observe it, as in P(... | %s=1.5)", strconv.Quote(n.Text()), Quote(n.Text()), Quote(n.Text()))
 			return 0, false
 		}
 		return id, ok
@@ -82,10 +85,45 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 	// seen tracks every variable mentioned, to catch repeats.
 	seen := map[VarID]*grammar.Term{}
 	role := map[VarID]int{} // state given, or -1 for free
+	// realTerm lowers a term that names a real-valued variable, which
+	// must give it a finite number (x=1.5): its variable and value, and
+	// whether it is one (ok is false, and nothing reported, otherwise).
+	realTerm := func(t *grammar.Term) (RealObs, bool, bool) {
+		if t.Star || t.Group != nil || t.Name == nil {
+			return RealObs{}, false, false
+		}
+		id, ok := m.byName[t.Name.Text()]
+		if !ok || m.Vars[id].Discrete() {
+			return RealObs{}, false, false
+		}
+		lq.Mentions = append(lq.Mentions, Mention{Var: id, Pos: pos(t.Name.Pos)})
+		x := m.Vars[id]
+		if _, dup := seen[id]; dup {
+			errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(x.Name))
+			return RealObs{}, true, false
+		}
+		seen[id], role[id] = t, -1
+		if t.State == nil {
+			errs.Add(pos(t.Pos), "%s is real-valued: give it a value, as in %s=1.5", strconv.Quote(x.Name), Quote(x.Name))
+			return RealObs{}, true, false
+		}
+		v, err := strconv.ParseFloat(t.State.Text(), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			errs.Add(pos(t.State.Pos), "%s is real-valued: its value must be a finite number, not %s", strconv.Quote(x.Name), strconv.Quote(t.State.Text()))
+			return RealObs{}, true, false
+		}
+		return RealObs{Var: id, Value: v}, true, true
+	}
 	// given lowers the terms after the bar (or an MPE's terms): evidence
 	// and free conditioning variables.
 	given := func(ts []*grammar.Term, allowFree bool) {
 		for _, t := range ts {
+			if r, real, ok := realTerm(t); real {
+				if ok {
+					lq.Real = append(lq.Real, r)
+				}
+				continue
+			}
 			id, s, ok := named(t)
 			if !ok {
 				continue
@@ -211,6 +249,25 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 			lq.TargetStates = append(lq.TargetStates, -1)
 		}
 		given(q.Given, false)
+	case Density:
+		if len(q.Targets) == 0 {
+			errs.Add(at, "density needs the values of real-valued variables, as in density(x=1.5)")
+			return nil, errs
+		}
+		noGroupsOrStars(q.Targets)
+		noGroupsOrStars(q.Given)
+		for _, t := range q.Targets {
+			r, real, ok := realTerm(t)
+			switch {
+			case ok:
+				lq.Values = append(lq.Values, r)
+			case !real && t.Name != nil:
+				if id, known := lookupVar(m, t.Name, &errs); known {
+					errs.Add(pos(t.Name.Pos), "density(...) is of real-valued variables, and %s is discrete: ask P(...) for it", strconv.Quote(m.Vars[id].Name))
+				}
+			}
+		}
+		given(q.Given, false)
 	case Indep:
 		if len(q.Targets) != 2 {
 			errs.Add(at, "indep takes two variables or groups and optional given ones, as in indep(A, B | C) or indep(A, {B, C} | D)")
@@ -287,7 +344,11 @@ func terms(b *strings.Builder, ts []*grammar.Term) {
 			b.WriteString(Quote(t.Name.Text()))
 			if t.State != nil {
 				b.WriteByte('=')
-				b.WriteString(Quote(t.State.Text()))
+				if t.State.Number != "" {
+					b.WriteString(t.State.Number) // a value, or a state written as a number
+				} else {
+					b.WriteString(Quote(t.State.Text()))
+				}
 			}
 		}
 	}

@@ -22,10 +22,11 @@ func (*QueryStmt) stmt()           {}
 type QueryKind int
 
 const (
-	Prob  QueryKind = iota // P(...)
-	MPE                    // MPE(e): the most probable assignment of all unobserved variables
-	MAP                    // MAP(X, Y | e): the most probable assignment of X, Y
-	Indep                  // indep(A, B | C): d-separation
+	Prob    QueryKind = iota // P(...)
+	MPE                      // MPE(e): the most probable assignment of all unobserved variables
+	MAP                      // MAP(X, Y | e): the most probable assignment of X, Y
+	Indep                    // indep(A, B | C): d-separation
+	Density                  // density(x=1.3, y=-0.2 | e): the density of real values
 )
 
 func (k QueryKind) String() string {
@@ -38,6 +39,8 @@ func (k QueryKind) String() string {
 		return "MAP"
 	case Indep:
 		return "indep"
+	case Density:
+		return "density"
 	}
 	return "?"
 }
@@ -46,6 +49,12 @@ func (k QueryKind) String() string {
 type Obs struct {
 	Var   VarID
 	State int
+}
+
+// RealObs is an observed value of a real-valued variable.
+type RealObs struct {
+	Var   VarID
+	Value float64
 }
 
 // Query is a validated query. Its meaning depends on Kind and on which
@@ -62,8 +71,13 @@ type Query struct {
 	TargetStates []int
 	Star         bool // P(* | e): every unobserved variable's marginal
 
-	Free     []VarID // free conditioning variables: one result row group per configuration
-	Evidence []Obs   // observed variables, in the order written
+	Free     []VarID   // free conditioning variables: one result row group per configuration
+	Evidence []Obs     // observed variables, in the order written
+	Real     []RealObs // observed real-valued variables (evidence), in the order written
+
+	// Density: the real values whose density is asked for, in the order
+	// written (the conditions are Real and Evidence).
+	Values []RealObs
 
 	// Indep: is every variable of A d-separated from every variable of B given C?
 	A, B, C []VarID

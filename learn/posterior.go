@@ -161,7 +161,7 @@ func newScorer(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) *scorer {
 		}
 		gf := gaussFeature{col: col[f], mean: g.Mean, sd: g.SD, lognorm: make([]float64, s.kc)}
 		for c, sd := range g.SD {
-			gf.lognorm[c] = -math.Log(sd) - 0.5*math.Log(2*math.Pi)
+			gf.lognorm[c] = ir.LogNorm(sd)
 		}
 		s.gauss = append(s.gauss, gf)
 	}
@@ -228,70 +228,20 @@ func (s *scorer) score(b *data.Batch, i int, dst []float64) {
 	}
 }
 
-// farZ is the |z| beyond which gaussFeature.add compares the classes'
-// log densities through their differences.
-const farZ = 1e7
-
 // add adds to dst[c] the log density of x in class c, less a term common
-// to every class (score's results are only ever normalised). Near the
-// means that term is 0. Far from them, where z² loses the means' digits
-// (x = 1e154: x − 21 and x − 11 are the same float64) or overflows (x =
-// 1e300), the class r nearest x (the smallest z_r²) is the reference, and
-// each class gets lognorm_c − (z_c² − z_r²)/2, the difference of squares
-// computed as (z_c − z_r)(z_c + z_r)/2 without subtracting x from itself
-// (the first factor, x(1/sd_c − 1/sd_r) − (mean_c/sd_c − mean_r/sd_r), is
-// exact when the deviations are equal). The term subtracted is ≥ 0, finite
-// or +Inf, so dst never gets +Inf or NaN, and a value far from every mean
-// is never impossible under every class.
+// to every class (score's results are only ever normalised): see
+// ir.NormalLogDensities.
 func (g *gaussFeature) add(x float64, dst []float64) {
-	far := false
-	for c := range dst {
-		if z := (x - g.mean[c]) / g.sd[c]; !(math.Abs(z) < farZ) {
-			far = true
-		}
+	var buf [16]float64
+	tmp := buf[:0]
+	if len(dst) > len(buf) {
+		tmp = make([]float64, len(dst))
 	}
-	if !far {
-		for c := range dst {
-			z := (x - g.mean[c]) / g.sd[c]
-			dst[c] += g.lognorm[c] - 0.5*z*z
-		}
-		return
+	tmp = tmp[:len(dst)]
+	ir.NormalLogDensities(x, g.mean, g.sd, g.lognorm, tmp)
+	for c, l := range tmp {
+		dst[c] += l
 	}
-	r := 0
-	for c := 1; c < len(dst); c++ {
-		if g.halfDiff(x, c, r) < 0 {
-			r = c
-		}
-	}
-	for c := range dst {
-		dst[c] += g.lognorm[c] - max(g.halfDiff(x, c, r), 0) // < 0 only by rounding
-	}
-}
-
-// halfDiff returns (z_c² − z_r²)/2 for the value x.
-func (g *gaussFeature) halfDiff(x float64, c, r int) float64 {
-	if g.mean[c] == g.mean[r] && g.sd[c] == g.sd[r] {
-		return 0
-	}
-	ic, ir := 1/g.sd[c], 1/g.sd[r]
-	u := x*(ic-ir) - (g.mean[c]*ic - g.mean[r]*ir)
-	v := x*(ic+ir) - (g.mean[c]*ic + g.mean[r]*ir)
-	d := 0.5 * u * v
-	if !math.IsNaN(d) {
-		return d
-	}
-	// ∞ − ∞ in u or v: compare |z| in log space, where it does not
-	// overflow (ln|x − mean| − ln sd).
-	lz := func(c int) float64 {
-		return math.Log(math.Abs(x/2-g.mean[c]/2)) + math.Ln2 - math.Log(g.sd[c])
-	}
-	switch lc, lr := lz(c), lz(r); {
-	case lc > lr:
-		return math.Inf(1)
-	case lc < lr:
-		return math.Inf(-1)
-	}
-	return 0
 }
 
 // scoreDiscrete writes log P(c, observed discrete features) into dst.

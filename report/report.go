@@ -43,6 +43,17 @@ func NumLog(p, logp float64) string {
 	return fromLog(logp, Digits)
 }
 
+// NumDensity formats the density d whose natural log is logd as Num
+// does, except that a density outside the normal range of float64 (below
+// about 2.2e-308, or infinite) is written in decimal from logd: a density
+// is never printed as 0 or +Inf unless it is.
+func NumDensity(d, logd float64) string {
+	if math.IsInf(logd, -1) || d >= minNormal && !math.IsInf(d, 1) {
+		return Num(d)
+	}
+	return fromLog(logd, Digits)
+}
+
 // fromLog writes exp(logp) in decimal scientific notation with the given
 // number of significant digits, for a logp below the range of float64.
 // The digits are those logp carries: ln P has an absolute error of about
@@ -74,6 +85,10 @@ func Check(r *infer.Result) error {
 	switch {
 	case q.Kind == ir.Indep:
 		return nil
+	case q.Kind == ir.Density:
+		if math.IsNaN(r.LogDensity) || math.IsInf(r.LogDensity, 1) || math.IsNaN(r.Density) || r.Density < 0 {
+			return fmt.Errorf("report: %s: density %v (log %v) is not a density (a bug in pbl: please report it)", q.Text, r.Density, r.LogDensity)
+		}
 	case q.Kind == ir.MPE, q.Kind == ir.MAP, q.Form() == ir.FormNumber:
 		if !prob(r.P) {
 			return bad("p", r.P)
@@ -113,6 +128,9 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 	switch q.Kind {
 	case ir.Indep:
 		fmt.Fprintf(w, "%s = %t\n", q.Text, r.Independent)
+		return
+	case ir.Density:
+		fmt.Fprintf(w, "%s = %s\n", q.Text, NumDensity(r.Density, r.LogDensity))
 		return
 	case ir.MPE, ir.MAP:
 		fmt.Fprintf(w, "%s  p = %s\n", q.Text, NumLog(r.P, r.LogP))
@@ -298,6 +316,18 @@ func (f probLog) MarshalJSON() ([]byte, error) {
 	return []byte(fromLog(f.LogP, Digits)), nil
 }
 
+// densityLog is a density and its natural log, marshalled as the number,
+// or where it is outside the normal range of float64 as the decimal
+// number exp(log) (1.2e-400, 3.4e+500).
+type densityLog struct{ D, Log float64 }
+
+func (f densityLog) MarshalJSON() ([]byte, error) {
+	if math.IsInf(f.Log, -1) || f.D >= minNormal && !math.IsInf(f.D, 1) {
+		return Float(f.D).MarshalJSON()
+	}
+	return []byte(fromLog(f.Log, Digits)), nil
+}
+
 // JSONValue returns the JSON form of a result. P(e) on a Markov network
 // has "log_partition" besides "p": ln Σ_{x ⊨ e} Π φ(x), the partition
 // function with the evidence (natural log; null when it is 0).
@@ -324,11 +354,28 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 		for _, ob := range q.Evidence {
 			e.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
 		}
+		for _, ob := range q.Real {
+			e.Set(m.Vars[ob.Var].Name, Float(ob.Value))
+		}
 		return e
 	}
 	switch q.Kind {
 	case ir.Indep:
 		o.Set("independent", r.Independent)
+		return o
+	case ir.Density:
+		vs := &Object{}
+		for _, ob := range q.Values {
+			vs.Set(m.Vars[ob.Var].Name, Float(ob.Value))
+		}
+		o.Set("values", vs)
+		o.Set("evidence", evidence())
+		o.Set("density", densityLog{r.Density, r.LogDensity})
+		if math.IsInf(r.LogDensity, -1) {
+			o.Set("log_density", nil)
+		} else {
+			o.Set("log_density", Float(r.LogDensity))
+		}
 		return o
 	case ir.MPE, ir.MAP:
 		a := &Object{}

@@ -1,0 +1,79 @@
+package ir
+
+import "math"
+
+// This file computes the log densities of a real value under the normal
+// distributions of a Gaussian's parent configurations, for the engines
+// (real-valued evidence) and the classifiers alike.
+
+// LogNorm returns −ln sd − ln √(2π): the log density of a normal
+// distribution of standard deviation sd at its mean.
+func LogNorm(sd float64) float64 { return -math.Log(sd) - 0.5*math.Log(2*math.Pi) }
+
+// farZ is the |z| beyond which NormalLogDensities compares the
+// distributions through their differences.
+const farZ = 1e7
+
+// NormalLogDensities sets dst[u] to ln N(x; mean[u], sd[u]) less shift,
+// a term common to every u, and returns shift; lognorm[u] must be
+// LogNorm(sd[u]). Near the means shift is 0. Far from them, where z²
+// loses the means' digits (x = 1e154: x − 21 and x − 11 are the same
+// float64) or overflows (x = 1e300), the distribution r nearest x (the
+// smallest z_r²) is the reference: dst[u] = lognorm[u] − lognorm[r] −
+// (z_u² − z_r²)/2, the difference of squares computed as (z_u − z_r)(z_u +
+// z_r)/2 without subtracting x from itself, and shift is r's own log
+// density, which may be −Inf. So the differences between the entries of
+// dst, all that a posterior needs, are right wherever x is, and no entry
+// is +Inf or NaN.
+func NormalLogDensities(x float64, mean, sd, lognorm, dst []float64) (shift float64) {
+	far := false
+	for u := range dst {
+		if z := (x - mean[u]) / sd[u]; !(math.Abs(z) < farZ) {
+			far = true
+		}
+	}
+	if !far {
+		for u := range dst {
+			z := (x - mean[u]) / sd[u]
+			dst[u] = lognorm[u] - 0.5*z*z
+		}
+		return 0
+	}
+	r := 0
+	for u := 1; u < len(dst); u++ {
+		if halfDiff(x, mean, sd, u, r) < 0 {
+			r = u
+		}
+	}
+	for u := range dst {
+		dst[u] = lognorm[u] - lognorm[r] - max(halfDiff(x, mean, sd, u, r), 0) // < 0 only by rounding
+	}
+	z := (x - mean[r]) / sd[r]
+	return lognorm[r] - 0.5*z*z
+}
+
+// halfDiff returns (z_u² − z_r²)/2 for the value x.
+func halfDiff(x float64, mean, sd []float64, u, r int) float64 {
+	if mean[u] == mean[r] && sd[u] == sd[r] {
+		return 0
+	}
+	iu, ir := 1/sd[u], 1/sd[r]
+	a := x*(iu-ir) - (mean[u]*iu - mean[r]*ir)
+	b := x*(iu+ir) - (mean[u]*iu + mean[r]*ir)
+	d := 0.5 * a * b
+	if !math.IsNaN(d) {
+		return d
+	}
+	// ∞ − ∞ in a or b: compare |z| in log space, where it does not
+	// overflow (ln|x − mean| − ln sd).
+	lz := func(u int) float64 {
+		return math.Log(math.Abs(x/2-mean[u]/2)) + math.Ln2 - math.Log(sd[u])
+	}
+	switch lu, lr := lz(u), lz(r); {
+	case lu > lr:
+		return math.Inf(1)
+	case lu < lr:
+		return math.Inf(-1)
+	}
+	return 0
+}

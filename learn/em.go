@@ -251,13 +251,20 @@ func (e *impossibleRow) Error() string {
 	return fmt.Sprintf("data row %d has probability 0", e.index+1)
 }
 
-// startErr says which start made a row impossible.
+// startErr says which start made a row impossible. Uniform and random
+// starts have no zero entry: a row impossible from them is so under the
+// tables not learned, whatever the learned ones, and another start would
+// not help.
 func startErr(err error, how Init) error {
 	var row *impossibleRow
-	if errors.As(err, &row) {
+	switch {
+	case !errors.As(err, &row):
+		return err
+	case how == InitModel:
 		return fmt.Errorf("%w under the starting parameters (init %s): start from uniform or random tables, or give the model's zero entries a small probability", err, how)
+	default:
+		return fmt.Errorf("%w under the tables not learned, whatever the learned ones: learn those too, or give their zero entries a small probability", err)
 	}
-	return err
 }
 
 // initial returns the starting model of start r.

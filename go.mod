@@ -8,6 +8,7 @@ require (
 	github.com/peterh/liner v1.2.3
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/term v0.25.0
+	gonum.org/v1/gonum v0.16.0
 	pgregory.net/rapid v1.3.0
 )
 

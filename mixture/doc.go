@@ -1,0 +1,110 @@
+// Package mixture fits k-means clusterings and Gaussian mixture models to
+// an n×d matrix of real numbers: the numeric core of pbl cluster. It
+// behaves as scikit-learn's KMeans and GaussianMixture do, which is what
+// users compare it with, and is deterministic given a seed whatever the
+// number of workers.
+//
+// # Data and parallelism
+//
+// The data is a [Matrix]: n rows of d columns, row-major, every value
+// finite. Every pass over the data (assigning rows to centres, the E-step,
+// the M-step's sums) splits the rows into fixed blocks of blockRows rows.
+// Workers (goroutines, [runtime.GOMAXPROCS] of them unless the options
+// say otherwise) take blocks in any order, but each block's partial sums go
+// to a slot of their own and are added in block order afterwards, so the
+// results are the same bit for bit with 1 worker or 16.
+//
+// Randomness comes from math/rand/v2's PCG. Restart i (0-based) of a fit
+// with seed s draws from PCG(s, i), so the restarts are independent and a
+// fit with more restarts keeps every restart of a fit with fewer.
+//
+// # k-means
+//
+// [KMeans] runs Lloyd's algorithm from k-means++ seeds, the greedy variant
+// scikit-learn uses: each new centre is the best, by the potential (the sum
+// of squared distances to the nearest centre) it leaves, of 2+⌊ln k⌋
+// candidates drawn with probability proportional to the squared distance to
+// the nearest centre chosen so far. A Lloyd iteration assigns every row to
+// its nearest centre and moves each centre to the mean of its rows. It stops
+// when no row changes cluster, or when the squared centre movement summed
+// over the centres is at most tol times the mean variance of the columns
+// (scikit-learn's tolerance), or after MaxIter iterations. With tol 0 it
+// stops only when the assignment is stable, after which an iteration would
+// change nothing.
+//
+// A cluster left empty by an assignment is re-seeded as scikit-learn does:
+// the empty clusters, in index order, take the rows farthest from their
+// nearest centre (the farthest first; equal distances by row order), each
+// row leaving the cluster it was assigned to. So the result is
+// deterministic, and no cluster is empty while there are at least k rows.
+//
+// The inertia is the sum over rows of the squared Euclidean distance to
+// the nearest final centre. Of NInit restarts the one with the lowest
+// inertia is kept (the first of equal ones).
+//
+// # Gaussian mixtures
+//
+// [FitGMM] runs EM (Shalev-Shwartz and Ben-David, Understanding Machine
+// Learning §24.4.2, generalised from a shared spherical variance to the
+// four covariance types). The E-step works in log space:
+//
+//	log p(x, j) = log w_j - d/2 log 2π + Σ_l log W_jll - |W_j (x - μ_j)|²/2
+//	r_ij = exp(log p(x_i, j) - logsumexp_j' log p(x_i, j'))
+//
+// where W_j is the inverse of the Cholesky factor L_j of Σ_j (Σ_j = L_j
+// L_jᵀ, so Σ_j⁻¹ = W_jᵀ W_j), lower triangular for full and tied
+// covariances and diagonal for diag and spherical ones. The M-step sets
+//
+//	N_j = Σ_i r_ij + 10ε,  w_j = N_j / Σ N,  μ_j = Σ_i r_ij x_i / N_j
+//	full:      Σ_j = Σ_i r_ij (x_i - μ_j)(x_i - μ_j)ᵀ / N_j + reg I
+//	diag:      σ²_jl = Σ_i r_ij (x_il - μ_jl)² / N_j + reg
+//	spherical: σ²_j = the mean over l of diag's σ²_jl
+//	tied:      Σ = Σ_j Σ_i r_ij (x_i - μ_j)(x_i - μ_j)ᵀ / Σ N + reg I
+//
+// with reg the covariance floor RegCovar (1e-6 by default), as
+// scikit-learn's _estimate_gaussian_parameters does (it computes diag and
+// tied from uncentred moments; centring gives the same numbers up to
+// rounding, with less cancellation). Each Σ_j is factorised with
+// gonum's mat.Cholesky; one that is not positive definite fails the fit
+// with [ErrIllDefinedCovariance].
+//
+// The mean log-likelihood of the parameters before each M-step is the
+// trace (scikit-learn's lower bound); EM stops when it changes by less than
+// tol, or after MaxIter iterations (tol 0 always runs MaxIter). The
+// reported LogLikelihood is that of the final parameters, one E-step after
+// the last M-step, as scikit-learn's score. The trace never decreases (up
+// to rounding): it is tested. Of NInit restarts the one whose last trace
+// value is the highest is kept, as scikit-learn does.
+//
+// # Initialisation
+//
+// scikit-learn's GaussianMixture has init_params 'kmeans' (its default: a
+// whole k-means run, k-means++ seeded, n_init 1, whose labels give the
+// first responsibilities) and 'k-means++' (the k-means++ seeds alone: each
+// seed row is the whole of its component, so the first means are the seeds
+// and the first covariances reg I, and the first E-step assigns every row,
+// almost surely wholly, to the nearest seed). [InitKMeans] and
+// [InitKMeansPP] are those two, [InitRandom] is 'random' (uniform random
+// responsibilities, normalised per row), and [InitGiven] starts from given
+// parameters. InitKMeans is the default, as in scikit-learn. One
+// difference: after k-means++ seeding scikit-learn leaves the first weights
+// at 1/n each, not summing to 1 (which shifts only its first lower bound);
+// here they are 1/k.
+//
+// # Model selection
+//
+// BIC and AIC are scikit-learn's: with n rows, mean log-likelihood ℓ and p
+// free parameters, BIC = -2nℓ + p ln n and AIC = -2nℓ + 2p, where p = k-1
+// weights + kd means + the covariances' kd(d+1)/2 (full), kd (diag), k
+// (spherical) or d(d+1)/2 (tied). [SelectK] fits every k in a range and
+// keeps the lowest BIC.
+//
+// # Degenerate data
+//
+// Fewer rows than clusters is an error ([ErrTooFewRows]). Duplicate rows, a
+// constant column, or fewer distinct rows than clusters are fitted: k-means
+// then has clusters of identical rows (and inertia 0 if every row is a
+// centre), and the covariance floor keeps every Gaussian proper. A value
+// so large that squared distances overflow is [ErrOverflow]. No result
+// holds a NaN.
+package mixture

@@ -1,0 +1,527 @@
+package mixture
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Init is how a Gaussian mixture fit chooses its first parameters.
+type Init int
+
+const (
+	InitKMeans   Init = iota // k-means (k-means++ seeded, one restart) labels, as scikit-learn's 'kmeans'
+	InitKMeansPP             // the k-means++ seeds alone, as scikit-learn's 'k-means++'
+	InitRandom               // random responsibilities, as scikit-learn's 'random'
+	InitGiven                // the parameters in GMMOptions.Given
+)
+
+var initNames = [...]string{InitKMeans: "kmeans", InitKMeansPP: "k-means++", InitRandom: "random", InitGiven: "given"}
+
+func (i Init) String() string {
+	if i >= 0 && int(i) < len(initNames) {
+		return initNames[i]
+	}
+	return fmt.Sprintf("Init(%d)", int(i))
+}
+
+// ParseInit returns the initialisation named s: kmeans, k-means++ or
+// random (given parameters are passed as GMMOptions.Given).
+func ParseInit(s string) (Init, error) {
+	for i, name := range initNames[:InitGiven] {
+		if s == name {
+			return Init(i), nil
+		}
+	}
+	return 0, &Error{Err: ErrBadOption, Msg: fmt.Sprintf("unknown initialisation %q: want kmeans, k-means++ or random", s)}
+}
+
+// GMMOptions configures [FitGMM]. Start from [DefaultGMMOptions].
+type GMMOptions struct {
+	K          int            // the number of components, at least 1
+	Covariance CovarianceType // the form of the covariances
+	Init       Init           // how each restart starts
+	Given      *GMM           // the first parameters for InitGiven (Weights, Means, Covariances), or nil
+	NInit      int            // restarts, at least 1; the highest final lower bound is kept
+	MaxIter    int            // EM iterations per restart, at least 1
+	Tol        float64        // stop when the mean log-likelihood changes by less; 0 runs MaxIter
+	RegCovar   float64        // added to the covariances' diagonal, ≥ 0
+	Seed       uint64         // the random seed
+	Workers    int            // goroutines; 0 for GOMAXPROCS
+}
+
+// DefaultGMMOptions returns scikit-learn's defaults for k components:
+// full covariances, k-means initialisation, one restart, 100 iterations,
+// tol 1e-3, reg-covar 1e-6, seed 0.
+func DefaultGMMOptions(k int) GMMOptions {
+	return GMMOptions{K: k, NInit: 1, MaxIter: 100, Tol: 1e-3, RegCovar: 1e-6}
+}
+
+func (o *GMMOptions) check(d int) error {
+	switch {
+	case o.Covariance < Full || o.Covariance > Tied:
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("bad covariance type %d", int(o.Covariance))}
+	case o.Init < InitKMeans || o.Init > InitGiven:
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("bad initialisation %d", int(o.Init))}
+	case o.NInit < 1:
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("n-init %d: want at least 1 restart", o.NInit)}
+	case o.MaxIter < 1:
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("max-iter %d: want at least 1 iteration", o.MaxIter)}
+	case !(o.Tol >= 0) || math.IsInf(o.Tol, 0):
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("tol %v: want a finite number at least 0", o.Tol)}
+	case !(o.RegCovar >= 0) || math.IsInf(o.RegCovar, 0):
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("reg-covar %v: want a finite number at least 0", o.RegCovar)}
+	}
+	if o.Init == InitGiven {
+		g := o.Given
+		if g == nil {
+			return &Error{Err: ErrBadOption, Msg: "initialisation from given parameters, but none are given"}
+		}
+		if len(g.Weights) != o.K || len(g.Means) != o.K*d || len(g.Covariances) != o.Covariance.covLen(o.K, d) {
+			return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("the given parameters do not fit %d %s components of dimension %d", o.K, o.Covariance, d)}
+		}
+		s := 0.0
+		for _, w := range g.Weights {
+			if !(w > 0) {
+				return &Error{Err: ErrBadOption, Msg: "a given weight is not positive"}
+			}
+			s += w
+		}
+		if !(math.Abs(s-1) <= 1e-6) {
+			return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("the given weights sum to %v, not 1", s)}
+		}
+		for _, v := range append(slices.Clip(g.Means), g.Covariances...) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &Error{Err: ErrBadOption, Msg: "a given mean or covariance is not finite"}
+			}
+		}
+	}
+	return nil
+}
+
+// GMM is a fitted Gaussian mixture and the record of its fit.
+type GMM struct {
+	K, D        int
+	Covariance  CovarianceType
+	Weights     []float64 // K, summing to 1
+	Means       []float64 // K×D, row-major
+	Covariances []float64 // full: K×D×D; diag: K×D variances; spherical: K variances; tied: D×D
+
+	N             int       // the number of rows fitted
+	LogLikelihood float64   // the mean log-likelihood per row of the final parameters (scikit-learn's score)
+	LowerBound    float64   // the last value of Trace, by which restarts are compared
+	Trace         []float64 // the mean log-likelihood before each M-step of the kept restart
+	Iterations    int       // EM iterations of the kept restart
+	Converged     bool      // the kept restart stopped before MaxIter
+	NInit         int       // the number of restarts run
+}
+
+// NumParams returns the number of free parameters of g.
+func (g *GMM) NumParams() int { return g.Covariance.NumParams(g.K, g.D) }
+
+// BIC returns the Bayesian information criterion of g on its data,
+// -2 n ℓ + p ln n, as scikit-learn's bic.
+func (g *GMM) BIC() float64 {
+	n := float64(g.N)
+	return -2*g.LogLikelihood*n + float64(g.NumParams())*math.Log(n)
+}
+
+// AIC returns the Akaike information criterion of g on its data,
+// -2 n ℓ + 2p, as scikit-learn's aic.
+func (g *GMM) AIC() float64 {
+	return -2*g.LogLikelihood*float64(g.N) + 2*float64(g.NumParams())
+}
+
+// Mean returns the mean of component j.
+func (g *GMM) Mean(j int) []float64 { return g.Means[j*g.D : (j+1)*g.D] }
+
+// Score returns the mean log-likelihood per row of x under g.
+func (g *GMM) Score(x *Matrix, workers int) (float64, error) {
+	if x.Cols != g.D {
+		return 0, &Error{Err: ErrBadOption, Msg: fmt.Sprintf("%d columns for a mixture of dimension %d", x.Cols, g.D)}
+	}
+	if err := x.check(1); err != nil {
+		return 0, err
+	}
+	gs, err := whiten(g.Covariance, g.K, g.D, g.Weights, g.Means, g.Covariances)
+	if err != nil {
+		return 0, err
+	}
+	e := newEM(x, GMMOptions{K: g.K, Covariance: g.Covariance, Workers: workers})
+	return e.score(gs)
+}
+
+// FitGMM fits a Gaussian mixture of opt.K components to the rows of x by
+// EM, keeping the best of opt.NInit restarts (see the package
+// documentation).
+func FitGMM(x *Matrix, opt GMMOptions) (*GMM, error) {
+	if err := x.check(opt.K); err != nil {
+		return nil, err
+	}
+	if err := opt.check(x.Cols); err != nil {
+		return nil, err
+	}
+	e := newEM(x, opt)
+	var best *GMM
+	var lastErr error
+	for i := range opt.NInit {
+		g, err := e.run(i)
+		if err != nil {
+			// A restart whose covariances collapse is skipped, as long
+			// as another succeeds.
+			lastErr = err
+			continue
+		}
+		if best == nil || g.LowerBound > best.LowerBound {
+			best = g
+		}
+	}
+	if best == nil {
+		return nil, lastErr
+	}
+	best.NInit = opt.NInit
+	return best, nil
+}
+
+// em holds the data, options and scratch space of a mixture fit.
+type em struct {
+	x    *Matrix
+	opt  GMMOptions
+	w    int
+	resp []float64   // n×k responsibilities
+	lp   [][]float64 // per worker: blockRows×k log densities
+	diff [][]float64 // per worker: d values
+	part []float64   // per block: log-likelihood, then k sums of r, then k×d sums of r x
+	cpar []float64   // per block: k×d×d (full, tied) or k×d (diag, spherical) scatter sums
+}
+
+func newEM(x *Matrix, opt GMMOptions) *em {
+	w := workers(opt.Workers)
+	e := &em{x: x, opt: opt, w: w}
+	k := opt.K
+	for range w {
+		e.lp = append(e.lp, make([]float64, blockRows*k))
+		e.diff = append(e.diff, make([]float64, 2*x.Cols))
+	}
+	return e
+}
+
+// params are a mixture's parameters during EM.
+type params struct {
+	weights, means, cov []float64
+}
+
+// run runs restart i.
+func (e *em) run(i int) (*GMM, error) {
+	x, opt := e.x, e.opt
+	k, d := opt.K, x.Cols
+	if e.resp == nil {
+		e.resp = make([]float64, x.Rows*k)
+	}
+	p, err := e.initial(i)
+	if err != nil {
+		return nil, err
+	}
+	g := &GMM{K: k, D: d, Covariance: opt.Covariance, N: x.Rows}
+	prev := math.Inf(-1)
+	for it := 1; it <= opt.MaxIter; it++ {
+		gs, err := whiten(opt.Covariance, k, d, p.weights, p.means, p.cov)
+		if err != nil {
+			return nil, err
+		}
+		ll, nk, sx, err := e.estep(gs, true)
+		if err != nil {
+			return nil, err
+		}
+		g.Trace = append(g.Trace, ll)
+		g.Iterations = it
+		p = e.mstep(nk, sx)
+		if math.Abs(ll-prev) < opt.Tol {
+			g.Converged = true
+			break
+		}
+		prev = ll
+	}
+	gs, err := whiten(opt.Covariance, k, d, p.weights, p.means, p.cov)
+	if err != nil {
+		return nil, err
+	}
+	if g.LogLikelihood, err = e.score(gs); err != nil {
+		return nil, err
+	}
+	g.LowerBound = g.Trace[len(g.Trace)-1]
+	g.Weights, g.Means, g.Covariances = p.weights, p.means, p.cov
+	return g, nil
+}
+
+// initial returns the first parameters of restart i.
+func (e *em) initial(i int) (params, error) {
+	x, opt := e.x, e.opt
+	k, d, n := opt.K, x.Cols, x.Rows
+	rng := newRand(opt.Seed, i)
+	switch opt.Init {
+	case InitGiven:
+		g := opt.Given
+		return params{slices.Clone(g.Weights), slices.Clone(g.Means), slices.Clone(g.Covariances)}, nil
+	case InitKMeansPP:
+		km := newKMeans(x, k, e.w)
+		centers, _ := km.seed(rng)
+		p := params{weights: make([]float64, k), means: centers, cov: make([]float64, opt.Covariance.covLen(k, d))}
+		for j := range p.weights {
+			p.weights[j] = 1 / float64(k)
+		}
+		switch opt.Covariance {
+		case Full, Tied:
+			for j := range len(p.cov) / (d * d) {
+				for l := range d {
+					p.cov[j*d*d+l*d+l] = opt.RegCovar
+				}
+			}
+		default:
+			for t := range p.cov {
+				p.cov[t] = opt.RegCovar
+			}
+		}
+		return p, nil
+	case InitKMeans:
+		km := newKMeans(x, k, e.w)
+		centers, _ := km.seed(rng)
+		r := km.lloyd(centers, 300, 1e-4*x.colMeanVariance())
+		clear(e.resp)
+		for i, j := range r.Labels {
+			e.resp[i*k+int(j)] = 1
+		}
+	case InitRandom:
+		for t := range e.resp {
+			e.resp[t] = rng.Float64()
+		}
+		for i := range n {
+			row := e.resp[i*k : (i+1)*k]
+			s := 0.0
+			for _, v := range row {
+				s += v
+			}
+			for j := range row {
+				row[j] /= s
+			}
+		}
+	}
+	nk, sx := e.respSums()
+	return e.mstep(nk, sx), nil
+}
+
+// estep computes the responsibilities of every row under gs (into e.resp
+// when keep), and returns the mean log-likelihood, the responsibilities'
+// sums per component and their sums of r x.
+func (e *em) estep(gs *gauss, keep bool) (ll float64, nk, sx []float64, err error) {
+	x, k, d, n := e.x, e.opt.K, e.x.Cols, e.x.Rows
+	nb := numBlocks(n)
+	stride := 1 + k + k*d
+	if len(e.part) < nb*stride {
+		e.part = make([]float64, nb*stride)
+	}
+	forBlocks(e.w, n, func(wk, b int) {
+		lo, hi := blockRange(b, n)
+		lp := e.lp[wk][:(hi-lo)*k]
+		gs.logProb(lp, x.Data, lo, hi)
+		part := e.part[b*stride : (b+1)*stride]
+		if !keep {
+			part[0] = normalize(lp, lp, k)
+			return
+		}
+		resp := e.resp[lo*k : hi*k]
+		part[0] = normalize(resp, lp, k)
+		blockSums(part[1:], resp, x.Data, lo, hi, k, d)
+	})
+	nk, sx = make([]float64, k), make([]float64, k*d)
+	for b := range nb {
+		part := e.part[b*stride : (b+1)*stride]
+		ll += part[0]
+		if keep {
+			addTo(nk, part[1:1+k])
+			addTo(sx, part[1+k:])
+		}
+	}
+	ll /= float64(n)
+	if math.IsNaN(ll) || math.IsInf(ll, 0) {
+		return 0, nil, nil, &Error{Err: ErrOverflow, Msg: "the log-likelihood is not finite: some row is too far from every component for float64 (rescale the data)"}
+	}
+	return ll, nk, sx, nil
+}
+
+// score returns the mean log-likelihood of the rows under gs.
+func (e *em) score(gs *gauss) (float64, error) {
+	ll, _, _, err := e.estep(gs, false)
+	return ll, err
+}
+
+// respSums returns the responsibilities' sums per component and their sums
+// of r x.
+func (e *em) respSums() (nk, sx []float64) {
+	x, k, d, n := e.x, e.opt.K, e.x.Cols, e.x.Rows
+	nb := numBlocks(n)
+	stride := 1 + k + k*d
+	if len(e.part) < nb*stride {
+		e.part = make([]float64, nb*stride)
+	}
+	forBlocks(e.w, n, func(_, b int) {
+		lo, hi := blockRange(b, n)
+		blockSums(e.part[b*stride+1:(b+1)*stride], e.resp[lo*k:hi*k], x.Data, lo, hi, k, d)
+	})
+	nk, sx = make([]float64, k), make([]float64, k*d)
+	for b := range nb {
+		part := e.part[b*stride : (b+1)*stride]
+		addTo(nk, part[1:1+k])
+		addTo(sx, part[1+k:])
+	}
+	return nk, sx
+}
+
+// blockSums sets dst to the k sums of the responsibilities of rows lo to
+// hi followed by the k×d sums of r x.
+func blockSums(dst, resp, x []float64, lo, hi, k, d int) {
+	clear(dst)
+	nk, sx := dst[:k], dst[k:]
+	for i := lo; i < hi; i++ {
+		r := resp[(i-lo)*k : (i-lo+1)*k]
+		row := x[i*d : (i+1)*d : (i+1)*d]
+		for j, rj := range r {
+			if rj == 0 {
+				continue
+			}
+			nk[j] += rj
+			s := sx[j*d : (j+1)*d : (j+1)*d]
+			for l, v := range row {
+				s[l] += rj * v
+			}
+		}
+	}
+}
+
+func addTo(dst, s []float64) {
+	s = s[:len(dst)]
+	for i, v := range s {
+		dst[i] += v
+	}
+}
+
+// mstep returns the parameters that maximise the expected log-likelihood
+// under e.resp, given its sums nk and sx (see the package documentation).
+func (e *em) mstep(nk, sx []float64) params {
+	x, opt := e.x, e.opt
+	k, d, n := opt.K, x.Cols, x.Rows
+	const eps10 = 10 * 2.220446049250313e-16
+	p := params{weights: make([]float64, k), means: make([]float64, k*d), cov: make([]float64, opt.Covariance.covLen(k, d))}
+	tot := 0.0
+	for j := range k {
+		nk[j] += eps10
+		tot += nk[j]
+	}
+	for j := range k {
+		p.weights[j] = nk[j] / tot
+		for l := range d {
+			p.means[j*d+l] = sx[j*d+l] / nk[j]
+		}
+	}
+	tri := opt.Covariance == Full || opt.Covariance == Tied
+	cl := k * d
+	if tri {
+		cl = k * d * d
+	}
+	nb := numBlocks(n)
+	if len(e.cpar) < nb*cl {
+		e.cpar = make([]float64, nb*cl)
+	}
+	forBlocks(e.w, n, func(wk, b int) {
+		lo, hi := blockRange(b, n)
+		acc := e.cpar[b*cl : (b+1)*cl]
+		clear(acc)
+		scatter(acc, e.resp[lo*k:hi*k], x.Data, lo, hi, k, d, p.means, tri, e.diff[wk])
+	})
+	acc := make([]float64, cl)
+	for b := range nb {
+		addTo(acc, e.cpar[b*cl:(b+1)*cl])
+	}
+	reg := opt.RegCovar
+	switch opt.Covariance {
+	case Full:
+		for j := range k {
+			a, c := acc[j*d*d:(j+1)*d*d], p.cov[j*d*d:(j+1)*d*d]
+			for r := range d {
+				for s := r; s < d; s++ {
+					v := a[r*d+s] / nk[j]
+					c[r*d+s], c[s*d+r] = v, v
+				}
+				c[r*d+r] += reg
+			}
+		}
+	case Tied:
+		for j := range k {
+			a := acc[j*d*d : (j+1)*d*d]
+			for r := range d {
+				for s := r; s < d; s++ {
+					p.cov[r*d+s] += a[r*d+s]
+				}
+			}
+		}
+		for r := range d {
+			for s := r; s < d; s++ {
+				v := p.cov[r*d+s] / tot
+				p.cov[r*d+s], p.cov[s*d+r] = v, v
+			}
+			p.cov[r*d+r] += reg
+		}
+	case Diag:
+		for j := range k {
+			for l := range d {
+				p.cov[j*d+l] = acc[j*d+l]/nk[j] + reg
+			}
+		}
+	case Spherical:
+		for j := range k {
+			s := 0.0
+			for l := range d {
+				s += acc[j*d+l]/nk[j] + reg
+			}
+			p.cov[j] = s / float64(d)
+		}
+	}
+	return p
+}
+
+// scatter adds to acc, for rows lo to hi, the responsibility-weighted
+// scatter of each row about each component's mean: the upper triangle of
+// r (x-μ_j)(x-μ_j)ᵀ at acc[j*d*d:] when tri, else the squares r
+// (x_l-μ_jl)² at acc[j*d:]. buf has room for 2d values.
+func scatter(acc, resp, x []float64, lo, hi, k, d int, means []float64, tri bool, buf []float64) {
+	diff, rd := buf[:d:d], buf[d:2*d:2*d]
+	for i := lo; i < hi; i++ {
+		r := resp[(i-lo)*k : (i-lo+1)*k]
+		row := x[i*d : (i+1)*d : (i+1)*d]
+		for j, rj := range r {
+			if rj == 0 {
+				continue
+			}
+			mu := means[j*d : (j+1)*d : (j+1)*d]
+			for l, v := range row {
+				diff[l] = v - mu[l]
+				rd[l] = rj * diff[l]
+			}
+			if !tri {
+				a := acc[j*d : (j+1)*d : (j+1)*d]
+				for l, v := range diff {
+					a[l] += rd[l] * v
+				}
+				continue
+			}
+			a := acc[j*d*d : (j+1)*d*d : (j+1)*d*d]
+			for r, rv := range rd {
+				ar := a[r*d+r : (r+1)*d]
+				dr := diff[r:]
+				for s, v := range dr {
+					ar[s] += rv * v
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,278 @@
+package mixture
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// KMeansOptions configures [KMeans]. Start from [DefaultKMeansOptions].
+type KMeansOptions struct {
+	K       int     // the number of clusters, at least 1
+	NInit   int     // restarts, at least 1; the lowest inertia is kept
+	MaxIter int     // Lloyd iterations per restart, at least 1
+	Tol     float64 // stop when the squared centre movement is at most Tol × the mean column variance; ≥ 0
+	Seed    uint64  // the random seed
+	Workers int     // goroutines; 0 for GOMAXPROCS
+}
+
+// DefaultKMeansOptions returns scikit-learn's defaults for k clusters:
+// one restart, 300 iterations, tol 1e-4, seed 0.
+func DefaultKMeansOptions(k int) KMeansOptions {
+	return KMeansOptions{K: k, NInit: 1, MaxIter: 300, Tol: 1e-4}
+}
+
+func (o *KMeansOptions) check() error {
+	switch {
+	case o.NInit < 1:
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("n-init %d: want at least 1 restart", o.NInit)}
+	case o.MaxIter < 1:
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("max-iter %d: want at least 1 iteration", o.MaxIter)}
+	case !(o.Tol >= 0) || math.IsInf(o.Tol, 0):
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("tol %v: want a finite number at least 0", o.Tol)}
+	}
+	return nil
+}
+
+// KMeansResult is a fitted k-means clustering.
+type KMeansResult struct {
+	K, D       int
+	Centers    []float64 // K×D, row-major
+	Labels     []int32   // the nearest centre of each row
+	Sizes      []int     // the number of rows of each cluster
+	Inertia    float64   // the sum of squared distances to the nearest centre
+	Iterations int       // Lloyd iterations of the kept restart
+	Converged  bool      // the kept restart stopped before MaxIter
+	NInit      int       // the number of restarts run
+}
+
+// Center returns centre j.
+func (r *KMeansResult) Center(j int) []float64 { return r.Centers[j*r.D : (j+1)*r.D] }
+
+// KMeans clusters the rows of x into opt.K clusters by Lloyd's algorithm
+// from k-means++ seeds, keeping the best of opt.NInit restarts (see the
+// package documentation).
+func KMeans(x *Matrix, opt KMeansOptions) (*KMeansResult, error) {
+	if err := x.check(opt.K); err != nil {
+		return nil, err
+	}
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	km := newKMeans(x, opt.K, workers(opt.Workers))
+	tol := opt.Tol * x.colMeanVariance()
+	var best *KMeansResult
+	for i := range opt.NInit {
+		centers, _ := km.seed(newRand(opt.Seed, i))
+		r := km.lloyd(centers, opt.MaxIter, tol)
+		if best == nil || r.Inertia < best.Inertia {
+			best = r
+		}
+	}
+	if math.IsInf(best.Inertia, 0) || math.IsNaN(best.Inertia) {
+		return nil, &Error{Err: ErrOverflow, Msg: "squared distances overflow: rescale the data"}
+	}
+	best.NInit = opt.NInit
+	return best, nil
+}
+
+// kmeans holds the data and scratch space of a k-means fit.
+type kmeans struct {
+	x       *Matrix
+	k, w    int
+	xnorm   []float64 // squared norm of each row
+	labels  []int32
+	dist    []float64 // squared distance of each row to its centre
+	bsums   []float64 // per block: k×d sums, then k counts, then 1 changed count
+	closest []float64 // seeding: the squared distance to the nearest seed
+}
+
+func newKMeans(x *Matrix, k, w int) *kmeans {
+	n := x.Rows
+	km := &kmeans{x: x, k: k, w: w, xnorm: make([]float64, n), labels: make([]int32, n), dist: make([]float64, n)}
+	forBlocks(w, n, func(_, b int) {
+		lo, hi := blockRange(b, n)
+		rowNorms(km.xnorm, x.Data, x.Cols, lo, hi)
+	})
+	return km
+}
+
+// lloyd runs Lloyd iterations from centers (which it takes over) and
+// returns the result, as scikit-learn's _kmeans_single_lloyd.
+func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResult {
+	x, k, n, d := km.x, km.k, km.x.Rows, km.x.Cols
+	nb := numBlocks(n)
+	stride := k*d + k + 1
+	if len(km.bsums) < nb*stride {
+		km.bsums = make([]float64, nb*stride)
+	}
+	labels, prev := km.labels, make([]int32, n)
+	for i := range prev {
+		prev[i] = -1
+	}
+	cnorm := make([]float64, k)
+	next := make([]float64, k*d)
+	counts := make([]float64, k)
+	r := &KMeansResult{K: k, D: d}
+	strict := false
+	for it := 1; it <= maxIter; it++ {
+		r.Iterations = it
+		for j := range k {
+			cnorm[j] = sqNorm(centers[j*d : (j+1)*d])
+		}
+		forBlocks(km.w, n, func(_, b int) {
+			lo, hi := blockRange(b, n)
+			nearest(labels, km.dist, x.Data, d, lo, hi, centers, cnorm, k, km.xnorm)
+			s := km.bsums[b*stride : (b+1)*stride]
+			clear(s)
+			sums, cnt := s[:k*d], s[k*d:k*d+k]
+			changed := 0
+			for i := lo; i < hi; i++ {
+				j := int(labels[i])
+				if labels[i] != prev[i] {
+					changed++
+				}
+				cnt[j]++
+				row, sj := x.Row(i), sums[j*d:(j+1)*d]
+				for l, v := range row {
+					sj[l] += v
+				}
+			}
+			s[k*d+k] = float64(changed)
+		})
+		clear(next)
+		clear(counts)
+		changed := 0.0
+		for b := range nb {
+			s := km.bsums[b*stride : (b+1)*stride]
+			for t, v := range s[:k*d] {
+				next[t] += v
+			}
+			for j, v := range s[k*d : k*d+k] {
+				counts[j] += v
+			}
+			changed += s[k*d+k]
+		}
+		km.relocate(next, counts, centers)
+		shift := 0.0
+		for j := range k {
+			cj, nj := centers[j*d:(j+1)*d], next[j*d:(j+1)*d]
+			if counts[j] > 0 {
+				for l := range nj {
+					nj[l] /= counts[j]
+				}
+			} else {
+				copy(nj, cj) // only when there are fewer rows than clusters, which KMeans refuses
+			}
+			shift += sqDist(cj, nj)
+		}
+		centers, next = next, centers
+		if changed == 0 {
+			strict = true
+			r.Converged = true
+			break
+		}
+		if shift <= tol {
+			r.Converged = true
+			break
+		}
+		copy(prev, labels)
+	}
+	if !strict {
+		for j := range k {
+			cnorm[j] = sqNorm(centers[j*d : (j+1)*d])
+		}
+		forBlocks(km.w, n, func(_, b int) {
+			lo, hi := blockRange(b, n)
+			nearest(labels, km.dist, x.Data, d, lo, hi, centers, cnorm, k, km.xnorm)
+		})
+	}
+	r.Centers = centers
+	r.Labels = slices.Clone(labels)
+	r.Sizes = make([]int, k)
+	for _, j := range labels {
+		r.Sizes[j]++
+	}
+	r.Inertia = km.inertia(centers, labels)
+	return r
+}
+
+// relocate re-seeds the empty clusters as scikit-learn's
+// _relocate_empty_clusters_dense: the empty clusters in index order take
+// the rows farthest from their assigned centre (by the exact squared
+// distance to old, the centres of the assignment), each leaving the
+// cluster it was in. sums and counts are the clusters' sums and sizes,
+// changed in place.
+func (km *kmeans) relocate(sums, counts, old []float64) {
+	var empty []int
+	for j, c := range counts {
+		if c == 0 {
+			empty = append(empty, j)
+		}
+	}
+	if len(empty) == 0 {
+		return
+	}
+	x, d := km.x, km.x.Cols
+	n := x.Rows
+	dist := make([]float64, n)
+	for i := range n {
+		j := int(km.labels[i])
+		dist[i] = sqDist(x.Row(i), old[j*d:(j+1)*d])
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	// The farthest first; equal distances by row order (a stable sort).
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case dist[a] > dist[b]:
+			return -1
+		case dist[a] < dist[b]:
+			return 1
+		}
+		return 0
+	})
+	for t, j := range empty {
+		i := order[t]
+		from := int(km.labels[i])
+		row := x.Row(i)
+		fs, js := sums[from*d:(from+1)*d], sums[j*d:(j+1)*d]
+		for l, v := range row {
+			fs[l] -= v
+			js[l] = v
+		}
+		counts[from]--
+		counts[j] = 1
+	}
+}
+
+// inertia returns the sum of the squared distances of the rows to their
+// labelled centres, summed per block and then in block order.
+func (km *kmeans) inertia(centers []float64, labels []int32) float64 {
+	x, d, n := km.x, km.x.Cols, km.x.Rows
+	part := make([]float64, numBlocks(n))
+	forBlocks(km.w, n, func(_, b int) {
+		lo, hi := blockRange(b, n)
+		s := 0.0
+		for i := lo; i < hi; i++ {
+			j := int(labels[i])
+			s += sqDist(x.Row(i), centers[j*d:(j+1)*d])
+		}
+		part[b] = s
+	})
+	s := 0.0
+	for _, v := range part {
+		s += v
+	}
+	return s
+}
+
+func sqNorm(a []float64) float64 {
+	s := 0.0
+	for _, v := range a {
+		s += v * v
+	}
+	return s
+}

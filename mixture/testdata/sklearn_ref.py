@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Generate small data sets and record scikit-learn's fits of them.
+
+Run from this directory with /usr/bin/python3 (python3-sklearn):
+
+    /usr/bin/python3 sklearn_ref.py
+
+It writes DATA.csv for each data set (a header x0,x1,… and the rows, with
+%.6f values) and sklearn.json: per data set and k, scikit-learn's best of
+10 initialisations (n_init=10, random_state=0, defaults otherwise: tol 1e-3,
+reg_covar 1e-6, max_iter 100, init_params 'kmeans') for each covariance
+type — the mean log-likelihood score(X) — and KMeans' inertia_ with
+n_init=10 (tol 1e-4, max_iter 300). The Go tests (mixture/sklearn_test.go)
+require pbl, with 30 restarts, to do at least as well within 1e-4.
+"""
+import json
+
+import numpy as np
+import sklearn
+from sklearn.cluster import KMeans
+from sklearn.mixture import GaussianMixture
+
+
+def blobs(rng, n, d, k, spread, aniso):
+    means = rng.normal(0, spread, size=(k, d))
+    z = rng.integers(k, size=n)
+    X = np.empty((n, d))
+    for c in range(k):
+        A = rng.normal(size=(d, d)) * aniso + np.eye(d)
+        idx = np.where(z == c)[0]
+        X[idx] = means[c] + rng.normal(size=(len(idx), d)) @ A.T
+    return X
+
+
+def main():
+    rng = np.random.default_rng(12)
+    sets = {
+        'blobs2d': (blobs(rng, 400, 2, 3, 5.0, 0.6), [2, 3, 4]),
+        'aniso4d': (blobs(rng, 600, 4, 4, 3.0, 1.0), [3, 4, 5]),
+        'overlap3d': (blobs(rng, 500, 3, 5, 1.5, 0.5), [4, 6]),
+    }
+    out = {'sklearn': sklearn.__version__, 'sets': {}}
+    for name, (X, ks) in sets.items():
+        np.savetxt(name + '.csv', X, delimiter=',', fmt='%.6f',
+                   header=','.join('x%d' % i for i in range(X.shape[1])), comments='')
+        X = np.loadtxt(name + '.csv', delimiter=',', skiprows=1)  # the numbers as written
+        fits = []
+        for k in ks:
+            f = {'k': k, 'gmm': {}}
+            for cov in ['full', 'diag', 'spherical', 'tied']:
+                m = GaussianMixture(n_components=k, covariance_type=cov, n_init=10, random_state=0).fit(X)
+                f['gmm'][cov] = {'log_likelihood': float(m.score(X)), 'bic': float(m.bic(X)), 'aic': float(m.aic(X))}
+            km = KMeans(n_clusters=k, n_init=10, random_state=0).fit(X)
+            f['kmeans_inertia'] = float(km.inertia_)
+            fits.append(f)
+        out['sets'][name] = fits
+    with open('sklearn.json', 'w') as fh:
+        json.dump(out, fh, indent=1, sort_keys=True)
+        fh.write('\n')
+
+
+if __name__ == '__main__':
+    main()

@@ -139,6 +139,15 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 	for _, v := range e.learned {
 		isLearned[v] = true
 	}
+	// A variable no row observes is hidden: without a column, or with a
+	// column of missing cells only (its states as symmetric under uniform
+	// tables either way).
+	observed := make([]bool, len(m.Vars))
+	for _, row := range p.rows {
+		for v, s := range row {
+			observed[v] = observed[v] || s >= 0
+		}
+	}
 	var hidden []ir.VarID
 	for v, x := range m.Vars {
 		switch {
@@ -147,7 +156,7 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 		case len(x.States) == 0:
 			return nil, nil, fmt.Errorf("%s has no states: no row of the data gives it a value; declare its states", ir.Quote(x.Name))
 		}
-		if !p.column[v] {
+		if !observed[v] {
 			hidden = append(hidden, ir.VarID(v))
 		}
 	}

@@ -654,3 +654,30 @@ func TestGradientAnyEta(t *testing.T) {
 		})
 	}
 }
+
+// TestEMEmptyColumnIsHidden: a column of missing cells only observes its
+// variable no more than no column: the variable is hidden, and EM starts
+// from random tables (from uniform ones its states would stay identical).
+func TestEMEmptyColumnIsHidden(t *testing.T) {
+	m := loadModel(t, "var C: {c1, c2}\nvar A, B, D: {yes, no}\nC -> A, B, D\n")
+	for _, c := range []struct{ name, csv string }{
+		{"no column", "A,B,D\nyes,yes,no\nno,no,yes\nyes,,no\n,no,\nno,no,no\n"},
+		{"empty column", "C,A,B,D\n,yes,yes,no\n,no,no,yes\n,yes,,no\n,,no,\n,no,no,no\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, rep, err := learn.Learn(m, opener(t, "d.csv", []byte(c.csv), m), learn.Options{Method: learn.EM})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Init != learn.InitRandom || !slices.Equal(rep.Hidden, []ir.VarID{0}) {
+				t.Errorf("init %v, hidden %v; want random, [C]", rep.Init, rep.Hidden)
+			}
+			// The two rows of P(A | C) differ: the states of C were told
+			// apart.
+			a := out.Factor(1).Vals
+			if !(math.Abs(a[0]-a[2]) > 1e-3) {
+				t.Errorf("P(A | C) = %v: the states of C are identical", a)
+			}
+		})
+	}
+}

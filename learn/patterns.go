@@ -22,7 +22,6 @@ type patterns struct {
 	line   []int     // line[p]: the line of its first row (0 for inline rows without lines)
 	n      int       // rows added
 	cells  int       // observed cells of the model's discrete variables, over the rows
-	column []bool    // column[v]: the data has a column for v
 
 	index map[string]int
 	key   []byte
@@ -30,7 +29,7 @@ type patterns struct {
 }
 
 func newPatterns(nvars int) *patterns {
-	return &patterns{nvars: nvars, column: make([]bool, nvars), index: map[string]int{}, key: make([]byte, 4*nvars), row: make([]int, nvars)}
+	return &patterns{nvars: nvars, index: map[string]int{}, key: make([]byte, 4*nvars), row: make([]int, nvars)}
 }
 
 // add adds the rows of b. Real columns are left out (the iterative
@@ -40,7 +39,6 @@ func (p *patterns) add(b *data.Batch) {
 	for j, v := range b.Vars {
 		if int(v) < p.nvars && b.Cols[j] != nil {
 			cols = append(cols, j)
-			p.column[v] = true
 		}
 	}
 	for i := range b.N {
@@ -79,9 +77,6 @@ func (p *patterns) add(b *data.Batch) {
 // readPatterns reads every row of r into patterns for m.
 func readPatterns(r *data.Reader, m *ir.Model) (*patterns, error) {
 	p := newPatterns(len(m.Vars))
-	for _, v := range r.Vars {
-		p.column[v] = true
-	}
 	b := r.NewBatch(batchRows)
 	for {
 		err := r.Read(b)

@@ -42,6 +42,8 @@ Usage:
   pbl classify MODEL --target C --data CSV
                               accuracy, confusion matrix, precision/recall/F1 [--cv K]
   pbl sample MODEL -n N       forward-sample rows as CSV [--seed S] [--missing F] [-o F]
+  pbl cluster CSV -k K        Gaussian mixture or k-means clustering of numeric columns
+                              [--method gmm|kmeans] [--covariance full|diag|spherical|tied]
   pbl test [PATH...]          check expectations and golden outputs of models
   pbl convert IN OUT          convert a model between formats (by extension)
   pbl uai --task PR|MAR|MPE MODEL.uai [EVIDENCE.evid]
@@ -71,6 +73,7 @@ func init() {
 		{name: "learn", args: "MODEL --data CSV", summary: learnSummary, run: learnCmd, flags: learnFlags},
 		{name: "classify", args: "MODEL --target C --data CSV", summary: classifySummary, run: classifyCmd, flags: classifyFlags},
 		{name: "sample", args: "MODEL -n N", summary: sampleSummary, run: sampleCmd, flags: sampleFlags},
+		{name: "cluster", args: "CSV -k K", summary: clusterSummary, run: clusterCmd, flags: clusterFlags},
 		{name: "repl", args: "[MODEL]", summary: replSummary, run: replCmd, flags: replFlags},
 		{name: "uai", args: uaiArgs, summary: uaiSummary, run: uaiCmd, flags: uaiFlags},
 		{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},

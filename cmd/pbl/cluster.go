@@ -1,0 +1,520 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/internal/spell"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/mixture"
+	"github.com/pbl-lang/pbl/report"
+)
+
+// clusterSummary is the help of pbl cluster.
+const clusterSummary = "Cluster fits a Gaussian mixture (--method gmm, the default) or a k-means clustering\n" +
+	"(--method kmeans) to the numeric columns of CSV (every column, or those --columns names;\n" +
+	"gzip recognised), as scikit-learn's GaussianMixture and KMeans do. A cell that is not a\n" +
+	"finite number, or is empty, is an error at its line. -k K fits K clusters; for gmm,\n" +
+	"-k A..B fits each K from A to B and keeps the lowest BIC. EM starts from the labels of a\n" +
+	"k-means run (--init kmeans), from k-means++ seeds (--init k-means++) or from random\n" +
+	"responsibilities (--init random), keeps the best of --n-init restarts, and stops when\n" +
+	"the mean log-likelihood changes by less than --tol, or after --max-iter iterations.\n" +
+	"k-means seeds by greedy k-means++ and runs Lloyd iterations until no row changes\n" +
+	"cluster or the centres move less than --tol times the mean column variance, keeping\n" +
+	"the lowest inertia of --n-init restarts. The result is determined by the data, the\n" +
+	"flags and --seed, whatever the number of cores. --json prints one object: the fit's\n" +
+	"figures and parameters."
+
+// The flags of pbl cluster, bound afresh (to their defaults) by
+// clusterFlags for each invocation.
+var (
+	clusterK        string
+	clusterMethod   string
+	clusterCov      string
+	clusterInit     string
+	clusterNInit    int
+	clusterMaxIter  optInt
+	clusterTol      optFloat
+	clusterSeed     uint64
+	clusterRegCovar float64
+	clusterColumns  string
+)
+
+// optInt and optFloat are flag values that remember whether they were set,
+// for defaults that depend on the method.
+type optInt struct {
+	v   int
+	set bool
+}
+
+func (o *optInt) String() string { return strconv.Itoa(o.v) }
+func (o *optInt) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("want an integer")
+	}
+	o.v, o.set = v, true
+	return nil
+}
+
+type optFloat struct {
+	v   float64
+	set bool
+}
+
+func (o *optFloat) String() string { return strconv.FormatFloat(o.v, 'g', -1, 64) }
+func (o *optFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errors.New("want a number")
+	}
+	o.v, o.set = v, true
+	return nil
+}
+
+func clusterFlags(c *cli, fs *flag.FlagSet) {
+	fs.StringVar(&clusterK, "k", "", "the number of clusters `K`, or for gmm a range A..B to choose from by BIC; required")
+	fs.StringVar(&clusterMethod, "method", "gmm", "gmm (Gaussian mixture by EM) or kmeans (Lloyd)")
+	fs.StringVar(&clusterCov, "covariance", "full", "gmm: the covariances, full, diag, spherical or tied")
+	fs.StringVar(&clusterInit, "init", "kmeans", "gmm: how each restart starts, kmeans, k-means++ or random")
+	fs.IntVar(&clusterNInit, "n-init", 1, "restarts; the best is kept")
+	clusterMaxIter, clusterTol = optInt{}, optFloat{}
+	fs.Var(&clusterMaxIter, "max-iter", "iterations per restart (default 100 for gmm, 300 for kmeans)")
+	fs.Var(&clusterTol, "tol", "convergence tolerance (default 1e-3 for gmm, 1e-4 for kmeans)")
+	fs.Uint64Var(&clusterSeed, "seed", 1, "the random `seed`")
+	fs.Float64Var(&clusterRegCovar, "reg-covar", 1e-6, "gmm: added to the diagonal of every covariance")
+	fs.StringVar(&clusterColumns, "columns", "", "the `names` of the columns to cluster, comma-separated (default every column)")
+}
+
+// clusterCmd runs pbl cluster.
+func clusterCmd(c *cli, args []string) int {
+	if len(args) != 1 {
+		return c.usageErr("cluster", "want one CSV file, got %s", plural(len(args), "argument"))
+	}
+	if clusterK == "" {
+		return c.usageErr("cluster", "-k K is required: the number of clusters")
+	}
+	kmin, kmax, err := parseKRange(clusterK)
+	if err != nil {
+		return c.usageErr("cluster", "-k %s: %v", clusterK, err)
+	}
+	gmm := clusterMethod == "gmm"
+	if !gmm && clusterMethod != "kmeans" {
+		return c.usageErr("cluster", "unknown --method %q: want gmm or kmeans", clusterMethod)
+	}
+	if !gmm && kmin != kmax {
+		return c.usageErr("cluster", "-k %s: a range of k needs --method gmm, which chooses by BIC", clusterK)
+	}
+	if !gmm {
+		for _, name := range []string{"covariance", "init", "reg-covar"} {
+			if c.fs.Lookup(name).Value.String() != c.fs.Lookup(name).DefValue {
+				return c.usageErr("cluster", "--%s is for --method gmm", name)
+			}
+		}
+	}
+	cov, err := mixture.ParseCovariance(clusterCov)
+	if err != nil {
+		return c.usageErr("cluster", "--covariance: %v", err)
+	}
+	init, err := mixture.ParseInit(clusterInit)
+	if err != nil {
+		return c.usageErr("cluster", "--init: %v", err)
+	}
+	maxIter, tol := 100, 1e-3
+	if !gmm {
+		maxIter, tol = 300, 1e-4
+	}
+	if clusterMaxIter.set {
+		maxIter = clusterMaxIter.v
+	}
+	if clusterTol.set {
+		tol = clusterTol.v
+	}
+	switch {
+	case clusterNInit < 1:
+		return c.usageErr("cluster", "--n-init %d: want at least 1 restart", clusterNInit)
+	case maxIter < 1:
+		return c.usageErr("cluster", "--max-iter %d: want at least 1 iteration", maxIter)
+	case !(tol >= 0) || math.IsInf(tol, 0):
+		return c.usageErr("cluster", "--tol %v: want a finite number at least 0", tol)
+	case !(clusterRegCovar >= 0) || math.IsInf(clusterRegCovar, 0):
+		return c.usageErr("cluster", "--reg-covar %v: want a finite number at least 0", clusterRegCovar)
+	}
+	var cols []string
+	if clusterColumns != "" {
+		cols = strings.Split(clusterColumns, ",")
+		seen := map[string]bool{}
+		for _, name := range cols {
+			if name == "" {
+				return c.usageErr("cluster", "--columns %q: an empty column name", clusterColumns)
+			}
+			if seen[name] {
+				return c.usageErr("cluster", "--columns: %q is named twice", name)
+			}
+			seen[name] = true
+		}
+	}
+
+	path := args[0]
+	x, names, err := readMatrix(path, cols)
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	o := &report.Object{}
+	o.Set("method", clusterMethod)
+	o.Set("rows", x.Rows)
+	o.Set("columns", names)
+	if gmm {
+		opt := mixture.GMMOptions{K: kmin, Covariance: cov, Init: init, NInit: clusterNInit, MaxIter: maxIter,
+			Tol: tol, RegCovar: clusterRegCovar, Seed: clusterSeed}
+		start := time.Now()
+		var g *mixture.GMM
+		var all []*mixture.GMM
+		if kmin == kmax {
+			g, err = mixture.FitGMM(x, opt)
+		} else {
+			g, all, err = mixture.SelectK(x, kmin, kmax, opt)
+		}
+		secs := time.Since(start).Seconds()
+		if err != nil {
+			c.report(fmt.Errorf("%s: %w", path, err))
+			return exitError
+		}
+		gmmObject(o, g, all, secs)
+		if c.json {
+			c.writeJSON(o)
+			return exitOK
+		}
+		gmmText(c.stdout, path, names, g, all, secs)
+		return exitOK
+	}
+	opt := mixture.KMeansOptions{K: kmin, NInit: clusterNInit, MaxIter: maxIter, Tol: tol, Seed: clusterSeed}
+	start := time.Now()
+	r, err := mixture.KMeans(x, opt)
+	secs := time.Since(start).Seconds()
+	if err != nil {
+		c.report(fmt.Errorf("%s: %w", path, err))
+		return exitError
+	}
+	kmeansObject(o, r, secs)
+	if c.json {
+		c.writeJSON(o)
+		return exitOK
+	}
+	kmeansText(c.stdout, path, names, r, secs)
+	return exitOK
+}
+
+// parseKRange parses K or A..B.
+func parseKRange(s string) (lo, hi int, err error) {
+	a, b, isRange := strings.Cut(s, "..")
+	if !isRange {
+		b = a
+	}
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := strconv.Atoi(b)
+	switch {
+	case err1 != nil || err2 != nil:
+		return 0, 0, errors.New("want a number of clusters K or a range A..B")
+	case lo < 1:
+		return 0, 0, errors.New("want at least 1 cluster")
+	case hi < lo:
+		return 0, 0, errors.New("the range is empty")
+	}
+	return lo, hi, nil
+}
+
+// readMatrix reads the columns named cols (every named column if cols is
+// nil) of the CSV file at path as an n×d matrix, through the data package:
+// a model of one real variable per column, so that a cell that is not a
+// number is reported where it is. A missing cell is an error too.
+func readMatrix(path string, cols []string) (*mixture.Matrix, []string, error) {
+	header, err := csvHeader(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	inHeader := map[string]bool{}
+	for _, h := range header {
+		inHeader[h] = true
+	}
+	if cols == nil {
+		for _, h := range header {
+			if h != "" && !inHeader["\x00"+h] {
+				cols = append(cols, h)
+				inHeader["\x00"+h] = true // each name once: the data package reports a duplicate column
+			}
+		}
+		if len(cols) == 0 {
+			return nil, nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: "the header names no column"}
+		}
+	} else {
+		var errs ir.ErrorList
+		for _, name := range cols {
+			if !inHeader[name] {
+				msg := fmt.Sprintf("no column %s in the header", strconv.Quote(name))
+				if h := spell.Nearest(name, header); h != "" {
+					msg += fmt.Sprintf(" (did you mean %s?)", strconv.Quote(h))
+				}
+				errs.Add(ir.Pos{File: path, Line: 1}, "%s", msg)
+			}
+		}
+		if err := errs.Err(); err != nil {
+			return nil, nil, err
+		}
+	}
+	b := ir.NewBuilder(path)
+	for _, name := range cols {
+		b.AddVar(ir.Pos{File: path, Line: 1}, name, ir.Real, nil, 0)
+	}
+	m, err := b.Finish()
+	if err != nil {
+		return nil, nil, err
+	}
+	batch, err := readCSV(path, m, data.Options{IgnoreUnknownColumns: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	if batch.N == 0 {
+		return nil, nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: "no data rows after the header"}
+	}
+	d := len(cols)
+	vals := make([]float64, batch.N*d)
+	var errs ir.ErrorList
+	for j, v := range batch.Vars {
+		name := m.Vars[v].Name
+		at := -1
+		for t, cn := range cols {
+			if cn == name {
+				at = t
+			}
+		}
+		col := batch.Reals[j]
+		for i, x := range col {
+			if math.IsNaN(x) {
+				errs.Add(ir.Pos{File: path, Line: batch.Lines[i]}, "missing value for %s: pbl cluster needs a number in every cell", ir.Quote(name))
+			}
+			vals[i*d+at] = x
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, nil, err
+	}
+	return mixture.NewMatrix(batch.N, d, vals), cols, nil
+}
+
+// csvHeader returns the fields of the first row of the CSV file at path
+// (gzip-compressed or not, after a UTF-8 byte order mark).
+func csvHeader(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("is a directory")}
+	}
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: fmt.Sprintf("the file starts as gzip data but is not valid gzip (%v)", err)}
+		}
+		r = bufio.NewReader(zr)
+	}
+	rb := r.(*bufio.Reader)
+	if bom, _ := rb.Peek(3); len(bom) == 3 && bom[0] == 0xef && bom[1] == 0xbb && bom[2] == 0xbf {
+		rb.Discard(3)
+	}
+	rec, err := csv.NewReader(rb).Read()
+	var pe *csv.ParseError
+	switch {
+	case err == io.EOF:
+		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1, Col: 1}, Msg: "empty file: expected a header row naming the columns"}
+	case errors.As(err, &pe):
+		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: pe.Line, Col: pe.Column}, Msg: pe.Err.Error()}
+	case err != nil:
+		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: err.Error()}
+	}
+	return rec, nil
+}
+
+// floats converts to report.Float, which marshals shortest.
+func floats(v []float64) []report.Float {
+	out := make([]report.Float, len(v))
+	for i, x := range v {
+		out[i] = report.Float(x)
+	}
+	return out
+}
+
+// rows splits v into rows of d values.
+func rows(v []float64, d int) [][]report.Float {
+	var out [][]report.Float
+	for i := 0; i+d <= len(v); i += d {
+		out = append(out, floats(v[i:i+d]))
+	}
+	return out
+}
+
+func seconds(s float64) report.Float { return report.Float(math.Round(s*1e6) / 1e6) }
+
+// gmmObject sets the JSON fields of a mixture fit.
+func gmmObject(o *report.Object, g *mixture.GMM, all []*mixture.GMM, secs float64) {
+	d := g.D
+	o.Set("k", g.K)
+	o.Set("covariance", g.Covariance.String())
+	o.Set("n_init", g.NInit)
+	o.Set("iterations", g.Iterations)
+	o.Set("converged", g.Converged)
+	o.Set("log_likelihood", report.Float(g.LogLikelihood))
+	o.Set("bic", report.Float(g.BIC()))
+	o.Set("aic", report.Float(g.AIC()))
+	o.Set("fit_seconds", seconds(secs))
+	o.Set("weights", floats(g.Weights))
+	o.Set("means", rows(g.Means, d))
+	switch g.Covariance {
+	case mixture.Full:
+		var covs [][][]report.Float
+		for j := range g.K {
+			covs = append(covs, rows(g.Covariances[j*d*d:(j+1)*d*d], d))
+		}
+		o.Set("covariances", covs)
+	case mixture.Tied:
+		o.Set("covariance_matrix", rows(g.Covariances, d))
+	case mixture.Diag:
+		o.Set("variances", rows(g.Covariances, d))
+	case mixture.Spherical:
+		o.Set("variances", floats(g.Covariances))
+	}
+	o.Set("trace", floats(g.Trace))
+	if all != nil {
+		var by []*report.Object
+		for _, h := range all {
+			e := &report.Object{}
+			e.Set("k", h.K)
+			e.Set("log_likelihood", report.Float(h.LogLikelihood))
+			e.Set("bic", report.Float(h.BIC()))
+			e.Set("aic", report.Float(h.AIC()))
+			by = append(by, e)
+		}
+		o.Set("by_k", by)
+	}
+}
+
+// kmeansObject sets the JSON fields of a k-means fit.
+func kmeansObject(o *report.Object, r *mixture.KMeansResult, secs float64) {
+	o.Set("k", r.K)
+	o.Set("n_init", r.NInit)
+	o.Set("iterations", r.Iterations)
+	o.Set("converged", r.Converged)
+	o.Set("inertia", report.Float(r.Inertia))
+	o.Set("fit_seconds", seconds(secs))
+	o.Set("centers", rows(r.Centers, r.D))
+	o.Set("sizes", r.Sizes)
+}
+
+// fitLine is the first lines of a text summary.
+func fitLine(w io.Writer, path, what string, n int, names []string, iters int, converged bool, ninit int, secs float64) {
+	fmt.Fprintf(w, "%s: %s, %s × %s (%s)\n", path, what, plural(n, "row"), plural(len(names), "column"), strings.Join(names, ", "))
+	state := "converged"
+	if !converged {
+		state = "did not converge"
+	}
+	fmt.Fprintf(w, "%s after %s (best of %s), fit in %.3f s\n", state, plural(iters, "iteration"), plural(ninit, "restart"), secs)
+}
+
+// gmmText prints a mixture fit for people.
+func gmmText(w io.Writer, path string, names []string, g *mixture.GMM, all []*mixture.GMM, secs float64) {
+	if all != nil {
+		t := &report.Table{Right: true}
+		t.Add("k", "log-likelihood", "BIC", "AIC")
+		for _, h := range all {
+			t.Add(strconv.Itoa(h.K), report.Num(h.LogLikelihood), report.Num(h.BIC()), report.Num(h.AIC()))
+		}
+		t.Write(w)
+		fmt.Fprintf(w, "lowest BIC: k=%d\n\n", g.K)
+	}
+	fitLine(w, path, fmt.Sprintf("Gaussian mixture, k=%d, %s covariances", g.K, g.Covariance), g.N, names, g.Iterations, g.Converged, g.NInit, secs)
+	fmt.Fprintf(w, "mean log-likelihood %s, BIC %s, AIC %s\n\n", report.Num(g.LogLikelihood), report.Num(g.BIC()), report.Num(g.AIC()))
+	d := g.D
+	t := &report.Table{Right: true}
+	head := []string{"component", "weight"}
+	for _, n := range names {
+		head = append(head, "mean "+n)
+	}
+	switch g.Covariance {
+	case mixture.Diag:
+		for _, n := range names {
+			head = append(head, "var "+n)
+		}
+	case mixture.Spherical:
+		head = append(head, "variance")
+	}
+	t.Add(head...)
+	for j := range g.K {
+		row := []string{strconv.Itoa(j + 1), report.Num(g.Weights[j])}
+		for _, v := range g.Mean(j) {
+			row = append(row, report.Num(v))
+		}
+		switch g.Covariance {
+		case mixture.Diag:
+			for _, v := range g.Covariances[j*d : (j+1)*d] {
+				row = append(row, report.Num(v))
+			}
+		case mixture.Spherical:
+			row = append(row, report.Num(g.Covariances[j]))
+		}
+		t.Add(row...)
+	}
+	t.Write(w)
+	matrix := func(title string, m []float64) {
+		fmt.Fprintf(w, "\n%s:\n", title)
+		t := &report.Table{Right: true}
+		t.Add(append([]string{""}, names...)...)
+		for a := range d {
+			row := []string{names[a]}
+			for b := range d {
+				row = append(row, report.Num(m[a*d+b]))
+			}
+			t.Add(row...)
+		}
+		t.Write(w)
+	}
+	switch g.Covariance {
+	case mixture.Full:
+		for j := range g.K {
+			matrix(fmt.Sprintf("covariance of component %d", j+1), g.Covariances[j*d*d:(j+1)*d*d])
+		}
+	case mixture.Tied:
+		matrix("covariance (shared)", g.Covariances)
+	}
+}
+
+// kmeansText prints a k-means fit for people.
+func kmeansText(w io.Writer, path string, names []string, r *mixture.KMeansResult, secs float64) {
+	fitLine(w, path, fmt.Sprintf("k-means, k=%d", r.K), len(r.Labels), names, r.Iterations, r.Converged, r.NInit, secs)
+	fmt.Fprintf(w, "inertia %s\n\n", report.Num(r.Inertia))
+	t := &report.Table{Right: true}
+	t.Add(append([]string{"cluster", "rows"}, names...)...)
+	for j := range r.K {
+		row := []string{strconv.Itoa(j + 1), strconv.Itoa(r.Sizes[j])}
+		for _, v := range r.Center(j) {
+			row = append(row, report.Num(v))
+		}
+		t.Add(row...)
+	}
+	t.Write(w)
+}

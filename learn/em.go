@@ -127,11 +127,11 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 	}
 	for v, x := range m.Vars {
 		if !x.Discrete() {
-			return nil, nil, fmt.Errorf("method %s learns discrete networks, and %s is real-valued", opt.Method, ir.Quote(m.Vars[v].Name))
+			return nil, nil, modelErrorf("method %s learns discrete networks, and %s is real-valued", opt.Method, ir.Quote(m.Vars[v].Name))
 		}
 	}
 	if cl := m.Classifier; cl != nil && cl.Kind == ir.TAN {
-		return nil, nil, fmt.Errorf("method %s learns the tables of a given structure, and a tan classifier's structure is learned from complete data: learn it with mle or bayes", opt.Method)
+		return nil, nil, modelErrorf("method %s learns the tables of a given structure, and a tan classifier's structure is learned from complete data: learn it with mle or bayes", opt.Method)
 	}
 	e := &emRun{opt: opt, m: m, p: p, start: time.Now()}
 	e.learned = learnedVars(m, opt)
@@ -152,7 +152,7 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 	for v, x := range m.Vars {
 		switch {
 		case !isLearned[v] && m.Dist(ir.VarID(v)) == nil:
-			return nil, nil, fmt.Errorf("%s has no table, and is not among the variables to learn", ir.Quote(x.Name))
+			return nil, nil, modelErrorf("%s has no table, and is not among the variables to learn", ir.Quote(x.Name))
 		case len(x.States) == 0:
 			return nil, nil, fmt.Errorf("%s has no states: no row of the data gives it a value; declare its states", ir.Quote(x.Name))
 		}
@@ -214,6 +214,9 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 		}
 		if e.tree == nil {
 			e.tree, err = infer.Compile(m0, infer.Options{Cancel: opt.Cancel})
+			if errors.Is(err, infer.ErrCanceled) {
+				return nil, nil, ErrCanceled
+			}
 			if err != nil {
 				return nil, nil, err
 			}

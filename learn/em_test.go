@@ -494,30 +494,32 @@ func TestEMSeeds(t *testing.T) {
 }
 
 // TestEMRefuses: what the iterative methods cannot learn is an error, not
-// a wrong model.
+// a wrong model, of the kind that says whose fault it is.
 func TestEMRefuses(t *testing.T) {
+	var modelErr *learn.ModelError
 	for _, c := range []struct {
 		name, model, csv string
 		opt              learn.Options
+		is               func(error) bool
 	}{
-		{"real variable", "var A: bool\nvar X: real\nA -> X\n", "A,X\ntrue,1\n", learn.Options{Method: learn.EM}},
-		{"gradient prior", "var A: bool\n", "A\ntrue\n", learn.Options{Method: learn.Gradient, Alpha: 1}},
-		{"no rows", "var A: bool\n", "A\n", learn.Options{Method: learn.EM}},
-		{"hidden without states", "var C: bool\nnaive_bayes C given A, H\n", "C,A\ntrue,x\n", learn.Options{Method: learn.EM}},
-		{"impossible at the start", "var A, B: bool\nA -> B\nP(A) = 0.5\nP(B | A) = { true: [1, 0], false: [0, 1] }\n", "A,B\ntrue,false\n", learn.Options{Method: learn.EM, Init: learn.InitModel}},
+		{"real variable", "var A: bool\nvar X: real\nA -> X\n", "A,X\ntrue,1\n", learn.Options{Method: learn.EM},
+			func(err error) bool { return errors.As(err, &modelErr) }},
+		{"tan", "var C: bool\ntan C given A, B\n", "C,A,B\ntrue,x,y\n", learn.Options{Method: learn.EM},
+			func(err error) bool { return errors.As(err, &modelErr) }},
+		{"gradient prior", "var A: bool\n", "A\ntrue\n", learn.Options{Method: learn.Gradient, Alpha: 1},
+			func(err error) bool { return err != nil && !errors.As(err, &modelErr) }},
+		{"no rows", "var A: bool\n", "A\n", learn.Options{Method: learn.EM},
+			func(err error) bool { return errors.Is(err, learn.ErrNoRows) }},
+		{"hidden without states", "var C: bool\nnaive_bayes C given A, H\n", "C,A\ntrue,x\n", learn.Options{Method: learn.EM},
+			func(err error) bool { return err != nil }},
+		{"impossible at the start", "var A, B: bool\nA -> B\nP(A) = 0.5\nP(B | A) = { true: [1, 0], false: [0, 1] }\n", "A,B\ntrue,false\n", learn.Options{Method: learn.EM, Init: learn.InitModel},
+			func(err error) bool { return err != nil && !errors.As(err, &modelErr) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			files, err := pbl.Parse("m.pbl", []byte(c.model))
-			if err != nil {
-				t.Skipf("model does not parse: %v", err)
-			}
-			m, err := ir.Lower(files...)
-			if err != nil {
-				t.Skipf("model does not lower: %v", err)
-			}
-			_, _, err = learn.Learn(m, opener(t, "d.csv", []byte(c.csv), m), c.opt)
-			if err == nil {
-				t.Fatal("learned")
+			m := loadModel(t, c.model)
+			_, _, err := learn.Learn(m, opener(t, "d.csv", []byte(c.csv), m), c.opt)
+			if !c.is(err) {
+				t.Fatalf("got %v (%T)", err, err)
 			}
 			t.Log(err)
 		})

@@ -40,7 +40,7 @@ type Report struct {
 	Best       int        // the start kept, from 0
 	Init       Init       // how the first start was made
 	Patterns   int        // distinct rows (patterns of observed cells): one calibration each per iteration
-	Hidden     []ir.VarID // the variables without a column in the data
+	Hidden     []ir.VarID // the variables no row observes: without a column in the data, or with every cell empty
 }
 
 // ErrNoRows is the error of learning from data without a row: a header
@@ -216,7 +216,7 @@ func learn(m *ir.Model, opt Options, pass pass) (*ir.Model, *Report, error) {
 	for _, f := range fams {
 		for _, v := range f[:len(f)-1] {
 			if !m.Vars[v].Discrete() {
-				return nil, nil, fmt.Errorf("cannot learn %s: its parent %s is real-valued (pbl learns CPTs and Gaussians given discrete parents only)", familyName(m, f), ir.Quote(m.Vars[v].Name))
+				return nil, nil, modelErrorf("cannot learn %s: its parent %s is real-valued (pbl learns CPTs and Gaussians given discrete parents only)", familyName(m, f), ir.Quote(m.Vars[v].Name))
 			}
 		}
 	}
@@ -260,7 +260,7 @@ func learnsAny(m *ir.Model, opt Options, vs []ir.VarID) bool {
 // checkModel checks what can be checked before reading data.
 func checkModel(m *ir.Model, opt Options) error {
 	if !m.IsBayesNet() {
-		return fmt.Errorf("cannot learn a Markov network's factors: only the CPTs of a Bayesian network")
+		return modelErrorf("cannot learn a Markov network's factors: only the CPTs of a Bayesian network")
 	}
 	for _, v := range opt.Vars {
 		if int(v) < 0 || int(v) >= len(m.Vars) {
@@ -304,7 +304,7 @@ func checkSizes(m *ir.Model, fams [][]ir.VarID) error {
 			card[k] = max(1, len(m.Vars[v].States)) // 1 for a real child
 		}
 		if n, ok := ir.TableSize(card); !ok || n > MaxCountEntries {
-			return fmt.Errorf("the table of %s to learn %s", ir.Quote(m.Vars[f[len(f)-1]].Name), ir.TooLarge(card, MaxCountEntries))
+			return modelErrorf("the table of %s to learn %s", ir.Quote(m.Vars[f[len(f)-1]].Name), ir.TooLarge(card, MaxCountEntries))
 		}
 	}
 	return nil

@@ -125,7 +125,11 @@ func learnCmd(c *cli, args []string) int {
 		var e *ir.Error
 		var l ir.ErrorList
 		var pe *os.PathError
-		if !errors.As(err, &e) && !errors.As(err, &l) && !errors.As(err, &pe) {
+		var me *learn.ModelError
+		switch {
+		case errors.As(err, &me):
+			err = fmt.Errorf("%s: %v", args[0], err) // about the model, not the data
+		case !errors.As(err, &e) && !errors.As(err, &l) && !errors.As(err, &pe):
 			err = fmt.Errorf("%s: %v", learnData, err)
 		}
 		c.report(err)

@@ -14,14 +14,44 @@ func (g *gauss) logProb(lp, x []float64, lo, hi int) {
 			w := g.w[j*d*d : (j+1)*d*d : (j+1)*d*d]
 			wmu := g.wmu[j*d : (j+1)*d : (j+1)*d]
 			c := g.logc[j]
-			for i := lo; i < hi; i++ {
+			i := lo
+			// Four rows at a time share the loads of W.
+			for ; i+3 < hi; i += 4 {
+				x0 := x[i*d : (i+1)*d : (i+1)*d]
+				x1 := x[(i+1)*d : (i+2)*d : (i+2)*d]
+				x2 := x[(i+2)*d : (i+3)*d : (i+3)*d]
+				x3 := x[(i+3)*d : (i+4)*d : (i+4)*d]
+				var m0, m1, m2, m3 float64
+				for a, u := range wmu {
+					wa := w[a*d : a*d+a+1]
+					y0, y1, y2, y3 := x0[:len(wa)], x1[:len(wa)], x2[:len(wa)], x3[:len(wa)]
+					s0, s1, s2, s3 := -u, -u, -u, -u
+					for b, v := range wa {
+						s0 += v * y0[b]
+						s1 += v * y1[b]
+						s2 += v * y2[b]
+						s3 += v * y3[b]
+					}
+					m0 += s0 * s0
+					m1 += s1 * s1
+					m2 += s2 * s2
+					m3 += s3 * s3
+				}
+				o := (i - lo) * k
+				lp[o+j] = c - 0.5*m0
+				lp[o+k+j] = c - 0.5*m1
+				lp[o+2*k+j] = c - 0.5*m2
+				lp[o+3*k+j] = c - 0.5*m3
+			}
+			for ; i < hi; i++ {
 				row := x[i*d : (i+1)*d : (i+1)*d]
 				m := 0.0
 				for a := range wmu {
 					wa := w[a*d : a*d+a+1]
+					y := row[:len(wa)]
 					s := -wmu[a]
 					for b, v := range wa {
-						s += v * row[b]
+						s += v * y[b]
 					}
 					m += s * s
 				}

@@ -190,7 +190,7 @@ type em struct {
 	w    int
 	resp []float64   // n×k responsibilities
 	lp   [][]float64 // per worker: blockRows×k log densities
-	diff [][]float64 // per worker: d values
+	diff [][]float64 // per worker: scratch for scatter, 2·blockRows·d values
 	part []float64   // per block: log-likelihood, then k sums of r, then k×d sums of r x
 	cpar []float64   // per block: k×d×d (full, tied) or k×d (diag, spherical) scatter sums
 }
@@ -201,7 +201,7 @@ func newEM(x *Matrix, opt GMMOptions) *em {
 	k := opt.K
 	for range w {
 		e.lp = append(e.lp, make([]float64, blockRows*k))
-		e.diff = append(e.diff, make([]float64, 2*x.Cols))
+		e.diff = append(e.diff, make([]float64, 2*blockRows*x.Cols))
 	}
 	return e
 }
@@ -491,35 +491,56 @@ func (e *em) mstep(nk, sx []float64) params {
 
 // scatter adds to acc, for rows lo to hi, the responsibility-weighted
 // scatter of each row about each component's mean: the upper triangle of
-// r (x-μ_j)(x-μ_j)ᵀ at acc[j*d*d:] when tri, else the squares r
-// (x_l-μ_jl)² at acc[j*d:]. buf has room for 2d values.
+// Σ_i r_ij (x_i-μ_j)(x_i-μ_j)ᵀ at acc[j*d*d:] when tri, else the squares
+// Σ_i r_ij (x_il-μ_jl)² at acc[j*d:]. buf has room for 2·blockRows·d
+// values. Per component it forms the block's centred rows D and weighted
+// rows R = r D, then adds RᵀD four rows at a time, so that each element of
+// acc is loaded and stored once per four rows.
 func scatter(acc, resp, x []float64, lo, hi, k, d int, means []float64, tri bool, buf []float64) {
-	diff, rd := buf[:d:d], buf[d:2*d:2*d]
-	for i := lo; i < hi; i++ {
-		r := resp[(i-lo)*k : (i-lo+1)*k]
-		row := x[i*d : (i+1)*d : (i+1)*d]
-		for j, rj := range r {
-			if rj == 0 {
-				continue
-			}
-			mu := means[j*d : (j+1)*d : (j+1)*d]
+	nr := hi - lo
+	D, R := buf[:nr*d], buf[nr*d:2*nr*d]
+	for j := range k {
+		mu := means[j*d : (j+1)*d : (j+1)*d]
+		for i := range nr {
+			rj := resp[i*k+j]
+			row := x[(lo+i)*d : (lo+i+1)*d : (lo+i+1)*d]
+			di, ri := D[i*d:(i+1)*d:(i+1)*d], R[i*d:(i+1)*d:(i+1)*d]
 			for l, v := range row {
-				diff[l] = v - mu[l]
-				rd[l] = rj * diff[l]
+				e := v - mu[l]
+				di[l] = e
+				ri[l] = rj * e
 			}
-			if !tri {
-				a := acc[j*d : (j+1)*d : (j+1)*d]
-				for l, v := range diff {
-					a[l] += rd[l] * v
+		}
+		if !tri {
+			a := acc[j*d : (j+1)*d : (j+1)*d]
+			for i := range nr {
+				di, ri := D[i*d:(i+1)*d:(i+1)*d], R[i*d:(i+1)*d:(i+1)*d]
+				for l, v := range di {
+					a[l] += ri[l] * v
 				}
-				continue
 			}
-			a := acc[j*d*d : (j+1)*d*d : (j+1)*d*d]
-			for r, rv := range rd {
-				ar := a[r*d+r : (r+1)*d]
-				dr := diff[r:]
-				for s, v := range dr {
-					ar[s] += rv * v
+			continue
+		}
+		a := acc[j*d*d : (j+1)*d*d : (j+1)*d*d]
+		i := 0
+		for ; i+3 < nr; i += 4 {
+			d0, d1, d2, d3 := D[i*d:(i+1)*d:(i+1)*d], D[(i+1)*d:(i+2)*d:(i+2)*d], D[(i+2)*d:(i+3)*d:(i+3)*d], D[(i+3)*d:(i+4)*d:(i+4)*d]
+			r0, r1, r2, r3 := R[i*d:(i+1)*d:(i+1)*d], R[(i+1)*d:(i+2)*d:(i+2)*d], R[(i+2)*d:(i+3)*d:(i+3)*d], R[(i+3)*d:(i+4)*d:(i+4)*d]
+			for p := range d {
+				p0, p1, p2, p3 := r0[p], r1[p], r2[p], r3[p]
+				aq := a[p*d+p : (p+1)*d : (p+1)*d]
+				e0, e1, e2, e3 := d0[p:][:len(aq)], d1[p:][:len(aq)], d2[p:][:len(aq)], d3[p:][:len(aq)]
+				for q := range aq {
+					aq[q] += p0*e0[q] + p1*e1[q] + p2*e2[q] + p3*e3[q]
+				}
+			}
+		}
+		for ; i < nr; i++ {
+			di, ri := D[i*d:(i+1)*d:(i+1)*d], R[i*d:(i+1)*d:(i+1)*d]
+			for p, rv := range ri {
+				ap := a[p*d : (p+1)*d : (p+1)*d]
+				for q := p; q < d; q++ {
+					ap[q] += rv * di[q]
 				}
 			}
 		}

@@ -85,6 +85,7 @@ type kmeans struct {
 	dist    []float64 // squared distance of each row to its centre
 	bsums   []float64 // per block: k×d sums, then k counts, then 1 changed count
 	closest []float64 // seeding: the squared distance to the nearest seed
+	scan    []int     // per block: the rows to scan against every centre
 }
 
 func newKMeans(x *Matrix, k, w int) *kmeans {
@@ -99,6 +100,15 @@ func newKMeans(x *Matrix, k, w int) *kmeans {
 
 // lloyd runs Lloyd iterations from centers (which it takes over) and
 // returns the result, as scikit-learn's _kmeans_single_lloyd.
+//
+// It skips the distances that cannot change a row's cluster by Hamerly's
+// bounds (G. Hamerly, Making k-means even faster, SDM 2010): per row an
+// upper bound u on the distance to its centre and a lower bound l on the
+// distance to every other centre, loosened each iteration by how far the
+// centres moved. A row is scanned against every centre only when u
+// exceeds both l and half the distance from its centre to the nearest
+// other centre; otherwise its cluster cannot change. The assignments are
+// those of plain Lloyd iterations; only the work differs.
 func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResult {
 	x, k, n, d := km.x, km.k, km.x.Rows, km.x.Cols
 	nb := numBlocks(n)
@@ -106,35 +116,93 @@ func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResu
 	if len(km.bsums) < nb*stride {
 		km.bsums = make([]float64, nb*stride)
 	}
-	labels, prev := km.labels, make([]int32, n)
-	for i := range prev {
-		prev[i] = -1
+	labels := km.labels
+	for i := range labels {
+		labels[i] = -1
 	}
+	upper, lower := make([]float64, n), make([]float64, n)
+	if len(km.scan) < nb*blockRows {
+		km.scan = make([]int, nb*blockRows)
+	}
+	old := make([]int32, nb*blockRows) // the labels before the iteration, by block
 	cnorm := make([]float64, k)
+	half := make([]float64, k)  // half the distance from each centre to the nearest other
+	delta := make([]float64, k) // how far each centre moved in the last update
 	next := make([]float64, k*d)
 	counts := make([]float64, k)
 	r := &KMeansResult{K: k, D: d}
 	strict := false
 	for it := 1; it <= maxIter; it++ {
 		r.Iterations = it
+		first := it == 1
 		for j := range k {
 			cnorm[j] = sqNorm(centers[j*d : (j+1)*d])
 		}
+		for j := range k {
+			h := math.Inf(1)
+			for t := range k {
+				if t != j {
+					h = min(h, sqDist(centers[j*d:(j+1)*d], centers[t*d:(t+1)*d]))
+				}
+			}
+			half[j] = 0.5 * math.Sqrt(h)
+		}
+		// The largest move, and the largest of the other centres' moves.
+		maxD, maxD2, argMax := 0.0, 0.0, -1
+		for j, v := range delta {
+			if v > maxD {
+				maxD, maxD2, argMax = v, maxD, j
+			} else if v > maxD2 {
+				maxD2 = v
+			}
+		}
 		forBlocks(km.w, n, func(_, b int) {
 			lo, hi := blockRange(b, n)
-			nearest(labels, km.dist, x.Data, d, lo, hi, centers, cnorm, k, km.xnorm)
 			s := km.bsums[b*stride : (b+1)*stride]
 			clear(s)
 			sums, cnt := s[:k*d], s[k*d:k*d+k]
+			// First the bounds: the rows whose cluster may change are
+			// listed in scan, and scanned two at a time.
+			scan := km.scan[b*blockRows : b*blockRows : (b+1)*blockRows]
+			for i := lo; i < hi; i++ {
+				old[i-lo+b*blockRows] = labels[i]
+				if first {
+					scan = append(scan, i)
+					continue
+				}
+				a := labels[i]
+				upper[i] += delta[a]
+				if int(a) == argMax {
+					lower[i] -= maxD2
+				} else {
+					lower[i] -= maxD
+				}
+				m := max(half[a], lower[i])
+				if upper[i] > m {
+					upper[i] = math.Sqrt(sqDist(x.Row(i), centers[int(a)*d:(int(a)+1)*d]))
+					if upper[i] > m {
+						scan = append(scan, i)
+					}
+				}
+			}
+			t := 0
+			for ; t+1 < len(scan); t += 2 {
+				i, h := scan[t], scan[t+1]
+				labels[i], labels[h], upper[i], lower[i], upper[h], lower[h] = nearest2x2(x.Row(i), x.Row(h), centers, cnorm, k, km.xnorm[i], km.xnorm[h])
+			}
+			if t < len(scan) {
+				i := scan[t]
+				labels[i], upper[i], lower[i] = nearest2(x.Row(i), centers, cnorm, k, km.xnorm[i])
+			}
 			changed := 0
 			for i := lo; i < hi; i++ {
 				j := int(labels[i])
-				if labels[i] != prev[i] {
+				if labels[i] != old[i-lo+b*blockRows] {
 					changed++
 				}
 				cnt[j]++
-				row, sj := x.Row(i), sums[j*d:(j+1)*d]
-				for l, v := range row {
+				sj := sums[j*d : (j+1)*d]
+				for l, v := range x.Row(i) {
 					sj[l] += v
 				}
 			}
@@ -145,12 +213,8 @@ func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResu
 		changed := 0.0
 		for b := range nb {
 			s := km.bsums[b*stride : (b+1)*stride]
-			for t, v := range s[:k*d] {
-				next[t] += v
-			}
-			for j, v := range s[k*d : k*d+k] {
-				counts[j] += v
-			}
+			addTo(next, s[:k*d])
+			addTo(counts, s[k*d:k*d+k])
 			changed += s[k*d+k]
 		}
 		km.relocate(next, counts, centers)
@@ -164,7 +228,9 @@ func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResu
 			} else {
 				copy(nj, cj) // only when there are fewer rows than clusters, which KMeans refuses
 			}
-			shift += sqDist(cj, nj)
+			m := sqDist(cj, nj)
+			shift += m
+			delta[j] = math.Sqrt(m)
 		}
 		centers, next = next, centers
 		if changed == 0 {
@@ -176,7 +242,6 @@ func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResu
 			r.Converged = true
 			break
 		}
-		copy(prev, labels)
 	}
 	if !strict {
 		for j := range k {

@@ -25,6 +25,8 @@ func (km *kmeans) seed(rng *rand.Rand) (centers []float64, rows []int) {
 	for t := range cand {
 		cand[t] = make([]float64, n)
 	}
+	near := make([]int32, n)           // the index of each row's nearest centre so far
+	cs := make([]float64, trials*k)    // cs[t*k+j]: squared distance from candidate t to centre j
 	part := make([]float64, nb*trials) // per block: each candidate's potential
 	bsum := make([]float64, nb)        // per block: the sum of closest
 
@@ -50,14 +52,23 @@ func (km *kmeans) seed(rng *rand.Rand) (centers []float64, rows []int) {
 		}
 		for t := range ids {
 			ids[t] = pick(closest, bsum, rng.Float64()*pot)
+			for j := range c {
+				cs[t*k+j] = sqDist(x.Row(ids[t]), centers[j*d:(j+1)*d])
+			}
 		}
+		// By the triangle inequality a candidate at least twice as far
+		// from a row's nearest centre as the row is cannot be nearer
+		// to the row: its distance is not computed.
 		forBlocks(km.w, n, func(_, b int) {
 			lo, hi := blockRange(b, n)
 			for t, id := range ids {
-				ct, dt := x.Row(id), cand[t]
+				ct, dt, ct2 := x.Row(id), cand[t], cs[t*k:(t+1)*k]
 				s := 0.0
 				for i := lo; i < hi; i++ {
-					v := min(sqDist(x.Row(i), ct), closest[i])
+					v := closest[i]
+					if 4*v > ct2[near[i]] {
+						v = min(sqDist(x.Row(i), ct), v)
+					}
 					dt[i] = v
 					s += v
 				}
@@ -76,6 +87,11 @@ func (km *kmeans) seed(rng *rand.Rand) (centers []float64, rows []int) {
 		}
 		rows[c] = ids[best]
 		copy(centers[c*d:(c+1)*d], x.Row(ids[best]))
+		for i, v := range cand[best] {
+			if v < closest[i] {
+				near[i] = int32(c)
+			}
+		}
 		copy(closest, cand[best])
 		for b := range nb {
 			bsum[b] = part[b*trials+best]

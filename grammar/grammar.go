@@ -69,11 +69,14 @@ type NameList struct {
 	Names []*Name `parser:"@@ ( ',':Punct @@ )*"`
 }
 
-// Dist is a CPT definition `P(X | A, B) = BODY`, optionally `= normalize BODY`
-// for rows given as counts or weights.
+// Dist is a distribution `P(X | A, B) = BODY` (a CPT, or a real variable's
+// normal densities), optionally `= normalize BODY` for rows given as counts
+// or weights, or the joint normal density of several real variables,
+// `P(X, Y | A) = BODY`.
 type Dist struct {
 	Pos       lexer.Position
 	Child     *Name   `parser:"'P':Ident '(':Punct @@"`
+	More      []*Name `parser:"( ',':Punct @@ )*"`
 	Parents   []*Name `parser:"( '|':Punct @@ ( ',':Punct @@ )* )? ')':Punct '=':Punct"`
 	Normalize bool    `parser:"@'normalize':Ident?"`
 	Body      *Body   `parser:"@@"`
@@ -98,12 +101,35 @@ type Value struct {
 	Normal *Normal  `parser:" | @@ )"`
 }
 
-// Normal is normal(MEAN, SD): a normal density with that mean and standard
-// deviation.
+// Normal is a normal density: normal(MEAN, SD) for one variable, with
+// that mean and standard deviation; normal([MEANS], COV) for several, COV
+// being their covariance matrix [[...], ...], its diagonal [v1, v2, ...]
+// (independent variables), or one variance v (the same for each,
+// independent).
 type Normal struct {
-	Pos  lexer.Position
-	Mean string `parser:"'normal':Ident '(':Punct @Number ',':Punct"`
-	SD   string `parser:"@Number ')':Punct"`
+	Pos    lexer.Position
+	Mean   *Array `parser:"'normal':Ident '(':Punct @@ ',':Punct"`
+	Spread *Array `parser:"@@ ')':Punct"`
+}
+
+// Array is a number, or a bracketed list of arrays: 1.5, [1, 2],
+// [[1, 0], [0, 1]].
+type Array struct {
+	Pos    lexer.Position
+	Number *string  `parser:"(  @Number"`
+	Items  []*Array `parser:" | '[':Punct @@ ( ',':Punct @@ )* ']':Punct )"`
+}
+
+// Mixture is `mixture C of X, Y [(NAME = VALUE, ...)]`: the real variables
+// X, Y have a joint normal density given the discrete variable C (one
+// component per state of C), whose numbers are to be learned. Options:
+// covariance = full|diag|spherical|tied, variance = V (known and shared:
+// only the means are learned).
+type Mixture struct {
+	Pos       lexer.Position
+	Component *Name     `parser:"'mixture':Ident @@ 'of':Ident"`
+	Vars      []*Name   `parser:"@@ ( ',':Punct @@ )*"`
+	Options   []*Option `parser:"( '(':Punct ( @@ ( ',':Punct @@ )* )? ')':Punct )?"`
 }
 
 // Row is one row of a CPT: the parents' states, then the child's
@@ -226,6 +252,7 @@ type Cell struct {
 func (*Import) stmt()     {}
 func (*Classifier) stmt() {}
 func (*Learn) stmt()      {}
+func (*Mixture) stmt()    {}
 func (*Data) stmt()       {}
 func (*Expect) stmt()     {}
 func (*VarDecl) stmt()    {}

@@ -26,34 +26,64 @@ func withLikelihoods(m *ir.Model, pos ir.Pos, obs []ir.RealObs) (*ir.Model, floa
 	}
 	scale := 0.0
 	var pots []*ir.Factor
-	for _, o := range obs {
-		g := m.Gaussian(o.Var)
-		if g == nil {
-			return nil, 0, ir.Errorf(pos, "%s is real-valued and has no density: only a variable with a normal density given discrete parents (P(X | C) = { c: normal(MEAN, SD) ... }) can be observed", ir.Quote(m.Vars[o.Var].Name))
-		}
-		lognorm := make([]float64, len(g.SD))
-		for u, sd := range g.SD {
-			lognorm[u] = ir.LogNorm(sd)
-		}
-		l := make([]float64, len(g.Mean))
-		shift := ir.NormalLogDensities(o.Value, g.Mean, g.SD, lognorm, l)
+	// add turns the log likelihoods l over the configurations of parents
+	// (less shift) into a potential and the scale.
+	add := func(parents []ir.VarID, l []float64, shift float64) {
 		top := math.Inf(-1)
 		for _, x := range l {
 			top = max(top, x)
 		}
 		scale += shift + top
-		if len(g.Parents) == 0 {
-			continue
+		if len(parents) == 0 {
+			return
 		}
-		card := make([]int, len(g.Parents))
-		for k, p := range g.Parents {
+		card := make([]int, len(parents))
+		for k, p := range parents {
 			card[k] = len(m.Vars[p].States)
 		}
-		f := ir.NewFactor(g.Parents, card)
+		f := ir.NewFactor(parents, card)
 		for u, x := range l {
 			f.Vals[u] = math.Exp(x - top)
 		}
 		pots = append(pots, f)
+	}
+	done := map[*ir.MultiNormal]bool{}
+	for _, o := range obs {
+		if g := m.Gaussian(o.Var); g != nil {
+			lognorm := make([]float64, len(g.SD))
+			for u, sd := range g.SD {
+				lognorm[u] = ir.LogNorm(sd)
+			}
+			l := make([]float64, len(g.Mean))
+			add(g.Parents, l, ir.NormalLogDensities(o.Value, g.Mean, g.SD, lognorm, l))
+			continue
+		}
+		d := m.MultiNormal(o.Var)
+		if d == nil {
+			return nil, 0, ir.Errorf(pos, "%s is real-valued and has no density: only a variable with a normal density given discrete parents (P(X | C) = { c: normal(MEAN, SD) ... }, or a joint one) can be observed", ir.Quote(m.Vars[o.Var].Name))
+		}
+		if done[d] {
+			continue
+		}
+		done[d] = true
+		// Every observed child of d at once: their joint (marginal)
+		// density.
+		var idx []int
+		var xs []float64
+		for i, c := range d.Children {
+			for _, p := range obs {
+				if p.Var == c {
+					idx = append(idx, i)
+					xs = append(xs, p.Value)
+				}
+			}
+		}
+		l := make([]float64, len(d.Mean))
+		shift, err := d.LogDensities(idx, xs, l)
+		if err != nil {
+			return nil, 0, ir.Errorf(pos, "the density of %s: %v", m.NameList(d.Children, 3), err)
+		}
+		add(d.Parents, l, shift)
 	}
 	return m.WithPotentials(pots...), scale, nil
 }

@@ -59,6 +59,12 @@ func (m *Model) WithDists(ds ...Dist) (*Model, error) {
 		c.Dists[v] = d
 		c.Parents[v] = append([]VarID(nil), parents...)
 		switch d := d.(type) {
+		case *MultiNormal:
+			for _, x := range d.Children {
+				c.Dists[x] = d
+				c.Parents[x] = append([]VarID(nil), parents...)
+			}
+			checkMultiNormal(&errs, c, d)
 		case *CPT:
 			card := make([]int, 0, len(d.Parents)+1)
 			for _, p := range append(append([]VarID(nil), d.Parents...), v) {

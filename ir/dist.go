@@ -3,8 +3,10 @@ package ir
 import "math"
 
 // Dist is the distribution of one variable given its parents
-// (Model.Parents). The set of kinds is closed: [*CPT] (a table) and
-// [*Gaussian] (a normal density per parent configuration); noisy-OR,
+// (Model.Parents). The set of kinds is closed: [*CPT] (a table),
+// [*Gaussian] (a normal density per parent configuration) and
+// [*MultiNormal] (the joint normal density of several real variables per
+// parent configuration: a Gaussian mixture's components); noisy-OR,
 // deterministic tables and mixtures join it here. Engines and learners do
 // not switch over the kinds: [Model.Factor] lowers a discrete variable's
 // distribution to the flat table the engines multiply, in this file only,
@@ -97,6 +99,8 @@ func family(d Dist) (child VarID, parents []VarID) {
 		return d.Child, d.Parents
 	case *Gaussian:
 		return d.Child, d.Parents
+	case *MultiNormal:
+		return d.Children[0], d.Parents
 	}
 	panic("ir: unknown distribution kind")
 }
@@ -114,7 +118,7 @@ func (m *Model) Table(v VarID) *CPT {
 	switch d := m.Dists[v].(type) {
 	case *CPT:
 		return d
-	case *Gaussian, nil:
+	case *Gaussian, *MultiNormal, nil:
 		return nil
 	}
 	panic("ir: unknown distribution kind")

@@ -293,8 +293,12 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 			l.b.Errorf(pos(v.Pos), "%q is real-valued: give normal(MEAN, SD)", name)
 			return false
 		}
-		mu, ok1 := l.number(v.Normal.Pos, v.Normal.Mean)
-		s, ok2 := l.number(v.Normal.Pos, v.Normal.SD)
+		if v.Normal.Mean.Number == nil || v.Normal.Spread.Number == nil {
+			l.b.Errorf(pos(v.Normal.Pos), "normal(MEAN, SD) of one variable, %q, takes two numbers (lists are for the joint density of several variables, P(x, y | ...))", name)
+			return false
+		}
+		mu, ok1 := l.number(v.Normal.Pos, *v.Normal.Mean.Number)
+		s, ok2 := l.number(v.Normal.Pos, *v.Normal.Spread.Number)
 		mean[i], sd[i] = mu, s
 		return ok1 && ok2
 	}

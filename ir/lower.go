@@ -231,6 +231,7 @@ func (l *lowerer) structure() {
 	l.checkEdges()
 	l.edgeStructure()
 	l.classifierStructure()
+	l.mixtures()
 }
 
 // data lowers the inline data tables of f.
@@ -443,6 +444,28 @@ func (l *lowerer) dist(d *grammar.Dist) {
 		return
 	}
 	cv := m.Vars[child]
+	if len(d.More) > 0 {
+		children := []VarID{child}
+		for _, n := range d.More {
+			c, ok := l.lookup(n)
+			if !ok {
+				return
+			}
+			if slices.Contains(children, c) {
+				l.b.Errorf(pos(n.Pos), "%s appears twice in P(...)", strconv.Quote(n.Text()))
+				return
+			}
+			if first, dup := l.dists[c]; dup {
+				l.b.Errorf(pos(d.Pos), "second distribution for %s (first at %s)", strconv.Quote(m.Vars[c].Name), first)
+				return
+			}
+			l.dists[c] = pos(d.Pos)
+			defer func() { l.b.cptSeen[c] = true }()
+			children = append(children, c)
+		}
+		l.multiNormal(d, children, parents)
+		return
+	}
 	if !cv.Discrete() {
 		l.gaussian(d, child, parents)
 		return

@@ -93,6 +93,7 @@ type Model struct {
 	Potentials []*Factor
 
 	Classifier *Classifier  // the naive_bayes or tan declaration, or nil
+	Mixtures   []*Mixture   // the mixture declarations, in source order
 	Tables     []*DataTable // inline data tables, in source order
 	Source     string       // the file the model was read from, or ""
 

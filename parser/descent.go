@@ -123,6 +123,8 @@ func (p *parser) stmt() grammar.Stmt {
 			return p.classifier()
 		case "learn":
 			return p.learn()
+		case "mixture":
+			return p.mixture()
 		case "data":
 			return p.data()
 		case "P":
@@ -254,6 +256,10 @@ func (p *parser) dist() *grammar.Dist {
 	p.next() // P
 	p.next() // (
 	d.Child = p.name("a variable name")
+	for p.is(",") {
+		p.next()
+		d.More = append(d.More, p.name("a variable name"))
+	}
 	if p.is("|") {
 		p.next()
 		d.Parents = p.names("a parent variable name")
@@ -322,23 +328,40 @@ func (p *parser) value() *grammar.Value {
 		n := &grammar.Normal{Pos: p.tok.Pos}
 		p.next()
 		p.expect("(", "after normal, as in normal(MEAN, SD)")
-		if p.tok.Type != grammar.Number {
-			p.fail(p.tok.Pos, "expected the mean of normal(MEAN, SD), found %s", describe(p.tok))
-		}
-		n.Mean = p.tok.Value
-		p.next()
-		p.expect(",", "between the mean and the standard deviation")
-		if p.tok.Type != grammar.Number {
-			p.fail(p.tok.Pos, "expected the standard deviation of normal(MEAN, SD), found %s", describe(p.tok))
-		}
-		n.SD = p.tok.Value
-		p.next()
+		n.Mean = p.array("the mean of normal(MEAN, SD)")
+		p.expect(",", "between the mean and the standard deviation (or covariance)")
+		n.Spread = p.array("the standard deviation of normal(MEAN, SD), or the covariance of normal([MEANS], COV)")
 		p.expect(")", "to close normal(MEAN, SD)")
 		v.Normal = n
 	default:
 		p.fail(p.tok.Pos, "expected a probability, a vector [p1, p2, ...] or normal(MEAN, SD), found %s", describe(p.tok))
 	}
 	return v
+}
+
+// array parses a number or a bracketed list of arrays; what names it in
+// messages.
+func (p *parser) array(what string) *grammar.Array {
+	a := &grammar.Array{Pos: p.tok.Pos}
+	switch {
+	case p.tok.Type == grammar.Number:
+		s := p.tok.Value
+		a.Number = &s
+		p.next()
+	case p.is("["):
+		p.next()
+		for {
+			a.Items = append(a.Items, p.array("a number"))
+			if !p.is(",") {
+				break
+			}
+			p.next()
+		}
+		p.expect("]", "to close the list")
+	default:
+		p.fail(p.tok.Pos, "expected %s, found %s", what, describe(p.tok))
+	}
+	return a
 }
 
 var queryKinds = map[string]bool{"P": true, "MPE": true, "MAP": true, "ML": true, "MDL": true, "indep": true, "density": true}
@@ -483,30 +506,55 @@ func (p *parser) learn() *grammar.Learn {
 		l.Method = &m
 		p.next()
 		if p.is("(") {
-			p.next()
-			for !p.is(")") {
-				o := &grammar.Option{Pos: p.tok.Pos}
-				if p.tok.Type != grammar.Ident {
-					p.fail(p.tok.Pos, "expected an option name, as in alpha = 1, found %s", describe(p.tok))
-				}
-				o.Name = p.tok.Value
-				p.next()
-				p.expect("=", "after the option name")
-				if p.tok.Type != grammar.Number && p.tok.Type != grammar.Ident {
-					p.fail(p.tok.Pos, "expected a number or a word for option %s, found %s", o.Name, describe(p.tok))
-				}
-				o.Value = p.tok.Value
-				p.next()
-				l.Options = append(l.Options, o)
-				if !p.is(",") {
-					break
-				}
-				p.next()
-			}
-			p.expect(")", "to close the options")
+			l.Options = p.options("alpha = 1")
 		}
 	}
 	return l
+}
+
+// options parses `( NAME = VALUE, ... )`, the current token being "(";
+// example shows an option in messages.
+func (p *parser) options(example string) []*grammar.Option {
+	var opts []*grammar.Option
+	p.next()
+	if p.is(")") {
+		p.next()
+		return nil
+	}
+	for {
+		o := &grammar.Option{Pos: p.tok.Pos}
+		if p.tok.Type != grammar.Ident {
+			p.fail(p.tok.Pos, "expected an option name, as in %s, found %s", example, describe(p.tok))
+		}
+		o.Name = p.tok.Value
+		p.next()
+		p.expect("=", "after the option name")
+		if p.tok.Type != grammar.Number && p.tok.Type != grammar.Ident {
+			p.fail(p.tok.Pos, "expected a number or a word for option %s, found %s", o.Name, describe(p.tok))
+		}
+		o.Value = p.tok.Value
+		p.next()
+		opts = append(opts, o)
+		if !p.is(",") {
+			break
+		}
+		p.next()
+	}
+	p.expect(")", "to close the options")
+	return opts
+}
+
+// mixture parses `mixture C of X, Y [(OPTIONS)]`.
+func (p *parser) mixture() *grammar.Mixture {
+	m := &grammar.Mixture{Pos: p.tok.Pos}
+	p.next()
+	m.Component = p.name("the mixture's component variable")
+	p.expect("of", "after the component variable, as in mixture C of x, y")
+	m.Vars = p.names("a real variable of the mixture")
+	if p.is("(") {
+		m.Options = p.options("covariance = diag")
+	}
+	return m
 }
 
 // data parses an inline data table `data NAME = { header rows }`.

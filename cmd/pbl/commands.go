@@ -147,6 +147,9 @@ func checkCmd(c *cli, args []string) int {
 			if g := m.Gaussian(ir.VarID(v)); g != nil {
 				params += 2 * len(g.Mean)
 			}
+			if d := m.MultiNormal(ir.VarID(v)); d != nil && d.Children[0] == ir.VarID(v) {
+				params += d.Params()
+			}
 		}
 		var toLearn []string
 		for _, v := range m.Unlearned() {

@@ -45,6 +45,13 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 			writeGaussian(b, m, g)
 			continue
 		}
+		if d := m.MultiNormal(v.ID); d != nil {
+			if d.Children[0] == v.ID {
+				b.WriteString("\n")
+				writeMultiNormal(b, m, d)
+			}
+			continue
+		}
 		c := m.Table(v.ID)
 		if c == nil {
 			continue
@@ -117,39 +124,85 @@ func vector(xs []float64) string {
 	return "[" + strings.Join(s, ", ") + "]"
 }
 
-// writeGaussian writes P(X | parents) = normal(MEAN, SD), or one aligned
-// row of normal(MEAN, SD) per parent configuration.
+// writeGaussian writes P(X | parents) = normal(MEAN, SD), or one
+// normal(MEAN, SD) per parent configuration.
 func writeGaussian(b *bufio.Writer, m *ir.Model, g *ir.Gaussian) {
-	b.WriteString(importer.CPTTitle(m, g.Child, g.Parents) + " = ")
-	normal := func(i int) string {
-		return "normal(" + ir.FormatFloat(g.Mean[i]) + ", " + ir.FormatFloat(g.SD[i]) + ")"
+	writeDensities(b, m, importer.CPTTitle(m, g.Child, g.Parents), g.Parents, len(g.Mean), func(r int) string {
+		return "normal(" + ir.FormatFloat(g.Mean[r]) + ", " + ir.FormatFloat(g.SD[r]) + ")"
+	})
+}
+
+// writeMultiNormal writes P(X, Y | parents) = normal([MEANS], COV), or one
+// per parent configuration; COV as it was written (or learned): a matrix,
+// its diagonal, or one variance.
+func writeMultiNormal(b *bufio.Writer, m *ir.Model, d *ir.MultiNormal) {
+	n := len(d.Children)
+	names := make([]string, n)
+	for i, c := range d.Children {
+		names[i] = ir.Quote(m.Vars[c].Name)
 	}
-	if len(g.Parents) == 0 {
-		b.WriteString(normal(0) + "\n")
+	title := "P(" + strings.Join(names, ", ")
+	if len(d.Parents) > 0 {
+		ps := make([]string, len(d.Parents))
+		for i, p := range d.Parents {
+			ps[i] = ir.Quote(m.Vars[p].Name)
+		}
+		title += " | " + strings.Join(ps, ", ")
+	}
+	title += ")"
+	writeDensities(b, m, title, d.Parents, len(d.Mean), func(r int) string {
+		c := d.Cov[r]
+		var cov string
+		switch d.Form {
+		case ir.SphericalCov:
+			cov = ir.FormatFloat(c[0])
+		case ir.DiagCov:
+			diag := make([]float64, n)
+			for i := range n {
+				diag[i] = c[i*n+i]
+			}
+			cov = vector(diag)
+		default:
+			rows := make([]string, n)
+			for i := range n {
+				rows[i] = vector(c[i*n : (i+1)*n])
+			}
+			cov = "[" + strings.Join(rows, ", ") + "]"
+		}
+		return "normal(" + vector(d.Mean[r]) + ", " + cov + ")"
+	})
+}
+
+// writeDensities writes title = VALUE for no parents, else one aligned row
+// per parent configuration, in row-major order, value(r) giving row r's.
+func writeDensities(b *bufio.Writer, m *ir.Model, title string, parents []ir.VarID, rows int, value func(r int) string) {
+	b.WriteString(title + " = ")
+	if len(parents) == 0 {
+		b.WriteString(value(0) + "\n")
 		return
 	}
 	b.WriteString("{\n")
-	card := make([]int, len(g.Parents))
-	width := make([]int, len(g.Parents))
-	for i, p := range g.Parents {
+	card := make([]int, len(parents))
+	width := make([]int, len(parents))
+	for i, p := range parents {
 		card[i] = len(m.Vars[p].States)
 		for _, s := range m.Vars[p].States {
 			width[i] = max(width[i], len(ir.Quote(s)))
 		}
 	}
-	a := make([]int, len(g.Parents))
-	for r := range g.Mean {
+	a := make([]int, len(parents))
+	for r := range rows {
 		b.WriteString("    ")
-		for i, p := range g.Parents {
+		for i, p := range parents {
 			sep := ","
-			if i == len(g.Parents)-1 {
+			if i == len(parents)-1 {
 				sep = ":"
 			}
 			s := ir.Quote(m.Vars[p].States[a[i]]) + sep
 			b.WriteString(s)
 			b.WriteString(strings.Repeat(" ", width[i]+2-len(s)))
 		}
-		b.WriteString(normal(r) + "\n")
+		b.WriteString(value(r) + "\n")
 		for i := len(a) - 1; i >= 0; i-- {
 			if a[i]++; a[i] < card[i] {
 				break

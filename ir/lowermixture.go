@@ -1,0 +1,283 @@
+package ir
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/internal/spell"
+)
+
+// This file lowers joint normal densities, P(x, y | C) = { c: normal([MEANS],
+// COV) ... }, and mixture declarations, mixture C of x, y.
+
+// multiNormal lowers P(X, Y | A) = ... for real X, Y: one
+// normal([MEANS], COV) per configuration of the discrete parents (one
+// alone for no parents).
+func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
+	m := l.b.m
+	n := len(children)
+	what := "P(" + nameList(m, children) + ")"
+	for i, c := range children {
+		if m.Vars[c].Discrete() {
+			at := d.Child.Pos
+			if i > 0 {
+				at = d.More[i-1].Pos
+			}
+			l.b.Errorf(pos(at), "%s is discrete; a joint normal density P(x, y | ...) is of real-valued variables", strconv.Quote(m.Vars[c].Name))
+			return
+		}
+	}
+	card := make([]int, len(parents))
+	for i, p := range parents {
+		if !m.Vars[p].Discrete() {
+			l.b.Errorf(pos(d.Parents[i].Pos), "%q is real-valued; the parents of a real variable must be discrete", m.Vars[p].Name)
+			return
+		}
+		card[i] = len(m.Vars[p].States)
+	}
+	rows, ok := TableSize(card)
+	if !ok || rows*n*n > MaxTableSize/16 {
+		l.b.Errorf(pos(d.Pos), "the densities of %s (one per parent configuration) %s", what, TooLarge(append(card, n*n), MaxTableSize/16))
+		return
+	}
+	mn := &MultiNormal{Pos: pos(d.Pos), Children: children, Parents: parents,
+		Mean: make([][]float64, rows), Cov: make([][]float64, rows)}
+	forms := map[CovForm]bool{}
+	normal := func(v *grammar.Value, u int) bool {
+		if v.Normal == nil {
+			l.b.Errorf(pos(v.Pos), "%s is a joint density of real-valued variables: give normal([MEANS], COV)", what)
+			return false
+		}
+		mean, ok := l.numbers(v.Normal.Mean)
+		if !ok || len(mean) != n || v.Normal.Mean.Number != nil {
+			l.b.Errorf(pos(v.Normal.Mean.Pos), "%s: the means are a list of %d numbers, one per variable, as in [%s]", what, n, exampleVec(n))
+			return false
+		}
+		cov, form, ok := l.covariance(v.Normal.Spread, n, what)
+		if !ok {
+			return false
+		}
+		mn.Mean[u], mn.Cov[u] = mean, cov
+		forms[form] = true
+		return true
+	}
+	body := d.Body
+	good := true
+	switch {
+	case len(parents) == 0 && body.Value == nil:
+		l.b.Errorf(pos(body.Pos), "%s has no parents: give normal([MEANS], COV)", what)
+		return
+	case len(parents) == 0:
+		good = normal(body.Value, 0)
+	case body.Value != nil:
+		l.b.Errorf(pos(body.Pos), "%s | ...) has parents: give one normal([MEANS], COV) per parent configuration, as in { %s: normal([%s], 1) }", strings.TrimSuffix(what, ")"), exampleRow(m, parents), exampleVec(n))
+		return
+	default:
+		errs := len(l.b.Errs)
+		seen := make([]bool, rows)
+		for _, r := range body.Rows {
+			if len(r.States) != len(parents) {
+				l.b.Errorf(pos(r.Pos), "row has %s, expected %d (one for each of %s)", Plural(len(r.States), "state"), len(parents), nameList(m, parents))
+				continue
+			}
+			idx, ok := 0, true
+			for i, st := range r.States {
+				s, found := lookupState(m.Vars[parents[i]], st, &l.b.Errs)
+				ok = ok && found
+				idx = idx*card[i] + s
+			}
+			if !ok {
+				continue
+			}
+			if seen[idx] {
+				l.b.Errorf(pos(r.Pos), "duplicate row (%s)", rowText(r))
+				continue
+			}
+			seen[idx] = true
+			normal(r.Value, idx)
+		}
+		for idx, ok := range seen {
+			if !ok && len(l.b.Errs) == errs {
+				l.b.Errorf(pos(d.Pos), "%s | %s) is missing a row (row %d of %d)", strings.TrimSuffix(what, ")"), nameList(m, parents), idx+1, rows)
+				break
+			}
+		}
+		good = len(l.b.Errs) == errs
+	}
+	if !good {
+		return
+	}
+	switch {
+	case forms[FullCov]:
+		mn.Form = FullCov
+	case forms[DiagCov]:
+		mn.Form = DiagCov
+	default:
+		mn.Form = SphericalCov
+	}
+	l.b.SetMultiNormal(mn)
+}
+
+// numbers lowers an array of numbers, [1, 2, 3].
+func (l *lowerer) numbers(a *grammar.Array) ([]float64, bool) {
+	if a.Number != nil {
+		x, ok := l.number(a.Pos, *a.Number)
+		return []float64{x}, ok
+	}
+	out := make([]float64, 0, len(a.Items))
+	for _, it := range a.Items {
+		if it.Number == nil {
+			l.b.Errorf(pos(it.Pos), "expected a number, found a list")
+			return nil, false
+		}
+		x, ok := l.number(it.Pos, *it.Number)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, x)
+	}
+	return out, true
+}
+
+// covariance lowers the covariance of a joint normal density of n
+// variables: a matrix [[...], ...] (full), its diagonal [v1, ..., vn], or
+// one variance v for every variable, as a d×d row-major matrix.
+func (l *lowerer) covariance(a *grammar.Array, n int, what string) ([]float64, CovForm, bool) {
+	cov := make([]float64, n*n)
+	switch {
+	case a.Number != nil:
+		v, ok := l.number(a.Pos, *a.Number)
+		for i := range n {
+			cov[i*n+i] = v
+		}
+		return cov, SphericalCov, ok
+	case len(a.Items) > 0 && a.Items[0].Number != nil:
+		vs, ok := l.numbers(a)
+		if ok && len(vs) != n {
+			l.b.Errorf(pos(a.Pos), "%s: the variances are a list of %d numbers, one per variable, or a %d×%d covariance matrix", what, n, n, n)
+			return nil, 0, false
+		}
+		for i, v := range vs {
+			cov[i*n+i] = v
+		}
+		return cov, DiagCov, ok
+	}
+	if len(a.Items) != n {
+		l.b.Errorf(pos(a.Pos), "%s: the covariance matrix has %s, expected %d", what, Plural(len(a.Items), "row"), n)
+		return nil, 0, false
+	}
+	for i, row := range a.Items {
+		vs, ok := l.numbers(row)
+		if !ok {
+			return nil, 0, false
+		}
+		if row.Number != nil || len(vs) != n {
+			l.b.Errorf(pos(row.Pos), "%s: row %d of the covariance matrix has %s, expected %d", what, i+1, Plural(len(vs), "number"), n)
+			return nil, 0, false
+		}
+		copy(cov[i*n:], vs)
+	}
+	return cov, FullCov, true
+}
+
+// mixtures lowers the mixture declarations of the files read: each gives
+// its variables the component as their parent, and a joint normal density
+// (a normal one, for a single variable) to learn.
+func (l *lowerer) mixtures() {
+	m := l.b.m
+	in := map[VarID]Pos{} // variables already in a mixture
+	for _, f := range l.files {
+		for _, s := range f.Stmts {
+			g, ok := s.(*grammar.Mixture)
+			if !ok {
+				continue
+			}
+			mx := &Mixture{Pos: pos(g.Pos)}
+			c, ok := l.lookup(g.Component)
+			if !ok {
+				continue
+			}
+			if !m.Vars[c].Discrete() {
+				l.b.Errorf(pos(g.Component.Pos), "the component of a mixture is a discrete variable, and %s is real-valued", strconv.Quote(m.Vars[c].Name))
+				continue
+			}
+			mx.Component = c
+			good := true
+			for _, n := range g.Vars {
+				v, ok := l.lookup(n)
+				switch {
+				case !ok:
+					good = false
+				case m.Vars[v].Discrete():
+					l.b.Errorf(pos(n.Pos), "%s is discrete; a mixture is of real-valued variables", strconv.Quote(n.Text()))
+					good = false
+				case slices.Contains(mx.Vars, v):
+					l.b.Errorf(pos(n.Pos), "%s appears twice in the mixture", strconv.Quote(n.Text()))
+					good = false
+				case l.b.cptSeen[v] || m.Dists[v] != nil:
+					l.b.Errorf(pos(n.Pos), "%s has a distribution already; a mixture declares one to learn", strconv.Quote(n.Text()))
+					good = false
+				default:
+					if at, dup := in[v]; dup {
+						l.b.Errorf(pos(n.Pos), "%s is in another mixture (at %s)", strconv.Quote(n.Text()), at)
+						good = false
+					}
+				}
+				mx.Vars = append(mx.Vars, v)
+			}
+			if !l.mixtureOptions(g, mx) || !good {
+				continue
+			}
+			for _, v := range mx.Vars {
+				in[v] = mx.Pos
+				l.b.SetParents(v, []VarID{c})
+			}
+			m.Mixtures = append(slices.Clip(m.Mixtures), mx) // never into a base model's array
+		}
+	}
+}
+
+// mixtureOptions lowers a mixture's options into mx.
+func (l *lowerer) mixtureOptions(g *grammar.Mixture, mx *Mixture) bool {
+	good := true
+	var formAt *grammar.Option
+	for _, o := range g.Options {
+		switch o.Name {
+		case "covariance":
+			i := slices.Index(CovForms, o.Value)
+			if i < 0 {
+				l.b.Errorf(pos(o.Pos), "option covariance = %s: want one of %s", o.Value, strings.Join(CovForms, ", "))
+				good = false
+				continue
+			}
+			mx.Form, formAt = CovForm(i), o
+		case "variance":
+			x, ok := l.number(o.Pos, o.Value)
+			if ok && !(x > 0) {
+				l.b.Errorf(pos(o.Pos), "option variance = %s: want a positive number", o.Value)
+				ok = false
+			}
+			good = good && ok
+			mx.Variance = x
+		default:
+			msg := "a mixture takes no option " + strconv.Quote(o.Name)
+			if h := spell.Nearest(o.Name, []string{"covariance", "variance"}); h != "" {
+				msg += " (did you mean " + strconv.Quote(h) + "?)"
+			} else {
+				msg += " (its options: covariance, variance)"
+			}
+			l.b.Errorf(pos(o.Pos), "%s", msg)
+			good = false
+		}
+	}
+	if mx.Variance > 0 && formAt != nil && mx.Form != SphericalCov {
+		l.b.Errorf(pos(formAt.Pos), "a known variance is the same for every variable and component: covariance = %s cannot go with variance = ...", mx.Form)
+		good = false
+	}
+	if mx.Variance > 0 {
+		mx.Form = SphericalCov
+	}
+	return good
+}

@@ -340,6 +340,12 @@ func varList(m *ir.Model) string {
 	return b.String()
 }
 
+// Model returns the model r reads rows for.
+func (r *Reader) Model() *ir.Model { return r.m }
+
+// File returns the name of the file r reads, for messages.
+func (r *Reader) File() string { return r.s.file }
+
 // Rows returns how many data rows have been read so far.
 func (r *Reader) Rows() int { return r.rows }
 

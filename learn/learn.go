@@ -69,11 +69,18 @@ func Learn(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt Option
 		if err := checkModel(m, opt); err != nil {
 			return nil, nil, err
 		}
+		mx, err := mixtureModel(m)
+		if err != nil {
+			return nil, nil, err
+		}
 		r, err := open(m)
 		if err != nil {
 			return nil, nil, err
 		}
 		defer r.Close()
+		if mx != nil {
+			return timed(start)(learnMixture(m, mx, r, opt))
+		}
 		p, err := readPatterns(r, m)
 		if err != nil {
 			return nil, nil, err
@@ -126,6 +133,9 @@ func LearnBatch(m *ir.Model, b *data.Batch, opt Options) (*ir.Model, *Report, er
 	if opt.Method.iterative() {
 		if err := checkModel(m, opt); err != nil {
 			return nil, nil, err
+		}
+		if len(m.Mixtures) > 0 {
+			return nil, nil, modelErrorf("a mixture is learned from a CSV file, whose columns hold its real values")
 		}
 		p := newPatterns(len(m.Vars))
 		p.add(b)

@@ -216,6 +216,9 @@ func learnedDists(m *ir.Model) (tables, densities int) {
 		if m.Gaussian(ir.VarID(v)) != nil {
 			densities++
 		}
+		if d := m.MultiNormal(ir.VarID(v)); d != nil && d.Children[0] == ir.VarID(v) {
+			densities++
+		}
 	}
 	return tables, densities
 }

@@ -131,7 +131,7 @@ func TestMixtureRefuses(t *testing.T) {
 	var me *learn.ModelError
 	for _, c := range []struct {
 		name, model, csv string
-		model_ bool
+		model_           bool
 	}{
 		{"other variable", "var C: {a, b}\nvar D: bool\nvar x: real\nmixture C of x\n", "x,D\n1,true\n2,false\n", true},
 		{"observed component", "var C: {a, b}\nvar x: real\nmixture C of x\n", "x,C\n1,a\n2,b\n", true},
@@ -142,7 +142,7 @@ func TestMixtureRefuses(t *testing.T) {
 			_, _, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) {
 				return data.NewReader("d.csv", bytes.NewReader([]byte(c.csv)), m, data.Options{})
 			}, learn.Options{Method: learn.EM})
-			if err == nil || errors.As(err, &me) != c.model_ {
+			if err == nil || errors.As(err, &me) != c.isModel {
 				t.Fatalf("got %v (%T)", err, err)
 			}
 			t.Log(err)

@@ -131,7 +131,7 @@ func TestMixtureRefuses(t *testing.T) {
 	var me *learn.ModelError
 	for _, c := range []struct {
 		name, model, csv string
-		model_           bool
+		isModel          bool
 	}{
 		{"other variable", "var C: {a, b}\nvar D: bool\nvar x: real\nmixture C of x\n", "x,D\n1,true\n2,false\n", true},
 		{"observed component", "var C: {a, b}\nvar x: real\nmixture C of x\n", "x,C\n1,a\n2,b\n", true},

@@ -273,6 +273,17 @@ func softKMeans(m *ir.Model, mx *ir.Mixture, x *mixture.Matrix, opt Options) (*m
 	return best, nil
 }
 
+// FromGMM returns m, whose only mixture declaration is for a fit g (its
+// component with g.K states, its variables g.D columns, in order), with
+// the fitted distributions: P(C) the weights, and the components' joint
+// normal density (a normal one for one variable) in the declared form.
+func FromGMM(m *ir.Model, g *mixture.GMM) (*ir.Model, error) {
+	if len(m.Mixtures) != 1 || len(m.Mixtures[0].Vars) != g.D || len(m.Vars[m.Mixtures[0].Component].States) != g.K {
+		panic("learn: FromGMM: the model's mixture does not fit the mixture fitted")
+	}
+	return mixtureDists(m, m.Mixtures[0], g)
+}
+
 // mixtureDists returns m with the fitted mixture's distributions: P(C)
 // and the components' densities.
 func mixtureDists(m *ir.Model, mx *ir.Mixture, g *mixture.GMM) (*ir.Model, error) {

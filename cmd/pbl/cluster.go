@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/csv"
 	"errors"
@@ -10,13 +11,17 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/formats/source"
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/learn"
 	"github.com/pbl-lang/pbl/mixture"
 	"github.com/pbl-lang/pbl/report"
 )
@@ -34,7 +39,10 @@ const clusterSummary = "Cluster fits a Gaussian mixture (--method gmm, the defau
 	"cluster or the centres move less than --tol times the mean column variance, keeping\n" +
 	"the lowest inertia of --n-init restarts. The result is determined by the data, the\n" +
 	"flags and --seed, whatever the number of cores. --json prints one object: the fit's\n" +
-	"figures and parameters."
+	"figures and parameters. With --method gmm, -o OUT.pbl writes the fit as a model: a\n" +
+	"component variable (--component, default Cluster) whose states c1, c2, ... are the\n" +
+	"clusters, and the columns' joint normal density given it, which answers\n" +
+	"P(Cluster | x=1.5, y=2) and density(x=1.5, y=2)."
 
 // The flags of pbl cluster, bound afresh (to their defaults) by
 // clusterFlags for each invocation.
@@ -49,6 +57,8 @@ var (
 	clusterSeed     uint64
 	clusterRegCovar float64
 	clusterColumns  string
+	clusterOut      string
+	clusterComp     string
 )
 
 // optInt and optFloat are flag values that remember whether they were set,
@@ -95,6 +105,8 @@ func clusterFlags(c *cli, fs *flag.FlagSet) {
 	fs.Uint64Var(&clusterSeed, "seed", 1, "the random `seed`")
 	fs.Float64Var(&clusterRegCovar, "reg-covar", 1e-6, "gmm: added to the diagonal of every covariance")
 	fs.StringVar(&clusterColumns, "columns", "", "the `names` of the columns to cluster, comma-separated (default every column)")
+	fs.StringVar(&clusterOut, "o", "", "gmm: write the fitted mixture to this `file` as a .pbl model, atomically")
+	fs.StringVar(&clusterComp, "component", "Cluster", "gmm, with -o: the name of the component variable")
 }
 
 // clusterCmd runs pbl cluster.
@@ -167,6 +179,18 @@ func clusterCmd(c *cli, args []string) int {
 	}
 
 	path := args[0]
+	if clusterOut != "" {
+		if !gmm {
+			return c.usageErr("cluster", "-o writes a Gaussian mixture: use --method gmm")
+		}
+		if ext := strings.ToLower(filepath.Ext(clusterOut)); ext != ".pbl" {
+			return c.usageErr("cluster", "cannot write %q: pbl cluster writes .pbl models", clusterOut)
+		}
+		if err := checkOutput(clusterOut, path); err != nil {
+			c.report(err)
+			return exitError
+		}
+	}
 	x, names, err := readMatrix(path, cols)
 	if err != nil {
 		c.report(err)
@@ -193,6 +217,13 @@ func clusterCmd(c *cli, args []string) int {
 			return exitError
 		}
 		gmmObject(o, g, all, secs)
+		if clusterOut != "" {
+			if err := writeMixture(clusterOut, path, names, g); err != nil {
+				c.report(err)
+				return exitError
+			}
+			o.Set("output", clusterOut)
+		}
 		if c.json {
 			c.writeJSON(o)
 			return exitOK
@@ -517,4 +548,39 @@ func kmeansText(w io.Writer, path string, names []string, r *mixture.KMeansResul
 		t.Add(row...)
 	}
 	t.Write(w)
+}
+
+// writeMixture writes the fitted mixture g of the columns names of the
+// data at path as a .pbl model to out.
+func writeMixture(out, path string, names []string, g *mixture.GMM) error {
+	for _, n := range names {
+		if n == clusterComp {
+			return fmt.Errorf("%s: the component variable %q is also a column: name it otherwise with --component", path, clusterComp)
+		}
+	}
+	states := make([]string, g.K)
+	for j := range states {
+		states[j] = "c" + strconv.Itoa(j+1)
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = ir.Quote(n)
+	}
+	form := g.Covariance.String()
+	src := fmt.Sprintf("var %s: {%s}\nvar %s: real\nmixture %s of %s (covariance = %s)\n",
+		ir.Quote(clusterComp), strings.Join(states, ", "), strings.Join(quoted, ", "), ir.Quote(clusterComp), strings.Join(quoted, ", "), form)
+	m, err := pbl.Load(out, []byte(src))
+	if err != nil {
+		return fmt.Errorf("%s: %v", out, err)
+	}
+	m, err = learn.FromGMM(m, g)
+	if err != nil {
+		return fmt.Errorf("%s: %v", out, err)
+	}
+	var buf bytes.Buffer
+	header := fmt.Sprintf("Fitted by pbl cluster to %s: %d components, covariance %s, mean log-likelihood %s.", filepath.Base(path), g.K, form, ir.FormatFloat(g.LogLikelihood))
+	if err := source.Write(&buf, m, header); err != nil {
+		return fmt.Errorf("%s: %v", out, err)
+	}
+	return writeAtomic(out, buf.Bytes())
 }

@@ -39,7 +39,9 @@ const clusterSummary = "Cluster fits a Gaussian mixture (--method gmm, the defau
 	"cluster or the centres move less than --tol times the mean column variance, keeping\n" +
 	"the lowest inertia of --n-init restarts. The result is determined by the data, the\n" +
 	"flags and --seed, whatever the number of cores. --json prints one object: the fit's\n" +
-	"figures and parameters. With --method gmm, -o OUT.pbl writes the fit as a model: a\n" +
+	"figures and parameters. With --method gmm, --anomaly VALID.csv chooses the density\n" +
+	"threshold ε below which a point is an anomaly, by the F1 score of the rows that the\n" +
+	"file's --label column (default anomaly) marks yes, true, 1 or anomaly. -o OUT.pbl writes the fit as a model: a\n" +
 	"component variable (--component, default Cluster) whose states c1, c2, ... are the\n" +
 	"clusters, and the columns' joint normal density given it, which answers\n" +
 	"P(Cluster | x=1.5, y=2) and density(x=1.5, y=2)."
@@ -59,6 +61,8 @@ var (
 	clusterColumns  string
 	clusterOut      string
 	clusterComp     string
+	clusterAnomaly  string
+	clusterLabel    string
 )
 
 // optInt and optFloat are flag values that remember whether they were set,
@@ -107,6 +111,8 @@ func clusterFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&clusterColumns, "columns", "", "the `names` of the columns to cluster, comma-separated (default every column)")
 	fs.StringVar(&clusterOut, "o", "", "gmm: write the fitted mixture to this `file` as a .pbl model, atomically")
 	fs.StringVar(&clusterComp, "component", "Cluster", "gmm, with -o: the name of the component variable")
+	fs.StringVar(&clusterAnomaly, "anomaly", "", "gmm: choose the density threshold ε of anomalies by F1 on this labelled validation CSV `file`")
+	fs.StringVar(&clusterLabel, "label", "anomaly", "with --anomaly: the validation file's label `column` (yes, true, 1 or anomaly: an anomaly)")
 }
 
 // clusterCmd runs pbl cluster.
@@ -179,6 +185,9 @@ func clusterCmd(c *cli, args []string) int {
 	}
 
 	path := args[0]
+	if clusterAnomaly != "" && !gmm {
+		return c.usageErr("cluster", "--anomaly needs a density: use --method gmm")
+	}
 	if clusterOut != "" {
 		if !gmm {
 			return c.usageErr("cluster", "-o writes a Gaussian mixture: use --method gmm")
@@ -217,6 +226,18 @@ func clusterCmd(c *cli, args []string) int {
 			return exitError
 		}
 		gmmObject(o, g, all, secs)
+		var anomaly *anomalyResult
+		if clusterAnomaly != "" {
+			m, err := mixtureModel(path, path, names, g)
+			if err == nil {
+				anomaly, err = chooseThreshold(m, clusterAnomaly, clusterLabel)
+			}
+			if err != nil {
+				c.report(err)
+				return exitError
+			}
+			anomalyObject(o, anomaly)
+		}
 		if clusterOut != "" {
 			if err := writeMixture(clusterOut, path, names, g); err != nil {
 				c.report(err)
@@ -229,6 +250,9 @@ func clusterCmd(c *cli, args []string) int {
 			return exitOK
 		}
 		gmmText(c.stdout, path, names, g, all, secs)
+		if anomaly != nil {
+			anomalyText(c.stdout, anomaly)
+		}
 		return exitOK
 	}
 	opt := mixture.KMeansOptions{K: kmin, NInit: clusterNInit, MaxIter: maxIter, Tol: tol, Seed: clusterSeed}
@@ -553,9 +577,25 @@ func kmeansText(w io.Writer, path string, names []string, r *mixture.KMeansResul
 // writeMixture writes the fitted mixture g of the columns names of the
 // data at path as a .pbl model to out.
 func writeMixture(out, path string, names []string, g *mixture.GMM) error {
+	m, err := mixtureModel(out, path, names, g)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	header := fmt.Sprintf("Fitted by pbl cluster to %s: %d components, covariance %s, mean log-likelihood %s.", filepath.Base(path), g.K, g.Covariance, ir.FormatFloat(g.LogLikelihood))
+	if err := source.Write(&buf, m, header); err != nil {
+		return fmt.Errorf("%s: %v", out, err)
+	}
+	return writeAtomic(out, buf.Bytes())
+}
+
+// mixtureModel returns the fitted mixture g of the columns names of the
+// data at path as a model named file: the component variable
+// (--component) and the columns' density given it.
+func mixtureModel(file, path string, names []string, g *mixture.GMM) (*ir.Model, error) {
 	for _, n := range names {
 		if n == clusterComp {
-			return fmt.Errorf("%s: the component variable %q is also a column: name it otherwise with --component", path, clusterComp)
+			return nil, fmt.Errorf("%s: the component variable %q is also a column: name it otherwise with --component", path, clusterComp)
 		}
 	}
 	states := make([]string, g.K)
@@ -566,21 +606,11 @@ func writeMixture(out, path string, names []string, g *mixture.GMM) error {
 	for i, n := range names {
 		quoted[i] = ir.Quote(n)
 	}
-	form := g.Covariance.String()
 	src := fmt.Sprintf("var %s: {%s}\nvar %s: real\nmixture %s of %s (covariance = %s)\n",
-		ir.Quote(clusterComp), strings.Join(states, ", "), strings.Join(quoted, ", "), ir.Quote(clusterComp), strings.Join(quoted, ", "), form)
-	m, err := pbl.Load(out, []byte(src))
+		ir.Quote(clusterComp), strings.Join(states, ", "), strings.Join(quoted, ", "), ir.Quote(clusterComp), strings.Join(quoted, ", "), g.Covariance)
+	m, err := pbl.Load(file, []byte(src))
 	if err != nil {
-		return fmt.Errorf("%s: %v", out, err)
+		return nil, fmt.Errorf("%s: %v", file, err)
 	}
-	m, err = learn.FromGMM(m, g)
-	if err != nil {
-		return fmt.Errorf("%s: %v", out, err)
-	}
-	var buf bytes.Buffer
-	header := fmt.Sprintf("Fitted by pbl cluster to %s: %d components, covariance %s, mean log-likelihood %s.", filepath.Base(path), g.K, form, ir.FormatFloat(g.LogLikelihood))
-	if err := source.Write(&buf, m, header); err != nil {
-		return fmt.Errorf("%s: %v", out, err)
-	}
-	return writeAtomic(out, buf.Bytes())
+	return learn.FromGMM(m, g)
 }

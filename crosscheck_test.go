@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -39,10 +40,34 @@ func close(a, b, tol float64) bool {
 }
 
 // randomQueries returns n random query texts over m: tables, numbers,
-// evidence, all marginals, MPE and MAP, with random evidence.
+// evidence, all marginals, MPE and MAP, with random evidence, real-valued
+// evidence on m's real variables that have densities, and densities.
 func randomQueries(m *ir.Model, r *rand.Rand, n int) []string {
 	var out []string
-	vars := m.Vars
+	var vars, reals []*ir.Variable
+	for _, v := range m.Vars {
+		switch {
+		case v.Discrete():
+			vars = append(vars, v)
+		case m.Dist(v.ID) != nil:
+			reals = append(reals, v)
+		}
+	}
+	// realObs observes each real variable with probability 1/2, at a
+	// value within a few units of 0 or far out.
+	realObs := func() []string {
+		var terms []string
+		for _, v := range reals {
+			if r.IntN(2) == 0 {
+				x := r.NormFloat64() * 10
+				if r.IntN(20) == 0 {
+					x *= 1e100
+				}
+				terms = append(terms, ir.Quote(v.Name)+"="+strconv.FormatFloat(x, 'g', 6, 64))
+			}
+		}
+		return terms
+	}
 	obs := func(k int, skip map[int]bool) []string {
 		var terms []string
 		for _, i := range r.Perm(len(vars)) {
@@ -71,7 +96,14 @@ func randomQueries(m *ir.Model, r *rand.Rand, n int) []string {
 			}
 			targets = append(targets, name)
 		}
-		ev := obs(r.IntN(4), skip)
+		dev, rev := obs(r.IntN(4), skip), realObs()
+		ev := append(append([]string(nil), dev...), rev...)
+		if len(vars) == 0 || len(reals) > 0 && r.IntN(6) == 0 {
+			if ds := realObs(); len(ds) > 0 {
+				out = append(out, "density("+strings.Join(ds, ", ")+")")
+			}
+			continue
+		}
 		given := ""
 		if len(ev) > 0 {
 			given = " | " + strings.Join(ev, ", ")
@@ -90,8 +122,8 @@ func randomQueries(m *ir.Model, r *rand.Rand, n int) []string {
 			}
 			out = append(out, "MAP("+strings.Join(mapVars, ", ")+given+")")
 		case 5:
-			if len(ev) > 0 {
-				out = append(out, "P("+strings.Join(ev, ", ")+")")
+			if len(dev) > 0 && len(rev) == 0 {
+				out = append(out, "P("+strings.Join(dev, ", ")+")")
 			}
 		}
 	}
@@ -101,7 +133,9 @@ func randomQueries(m *ir.Model, r *rand.Rand, n int) []string {
 // numbers flattens a result into the numbers two engines must agree on:
 // those it prints, and its probability. MPE and MAP contribute their
 // probability only: exact ties may be broken differently.
-func numbers(res *infer.Result) []float64 { return append(pbl.ResultNumbers(res), res.P) }
+func numbers(res *infer.Result) []float64 {
+	return append(pbl.ResultNumbers(res), res.P, res.Density, res.LogDensity)
+}
 
 // agree answers every query with each engine and checks the answers agree
 // within tol (and that they fail together, e.g. on impossible evidence).

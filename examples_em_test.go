@@ -3,10 +3,12 @@ package pbl_test
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
@@ -148,5 +150,60 @@ func TestSemiSupervisedExample(t *testing.T) {
 	}
 	if !(a.Accuracy > b.Accuracy) || !(a.LogLoss < b.LogLoss) {
 		t.Errorf("EM does not do better than the labelled rows alone")
+	}
+}
+
+// TestTwoMeansExample: Mitchell's two means, learned with the known
+// variance, are the ones examples/two_means.pbl quotes.
+func TestTwoMeansExample(t *testing.T) {
+	m, err := pbl.LoadFile("examples/two_means.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := m.Lookup("x")
+	g := m.Gaussian(x.ID)
+	if !(math.Abs(g.Mean[0]-2.914) < 0.0005) || !(math.Abs(g.Mean[1]-8.045) < 0.0005) || g.SD[0] != 1 || g.SD[1] != 1 {
+		t.Errorf("means %v, sd %v; the example says 2.914 and 8.045, sd 1", g.Mean, g.SD)
+	}
+}
+
+// TestAnomalyExample: on the validation file, the threshold the example
+// quotes (ε = 7.200450045e-07, which pbl cluster --anomaly chooses) flags
+// 13 rows, every one an anomaly, of the 15: F1 0.929; and the density of
+// every row flagged is below ε, of every other row above.
+func TestAnomalyExample(t *testing.T) {
+	m, err := pbl.LoadFile("examples/anomaly.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := mustRead(t, "examples/data/servers_validation.csv")
+	lines := strings.Split(strings.TrimSpace(string(src)), "\n")[1:]
+	const eps = 7.200450045e-07
+	flagged, caught, anomalies := 0, 0, 0
+	for _, l := range lines {
+		f := strings.Split(l, ",")
+		q, err := pbl.ParseQuery(m, "density(latency="+f[0]+", throughput="+f[1]+")")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := infer.Answer(m, q, infer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		anom := f[2] == "yes"
+		if anom {
+			anomalies++
+		}
+		if r.Density <= eps*(1+1e-9) {
+			flagged++
+			if anom {
+				caught++
+			}
+		}
+	}
+	p, rc := float64(caught)/float64(flagged), float64(caught)/float64(anomalies)
+	f1 := 2 * p * rc / (p + rc)
+	if len(lines) != 315 || anomalies != 15 || flagged != 13 || caught != 13 || !(math.Abs(f1-0.9285714286) < 1e-9) {
+		t.Errorf("%d rows, %d anomalies, %d flagged, %d of them anomalies, F1 %v; the example says 315, 15, 13, 13, 0.929", len(lines), anomalies, flagged, caught, f1)
 	}
 }

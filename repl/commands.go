@@ -274,6 +274,10 @@ func (s *Session) cmdCPT(c *cmdLine) {
 		writeGaussian(s.out, s.model, g)
 		return
 	}
+	if d := s.model.MultiNormal(v.ID); d != nil {
+		writeMultiNormal(s.out, s.model, d)
+		return
+	}
 	cpt := s.model.Table(v.ID)
 	switch {
 	case cpt != nil:
@@ -321,6 +325,58 @@ func writeGaussian(w io.Writer, m *ir.Model, g *ir.Gaussian) {
 		}
 	}
 	fmt.Fprintf(w, "P(%s%s) = normal(mean, sd)\n", ir.Quote(m.Vars[g.Child].Name), parentsText(m, g.Parents))
+	t.Write(w)
+}
+
+// writeMultiNormal writes a joint normal density: per parent
+// configuration, the means and the covariance matrix's rows.
+func writeMultiNormal(w io.Writer, m *ir.Model, d *ir.MultiNormal) {
+	n := len(d.Children)
+	names := make([]string, n)
+	for i, c := range d.Children {
+		names[i] = ir.Quote(m.Vars[c].Name)
+	}
+	fmt.Fprintf(w, "P(%s%s) = normal(means, covariance)\n", strings.Join(names, ", "), parentsText(m, d.Parents))
+	head := []string{}
+	for _, p := range d.Parents {
+		head = append(head, m.Vars[p].Name)
+	}
+	if len(head) > 0 {
+		head = append(head, "|")
+	}
+	head = append(head, "variable", "mean")
+	for _, c := range d.Children {
+		head = append(head, "cov "+m.Vars[c].Name)
+	}
+	t := report.Table{}
+	t.Add(head...)
+	a := make([]int, len(d.Parents))
+	for r := range d.Mean {
+		for i, c := range d.Children {
+			var row []string
+			for k, p := range d.Parents {
+				cell := ""
+				if i == 0 {
+					cell = m.Vars[p].States[a[k]]
+				}
+				row = append(row, cell)
+			}
+			if len(d.Parents) > 0 {
+				row = append(row, "|")
+			}
+			row = append(row, m.Vars[c].Name, report.Num(d.Mean[r][i]))
+			for j := range n {
+				row = append(row, report.Num(d.Cov[r][i*n+j]))
+			}
+			t.Add(row...)
+		}
+		for i := len(a) - 1; i >= 0; i-- {
+			if a[i]++; a[i] < len(m.Vars[d.Parents[i]].States) {
+				break
+			}
+			a[i] = 0
+		}
+	}
 	t.Write(w)
 }
 

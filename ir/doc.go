@@ -30,7 +30,10 @@
 //
 // # Distributions
 //
-// The kinds of distribution form a sealed set ([Dist]: [*CPT], [*Gaussian]).
+// The kinds of distribution form a sealed set ([Dist]: [*CPT], [*Gaussian],
+// [*MultiNormal], the joint normal density of several real variables, each
+// of whose Dists is the same value). A [Mixture] declares such a density
+// to learn.
 // [Model.Table] lowers a discrete variable's distribution to the flat
 // table the engines multiply, in one place (dist.go); engines, learners
 // and the table formats read that, and only ir switches over the kinds to

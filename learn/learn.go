@@ -193,6 +193,10 @@ func learn(m *ir.Model, opt Options, pass pass) (*ir.Model, *Report, error) {
 	if err := checkModel(m, opt); err != nil {
 		return nil, nil, err
 	}
+	if len(m.Mixtures) > 0 {
+		return nil, nil, modelErrorf("the model declares a mixture of %s given %s, which %s does not learn: learn it with em (learn from ... with em, or --method em)",
+			m.NameList(m.Mixtures[0].Vars, 3), ir.Quote(m.Vars[m.Mixtures[0].Component].Name), opt.Method)
+	}
 	var parents [][]ir.VarID // the TAN structure, to be installed
 	if cl := m.Classifier; cl != nil && cl.Kind == ir.TAN && learnsAny(m, opt, discreteFeatures(m, cl)) {
 		pc := newCounts(m, pairFamilies(m, cl))

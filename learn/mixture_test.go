@@ -132,16 +132,18 @@ func TestMixtureRefuses(t *testing.T) {
 	for _, c := range []struct {
 		name, model, csv string
 		isModel          bool
+		method           learn.Method
 	}{
-		{"other variable", "var C: {a, b}\nvar D: bool\nvar x: real\nmixture C of x\n", "x,D\n1,true\n2,false\n", true},
-		{"observed component", "var C: {a, b}\nvar x: real\nmixture C of x\n", "x,C\n1,a\n2,b\n", true},
-		{"missing value", "var C: {a, b}\nvar x, y: real\nmixture C of x, y\n", "x,y\n1,2\n,3\n4,5\n", false},
+		{"other variable", "var C: {a, b}\nvar D: bool\nvar x: real\nmixture C of x\n", "x,D\n1,true\n2,false\n", true, learn.EM},
+		{"observed component", "var C: {a, b}\nvar x: real\nmixture C of x\n", "x,C\n1,a\n2,b\n", true, learn.EM},
+		{"not em", "var C: {a, b}\nvar x: real\nmixture C of x\n", "x\n1\n2\n", true, learn.MLE},
+		{"missing value", "var C: {a, b}\nvar x, y: real\nmixture C of x, y\n", "x,y\n1,2\n,3\n4,5\n", false, learn.EM},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := loadModel(t, c.model)
 			_, _, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) {
 				return data.NewReader("d.csv", bytes.NewReader([]byte(c.csv)), m, data.Options{})
-			}, learn.Options{Method: learn.EM})
+			}, learn.Options{Method: c.method})
 			if err == nil || errors.As(err, &me) != c.isModel {
 				t.Fatalf("got %v (%T)", err, err)
 			}

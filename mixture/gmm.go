@@ -48,6 +48,13 @@ type GMMOptions struct {
 	RegCovar   float64        // added to the covariances' diagonal, ≥ 0
 	Seed       uint64         // the random seed
 	Workers    int            // goroutines; 0 for GOMAXPROCS
+
+	// Progress, if not nil, is called after each E-step with the restart
+	// (0 to NInit-1), the iteration (from 1) and the mean log-likelihood
+	// of the parameters before that iteration's M-step (the value
+	// appended to Trace). It is called from the goroutine that called
+	// FitGMM, and nothing it does changes the fit.
+	Progress func(restart, iteration int, meanLogLik float64)
 }
 
 // DefaultGMMOptions returns scikit-learn's defaults for k components:
@@ -235,6 +242,9 @@ func (e *em) run(i int) (*GMM, error) {
 		}
 		g.Trace = append(g.Trace, ll)
 		g.Iterations = it
+		if opt.Progress != nil {
+			opt.Progress(i, it, ll)
+		}
 		p = e.mstep(nk, sx)
 		if math.Abs(ll-prev) < opt.Tol {
 			g.Converged = true

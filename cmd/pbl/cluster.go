@@ -24,6 +24,7 @@ import (
 	"github.com/pbl-lang/pbl/learn"
 	"github.com/pbl-lang/pbl/mixture"
 	"github.com/pbl-lang/pbl/report"
+	"golang.org/x/term"
 )
 
 // clusterSummary is the help of pbl cluster.
@@ -44,7 +45,12 @@ const clusterSummary = "Cluster fits a Gaussian mixture (--method gmm, the defau
 	"file's --label column (default anomaly) marks yes, true, 1 or anomaly. -o OUT.pbl writes the fit as a model: a\n" +
 	"component variable (--component, default Cluster) whose states c1, c2, ... are the\n" +
 	"clusters, and the columns' joint normal density given it, which answers\n" +
-	"P(Cluster | x=1.5, y=2) and density(x=1.5, y=2)."
+	"P(Cluster | x=1.5, y=2) and density(x=1.5, y=2). --plot OUT.png or OUT.svg draws the\n" +
+	"rows coloured by cluster in the plane of the first two clustered columns (or those\n" +
+	"--plot-columns names), with each component's 1-σ and 2-σ ellipses (gmm) or the centres\n" +
+	"(kmeans), and for gmm the mean log-likelihood per EM iteration; above 20,000 rows every\n" +
+	"s-th row is drawn, as the caption says. On a terminal, without --json, gmm shows its\n" +
+	"progress (restart, iteration, mean log-likelihood) on stderr."
 
 // The flags of pbl cluster, bound afresh (to their defaults) by
 // clusterFlags for each invocation.
@@ -63,6 +69,8 @@ var (
 	clusterComp     string
 	clusterAnomaly  string
 	clusterLabel    string
+	clusterPlot     string
+	clusterPlotCols string
 )
 
 // optInt and optFloat are flag values that remember whether they were set,
@@ -113,6 +121,8 @@ func clusterFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&clusterComp, "component", "Cluster", "gmm, with -o: the name of the component variable")
 	fs.StringVar(&clusterAnomaly, "anomaly", "", "gmm: choose the density threshold ε of anomalies by F1 on this labelled validation CSV `file`")
 	fs.StringVar(&clusterLabel, "label", "anomaly", "with --anomaly: the validation file's label `column` (yes, true, 1 or anomaly: an anomaly)")
+	fs.StringVar(&clusterPlot, "plot", "", "draw the clusters and the fit to this `file`, .png or .svg, atomically")
+	fs.StringVar(&clusterPlotCols, "plot-columns", "", "with --plot: the two clustered `columns` to draw, a,b (default the first two)")
 }
 
 // clusterCmd runs pbl cluster.
@@ -185,6 +195,35 @@ func clusterCmd(c *cli, args []string) int {
 	}
 
 	path := args[0]
+	var plotFmt string
+	var plotCols []string
+	if clusterPlotCols != "" {
+		if clusterPlot == "" {
+			return c.usageErr("cluster", "--plot-columns needs --plot")
+		}
+		pc, err := parsePlotColumns(clusterPlotCols)
+		if err != nil {
+			return c.usageErr("cluster", "--plot-columns %s: %v", clusterPlotCols, err)
+		}
+		plotCols = pc[:]
+	}
+	if clusterPlot != "" {
+		var ok bool
+		if plotFmt, ok = plotFormat(clusterPlot); !ok {
+			return c.usageErr("cluster", "cannot draw %q: --plot writes .png or .svg files", clusterPlot)
+		}
+		if cols != nil {
+			// The columns are known before the file is read: a
+			// plot they cannot make is a usage error.
+			if _, _, err := plotColumns(cols, plotCols); err != nil {
+				return c.usageErr("cluster", "%v", err)
+			}
+		}
+		if err := checkOutput(clusterPlot, path); err != nil {
+			c.report(err)
+			return exitError
+		}
+	}
 	if clusterAnomaly != "" && !gmm {
 		return c.usageErr("cluster", "--anomaly needs a density: use --method gmm")
 	}
@@ -205,6 +244,15 @@ func clusterCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
+	var plotted *plotSpec
+	if clusterPlot != "" {
+		cx, cy, err := plotColumns(names, plotCols)
+		if err != nil {
+			c.report(fmt.Errorf("%s: %w", path, err))
+			return exitError
+		}
+		plotted = &plotSpec{path: path, names: names, cx: cx, cy: cy, x: x}
+	}
 	o := &report.Object{}
 	o.Set("method", clusterMethod)
 	o.Set("rows", x.Rows)
@@ -212,6 +260,8 @@ func clusterCmd(c *cli, args []string) int {
 	if gmm {
 		opt := mixture.GMMOptions{K: kmin, Covariance: cov, Init: init, NInit: clusterNInit, MaxIter: maxIter,
 			Tol: tol, RegCovar: clusterRegCovar, Seed: clusterSeed}
+		var stop func()
+		opt.Progress, stop = clusterProgress(c, clusterNInit)
 		start := time.Now()
 		var g *mixture.GMM
 		var all []*mixture.GMM
@@ -221,6 +271,7 @@ func clusterCmd(c *cli, args []string) int {
 			g, all, err = mixture.SelectK(x, kmin, kmax, opt)
 		}
 		secs := time.Since(start).Seconds()
+		stop()
 		if err != nil {
 			c.report(fmt.Errorf("%s: %w", path, err))
 			return exitError
@@ -238,12 +289,27 @@ func clusterCmd(c *cli, args []string) int {
 			}
 			anomalyObject(o, anomaly)
 		}
+		var figure io.WriterTo
+		if plotted != nil {
+			plotted.g = g
+			if figure, err = plotted.render(plotFmt); err != nil {
+				c.report(fmt.Errorf("%s: %v", clusterPlot, err))
+				return exitError
+			}
+		}
 		if clusterOut != "" {
 			if err := writeMixture(clusterOut, path, names, g); err != nil {
 				c.report(err)
 				return exitError
 			}
 			o.Set("output", clusterOut)
+		}
+		if figure != nil {
+			if err := writeFigure(clusterPlot, figure); err != nil {
+				c.report(err)
+				return exitError
+			}
+			o.Set("plot", clusterPlot)
 		}
 		if c.json {
 			c.writeJSON(o)
@@ -264,6 +330,19 @@ func clusterCmd(c *cli, args []string) int {
 		return exitError
 	}
 	kmeansObject(o, r, secs)
+	if plotted != nil {
+		plotted.km = r
+		figure, err := plotted.render(plotFmt)
+		if err != nil {
+			c.report(fmt.Errorf("%s: %v", clusterPlot, err))
+			return exitError
+		}
+		if err := writeFigure(clusterPlot, figure); err != nil {
+			c.report(err)
+			return exitError
+		}
+		o.Set("plot", clusterPlot)
+	}
 	if c.json {
 		c.writeJSON(o)
 		return exitOK
@@ -613,4 +692,37 @@ func mixtureModel(file, path string, names []string, g *mixture.GMM) (*ir.Model,
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	return learn.FromGMM(m, g)
+}
+
+// writeFigure writes a rendered plot to path, atomically.
+func writeFigure(path string, figure io.WriterTo) error {
+	return streamAtomic(path, func(w io.Writer) error {
+		_, err := figure.WriteTo(w)
+		return err
+	})
+}
+
+// clusterProgress returns the progress callback of a mixture fit of
+// nInit restarts and a function that clears its line: on a terminal
+// (stderr is one, and not --json) the restart, iteration and mean
+// log-likelihood are shown on one line of stderr, at most ten times a
+// second, and at every new restart; otherwise nil and a no-op.
+func clusterProgress(c *cli, nInit int) (progress func(restart, iteration int, meanLogLik float64), stop func()) {
+	f, ok := c.stderr.(*os.File)
+	if !ok || c.json || !term.IsTerminal(int(f.Fd())) {
+		return nil, func() {}
+	}
+	last, lastRestart, shown := time.Time{}, -1, false
+	progress = func(restart, iteration int, ll float64) {
+		if restart == lastRestart && time.Since(last) < 100*time.Millisecond {
+			return
+		}
+		last, lastRestart, shown = time.Now(), restart, true
+		fmt.Fprintf(f, "\rrestart %d/%d, iteration %d: mean log-likelihood %s\x1b[K", restart+1, nInit, iteration, report.Num(ll))
+	}
+	return progress, func() {
+		if shown {
+			fmt.Fprint(f, "\r\x1b[K")
+		}
+	}
 }

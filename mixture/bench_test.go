@@ -2,6 +2,7 @@ package mixture
 
 import (
 	"fmt"
+	"os"
 	"testing"
 )
 
@@ -52,4 +53,26 @@ func BenchmarkKMeansLarge(b *testing.B) {
 	for _, w := range []int{1, 0} {
 		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) { benchKMeans(b, 200000, 16, 32, w) })
 	}
+}
+
+// BenchmarkKMeansCompare fits the file compare.py kmeans writes (200,000 ×
+// 16, k = 32, 100 iterations, tol 0) when PBL_KMEANS_CSV names it.
+func BenchmarkKMeansCompare(b *testing.B) {
+	path := os.Getenv("PBL_KMEANS_CSV")
+	if path == "" {
+		b.Skip("PBL_KMEANS_CSV is not set")
+	}
+	x := readCSV(b, path)
+	opt := DefaultKMeansOptions(32)
+	opt.Tol, opt.MaxIter, opt.Seed = 0, 100, 1
+	b.ResetTimer()
+	iters := 0
+	for range b.N {
+		r, err := KMeans(x, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		iters += r.Iterations
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(iters)/1e6, "ms/iter")
 }

@@ -82,10 +82,11 @@ type kmeans struct {
 	k, w    int
 	xnorm   []float64 // squared norm of each row
 	labels  []int32
-	dist    []float64 // squared distance of each row to its centre
-	bsums   []float64 // per block: k×d sums, then k counts, then 1 changed count
-	closest []float64 // seeding: the squared distance to the nearest seed
-	scan    []int     // per block: the rows to scan against every centre
+	dist    []float64   // squared distance of each row to its centre
+	bsums   []float64   // per block: k×d sums, then k counts, then 1 changed count
+	closest []float64   // seeding: the squared distance to the nearest seed
+	scan    []int       // per block: the rows to scan against every centre
+	out     [][]float64 // per worker: the AVX-512 kernel's output
 }
 
 func newKMeans(x *Matrix, k, w int) *kmeans {
@@ -130,6 +131,18 @@ func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResu
 	delta := make([]float64, k) // how far each centre moved in the last update
 	next := make([]float64, k*d)
 	counts := make([]float64, k)
+	var pan *panel
+	if useAVX512 {
+		pan = newPanel(k, d)
+		if len(km.out) < km.w {
+			km.out = make([][]float64, km.w)
+		}
+		for wk := range km.out {
+			if len(km.out[wk]) < 4*pan.kp {
+				km.out[wk] = make([]float64, 4*pan.kp)
+			}
+		}
+	}
 	r := &KMeansResult{K: k, D: d}
 	strict := false
 	for it := 1; it <= maxIter; it++ {
@@ -156,7 +169,10 @@ func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResu
 				maxD2 = v
 			}
 		}
-		forBlocks(km.w, n, func(_, b int) {
+		if pan != nil {
+			pan.set(centers, cnorm)
+		}
+		forBlocks(km.w, n, func(wk, b int) {
 			lo, hi := blockRange(b, n)
 			s := km.bsums[b*stride : (b+1)*stride]
 			clear(s)
@@ -177,35 +193,57 @@ func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResu
 				} else {
 					lower[i] -= maxD
 				}
-				m := max(half[a], lower[i])
-				if upper[i] > m {
-					upper[i] = math.Sqrt(sqDist(x.Row(i), centers[int(a)*d:(int(a)+1)*d]))
-					if upper[i] > m {
-						scan = append(scan, i)
-					}
+				if upper[i] > max(half[a], lower[i]) {
+					scan = append(scan, i)
 				}
 			}
-			t := 0
-			for ; t+1 < len(scan); t += 2 {
-				i, h := scan[t], scan[t+1]
-				labels[i], labels[h], upper[i], lower[i], upper[h], lower[h] = nearest2x2(x.Row(i), x.Row(h), centers, cnorm, k, km.xnorm[i], km.xnorm[h])
+			if !first {
+				// Tighten the upper bounds of the rows listed to the
+				// distance to their centre, four rows at a time, and keep
+				// those whose bound is still above the lower ones.
+				sqDist4(upper, x.Data, d, scan, centers, labels)
+				m := 0
+				for _, i := range scan {
+					a := labels[i]
+					upper[i] = math.Sqrt(upper[i])
+					if upper[i] > max(half[a], lower[i]) {
+						scan[m] = i
+						m++
+					}
+				}
+				scan = scan[:m]
 			}
-			if t < len(scan) {
-				i := scan[t]
-				labels[i], upper[i], lower[i] = nearest2(x.Row(i), centers, cnorm, k, km.xnorm[i])
+			if pan != nil {
+				out := km.out[wk]
+				for t := 0; t < len(scan); t += 4 {
+					rows := scan[t:min(t+4, len(scan))]
+					pan.dots(out, x.Data, rows)
+					for r, i := range rows {
+						a, b0, b1 := pan.argmin2(out[r*pan.kp:])
+						xn := km.xnorm[i]
+						labels[i], upper[i], lower[i] = a, math.Sqrt(max(0, xn+b0)), math.Sqrt(max(0, xn+b1))
+					}
+				}
+			} else {
+				t := 0
+				for ; t+1 < len(scan); t += 2 {
+					i, h := scan[t], scan[t+1]
+					labels[i], labels[h], upper[i], lower[i], upper[h], lower[h] = nearest2x2(x.Row(i), x.Row(h), centers, cnorm, k, km.xnorm[i], km.xnorm[h])
+				}
+				if t < len(scan) {
+					i := scan[t]
+					labels[i], upper[i], lower[i] = nearest2(x.Row(i), centers, cnorm, k, km.xnorm[i])
+				}
 			}
 			changed := 0
 			for i := lo; i < hi; i++ {
-				j := int(labels[i])
-				if labels[i] != old[i-lo+b*blockRows] {
+				j := labels[i]
+				if j != old[i-lo+b*blockRows] {
 					changed++
 				}
 				cnt[j]++
-				sj := sums[j*d : (j+1)*d]
-				for l, v := range x.Row(i) {
-					sj[l] += v
-				}
 			}
+			addRows(sums, x.Data, d, labels, lo, hi)
 			s[k*d+k] = float64(changed)
 		})
 		clear(next)
@@ -247,9 +285,16 @@ func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResu
 		for j := range k {
 			cnorm[j] = sqNorm(centers[j*d : (j+1)*d])
 		}
-		forBlocks(km.w, n, func(_, b int) {
+		if pan != nil {
+			pan.set(centers, cnorm)
+		}
+		forBlocks(km.w, n, func(wk, b int) {
 			lo, hi := blockRange(b, n)
-			nearest(labels, km.dist, x.Data, d, lo, hi, centers, cnorm, k, km.xnorm)
+			if pan != nil {
+				nearestPanel(labels, km.dist, x.Data, lo, hi, pan, km.out[wk], km.xnorm)
+			} else {
+				nearest(labels, km.dist, x.Data, d, lo, hi, centers, cnorm, k, km.xnorm)
+			}
 		})
 	}
 	r.Centers = centers

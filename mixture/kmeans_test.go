@@ -1,8 +1,12 @@
 package mixture
 
 import (
+	"encoding/binary"
 	"errors"
+	"hash/fnv"
 	"math"
+	"os"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -132,6 +136,139 @@ func TestSeedPlusPlus(t *testing.T) {
 		}
 		if len(seen) != 4 {
 			t.Fatalf("seed %d: seeds in clusters %v, want one in each of 4", seed, rows)
+		}
+	}
+}
+
+// kmeansFingerprint hashes a result's labels, centres, inertia and
+// iteration count bit for bit.
+func kmeansFingerprint(r *KMeansResult) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	put := func(v uint64) {
+		binary.LittleEndian.PutUint64(b[:], v)
+		h.Write(b[:])
+	}
+	for _, l := range r.Labels {
+		put(uint64(l))
+	}
+	for _, c := range r.Centers {
+		put(math.Float64bits(c))
+	}
+	put(math.Float64bits(r.Inertia))
+	put(uint64(r.Iterations))
+	return h.Sum64()
+}
+
+// TestKMeansGolden pins k-means results bit for bit (labels, centres,
+// inertia, iterations) to those of the straightforward kernels, so that
+// faster kernels and bounds cannot change them. The values were recorded
+// on amd64, where Go does not fuse multiplications and additions.
+func TestKMeansGolden(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("golden values recorded on amd64")
+	}
+	tests := []struct {
+		n, d, k, ninit int
+		spread, tol    float64
+		seed           uint64
+		want           uint64
+	}{
+		{20000, 16, 32, 1, 1, 0, 1, 0xed08070655fcc688},
+		{6000, 5, 7, 2, 1, 1e-4, 3, 0x162328e2712242a1},
+		{3001, 3, 13, 2, 0.5, 0, 2, 0xb2d6d33b93a8e57c},
+		{4000, 16, 40, 1, 1, 0, 5, 0xd43ada0a6639a48b},
+		{2500, 9, 17, 1, 2, 1e-4, 6, 0x5678488077a621c},
+		{999, 2, 1, 1, 1, 0, 7, 0xc91edd7a57b81639},
+		{5000, 4, 4, 1, 1, 0, 8, 0xf68731aa1706c0d0},
+	}
+	for _, tt := range tests {
+		x := blobs(tt.n, tt.d, tt.k, tt.spread, tt.seed)
+		forKernels(t, func(kernel string) {
+			for _, w := range []int{1, 2, 3} {
+				opt := DefaultKMeansOptions(tt.k)
+				opt.NInit, opt.Tol, opt.Seed, opt.Workers = tt.ninit, tt.tol, tt.seed, w
+				opt.MaxIter = 60
+				r, err := KMeans(x, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := kmeansFingerprint(r); got != tt.want {
+					t.Errorf("%s kernels, %d×%d k=%d seed %d, %d workers: fingerprint %#x, want %#x (inertia %v, %d iterations)", kernel, tt.n, tt.d, tt.k, tt.seed, w, got, tt.want, r.Inertia, r.Iterations)
+				}
+			}
+		})
+	}
+}
+
+// forKernels calls fn with the portable kernels and, where the processor
+// has them, the AVX-512 ones.
+func forKernels(t *testing.T, fn func(kernel string)) {
+	saved := useAVX512
+	defer func() { useAVX512 = saved }()
+	useAVX512 = false
+	fn("portable")
+	if saved {
+		useAVX512 = true
+		fn("AVX-512")
+	}
+}
+
+// TestKMeansGoldenCompare pins the result on compare.py kmeans's file
+// (PBL_KMEANS_CSV) with 1 and 2 workers, as TestKMeansGolden.
+func TestKMeansGoldenCompare(t *testing.T) {
+	path := os.Getenv("PBL_KMEANS_CSV")
+	if path == "" || runtime.GOARCH != "amd64" {
+		t.Skip("PBL_KMEANS_CSV is not set")
+	}
+	x := readCSV(t, path)
+	forKernels(t, func(kernel string) {
+		for _, w := range []int{1, 2} {
+			opt := DefaultKMeansOptions(32)
+			opt.Tol, opt.MaxIter, opt.Seed, opt.Workers = 0, 100, 1, w
+			r, err := KMeans(x, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := kmeansFingerprint(r), uint64(0x3ebf89324152f2f9); got != want {
+				t.Errorf("%s kernels, %d workers: fingerprint %#x, want %#x (inertia %v)", kernel, w, got, want, r.Inertia)
+			}
+		}
+	})
+}
+
+// TestKMeansKernelsAgree checks that the AVX-512 and the portable kernels
+// give the same results bit for bit on data with many ties: duplicated
+// rows, integer values, more clusters than distinct rows.
+func TestKMeansKernelsAgree(t *testing.T) {
+	grid := make([]float64, 0, 3000*3)
+	for i := range 3000 {
+		grid = append(grid, float64(i%7), float64(i%5), float64((i/7)%3))
+	}
+	dup := slices.Repeat(blobs(50, 17, 3, 1, 11).Data, 20)
+	for _, c := range []struct {
+		name string
+		x    *Matrix
+		k    int
+	}{
+		{"grid", NewMatrix(3000, 3, grid), 33},
+		{"grid k=120", NewMatrix(3000, 3, grid), 120},
+		{"duplicates", NewMatrix(1000, 17, dup), 60},
+	} {
+		var prints []uint64
+		forKernels(t, func(string) {
+			opt := DefaultKMeansOptions(c.k)
+			opt.NInit, opt.Seed, opt.Workers = 2, 4, 2
+			r, err := KMeans(c.x, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prints = append(prints, kmeansFingerprint(r))
+		})
+		for _, p := range prints[1:] {
+			if p != prints[0] {
+				t.Errorf("%s: the kernels differ: %#x", c.name, prints)
+			}
 		}
 	}
 }

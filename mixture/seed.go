@@ -25,6 +25,9 @@ func (km *kmeans) seed(rng *rand.Rand) (centers []float64, rows []int) {
 	for t := range cand {
 		cand[t] = make([]float64, n)
 	}
+	if len(km.scan) < nb*blockRows {
+		km.scan = make([]int, nb*blockRows)
+	}
 	near := make([]int32, n)           // the index of each row's nearest centre so far
 	cs := make([]float64, trials*k)    // cs[t*k+j]: squared distance from candidate t to centre j
 	part := make([]float64, nb*trials) // per block: each candidate's potential
@@ -63,11 +66,18 @@ func (km *kmeans) seed(rng *rand.Rand) (centers []float64, rows []int) {
 			lo, hi := blockRange(b, n)
 			for t, id := range ids {
 				ct, dt, ct2 := x.Row(id), cand[t], cs[t*k:(t+1)*k]
+				list := km.scan[b*blockRows : b*blockRows : (b+1)*blockRows]
+				for i := lo; i < hi; i++ {
+					if 4*closest[i] > ct2[near[i]] {
+						list = append(list, i)
+					}
+				}
+				sqDistTo4(dt, x.Data, d, list, ct)
 				s := 0.0
 				for i := lo; i < hi; i++ {
 					v := closest[i]
 					if 4*v > ct2[near[i]] {
-						v = min(sqDist(x.Row(i), ct), v)
+						v = min(dt[i], v)
 					}
 					dt[i] = v
 					s += v

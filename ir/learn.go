@@ -317,9 +317,21 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 		l.b.Errorf(pos(body.Pos), "P(%s | ...) has parents: give one normal(MEAN, SD) per parent configuration, as in { %s: normal(0, 1) }", Quote(name), exampleRow(m, parents))
 		return
 	}
+	if l.densityRows(d, parents, card, n, "P("+Quote(name), normal) {
+		l.b.SetGaussian(pos(d.Pos), child, parents, mean, sd)
+	}
+}
+
+// densityRows lowers the rows of a density's body, one per configuration
+// of the parents (card their numbers of states, n the configurations),
+// each by value (its value and configuration, row-major); title names the
+// density in messages, "P(x" or "P(x, y". It reports malformed, unknown,
+// duplicate and missing rows, and returns whether every row lowered.
+func (l *lowerer) densityRows(d *grammar.Dist, parents []VarID, card []int, n int, title string, value func(*grammar.Value, int) bool) bool {
+	m := l.b.m
 	errs := len(l.b.Errs)
 	seen := make([]bool, n)
-	for _, r := range body.Rows {
+	for _, r := range d.Body.Rows {
 		if len(r.States) != len(parents) {
 			l.b.Errorf(pos(r.Pos), "row has %s, expected %d (one for each of %s)", Plural(len(r.States), "state"), len(parents), nameList(m, parents))
 			continue
@@ -338,17 +350,15 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 			continue
 		}
 		seen[idx] = true
-		normal(r.Value, idx)
+		value(r.Value, idx)
 	}
 	for idx, ok := range seen {
 		if !ok && len(l.b.Errs) == errs {
-			l.b.Errorf(pos(d.Pos), "P(%s | %s) is missing a row (row %d of %d)", Quote(name), nameList(m, parents), idx+1, n)
+			l.b.Errorf(pos(d.Pos), "%s | %s) is missing a row (row %d of %d)", title, nameList(m, parents), idx+1, n)
 			break
 		}
 	}
-	if len(l.b.Errs) == errs {
-		l.b.SetGaussian(pos(d.Pos), child, parents, mean, sd)
-	}
+	return len(l.b.Errs) == errs
 }
 
 // isWord reports whether s is an identifier rather than a number.

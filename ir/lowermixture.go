@@ -75,36 +75,7 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 		l.b.Errorf(pos(body.Pos), "%s | ...) has parents: give one normal([MEANS], COV) per parent configuration, as in { %s: normal([%s], 1) }", strings.TrimSuffix(what, ")"), exampleRow(m, parents), exampleVec(n))
 		return
 	default:
-		errs := len(l.b.Errs)
-		seen := make([]bool, rows)
-		for _, r := range body.Rows {
-			if len(r.States) != len(parents) {
-				l.b.Errorf(pos(r.Pos), "row has %s, expected %d (one for each of %s)", Plural(len(r.States), "state"), len(parents), nameList(m, parents))
-				continue
-			}
-			idx, ok := 0, true
-			for i, st := range r.States {
-				s, found := lookupState(m.Vars[parents[i]], st, &l.b.Errs)
-				ok = ok && found
-				idx = idx*card[i] + s
-			}
-			if !ok {
-				continue
-			}
-			if seen[idx] {
-				l.b.Errorf(pos(r.Pos), "duplicate row (%s)", rowText(r))
-				continue
-			}
-			seen[idx] = true
-			normal(r.Value, idx)
-		}
-		for idx, ok := range seen {
-			if !ok && len(l.b.Errs) == errs {
-				l.b.Errorf(pos(d.Pos), "%s | %s) is missing a row (row %d of %d)", strings.TrimSuffix(what, ")"), nameList(m, parents), idx+1, rows)
-				break
-			}
-		}
-		good = len(l.b.Errs) == errs
+		good = l.densityRows(d, parents, card, rows, strings.TrimSuffix(what, ")"), normal)
 	}
 	if !good {
 		return

@@ -298,28 +298,10 @@ func mixtureDists(m *ir.Model, mx *ir.Mixture, g *mixture.GMM) (*ir.Model, error
 	prior := ir.NewFactor([]ir.VarID{c}, []int{k})
 	copy(prior.Vals, g.Weights)
 	dists := []ir.Dist{&ir.CPT{Pos: pos(c), Child: c, Factor: prior}}
-	cov := func(j int) []float64 { // component j's d×d matrix
-		out := make([]float64, d*d)
-		switch g.Covariance {
-		case mixture.Full:
-			copy(out, g.Covariances[j*d*d:(j+1)*d*d])
-		case mixture.Tied:
-			copy(out, g.Covariances[:d*d])
-		case mixture.Diag:
-			for a := range d {
-				out[a*d+a] = g.Covariances[j*d+a]
-			}
-		case mixture.Spherical:
-			for a := range d {
-				out[a*d+a] = g.Covariances[j]
-			}
-		}
-		return out
-	}
 	if d == 1 {
 		gd := &ir.Gaussian{Pos: pos(mx.Vars[0]), Child: mx.Vars[0], Parents: []ir.VarID{c}, Mean: make([]float64, k), SD: make([]float64, k)}
 		for j := range k {
-			gd.Mean[j], gd.SD[j] = g.Means[j], math.Sqrt(cov(j)[0])
+			gd.Mean[j], gd.SD[j] = g.Means[j], math.Sqrt(g.CovarianceMatrix(j)[0])
 		}
 		dists = append(dists, gd)
 	} else {
@@ -327,7 +309,7 @@ func mixtureDists(m *ir.Model, mx *ir.Mixture, g *mixture.GMM) (*ir.Model, error
 			Mean: make([][]float64, k), Cov: make([][]float64, k), Form: mx.Form}
 		for j := range k {
 			mn.Mean[j] = append([]float64(nil), g.Means[j*d:(j+1)*d]...)
-			mn.Cov[j] = cov(j)
+			mn.Cov[j] = g.CovarianceMatrix(j)
 		}
 		dists = append(dists, mn)
 	}

@@ -123,6 +123,28 @@ type GMM struct {
 	NInit         int       // the number of restarts run
 }
 
+// CovarianceMatrix returns the d×d covariance matrix (row-major) of
+// component j of g, whatever the form it was fitted in.
+func (g *GMM) CovarianceMatrix(j int) []float64 {
+	d := g.D
+	c := make([]float64, d*d)
+	switch g.Covariance {
+	case Full:
+		copy(c, g.Covariances[j*d*d:(j+1)*d*d])
+	case Tied:
+		copy(c, g.Covariances[:d*d])
+	case Diag:
+		for a := range d {
+			c[a*d+a] = g.Covariances[j*d+a]
+		}
+	case Spherical:
+		for a := range d {
+			c[a*d+a] = g.Covariances[j]
+		}
+	}
+	return c
+}
+
 // NumParams returns the number of free parameters of g.
 func (g *GMM) NumParams() int { return g.Covariance.NumParams(g.K, g.D) }
 

@@ -181,7 +181,7 @@ func (p *plotSpec) render(format string) (io.WriterTo, error) {
 	if p.g != nil {
 		d := p.g.D
 		for j := range k {
-			c := componentCov(p.g, j)
+			c := p.g.CovarianceMatrix(j)
 			a, b, cc := c[p.cx*d+p.cx], c[p.cx*d+p.cy], c[p.cy*d+p.cy]
 			m := p.g.Mean(j)
 			for _, s := range []float64{1, 2} {
@@ -335,28 +335,6 @@ func ellipse(mx, my, a, b, c, s float64, n int) plotter.XYs {
 	return xy
 }
 
-// componentCov returns the D×D covariance of component j of g, whatever
-// the form it was fitted in.
-func componentCov(g *mixture.GMM, j int) []float64 {
-	d := g.D
-	c := make([]float64, d*d)
-	switch g.Covariance {
-	case mixture.Full:
-		copy(c, g.Covariances[j*d*d:(j+1)*d*d])
-	case mixture.Tied:
-		copy(c, g.Covariances)
-	case mixture.Diag:
-		for a := range d {
-			c[a*d+a] = g.Covariances[j*d+a]
-		}
-	case mixture.Spherical:
-		for a := range d {
-			c[a*d+a] = g.Covariances[j]
-		}
-	}
-	return c
-}
-
 // gmmLabels returns the most responsible component of g for each of the
 // rows of x: the j with the largest ln w_j + ln N(x; μ_j, Σ_j).
 func gmmLabels(g *mixture.GMM, x *mixture.Matrix, rows []int) ([]int, error) {
@@ -368,7 +346,7 @@ func gmmLabels(g *mixture.GMM, x *mixture.Matrix, rows []int) ([]int, error) {
 	comps := make([]comp, k)
 	for j := range k {
 		var ch mat.Cholesky
-		if !ch.Factorize(mat.NewSymDense(d, componentCov(g, j))) {
+		if !ch.Factorize(mat.NewSymDense(d, g.CovarianceMatrix(j))) {
 			return nil, fmt.Errorf("the covariance of component %d is not positive definite", j+1)
 		}
 		var l mat.TriDense

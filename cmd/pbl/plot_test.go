@@ -68,19 +68,19 @@ func TestEllipse(t *testing.T) {
 // to the plotted columns as render does.
 func TestComponentCov(t *testing.T) {
 	g := &mixture.GMM{K: 2, D: 3, Covariance: mixture.Diag, Covariances: []float64{1, 2, 3, 4, 5, 6}}
-	if got := componentCov(g, 1); !equal(got, []float64{4, 0, 0, 0, 5, 0, 0, 0, 6}) {
+	if got := g.CovarianceMatrix(1); !equal(got, []float64{4, 0, 0, 0, 5, 0, 0, 0, 6}) {
 		t.Errorf("diag component 2: got %v", got)
 	}
 	g = &mixture.GMM{K: 2, D: 2, Covariance: mixture.Spherical, Covariances: []float64{1, 7}}
-	if got := componentCov(g, 1); !equal(got, []float64{7, 0, 0, 7}) {
+	if got := g.CovarianceMatrix(1); !equal(got, []float64{7, 0, 0, 7}) {
 		t.Errorf("spherical component 2: got %v", got)
 	}
 	g = &mixture.GMM{K: 2, D: 2, Covariance: mixture.Tied, Covariances: []float64{2, 1, 1, 3}}
-	if got := componentCov(g, 1); !equal(got, []float64{2, 1, 1, 3}) {
+	if got := g.CovarianceMatrix(1); !equal(got, []float64{2, 1, 1, 3}) {
 		t.Errorf("tied component 2: got %v", got)
 	}
 	g = &mixture.GMM{K: 2, D: 2, Covariance: mixture.Full, Covariances: []float64{1, 0, 0, 1, 2, 1, 1, 3}}
-	if got := componentCov(g, 1); !equal(got, []float64{2, 1, 1, 3}) {
+	if got := g.CovarianceMatrix(1); !equal(got, []float64{2, 1, 1, 3}) {
 		t.Errorf("full component 2: got %v", got)
 	}
 }

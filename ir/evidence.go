@@ -88,6 +88,77 @@ func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
 			parts[i] += "=" + Quote(x.States[o.State])
 		}
 	}
+	out.addText(q, parts)
+	return &out, nil
+}
+
+// WithRealEvidence returns q with the observed values of real variables
+// ev added to its real evidence, as the REPL applies a session's
+// observations of real variables (:observe Height=170) to every query:
+// P(X | e) becomes P(X | e, Height=170), density(x=1) becomes
+// density(x=1 | Height=170), MPE and MAP likewise; the probability of
+// evidence P(A=a) becomes P(A=a | Height=170); indep(...) is about the
+// graph and is unchanged. A value the query already gives is not added
+// again; another value for it, or asking for its density, is an error
+// positioned at the variable in the query. q is not changed.
+func (q *Query) WithRealEvidence(m *Model, ev []RealObs) (*Query, error) {
+	if len(ev) == 0 || q.Kind == Indep {
+		return q, nil
+	}
+	var errs ErrorList
+	where := func(v VarID) Pos {
+		for _, mt := range q.Mentions {
+			if mt.Var == v {
+				return mt.Pos
+			}
+		}
+		return q.Pos
+	}
+	out := *q
+	var added []RealObs
+	for _, o := range ev {
+		name := Quote(m.Vars[o.Var].Name)
+		if slices.ContainsFunc(q.Values, func(r RealObs) bool { return r.Var == o.Var }) {
+			errs.Add(where(o.Var), "%s is observed as %s=%s in this session (:unobserve %s first)", name, name, FormatFloat(o.Value), name)
+			continue
+		}
+		if i := slices.IndexFunc(q.Real, func(r RealObs) bool { return r.Var == o.Var }); i >= 0 {
+			if q.Real[i].Value != o.Value {
+				errs.Add(where(o.Var), "%s is given %s=%s here but observed as %s=%s in this session (:unobserve %s first)",
+					name, name, FormatFloat(q.Real[i].Value), name, FormatFloat(o.Value), name)
+			}
+			continue
+		}
+		added = append(added, o)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	if len(added) == 0 {
+		return q, nil
+	}
+	if q.Kind == Prob && q.Form() == FormEvidence && len(q.Evidence) > 0 {
+		// P(A=a, B=b) given the session's values: the number
+		// P(A=a, B=b | values).
+		out.Evidence = nil
+		for _, o := range q.Evidence {
+			out.Targets = append(out.Targets, o.Var)
+			out.TargetStates = append(out.TargetStates, o.State)
+		}
+	}
+	out.Real = append(slices.Clip(out.Real), added...)
+	parts := make([]string, len(added))
+	for i, o := range added {
+		parts[i] = Quote(m.Vars[o.Var].Name) + "=" + FormatFloat(o.Value)
+	}
+	out.addText(q, parts)
+	return &out, nil
+}
+
+// addText sets out's text to q's with the observations parts added before
+// the closing parenthesis (after a bar, which it adds if q has none, for
+// all but MPE), and out.Bar accordingly.
+func (out *Query) addText(q *Query, parts []string) {
 	text := strings.TrimSuffix(q.Text, ")")
 	switch {
 	case q.Kind == MPE && strings.HasSuffix(text, "("), out.Bar && strings.HasSuffix(text, "| "):
@@ -100,5 +171,4 @@ func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
 	}
 	out.Text = text + strings.Join(parts, ", ") + ")"
 	out.Bar = out.Bar || q.Kind != MPE
-	return &out, nil
 }

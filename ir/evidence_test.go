@@ -81,3 +81,45 @@ func matches(s, pattern string) bool {
 	ok, _ := regexp.MatchString(pattern, s)
 	return ok
 }
+
+// TestWithRealEvidence: a session's values of real variables are added to
+// each query form, and conflicts are refused at the variable.
+func TestWithRealEvidence(t *testing.T) {
+	m := lower(t, "var C: {a, b}\nvar x, y: real\nP(C) = [0.5, 0.5]\nP(x | C) = { a: normal(0, 1)  b: normal(1, 1) }\nP(y | C) = { a: normal(0, 1)  b: normal(1, 1) }\n")
+	x, _ := m.Lookup("x")
+	ev := []ir.RealObs{{Var: x.ID, Value: 1.5}}
+	for _, tc := range []struct{ query, text, err string }{
+		{"P(C)", "P(C | x=1.5)", ""},
+		{"P(C | y=2)", "P(C | y=2, x=1.5)", ""},
+		{"P(C=a)", "P(C=a | x=1.5)", ""},
+		{"MPE()", "MPE(x=1.5)", ""},
+		{"MAP(C | y=0)", "MAP(C | y=0, x=1.5)", ""},
+		{"density(y=1)", "density(y=1 | x=1.5)", ""},
+		{"P(C | x=1.5)", "P(C | x=1.5)", ""},
+		{"P(C | x=2)", "", `1:7: x is given x=2 here but observed as x=1.5`},
+		{"density(x=1)", "", `1:9: x is observed as x=1.5 in this session`},
+	} {
+		g, err := parser.ParseQuery("q", tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := ir.LowerQuery(m, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := q.WithRealEvidence(m, ev)
+		if tc.err != "" {
+			if err == nil || !matches(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want %q", tc.query, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		if got.Text != tc.text || len(got.Real) == 0 {
+			t.Errorf("%s: text %q (real %v), want %q", tc.query, got.Text, got.Real, tc.text)
+		}
+	}
+}

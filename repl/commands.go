@@ -538,8 +538,11 @@ func (s *Session) cmdObserve(c *cmdLine) {
 		}
 		v, ok := s.model.Lookup(name)
 		if ok && !v.Discrete() {
-			s.errorAt(p.name.pos, "%s is real-valued; only discrete variables can be observed", ir.Quote(v.Name))
-			return
+			if _, good := realValue(s.model, v, state); !good {
+				s.errorAt(p.state.pos, "%s is real-valued: observe it at a finite number, as in %s=1.5 (it needs a density: P(%s | ...) = ...)", ir.Quote(v.Name), ir.Quote(v.Name), ir.Quote(v.Name))
+				return
+			}
+			continue
 		}
 		if !ok || v.State(state) < 0 {
 			// The error a query would give, P(X=x): an undefined

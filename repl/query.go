@@ -28,7 +28,7 @@ func (s *Session) query(g *grammar.Query, src string) {
 // ask answers a query of the session model with the session evidence
 // added to it.
 func (s *Session) ask(q *ir.Query, src string) {
-	q, err := q.WithEvidence(s.model, s.observations())
+	q, err := s.withSession(q)
 	if err != nil {
 		s.report(err, src)
 		return
@@ -44,7 +44,7 @@ func (s *Session) ask(q *ir.Query, src string) {
 // expect checks an expectation of the session model, its query asked
 // with the session evidence.
 func (s *Session) expect(e *ir.ExpectStmt, src string) {
-	q, err := e.Query.WithEvidence(s.model, s.observations())
+	q, err := s.withSession(e.Query)
 	if err != nil {
 		s.report(err, src)
 		return

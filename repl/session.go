@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -151,6 +153,10 @@ func (s *Session) setModel(m *ir.Model) {
 	kept := s.evid[:0]
 	for _, o := range s.evid {
 		v, ok := m.Lookup(o.name)
+		if _, real := realValue(m, v, o.state); ok && real {
+			kept = append(kept, o)
+			continue
+		}
 		if !ok || !v.Discrete() || v.State(o.state) < 0 {
 			fmt.Fprintf(s.err, "note: dropped the evidence %s=%s, which the model no longer has\n", ir.Quote(o.name), ir.Quote(o.state))
 			continue
@@ -161,15 +167,40 @@ func (s *Session) setModel(m *ir.Model) {
 }
 
 // observations returns the session evidence as observations of the
-// session's model.
-func (s *Session) observations() []ir.Obs {
+// session's model: discrete states, and values of real variables.
+func (s *Session) observations() ([]ir.Obs, []ir.RealObs) {
 	ev := make([]ir.Obs, 0, len(s.evid))
+	var reals []ir.RealObs
 	for _, o := range s.evid {
 		// setModel keeps only evidence that fits the model.
 		v, _ := s.model.Lookup(o.name)
+		if x, ok := realValue(s.model, v, o.state); ok {
+			reals = append(reals, ir.RealObs{Var: v.ID, Value: x})
+			continue
+		}
 		ev = append(ev, ir.Obs{Var: v.ID, State: v.State(o.state)})
 	}
-	return ev
+	return ev, reals
+}
+
+// realValue returns the value text gives the real variable v of m, and
+// whether v is a real variable with a density and text a finite number.
+func realValue(m *ir.Model, v *ir.Variable, text string) (float64, bool) {
+	if v == nil || v.Discrete() || m.Dist(v.ID) == nil {
+		return 0, false
+	}
+	x, err := strconv.ParseFloat(text, 64)
+	return x, err == nil && !math.IsInf(x, 0) && !math.IsNaN(x)
+}
+
+// withSession returns q with the session evidence added.
+func (s *Session) withSession(q *ir.Query) (*ir.Query, error) {
+	ev, reals := s.observations()
+	q, err := q.WithEvidence(s.model, ev)
+	if err != nil {
+		return nil, err
+	}
+	return q.WithRealEvidence(s.model, reals)
 }
 
 // Prompt returns the prompt for the next line: "pbl> ", with the evidence
@@ -192,6 +223,11 @@ func (s *Session) Prompt() string {
 func (s *Session) evidenceText() string {
 	parts := make([]string, len(s.evid))
 	for i, o := range s.evid {
+		v, _ := s.model.Lookup(o.name)
+		if _, real := realValue(s.model, v, o.state); real {
+			parts[i] = ir.Quote(o.name) + "=" + o.state // a number, as typed
+			continue
+		}
 		parts[i] = ir.Quote(o.name) + "=" + ir.Quote(o.state)
 	}
 	return strings.Join(parts, ", ")

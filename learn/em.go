@@ -108,6 +108,7 @@ type emRun struct {
 	imp      []int         // imp[b]: block b's impossible rows
 	errs     []error       // errs[b]
 	total    [][]float64   // total[v]: the expected counts of v's family
+	kept     [][]float64   // gradient ascent: total set aside during a line search
 }
 
 // fit is the result of one start.

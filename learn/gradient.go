@@ -145,17 +145,17 @@ func (e *emRun) search(cur *ir.Model, grad [][]float64, ll float64, eta *float64
 			continue
 		}
 		// Longer steps while they do better; e.total must end at the
-		// model returned, so a worse longer step is computed again.
+		// model returned, so the counts of the best step so far are kept
+		// aside while a longer one is tried.
 		for range maxHalvings {
+			e.keepTotal()
 			longer, lll, moved, err := try(2 * *eta)
 			if err != nil {
 				return nil, 0, err
 			}
 			if !moved || !(lll > nll) {
 				if moved {
-					if _, _, _, err := try(*eta); err != nil {
-						return nil, 0, err
-					}
+					e.restoreTotal()
 				}
 				break
 			}
@@ -230,4 +230,20 @@ func projectSimplex(y []float64, lo float64, buf []float64) []float64 {
 		y[i] = min(y[i]/total, 1)
 	}
 	return buf
+}
+
+// keepTotal copies the expected counts aside; restoreTotal puts them back.
+func (e *emRun) keepTotal() {
+	if e.kept == nil {
+		e.kept = e.tables()
+	}
+	for _, v := range e.learned {
+		copy(e.kept[v], e.total[v])
+	}
+}
+
+func (e *emRun) restoreTotal() {
+	for _, v := range e.learned {
+		copy(e.total[v], e.kept[v])
+	}
 }

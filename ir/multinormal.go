@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -86,14 +87,17 @@ type Mixture struct {
 // definite (which validation rules out for the whole).
 func (d *MultiNormal) LogDensities(idx []int, x []float64, dst []float64) (shift float64, err error) {
 	n, k := len(d.Children), len(idx)
+	// half is (x − mean)/2, which cannot overflow where x − mean can
+	// (x = −1e308, mean = 1e308); scale is the largest |x − mean|/2.
+	half := func(a, i, u int) float64 { return x[a]/2 - d.Mean[u][i]/2 }
 	scale := 0.0
 	for u := range d.Mean {
 		for a, i := range idx {
-			scale = max(scale, math.Abs(x[a]-d.Mean[u][i]))
+			scale = max(scale, math.Abs(half(a, i, u)))
 		}
 	}
 	if scale == 0 {
-		scale = 1
+		scale = 0.5
 	}
 	base := make([]float64, len(d.Mean)) // −(k ln 2π + ln det Σ)/2
 	q := make([]float64, len(d.Mean))    // (x−μ)ᵀΣ⁻¹(x−μ) / scale²
@@ -103,7 +107,7 @@ func (d *MultiNormal) LogDensities(idx []int, x []float64, dst []float64) (shift
 	var ch mat.Cholesky
 	for u := range d.Mean {
 		for a, i := range idx {
-			diff.SetVec(a, (x[a]-d.Mean[u][i])/scale)
+			diff.SetVec(a, half(a, i, u)/scale)
 			for b, j := range idx[:a+1] {
 				cov.SetSym(a, b, d.Cov[u][i*n+j])
 			}
@@ -112,11 +116,17 @@ func (d *MultiNormal) LogDensities(idx []int, x []float64, dst []float64) (shift
 			return 0, errNotPD
 		}
 		if err := ch.SolveVecTo(z, diff); err != nil {
-			return 0, err
+			// An ill-conditioned covariance (variances 1e-300 and 1e300)
+			// is still positive definite: gonum solves and warns.
+			var c mat.Condition
+			if !errors.As(err, &c) {
+				return 0, err
+			}
 		}
 		q[u] = mat.Dot(z, diff)
 		base[u] = -0.5 * (float64(k)*math.Log(2*math.Pi) + ch.LogDet())
 	}
+	scale *= 2 // the distances are (x − mean)/scale
 	s2 := scale * scale
 	far := math.IsInf(s2, 0)
 	for u := range q {
@@ -139,6 +149,9 @@ func (d *MultiNormal) LogDensities(idx []int, x []float64, dst []float64) (shift
 		if dq := q[u] - q[r]; dq != 0 {
 			dst[u] -= 0.5 * dq * scale * scale // +Inf·… only drops u, never r
 		}
+	}
+	if q[r] == 0 {
+		return base[r], nil // x at r's mean, however far from the others
 	}
 	return base[r] - 0.5*q[r]*scale*scale, nil
 }

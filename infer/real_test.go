@@ -261,3 +261,52 @@ func TestMultiNormalFar(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiNormalFarDigits: far from the means (x = 1e17, where x − 1 and
+// x − 0 are the same float64), a joint density still tells components
+// apart by their means, as a univariate one does: the log densities differ
+// by about x·Δμ, and the values along which the means agree (y = 1e9 with
+// x between the means) leave the posterior of the near digits. It was 0.5
+// for both, the means' digits lost in (x − μ)ᵀΣ⁻¹(x − μ).
+func TestMultiNormalFarDigits(t *testing.T) {
+	b := ir.NewBuilder("far")
+	pos := ir.Pos{File: "far", Line: 1, Col: 1}
+	c, _ := b.AddVar(pos, "C", ir.Enum, []string{"a", "b"}, 0)
+	x, _ := b.AddVar(pos, "x", ir.Real, nil, 0)
+	y, _ := b.AddVar(pos, "y", ir.Real, nil, 0)
+	b.SetCPT(pos, c, nil, []float64{0.5, 0.5}, nil)
+	cov := []float64{1, 0.5, 0.5, 2}
+	b.SetMultiNormal(&ir.MultiNormal{Pos: pos, Children: []ir.VarID{x, y}, Parents: []ir.VarID{c},
+		Mean: [][]float64{{0, 0}, {1, 0}}, Cov: [][]float64{cov, cov}, Form: ir.TiedCov})
+	m, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// P(C=a | x, y) = 1/(1 + e^(l_b − l_a)), l_b − l_a = δᵀΣ⁻¹(v − (μ_a+μ_b)/2)
+	// with δ = μ_b − μ_a = (1, 0): Σ⁻¹ = [[2, −0.5], [−0.5, 1]]/1.75.
+	pa := func(vx, vy float64) float64 {
+		return 1 / (1 + math.Exp((2*(vx-0.5)-0.5*vy)/1.75))
+	}
+	for _, tc := range []struct {
+		obs   []ir.RealObs
+		wantA float64
+	}{
+		{[]ir.RealObs{{Var: x, Value: 1e17}}, 0},
+		{[]ir.RealObs{{Var: x, Value: 1e17}, {Var: y, Value: 0}}, 0},
+		{[]ir.RealObs{{Var: x, Value: -1e17}, {Var: y, Value: 0}}, 1},
+		{[]ir.RealObs{{Var: x, Value: 0.5 + 1e8/4}, {Var: y, Value: 1e8}}, pa(0.5+1e8/4, 1e8)},
+		{[]ir.RealObs{{Var: x, Value: 0.7 + 1e9/4}, {Var: y, Value: 1e9}}, pa(0.7, 0)},
+		{[]ir.RealObs{{Var: x, Value: -1.7e308}, {Var: y, Value: 1.7e308}}, 1},
+	} {
+		for _, eng := range []Engine{Enum, VE, JT} {
+			q := &ir.Query{Kind: ir.Prob, Text: "P(C | reals)", Targets: []ir.VarID{c}, TargetStates: []int{-1}, Real: tc.obs, Bar: true}
+			res, err := Answer(m, q, Options{Engine: eng})
+			if err != nil {
+				t.Fatalf("%v, %v: %v", tc.obs, eng, err)
+			}
+			if !(math.Abs(res.Rows[0].P-tc.wantA) < 1e-6) {
+				t.Errorf("%v, %v: P(C=a | reals) = %v, want %v", tc.obs, eng, res.Rows[0].P, tc.wantA)
+			}
+		}
+	}
+}

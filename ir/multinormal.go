@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -80,11 +79,15 @@ type Mixture struct {
 // marginal density of those children — less shift, a term common to every
 // u, which it returns. As ir.NormalLogDensities does for one variable, it
 // keeps the differences between configurations right far from every mean,
-// where the squared distances overflow: the distances are computed on
-// x − mean scaled by the largest |x − mean|, and the nearest configuration
-// is the reference (shift, its own log density, may then be −Inf). It
-// returns an error if the covariance of the subset is not positive
-// definite (which validation rules out for the whole).
+// where the squared distances lose the means' digits (x = 1e17: x − 1 and
+// x − 0 are the same float64) or overflow: the distances are computed on
+// x − mean scaled by the largest |x − mean|, and there the nearest
+// configuration r is the reference, the others compared with it through
+// the difference of their squared whitened distances, computed from the
+// difference of the means without subtracting x from itself (shift, r's
+// own log density, may then be −Inf). It returns an error if the
+// covariance of the subset is not positive definite (which validation
+// rules out for the whole).
 func (d *MultiNormal) LogDensities(idx []int, x []float64, dst []float64) (shift float64, err error) {
 	n, k := len(d.Children), len(idx)
 	// half is (x − mean)/2, which cannot overflow where x − mean can
@@ -101,36 +104,33 @@ func (d *MultiNormal) LogDensities(idx []int, x []float64, dst []float64) (shift
 	}
 	base := make([]float64, len(d.Mean)) // −(k ln 2π + ln det Σ)/2
 	q := make([]float64, len(d.Mean))    // (x−μ)ᵀΣ⁻¹(x−μ) / scale²
+	chol := make([]*mat.TriDense, len(d.Mean))
 	cov := mat.NewSymDense(k, nil)
-	diff := mat.NewVecDense(k, nil)
-	z := mat.NewVecDense(k, nil)
-	var ch mat.Cholesky
+	diff := make([]float64, k)
 	for u := range d.Mean {
 		for a, i := range idx {
-			diff.SetVec(a, half(a, i, u)/scale)
+			diff[a] = half(a, i, u) / scale
 			for b, j := range idx[:a+1] {
 				cov.SetSym(a, b, d.Cov[u][i*n+j])
 			}
 		}
+		var ch mat.Cholesky
 		if !ch.Factorize(cov) {
 			return 0, errNotPD
 		}
-		if err := ch.SolveVecTo(z, diff); err != nil {
-			// An ill-conditioned covariance (variances 1e-300 and 1e300)
-			// is still positive definite: gonum solves and warns.
-			var c mat.Condition
-			if !errors.As(err, &c) {
-				return 0, err
-			}
-		}
-		q[u] = mat.Dot(z, diff)
+		chol[u] = &mat.TriDense{}
+		ch.LTo(chol[u])
+		q[u] = sqNorm(whiten(chol[u], diff))
 		base[u] = -0.5 * (float64(k)*math.Log(2*math.Pi) + ch.LogDet())
 	}
-	scale *= 2 // the distances are (x − mean)/scale
+	hs := scale
+	scale *= 2 // the distances are (x − mean)/scale (scale may be +Inf)
 	s2 := scale * scale
-	far := math.IsInf(s2, 0)
+	far := false
 	for u := range q {
-		far = far || math.IsInf(s2*q[u], 0)
+		// As ir.NormalLogDensities: beyond 1e7 standard deviations, or
+		// where the square overflows, the differences lose their digits.
+		far = far || !(s2*q[u] < farZ*farZ)
 	}
 	if !far {
 		for u := range dst {
@@ -138,22 +138,86 @@ func (d *MultiNormal) LogDensities(idx []int, x []float64, dst []float64) (shift
 		}
 		return 0, nil
 	}
+	// dq returns (q_u − q_r)·scale²/2 without subtracting x from itself:
+	// with w = L⁻¹(x − μ) the whitened distance, w_u = L_u⁻¹(x − μ_r) +
+	// L_u⁻¹(μ_r − μ_u), and q_u − q_r = (w_u − w_r)·(w_u + w_r).
+	dr := make([]float64, k)
+	delta := make([]float64, k)
+	dq := func(u, r int) float64 {
+		if u == r {
+			return 0
+		}
+		for a, i := range idx {
+			dr[a] = half(a, i, r) / hs
+			delta[a] = (d.Mean[r][i]/2 - d.Mean[u][i]/2) / hs
+		}
+		wr := whiten(chol[r], dr)
+		wu := whiten(chol[u], dr)
+		wd := whiten(chol[u], delta)
+		m := 0.0
+		for a := range wu {
+			wu[a] -= wr[a] // L_u⁻¹(x − μ_r) − L_r⁻¹(x − μ_r): 0 where the covariances are equal
+			wu[a] += wd[a] // w_u − w_r
+			wr[a] = 2*wr[a] + wu[a]
+			m = max(m, math.Abs(wu[a]), math.Abs(wr[a]))
+		}
+		if m == 0 {
+			return 0
+		}
+		dot := 0.0
+		for a := range wu {
+			dot += (wu[a] / m) * (wr[a] / m)
+		}
+		if dot == 0 {
+			return 0
+		}
+		t := m * 2 * hs
+		return 0.5 * dot * t * t // ±Inf beyond the range: u or r dropped
+	}
 	r := 0
-	for u := range q {
-		if q[u] < q[r] {
+	for u := 1; u < len(dst); u++ {
+		if dq(u, r) < 0 {
 			r = u
 		}
 	}
 	for u := range dst {
-		dst[u] = base[u] - base[r]
-		if dq := q[u] - q[r]; dq != 0 {
-			dst[u] -= 0.5 * dq * scale * scale // +Inf·… only drops u, never r
-		}
+		dst[u] = base[u] - base[r] - max(dq(u, r), 0) // < 0 only by rounding
 	}
 	if q[r] == 0 {
 		return base[r], nil // x at r's mean, however far from the others
 	}
-	return base[r] - 0.5*q[r]*scale*scale, nil
+	return base[r] - 0.5*q[r]*s2, nil
+}
+
+// whiten returns L⁻¹v for the lower triangular L, by forward
+// substitution.
+func whiten(l *mat.TriDense, v []float64) []float64 {
+	w := make([]float64, len(v))
+	for i := range v {
+		s := v[i]
+		for j := range i {
+			s -= l.At(i, j) * w[j]
+		}
+		w[i] = s / l.At(i, i)
+	}
+	return w
+}
+
+// sqNorm returns |w|², scaled so that it does not overflow before it
+// must.
+func sqNorm(w []float64) float64 {
+	m := 0.0
+	for _, x := range w {
+		m = max(m, math.Abs(x))
+	}
+	if m == 0 || math.IsInf(m, 0) {
+		return m * m
+	}
+	s := 0.0
+	for _, x := range w {
+		s += (x / m) * (x / m)
+	}
+	return s * m * m
 }
 
 // Params returns the number of free parameters of d: the means, and the

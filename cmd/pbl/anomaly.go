@@ -130,6 +130,11 @@ func chooseThreshold(m *ir.Model, path, label string) (*anomalyResult, error) {
 			}
 		}
 		r := scored{logp: logDensity(m, x), anom: positive(states[s])}
+		if !(r.logp > math.Inf(-1)) {
+			// ln p(x) below −1.8e308 (x = 1e308): no threshold or
+			// ranking of such rows can be written.
+			return nil, &ir.Error{Pos: ir.Pos{File: path, Line: batch.Lines[i]}, Msg: "the fitted density here is too small for float64 (its logarithm is below -1.8e308): rescale the data"}
+		}
 		if r.anom {
 			res.anomalies++
 		}

@@ -310,3 +310,31 @@ func TestMultiNormalFarDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiNormalHugeVariance: with a variance of 1.7e308, x = 1e160 is
+// 7.7e5 standard deviations out; its log density, −ln 2π − ln v − x²/2v
+// (≈ −2.94e11), is finite though x² overflows.
+func TestMultiNormalHugeVariance(t *testing.T) {
+	b := ir.NewBuilder("huge")
+	pos := ir.Pos{File: "huge", Line: 1, Col: 1}
+	c, _ := b.AddVar(pos, "C", ir.Enum, []string{"a"}, 0)
+	x, _ := b.AddVar(pos, "x", ir.Real, nil, 0)
+	y, _ := b.AddVar(pos, "y", ir.Real, nil, 0)
+	b.SetCPT(pos, c, nil, []float64{1}, nil)
+	const v = 1.7e308
+	b.SetMultiNormal(&ir.MultiNormal{Pos: pos, Children: []ir.VarID{x, y}, Parents: []ir.VarID{c},
+		Mean: [][]float64{{0, 0}}, Cov: [][]float64{{v, 0, 0, v}}, Form: ir.SphericalCov})
+	m, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density", Values: []ir.RealObs{{Var: x, Value: 1e160}, {Var: y, Value: 0}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := 1e160 / math.Sqrt(v)
+	want := -math.Log(2*math.Pi) - math.Log(v) - 0.5*z*z
+	if !relEqual(d.LogDensity, want, 1e-12) {
+		t.Errorf("log density %v, want %v", d.LogDensity, want)
+	}
+}

@@ -186,7 +186,7 @@ func (d *MultiNormal) LogDensities(idx []int, x []float64, dst []float64) (shift
 	if q[r] == 0 {
 		return base[r], nil // x at r's mean, however far from the others
 	}
-	return base[r] - 0.5*q[r]*s2, nil
+	return base[r] - 0.5*(q[r]*scale)*scale, nil // scale² alone may overflow where the product does not
 }
 
 // whiten returns L⁻¹v for the lower triangular L, by forward

@@ -54,12 +54,33 @@ func NumDensity(d, logd float64) string {
 	return fromLog(logd, Digits)
 }
 
+// maxLog10 is the largest |log10 P| that fromLog writes as a decimal
+// number: beyond it the exponent itself is uncertain in its last digits.
+const maxLog10 = 1e15
+
+// jsonFromLog is fromLog for JSON, which has no 10^x: a number beyond
+// maxLog10 is written as 0 (the log field beside it carries it).
+func jsonFromLog(logp float64) []byte {
+	if math.Abs(logp/math.Ln10) >= maxLog10 {
+		return []byte("0")
+	}
+	return []byte(fromLog(logp, Digits))
+}
+
 // fromLog writes exp(logp) in decimal scientific notation with the given
 // number of significant digits, for a logp below the range of float64.
 // The digits are those logp carries: ln P has an absolute error of about
 // |ln P|·1e-16, so the mantissa's relative error is about that too.
 func fromLog(logp float64, digits int) string {
 	x := logp / math.Ln10
+	if math.Abs(x) >= maxLog10 {
+		// Not even the exponent's last digits are known: say so.
+		return "10^" + strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	// The mantissa has about 16 − log10|ln P| significant digits.
+	if a := math.Abs(logp); a > 1 {
+		digits = max(1, min(digits, 15-int(math.Log10(a))))
+	}
 	e := math.Floor(x)
 	m := strconv.FormatFloat(math.Pow(10, x-e), 'f', digits-1, 64)
 	if strings.HasPrefix(m, "10") { // rounded up to 10
@@ -313,7 +334,7 @@ func (f probLog) MarshalJSON() ([]byte, error) {
 	if !underflows(f.P, f.LogP) {
 		return Float(f.P).MarshalJSON()
 	}
-	return []byte(fromLog(f.LogP, Digits)), nil
+	return jsonFromLog(f.LogP), nil
 }
 
 // densityLog is a density and its natural log, marshalled as the number,
@@ -321,11 +342,16 @@ func (f probLog) MarshalJSON() ([]byte, error) {
 // number exp(log) (1.2e-400, 3.4e+500).
 type densityLog struct{ D, Log float64 }
 
+// DensityJSON returns the JSON form of the density d whose natural log is
+// logd: the number, or where it is outside float64's normal range the
+// decimal exp(logd), as a density query's "density" is written.
+func DensityJSON(d, logd float64) json.Marshaler { return densityLog{d, logd} }
+
 func (f densityLog) MarshalJSON() ([]byte, error) {
 	if math.IsInf(f.Log, -1) || f.D >= minNormal && !math.IsInf(f.D, 1) {
 		return Float(f.D).MarshalJSON()
 	}
-	return []byte(fromLog(f.Log, Digits)), nil
+	return jsonFromLog(f.Log), nil
 }
 
 // JSONValue returns the JSON form of a result. P(e) on a Markov network

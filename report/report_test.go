@@ -164,6 +164,11 @@ func TestNumLog(t *testing.T) {
 		{5e-324, math.Log(3.5) - 330*math.Ln10, "3.5e-330"}, // subnormal: digits lost
 		{0, -400*math.Ln10 - 1e-14, "1e-400"},               // mantissa rounds up to 10
 		{0, -400*math.Ln10 + 1e-14, "1e-400"},
+		// Far below: the mantissa keeps only the digits ln P carries
+		// (|ln P| ≈ 2.9e11: four), and beyond 10^±1e15 not even the
+		// exponent's last digits are known.
+		{0, (-127733671457.04385) * math.Ln10, "9.04e-127733671458"},
+		{0, -2.94e291, "10^-1.277e+291"},
 	} {
 		if got := NumLog(tc.p, tc.logp); got != tc.want {
 			t.Errorf("NumLog(%v, %v) = %q, want %q", tc.p, tc.logp, got, tc.want)
@@ -194,5 +199,16 @@ func TestUnderflowingAnswer(t *testing.T) {
 		if err := JSON(&b, m, tc.r); err != nil || b.String() != tc.json+"\n" {
 			t.Errorf("JSON: got %s, %v; want %s", b.String(), err, tc.json)
 		}
+	}
+}
+
+// TestJSONFromLog: JSON has no 10^x: beyond it the number is 0, its log
+// beside it.
+func TestJSONFromLog(t *testing.T) {
+	if got := string(jsonFromLog(-2.94e291)); got != "0" {
+		t.Errorf("jsonFromLog(-2.94e291) = %s, want 0", got)
+	}
+	if got := string(jsonFromLog(math.Log(2) - 400*math.Ln10)); got != "2e-400" {
+		t.Errorf("jsonFromLog(ln 2e-400) = %s", got)
 	}
 }

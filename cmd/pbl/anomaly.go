@@ -184,7 +184,7 @@ func anomalyObject(o *report.Object, a *anomalyResult) {
 	t.Set("rows", a.rows)
 	t.Set("anomalies", a.anomalies)
 	t.Set("log_epsilon", report.Float(a.logEps))
-	t.Set("epsilon", report.Float(math.Exp(a.logEps)))
+	t.Set("epsilon", report.DensityJSON(math.Exp(a.logEps), a.logEps))
 	t.Set("f1", report.Float(a.f1))
 	t.Set("precision", report.Float(a.precision))
 	t.Set("recall", report.Float(a.recall))

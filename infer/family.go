@@ -211,39 +211,19 @@ func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (Expect
 		}
 		g += n
 		t.ensure(k, pos, w, row, jtCalibrated)
+		// Where the calibration lost digits, variable elimination
+		// answers, exactly where it must (r); else the calibrated tree.
+		var r *ve
+		var pe xfloat
 		if w.lost {
-			// The calibration lost digits: variable elimination answers,
-			// exactly where it must.
-			r := t.veFor(row)
-			pe, err := peOf(r)
-			if err != nil {
+			r = t.veFor(row)
+			var err error
+			if pe, err = peOf(r); err != nil {
 				return st, err
 			}
-			if pe.m == 0 {
-				st.Impossible += n
-				continue
-			}
-			lp, err := t.logP(pe, w)
-			if err != nil {
-				return st, err
-			}
-			st.Rows += n
-			st.LogLik += wt * lp
-			for v, a := range acc {
-				if a == nil {
-					continue
-				}
-				d := tmp[:len(a)]
-				if err := t.familyVE(r, v, d); err != nil {
-					return st, err
-				}
-				for i, x := range d {
-					a[i] += wt * x
-				}
-			}
-			continue
+		} else {
+			pe = t.pe(w)
 		}
-		pe := t.pe(w)
 		if pe.m == 0 {
 			st.Impossible += n
 			continue
@@ -265,7 +245,11 @@ func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (Expect
 				continue
 			}
 			d := tmp[:len(a)]
-			f := wt / t.gather(w, v, d)
+			z, err := t.readFamily(w, r, v, d)
+			if err != nil {
+				return st, err
+			}
+			f := wt / z
 			for i, x := range d {
 				a[i] += f * x
 			}
@@ -286,6 +270,16 @@ func observedEntry(f *ir.Factor, row []int) (int, bool) {
 		off += s * f.Stride[k]
 	}
 	return off, true
+}
+
+// readFamily writes into dst the posterior of v's family, times the
+// returned sum: read off the calibrated tree in w, or computed by r when
+// r is not nil (already normalised).
+func (t *JTree) readFamily(w *jtWork, r *ve, v int, dst []float64) (float64, error) {
+	if r != nil {
+		return 1, t.familyVE(r, v, dst)
+	}
+	return t.gather(w, v, dst), nil
 }
 
 // gather writes into dst the unnormalised posterior of v's family, read

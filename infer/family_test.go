@@ -463,3 +463,42 @@ func BenchmarkJTExpect(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(rows)), "ns/row")
 }
+
+// TestExpectLostDigits: where a clique's initial product falls below
+// float64's normal range (1e-200 · 1e-200), Expect answers by exact
+// elimination: given Y = t and Z = t, P(X = a) = 1/3 (P(Y=t | a) is half
+// P(Y=t | b)), and ln P(row) is ln(0.5 · 3e-400).
+func TestExpectLostDigits(t *testing.T) {
+	b := ir.NewBuilder("lost")
+	pos := ir.Pos{File: "lost", Line: 1, Col: 1}
+	states := []string{"t", "f"}
+	x, _ := b.AddVar(pos, "X", ir.Enum, []string{"a", "b"}, 0)
+	y, _ := b.AddVar(pos, "Y", ir.Enum, states, 0)
+	z, _ := b.AddVar(pos, "Z", ir.Enum, states, 0)
+	b.SetCPT(pos, x, nil, []float64{0.5, 0.5}, nil)
+	b.SetCPT(pos, y, []ir.VarID{x}, []float64{1e-200, 1 - 1e-200, 2e-200, 1 - 2e-200}, nil)
+	zt := []float64{}
+	for range 4 {
+		zt = append(zt, 1e-200, 1-1e-200)
+	}
+	b.SetCPT(pos, z, []ir.VarID{x, y}, zt, nil)
+	m, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jt := mustCompile(t, m)
+	row := []int{-1, 0, 0}
+	acc := make([][]float64, len(m.Vars))
+	acc[x] = make([]float64, 2)
+	st, err := jt.Expect([][]int{row, row}, []float64{1, 2}, acc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rows != 2 || !equal(acc[x][0], 1, 1e-12) || !equal(acc[x][1], 2, 1e-12) {
+		t.Errorf("rows %d, counts of X %v; want 2, [1, 2] (3 rows × 1/3, 2/3)", st.Rows, acc[x])
+	}
+	lp := math.Log(0.5) + math.Log(3) - 400*math.Ln10
+	if !equal(st.LogLik, 3*lp, 1e-12) {
+		t.Errorf("log-likelihood %v, want %v", st.LogLik, 3*lp)
+	}
+}

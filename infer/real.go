@@ -47,43 +47,21 @@ func withLikelihoods(m *ir.Model, pos ir.Pos, obs []ir.RealObs) (*ir.Model, floa
 		}
 		pots = append(pots, f)
 	}
-	done := map[*ir.MultiNormal]bool{}
+	done := map[ir.Dist]bool{}
 	for _, o := range obs {
-		if g := m.Gaussian(o.Var); g != nil {
-			lognorm := make([]float64, len(g.SD))
-			for u, sd := range g.SD {
-				lognorm[u] = ir.LogNorm(sd)
-			}
-			l := make([]float64, len(g.Mean))
-			add(g.Parents, l, ir.NormalLogDensities(o.Value, g.Mean, g.SD, lognorm, l))
-			continue
-		}
-		d := m.MultiNormal(o.Var)
+		d := m.Dist(o.Var)
 		if d == nil {
 			return nil, 0, ir.Errorf(pos, "%s is real-valued and has no density: only a variable with a normal density given discrete parents (P(X | C) = { c: normal(MEAN, SD) ... }, or a joint one) can be observed", ir.Quote(m.Vars[o.Var].Name))
 		}
 		if done[d] {
-			continue
+			continue // a joint density: every observed child of it at once
 		}
 		done[d] = true
-		// Every observed child of d at once: their joint (marginal)
-		// density.
-		var idx []int
-		var xs []float64
-		for i, c := range d.Children {
-			for _, p := range obs {
-				if p.Var == c {
-					idx = append(idx, i)
-					xs = append(xs, p.Value)
-				}
-			}
-		}
-		l := make([]float64, len(d.Mean))
-		shift, err := d.LogDensities(idx, xs, l)
+		parents, l, shift, err := ir.LogDensities(d, obs)
 		if err != nil {
-			return nil, 0, ir.Errorf(pos, "the density of %s: %v", m.NameList(d.Children, 3), err)
+			return nil, 0, ir.Errorf(pos, "the density of %s: %v", ir.Quote(m.Vars[o.Var].Name), err)
 		}
-		add(d.Parents, l, shift)
+		add(parents, l, shift)
 	}
 	return m.WithPotentials(pots...), scale, nil
 }

@@ -77,3 +77,50 @@ func halfDiff(x float64, mean, sd []float64, u, r int) float64 {
 	}
 	return 0
 }
+
+// LogDensities returns the parents of the density d (a *Gaussian or a
+// *MultiNormal) and, for each of their configurations (row-major), the
+// log density of the values obs gives d's children, less shift, a term
+// common to every configuration, which it also returns. obs may hold
+// values of other variables; a Gaussian's child must be among them, and at
+// least one of a joint density's children, whose marginal density is
+// used (see NormalLogDensities and MultiNormal.LogDensities).
+func LogDensities(d Dist, obs []RealObs) (parents []VarID, l []float64, shift float64, err error) {
+	value := func(v VarID) (float64, bool) {
+		for _, o := range obs {
+			if o.Var == v {
+				return o.Value, true
+			}
+		}
+		return 0, false
+	}
+	switch d := d.(type) {
+	case *Gaussian:
+		x, ok := value(d.Child)
+		if !ok {
+			panic("ir: LogDensities: no value for the density's variable")
+		}
+		lognorm := make([]float64, len(d.SD))
+		for u, sd := range d.SD {
+			lognorm[u] = LogNorm(sd)
+		}
+		l = make([]float64, len(d.Mean))
+		return d.Parents, l, NormalLogDensities(x, d.Mean, d.SD, lognorm, l), nil
+	case *MultiNormal:
+		var idx []int
+		var xs []float64
+		for i, c := range d.Children {
+			if x, ok := value(c); ok {
+				idx = append(idx, i)
+				xs = append(xs, x)
+			}
+		}
+		if idx == nil {
+			panic("ir: LogDensities: no value for the density's variables")
+		}
+		l = make([]float64, len(d.Mean))
+		shift, err = d.LogDensities(idx, xs, l)
+		return d.Parents, l, shift, err
+	}
+	panic("ir: LogDensities: not a density")
+}

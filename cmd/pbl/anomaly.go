@@ -42,23 +42,13 @@ func positive(s string) bool {
 func logDensity(m *ir.Model, x []float64) float64 {
 	mx := m.Mixtures[0]
 	w := m.Factor(mx.Component).Vals
-	l := make([]float64, len(w))
-	var shift float64
-	if g := m.Gaussian(mx.Vars[0]); g != nil {
-		lognorm := make([]float64, len(g.SD))
-		for u, sd := range g.SD {
-			lognorm[u] = ir.LogNorm(sd)
-		}
-		shift = ir.NormalLogDensities(x[0], g.Mean, g.SD, lognorm, l)
-	} else {
-		idx := make([]int, len(mx.Vars))
-		for i := range idx {
-			idx[i] = i
-		}
-		var err error
-		if shift, err = m.MultiNormal(mx.Vars[0]).LogDensities(idx, x, l); err != nil {
-			return math.NaN()
-		}
+	obs := make([]ir.RealObs, len(mx.Vars))
+	for i, v := range mx.Vars {
+		obs[i] = ir.RealObs{Var: v, Value: x[i]}
+	}
+	_, l, shift, err := ir.LogDensities(m.Dist(mx.Vars[0]), obs)
+	if err != nil {
+		return math.NaN()
 	}
 	top := math.Inf(-1)
 	for u := range l {

@@ -1,0 +1,123 @@
+package ir
+
+// Expr is an arithmetic expression of a hypothesis space ([Space]): of its
+// parameters, of the columns of the data it is given, and of numbers. The
+// set of node kinds is closed: [*Num], [*ParamRef], [*ColumnRef],
+// [*Unary], [*Binary], [*Call]. Package hypothesis compiles them; nothing
+// interprets an Expr per data row.
+type Expr interface {
+	Node
+	expr()
+}
+
+// Num is a number.
+type Num struct {
+	Pos   Pos
+	Value float64
+}
+
+// ParamRef names the space's Index-th parameter (Space.Params[Index]).
+type ParamRef struct {
+	Pos   Pos
+	Name  string
+	Index int
+}
+
+// ColumnRef names a column of the data: Space.Columns[Index].
+type ColumnRef struct {
+	Pos   Pos
+	Name  string
+	Index int
+}
+
+// Unary is -X.
+type Unary struct {
+	Pos Pos
+	Op  Op // OpNeg
+	X   Expr
+}
+
+// Binary is X op Y. Comparisons are 1 when they hold and 0 when not.
+type Binary struct {
+	Pos  Pos
+	Op   Op
+	X, Y Expr
+}
+
+// Call is a function applied to its arguments: exp(X), log(X), sqrt(X),
+// sigmoid(X), abs(X), each of one argument.
+type Call struct {
+	Pos  Pos
+	Fn   Func
+	Args []Expr
+}
+
+// Op is an operator of an [Expr].
+type Op int
+
+const (
+	OpAdd Op = iota // +
+	OpSub           // -
+	OpMul           // *
+	OpDiv           // /
+	OpPow           // ^ (right-associative)
+	OpNeg           // unary -
+	OpEq            // ==
+	OpNe            // !=
+	OpLt            // <
+	OpLe            // <=
+	OpGt            // >
+	OpGe            // >=
+)
+
+var opText = [...]string{"+", "-", "*", "/", "^", "-", "==", "!=", "<", "<=", ">", ">="}
+
+func (o Op) String() string {
+	if int(o) < len(opText) {
+		return opText[o]
+	}
+	return "?"
+}
+
+// Func is a function of an [Expr].
+type Func int
+
+const (
+	FnExp     Func = iota // e^x
+	FnLog                 // natural logarithm
+	FnSqrt                // square root
+	FnSigmoid             // 1 / (1 + e^-x)
+	FnAbs                 // |x|
+)
+
+var funcText = [...]string{"exp", "log", "sqrt", "sigmoid", "abs"}
+
+func (f Func) String() string {
+	if int(f) < len(funcText) {
+		return funcText[f]
+	}
+	return "?"
+}
+
+// LookupFunc returns the function called name.
+func LookupFunc(name string) (Func, bool) {
+	for i, s := range funcText {
+		if s == name {
+			return Func(i), true
+		}
+	}
+	return 0, false
+}
+
+func (e *Num) Position() Pos       { return e.Pos }
+func (e *ParamRef) Position() Pos  { return e.Pos }
+func (e *ColumnRef) Position() Pos { return e.Pos }
+func (e *Unary) Position() Pos     { return e.Pos }
+func (e *Binary) Position() Pos    { return e.Pos }
+func (e *Call) Position() Pos      { return e.Pos }
+func (*Num) expr()                 {}
+func (*ParamRef) expr()            {}
+func (*ColumnRef) expr()           {}
+func (*Unary) expr()               {}
+func (*Binary) expr()              {}
+func (*Call) expr()                {}

@@ -33,11 +33,15 @@ type Space struct {
 
 // SpaceParam is a parameter of a space and the values it ranges over, in
 // increasing order: `w0 in -5 .. 5 by 0.01` (the grid lo, lo+step, …, hi,
-// each computed as lo + i*step) or `k in {1, 2, 3}`.
+// each computed as lo + i*step) or `k in {1, 2, 3}`. Values is nil for a
+// continuous parameter, `w0 in real`: a space with one has no table of
+// hypotheses, and its ML hypothesis is found in closed form (least
+// squares, for a mean linear in the parameters under normal noise) or by
+// gradient ascent (a sigmoid unit, bernoulli(sigmoid(linear))).
 type SpaceParam struct {
 	Pos    Pos
 	Name   string
-	Values []float64
+	Values []float64 // nil: continuous
 }
 
 // Observation is `COLUMN ~ FAMILY(ARGS)`: the column's value in a row is

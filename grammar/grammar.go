@@ -150,7 +150,7 @@ type QueryStmt struct {
 // MPE(Thunder=true), indep(A, B | C).
 type Query struct {
 	Pos     lexer.Position
-	Kind    string  `parser:"@( 'P':Ident | 'MPE':Ident | 'MAP':Ident | 'ML':Ident | 'MDL':Ident | 'indep':Ident | 'density':Ident ) '(':Punct"`
+	Kind    string  `parser:"@( 'P':Ident | 'MPE':Ident | 'MAP':Ident | 'ML':Ident | 'MDL':Ident | 'Gibbs':Ident | 'indep':Ident | 'density':Ident ) '(':Punct"`
 	Targets []*Term `parser:"( @@ ( ',':Punct @@ )* )?"`
 	Bar     bool    `parser:"( @'|':Punct"`
 	Given   []*Term `parser:"  @@ ( ',':Punct @@ )* )? ')':Punct"`
@@ -226,14 +226,16 @@ type Option struct {
 	Value string `parser:"@( Number | Ident )"`
 }
 
-// Data is an inline data table: a header of variable names, then rows of
-// states, `?` for a missing cell. Newlines are not significant: each row
-// has as many cells as the header.
+// Data is a named data set: a CSV file, `data D = "points.csv"`, or an
+// inline table, a header of column names, then rows of cells (states or
+// numbers), `?` for a missing cell. Newlines are not significant: each
+// row has as many cells as the header.
 type Data struct {
 	Pos    lexer.Position
-	Name   *Name    `parser:"'data':Ident @@ '=':Punct '{':Punct"`
-	Header []*Name  `parser:"@@ ( ',':Punct @@ )*"`
-	Rows   []*Cells `parser:"@@* '}':Punct"`
+	Name   *Name    `parser:"'data':Ident @@ '=':Punct"`
+	File   *string  `parser:"(  @String"`
+	Header []*Name  `parser:" | '{':Punct @@ ( ',':Punct @@ )*"`
+	Rows   []*Cells `parser:"    @@* '}':Punct )"`
 }
 
 // Cells is one row of a data table.
@@ -254,6 +256,7 @@ func (*Classifier) stmt() {}
 func (*Learn) stmt()      {}
 func (*Mixture) stmt()    {}
 func (*Data) stmt()       {}
+func (*Space) stmt()      {}
 func (*Expect) stmt()     {}
 func (*VarDecl) stmt()    {}
 func (*Edges) stmt()      {}

@@ -16,7 +16,7 @@ const (
 	Ident  = lexer.TokenType(-2 - iota) // Storm, true, query, _x1
 	Number                              // 0.4, -3, 1e-6, .5
 	String                              // "0-3_days" (Value holds the unquoted text)
-	Punct                               // -> .. == ( ) { } [ ] , : ; = | * ?
+	Punct                               // -> .. == ( ) { } [ ] , : ; = | * ? + - / ^ ~ < > <= >= !=
 )
 
 // Lexer is pbl's hand-written lexer. It implements participle's
@@ -117,8 +117,6 @@ func (s *Scanner) Next() (lexer.Token, error) {
 	case '-':
 		if i+1 < len(src) && src[i+1] == '>' {
 			n = 2
-		} else {
-			return lexer.Token{}, lexErrorf(start, "unexpected \"-\" (a number or \"->\" must follow)")
 		}
 	case '.':
 		if i+1 < len(src) && src[i+1] == '.' {
@@ -126,11 +124,17 @@ func (s *Scanner) Next() (lexer.Token, error) {
 		} else {
 			return lexer.Token{}, lexErrorf(start, "unexpected \".\"")
 		}
-	case '=':
+	case '=', '<', '>':
 		if i+1 < len(src) && src[i+1] == '=' {
 			n = 2
 		}
-	case '(', ')', '{', '}', '[', ']', ',', ':', ';', '|', '*', '?':
+	case '!':
+		if i+1 < len(src) && src[i+1] == '=' {
+			n = 2
+		} else {
+			return lexer.Token{}, lexErrorf(start, "unexpected \"!\" (did you mean !=?)")
+		}
+	case '(', ')', '{', '}', '[', ']', ',', ':', ';', '|', '*', '?', '+', '/', '^', '~':
 	default:
 		r, _ := utf8.DecodeRuneInString(src[i:])
 		return lexer.Token{}, lexErrorf(start, "unexpected character %q", r)

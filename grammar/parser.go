@@ -7,7 +7,7 @@ import "github.com/alecthomas/participle/v2"
 // over an edge list starting with a variable named P.
 var Parser = participle.MustBuild[File](
 	participle.Lexer(Lexer),
-	participle.Union[Stmt](&Import{}, &VarDecl{}, &QueryStmt{}, &Expect{}, &Classifier{}, &Learn{}, &Mixture{}, &Data{}, &Dist{}, &Edges{}),
+	participle.Union[Stmt](&Import{}, &VarDecl{}, &QueryStmt{}, &Expect{}, &Classifier{}, &Learn{}, &Mixture{}, &Space{}, &Data{}, &Dist{}, &Edges{}),
 	participle.UseLookahead(3),
 )
 

@@ -127,6 +127,8 @@ func (p *parser) stmt() grammar.Stmt {
 			return p.mixture()
 		case "data":
 			return p.data()
+		case "space":
+			return p.space()
 		case "P":
 			if t := p.peek(); t.Type == grammar.Punct && t.Value == "(" {
 				return p.dist()
@@ -364,7 +366,7 @@ func (p *parser) array(what string) *grammar.Array {
 	return a
 }
 
-var queryKinds = map[string]bool{"P": true, "MPE": true, "MAP": true, "ML": true, "MDL": true, "indep": true, "density": true}
+var queryKinds = map[string]bool{"P": true, "MPE": true, "MAP": true, "ML": true, "MDL": true, "Gibbs": true, "indep": true, "density": true}
 
 // isQueryStart reports whether a query keyword followed by "(" is next.
 func (p *parser) isQueryStart() bool {
@@ -557,13 +559,23 @@ func (p *parser) mixture() *grammar.Mixture {
 	return m
 }
 
-// data parses an inline data table `data NAME = { header rows }`.
+// data parses a data set, `data NAME = "file.csv"` or an inline table
+// `data NAME = { header rows }`.
 func (p *parser) data() *grammar.Data {
 	d := &grammar.Data{Pos: p.tok.Pos}
 	p.next()
 	d.Name = p.name("the table's name")
 	p.expect("=", "after the table's name")
-	p.expect("{", "to open the table")
+	if p.tok.Type == grammar.String {
+		f := p.tok.Value
+		d.File = &f
+		p.next()
+		return d
+	}
+	if !p.is("{") {
+		p.fail(p.tok.Pos, "expected a quoted CSV file name or \"{\" to open an inline table after data %s =, found %s", d.Name.Text(), describe(p.tok))
+	}
+	p.next()
 	d.Header = p.names("a variable name in the table's header")
 	for !p.is("}") {
 		if p.tok.Type == grammar.EOF {

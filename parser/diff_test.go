@@ -116,4 +116,16 @@ var differentialOnly = []string{
 	`A ->`, `A -> B ->`, `A, -> B`, `A`, `A B`, `-> A`, `A -> B C -> D`, `A -> B P(C) = 0.2 query P(C)`,
 	`P(X)`, `P()`, `P(|)`, `P(X |)`, `P(X | Y=)`, `P(X=)`, `P(X, )`, `P(*, X)`, `P({A, B})`, `P({A B})`,
 	`P(X, {A B})`, `P(X) P(Y)`, `MPE`, `MPE(`, `indep(A, {B} | {C, D})`, `foo(X)`, `P(X) extra`,
+	// Hypothesis spaces and their expressions.
+	`space`, `space H`, `space H {`, `space H { }`, `space H { w }`, `space H { w in }`, `space H { w in real }`,
+	`space H { w, v in 0 .. 1 by 0.5 }`, `space H { w in 0 .. 1 }`, `space H { w in 0 .. 1 by }`, `space H { w in {1, -2, 3.5} }`,
+	`space H { w in {} }`, `space H { prior uniform }`, `space H { prior }`, `space H { prior w^2 }`, `space H { prior in real }`,
+	`space H { d ~ normal(w0 + w1*x, 1) }`, `space H { d ~ normal(w0 + w1*x-1, 1) }`, `space H { d ~ normal(x-2*y^2/3, 1) }`,
+	`space H { d ~ normal(-x^2, -1) }`, `space H { d ~ normal(x -1^2*2, 1) }`, `space H { d ~ bernoulli(sigmoid(w0 + w1 * x)) }`,
+	`space H { d ~ normal(x y, 1) }`, `space H { d ~ normal((x, 1) }`, `space H { d ~ normal(x +, 1) }`, `space H { d ~ f() }`,
+	`space H { d ~ normal("a b" * 2, 1) }`, `space H { prior (w != 0) + (v >= 1) < 3 }`, `space H { prior 2 ^ - - w }`,
+	`space H { T = yes if conjunction(A, B) }`, `space H { T = yes if conjunction() }`, `space H { T = yes conjunction(A) }`,
+	`space H { T = yes if all(A) }`, `space H { d ~ normal(x, 1) prior uniform w in {1} }`, `space, a -> b`, `space H { 3 in real }`,
+	`data D = "x.csv"`, `data D = x.csv`, `data D = "x.csv" { a }`, `data D = { x, d 1, -2 -3, 4.5 }`,
+	`ML(H | D)`, `Gibbs(H | D)`, `MDL(H)`, `Gibbs`,
 }

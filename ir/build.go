@@ -231,7 +231,7 @@ func (b *Builder) AddStmt(s Stmt) { b.m.Stmts = append(b.m.Stmts, s) }
 // error found while building and validating.
 func (b *Builder) Finish() (*Model, error) {
 	m := b.m
-	if len(m.Vars) == 0 && len(b.Errs) == 0 {
+	if len(m.Vars) == 0 && len(m.Spaces) == 0 && len(b.Errs) == 0 {
 		b.Errorf(Pos{File: m.Source, Line: 1, Col: 1}, "the model declares no variables")
 	}
 	for v := range m.Vars {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/internal/spell"
@@ -35,10 +36,23 @@ func (k ClassifierKind) String() string {
 	return "naive_bayes"
 }
 
-// DataTable is an inline data table.
+// DataTable is a named data set: an inline table, or a CSV file (File
+// set, by `data D = "file.csv"` or bound on the command line).
 type DataTable struct {
-	Pos   Pos
-	Name  string
+	Pos  Pos
+	Name string
+	File string // the CSV file, relative to the current directory; "" for an inline table
+
+	// An inline table as written: the header's column names and each
+	// row's cells ("" for a missing cell, ?), with their positions.
+	Header    []string
+	HeaderPos []Pos
+	Cells     [][]string
+	CellPos   [][]Pos
+
+	// An inline table whose columns are all discrete variables of the
+	// model, resolved: nil otherwise (a table of a hypothesis space's
+	// data columns, x and d) and for a file.
 	Vars  []VarID   // the header's variables, in column order
 	Rows  [][]int32 // Rows[i][j]: state of Vars[j] in row i, or -1 if missing
 	Lines []Pos     // Lines[i]: position of row i
@@ -148,6 +162,56 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 		return
 	}
 	t := &DataTable{Pos: pos(d.Pos), Name: name}
+	defer func() {
+		l.tables[name] = t
+		m.Tables = append(m.Tables, t)
+	}()
+	if file, bound := l.opt.Data[name]; bound {
+		l.bound[name] = true
+		t.File = file
+		return
+	}
+	if d.File != nil {
+		t.File = *d.File
+		if !filepath.IsAbs(t.File) {
+			t.File = filepath.Join(filepath.Dir(d.Pos.Filename), t.File)
+		}
+		return
+	}
+	seenCol := map[string]bool{}
+	for _, h := range d.Header {
+		if seenCol[h.Text()] {
+			l.b.Errorf(pos(h.Pos), "column %q appears twice", h.Text())
+		}
+		seenCol[h.Text()] = true
+		t.Header = append(t.Header, h.Text())
+		t.HeaderPos = append(t.HeaderPos, pos(h.Pos))
+	}
+	for _, r := range d.Rows {
+		cells, at := make([]string, len(r.Cells)), make([]Pos, len(r.Cells))
+		for j, c := range r.Cells {
+			at[j] = pos(c.Pos)
+			if !c.Missing {
+				cells[j] = c.State.Text()
+			}
+		}
+		t.Cells = append(t.Cells, cells)
+		t.CellPos = append(t.CellPos, at)
+	}
+	// A table of a space's data need not name variables: it is resolved
+	// only if every column is a discrete variable.
+	if len(m.Spaces) > 0 {
+		for _, h := range d.Header {
+			if id, found := m.byName[h.Text()]; !found || !m.Vars[id].Discrete() {
+				for _, r := range d.Rows {
+					if len(r.Cells) != len(d.Header) {
+						l.b.Errorf(pos(r.Pos), "data row has %s, expected %d (one for each column)", Plural(len(r.Cells), "cell"), len(d.Header))
+					}
+				}
+				return
+			}
+		}
+	}
 	ok := true
 	seen := map[VarID]bool{}
 	for _, h := range d.Header {
@@ -159,13 +223,13 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 			l.b.Errorf(pos(h.Pos), "%q is real-valued; inline data tables hold discrete states", h.Text())
 			ok = false
 		case seen[id]:
-			l.b.Errorf(pos(h.Pos), "column %q appears twice", h.Text())
 			ok = false
 		}
 		seen[id] = true
 		t.Vars = append(t.Vars, id)
 	}
 	if !ok {
+		t.Vars = nil
 		return
 	}
 	for _, r := range d.Rows {
@@ -198,8 +262,6 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 			t.Lines = append(t.Lines, pos(r.Pos))
 		}
 	}
-	l.tables[name] = t
-	m.Tables = append(m.Tables, t)
 }
 
 // learnStmt lowers a learn statement, or reports it and returns nil.
@@ -226,6 +288,14 @@ func (l *lowerer) learnStmt(s *grammar.Learn) *LearnStmt {
 		if !filepath.IsAbs(ls.File) {
 			ls.File = filepath.Join(filepath.Dir(s.Pos.Filename), ls.File)
 		}
+		// --data NAME=FILE binds a CSV named by its base name, weather for
+		// "data/weather.csv".
+		base := filepath.Base(*s.File)
+		base = strings.TrimSuffix(base, filepath.Ext(base))
+		if file, bound := l.opt.Data[base]; bound {
+			l.bound[base] = true
+			ls.File = file
+		}
 	default:
 		t, ok := l.tables[s.Table.Text()]
 		if !ok {
@@ -242,7 +312,21 @@ func (l *lowerer) learnStmt(s *grammar.Learn) *LearnStmt {
 			l.b.Errorf(pos(s.Table.Pos), "%s", msg)
 			return nil
 		}
-		ls.Table = t
+		switch {
+		case t.File != "":
+			ls.File = t.File
+		case t.Vars == nil:
+			var bad []string
+			for _, h := range t.Header {
+				if id, found := l.b.m.byName[h]; !found || !l.b.m.Vars[id].Discrete() {
+					bad = append(bad, strconv.Quote(h))
+				}
+			}
+			l.b.Errorf(pos(s.Table.Pos), "data table %q has columns that are not discrete variables of the model (%s): learn reads variables' states", t.Name, strings.Join(bad, ", "))
+			return nil
+		default:
+			ls.Table = t
+		}
 	}
 	if s.Method != nil {
 		ls.Method = *s.Method

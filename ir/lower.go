@@ -41,6 +41,13 @@ type LowerOptions struct {
 	// positioned at the statement unless it carries positions of its own.
 	// Without Learn, learn statements are lowered but not run.
 	Learn func(m *Model, s *LearnStmt) (*Model, error)
+
+	// Data binds data sets to other files, with the same columns: a data
+	// table (inline or a CSV) named NAME reads Data[NAME] instead, and so
+	// does a learn statement reading a CSV whose base name is NAME
+	// (weather for "data/weather.csv"). A name that the main file does not
+	// use is an error ([ErrUnknownData]).
+	Data map[string]string
 }
 
 // LowerWith is Lower with options.
@@ -67,6 +74,7 @@ func Extend(m *Model, opt LowerOptions, files ...*grammar.File) (*Model, error) 
 	c.Stmts = nil
 	c.Potentials = append([]*Factor(nil), m.Potentials...)
 	c.Tables = append([]*DataTable(nil), m.Tables...)
+	c.Spaces = append([]*Space(nil), m.Spaces...)
 	c.byName = make(map[string]VarID, len(m.Vars))
 	for v, x := range m.Vars {
 		// Lowering may give open variables states (inline tables): each
@@ -101,6 +109,7 @@ func Extend(m *Model, opt LowerOptions, files ...*grammar.File) (*Model, error) 
 // file's statements against the model learned.
 func (l *lowerer) lower(opt LowerOptions, files []*grammar.File) (*Model, error) {
 	main := files[len(files)-1]
+	l.opt = opt
 	for _, f := range files {
 		l.decls(f)
 	}
@@ -120,6 +129,7 @@ func (l *lowerer) lower(opt LowerOptions, files []*grammar.File) (*Model, error)
 			}
 		}
 	}
+	l.checkBound(main)
 	m, err := l.b.Finish()
 	if err != nil {
 		return nil, err
@@ -192,7 +202,7 @@ func Positioned(pos Pos, err error) ErrorList {
 
 // newLowerer returns a lowerer building with b.
 func newLowerer(b *Builder) *lowerer {
-	return &lowerer{b: b, edges: map[[2]VarID]Pos{}, dists: map[VarID]Pos{}, bad: map[string]bool{}, tables: map[string]*DataTable{}}
+	return &lowerer{b: b, edges: map[[2]VarID]Pos{}, dists: map[VarID]Pos{}, bad: map[string]bool{}, tables: map[string]*DataTable{}, bound: map[string]bool{}}
 }
 
 // decls lowers the declarations of f that come before the others: its
@@ -232,6 +242,9 @@ func (l *lowerer) structure() {
 	l.edgeStructure()
 	l.classifierStructure()
 	l.mixtures()
+	for _, f := range l.files {
+		l.spaces(f)
+	}
 }
 
 // data lowers the inline data tables of f.
@@ -252,6 +265,8 @@ type lowerer struct {
 	bad      map[string]bool  // names whose declaration was reported invalid
 	tables   map[string]*DataTable
 	files    []*grammar.File // the files whose declarations were read
+	opt      LowerOptions
+	bound    map[string]bool // the names of opt.Data used
 
 	baseClassifier *Classifier // Extend: the classifier of the model extended, or nil
 }

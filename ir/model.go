@@ -94,7 +94,8 @@ type Model struct {
 
 	Classifier *Classifier  // the naive_bayes or tan declaration, or nil
 	Mixtures   []*Mixture   // the mixture declarations, in source order
-	Tables     []*DataTable // inline data tables, in source order
+	Tables     []*DataTable // named data sets (inline tables, CSV files), in source order
+	Spaces     []*Space     // the hypothesis spaces, in source order
 	Source     string       // the file the model was read from, or ""
 
 	byName map[string]VarID

@@ -21,6 +21,9 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 	var errs ErrorList
 	at := pos(q.Pos)
 	lq := &Query{Pos: at, Text: QueryText(q), Bar: q.Bar}
+	if isHypQuery(m, q) {
+		return lowerHypQuery(m, q, lq)
+	}
 	switch q.Kind {
 	case "P":
 		lq.Kind = Prob
@@ -33,7 +36,7 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 	case "density":
 		lq.Kind = Density
 	default:
-		errs.Add(at, "%s(...) queries are for hypothesis spaces and mixtures, which this model has none of", q.Kind)
+		errs.Add(at, "%s(...) is not a query", q.Kind)
 		return nil, errs
 	}
 

@@ -27,6 +27,9 @@ const (
 	MAP                      // MAP(X, Y | e): the most probable assignment of X, Y
 	Indep                    // indep(A, B | C): d-separation
 	Density                  // density(x=1.3, y=-0.2 | e): the density of real values
+	ML                       // ML(H | D): the maximum likelihood hypothesis
+	MDL                      // MDL(H | D): the minimum description length hypothesis
+	Gibbs                    // Gibbs(H | D): a hypothesis drawn from the posterior
 )
 
 func (k QueryKind) String() string {
@@ -41,6 +44,12 @@ func (k QueryKind) String() string {
 		return "indep"
 	case Density:
 		return "density"
+	case ML:
+		return "ML"
+	case MDL:
+		return "MDL"
+	case Gibbs:
+		return "Gibbs"
 	}
 	return "?"
 }
@@ -81,6 +90,10 @@ type Query struct {
 
 	// Indep: is every variable of A d-separated from every variable of B given C?
 	A, B, C []VarID
+
+	// Hyp is set for a query about hypotheses given data (Prob, MAP, ML,
+	// MDL, Gibbs); the fields above are then unset.
+	Hyp *HypQuery
 
 	Bar      bool      // the query was written with a bar (|)
 	Mentions []Mention // every variable named, in the order written, for messages

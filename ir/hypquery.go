@@ -1,0 +1,226 @@
+package ir
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl/grammar"
+)
+
+// HypQuery is a query about hypotheses given data, a [Query]'s Hyp: the
+// posterior P(H | D) (Kind Prob), the MAP, ML and MDL hypotheses, a Gibbs
+// draw, or the classification of a new instance, Bayes optimal
+// (P(EnjoySport | D, Sky=sunny, ...)) or by a Gibbs draw.
+type HypQuery struct {
+	// Space is the space asked about; nil when the hypotheses are the
+	// states of a discrete variable of the model, Var, and each row of
+	// Data an independent observation of the other variables (Mitchell's
+	// cancer test: P(H | D) ∝ P(H) Π_rows P(row | H)).
+	Space *Space
+	Var   VarID
+	Data  *DataTable
+
+	// Classify: the instance's Target (a concept's target variable, or a
+	// column a space observes as bernoulli) is asked for, given the
+	// instance's other values, as written.
+	Classify bool
+	Target   string
+	Instance []Given
+}
+
+// Given is a name's value in a query, as written (a state, or a number).
+type Given struct {
+	Pos   Pos
+	Name  string
+	Value string
+}
+
+// dataTerm returns the data table a query's given term names, if it is a
+// bare name of a data set that is not a variable.
+func dataTerm(m *Model, t *grammar.Term) *DataTable {
+	if t.Star || t.Group != nil || t.Name == nil || t.State != nil {
+		return nil
+	}
+	if _, isVar := m.byName[t.Name.Text()]; isVar {
+		return nil
+	}
+	for _, d := range m.Tables {
+		if d.Name == t.Name.Text() {
+			return d
+		}
+	}
+	return nil
+}
+
+// isHypQuery reports whether q is about hypotheses given data: ML, MDL
+// and Gibbs always are; P and MAP are when a data set is given.
+func isHypQuery(m *Model, q *grammar.Query) bool {
+	switch q.Kind {
+	case "ML", "MDL", "Gibbs":
+		return true
+	case "P", "MAP":
+		for _, t := range q.Given {
+			if dataTerm(m, t) != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lowerHypQuery lowers a query about hypotheses given data.
+func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
+	var errs ErrorList
+	at := lq.Pos
+	switch q.Kind {
+	case "P":
+		lq.Kind = Prob
+	case "MAP":
+		lq.Kind = MAP
+	case "ML":
+		lq.Kind = ML
+	case "MDL":
+		lq.Kind = MDL
+	case "Gibbs":
+		lq.Kind = Gibbs
+	}
+	h := &HypQuery{}
+	example := q.Kind + "(H | D)"
+	var rest []*grammar.Term
+	for _, t := range q.Given {
+		if d := dataTerm(m, t); d != nil {
+			if h.Data != nil {
+				errs.Add(pos(t.Pos), "%s gives two data sets, %s and %s; give one", q.Kind, strconv.Quote(h.Data.Name), strconv.Quote(d.Name))
+				continue
+			}
+			h.Data = d
+			continue
+		}
+		rest = append(rest, t)
+	}
+	if h.Data == nil {
+		msg := q.Kind + "(...) asks about hypotheses given data, as in " + example
+		if len(m.Tables) == 0 {
+			msg += ": declare the data, data D = \"file.csv\""
+		}
+		errs.Add(at, "%s", msg)
+		return nil, errs
+	}
+	if len(q.Targets) != 1 || q.Targets[0].Name == nil || q.Targets[0].State != nil {
+		errs.Add(at, "%s(...) asks about one space (or variable) given data, as in %s", q.Kind, example)
+		return nil, errs
+	}
+	target := q.Targets[0].Name
+	name := target.Text()
+	for _, s := range m.Spaces {
+		if s.Name == name {
+			h.Space = s
+		}
+	}
+	switch {
+	case h.Space != nil:
+		if len(rest) > 0 {
+			errs.Add(pos(rest[0].Pos), "%s asks about the space %s given the data %s only; to classify a new instance, ask for its target, as in P(%s | %s, ...)", strings.TrimSuffix(QueryText(q), ""), strconv.Quote(name), strconv.Quote(h.Data.Name), spaceTargetExample(m, h.Space), h.Data.Name)
+			return nil, errs
+		}
+	default:
+		// The target is a variable or a column: a space's target (a new
+		// instance to classify), or else a variable whose states are the
+		// hypotheses.
+		var owners []*Space
+		for _, s := range m.Spaces {
+			if spaceTargets(m, s, name) {
+				owners = append(owners, s)
+			}
+		}
+		switch {
+		case len(owners) > 1:
+			errs.Add(pos(target.Pos), "%s is predicted by the spaces %s and %s; classify with one of them at a time (a model file per space)", strconv.Quote(name), strconv.Quote(owners[0].Name), strconv.Quote(owners[1].Name))
+			return nil, errs
+		case len(owners) == 1:
+			if lq.Kind != Prob && lq.Kind != Gibbs {
+				errs.Add(at, "%s classifies with the whole space or a drawn hypothesis: ask P(%s | %s, ...) (Bayes optimal) or Gibbs(%s | %s, ...)", strconv.Quote(name), Quote(name), h.Data.Name, Quote(name), h.Data.Name)
+				return nil, errs
+			}
+			h.Space, h.Classify, h.Target = owners[0], true, name
+			seen := map[string]bool{name: true}
+			for _, t := range rest {
+				if t.Star || t.Group != nil || t.Name == nil || t.State == nil {
+					errs.Add(pos(t.Pos), "give the new instance's values, as in %s", instanceExample(m, owners[0]))
+					continue
+				}
+				if seen[t.Name.Text()] {
+					errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(t.Name.Text()))
+					continue
+				}
+				seen[t.Name.Text()] = true
+				h.Instance = append(h.Instance, Given{Pos: pos(t.Pos), Name: t.Name.Text(), Value: t.State.Text()})
+			}
+		default:
+			id, ok := lookupVar(m, target, &errs)
+			if !ok {
+				return nil, errs
+			}
+			v := m.Vars[id]
+			if !v.Discrete() {
+				errs.Add(pos(target.Pos), "%s is real-valued: the hypotheses of %s are the states of a discrete variable", strconv.Quote(name), example)
+				return nil, errs
+			}
+			if lq.Kind == MAP && len(rest) > 0 || len(rest) > 0 {
+				errs.Add(pos(rest[0].Pos), "%s takes the data only: each row of %s is an observation given a hypothesis", QueryText(q), strconv.Quote(h.Data.Name))
+				return nil, errs
+			}
+			if h.Data.File == "" && h.Data.Vars == nil {
+				errs.Add(pos(q.Given[0].Pos), "the data %s has columns that are not discrete variables of the model", strconv.Quote(h.Data.Name))
+				return nil, errs
+			}
+			h.Var = id
+			lq.Mentions = append(lq.Mentions, Mention{Var: id, Pos: pos(target.Pos)})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	lq.Hyp = h
+	return lq, nil
+}
+
+// spaceTargets reports whether a new instance's name is what space s
+// predicts: its concept's target, or a column it observes as bernoulli.
+func spaceTargets(m *Model, s *Space, name string) bool {
+	if s.Concept != nil {
+		return m.Vars[s.Concept.Target].Name == name
+	}
+	for _, o := range s.Obs {
+		if o.Family == FamilyBernoulli && s.Columns[o.Column] == name {
+			return true
+		}
+	}
+	return false
+}
+
+func spaceTargetExample(m *Model, s *Space) string {
+	if s.Concept != nil {
+		return Quote(m.Vars[s.Concept.Target].Name)
+	}
+	for _, o := range s.Obs {
+		if o.Family == FamilyBernoulli {
+			return Quote(s.Columns[o.Column])
+		}
+	}
+	return "TARGET"
+}
+
+func instanceExample(m *Model, s *Space) string {
+	if s.Concept != nil && len(s.Concept.Attrs) > 0 {
+		v := m.Vars[s.Concept.Attrs[0]]
+		return Quote(v.Name) + "=" + Quote(v.States[0])
+	}
+	for i, c := range s.Columns {
+		if !spaceTargets(m, s, c) {
+			_ = i
+			return Quote(c) + "=1.5"
+		}
+	}
+	return "x=1.5"
+}

@@ -1,0 +1,386 @@
+package hypothesis
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pbl-lang/pbl/internal/input"
+	"github.com/pbl-lang/pbl/internal/spell"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// maxErrors is how many cell errors NewData and ReadCSV collect before
+// they stop reading.
+const maxErrors = 10
+
+// Data are the rows given to a space: one column of float64 per entry of
+// [Columns] (s, m), all of the same length. A numeric column holds its
+// numbers, a bernoulli-observed column 0 or 1, a concept's attribute or
+// target column the index of the state in the model variable's States.
+type Data struct {
+	Names []string    // the column names, Columns(s, m)
+	Cols  [][]float64 // Cols[j][i]: column j of row i
+	n     int
+	pos   func(row, col int) ir.Pos // or nil
+}
+
+// Len returns the number of rows.
+func (d *Data) Len() int { return d.n }
+
+// Pos returns the position of row's cell in column col (an index in
+// Names), or of the whole row when col is -1. It is the zero Pos when the
+// data carry no positions.
+func (d *Data) Pos(row, col int) ir.Pos {
+	if d.pos == nil {
+		return ir.Pos{}
+	}
+	return d.pos(row, col)
+}
+
+// Columns returns the names of the columns a space reads, in the order of
+// Data.Cols: Space.Columns for a parameterised space; for a concept space,
+// its attributes' names then its target's.
+func Columns(s *ir.Space, m *ir.Model) []string {
+	if c := s.Concept; c != nil {
+		out := make([]string, 0, len(c.Attrs)+1)
+		for _, a := range c.Attrs {
+			out = append(out, m.Vars[a].Name)
+		}
+		return append(out, m.Vars[c.Target].Name)
+	}
+	return s.Columns
+}
+
+// cellKind is how a column's cells are read.
+type cellKind int
+
+const (
+	cellNumber cellKind = iota // a finite number
+	cellBinary                 // 0/1/true/false/yes/no, for a bernoulli observation
+	cellState                  // a state name of a model variable
+)
+
+// plan says, for each column the space reads, which field of a record
+// holds it and how to read it.
+type plan struct {
+	names  []string
+	field  []int // field[j]: index of column j in the header
+	kind   []cellKind
+	states [][]string // for cellState
+	vars   []string   // for cellState: the variable's name
+}
+
+func newPlan(s *ir.Space, m *ir.Model, header []string, headerPos func(field int) ir.Pos) (*plan, error) {
+	names := Columns(s, m)
+	p := &plan{names: names, field: make([]int, len(names)), kind: make([]cellKind, len(names)),
+		states: make([][]string, len(names)), vars: make([]string, len(names))}
+	if c := s.Concept; c != nil {
+		for j := range names {
+			v := c.Target
+			if j < len(c.Attrs) {
+				v = c.Attrs[j]
+			}
+			p.kind[j], p.states[j], p.vars[j] = cellState, m.Vars[v].States, m.Vars[v].Name
+		}
+	} else {
+		for _, o := range s.Obs {
+			if o.Family == ir.FamilyBernoulli {
+				p.kind[o.Column] = cellBinary
+			}
+		}
+	}
+	index := make(map[string]int, len(header))
+	var errs ir.ErrorList
+	for f, h := range header {
+		h = strings.TrimSpace(h)
+		if f == 0 {
+			h = strings.TrimPrefix(h, "\uFEFF")
+		}
+		if _, dup := index[h]; dup {
+			index[h] = -1 - f // a duplicate: an error if the space reads it
+			continue
+		}
+		index[h] = f
+	}
+	for j, name := range names {
+		f, ok := index[name]
+		switch {
+		case !ok:
+			msg := fmt.Sprintf("the data have no column %q", name)
+			if near := spell.Nearest(name, header); near != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", near)
+			}
+			errs = append(errs, &ir.Error{Pos: headerPos(-1), Msg: msg, Err: ErrMissingColumn})
+		case f < 0:
+			errs = append(errs, &ir.Error{Pos: headerPos(-1 - f), Msg: fmt.Sprintf("column %q appears twice in the header", name), Err: ErrBadValue})
+		default:
+			p.field[j] = f
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// row reads a record's cells into d's row i, adding errors to errs;
+// cellPos(field) positions a field of the record.
+func (p *plan) row(d *Data, i int, rec []string, cellPos func(field int) ir.Pos, errs *ir.ErrorList) {
+	for j, f := range p.field {
+		if f >= len(rec) {
+			*errs = append(*errs, &ir.Error{Pos: cellPos(-1), Msg: fmt.Sprintf("missing value for %q: the row has %d fields", p.names[j], len(rec)), Err: ErrMissingValue})
+			continue
+		}
+		v, err := p.cell(j, rec[f])
+		if err != nil {
+			err.Pos = cellPos(f)
+			*errs = append(*errs, err)
+			continue
+		}
+		d.Cols[j][i] = v
+	}
+}
+
+// cell reads one cell of column j; the error's Pos is left for the caller.
+func (p *plan) cell(j int, s string) (float64, *ir.Error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, &ir.Error{Msg: fmt.Sprintf("missing value for %q", p.names[j]), Err: ErrMissingValue}
+	}
+	switch p.kind[j] {
+	case cellBinary:
+		switch strings.ToLower(s) {
+		case "1", "true", "yes":
+			return 1, nil
+		case "0", "false", "no":
+			return 0, nil
+		}
+		return 0, &ir.Error{Msg: fmt.Sprintf("%q is not a value of the bernoulli column %q (0, 1, true, false, yes or no)", s, p.names[j]), Err: ErrBadValue}
+	case cellState:
+		for k, st := range p.states[j] {
+			if st == s {
+				return float64(k), nil
+			}
+		}
+		msg := fmt.Sprintf("unknown state %q for %s", s, p.vars[j])
+		if near := spell.Nearest(s, p.states[j]); near != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", near)
+		} else {
+			msg += fmt.Sprintf(" (its states are %s)", strings.Join(p.states[j], ", "))
+		}
+		return 0, &ir.Error{Msg: msg, Err: ErrBadValue}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return 0, &ir.Error{Msg: fmt.Sprintf("%s is out of float64's range in column %q", s, p.names[j]), Err: ErrBadValue}
+		}
+		return 0, &ir.Error{Msg: fmt.Sprintf("%q is not a number (column %q)", s, p.names[j]), Err: ErrBadValue}
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, &ir.Error{Msg: fmt.Sprintf("%s is not a finite number (column %q)", s, p.names[j]), Err: ErrBadValue}
+	}
+	return v, nil
+}
+
+func (p *plan) newData(n int) *Data {
+	d := &Data{Names: p.names, Cols: make([][]float64, len(p.names)), n: n}
+	for j := range d.Cols {
+		d.Cols[j] = make([]float64, n)
+	}
+	return d
+}
+
+// NewData reads rows of text cells for space s of model m. header names
+// the fields of each row; fields the space does not read are ignored.
+// cellPos(row, field) positions a cell (row -1 is the header; field -1 the
+// whole row); it may be nil. The errors are an ir.ErrorList: a missing
+// column (ErrMissingColumn, with a did-you-mean), an empty cell
+// (ErrMissingValue), text, NaN or an infinity in a numeric column, a
+// bernoulli cell that is not 0/1/true/false/yes/no, an unknown state of a
+// concept's variable (ErrBadValue).
+func NewData(s *ir.Space, m *ir.Model, header []string, rows [][]string, cellPos func(row, field int) ir.Pos) (*Data, error) {
+	if cellPos == nil {
+		cellPos = func(int, int) ir.Pos { return ir.Pos{} }
+	}
+	p, err := newPlan(s, m, header, func(f int) ir.Pos { return cellPos(-1, f) })
+	if err != nil {
+		return nil, err
+	}
+	d := p.newData(len(rows))
+	var errs ir.ErrorList
+	for i, rec := range rows {
+		p.row(d, i, rec, func(f int) ir.Pos { return cellPos(i, f) }, &errs)
+		if len(errs) >= maxErrors {
+			break
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	d.pos = func(row, col int) ir.Pos {
+		if col >= 0 {
+			col = p.field[col]
+		}
+		return cellPos(row, col)
+	}
+	return d, nil
+}
+
+// FromColumns returns data for space s of model m made of the given
+// columns, in the order of [Columns] (s, m), without positions. Values
+// are checked as NewData checks cells: finite numbers, 0 or 1 in a
+// bernoulli column, state indices in a concept's.
+func FromColumns(s *ir.Space, m *ir.Model, cols [][]float64) (*Data, error) {
+	names := Columns(s, m)
+	if len(cols) != len(names) {
+		return nil, fmt.Errorf("hypothesis: %d columns given for %d (%s)", len(cols), len(names), strings.Join(names, ", "))
+	}
+	p, err := newPlan(s, m, names, func(int) ir.Pos { return ir.Pos{} })
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	if len(cols) > 0 {
+		n = len(cols[0])
+	}
+	for j, c := range cols {
+		if len(c) != n {
+			return nil, fmt.Errorf("hypothesis: column %q has %d values, column %q %d", names[j], len(c), names[0], n)
+		}
+		for i, v := range c {
+			ok := !math.IsNaN(v) && !math.IsInf(v, 0)
+			switch p.kind[j] {
+			case cellBinary:
+				ok = v == 0 || v == 1
+			case cellState:
+				ok = v >= 0 && v < float64(len(p.states[j])) && v == math.Trunc(v)
+			}
+			if !ok {
+				return nil, &ir.Error{Msg: fmt.Sprintf("row %d: %v is not a value of column %q", i+1, v, names[j]), Err: ErrBadValue}
+			}
+		}
+	}
+	return &Data{Names: names, Cols: cols, n: n}, nil
+}
+
+// ReadCSV reads the CSV file at path (its first row the header; a gzip
+// file is decompressed) for space s of model m, refusing a file larger
+// than internal/input's limit. Errors are positioned path:line:col, as
+// NewData's.
+func ReadCSV(path string, s *ir.Space, m *ir.Model) (*Data, error) {
+	src, err := input.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.HasPrefix(src, []byte{0x1f, 0x8b}) {
+		if src, err = input.Gunzip(src); err != nil {
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		}
+	}
+	return readCSV(path, src, s, m)
+}
+
+func readCSV(path string, src []byte, s *ir.Space, m *ir.Model) (*Data, error) {
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
+	lineStart := []int{0} // byte offset of each physical line
+	for i, c := range src {
+		if c == '\n' {
+			lineStart = append(lineStart, i+1)
+		}
+	}
+	// runeCol converts csv's 1-based byte column on a line to runes.
+	runeCol := func(line, col int) int {
+		if line < 1 || line > len(lineStart) {
+			return col
+		}
+		start := lineStart[line-1]
+		end := min(start+col-1, len(src))
+		return utf8.RuneCount(src[start:end]) + 1
+	}
+	r := csv.NewReader(bytes.NewReader(src))
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	posErr := func(err error) error {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return ir.ErrorList{{Pos: ir.Pos{File: path, Line: pe.Line, Col: runeCol(pe.Line, pe.Column)}, Msg: pe.Err.Error(), Err: pe.Err}}
+		}
+		return &os.PathError{Op: "read", Path: path, Err: err}
+	}
+	header, err := r.Read()
+	if err == io.EOF {
+		return nil, ir.ErrorList{{Pos: ir.Pos{File: path}, Msg: "the file is empty: it has no header", Err: ErrMissingColumn}}
+	}
+	if err != nil {
+		return nil, posErr(err)
+	}
+	header = append([]string(nil), header...)
+	fieldPos := func(f int) ir.Pos {
+		if f < 0 {
+			line, _ := r.FieldPos(0)
+			return ir.Pos{File: path, Line: line}
+		}
+		line, col := r.FieldPos(f)
+		return ir.Pos{File: path, Line: line, Col: runeCol(line, col)}
+	}
+	p, err := newPlan(s, m, header, fieldPos)
+	if err != nil {
+		return nil, err
+	}
+	cols := make([][]float64, len(p.names))
+	var lines []int32
+	var errs ir.ErrorList
+	tmp := p.newData(1)
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			errs = append(errs, posErr(err).(ir.ErrorList)...)
+			break
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" && len(header) > 1 {
+			continue // a blank line
+		}
+		before := len(errs)
+		p.row(tmp, 0, rec, fieldPos, &errs)
+		if len(errs) >= maxErrors {
+			break
+		}
+		if len(errs) > before {
+			continue
+		}
+		for j := range cols {
+			cols[j] = append(cols[j], tmp.Cols[j][0])
+		}
+		line, _ := r.FieldPos(0)
+		lines = append(lines, int32(line))
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	d := &Data{Names: p.names, Cols: cols, n: len(lines)}
+	for j := range d.Cols {
+		if d.Cols[j] == nil {
+			d.Cols[j] = []float64{}
+		}
+	}
+	d.pos = func(row, col int) ir.Pos {
+		if row < 0 {
+			return ir.Pos{File: path, Line: 1}
+		}
+		return ir.Pos{File: path, Line: int(lines[row])}
+	}
+	return d, nil
+}

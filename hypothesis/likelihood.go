@@ -1,0 +1,328 @@
+package hypothesis
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// mode is how an observation's log-likelihood is computed.
+type mode uint8
+
+const (
+	modeConst     mode = iota // no argument reads a parameter: computed once
+	modeSuff                  // normal, from sufficient statistics (suffNormal)
+	modeCount                 // bernoulli(P) with P of parameters only: k1·ln P + k0·ln(1−P)
+	modeNormal                // normal, a column at a time
+	modeSigmoid               // bernoulli(sigmoid(Z)), a column at a time, from Z
+	modeBernoulli             // bernoulli(P), a column at a time
+)
+
+// obsEval computes one observation's log-likelihood under a hypothesis.
+type obsEval struct {
+	ob   *ir.Observation
+	args []*node
+	y    []float64 // the observed column
+	mode mode
+
+	constLL float64     // modeConst
+	suff    *suffNormal // modeSuff
+	k1, k0  float64     // modeCount: rows with 1, with 0
+}
+
+// likelihood is the log-likelihood of the data under a space's
+// hypotheses: its observations compiled and bound to the data.
+type likelihood struct {
+	s     *ir.Space
+	d     *Data
+	obs   []*obsEval
+	slots int // buffers of mixed nodes per work
+	maxJ  int // the largest number of coefficients of a suffNormal
+}
+
+// newLikelihood compiles the observations of s (a parameterised space)
+// with c and binds them to d. p0 is a hypothesis under which the
+// observations that read no parameter are checked.
+func newLikelihood(c *compiler, d *Data, p0 []float64) (*likelihood, error) {
+	s := c.s
+	l := &likelihood{s: s, d: d}
+	rows := d.Len()
+	for _, ob := range s.Obs {
+		want := 2
+		if ob.Family == ir.FamilyBernoulli {
+			want = 1
+		}
+		if len(ob.Args) != want {
+			panic(fmt.Sprintf("hypothesis: %s has %d arguments", ob.Family, len(ob.Args)))
+		}
+		o := &obsEval{ob: ob, y: d.Cols[ob.Column][:rows]}
+		for _, a := range ob.Args {
+			n := c.compile(a)
+			n.bindColumns(d.Cols, rows)
+			o.args = append(o.args, n)
+		}
+		l.obs = append(l.obs, o)
+	}
+	l.slots = c.slots
+	w := newWork(l.slots, rows)
+	for _, o := range l.obs {
+		params := false
+		for _, a := range o.args {
+			params = params || a.dependsOnParams()
+		}
+		switch {
+		case !params:
+			o.mode = modeConst
+			ll, ok := o.direct(w, p0)
+			if !ok {
+				if err := l.diagnose(o, p0); err != nil {
+					return nil, err
+				}
+				ll = math.Inf(-1)
+			}
+			o.constLL = ll
+		case o.ob.Family == ir.FamilyNormal:
+			if o.suff = newSuffNormal(o.args[0], o.args[1], o.y); o.suff != nil {
+				o.mode = modeSuff
+				l.maxJ = max(l.maxJ, len(o.suff.groups))
+			} else {
+				o.mode = modeNormal
+			}
+		case !o.args[0].dependsOnColumns():
+			o.mode = modeCount
+			for _, v := range o.y {
+				if v == 1 {
+					o.k1++
+				} else {
+					o.k0++
+				}
+			}
+		case o.args[0].tag == tCall && o.args[0].fn == ir.FnSigmoid:
+			o.mode = modeSigmoid
+		default:
+			o.mode = modeBernoulli
+		}
+	}
+	return l, nil
+}
+
+// scratch is one goroutine's working memory for logLik.
+type scratch struct {
+	w     *work
+	delta []float64
+}
+
+func (l *likelihood) newScratch() *scratch {
+	return &scratch{w: newWork(l.slots, l.d.Len()), delta: make([]float64, l.maxJ)}
+}
+
+// logLik returns ln P(D|h) for the hypothesis with parameters p: the sum
+// over observations and rows, every constant included. An expression out
+// of its domain is an *ir.Error at it (ErrDomain).
+func (l *likelihood) logLik(sc *scratch, p []float64) (float64, error) {
+	var total float64
+	for _, o := range l.obs {
+		var ll float64
+		ok := true
+		switch o.mode {
+		case modeConst:
+			ll = o.constLL
+		case modeSuff:
+			ll, ok = o.suff.logLik(p, sc.delta)
+		case modeCount:
+			ll, ok = o.count(p)
+		default:
+			ll, ok = o.direct(sc.w, p)
+		}
+		if !ok {
+			if err := l.diagnose(o, p); err != nil {
+				return 0, err
+			}
+			ll = math.Inf(-1) // finite everywhere, but the density underflows
+		}
+		total += ll
+	}
+	return total, nil
+}
+
+func (o *obsEval) count(p []float64) (float64, bool) {
+	q := o.args[0].at(p, nil)
+	if !(q >= 0 && q <= 1) {
+		return 0, false
+	}
+	var ll float64
+	if o.k1 > 0 {
+		ll += o.k1 * math.Log(q)
+	}
+	if o.k0 > 0 {
+		ll += o.k0 * math.Log1p(-q)
+	}
+	return ll, true
+}
+
+// direct computes the log-likelihood a column at a time. ok is false when
+// a value is out of its domain or the sum is not finite.
+func (o *obsEval) direct(w *work, p []float64) (float64, bool) {
+	y := o.y
+	rows := len(y)
+	switch o.ob.Family {
+	case ir.FamilyNormal:
+		mu, mus := o.args[0].operand(w, p)
+		sd, sds := o.args[1].operand(w, p)
+		if sd == nil {
+			if !(sds > 0) || math.IsInf(sds, 0) {
+				return 0, false
+			}
+			var sse float64
+			if mu == nil {
+				for _, v := range y {
+					sse += (v - mus) * (v - mus)
+				}
+			} else {
+				mu = mu[:rows]
+				for i, v := range y {
+					sse += (v - mu[i]) * (v - mu[i])
+				}
+			}
+			ll := -float64(rows)*math.Log(sds) - float64(rows)/2*ln2Pi - sse/(2*sds*sds)
+			return ll, !math.IsNaN(ll) && !math.IsInf(ll, 0)
+		}
+		sd = sd[:rows]
+		var ll float64
+		bad := false
+		for i, v := range y {
+			m := mus
+			if mu != nil {
+				m = mu[i]
+			}
+			s := sd[i]
+			bad = bad || !(s > 0) || math.IsInf(s, 0)
+			z := (v - m) / s
+			ll -= math.Log(s) + z*z/2
+		}
+		ll -= float64(rows) / 2 * ln2Pi
+		return ll, !bad && !math.IsNaN(ll) && !math.IsInf(ll, 0)
+	}
+	if o.mode == modeSigmoid {
+		z, zs := o.args[0].x.operand(w, p)
+		if z == nil {
+			panic("hypothesis: sigmoid of a scalar in modeSigmoid")
+		}
+		z = z[:rows]
+		var ll float64
+		for i, v := range y {
+			if v == 1 {
+				ll -= softplus(-z[i])
+			} else {
+				ll -= softplus(z[i])
+			}
+		}
+		_ = zs
+		return ll, !math.IsNaN(ll)
+	}
+	q, qs := o.args[0].operand(w, p)
+	var ll float64
+	bad := false
+	for i, v := range y {
+		pi := qs
+		if q != nil {
+			pi = q[i]
+		}
+		bad = bad || !(pi >= 0 && pi <= 1)
+		if v == 1 {
+			ll += math.Log(pi)
+		} else {
+			ll += math.Log1p(-pi)
+		}
+	}
+	return ll, !bad
+}
+
+// diagnose finds why an observation's log-likelihood failed under
+// parameters p, going through the rows one at a time: the first row where
+// an argument is NaN or infinite (positioned at the innermost expression
+// that made it so), a standard deviation ≤ 0, a probability outside
+// [0, 1]. It returns nil when every value is in its domain (the sum
+// overflowed: the likelihood is 0).
+func (l *likelihood) diagnose(o *obsEval, p []float64) error {
+	names := []string{"the mean", "the standard deviation"}
+	if o.ob.Family == ir.FamilyBernoulli {
+		names = []string{"the probability"}
+	}
+	check := func(k int, row []float64, i int) error {
+		a := o.args[k]
+		at := ""
+		if i >= 0 {
+			at = l.rowText(i)
+		}
+		if n, v := a.origin(p, row); n != nil {
+			what := names[k]
+			if n != a {
+				what = n.describe(p, row)
+			}
+			return l.domainError(n.e.Position(), "%s is %g under %s%s", what, v, l.hypText(p), at)
+		}
+		v := a.at(p, row)
+		switch {
+		case o.ob.Family == ir.FamilyNormal && k == 1 && !(v > 0):
+			return l.domainError(a.e.Position(), "the standard deviation is %g (it must be > 0) under %s%s", v, l.hypText(p), at)
+		case o.ob.Family == ir.FamilyBernoulli && !(v >= 0 && v <= 1):
+			return l.domainError(a.e.Position(), "the probability is %g (it must be in [0, 1]) under %s%s", v, l.hypText(p), at)
+		}
+		return nil
+	}
+	for k, a := range o.args {
+		if !a.dependsOnColumns() {
+			if err := check(k, nil, -1); err != nil {
+				return err
+			}
+		}
+	}
+	row := make([]float64, len(l.d.Cols))
+	for i := range l.d.Len() {
+		for j, c := range l.d.Cols {
+			row[j] = c[i]
+		}
+		for k, a := range o.args {
+			if a.dependsOnColumns() {
+				if err := check(k, row, i); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (l *likelihood) domainError(pos ir.Pos, format string, args ...any) error {
+	return ir.ErrorList{{Pos: pos, Msg: fmt.Sprintf(format, args...), Err: ErrDomain}}
+}
+
+// hypText names a hypothesis by its parameters' values.
+func (l *likelihood) hypText(p []float64) string { return hypText(l.s, p) }
+
+func hypText(s *ir.Space, p []float64) string {
+	if len(s.Params) == 0 {
+		return "the only hypothesis"
+	}
+	var b strings.Builder
+	b.WriteString("hypothesis ")
+	for i, sp := range s.Params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s = %g", sp.Name, p[i])
+	}
+	return b.String()
+}
+
+// rowText names a data row: " at row 3 (data.csv:4)".
+func (l *likelihood) rowText(i int) string {
+	s := fmt.Sprintf(" at row %d", i+1)
+	if pos := l.d.Pos(i, -1); pos.IsValid() {
+		s += fmt.Sprintf(" (%s)", pos)
+	}
+	return s
+}

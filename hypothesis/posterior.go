@@ -1,0 +1,404 @@
+package hypothesis
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/pbl-lang/pbl/internal/par"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// MaxHypotheses is the largest number of hypotheses Evaluate enumerates
+// (and of a concept space's semantically distinct hypotheses): 8 bytes
+// each, twice with a prior that is not uniform.
+const MaxHypotheses = 100_000_000
+
+// chunk is the number of consecutive hypotheses one goroutine evaluates
+// at a time. Chunks are fixed, and their results combined in order, so
+// that every result is the same for any number of workers.
+const chunk = 1 << 13
+
+// Posterior is the posterior distribution over a space's grid of
+// hypotheses given data: for each hypothesis its log prior, its
+// log-likelihood and its log posterior. Hypotheses are numbered
+// 0..Len()-1 in the order of the grid, the last parameter fastest.
+type Posterior struct {
+	Space *ir.Space
+
+	grid   [][]float64 // grid[k]: the values of parameter k
+	stride []int
+	lw     []float64 // unnormalised log prior weight; nil: uniform
+	ll     []float64 // ln P(D|h)
+
+	mapIdx, mlIdx int
+	maxPost       float64 // max of lw + ll
+	support       int
+
+	like   *likelihood
+	prior  *node
+	norm   sync.Once
+	logW   float64 // ln Σ w: the prior's normaliser
+	logZ   float64 // ln Σ w·P(D|h)
+	cumOne sync.Once
+	cum    []float64 // cumulative posterior, for Gibbs
+}
+
+// Evaluate computes the posterior over the hypotheses of the
+// parameterised space s (every parameter on a grid) given data d read for
+// it (NewData, ReadCSV or FromColumns). It evaluates the hypotheses in
+// parallel on GOMAXPROCS goroutines, in fixed chunks, so that the result
+// does not depend on their number, and stops early when ctx is
+// cancelled (returning ctx.Err()).
+//
+// Its errors are ir.ErrorLists of *ir.Error: a continuous parameter
+// (ErrContinuous), more than MaxHypotheses hypotheses (ErrTooLarge), a
+// prior weight < 0, NaN or +Inf, a prior that reads a column or is 0
+// everywhere (ErrPrior), an expression out of its domain under a
+// hypothesis (ErrDomain, naming it and the row), data impossible under
+// every hypothesis the prior allows (ErrImpossible). The first error in
+// the grid's order is reported.
+func Evaluate(ctx context.Context, s *ir.Space, m *ir.Model, d *Data) (*Posterior, error) {
+	if s.Concept != nil {
+		return nil, ir.ErrorList{{Pos: s.Pos, Msg: fmt.Sprintf("%s is a concept space: its posterior is its version space", s.Name)}}
+	}
+	if len(d.Cols) != len(s.Columns) {
+		return nil, fmt.Errorf("hypothesis: data with %d columns for space %s, which reads %d", len(d.Cols), s.Name, len(s.Columns))
+	}
+	p := &Posterior{Space: s, grid: make([][]float64, len(s.Params)), stride: make([]int, len(s.Params))}
+	count := 1
+	for k := len(s.Params) - 1; k >= 0; k-- {
+		sp := s.Params[k]
+		if sp.Values == nil {
+			return nil, ir.ErrorList{{Pos: sp.Pos, Msg: fmt.Sprintf("parameter %s is continuous: a space with one has no table of hypotheses (its ML hypothesis is fitted instead)", sp.Name), Err: ErrContinuous}}
+		}
+		if len(sp.Values) == 0 {
+			return nil, ir.ErrorList{{Pos: sp.Pos, Msg: fmt.Sprintf("parameter %s has no values", sp.Name), Err: ErrTooLarge}}
+		}
+		p.grid[k], p.stride[k] = sp.Values, count
+		if count > MaxHypotheses/len(sp.Values) {
+			return nil, ir.ErrorList{{Pos: s.Pos, Msg: fmt.Sprintf("space %s has %s hypotheses, more than the limit of %d: use a coarser grid", s.Name, gridSize(s), MaxHypotheses), Err: ErrTooLarge}}
+		}
+		count *= len(sp.Values)
+	}
+	c := &compiler{s: s}
+	if s.Prior != nil {
+		if col := firstColumn(s.Prior); col != nil {
+			return nil, ir.ErrorList{{Pos: col.Pos, Msg: fmt.Sprintf("the prior reads the data column %s: it must depend on the parameters only", col.Name), Err: ErrPrior}}
+		}
+		p.prior = c.compile(s.Prior)
+		if p.prior.kind == kConst { // a constant prior is uniform, if valid
+			if err := p.checkWeight(p.prior.val, 0); err != nil {
+				return nil, err
+			}
+			p.prior = nil
+		}
+	}
+	like, err := newLikelihood(c, d, p.Hypothesis(0))
+	if err != nil {
+		return nil, err
+	}
+	p.like = like
+	p.ll = make([]float64, count)
+	if p.prior != nil {
+		p.lw = make([]float64, count)
+	}
+	if err := p.run(ctx, count); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// gridSize renders the product of the grid's sizes: 1001 × 1001 × 3.
+func gridSize(s *ir.Space) string {
+	out := ""
+	for i, sp := range s.Params {
+		if i > 0 {
+			out += " × "
+		}
+		out += fmt.Sprint(len(sp.Values))
+	}
+	return out
+}
+
+func (p *Posterior) checkWeight(w float64, i int) error {
+	if w >= 0 && !math.IsInf(w, 1) {
+		return nil
+	}
+	return ir.ErrorList{{Pos: p.Space.Prior.Position(), Msg: fmt.Sprintf("the prior weight is %g under %s: it must be finite and >= 0", w, hypText(p.Space, p.Hypothesis(i))), Err: ErrPrior}}
+}
+
+// chunkResult is what one chunk of hypotheses found.
+type chunkResult struct {
+	err              error
+	mapIdx, mlIdx    int
+	maxPost, maxLike float64
+	support          int
+	anyPrior         bool // some weight > 0
+}
+
+// run evaluates every hypothesis, in chunks, in parallel.
+func (p *Posterior) run(ctx context.Context, count int) error {
+	chunks := (count + chunk - 1) / chunk
+	res := make([]chunkResult, chunks)
+	var firstErr atomic.Int64 // the lowest chunk with an error; chunks after it are skipped
+	firstErr.Store(math.MaxInt64)
+	pool := sync.Pool{New: func() any { return p.like.newScratch() }}
+	par.For(chunks, func(ci int) {
+		if int64(ci) > firstErr.Load() || ctx.Err() != nil {
+			return
+		}
+		sc := pool.Get().(*scratch)
+		defer pool.Put(sc)
+		r := &res[ci]
+		if r.err = p.evalChunk(sc, ci*chunk, min(count, (ci+1)*chunk), r); r.err != nil {
+			for {
+				cur := firstErr.Load()
+				if int64(ci) >= cur || firstErr.CompareAndSwap(cur, int64(ci)) {
+					break
+				}
+			}
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if e := firstErr.Load(); e != math.MaxInt64 {
+		return res[e].err
+	}
+	p.maxPost, p.mapIdx, p.mlIdx = math.Inf(-1), 0, 0
+	maxLike, anyPrior := math.Inf(-1), false
+	for _, r := range res {
+		if r.maxPost > p.maxPost {
+			p.maxPost, p.mapIdx = r.maxPost, r.mapIdx
+		}
+		if r.maxLike > maxLike {
+			maxLike, p.mlIdx = r.maxLike, r.mlIdx
+		}
+		p.support += r.support
+		anyPrior = anyPrior || r.anyPrior
+	}
+	s := p.Space
+	switch {
+	case !anyPrior:
+		return ir.ErrorList{{Pos: s.Prior.Position(), Msg: fmt.Sprintf("the prior weight is 0 for every hypothesis of %s", s.Name), Err: ErrPrior}}
+	case p.support == 0:
+		return ir.ErrorList{{Pos: s.Pos, Msg: fmt.Sprintf("the data are impossible under every hypothesis of %s that the prior allows", s.Name), Err: ErrImpossible}}
+	}
+	return nil
+}
+
+// evalChunk evaluates hypotheses lo..hi-1.
+func (p *Posterior) evalChunk(sc *scratch, lo, hi int, r *chunkResult) error {
+	np := len(p.grid)
+	idx := make([]int, np) // the odometer
+	params := make([]float64, np)
+	for k := range np {
+		idx[k] = lo / p.stride[k] % len(p.grid[k])
+		params[k] = p.grid[k][idx[k]]
+	}
+	r.maxPost, r.maxLike = math.Inf(-1), math.Inf(-1)
+	for i := lo; i < hi; i++ {
+		lw := 0.0
+		if p.prior != nil {
+			w := p.prior.at(params, nil)
+			if err := p.checkWeight(w, i); err != nil {
+				return err
+			}
+			lw = math.Log(w)
+			p.lw[i] = lw
+		}
+		if lw > math.Inf(-1) {
+			r.anyPrior = true
+		}
+		ll, err := p.like.logLik(sc, params)
+		if err != nil {
+			return err
+		}
+		p.ll[i] = ll
+		if ll > r.maxLike {
+			r.maxLike, r.mlIdx = ll, i
+		}
+		if post := lw + ll; post > r.maxPost {
+			r.maxPost, r.mapIdx = post, i
+		}
+		if lw+ll > math.Inf(-1) {
+			r.support++
+		}
+		for k := np - 1; k >= 0; k-- { // next hypothesis
+			idx[k]++
+			if idx[k] < len(p.grid[k]) {
+				params[k] = p.grid[k][idx[k]]
+				break
+			}
+			idx[k] = 0
+			params[k] = p.grid[k][0]
+		}
+	}
+	return nil
+}
+
+// Len returns the number of hypotheses.
+func (p *Posterior) Len() int { return len(p.ll) }
+
+// Hypothesis returns the parameters' values of hypothesis i, in the order
+// of Space.Params.
+func (p *Posterior) Hypothesis(i int) []float64 {
+	out := make([]float64, len(p.grid))
+	for k, g := range p.grid {
+		out[k] = g[i/p.stride[k]%len(g)]
+	}
+	return out
+}
+
+// logPost is hypothesis i's unnormalised log posterior, ln w + ln P(D|h).
+func (p *Posterior) logPost(i int) float64 {
+	if p.lw == nil {
+		return p.ll[i]
+	}
+	return p.lw[i] + p.ll[i]
+}
+
+// normalise computes the normalisers (once, in fixed chunks).
+func (p *Posterior) normalise() {
+	p.norm.Do(func() {
+		n := p.Len()
+		chunks := (n + chunk - 1) / chunk
+		sw, sz := make([]float64, chunks), make([]float64, chunks)
+		maxW := 0.0
+		if p.lw != nil {
+			maxW = math.Inf(-1)
+			for _, v := range p.lw {
+				maxW = max(maxW, v)
+			}
+		}
+		par.For(chunks, func(c int) {
+			for i := c * chunk; i < min(n, (c+1)*chunk); i++ {
+				if p.lw != nil {
+					sw[c] += math.Exp(p.lw[i] - maxW)
+				}
+				sz[c] += math.Exp(p.logPost(i) - p.maxPost)
+			}
+		})
+		var tw, tz float64
+		for c := range chunks {
+			tw += sw[c]
+			tz += sz[c]
+		}
+		if p.lw == nil {
+			p.logW = math.Log(float64(n))
+		} else {
+			p.logW = maxW + math.Log(tw)
+		}
+		p.logZ = p.maxPost + math.Log(tz)
+	})
+}
+
+// LogPrior returns ln P(h) of hypothesis i: the prior weight normalised
+// over the grid.
+func (p *Posterior) LogPrior(i int) float64 {
+	p.normalise()
+	if p.lw == nil {
+		return -p.logW
+	}
+	return p.lw[i] - p.logW
+}
+
+// LogLikelihood returns ln P(D|h) of hypothesis i, every constant
+// included: a log density for real-valued data.
+func (p *Posterior) LogLikelihood(i int) float64 { return p.ll[i] }
+
+// LogPosterior returns ln P(h|D) of hypothesis i.
+func (p *Posterior) LogPosterior(i int) float64 {
+	p.normalise()
+	return p.logPost(i) - p.logZ
+}
+
+// LogEvidence returns ln P(D) = ln Σ_h P(D|h)·P(h).
+func (p *Posterior) LogEvidence() float64 {
+	p.normalise()
+	return p.logZ - p.logW
+}
+
+// Support returns the number of hypotheses whose posterior is not 0: a
+// prior weight > 0 and data possible under them. (A posterior may be
+// positive yet too small for float64: its log is still finite.)
+func (p *Posterior) Support() int { return p.support }
+
+// MAP returns h_MAP, the hypothesis of highest posterior (the first in
+// the grid's order on ties).
+func (p *Posterior) MAP() int { return p.mapIdx }
+
+// ML returns h_ML, the hypothesis of highest likelihood P(D|h) (the first
+// on ties), whatever its prior.
+func (p *Posterior) ML() int { return p.mlIdx }
+
+// MDL returns h_MDL, the hypothesis that minimises the description length
+// L(h) + L(D|h) in bits with the optimal codes of the prior and of the
+// likelihood, bitsH = −log2 P(h) and bitsD = −log2 P(D|h) (negative for a
+// density above 1): Mitchell's §6.6, where h_MDL = h_MAP. Ties go to the
+// first in the grid's order.
+func (p *Posterior) MDL() (i int, bitsH, bitsD float64) {
+	best := math.Inf(1)
+	i = -1
+	for h := range p.Len() {
+		bh, bd := -p.LogPrior(h)/math.Ln2, -p.ll[h]/math.Ln2
+		if t := bh + bd; t < best {
+			best, i = t, h
+		}
+	}
+	if i < 0 {
+		i = p.mapIdx
+	}
+	return i, -p.LogPrior(i) / math.Ln2, -p.ll[i] / math.Ln2
+}
+
+// Top returns up to k hypotheses of non-zero posterior, the most probable
+// first, ties by index.
+func (p *Posterior) Top(k int) []int {
+	if k <= 0 {
+		return nil
+	}
+	// A bounded selection: keep the k best seen, sorted, in out.
+	var out []int
+	better := func(a, b int) bool {
+		pa, pb := p.logPost(a), p.logPost(b)
+		return pa > pb || pa == pb && a < b
+	}
+	for i := range p.Len() {
+		if p.logPost(i) == math.Inf(-1) {
+			continue
+		}
+		if len(out) == k && !better(i, out[k-1]) {
+			continue
+		}
+		j := sort.Search(len(out), func(j int) bool { return better(i, out[j]) })
+		if len(out) < k {
+			out = append(out, 0)
+		}
+		copy(out[j+1:], out[j:len(out)-1])
+		out[j] = i
+	}
+	return out
+}
+
+// Gibbs draws a hypothesis at random from the posterior (Mitchell §6.8's
+// Gibbs algorithm), with r.
+func (p *Posterior) Gibbs(r *rand.Rand) int {
+	p.cumOne.Do(func() {
+		p.normalise()
+		p.cum = make([]float64, p.Len())
+		var sum float64
+		for i := range p.cum {
+			sum += math.Exp(p.logPost(i) - p.maxPost)
+			p.cum[i] = sum
+		}
+	})
+	u := r.Float64() * p.cum[len(p.cum)-1]
+	i := sort.Search(len(p.cum), func(i int) bool { return p.cum[i] > u })
+	return min(i, len(p.cum)-1)
+}

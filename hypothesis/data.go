@@ -384,3 +384,26 @@ func readCSV(path string, src []byte, s *ir.Space, m *ir.Model) (*Data, error) {
 	}
 	return d, nil
 }
+
+// FromTable reads an inline data table (ir.DataTable with Header and
+// Cells, as lowered from `data D { ... }`) for space s of model m, with
+// the cells' positions; a cell written ? is missing.
+func FromTable(s *ir.Space, m *ir.Model, t *ir.DataTable) (*Data, error) {
+	return NewData(s, m, t.Header, t.Cells, func(row, f int) ir.Pos {
+		switch {
+		case row < 0 && f >= 0 && f < len(t.HeaderPos):
+			return t.HeaderPos[f]
+		case row < 0:
+			return t.Pos
+		case row < len(t.CellPos) && f >= 0 && f < len(t.CellPos[row]):
+			return t.CellPos[row][f]
+		case row < len(t.Lines):
+			return t.Lines[row]
+		case row < len(t.CellPos) && len(t.CellPos[row]) > 0:
+			p := t.CellPos[row][0]
+			p.Col = 0
+			return p
+		}
+		return t.Pos
+	})
+}

@@ -103,30 +103,7 @@ func (t *JTree) familiesVE(obs []int, dst [][]float64, w *jtWork) (float64, erro
 // familyVE writes the normalised posterior of v's family into d, by r.
 // An observed member of the family has its other states at 0.
 func (t *JTree) familyVE(r *ve, v int, d []float64) error {
-	f := t.m.Factor(ir.VarID(v))
-	var keep []ir.VarID
-	for _, u := range f.Vars {
-		if r.obs[u] < 0 {
-			keep = append(keep, u)
-		}
-	}
-	j, _, err := r.joint(keep)
-	if err != nil {
-		return err
-	}
-	norm := sum(j.Vals)
-	clear(d)
-	a := make([]int, len(t.card))
-	copy(a, r.obs)
-	st := make([]int, len(keep))
-	for i, x := range j.Vals {
-		j.Assignment(st, i)
-		for k, u := range keep {
-			a[u] = st[k]
-		}
-		d[entryOf(f, a)] = x / norm
-	}
-	return nil
+	return r.familyOf(t.m.Factor(ir.VarID(v)), d)
 }
 
 // entryOf returns the offset in f of the assignment a (indexed by VarID).

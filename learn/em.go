@@ -109,6 +109,21 @@ type emRun struct {
 	errs     []error       // errs[b]
 	total    [][]float64   // total[v]: the expected counts of v's family
 	kept     [][]float64   // gradient ascent: total set aside during a line search
+
+	// Real variables (density.go): their densities, and the rows that
+	// give them values, in blocks of their own (after the patterns').
+	dens    []*density
+	hidden  []bool         // hidden[v]: no row observes the discrete v
+	scopes  [][]ir.VarID   // the likelihood slots: the parents of the densities that have some
+	prows   []infer.LikRow // the patterns of rows as rows for ExpectLik (when there are slots)
+	rblocks [][2]int       // ranges of real rows
+	racc    [][][]float64  // racc[b][v]: real block b's expected counts of v's family
+	rstats  [][][]float64  // rstats[b][i]: real block b's statistics of density i
+	rll     []float64      // rll[b]
+	rimp    []int          // rimp[b]: real block b's first impossible row, or -1
+	rerr    []error        // rerr[b]
+	rwork   []*realWork    // rwork[b]: real block b's buffers
+	dstats  [][]float64    // dstats[i]: the statistics of density i
 }
 
 // fit is the result of one start.
@@ -126,39 +141,85 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 	if p.n == 0 {
 		return nil, nil, ErrNoRows
 	}
-	for v, x := range m.Vars {
-		if !x.Discrete() {
-			return nil, nil, modelErrorf("method %s learns discrete networks, and %s is real-valued", opt.Method, ir.Quote(m.Vars[v].Name))
+	if opt.Method == Gradient {
+		for v, x := range m.Vars {
+			if !x.Discrete() && (m.Dist(ir.VarID(v)) != nil || len(m.Parents[v]) > 0) {
+				return nil, nil, modelErrorf("method %s learns discrete networks, and %s is real-valued: learn it with em", opt.Method, ir.Quote(m.Vars[v].Name))
+			}
 		}
 	}
 	if cl := m.Classifier; cl != nil && cl.Kind == ir.TAN {
 		return nil, nil, modelErrorf("method %s learns the tables of a given structure, and a tan classifier's structure is learned from complete data: learn it with mle or bayes", opt.Method)
 	}
 	e := &emRun{opt: opt, m: m, p: p, start: time.Now()}
-	e.learned = learnedVars(m, opt)
 	isLearned := make([]bool, len(m.Vars))
-	for _, v := range e.learned {
+	for _, v := range learnedVars(m, opt) {
 		isLearned[v] = true
 	}
+	// The component of a mixture with a known variance keeps its table
+	// (uniform if the model gives none): only the means are learned.
+	var uniform []ir.Dist
+	for _, mx := range m.Mixtures {
+		if c := mx.Component; mx.Variance > 0 && isLearned[c] {
+			isLearned[c] = false
+			if m.Table(c) == nil && len(m.Vars[c].States) > 0 {
+				e.parents = make([][]ir.VarID, len(m.Vars))
+				e.parents[c] = m.Parents[c]
+				f := e.newFactor(c)
+				k := len(m.Vars[c].States)
+				for i := range f.Vals {
+					f.Vals[i] = 1 / float64(k)
+				}
+				uniform = append(uniform, e.cpt(c, f))
+			}
+		}
+	}
+	if len(uniform) > 0 {
+		var err error
+		if m, err = m.WithDists(uniform...); err != nil {
+			return nil, nil, err
+		}
+		e.m = m
+	}
+	for v, x := range m.Vars {
+		if isLearned[v] && x.Discrete() {
+			e.learned = append(e.learned, ir.VarID(v))
+		}
+	}
+	if p.reals == nil {
+		p.reals = densityVars(m) // rows without real columns (an inline table): every value missing
+	}
+	var err error
+	if e.dens, err = densities(m, p.reals, isLearned); err != nil {
+		return nil, nil, err
+	}
+	e.setSlots()
 	// A variable no row observes is hidden: without a column, or with a
 	// column of missing cells only (its states as symmetric under uniform
 	// tables either way).
 	observed := make([]bool, len(m.Vars))
-	for _, row := range p.rows {
-		for v, s := range row {
-			observed[v] = observed[v] || s >= 0
+	for _, rows := range [][][]int{p.rows, p.real.obs} {
+		for _, row := range rows {
+			for v, s := range row {
+				observed[v] = observed[v] || s >= 0
+			}
 		}
 	}
 	var hidden []ir.VarID
+	e.hidden = make([]bool, len(m.Vars))
 	for v, x := range m.Vars {
+		if !x.Discrete() {
+			continue
+		}
 		switch {
 		case !isLearned[v] && m.Dist(ir.VarID(v)) == nil:
 			return nil, nil, modelErrorf("%s has no table, and is not among the variables to learn", ir.Quote(x.Name))
 		case len(x.States) == 0:
-			return nil, nil, fmt.Errorf("%s has no states: no row of the data gives it a value; declare its states", ir.Quote(x.Name))
+			return nil, nil, modelErrorf("%s has no states: no row of the data gives it a value; declare its states", ir.Quote(x.Name))
 		}
 		if !observed[v] {
 			hidden = append(hidden, ir.VarID(v))
+			e.hidden[v] = true
 		}
 	}
 	e.parents = make([][]ir.VarID, len(m.Vars))
@@ -197,6 +258,11 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 				init = InitRandom
 			}
 		}
+		for _, d := range e.dens {
+			if d.learned && d.cur == nil {
+				init = InitRandom // densities to start from data
+			}
+		}
 	}
 	starts := max(1, opt.Restarts)
 	var best *fit
@@ -214,7 +280,7 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 			return nil, nil, err
 		}
 		if e.tree == nil {
-			e.tree, err = infer.Compile(m0, infer.Options{Cancel: opt.Cancel})
+			e.tree, err = infer.Compile(e.slotted(m0), infer.Options{Cancel: opt.Cancel})
 			if errors.Is(err, infer.ErrCanceled) {
 				return nil, nil, ErrCanceled
 			}
@@ -244,7 +310,7 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 		Restarts:   starts,
 		Best:       bestStart,
 		Trace:      best.trace,
-		Patterns:   len(p.rows),
+		Patterns:   len(p.rows) + p.real.n(),
 		Hidden:     hidden,
 		Init:       init,
 	}
@@ -312,7 +378,7 @@ func (e *emRun) initial(how Init, r int) (*ir.Model, error) {
 		}
 		dists = append(dists, e.cpt(v, f))
 	}
-	return e.m.WithDists(dists...)
+	return e.startDensities(dists, how, r)
 }
 
 // newFactor returns a zero table for the family of the learned v.
@@ -373,6 +439,7 @@ func (e *emRun) allocate() {
 	e.ll = make([]float64, nb)
 	e.imp = make([]int, nb)
 	e.errs = make([]error, nb)
+	e.allocateReal(entries)
 }
 
 // tables returns zero tables for the learned families, indexed by VarID.
@@ -391,20 +458,34 @@ func (e *emRun) tables() [][]float64 {
 func (e *emRun) expect(t *infer.JTree, m *ir.Model) (float64, error) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(e.workers, len(e.blocks)) {
+	if err := e.prepareDensities(m); err != nil {
+		return 0, err
+	}
+	nb := len(e.blocks) + len(e.rblocks)
+	for range min(e.workers, nb) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				b := int(next.Add(1)) - 1
-				if b >= len(e.blocks) {
+				if b >= nb {
 					return
+				}
+				if b >= len(e.blocks) {
+					e.expectReal(t, b-len(e.blocks))
+					continue
 				}
 				for _, a := range e.acc[b] {
 					clear(a)
 				}
 				lo, hi := e.blocks[b][0], e.blocks[b][1]
-				st, err := t.Expect(e.rows[lo:hi], e.weight[lo:hi], e.acc[b])
+				var st infer.ExpectStats
+				var err error
+				if e.prows != nil {
+					st, err = t.ExpectLik(e.prows[lo:hi], e.acc[b], nil, nil)
+				} else {
+					st, err = t.Expect(e.rows[lo:hi], e.weight[lo:hi], e.acc[b])
+				}
 				e.ll[b], e.imp[b], e.errs[b] = st.LogLik, st.Impossible, err
 			}
 		}()
@@ -420,11 +501,21 @@ func (e *emRun) expect(t *infer.JTree, m *ir.Model) (float64, error) {
 		}
 		ll += e.ll[b]
 	}
+	rll, err := e.sumReal()
+	if err != nil {
+		return 0, err
+	}
+	ll += rll
 	for _, v := range e.learned {
 		tot := e.total[v]
 		clear(tot)
 		for b := range e.blocks {
 			for i, x := range e.acc[b][v] {
+				tot[i] += x
+			}
+		}
+		for b := range e.rblocks {
+			for i, x := range e.racc[b][v] {
 				tot[i] += x
 			}
 		}
@@ -434,6 +525,9 @@ func (e *emRun) expect(t *infer.JTree, m *ir.Model) (float64, error) {
 		lp := 0.0
 		for v := range m.Vars {
 			f := m.Factor(ir.VarID(v))
+			if f == nil {
+				continue // a real variable, none of whose values the row gives: integrated out
+			}
 			i := entryOf(f, row)
 			lp += math.Log(f.Vals[i])
 			if tot := e.total[v]; tot != nil {
@@ -462,7 +556,13 @@ func entryOf(f *ir.Factor, row []int) int {
 func (e *emRun) impossible(t *infer.JTree, b int) error {
 	none := make([][]float64, len(e.m.Vars))
 	for p := e.blocks[b][0]; p < e.blocks[b][1]; p++ {
-		st, err := t.Expect(e.rows[p:p+1], nil, none)
+		var st infer.ExpectStats
+		var err error
+		if e.prows != nil {
+			st, err = t.ExpectLik(e.prows[p:p+1], none, nil, nil)
+		} else {
+			st, err = t.Expect(e.rows[p:p+1], nil, none)
+		}
 		if err != nil {
 			return err
 		}
@@ -481,6 +581,16 @@ func (e *emRun) mstep() (*ir.Model, error) {
 		f := e.newFactor(v)
 		estimate(f.Vals, e.total[v], f.Card[len(f.Card)-1], e.prior)
 		dists = append(dists, e.cpt(v, f))
+	}
+	for i, d := range e.dens {
+		if !d.learned {
+			continue
+		}
+		g, err := d.estimate(e.m, e.dstats[i])
+		if err != nil {
+			return nil, err
+		}
+		dists = append(dists, g)
 	}
 	return e.m.WithDists(dists...)
 }
@@ -511,7 +621,7 @@ func (e *emRun) objective(m *ir.Model, ll float64) float64 { return ll + e.logPr
 // em runs EM from m0, start r of starts.
 func (e *emRun) em(m0 *ir.Model, r, starts int) (*fit, error) {
 	cur := m0
-	t, err := e.tree.WithModel(cur)
+	t, err := e.tree.WithModel(e.slotted(cur))
 	if err != nil {
 		return nil, err
 	}
@@ -525,7 +635,7 @@ func (e *emRun) em(m0 *ir.Model, r, starts int) (*fit, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t, err = e.tree.WithModel(next); err != nil {
+		if t, err = e.tree.WithModel(e.slotted(next)); err != nil {
 			return nil, err
 		}
 		if ll, err = e.expect(t, next); err != nil {

@@ -50,7 +50,7 @@ const maxHalvings = 60
 // gradient runs gradient ascent from m0, start r of starts.
 func (e *emRun) gradient(m0 *ir.Model, r, starts int) (*fit, error) {
 	cur := m0
-	t, err := e.tree.WithModel(cur)
+	t, err := e.tree.WithModel(e.slotted(cur))
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (e *emRun) search(cur *ir.Model, grad [][]float64, ll float64, eta *float64
 		if err != nil || !moved {
 			return nil, 0, moved, err
 		}
-		t, err := e.tree.WithModel(next)
+		t, err := e.tree.WithModel(e.slotted(next))
 		if err != nil {
 			return nil, 0, true, err
 		}

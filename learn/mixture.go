@@ -3,9 +3,9 @@ package learn
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/ir"
@@ -13,100 +13,114 @@ import (
 )
 
 // This file learns a Gaussian mixture declared in a model (`mixture C of
-// x, y`), whose component C has no column in the data: EM on the real
-// columns, by package mixture (k-means initialisation, restarts, the
-// covariance forms), or, for a known shared variance, the soft k-means of
-// UML §24.4.2 and Mitchell §6.12.1, which learns the means alone. The
-// learned model has P(C) (the weights; left as it is for a known
-// variance) and the components' densities.
+// x, y`) that is the model alone — its variables are the component, a
+// root, and the mixture's real variables — from data in which the
+// component has no column (or an empty one) and every row gives every real
+// variable: EM on the real columns by package mixture's FitGMM (k-means
+// initialisation, restarts, the covariance forms), or, for a known shared
+// variance, the soft k-means of UML §24.4.2 and Mitchell §6.12.1, which
+// learns the means alone. The learned model has P(C) (the weights; left as
+// it is for a known variance) and the components' densities.
 //
-// Only a model that is the mixture alone is learned so: its variables are
-// the component and the mixture's real variables. A mixture within a
-// larger network, or an observed component, is not yet.
+// Every other model with a mixture — a component with parents or other
+// children, several mixtures, a mixture inside a larger network, an
+// observed component, missing cells, MAP (alpha, ess), init model or
+// uniform, some variables only — is learned by network EM (em.go,
+// density.go), which from the same start reaches the same fit.
 
 // DefaultRegCovar is added to the diagonal of every learned covariance
 // (scikit-learn's reg_covar), so that a component on few or identical
 // points keeps a proper density.
 const DefaultRegCovar = 1e-6
 
-// mixtureModel returns m's mixture if m is one that learnMixture learns,
-// or an error saying why not; nil, nil if m declares none.
+// mixtureModel returns m's mixture if m is the mixture alone (its
+// variables are the component, a root, and the mixture's real
+// variables), which learnMixture learns; nil otherwise, for network EM.
 func mixtureModel(m *ir.Model) (*ir.Mixture, error) {
-	switch len(m.Mixtures) {
-	case 0:
+	if len(m.Mixtures) != 1 {
 		return nil, nil
-	case 1:
-	default:
-		return nil, modelErrorf("the model declares %d mixtures; pbl learns one mixture alone (for now)", len(m.Mixtures))
 	}
 	mx := m.Mixtures[0]
 	in := map[ir.VarID]bool{mx.Component: true}
 	for _, v := range mx.Vars {
 		in[v] = true
 	}
-	for v, x := range m.Vars {
+	for v := range m.Vars {
 		if !in[ir.VarID(v)] {
-			return nil, modelErrorf("%s is not part of the mixture: pbl learns a mixture alone, whose variables are its component and its real variables (for now)", ir.Quote(x.Name))
+			return nil, nil
 		}
 	}
 	if len(m.Parents[mx.Component]) > 0 {
-		return nil, modelErrorf("the mixture's component %s has parents: pbl learns a mixture whose component is a root (for now)", ir.Quote(m.Vars[mx.Component].Name))
+		return nil, nil
 	}
 	return mx, nil
 }
 
-// readReals reads every row of r into an n×d matrix of the variables vars,
-// and reports whether the data observes the component c in some row.
-func readReals(r *data.Reader, vars []ir.VarID, c ir.VarID) (*mixture.Matrix, bool, error) {
-	col := map[ir.VarID]int{}
-	for j, v := range r.Vars {
-		col[v] = j
+// pureMixture reports whether package mixture learns mx, the mixture
+// alone of m, by opt from the rows p: the whole model, maximum
+// likelihood, a k-means or random start, the component never observed
+// and every row giving every real variable.
+func pureMixture(m *ir.Model, mx *ir.Mixture, p *patterns, opt Options) bool {
+	if forceNetworkEM || opt.Method != EM || opt.Vars != nil || opt.Alpha > 0 || opt.ESS > 0 || opt.Init == InitModel || opt.Init == InitUniform {
+		return false
 	}
-	for _, v := range vars {
-		if _, ok := col[v]; !ok {
-			return nil, false, fmt.Errorf("the data has no column for %s, a variable of the mixture", ir.Quote(r.Model().Vars[v].Name))
+	if len(p.rows) > 0 {
+		return false // rows without a real value
+	}
+	for i := range p.real.n() {
+		if p.real.obs[i][mx.Component] >= 0 {
+			return false
 		}
 	}
-	b := r.NewBatch(batchRows)
-	var vals []float64
-	n, observed := 0, false
-	for {
-		err := r.Read(b)
-		for i := range b.N {
-			for _, v := range vars {
-				x := b.Reals[col[v]][i]
-				if math.IsNaN(x) {
-					return nil, false, &ir.Error{Pos: ir.Pos{File: r.File(), Line: b.Lines[i]}, Msg: fmt.Sprintf("%s is missing: a mixture is learned from rows that give every one of its variables", ir.Quote(r.Model().Vars[v].Name))}
-				}
-				vals = append(vals, x)
-			}
-			if j, ok := col[c]; ok && b.Cols[j] != nil && b.Cols[j][i] >= 0 {
-				observed = true
+	for _, v := range mx.Vars {
+		k := slices.Index(p.reals, v)
+		if k < 0 {
+			return false
+		}
+		for i := range p.real.n() {
+			if math.IsNaN(p.real.vals[i*len(p.reals)+k]) {
+				return false
 			}
 		}
-		n += b.N
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, false, err
-		}
 	}
-	if n == 0 {
-		return nil, false, ErrNoRows
-	}
-	return mixture.NewMatrix(n, len(vars), vals), observed, nil
+	return true
 }
 
-// learnMixture learns the mixture mx of m from the rows of r.
+// forceNetworkEM routes every mixture through network EM (tests compare
+// the two paths).
+var forceNetworkEM = false
+
+// mixtureRows returns the rows of p (see pureMixture) as an n×d matrix of
+// the variables vars.
+func mixtureRows(p *patterns, vars []ir.VarID) *mixture.Matrix {
+	n, nr := p.real.n(), len(p.reals)
+	vals := make([]float64, 0, n*len(vars))
+	idx := make([]int, len(vars))
+	for a, v := range vars {
+		idx[a] = slices.Index(p.reals, v)
+	}
+	for i := range n {
+		for _, k := range idx {
+			vals = append(vals, p.real.vals[i*nr+k])
+		}
+	}
+	return mixture.NewMatrix(n, len(vars), vals)
+}
+
+// learnMixture learns the mixture mx of m from the rows of r: by package
+// mixture if it is a pure mixture (pureMixture), else by network EM.
 func learnMixture(m *ir.Model, mx *ir.Mixture, r *data.Reader, opt Options) (*ir.Model, *Report, error) {
-	x, observed, err := readReals(r, mx.Vars, mx.Component)
+	p, err := readPatterns(r, m)
 	if err != nil {
 		return nil, nil, err
 	}
-	if observed {
-		return nil, nil, modelErrorf("the data observes the mixture's component %s: pbl learns a mixture whose component is hidden (for now); drop the column", ir.Quote(m.Vars[mx.Component].Name))
+	if p.n == 0 {
+		return nil, nil, ErrNoRows
 	}
+	if !pureMixture(m, mx, p, opt) {
+		return learnIterative(m.WithStates(r.States()), p, opt)
+	}
+	x := mixtureRows(p, mx.Vars)
 	k := len(m.Vars[mx.Component].States)
 	if x.Rows < k {
 		return nil, nil, fmt.Errorf("%s rows for %d components: a mixture needs at least one row per component", ir.Plural(x.Rows, "data row"), k)

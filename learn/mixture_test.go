@@ -125,19 +125,22 @@ func TestMixtureKnownVariance(t *testing.T) {
 	}
 }
 
-// TestMixtureRefuses: what the mixture learner cannot learn yet is a
-// ModelError, and a missing value is positioned.
+// TestMixtureRefuses: what cannot be learned is an error of the kind that
+// says whose fault it is, and a row that gives some of a joint density's
+// variables is positioned at its line.
 func TestMixtureRefuses(t *testing.T) {
 	var me *learn.ModelError
 	for _, c := range []struct {
 		name, model, csv string
 		isModel          bool
 		method           learn.Method
+		line             int
 	}{
-		{"other variable", "var C: {a, b}\nvar D: bool\nvar x: real\nmixture C of x\n", "x,D\n1,true\n2,false\n", true, learn.EM},
-		{"observed component", "var C: {a, b}\nvar x: real\nmixture C of x\n", "x,C\n1,a\n2,b\n", true, learn.EM},
-		{"not em", "var C: {a, b}\nvar x: real\nmixture C of x\n", "x\n1\n2\n", true, learn.MLE},
-		{"missing value", "var C: {a, b}\nvar x, y: real\nmixture C of x, y\n", "x,y\n1,2\n,3\n4,5\n", false, learn.EM},
+		{"not em", "var C: {a, b}\nvar x: real\nmixture C of x\n", "x\n1\n2\n", true, learn.MLE, 0},
+		{"gradient", "var C: {a, b}\nvar x: real\nmixture C of x\n", "x\n1\n2\n", true, learn.Gradient, 0},
+		{"missing value", "var C: {a, b}\nvar x, y: real\nmixture C of x, y\n", "x,y\n1,2\n,3\n4,5\n", false, learn.EM, 3},
+		{"text", "var C: {a, b}\nvar x, y: real\nmixture C of x, y\n", "x,y\n1,2\nfoo,3\n4,5\n", false, learn.EM, 3},
+		{"hidden without states", "var x: real\nnaive_bayes C given x\n", "x\n1\n2\n", true, learn.EM, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := loadModel(t, c.model)
@@ -146,6 +149,10 @@ func TestMixtureRefuses(t *testing.T) {
 			}, learn.Options{Method: c.method})
 			if err == nil || errors.As(err, &me) != c.isModel {
 				t.Fatalf("got %v (%T)", err, err)
+			}
+			var ie *ir.Error
+			if c.line > 0 && (!errors.As(err, &ie) || ie.Pos.Line != c.line || ie.Pos.File != "d.csv") {
+				t.Errorf("got %v, want an error at d.csv:%d", err, c.line)
 			}
 			t.Log(err)
 		})

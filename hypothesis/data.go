@@ -308,7 +308,7 @@ func readCSV(path string, src []byte, s *ir.Space, m *ir.Model) (*Data, error) {
 		return utf8.RuneCount(src[start:end]) + 1
 	}
 	r := csv.NewReader(bytes.NewReader(src))
-	r.FieldsPerRecord = -1
+	r.FieldsPerRecord = 0 // every row as many fields as the header
 	r.ReuseRecord = true
 	posErr := func(err error) error {
 		var pe *csv.ParseError

@@ -258,9 +258,12 @@ func (l *likelihood) diagnose(o *obsEval, p []float64) error {
 			at = l.rowText(i)
 		}
 		if n, v := a.origin(p, row); n != nil {
-			what := names[k]
-			if n != a {
-				what = n.describe(p, row)
+			what := n.describe(p, row)
+			if n == a {
+				what = names[k]
+				if a.tag == tCall || a.tag == tBinary || a.tag == tUnary {
+					what += " " + n.describe(p, row)
+				}
 			}
 			return l.domainError(n.e.Position(), "%s is %g under %s%s", what, v, l.hypText(p), at)
 		}

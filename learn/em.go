@@ -34,6 +34,12 @@ import (
 // checked at every iteration. Gradient ascent (gradient.go) uses the same
 // counts as the gradient.
 //
+// Real variables with normal or joint normal densities given discrete
+// parents are learned in the same run (density.go, emreal.go): their rows
+// are calibrated one by one with their values as likelihoods
+// (infer.JTree.ExpectLik), and the M-step re-estimates the densities from
+// posterior-weighted statistics.
+//
 // The E-step splits the patterns into blocks whose number depends on the
 // data and the model only, calibrates the blocks on every core, and sums
 // them in block order: the result is the same bit for bit on any number of

@@ -174,6 +174,13 @@ type suffNormal struct {
 	k      int       // rows of m
 	rows   float64   // n
 	sd     *node     // parameter-only or constant
+
+	// simple[j] >= 0 when a_j is coef[j]·p[simple[j]] (one term, one
+	// parameter): the common case, read without walking the terms.
+	simple []int
+	coef   []float64
+	// constNorm is −n·ln SD − (n/2)·ln 2π when SD is a constant.
+	constNorm float64
 }
 
 // newSuffNormal returns the sufficient statistics of a normal observation
@@ -212,6 +219,16 @@ func newSuffNormal(mean, sd *node, y []float64) *suffNormal {
 	}
 	nj := len(cols)
 	s.astar, s.g = make([]float64, nj), make([]float64, nj)
+	s.simple, s.coef = make([]int, nj), make([]float64, nj)
+	for j, grp := range s.groups {
+		s.simple[j] = -1
+		if len(grp) == 1 && len(grp[0].a) == 1 && !grp[0].a[0].inv && grp[0].a[0].n.tag == tParam {
+			s.simple[j], s.coef[j] = grp[0].a[0].n.idx, grp[0].coef
+		}
+	}
+	if sd.kind == kConst {
+		s.constNorm = -s.rows*math.Log(sd.val) - s.rows/2*ln2Pi
+	}
 	if rows == 0 {
 		return s
 	}
@@ -284,8 +301,12 @@ func (s *suffNormal) logLik(p, delta []float64) (ll float64, ok bool) {
 	var lin float64
 	for j, grp := range s.groups {
 		var a float64
-		for t := range grp {
-			a += grp[t].value(p)
+		if k := s.simple[j]; k >= 0 {
+			a = s.coef[j] * p[k]
+		} else {
+			for t := range grp {
+				a += grp[t].value(p)
+			}
 		}
 		if math.IsNaN(a) || math.IsInf(a, 0) {
 			return 0, false
@@ -303,6 +324,9 @@ func (s *suffNormal) logLik(p, delta []float64) (ll float64, ok bool) {
 		q += v * v
 	}
 	sse := max(s.s0-2*lin+q, 0)
+	if s.sd.kind == kConst {
+		return s.constNorm - sse/(2*sd*sd), true
+	}
 	return -s.rows*math.Log(sd) - s.rows/2*ln2Pi - sse/(2*sd*sd), true
 }
 

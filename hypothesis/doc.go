@@ -8,4 +8,113 @@
 // version space with its boundaries S and G; a space with continuous
 // parameters gets its ML hypothesis by least squares or by gradient
 // ascent.
+//
+// # API
+//
+// Data: [NewData] reads rows of text cells (an inline table:
+// [FromTable]), [ReadCSV] a CSV file, [FromColumns] numbers already in
+// hand. A [Data] holds one float64 column per entry of [Columns]: numbers,
+// 0/1 for a bernoulli-observed column, state indices for a concept's
+// attributes and target.
+//
+// Grids: [Evaluate] returns a [Posterior]: Len, Hypothesis(i) (the
+// parameters' values), LogPrior, LogLikelihood, LogPosterior,
+// LogEvidence, Support, Top(k), MAP, ML, MDL (with its bits), Gibbs(r),
+// and Predict, the Bayes optimal probability that a bernoulli-observed
+// column is 1 for a new instance.
+//
+// Concepts: [EvaluateConcept] returns a [VersionSpace]: Total (973 for
+// EnjoySport), Members, S, G, Predict (the share of the version space
+// covering an instance), Gibbs, Format (⟨Sunny, Warm, ?, Strong, ?, ?⟩).
+//
+// Continuous parameters: [FitML] returns a [Fit] (least squares, or the
+// sigmoid unit with its cross-entropy per iteration).
+//
+// Errors are ir.ErrorLists of *ir.Error positioned at the model's
+// expression or the data's cell, whose kinds (ErrDomain, ErrPrior,
+// ErrMissingColumn, …, in errors.go) errors.Is finds.
+//
+// # Hypotheses
+//
+// A space's hypotheses are the product of its parameters' grids,
+// numbered with the last parameter fastest (hypothesis i has parameter k
+// at index i / stride[k] % len(grid[k])). The prior weight is an
+// expression of the parameters, normalised over the grid:
+//
+//	P(h) = w(h) / Σ_h' w(h')
+//
+// The log-likelihood is summed over observations and rows with every
+// constant included — a log density for a normal observation:
+//
+//	ln P(D|h) = Σ_i −ln SD − ½ ln 2π − (d_i − MEAN_i)² / (2 SD²)
+//	ln P(D|h) = Σ_i d_i ln P_i + (1 − d_i) ln(1 − P_i)          (bernoulli)
+//
+// and the posterior is normalised by log-sum-exp. At most MaxHypotheses
+// (10^8) are enumerated, 8 bytes each (16 with a non-uniform prior).
+//
+// # Compilation
+//
+// Each expression is compiled once per evaluation and each node given a
+// kind by what it reads: a constant (folded), the parameters only (a
+// scalar per hypothesis), the columns only (a vector of n computed once
+// per data set), or both (mixed: computed per hypothesis a column at a
+// time, one loop over n per node into a per-goroutine buffer — never a
+// type switch per row).
+//
+// A normal observation whose SD reads no column and whose MEAN is a sum
+// Σ_j a_j(params)·b_j(columns) (sums and differences expanded, products
+// distributed over sums up to 64 terms, division by an expression that is
+// not mixed; terms with identical b_j merged) is evaluated from
+// sufficient statistics, in O(J²) per hypothesis whatever n. To keep the
+// digits of SSE, it is expanded around the least-squares coefficients a*
+// (by the SVD B = U S Vᵀ of the n×J matrix of the b_j), with r = d − B a*
+// and δ = a − a*:
+//
+//	SSE = Σ r² − 2 δ·(Bᵀr) + |S Vᵀ δ|²
+//
+// so that the grid's best point and its log-likelihood agree with the
+// direct evaluation to rounding (tested to 1e-10 relative). A bernoulli
+// probability of the parameters only counts ones and zeros; a
+// bernoulli(sigmoid(Z)) takes ln P from Z (ln σ(z) = −softplus(−z)); any
+// other observation is evaluated a column at a time.
+//
+// The fast paths only detect that a value left its domain (SD ≤ 0, P
+// outside [0, 1], NaN or an infinite mean); the error is then found by
+// evaluating that hypothesis row by row, positioned at the innermost
+// expression that produced a NaN or infinity (log(-1)) or at the
+// argument, naming the hypothesis and the row.
+//
+// # Parallelism
+//
+// Hypotheses are evaluated in fixed chunks of 8192 on GOMAXPROCS
+// goroutines (internal/par); each chunk's argmaxes, support and sums are
+// combined in chunk order, so results are the same bit for bit for any
+// number of workers. The first error in grid order is reported; ctx is
+// checked per chunk. The normalisers (the prior's and the evidence's) are
+// computed on first use, so ML and MAP cost one pass.
+//
+// # Concept spaces
+//
+// A conjunctive hypothesis has one constraint per attribute: a state, ?
+// or ∅; every hypothesis with an ∅ is the one empty hypothesis, so a
+// space has 1 + Π(|states|+1) semantically distinct hypotheses. With the
+// uniform prior and the noise-free likelihood, P(h|D) = 1/|VS| for the
+// members of the version space. Every member is at least as general as
+// FIND-S's hypothesis (the empty one without positive examples), so only
+// its generalisations are enumerated; S is that hypothesis; since the
+// version space is convex, a member is in G when no minimal
+// generalisation of it (a state made ?) is consistent.
+//
+// # Continuous parameters
+//
+// FitML fits a space whose parameters are all `in real` with one
+// observation: normal(MEAN, SD) with MEAN linear in the parameters (h_ML
+// minimises the sum of squared errors, §6.4) by QR, and SD's ML value
+// sqrt(SSE/n) when it is a parameter; or bernoulli(sigmoid(LINEAR)), the
+// sigmoid unit of §6.5, by batch gradient ascent with Mitchell's rule
+//
+//	w_k ← w_k + η Σ_i (d_i − h(x_i)) x_ik
+//
+// with η = 4/λ_max(XᵀX) by default (every step then raises the
+// likelihood), reporting the cross-entropy per iteration.
 package hypothesis

@@ -36,13 +36,33 @@ var Formats = []string{".pbl", ".bif", ".bif.gz", ".xml", ".xmlbif", ".net", ".u
 // Model.Unlearned, and a question that needs them fails with an error
 // matching ir.ErrNoDistribution.
 func LoadFile(path string) (*ir.Model, error) {
+	return LoadFileWith(path, LoadOptions{})
+}
+
+// LoadOptions configures LoadFileWith and LoadWith.
+type LoadOptions struct {
+	// Data binds the model's data sets to other files with the same
+	// columns, by name (--data NAME=FILE): see ir.LowerOptions.Data.
+	Data map[string]string
+}
+
+// LoadFileWith is LoadFile with options. Data bindings apply to .pbl
+// files; the other formats name no data, and binding one is an error.
+func LoadFileWith(path string, opt LoadOptions) (*ir.Model, error) {
 	switch ext := modelExt(path); ext {
 	case ".pbl":
 		src, err := input.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
-		return Load(path, src)
+		return LoadWith(path, src, opt)
+	}
+	if len(opt.Data) > 0 {
+		for name := range opt.Data {
+			return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: fmt.Sprintf("--data %s=...: a %s model names no data sets (only .pbl files do)", name, modelExt(path)), Err: ir.ErrUnknownData}
+		}
+	}
+	switch ext := modelExt(path); ext {
 	case ".bif", ".bif.gz":
 		return bif.ReadFile(path)
 	case ".xml", ".xmlbif":
@@ -67,11 +87,16 @@ func modelExt(path string) string {
 // Load is LoadFile for .pbl source held in memory; imports and the CSV
 // files of learn statements are resolved relative to filename's directory.
 func Load(filename string, src []byte) (*ir.Model, error) {
+	return LoadWith(filename, src, LoadOptions{})
+}
+
+// LoadWith is Load with options.
+func LoadWith(filename string, src []byte, opt LoadOptions) (*ir.Model, error) {
 	files, err := Parse(filename, src)
 	if err != nil {
 		return nil, err
 	}
-	return ir.LowerWith(ir.LowerOptions{Learn: RunLearn}, files...)
+	return ir.LowerWith(ir.LowerOptions{Learn: RunLearn, Data: opt.Data}, files...)
 }
 
 // Parse parses .pbl source and the files it imports, directly or not, and

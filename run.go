@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pbl-lang/pbl/infer"
@@ -16,6 +18,9 @@ import (
 type RunOptions struct {
 	Infer infer.Options
 	JSON  bool // print results as JSON Lines instead of text tables
+	// Top and Seed are AnswerOptions' for queries about hypotheses.
+	Top  int
+	Seed uint64
 
 	// Lines, if not nil, receives for every line Run prints the statement
 	// that printed it (a blank separator line belongs to the next result),
@@ -34,17 +39,18 @@ func Run(m *ir.Model, w io.Writer, opt RunOptions) ir.ErrorList {
 	first := true
 	cw := &countWriter{w: w}
 	w = cw
+	aopt := AnswerOptions{Infer: opt.Infer, Top: opt.Top, Seed: opt.Seed}
 	for _, s := range m.Stmts {
 		before := cw.lines
 		switch s := s.(type) {
 		case *ir.QueryStmt:
-			res, err := infer.Answer(m, s.Query, opt.Infer)
+			a, err := AnswerQuery(m, s.Query, aopt)
 			if err != nil {
 				fails = append(fails, asError(s.Pos, err))
 				continue
 			}
 			if opt.JSON {
-				if err := report.JSON(w, m, res); err != nil {
+				if err := a.JSON(w, m); err != nil {
 					fails = append(fails, asError(s.Pos, err))
 				}
 				continue
@@ -53,14 +59,14 @@ func Run(m *ir.Model, w io.Writer, opt RunOptions) ir.ErrorList {
 				fmt.Fprintln(w)
 			}
 			first = false
-			report.Text(w, m, res)
+			a.Text(w, m)
 		case *ir.ExpectStmt:
-			res, err := infer.Answer(m, s.Query, opt.Infer)
+			a, err := AnswerQuery(m, s.Query, aopt)
 			if err != nil {
 				fails = append(fails, asError(s.Pos, err))
 				continue
 			}
-			if err := Check(m, s, res); err != nil {
+			if err := CheckAnswer(m, s, a); err != nil {
 				fails = append(fails, err)
 			}
 		}
@@ -173,4 +179,63 @@ func assignText(m *ir.Model, a []ir.Obs) string {
 		s[i] = ir.Quote(v.Name) + ": " + ir.Quote(v.States[o.State])
 	}
 	return "{" + strings.Join(s, ", ") + "}"
+}
+
+// CheckAnswer is Check for any answer: an answer about hypotheses is
+// compared by its printed probabilities (a vector) or its hypothesis
+// (numbers within the tolerance, states exactly).
+func CheckAnswer(m *ir.Model, s *ir.ExpectStmt, a *Answer) *ir.Error {
+	if a.Hyp == nil {
+		return Check(m, s, a.Infer)
+	}
+	h := a.Hyp
+	fail := func(format string, args ...any) *ir.Error {
+		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Text, s.Want.Text) + fmt.Sprintf(format, args...)}
+	}
+	tol := ir.FormatFloat(s.Tol)
+	switch s.Want.Kind {
+	case ir.ExpectVector:
+		got := h.P
+		if h.Classes == nil {
+			got = nil
+			for _, r := range h.Hyps {
+				got = append(got, math.Exp(r.LogPost))
+			}
+		}
+		if len(got) != len(s.Want.Numbers) {
+			return fail("got %s %s, expected %d", ir.Plural(len(got), "number"), vectorText(got), len(s.Want.Numbers))
+		}
+		for i, x := range got {
+			if d := math.Abs(x - s.Want.Numbers[i]); !(d <= s.Tol) {
+				return fail("got %s (difference %s at entry %d, tolerance %s)", vectorText(got), report.Num(d), i+1, tol)
+			}
+		}
+	case ir.ExpectAssign:
+		r := h.Hyps[0]
+		var parts []string
+		for i, n := range h.Names {
+			parts = append(parts, ir.Quote(n)+": "+fmt.Sprint(r.Values[i]))
+		}
+		gotText := "{" + strings.Join(parts, ", ") + "}"
+		for _, g := range s.Want.Hyp {
+			i := slices.Index(h.Names, g.Name)
+			switch v := r.Values[i].(type) {
+			case float64:
+				want, err := strconv.ParseFloat(g.Value, 64)
+				if err != nil {
+					return fail("%s is a number, not %s", g.Name, strconv.Quote(g.Value))
+				}
+				if d := math.Abs(v - want); !(d <= s.Tol) {
+					return fail("got %s (%s differs by %s, tolerance %s)", gotText, g.Name, report.Num(d), tol)
+				}
+			case string:
+				if v != g.Value {
+					return fail("got %s", gotText)
+				}
+			}
+		}
+	default:
+		return fail("a query about hypotheses answers with a vector or a hypothesis")
+	}
+	return nil
 }

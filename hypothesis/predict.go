@@ -19,6 +19,19 @@ import (
 // parallel. A probability outside [0, 1] under a hypothesis is an error
 // (ErrDomain), as in Evaluate.
 func (p *Posterior) Predict(column int, x []float64) (float64, error) {
+	return p.predict(-1, column, x)
+}
+
+// PredictWith returns P(column = 1 | h, x) under hypothesis i alone: the
+// Gibbs algorithm's classification (Mitchell §6.8) of the instance x by a
+// hypothesis drawn from the posterior (Gibbs).
+func (p *Posterior) PredictWith(i, column int, x []float64) (float64, error) {
+	return p.predict(i, column, x)
+}
+
+// predict is Predict over every hypothesis (only < 0) or under hypothesis
+// only.
+func (p *Posterior) predict(only, column int, x []float64) (float64, error) {
 	s := p.Space
 	var o *obsEval
 	for _, oe := range p.like.obs {
@@ -35,6 +48,14 @@ func (p *Posterior) Predict(column int, x []float64) (float64, error) {
 	}
 	if len(x) != len(s.Columns) {
 		return 0, fmt.Errorf("hypothesis: an instance of %d values for %d columns", len(x), len(s.Columns))
+	}
+	if only >= 0 {
+		h := p.Hypothesis(only)
+		q := o.args[0].at(h, x)
+		if !(q >= 0 && q <= 1) {
+			return 0, p.like.domainError(o.args[0].e.Position(), "the probability is %g (it must be in [0, 1]) under %s for the new instance", q, hypText(s, h))
+		}
+		return q, nil
 	}
 	p.normalise()
 	n := p.Len()

@@ -3,6 +3,7 @@ package ir
 import (
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,10 +32,14 @@ func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
 	}
 	// want names the kind of value the query answers with.
 	want, kind := "a number", ExpectNumber
-	switch q.Kind {
-	case Indep:
+	switch {
+	case q.Hyp != nil && (q.Hyp.Classify || q.Kind == Prob):
+		want, kind = "a vector of the probabilities it prints [p1, p2, ...]", ExpectVector
+	case q.Hyp != nil:
+		want, kind = "a hypothesis {w0: 1.5, ...}", ExpectAssign
+	case q.Kind == Indep:
 		want, kind = "true or false", ExpectBool
-	case MPE, MAP:
+	case q.Kind == MPE || q.Kind == MAP:
 		want, kind = "an assignment {X: x, ...}", ExpectAssign
 	default:
 		switch q.Form() {
@@ -74,6 +79,10 @@ func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
 	case ExpectBool:
 		s.Want.Bool = *v.Bool == "true"
 	case ExpectAssign:
+		if q.Hyp != nil {
+			s.Want.Hyp = expectHyp(m, q.Hyp, v.Assign, &errs)
+			break
+		}
 		seen := map[VarID]bool{}
 		for _, b := range v.Assign {
 			id, ok := lookupVar(m, b.Name, &errs)
@@ -97,6 +106,44 @@ func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
 	return s, nil
 }
 
+// expectHyp lowers an expected hypothesis: a value for each of its
+// components (the space's parameters, a concept's attributes, or the
+// variable whose states are the hypotheses), in any order.
+func expectHyp(m *Model, h *HypQuery, as []*grammar.Binding, errs *ErrorList) []Given {
+	var names []string
+	switch {
+	case h.Space == nil:
+		names = []string{m.Vars[h.Var].Name}
+	case h.Space.Concept != nil:
+		for _, a := range h.Space.Concept.Attrs {
+			names = append(names, m.Vars[a].Name)
+		}
+	default:
+		for _, p := range h.Space.Params {
+			names = append(names, p.Name)
+		}
+	}
+	var out []Given
+	seen := map[string]bool{}
+	for _, b := range as {
+		n := b.Name.Text()
+		if !slices.Contains(names, n) {
+			errs.Add(pos(b.Name.Pos), "%s is not a component of the hypothesis (its components: %s)", strconv.Quote(n), strings.Join(names, ", "))
+			continue
+		}
+		if seen[n] {
+			errs.Add(pos(b.Pos), "%q appears twice in the expected hypothesis", n)
+			continue
+		}
+		seen[n] = true
+		out = append(out, Given{Pos: pos(b.Pos), Name: n, Value: b.State.Text()})
+	}
+	if len(*errs) == 0 && len(out) != len(names) {
+		errs.Add(pos(as[0].Pos), "give every component of the hypothesis: %s", strings.Join(names, ", "))
+	}
+	return out
+}
+
 // expectText renders an expected value as pbl source.
 func expectText(v *grammar.ExpectValue) string {
 	switch {
@@ -109,7 +156,11 @@ func expectText(v *grammar.ExpectValue) string {
 	}
 	parts := make([]string, len(v.Assign))
 	for i, b := range v.Assign {
-		parts[i] = Quote(b.Name.Text()) + ": " + Quote(b.State.Text())
+		v := Quote(b.State.Text())
+		if b.State.Number != "" {
+			v = b.State.Number // a value, or a state written as a number
+		}
+		parts[i] = Quote(b.Name.Text()) + ": " + v
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -52,6 +52,20 @@ func dataTerm(m *Model, t *grammar.Term) *DataTable {
 	return nil
 }
 
+// spaceTerm returns the space a query's given term names, if it is a bare
+// name of a space.
+func spaceTerm(m *Model, t *grammar.Term) *Space {
+	if t.Star || t.Group != nil || t.Name == nil || t.State != nil {
+		return nil
+	}
+	for _, s := range m.Spaces {
+		if s.Name == t.Name.Text() {
+			return s
+		}
+	}
+	return nil
+}
+
 // isHypQuery reports whether q is about hypotheses given data: ML, MDL
 // and Gibbs always are; P and MAP are when a data set is given.
 func isHypQuery(m *Model, q *grammar.Query) bool {
@@ -87,7 +101,12 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 	h := &HypQuery{}
 	example := q.Kind + "(H | D)"
 	var rest []*grammar.Term
+	var chosen *Space // a space named after the bar: P(d | H, D, x=1)
 	for _, t := range q.Given {
+		if sp := spaceTerm(m, t); sp != nil && chosen == nil {
+			chosen = sp
+			continue
+		}
 		if d := dataTerm(m, t); d != nil {
 			if h.Data != nil {
 				errs.Add(pos(t.Pos), "%s gives two data sets, %s and %s; give one", q.Kind, strconv.Quote(h.Data.Name), strconv.Quote(d.Name))
@@ -119,6 +138,10 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 	}
 	switch {
 	case h.Space != nil:
+		if chosen != nil {
+			errs.Add(at, "%s names two spaces, %s and %s", q.Kind, strconv.Quote(h.Space.Name), strconv.Quote(chosen.Name))
+			return nil, errs
+		}
 		if len(rest) > 0 {
 			errs.Add(pos(rest[0].Pos), "%s asks about the space %s given the data %s only; to classify a new instance, ask for its target, as in P(%s | %s, ...)", strings.TrimSuffix(QueryText(q), ""), strconv.Quote(name), strconv.Quote(h.Data.Name), spaceTargetExample(m, h.Space), h.Data.Name)
 			return nil, errs
@@ -129,13 +152,16 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 		// hypotheses.
 		var owners []*Space
 		for _, s := range m.Spaces {
-			if spaceTargets(m, s, name) {
+			if spaceTargets(m, s, name) && (chosen == nil || s == chosen) && !s.Continuous() {
 				owners = append(owners, s)
 			}
 		}
 		switch {
 		case len(owners) > 1:
-			errs.Add(pos(target.Pos), "%s is predicted by the spaces %s and %s; classify with one of them at a time (a model file per space)", strconv.Quote(name), strconv.Quote(owners[0].Name), strconv.Quote(owners[1].Name))
+			errs.Add(pos(target.Pos), "%s is predicted by the spaces %s and %s: name the one to classify with, as in P(%s | %s, %s, ...)", strconv.Quote(name), strconv.Quote(owners[0].Name), strconv.Quote(owners[1].Name), Quote(name), Quote(owners[0].Name), h.Data.Name)
+			return nil, errs
+		case len(owners) == 0 && chosen != nil:
+			errs.Add(at, "space %s does not predict %s (a space classifies with its concept's target or a bernoulli observation, and needs a grid of hypotheses)", strconv.Quote(chosen.Name), strconv.Quote(name))
 			return nil, errs
 		case len(owners) == 1:
 			if lq.Kind != Prob && lq.Kind != Gibbs {

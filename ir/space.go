@@ -92,3 +92,14 @@ type Concept struct {
 }
 
 func (s *Space) Position() Pos { return s.Pos }
+
+// Continuous reports whether a parameter of s is continuous: s then has
+// no table of hypotheses, only an ML hypothesis found by fitting.
+func (s *Space) Continuous() bool {
+	for _, p := range s.Params {
+		if p.Values == nil {
+			return true
+		}
+	}
+	return false
+}

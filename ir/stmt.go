@@ -164,5 +164,6 @@ type Expected struct {
 	Text    string    // as written, for messages
 	Numbers []float64 // ExpectNumber: one; ExpectVector: all
 	Assign  []Obs     // ExpectAssign, in the order written
+	Hyp     []Given   // ExpectAssign of a hypothesis query: each component's value, as written
 	Bool    bool      // ExpectBool
 }

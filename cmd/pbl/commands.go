@@ -22,7 +22,7 @@ func runCmd(c *cli, args []string) int {
 	if m == nil {
 		return status
 	}
-	if fails := pbl.Run(m, c.stdout, pbl.RunOptions{Infer: opt, JSON: c.json}); len(fails) > 0 {
+	if fails := pbl.Run(m, c.stdout, pbl.RunOptions{Infer: opt, JSON: c.json, Top: c.top, Seed: c.seed}); len(fails) > 0 {
 		c.report(fails)
 		return exitError
 	}
@@ -36,7 +36,7 @@ func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
 	if err != nil {
 		return nil, opt, c.usageErr(cmd, "%v", err)
 	}
-	m, err := pbl.LoadFile(path)
+	m, err := pbl.LoadFileWith(path, c.loadOptions())
 	if err != nil {
 		c.report(err)
 		return nil, opt, exitError
@@ -62,9 +62,9 @@ func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
 
 // print writes one result, separating text results by blank lines, and
 // returns the exit status: 1 if it could not be written (reported).
-func (c *cli) print(m *ir.Model, res *infer.Result, first *bool) int {
+func (c *cli) print(m *ir.Model, res *pbl.Answer, first *bool) int {
 	if c.json {
-		if err := report.JSON(c.stdout, m, res); err != nil {
+		if err := res.JSON(c.stdout, m); err != nil {
 			c.report(err)
 			return exitError
 		}
@@ -74,7 +74,7 @@ func (c *cli) print(m *ir.Model, res *infer.Result, first *bool) int {
 		fmt.Fprintln(c.stdout)
 	}
 	*first = false
-	report.Text(c.stdout, m, res)
+	res.Text(c.stdout, m)
 	return exitOK
 }
 
@@ -92,14 +92,14 @@ func queryCmd(c *cli, args []string) int {
 	// core, then print in order.
 	texts := args[1:]
 	queries := make([]*ir.Query, len(texts))
-	results := make([]*infer.Result, len(texts))
+	results := make([]*pbl.Answer, len(texts))
 	errs := make([]error, len(texts))
 	for i, text := range texts {
 		queries[i], errs[i] = pbl.ParseQuery(m, text)
 	}
 	answer := func(i int) {
 		if errs[i] == nil {
-			results[i], errs[i] = infer.Answer(m, queries[i], opt)
+			results[i], errs[i] = pbl.AnswerQuery(m, queries[i], pbl.AnswerOptions{Infer: opt, Top: c.top, Seed: c.seed})
 		}
 	}
 	answer(0)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/report"
@@ -26,7 +27,7 @@ func TestPrintJSONError(t *testing.T) {
 	var out, errOut bytes.Buffer
 	c := &cli{stdout: &out, stderr: &errOut, json: true}
 	first := true
-	if got := c.print(m, &infer.Result{Query: q, P: math.NaN()}, &first); got != exitError {
+	if got := c.print(m, &pbl.Answer{Infer: &infer.Result{Query: q, P: math.NaN()}}, &first); got != exitError {
 		t.Errorf("print: status %d, want %d", got, exitError)
 	}
 	if out.Len() != 0 || !strings.Contains(errOut.String(), "is not a probability") {

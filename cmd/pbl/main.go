@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
@@ -92,9 +93,48 @@ type cli struct {
 	fs             *flag.FlagSet
 	test           testFlags
 	reported       bool // report was called: the exit status is not 0
+
+	// run, query, test: data sets bound to other files (--data NAME=FILE),
+	// and the options of queries about hypotheses.
+	data dataFlag
+	top  int
+	seed uint64
 }
 
+// dataFlag is the repeatable flag --data NAME=FILE.
+type dataFlag map[string]string
+
+func (d *dataFlag) String() string { return "" }
+
+func (d *dataFlag) Set(v string) error {
+	name, file, ok := strings.Cut(v, "=")
+	if !ok || name == "" || file == "" {
+		return fmt.Errorf("want NAME=FILE.csv, as in --data D=points.csv")
+	}
+	if *d == nil {
+		*d = dataFlag{}
+	}
+	if _, dup := (*d)[name]; dup {
+		return fmt.Errorf("data set %s bound twice", name)
+	}
+	(*d)[name] = file
+	return nil
+}
+
+// hypFlags are the flags of run, query and test for models that name
+// data: --data, and the options of queries about hypotheses.
+func hypFlags(c *cli, fs *flag.FlagSet) {
+	fs.Var(&c.data, "data", "bind the model's data set `NAME=FILE.csv` (a data table or a CSV it reads) to another file\nwith the same columns; may be repeated")
+	fs.IntVar(&c.top, "top", pbl.DefaultTop, "P(H | D) lists at most this many hypotheses, the most probable")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed of Gibbs(...) draws")
+}
+
+// loadOptions are the options of loading a model given on the command
+// line.
+func (c *cli) loadOptions() pbl.LoadOptions { return pbl.LoadOptions{Data: c.data} }
+
 func engineFlags(c *cli, fs *flag.FlagSet) {
+	hypFlags(c, fs)
 	fs.StringVar(&c.engine, "engine", "auto", "inference engine: auto, enum (enumeration, small models), ve (variable elimination)\nor jt (junction tree); auto uses jt for P(*|e) and for models of 30 or more variables")
 	fs.StringVar(&c.order, "order", "min-fill", "elimination order for ve: min-fill or min-weight")
 	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse tables (intermediate or clique) with more `entries` than this")

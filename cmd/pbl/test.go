@@ -73,7 +73,7 @@ func testCmd(c *cli, args []string) int {
 		if filter != nil && !filter.MatchString(path) {
 			continue
 		}
-		r := c.testFile(path, pbl.RunOptions{Infer: opt})
+		r := c.testFile(path, pbl.RunOptions{Infer: opt, Top: c.top, Seed: c.seed})
 		results = append(results, r)
 		c.printResult(r)
 	}
@@ -165,7 +165,7 @@ func (c *cli) testFile(path string, opt pbl.RunOptions) *fileResult {
 	start := time.Now()
 	r := &fileResult{path: path}
 	defer func() { r.seconds = time.Since(start).Seconds() }()
-	m, err := pbl.LoadFile(path)
+	m, err := pbl.LoadFileWith(path, c.loadOptions())
 	if err != nil {
 		r.failures = errorLines(err)
 		return r

@@ -1,0 +1,291 @@
+package pbl
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/hypothesis"
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/input"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
+)
+
+// AnswerOptions configures Answer.
+type AnswerOptions struct {
+	Infer infer.Options
+	// Top is the most hypotheses P(H | D) lists (default 1,000).
+	Top int
+	// Seed seeds Gibbs draws (default 1): the same seed draws the same
+	// hypothesis.
+	Seed uint64
+	// Context, if not nil, cancels a long evaluation.
+	Context context.Context
+}
+
+// DefaultTop is the number of hypotheses P(H | D) lists by default.
+const DefaultTop = 1000
+
+// An Answer is a query's answer: the engines' result, or for a query
+// about hypotheses given data, the hypotheses'.
+type Answer struct {
+	Infer *infer.Result
+	Hyp   *report.Hyp
+}
+
+// Answer answers q on m: a query about hypotheses given data (q.Hyp) by
+// package hypothesis (or, when the hypotheses are a variable's states, by
+// exact inference on each row), any other by infer.Answer.
+func AnswerQuery(m *ir.Model, q *ir.Query, opt AnswerOptions) (*Answer, error) {
+	if q.Hyp == nil {
+		res, err := infer.Answer(m, q, opt.Infer)
+		if err != nil {
+			return nil, err
+		}
+		return &Answer{Infer: res}, nil
+	}
+	h, err := answerHyp(m, q, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Answer{Hyp: h}, nil
+}
+
+// Text writes the answer for people.
+func (a *Answer) Text(w io.Writer, m *ir.Model) {
+	if a.Hyp != nil {
+		report.HypText(w, a.Hyp)
+		return
+	}
+	report.Text(w, m, a.Infer)
+}
+
+// JSON writes the answer as one line of JSON.
+func (a *Answer) JSON(w io.Writer, m *ir.Model) error {
+	if a.Hyp != nil {
+		return report.HypJSON(w, a.Hyp)
+	}
+	return report.JSON(w, m, a.Infer)
+}
+
+func answerHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error) {
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opt.Top <= 0 {
+		opt.Top = DefaultTop
+	}
+	if opt.Seed == 0 {
+		opt.Seed = 1
+	}
+	h := q.Hyp
+	if h.Space == nil {
+		return answerVarHyp(m, q, opt)
+	}
+	d, err := spaceData(m, h.Space, h.Data, q.Pos)
+	if err != nil {
+		return nil, err
+	}
+	if h.Space.Concept != nil {
+		return answerConcept(ctx, m, q, d, opt)
+	}
+	if slices.ContainsFunc(h.Space.Params, func(p *ir.SpaceParam) bool { return p.Values == nil }) {
+		return answerFit(ctx, m, q, d)
+	}
+	post, err := hypothesis.Evaluate(ctx, h.Space, m, d)
+	if err != nil {
+		return nil, err
+	}
+	out := &report.Hyp{Query: q, Total: post.Len(), Support: post.Support()}
+	for _, p := range h.Space.Params {
+		out.Names = append(out.Names, p.Name)
+	}
+	row := func(i int) report.HypRow {
+		var vs []any
+		for _, x := range post.Hypothesis(i) {
+			vs = append(vs, x)
+		}
+		return report.HypRow{Values: vs, LogPrior: post.LogPrior(i), LogLik: post.LogLikelihood(i), LogPost: post.LogPosterior(i)}
+	}
+	switch {
+	case h.Classify:
+		p1, drawn, err := predictGrid(m, q, post, opt)
+		if err != nil {
+			return nil, err
+		}
+		out.Target, out.Classes, out.P = h.Target, []string{"1", "0"}, []float64{p1, 1 - p1}
+		if drawn >= 0 {
+			out.Hyps = []report.HypRow{row(drawn)}
+		}
+	case q.Kind == ir.Prob:
+		for _, i := range post.Top(opt.Top) {
+			out.Hyps = append(out.Hyps, row(i))
+		}
+	case q.Kind == ir.MAP:
+		out.Hyps = []report.HypRow{row(post.MAP())}
+	case q.Kind == ir.ML:
+		out.Hyps = []report.HypRow{row(post.ML())}
+	case q.Kind == ir.MDL:
+		i, bh, bd := post.MDL()
+		out.Hyps, out.BitsH, out.BitsD = []report.HypRow{row(i)}, bh, bd
+	case q.Kind == ir.Gibbs:
+		out.Hyps = []report.HypRow{row(post.Gibbs(rand.New(rand.NewPCG(opt.Seed, 0))))}
+	}
+	return out, nil
+}
+
+// spaceData reads the data set t for space s.
+func spaceData(m *ir.Model, s *ir.Space, t *ir.DataTable, at ir.Pos) (*hypothesis.Data, error) {
+	if t.File == "" {
+		return hypothesis.FromTable(s, m, t)
+	}
+	d, err := hypothesis.ReadCSV(t.File, s, m)
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return nil, &ir.Error{Pos: at, Msg: fmt.Sprintf("cannot read data %s from %s: %v", strconv.Quote(t.Name), pe.Path, pe.Err), Err: err}
+	}
+	return d, err
+}
+
+// answerFit answers ML (or MAP, with a uniform prior the same) for a
+// space with continuous parameters, found in closed form or by gradient
+// ascent.
+func answerFit(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.Data) (*report.Hyp, error) {
+	s := q.Hyp.Space
+	if q.Kind != ir.ML && !(q.Kind == ir.MAP && s.Prior == nil) {
+		return nil, &ir.Error{Pos: q.Pos, Msg: fmt.Sprintf("space %s has continuous parameters: pbl finds its ML hypothesis, ML(%s | %s), but lists no posterior over them (put the parameters on grids, w in -5 .. 5 by 0.01, for %s)", strconv.Quote(s.Name), ir.Quote(s.Name), q.Hyp.Data.Name, q.Kind), Err: hypothesis.ErrContinuous}
+	}
+	fit, err := hypothesis.FitML(ctx, s, m, d, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := &report.Hyp{Query: q, Continuous: true, Trace: fit.CrossEntropy}
+	var vs []any
+	for i, p := range s.Params {
+		out.Names = append(out.Names, p.Name)
+		vs = append(vs, fit.Params[i])
+	}
+	out.Hyps = []report.HypRow{{Values: vs, LogPrior: math.NaN(), LogLik: fit.LogLikelihood, LogPost: math.NaN()}}
+	return out, nil
+}
+
+// answerVarHyp answers a query whose hypotheses are the states of a
+// discrete variable H of the model: P(H | D) ∝ P(H) Π_rows P(row | H),
+// each row's probability given H by exact inference.
+func answerVarHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error) {
+	h := q.Hyp
+	v := m.Vars[h.Var]
+	rows, err := varRows(m, h.Data, q.Pos)
+	if err != nil {
+		return nil, err
+	}
+	prior, err := infer.Posterior(m, h.Var, nil, opt.Infer)
+	if err != nil {
+		return nil, err
+	}
+	k := len(v.States)
+	lp, ll := make([]float64, k), make([]float64, k)
+	for s := range k {
+		lp[s] = math.Log(prior[s])
+	}
+	// Identical rows are one inference, counted.
+	type pattern struct {
+		obs   []ir.Obs
+		count float64
+	}
+	var pats []*pattern
+	index := map[string]*pattern{}
+	for _, obs := range rows {
+		key := fmt.Sprint(obs)
+		if p, ok := index[key]; ok {
+			p.count++
+			continue
+		}
+		p := &pattern{obs: obs, count: 1}
+		index[key] = p
+		pats = append(pats, p)
+	}
+	for s := range k {
+		if prior[s] == 0 {
+			ll[s] = math.Inf(-1)
+			continue
+		}
+		for _, p := range pats {
+			e := append(slices.Clip(p.obs), ir.Obs{Var: h.Var, State: s})
+			lj, err := infer.LogPE(m, e, opt.Infer)
+			if err != nil {
+				return nil, err
+			}
+			ll[s] += p.count * (lj - lp[s])
+		}
+	}
+	post := newSmallPosterior(lp, ll)
+	out := &report.Hyp{Query: q, Names: []string{v.Name}, Total: k, Support: post.Support()}
+	row := func(i int) report.HypRow {
+		return report.HypRow{Values: []any{v.States[i]}, LogPrior: post.LogPrior(i), LogLik: post.LogLikelihood(i), LogPost: post.LogPosterior(i)}
+	}
+	if post.Support() == 0 {
+		return nil, &ir.Error{Pos: q.Pos, Msg: fmt.Sprintf("the data %s is impossible under every state of %s", strconv.Quote(h.Data.Name), strconv.Quote(v.Name)), Err: infer.ErrImpossible}
+	}
+	switch q.Kind {
+	case ir.Prob:
+		for _, i := range post.Top(opt.Top) {
+			out.Hyps = append(out.Hyps, row(i))
+		}
+	case ir.MAP:
+		out.Hyps = []report.HypRow{row(post.MAP())}
+	case ir.ML:
+		out.Hyps = []report.HypRow{row(post.ML())}
+	case ir.MDL:
+		i, bh, bd := post.MDL()
+		out.Hyps, out.BitsH, out.BitsD = []report.HypRow{row(i)}, bh, bd
+	case ir.Gibbs:
+		out.Hyps = []report.HypRow{row(post.Gibbs(rand.New(rand.NewPCG(opt.Seed, 0))))}
+	}
+	return out, nil
+}
+
+// varRows returns the rows of t as evidence on m's variables.
+func varRows(m *ir.Model, t *ir.DataTable, at ir.Pos) ([][]ir.Obs, error) {
+	var rows [][]ir.Obs
+	if t.File == "" {
+		for _, r := range t.Rows {
+			var obs []ir.Obs
+			for j, s := range r {
+				if s >= 0 {
+					obs = append(obs, ir.Obs{Var: t.Vars[j], State: int(s)})
+				}
+			}
+			rows = append(rows, obs)
+		}
+		return rows, nil
+	}
+	src, err := input.ReadFile(t.File)
+	if err != nil {
+		return nil, &ir.Error{Pos: at, Msg: fmt.Sprintf("cannot read data %s: %v", strconv.Quote(t.Name), unwrapPathErr(err)), Err: err}
+	}
+	b, err := data.ReadAll(t.File, bytes.NewReader(src), m, data.Options{})
+	if err != nil {
+		return nil, err
+	}
+	for i := range b.N {
+		var obs []ir.Obs
+		for j, col := range b.Cols {
+			if col != nil && col[i] != data.Missing {
+				obs = append(obs, ir.Obs{Var: b.Vars[j], State: int(col[i])})
+			}
+		}
+		rows = append(rows, obs)
+	}
+	return rows, nil
+}

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -28,6 +29,15 @@ func (s *Session) query(g *grammar.Query, src string) {
 // ask answers a query of the session model with the session evidence
 // added to it.
 func (s *Session) ask(q *ir.Query, src string) {
+	if q.Hyp != nil {
+		a, err := s.answerHyp(q)
+		if err != nil {
+			s.report(err, src)
+			return
+		}
+		s.printAnswer(a)
+		return
+	}
 	q, err := s.withSession(q)
 	if err != nil {
 		s.report(err, src)
@@ -44,6 +54,19 @@ func (s *Session) ask(q *ir.Query, src string) {
 // expect checks an expectation of the session model, its query asked
 // with the session evidence.
 func (s *Session) expect(e *ir.ExpectStmt, src string) {
+	if e.Query.Hyp != nil {
+		a, err := s.answerHyp(e.Query)
+		if err != nil {
+			s.report(err, src)
+			return
+		}
+		if fail := pbl.CheckAnswer(s.model, e, a); fail != nil {
+			s.report(fail, src)
+			return
+		}
+		s.note("ok: %s", e.Query.Text)
+		return
+	}
 	q, err := s.withSession(e.Query)
 	if err != nil {
 		s.report(err, src)
@@ -115,4 +138,45 @@ func (s *Session) print(res *infer.Result) {
 	}
 	s.printed = true
 	report.Text(s.out, s.model, res)
+}
+
+// answerHyp answers a query about hypotheses given data: the session's
+// evidence does not apply (the data are the evidence). An interrupt
+// cancels it.
+func (s *Session) answerHyp(q *ir.Query) (*pbl.Answer, error) {
+	s.last = q
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if s.cfg.Interrupt != nil {
+		intr, stop := s.cfg.Interrupt()
+		defer stop()
+		go func() {
+			select {
+			case <-intr:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	a, err := pbl.AnswerQuery(s.model, q, pbl.AnswerOptions{Infer: s.opt, Context: ctx})
+	if err != nil && ctx.Err() != nil {
+		return nil, errInterrupted
+	}
+	return a, err
+}
+
+// printAnswer writes an answer about hypotheses, as print writes a
+// result.
+func (s *Session) printAnswer(a *pbl.Answer) {
+	if s.json {
+		if err := a.JSON(s.out, s.model); err != nil {
+			s.report(err, "")
+		}
+		return
+	}
+	if s.printed {
+		fmt.Fprintln(s.out)
+	}
+	s.printed = true
+	a.Text(s.out, s.model)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -39,6 +40,9 @@ func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
 	m, err := pbl.LoadFileWith(path, c.loadOptions())
 	if err != nil {
 		c.report(err)
+		if errors.Is(err, ir.ErrUnknownData) {
+			return nil, opt, exitUsage // a --data NAME the model does not name
+		}
 		return nil, opt, exitError
 	}
 	if c.explain {

@@ -2,7 +2,10 @@
 // Bayesian network whose structure is given (by counting, with or without
 // priors), the normal densities of real-valued variables with discrete
 // parents (a classifier's Gaussian features), and the structure and
-// numbers of naive Bayes and TAN classifiers.
+// numbers of naive Bayes and TAN classifiers; with hidden variables and
+// missing cells, by EM (which also learns normal and joint normal
+// densities given discrete parents, hidden or not: em.go, emreal.go,
+// density.go) and gradient ascent (discrete networks only).
 //
 // # Sufficient statistics
 //

@@ -168,6 +168,9 @@ func checkCmd(c *cli, args []string) int {
 			o.Set("parameters", params)
 			o.Set("statements", len(m.Stmts))
 			o.Set("to_learn", append([]string{}, toLearn...))
+			if len(m.Spaces) > 0 {
+				o.Set("spaces", spaceNames(m))
+			}
 			c.writeJSON(o)
 			continue
 		}
@@ -182,9 +185,22 @@ func checkCmd(c *cli, args []string) int {
 			}
 			learned = ", " + plural(u, "distribution") + " to learn (" + strings.Join(names, ", ") + ")"
 		}
-		fmt.Fprintf(c.stdout, "%s: ok, %s, %s, %s%s\n", path, plural(len(m.Vars), "variable"), plural(edges, "edge"), plural(params, "free parameter"), learned)
+		spaces := ""
+		if n := len(m.Spaces); n > 0 {
+			spaces = ", " + plural(n, "hypothesis space") + " (" + strings.Join(spaceNames(m), ", ") + ")"
+		}
+		fmt.Fprintf(c.stdout, "%s: ok, %s, %s, %s%s%s\n", path, plural(len(m.Vars), "variable"), plural(edges, "edge"), plural(params, "free parameter"), learned, spaces)
 	}
 	return status
+}
+
+// spaceNames returns the names of m's hypothesis spaces.
+func spaceNames(m *ir.Model) []string {
+	names := make([]string, len(m.Spaces))
+	for i, s := range m.Spaces {
+		names[i] = ir.Quote(s.Name)
+	}
+	return names
 }
 
 func plural(n int, word string) string {

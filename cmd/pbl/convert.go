@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pbl-lang/pbl"
@@ -58,6 +59,10 @@ func convertCmd(c *cli, args []string) int {
 	m, err := pbl.LoadFile(in)
 	if err != nil {
 		c.report(err)
+		return exitError
+	}
+	if len(m.Spaces) > 0 {
+		c.report(fmt.Errorf("%s: declares hypothesis space %s: convert writes the network, and a space is not part of one (keep the .pbl file)", in, strconv.Quote(m.Spaces[0].Name)))
 		return exitError
 	}
 	var buf bytes.Buffer

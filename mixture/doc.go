@@ -38,6 +38,20 @@
 // row leaving the cluster it was assigned to. So the result is
 // deterministic, and no cluster is empty while there are at least k rows.
 //
+// A restart whose Lloyd iterations converged (by either test, before
+// MaxIter) is then refined by Hartigan's single-row moves: a row moves
+// from cluster a to cluster b when that lowers the inertia, the centres
+// being the means, which n_b/(n_b+1) |x-c_b|² < n_a/(n_a-1) |x-c_a|² says,
+// until no move does. A Lloyd fixed point can still have such moves
+// (a row near the boundary of a large cluster and a small one); a
+// fixed point of these moves is also one of Lloyd's. So each restart ends
+// at an inertia at most that of scikit-learn's restart from the same
+// seeds, and often lower: with 30 restarts pbl's best was not worse than
+// scikit-learn's best of 10 on any of 480 fits (240 fresh data sets, two
+// seeds), where Lloyd alone was worse on 4–6% (testdata/fresh.py). Iterations counts the Lloyd iterations
+// alone; Moves the refinement's moves. A restart stopped by MaxIter is not
+// refined, so tol 0 with a small MaxIter times Lloyd iterations alone.
+//
 // The inertia is the sum over rows of the squared Euclidean distance to
 // the nearest final centre. Of NInit restarts the one with the lowest
 // inertia is kept (the first of equal ones).

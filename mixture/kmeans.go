@@ -42,7 +42,8 @@ type KMeansResult struct {
 	Sizes      []int     // the number of rows of each cluster
 	Inertia    float64   // the sum of squared distances to the nearest centre
 	Iterations int       // Lloyd iterations of the kept restart
-	Converged  bool      // the kept restart stopped before MaxIter
+	Converged  bool      // the kept restart's Lloyd iterations stopped before MaxIter
+	Moves      int       // single-row moves of the kept restart's refinement after Lloyd (0 if not converged)
 	NInit      int       // the number of restarts run
 }
 
@@ -50,8 +51,8 @@ type KMeansResult struct {
 func (r *KMeansResult) Center(j int) []float64 { return r.Centers[j*r.D : (j+1)*r.D] }
 
 // KMeans clusters the rows of x into opt.K clusters by Lloyd's algorithm
-// from k-means++ seeds, keeping the best of opt.NInit restarts (see the
-// package documentation).
+// from k-means++ seeds, refined by Hartigan's single-row moves, keeping the
+// best of opt.NInit restarts (see the package documentation).
 func KMeans(x *Matrix, opt KMeansOptions) (*KMeansResult, error) {
 	if err := x.check(opt.K); err != nil {
 		return nil, err
@@ -65,6 +66,9 @@ func KMeans(x *Matrix, opt KMeansOptions) (*KMeansResult, error) {
 	for i := range opt.NInit {
 		centers, _ := km.seed(newRand(opt.Seed, i))
 		r := km.lloyd(centers, opt.MaxIter, tol)
+		if r.Converged {
+			km.refine(r)
+		}
 		if best == nil || r.Inertia < best.Inertia {
 			best = r
 		}
@@ -74,6 +78,22 @@ func KMeans(x *Matrix, opt KMeansOptions) (*KMeansResult, error) {
 	}
 	best.NInit = opt.NInit
 	return best, nil
+}
+
+// refine moves r, a converged Lloyd result, to a local minimum of the
+// inertia for single-row moves (see hartigan).
+func (km *kmeans) refine(r *KMeansResult) {
+	centers, moves := km.hartigan(r.Labels, 1000)
+	r.Moves = moves
+	if moves == 0 {
+		return
+	}
+	r.Centers = centers
+	clear(r.Sizes)
+	for _, j := range r.Labels {
+		r.Sizes[j]++
+	}
+	r.Inertia = km.inertia(centers, r.Labels)
 }
 
 // kmeans holds the data and scratch space of a k-means fit.

@@ -46,6 +46,12 @@ type node struct {
 
 	slot int       // kMixed: the index of its buffer in a work
 	vec  []float64 // kColumn, once bound to data: its value per row
+
+	// Set by a runPlan, for parameter-only nodes (runs.go).
+	marked  bool // lastDep and other are set
+	lastDep bool // reads the grid's last parameter
+	other   bool // reads another parameter
+	rslot   int  // lastDep and not a parameter: the index of its buffer in a runScratch
 }
 
 // compiler compiles the expressions of one space, numbering the buffers

@@ -112,6 +112,10 @@ func newLikelihood(c *compiler, d *Data, p0 []float64) (*likelihood, error) {
 type scratch struct {
 	w     *work
 	delta []float64
+
+	run    *runScratch // for runs (runs.go), or nil
+	params []float64   // the parameters of a chunk's current run
+	idx    []int       // their indices
 }
 
 func (l *likelihood) newScratch() *scratch {

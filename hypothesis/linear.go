@@ -289,6 +289,18 @@ func equal(x, y []float64) bool {
 	return true
 }
 
+// coefAt returns a_j under parameters p: the sum of its terms' values.
+func (s *suffNormal) coefAt(j int, p []float64) float64 {
+	if k := s.simple[j]; k >= 0 {
+		return s.coef[j] * p[k]
+	}
+	var a float64
+	for t := range s.groups[j] {
+		a += s.groups[j][t].value(p)
+	}
+	return a
+}
+
 // logLik returns ln P(D|h) under parameters p, using delta (len J) as
 // scratch; ok is false when SD is not > 0 and finite or a coefficient is
 // not finite (the caller diagnoses it).
@@ -299,15 +311,8 @@ func (s *suffNormal) logLik(p, delta []float64) (ll float64, ok bool) {
 	}
 	nj := len(s.groups)
 	var lin float64
-	for j, grp := range s.groups {
-		var a float64
-		if k := s.simple[j]; k >= 0 {
-			a = s.coef[j] * p[k]
-		} else {
-			for t := range grp {
-				a += grp[t].value(p)
-			}
-		}
+	for j := range s.groups {
+		a := s.coefAt(j, p)
 		if math.IsNaN(a) || math.IsInf(a, 0) {
 			return 0, false
 		}

@@ -41,6 +41,7 @@ type Posterior struct {
 
 	like   *likelihood
 	prior  *node
+	plan   *runPlan // or nil: one hypothesis at a time
 	norm   sync.Once
 	logW   float64 // ln Σ w: the prior's normaliser
 	logZ   float64 // ln Σ w·P(D|h)
@@ -63,6 +64,12 @@ type Posterior struct {
 // every hypothesis the prior allows (ErrImpossible). The first error in
 // the grid's order is reported.
 func Evaluate(ctx context.Context, s *ir.Space, m *ir.Model, d *Data) (*Posterior, error) {
+	return evaluateBy(ctx, s, d, true)
+}
+
+// evaluateBy is Evaluate, by runs (runs.go) or, without, one hypothesis
+// at a time: the reference the tests compare runs with.
+func evaluateBy(ctx context.Context, s *ir.Space, d *Data, runs bool) (*Posterior, error) {
 	if s.Concept != nil {
 		return nil, ir.ErrorList{{Pos: s.Pos, Msg: fmt.Sprintf("%s is a concept space: its posterior is its version space", s.Name)}}
 	}
@@ -107,6 +114,9 @@ func Evaluate(ctx context.Context, s *ir.Space, m *ir.Model, d *Data) (*Posterio
 	if p.prior != nil {
 		p.lw = make([]float64, count)
 	}
+	if runs {
+		p.plan = newRunPlan(p)
+	}
 	if err := p.run(ctx, count); err != nil {
 		return nil, err
 	}
@@ -147,7 +157,7 @@ func (p *Posterior) run(ctx context.Context, count int) error {
 	res := make([]chunkResult, chunks)
 	var firstErr atomic.Int64 // the lowest chunk with an error; chunks after it are skipped
 	firstErr.Store(math.MaxInt64)
-	pool := sync.Pool{New: func() any { return p.like.newScratch() }}
+	pool := sync.Pool{New: func() any { return p.newScratch() }}
 	par.For(chunks, func(ci int) {
 		if int64(ci) > firstErr.Load() || ctx.Err() != nil {
 			return
@@ -192,8 +202,55 @@ func (p *Posterior) run(ctx context.Context, count int) error {
 	return nil
 }
 
-// evalChunk evaluates hypotheses lo..hi-1.
+// newScratch returns a goroutine's working memory for evalChunk.
+func (p *Posterior) newScratch() *scratch {
+	sc := p.like.newScratch()
+	if p.plan != nil {
+		sc.run = newRunScratch(p.plan, p.like.maxJ)
+	}
+	sc.params, sc.idx = make([]float64, len(p.grid)), make([]int, len(p.grid))
+	return sc
+}
+
+// evalChunk evaluates hypotheses lo..hi-1, a run at a time (runs.go).
 func (p *Posterior) evalChunk(sc *scratch, lo, hi int, r *chunkResult) error {
+	r.maxPost, r.maxLike = math.Inf(-1), math.Inf(-1)
+	if p.plan == nil {
+		return p.evalRange(sc, lo, hi, r)
+	}
+	np := len(p.grid)
+	idx, params := sc.idx, sc.params // the odometer of all parameters but the last
+	for k := range np - 1 {
+		idx[k] = lo / p.stride[k] % len(p.grid[k])
+		params[k] = p.grid[k][idx[k]]
+	}
+	g := len(p.plan.grid)
+	t0 := lo % g
+	for i := lo; i < hi; {
+		t1 := min(g, t0+hi-i)
+		if !p.fastRun(sc, params, i, t0, t1, r) {
+			if err := p.evalRange(sc, i, i+t1-t0, r); err != nil {
+				return err
+			}
+		}
+		i += t1 - t0
+		t0 = 0
+		for k := np - 2; k >= 0; k-- { // the next run
+			idx[k]++
+			if idx[k] < len(p.grid[k]) {
+				params[k] = p.grid[k][idx[k]]
+				break
+			}
+			idx[k] = 0
+			params[k] = p.grid[k][0]
+		}
+	}
+	return nil
+}
+
+// evalRange evaluates hypotheses lo..hi-1 one at a time, returning the
+// first error.
+func (p *Posterior) evalRange(sc *scratch, lo, hi int, r *chunkResult) error {
 	np := len(p.grid)
 	idx := make([]int, np) // the odometer
 	params := make([]float64, np)
@@ -201,7 +258,6 @@ func (p *Posterior) evalChunk(sc *scratch, lo, hi int, r *chunkResult) error {
 		idx[k] = lo / p.stride[k] % len(p.grid[k])
 		params[k] = p.grid[k][idx[k]]
 	}
-	r.maxPost, r.maxLike = math.Inf(-1), math.Inf(-1)
 	for i := lo; i < hi; i++ {
 		lw := 0.0
 		if p.prior != nil {

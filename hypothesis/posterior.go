@@ -42,8 +42,9 @@ type Posterior struct {
 	like   *likelihood
 	prior  *node
 	plan   *runPlan // or nil: one hypothesis at a time
-	norm   sync.Once
+	normW  sync.Once
 	logW   float64 // ln Σ w: the prior's normaliser
+	norm   sync.Once
 	logZ   float64 // ln Σ w·P(D|h)
 	cumOne sync.Once
 	cum    []float64 // cumulative posterior, for Gibbs
@@ -319,36 +320,70 @@ func (p *Posterior) logPost(i int) float64 {
 	return p.lw[i] + p.ll[i]
 }
 
-// normalise computes the normalisers (once, in fixed chunks).
+// expUnderflow is an x below which math.Exp returns 0: e^x < 2^-1076,
+// with a margin for the assembly versions, which round x·log2(e) to an
+// integer exponent before scaling.
+const expUnderflow = -746
+
+// normalisePrior computes the prior's normaliser ln Σ w (once, in fixed
+// chunks): ln of the grid's size for the uniform prior.
+func (p *Posterior) normalisePrior() {
+	p.normW.Do(func() {
+		n := p.Len()
+		if p.lw == nil {
+			p.logW = math.Log(float64(n))
+			return
+		}
+		maxW := math.Inf(-1)
+		for _, v := range p.lw {
+			maxW = max(maxW, v)
+		}
+		chunks := (n + chunk - 1) / chunk
+		sw := make([]float64, chunks)
+		// e^x is 0 for x < expUnderflow (and for -Inf): summed without
+		// calling Exp.
+		par.For(chunks, func(c int) {
+			for _, v := range p.lw[c*chunk : min(n, (c+1)*chunk)] {
+				if x := v - maxW; !(x < expUnderflow) {
+					sw[c] += math.Exp(x)
+				}
+			}
+		})
+		var tw float64
+		for c := range chunks {
+			tw += sw[c]
+		}
+		p.logW = maxW + math.Log(tw)
+	})
+}
+
+// normalise computes ln Σ w·P(D|h), the posterior's normaliser (once, in
+// fixed chunks). Most terms of a peaked posterior underflow to 0: they
+// are summed without calling Exp.
 func (p *Posterior) normalise() {
 	p.norm.Do(func() {
 		n := p.Len()
 		chunks := (n + chunk - 1) / chunk
-		sw, sz := make([]float64, chunks), make([]float64, chunks)
-		maxW := 0.0
-		if p.lw != nil {
-			maxW = math.Inf(-1)
-			for _, v := range p.lw {
-				maxW = max(maxW, v)
-			}
-		}
+		sz := make([]float64, chunks)
 		par.For(chunks, func(c int) {
-			for i := c * chunk; i < min(n, (c+1)*chunk); i++ {
-				if p.lw != nil {
-					sw[c] += math.Exp(p.lw[i] - maxW)
+			lo, hi := c*chunk, min(n, (c+1)*chunk)
+			if p.lw == nil {
+				for _, v := range p.ll[lo:hi] {
+					if x := v - p.maxPost; !(x < expUnderflow) {
+						sz[c] += math.Exp(x)
+					}
 				}
-				sz[c] += math.Exp(p.logPost(i) - p.maxPost)
+				return
+			}
+			for i := lo; i < hi; i++ {
+				if x := p.logPost(i) - p.maxPost; !(x < expUnderflow) {
+					sz[c] += math.Exp(x)
+				}
 			}
 		})
-		var tw, tz float64
+		var tz float64
 		for c := range chunks {
-			tw += sw[c]
 			tz += sz[c]
-		}
-		if p.lw == nil {
-			p.logW = math.Log(float64(n))
-		} else {
-			p.logW = maxW + math.Log(tw)
 		}
 		p.logZ = p.maxPost + math.Log(tz)
 	})
@@ -357,7 +392,7 @@ func (p *Posterior) normalise() {
 // LogPrior returns ln P(h) of hypothesis i: the prior weight normalised
 // over the grid.
 func (p *Posterior) LogPrior(i int) float64 {
-	p.normalise()
+	p.normalisePrior()
 	if p.lw == nil {
 		return -p.logW
 	}
@@ -376,6 +411,7 @@ func (p *Posterior) LogPosterior(i int) float64 {
 
 // LogEvidence returns ln P(D) = ln Σ_h P(D|h)·P(h).
 func (p *Posterior) LogEvidence() float64 {
+	p.normalisePrior()
 	p.normalise()
 	return p.logZ - p.logW
 }

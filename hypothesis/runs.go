@@ -335,6 +335,7 @@ func (p *Posterior) fastRun(sc *scratch, params []float64, i0, t0, t1 int, r *ch
 	if tot.v == nil {
 		vector(ll, tot)
 	}
+	negInf := math.Inf(-1)
 	if p.prior == nil {
 		r.anyPrior = true
 		for t, x := range ll {
@@ -342,7 +343,7 @@ func (p *Posterior) fastRun(sc *scratch, params []float64, i0, t0, t1 int, r *ch
 				r.maxLike, r.mlIdx = x, i0+t
 				r.maxPost, r.mapIdx = x, i0+t
 			}
-			if x > math.Inf(-1) {
+			if x > negInf {
 				r.support++
 			}
 		}
@@ -356,7 +357,7 @@ func (p *Posterior) fastRun(sc *scratch, params []float64, i0, t0, t1 int, r *ch
 	}
 	for t, x := range ll {
 		w := lws[t]
-		if w > math.Inf(-1) {
+		if w > negInf {
 			r.anyPrior = true
 		}
 		if x > r.maxLike {
@@ -365,7 +366,7 @@ func (p *Posterior) fastRun(sc *scratch, params []float64, i0, t0, t1 int, r *ch
 		if post := w + x; post > r.maxPost {
 			r.maxPost, r.mapIdx = post, i0+t
 		}
-		if w+x > math.Inf(-1) {
+		if w+x > negInf {
 			r.support++
 		}
 	}
@@ -459,6 +460,9 @@ func (p *Posterior) suffRun(sc *scratch, ro *runObs, params []float64, t0, t1 in
 			rs.dv[j] = d
 		}
 	}
+	if sd.v == nil && s.k <= maxFused && fusable(rs.dv[:nj]) {
+		return s.fusedRun(rs, sd.s, dst, tot), true
+	}
 	var lin vs
 	for j := range nj {
 		lin = axpy(rs.lin[:n], lin, vs{rs.dv[j], rs.ds[j]}, s.g[j])
@@ -538,4 +542,84 @@ func (s *suffNormal) coefRun(j int, rs *runScratch, params, g, dst []float64) bo
 		dst[t] = v - as
 	}
 	return bad == 0
+}
+
+// fusable reports whether the last coefficient is the only one that is a
+// vector over the run: the common case (the last parameter multiplies
+// the last column term), which fusedRun computes in one pass.
+func fusable(dv [][]float64) bool {
+	for _, v := range dv[:len(dv)-1] {
+		if v != nil {
+			return false
+		}
+	}
+	return dv[len(dv)-1] != nil
+}
+
+// maxFused bounds the number of rows of S Vᵀ (at most J) fusedRun keeps
+// on its stack.
+const maxFused = 16
+
+// fusedRun is the rest of suffRun, in one pass, when the last coefficient
+// is the only vector (fusable) and SD a scalar: the same operations, in
+// the same order, with the sums over the scalar coefficients computed
+// once for the run.
+func (s *suffNormal) fusedRun(rs *runScratch, sd float64, dst []float64, tot vs) vs {
+	nj, last := len(s.groups), len(s.groups)-1
+	var lin0 float64
+	for j := range last {
+		lin0 += rs.ds[j] * s.g[j]
+	}
+	var v0, mj [maxFused]float64 // per row k of S Vᵀ: the scalar part of v, m_k,last
+	for k := range s.k {
+		row := s.m[k*nj : k*nj+nj]
+		for j, m := range row[:last] {
+			v0[k] += m * rs.ds[j]
+		}
+		mj[k] = row[last]
+	}
+	norm := s.constNorm
+	if s.sd.kind != kConst {
+		norm = -s.rows*math.Log(sd) - s.rows/2*ln2Pi
+	}
+	den, s0, gl := 2*sd*sd, s.s0, s.g[last]
+	d := rs.dv[last][:len(dst)]
+	totv := tot.v
+	if totv == nil {
+		totv = vector(rs.fill[:len(dst)], tot)
+	}
+	totv = totv[:len(dst)]
+	if inv, ok := reciprocal(den); ok && s.k == 2 { // the line: a mean w0 + w1·x
+		c0, c1, m0, m1 := v0[0], v0[1], mj[0], mj[1]
+		for t, x := range d {
+			lin := lin0 + x*gl
+			v := c0 + m0*x
+			q := v * v
+			v = c1 + m1*x
+			q += v * v
+			dst[t] = totv[t] + (norm - max(s0-2*lin+q, 0)*inv)
+		}
+		return vs{v: dst}
+	}
+	v0s, mjs := v0[:s.k], mj[:s.k]
+	for t, x := range d {
+		lin := lin0 + x*gl
+		var q float64
+		for k, c := range v0s {
+			v := c + mjs[k]*x
+			q += v * v
+		}
+		dst[t] = totv[t] + (norm - max(s0-2*lin+q, 0)/den)
+	}
+	return vs{v: dst}
+}
+
+// reciprocal returns 1/x when it is exact, x a power of two: then
+// y·(1/x) is y/x, rounded once from the same exact quotient.
+func reciprocal(x float64) (float64, bool) {
+	frac, exp := math.Frexp(x)
+	if frac != 0.5 || exp < -1020 || exp > 1022 {
+		return 0, false
+	}
+	return 1 / x, true
 }

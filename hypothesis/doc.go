@@ -84,6 +84,20 @@
 // expression that produced a NaN or infinity (log(-1)) or at the
 // argument, naming the hypothesis and the row.
 //
+// # Runs
+//
+// The grid is evaluated a run at a time: consecutive hypotheses that
+// differ in the last parameter only. A parameter-only quantity (the
+// prior weight, a normal's SD, a coefficient a_j) is a scalar over the
+// run when it does not read the last parameter and a vector when it
+// does — computed once over the whole grid when it reads nothing else —
+// and the log-likelihood is computed in vector passes over the run (one
+// fused pass when a_J is the only vector, as for a line or a polynomial).
+// The operations are those of one hypothesis at a time, in the same
+// order, so the results are the same bit for bit; a run with a value out
+// of its domain is evaluated again one hypothesis at a time, which
+// positions the error. A uniform prior costs nothing per hypothesis.
+//
 // # Parallelism
 //
 // Hypotheses are evaluated in fixed chunks of 8192 on GOMAXPROCS
@@ -91,7 +105,9 @@
 // combined in chunk order, so results are the same bit for bit for any
 // number of workers. The first error in grid order is reported; ctx is
 // checked per chunk. The normalisers (the prior's and the evidence's) are
-// computed on first use, so ML and MAP cost one pass.
+// computed on first use and apart, so ML and MAP cost one pass and the
+// log prior of a uniform prior none; their sums skip the terms whose
+// exponential underflows to 0 without calling Exp.
 //
 // # Concept spaces
 //

@@ -3,6 +3,7 @@ package mixture
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -52,7 +53,9 @@ type GMMOptions struct {
 	// Progress, if not nil, is called after each E-step with the restart
 	// (0 to NInit-1), the iteration (from 1) and the mean log-likelihood
 	// of the parameters before that iteration's M-step (the value
-	// appended to Trace). It is called from the goroutine that called
+	// appended to Trace). After the last restart the best three continue
+	// (see the package documentation): their calls follow, restart by
+	// restart, their iterations counting on. It is called from the goroutine that called
 	// FitGMM, and nothing it does changes the fit.
 	Progress func(restart, iteration int, meanLogLik float64)
 }
@@ -117,9 +120,9 @@ type GMM struct {
 	N             int       // the number of rows fitted
 	LogLikelihood float64   // the mean log-likelihood per row of the final parameters (scikit-learn's score)
 	LowerBound    float64   // the last value of Trace, by which restarts are compared
-	Trace         []float64 // the mean log-likelihood before each M-step of the kept restart
-	Iterations    int       // EM iterations of the kept restart
-	Converged     bool      // the kept restart stopped before MaxIter
+	Trace         []float64 // the mean log-likelihood before each M-step of the kept restart, its continuation included
+	Iterations    int       // EM iterations of the kept restart, its continuation to tol/1000 included
+	Converged     bool      // the kept restart met Tol before MaxIter iterations
 	NInit         int       // the number of restarts run
 }
 
@@ -181,8 +184,8 @@ func (g *GMM) Score(x *Matrix, workers int) (float64, error) {
 }
 
 // FitGMM fits a Gaussian mixture of opt.K components to the rows of x by
-// EM, keeping the best of opt.NInit restarts (see the package
-// documentation).
+// EM, keeping the best of opt.NInit restarts after the best three have
+// continued to a tighter tolerance (see the package documentation).
 func FitGMM(x *Matrix, opt GMMOptions) (*GMM, error) {
 	if err := x.check(opt.K); err != nil {
 		return nil, err
@@ -191,18 +194,50 @@ func FitGMM(x *Matrix, opt GMMOptions) (*GMM, error) {
 		return nil, err
 	}
 	e := newEM(x, opt)
-	var best *GMM
+	var runs []*emRun
 	var lastErr error
 	for i := range opt.NInit {
-		g, err := e.run(i)
+		r, err := e.start(i)
+		if err == nil {
+			r.g.Converged, err = e.iterate(r, opt.Tol, opt.MaxIter)
+		}
 		if err != nil {
 			// A restart whose covariances collapse is skipped, as long
 			// as another succeeds.
 			lastErr = err
 			continue
 		}
-		if best == nil || g.LowerBound > best.LowerBound {
-			best = g
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return nil, lastErr
+	}
+	// The best restarts by their last trace value (the first of equal
+	// ones) continue to a tighter tolerance.
+	slices.SortStableFunc(runs, func(a, b *emRun) int {
+		switch {
+		case a.g.LowerBound > b.g.LowerBound:
+			return -1
+		case a.g.LowerBound < b.g.LowerBound:
+			return 1
+		}
+		return 0
+	})
+	for _, r := range runs[:min(polishTop, len(runs))] {
+		if r.g.Iterations == opt.MaxIter {
+			continue
+		}
+		if _, err := e.iterate(r, opt.Tol*polishTol, opt.MaxIter); err != nil {
+			r.failed = true
+		}
+	}
+	var best *GMM
+	for _, r := range runs {
+		if r.failed {
+			continue
+		}
+		if best == nil || r.g.LowerBound > best.LowerBound {
+			best = r.g
 		}
 	}
 	if best == nil {
@@ -211,6 +246,13 @@ func FitGMM(x *Matrix, opt GMMOptions) (*GMM, error) {
 	best.NInit = opt.NInit
 	return best, nil
 }
+
+// polishTop restarts, the best by their last trace value, continue
+// until the mean log-likelihood changes by less than Tol·polishTol.
+const (
+	polishTop = 3
+	polishTol = 1e-3
+)
 
 // em holds the data, options and scratch space of a mixture fit.
 type em struct {
@@ -240,57 +282,76 @@ type params struct {
 	weights, means, cov []float64
 }
 
-// run runs restart i.
-func (e *em) run(i int) (*GMM, error) {
+// emRun is one restart's EM run.
+type emRun struct {
+	i      int
+	p      params // the parameters after the last M-step
+	g      *GMM   // the fit so far: Trace, Iterations; the rest set by finish
+	failed bool
+}
+
+// start returns restart i at its first parameters.
+func (e *em) start(i int) (*emRun, error) {
 	x, opt := e.x, e.opt
-	k, d := opt.K, x.Cols
 	if e.resp == nil {
-		e.resp = make([]float64, x.Rows*k)
+		e.resp = make([]float64, x.Rows*opt.K)
 	}
-	p, err := e.initial(i)
+	p, err := e.initial(newRand(opt.Seed, i))
 	if err != nil {
 		return nil, err
 	}
-	g := &GMM{K: k, D: d, Covariance: opt.Covariance, N: x.Rows}
+	return &emRun{i: i, p: p, g: &GMM{K: opt.K, D: x.Cols, Covariance: opt.Covariance, N: x.Rows}}, nil
+}
+
+// iterate continues r by EM iterations until the mean log-likelihood
+// changes by less than tol (converged) or r has run maxIter iterations in
+// all, and then sets r's fit to its parameters.
+func (e *em) iterate(r *emRun, tol float64, maxIter int) (converged bool, err error) {
+	x, opt := e.x, e.opt
+	k, d := opt.K, x.Cols
+	g, p := r.g, r.p
 	prev := math.Inf(-1)
-	for it := 1; it <= opt.MaxIter; it++ {
+	if len(g.Trace) > 0 {
+		prev = g.Trace[len(g.Trace)-1]
+	}
+	for it := g.Iterations + 1; it <= maxIter; it++ {
 		gs, err := whiten(opt.Covariance, k, d, p.weights, p.means, p.cov)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		ll, nk, sx, err := e.estep(gs, true)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		g.Trace = append(g.Trace, ll)
 		g.Iterations = it
 		if opt.Progress != nil {
-			opt.Progress(i, it, ll)
+			opt.Progress(r.i, it, ll)
 		}
 		p = e.mstep(nk, sx)
-		if math.Abs(ll-prev) < opt.Tol {
-			g.Converged = true
+		r.p = p
+		if math.Abs(ll-prev) < tol {
+			converged = true
 			break
 		}
 		prev = ll
 	}
 	gs, err := whiten(opt.Covariance, k, d, p.weights, p.means, p.cov)
 	if err != nil {
-		return nil, err
+		return false, err
 	}
 	if g.LogLikelihood, err = e.score(gs); err != nil {
-		return nil, err
+		return false, err
 	}
 	g.LowerBound = g.Trace[len(g.Trace)-1]
 	g.Weights, g.Means, g.Covariances = p.weights, p.means, p.cov
-	return g, nil
+	return converged, nil
 }
 
 // initial returns the first parameters of restart i.
-func (e *em) initial(i int) (params, error) {
+func (e *em) initial(rng *rand.Rand) (params, error) {
 	x, opt := e.x, e.opt
 	k, d, n := opt.K, x.Cols, x.Rows
-	rng := newRand(opt.Seed, i)
 	switch opt.Init {
 	case InitGiven:
 		g := opt.Given

@@ -193,3 +193,34 @@ func TestSelectK(t *testing.T) {
 		t.Errorf("got %d fits, best k=%d; want 6 fits, k=3", len(all), best.K)
 	}
 }
+
+// TestContinuation checks that the kept restart, unless it ran out of
+// iterations, stopped changing by less than Tol/1000 (it continued past
+// Tol), met Tol itself, and that its trace, continuation included, never
+// decreases.
+func TestContinuation(t *testing.T) {
+	x := blobs(2000, 3, 6, 0.8, 5)
+	for _, cov := range []CovarianceType{Full, Diag, Spherical, Tied} {
+		opt := DefaultGMMOptions(6)
+		opt.Covariance, opt.NInit, opt.Seed, opt.MaxIter = cov, 5, 2, 1000
+		g, err := FitGMM(x, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := g.Trace
+		if !g.Converged || len(tr) != g.Iterations || g.Iterations >= opt.MaxIter {
+			t.Fatalf("%s: converged %v after %d iterations, %d trace values", cov, g.Converged, g.Iterations, len(tr))
+		}
+		if d := tr[len(tr)-1] - tr[len(tr)-2]; !(math.Abs(d) < opt.Tol*polishTol) {
+			t.Errorf("%s: the last change is %v, want below %v", cov, d, opt.Tol*polishTol)
+		}
+		for i := 1; i < len(tr); i++ {
+			if !(tr[i] >= tr[i-1]-1e-9*math.Abs(tr[i-1])) {
+				t.Fatalf("%s: log-likelihood decreases at iteration %d: %v after %v", cov, i+1, tr[i], tr[i-1])
+			}
+		}
+		if !(g.LogLikelihood >= tr[len(tr)-1]-1e-9*math.Abs(tr[len(tr)-1])) {
+			t.Errorf("%s: final log-likelihood %v below the trace's %v", cov, g.LogLikelihood, tr[len(tr)-1])
+		}
+	}
+}

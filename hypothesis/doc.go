@@ -100,7 +100,8 @@
 //
 // # Parallelism
 //
-// Hypotheses are evaluated in fixed chunks of 8192 on GOMAXPROCS
+// Hypotheses are evaluated in fixed chunks of 8192 (fewer, down to 16,
+// when an observation is evaluated a column at a time) on GOMAXPROCS
 // goroutines (internal/par); each chunk's argmaxes, support and sums are
 // combined in chunk order, so results are the same bit for bit for any
 // number of workers. The first error in grid order is reported; ctx is

@@ -154,7 +154,8 @@ type chunkResult struct {
 
 // run evaluates every hypothesis, in chunks, in parallel.
 func (p *Posterior) run(ctx context.Context, count int) error {
-	chunks := (count + chunk - 1) / chunk
+	size := p.chunkSize(count)
+	chunks := (count + size - 1) / size
 	res := make([]chunkResult, chunks)
 	var firstErr atomic.Int64 // the lowest chunk with an error; chunks after it are skipped
 	firstErr.Store(math.MaxInt64)
@@ -166,7 +167,7 @@ func (p *Posterior) run(ctx context.Context, count int) error {
 		sc := pool.Get().(*scratch)
 		defer pool.Put(sc)
 		r := &res[ci]
-		if r.err = p.evalChunk(sc, ci*chunk, min(count, (ci+1)*chunk), r); r.err != nil {
+		if r.err = p.evalChunk(sc, ci*size, min(count, (ci+1)*size), r); r.err != nil {
 			for {
 				cur := firstErr.Load()
 				if int64(ci) >= cur || firstErr.CompareAndSwap(cur, int64(ci)) {
@@ -211,6 +212,22 @@ func (p *Posterior) newScratch() *scratch {
 	}
 	sc.params, sc.idx = make([]float64, len(p.grid)), make([]int, len(p.grid))
 	return sc
+}
+
+// chunkSize returns the number of consecutive hypotheses one goroutine
+// evaluates at a time: chunk, or fewer when an observation is evaluated
+// a column at a time, so that a few thousand costly hypotheses still
+// keep every worker busy (and ctx is checked often). A chunk's results
+// are combined in grid order, so they do not depend on its size.
+func (p *Posterior) chunkSize(count int) int {
+	rows := p.like.d.Len()
+	for _, o := range p.like.obs {
+		switch o.mode {
+		case modeNormal, modeSigmoid, modeBernoulli:
+			return max(min(chunk, (1<<17)/max(rows, 1)), 16, count>>16)
+		}
+	}
+	return chunk
 }
 
 // evalChunk evaluates hypotheses lo..hi-1, a run at a time (runs.go).

@@ -86,18 +86,6 @@ func isHypQuery(m *Model, q *grammar.Query) bool {
 func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 	var errs ErrorList
 	at := lq.Pos
-	switch q.Kind {
-	case "P":
-		lq.Kind = Prob
-	case "MAP":
-		lq.Kind = MAP
-	case "ML":
-		lq.Kind = ML
-	case "MDL":
-		lq.Kind = MDL
-	case "Gibbs":
-		lq.Kind = Gibbs
-	}
 	h := &HypQuery{}
 	example := q.Kind + "(H | D)"
 	var rest []*grammar.Term

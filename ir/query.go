@@ -21,23 +21,14 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 	var errs ErrorList
 	at := pos(q.Pos)
 	lq := &Query{Pos: at, Text: QueryText(q), Bar: q.Bar}
-	if isHypQuery(m, q) {
-		return lowerHypQuery(m, q, lq)
-	}
-	switch q.Kind {
-	case "P":
-		lq.Kind = Prob
-	case "MPE":
-		lq.Kind = MPE
-	case "MAP":
-		lq.Kind = MAP
-	case "indep":
-		lq.Kind = Indep
-	case "density":
-		lq.Kind = Density
-	default:
+	kind, ok := queryKind(q.Kind)
+	if !ok {
 		errs.Add(at, "%s(...) is not a query", q.Kind)
 		return nil, errs
+	}
+	lq.Kind = kind
+	if isHypQuery(m, q) {
+		return lowerHypQuery(m, q, lq)
 	}
 
 	// resolve returns the variable of a term, rejecting real-valued ones.
@@ -306,6 +297,16 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 		return nil, errs
 	}
 	return lq, nil
+}
+
+// queryKind returns the kind of query a keyword starts.
+func queryKind(word string) (QueryKind, bool) {
+	for k := Prob; k <= Gibbs; k++ {
+		if k.String() == word {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // QueryText renders a parsed query in canonical form:

@@ -30,6 +30,7 @@ type obsEval struct {
 	constLL float64     // modeConst
 	suff    *suffNormal // modeSuff
 	k1, k0  float64     // modeCount: rows with 1, with 0
+	sign    []float64   // modeSigmoid: −1 for a row with 1, 1 otherwise
 }
 
 // likelihood is the log-likelihood of the data under a space's
@@ -101,6 +102,13 @@ func newLikelihood(c *compiler, d *Data, p0 []float64) (*likelihood, error) {
 			}
 		case o.args[0].tag == tCall && o.args[0].fn == ir.FnSigmoid:
 			o.mode = modeSigmoid
+			o.sign = make([]float64, len(o.y))
+			for i, v := range o.y {
+				o.sign[i] = 1
+				if v == 1 {
+					o.sign[i] = -1
+				}
+			}
 		default:
 			o.mode = modeBernoulli
 		}
@@ -214,16 +222,8 @@ func (o *obsEval) direct(w *work, p []float64) (float64, bool) {
 		if z == nil {
 			panic("hypothesis: sigmoid of a scalar in modeSigmoid")
 		}
-		z = z[:rows]
-		var ll float64
-		for i, v := range y {
-			if v == 1 {
-				ll -= softplus(-z[i])
-			} else {
-				ll -= softplus(z[i])
-			}
-		}
 		_ = zs
+		ll := logSigmoidSum(z[:rows], o.sign)
 		return ll, !math.IsNaN(ll)
 	}
 	q, qs := o.args[0].operand(w, p)
@@ -332,4 +332,29 @@ func (l *likelihood) rowText(i int) string {
 		s += fmt.Sprintf(" (%s)", pos)
 	}
 	return s
+}
+
+// logSigmoidSum returns Σ_i ln σ(−sign_i·z_i): a bernoulli(sigmoid(z))
+// log-likelihood, sign_i −1 for a 1 and 1 for a 0. Each term is
+// −softplus(±z_i) = −max(±z_i, 0) − ln(1 + e^−|z_i|), whose second part
+// does not depend on the row's value; so the sum is −(M + ln Π(1 + e_i))
+// with one exponential per row and a logarithm per 2^64 of the product,
+// not one per row. The product is kept as Q = Π(1 + e_i) − 1, updated by
+// Q ← Q + (e + Q·e), which keeps the digits of the e_i however small
+// (|z| large); then ln(1 + Q) = log1p(Q). Both parts are sums of
+// non-negative terms, accurate to a few ulps per row, as the sum of the
+// rows' log1p is.
+func logSigmoidSum(z, sign []float64) float64 {
+	sign = sign[:len(z)]
+	var m, l, q float64
+	for i, x := range z {
+		m += max(sign[i]*x, 0)
+		e := math.Exp(-math.Abs(x))
+		q += e + q*e
+		if q > 0x1p64 {
+			l += math.Log1p(q)
+			q = 0
+		}
+	}
+	return -(m + (l + math.Log1p(q)))
 }

@@ -3,6 +3,7 @@ package hypothesis
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -104,5 +105,48 @@ func TestRunsBitIdentical(t *testing.T) {
 					got.ML(), got.MAP(), got.Support(), got.LogEvidence(), ref.ML(), ref.MAP(), ref.Support(), ref.LogEvidence())
 			}
 		})
+	}
+}
+
+// TestLogSigmoidSum: the sum of ln σ(∓z) by one product agrees with the
+// sum of the rows' softplus to 1e-13 relative, for z small and large,
+// well and badly classified, and keeps NaN and infinities.
+func TestLogSigmoidSum(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 9))
+	for _, scale := range []float64{1e-3, 0.1, 1, 10, 100, 1000} {
+		for _, fit := range []bool{false, true} {
+			for _, n := range []int{1, 10, 1000, 5000} {
+				z, sign := make([]float64, n), make([]float64, n)
+				var want float64
+				for i := range z {
+					z[i] = scale * r.NormFloat64()
+					sign[i] = 1
+					if r.IntN(2) == 0 {
+						sign[i] = -1
+					}
+					if fit { // every row well classified: sign·z ≤ −40, terms below e^−40
+						sign[i] = math.Copysign(1, z[i])
+						z[i] = -math.Copysign(math.Abs(z[i])+40, z[i])
+					}
+				}
+				for i := range z {
+					want -= softplus(sign[i] * z[i])
+				}
+				got := logSigmoidSum(z, sign)
+				if fit && !(want < 0 && want > -1e-10) {
+					t.Fatalf("fit: sum %g", want)
+				}
+				if !(math.Abs(got-want) <= 1e-13*math.Abs(want)) {
+					t.Errorf("scale %g, fit %v, n %d: %.17g, rows' softplus %.17g", scale, fit, n, got, want)
+				}
+			}
+		}
+	}
+	for _, tc := range []struct{ z, sign, want float64 }{
+		{math.NaN(), 1, math.NaN()}, {math.Inf(1), 1, math.Inf(-1)}, {math.Inf(1), -1, 0}, {math.Inf(-1), 1, 0}, {1e308, 1, -1e308},
+	} {
+		if got := logSigmoidSum([]float64{tc.z}, []float64{tc.sign}); !sameBits(got, tc.want) && !(got == tc.want) {
+			t.Errorf("z %g, sign %g: %g, want %g", tc.z, tc.sign, got, tc.want)
+		}
 	}
 }

@@ -36,8 +36,14 @@ type runPlan struct {
 	slots int       // buffers of nodes that read the last parameter
 	obs   []runObs  // one per observation of the likelihood
 
-	priorLW  []float64 // the prior's ln w over grid, when it reads the last parameter only; or nil
-	priorBad []int32   // with priorLW: priorBad[t] counts the invalid weights before t
+	// When the prior reads the last parameter, ln w over the grid of
+	// the parameters it reads (the last fastest), if not too large; or
+	// nil. Hypothesis i's weight is priorLW[Σ_k idx_k·priorStride[k]],
+	// over the parameters k < last it reads, plus its last's index.
+	priorLW     []float64
+	priorBad    []int32 // priorBad[s] counts the invalid weights before s
+	priorParams []int   // the parameters other than the last the prior reads
+	priorStride []int
 }
 
 // runObs is how one observation is evaluated over a run.
@@ -67,17 +73,10 @@ func newRunPlan(p *Posterior) *runPlan {
 	pl.width = min(len(pl.grid), chunk)
 	precompute := len(pl.grid) <= maxPrecomputed
 	params := make([]float64, np)
-	if p.prior != nil && !pl.mark(p.prior) && p.prior.lastDep && precompute {
-		pl.priorLW, pl.priorBad = make([]float64, len(pl.grid)), make([]int32, len(pl.grid)+1)
-		for t, v := range pl.grid {
-			params[pl.last] = v
-			w := p.prior.at(params, nil)
-			pl.priorBad[t+1] = pl.priorBad[t]
-			if !(w >= 0 && !math.IsInf(w, 1)) {
-				pl.priorBad[t+1]++
-				continue
-			}
-			pl.priorLW[t] = math.Log(w)
+	if p.prior != nil {
+		pl.mark(p.prior)
+		if p.prior.lastDep {
+			pl.precomputePrior(p)
 		}
 	}
 	for _, o := range p.like.obs {
@@ -121,6 +120,47 @@ func newRunPlan(p *Posterior) *runPlan {
 		pl.obs = append(pl.obs, ro)
 	}
 	return pl
+}
+
+// precomputePrior computes the prior's ln w over the grid of the
+// parameters it reads, when that grid has at most maxPrecomputed points
+// and is much smaller than the space's.
+func (pl *runPlan) precomputePrior(p *Posterior) {
+	size := len(pl.grid)
+	for k := range pl.last {
+		if readsParam(p.prior, k) {
+			if size > maxPrecomputed/len(p.grid[k]) {
+				return
+			}
+			size *= len(p.grid[k])
+			pl.priorParams = append(pl.priorParams, k)
+		}
+	}
+	if size > p.Len()/8 { // hardly smaller than the grid: by runs, in parallel
+		pl.priorParams = nil
+		return
+	}
+	pl.priorStride = make([]int, len(pl.priorParams))
+	stride := len(pl.grid)
+	for m := len(pl.priorParams) - 1; m >= 0; m-- {
+		pl.priorStride[m] = stride
+		stride *= len(p.grid[pl.priorParams[m]])
+	}
+	pl.priorLW, pl.priorBad = make([]float64, size), make([]int32, size+1)
+	params := make([]float64, len(p.grid))
+	for i := range size {
+		for m, k := range pl.priorParams {
+			params[k] = p.grid[k][i/pl.priorStride[m]%len(p.grid[k])]
+		}
+		params[pl.last] = pl.grid[i%len(pl.grid)]
+		w := p.prior.at(params, nil)
+		pl.priorBad[i+1] = pl.priorBad[i]
+		if !(w >= 0 && !math.IsInf(w, 1)) {
+			pl.priorBad[i+1]++
+			continue
+		}
+		pl.priorLW[i] = math.Log(w)
+	}
 }
 
 // mark sets lastDep and other on n and its operands, giving a buffer to
@@ -308,10 +348,14 @@ func (p *Posterior) fastRun(sc *scratch, params []float64, i0, t0, t1 int, r *ch
 			}
 			lw.s = math.Log(w)
 		case pl.priorLW != nil:
-			if pl.priorBad[t1] != pl.priorBad[t0] {
+			base := 0
+			for m, k := range pl.priorParams {
+				base += sc.idx[k] * pl.priorStride[m]
+			}
+			if pl.priorBad[base+t1] != pl.priorBad[base+t0] {
 				return false
 			}
-			lw.v = pl.priorLW[t0:t1]
+			lw.v = pl.priorLW[base+t0 : base+t1]
 		default:
 			wv, _ := p.prior.runOperand(rs.rbufs, params, g)
 			dst := rs.lw[:n]

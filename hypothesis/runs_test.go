@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -56,6 +57,12 @@ func TestRunsBitIdentical(t *testing.T) {
 		{"prior of the last", []*ir.SpaceParam{param("w0", g), param("w1", odd)}, "exp(-w1 * w1)", []string{"d ~ normal(w0 + w1 * x, 1)"}},
 		{"prior of both", []*ir.SpaceParam{param("w0", g), param("w1", odd)}, "exp(-(w0 * w0 + w1 * w1))", []string{"d ~ normal(w0 + w1 * x, 1)"}},
 		{"prior of the first", []*ir.SpaceParam{param("w0", g), param("w1", odd)}, "w0 >= 0", []string{"d ~ normal(w0 + w1 * x, 1)"}},
+		{"prior of two of three", []*ir.SpaceParam{param("w0", g), param("w1", odd), param("w2", odd)}, "2 ^ (-4 * ((w1 != 0) + (w2 != 0)))",
+			[]string{"d ~ normal(w0 + w1 * x + w2 * x * x, 1)"}},
+		{"prior of the first two", []*ir.SpaceParam{param("w0", odd), param("w1", odd), param("w2", g)}, "2 ^ (-4 * ((w0 != 0) + (w1 != 0)))",
+			[]string{"d ~ normal(w0 + w1 * x + w2 * x * x, 1)"}},
+		{"negative prior of two of three", []*ir.SpaceParam{param("w0", g), param("w1", odd), param("w2", odd)}, "w1 * w2 + 1.5",
+			[]string{"d ~ normal(w0 + w1 * x + w2 * x * x, 1)"}},
 		{"negative prior", []*ir.SpaceParam{param("w0", g), param("w1", odd)}, "w1 + 1", []string{"d ~ normal(w0 + w1 * x, 1)"}},
 		{"negative prior of both", []*ir.SpaceParam{param("w0", g), param("w1", odd)}, "w1 * w0 + 1", []string{"d ~ normal(w0 + w1 * x, 1)"}},
 		{"last in the prior only", []*ir.SpaceParam{param("w0", g), param("w1", odd)}, "1 + w1 * w1", []string{"d ~ normal(w0 * x, 1)"}},
@@ -92,6 +99,9 @@ func TestRunsBitIdentical(t *testing.T) {
 			}
 			if got.plan == nil {
 				t.Fatal("no run plan")
+			}
+			if strings.HasSuffix(tc.name, "of three") && got.plan.priorLW == nil {
+				t.Error("the prior is not precomputed")
 			}
 			for i := range ref.Len() {
 				if !sameBits(got.LogLikelihood(i), ref.LogLikelihood(i)) || !sameBits(got.LogPrior(i), ref.LogPrior(i)) {

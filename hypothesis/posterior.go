@@ -358,11 +358,17 @@ func (p *Posterior) normalisePrior() {
 		chunks := (n + chunk - 1) / chunk
 		sw := make([]float64, chunks)
 		// e^x is 0 for x < expUnderflow (and for -Inf): summed without
-		// calling Exp.
+		// calling Exp. A prior often has runs of equal weights (one
+		// that does not read the last parameter, a step): Exp is called
+		// once per run.
 		par.For(chunks, func(c int) {
+			prev, e := math.NaN(), 0.0
 			for _, v := range p.lw[c*chunk : min(n, (c+1)*chunk)] {
 				if x := v - maxW; !(x < expUnderflow) {
-					sw[c] += math.Exp(x)
+					if v != prev {
+						prev, e = v, math.Exp(x)
+					}
+					sw[c] += e
 				}
 			}
 		})

@@ -75,7 +75,12 @@
 // so that the grid's best point and its log-likelihood agree with the
 // direct evaluation to rounding (tested to 1e-10 relative). A bernoulli
 // probability of the parameters only counts ones and zeros; a
-// bernoulli(sigmoid(Z)) takes ln P from Z (ln σ(z) = −softplus(−z)); any
+// bernoulli(sigmoid(Z)) takes ln P from Z, a column at a time, with one
+// exponential per row and no logarithm:
+//
+//	Σ_i ln σ(∓z_i) = −Σ_i max(∓z_i, 0) − ln Π_i (1 + e^−|z_i|)
+//
+// (the product kept as Π − 1, which keeps the digits of tiny terms); any
 // other observation is evaluated a column at a time.
 //
 // The fast paths only detect that a value left its domain (SD ≤ 0, P

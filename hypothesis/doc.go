@@ -76,7 +76,7 @@
 // direct evaluation to rounding (tested to 1e-10 relative). A bernoulli
 // probability of the parameters only counts ones and zeros; a
 // bernoulli(sigmoid(Z)) takes ln P from Z, a column at a time, with one
-// exponential per row and no logarithm:
+// exponential per row but no logarithm:
 //
 //	Σ_i ln σ(∓z_i) = −Σ_i max(∓z_i, 0) − ln Π_i (1 + e^−|z_i|)
 //

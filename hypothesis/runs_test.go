@@ -68,6 +68,8 @@ func TestRunsBitIdentical(t *testing.T) {
 		{"last in the prior only", []*ir.SpaceParam{param("w0", g), param("w1", odd)}, "1 + w1 * w1", []string{"d ~ normal(w0 * x, 1)"}},
 		{"two observations", []*ir.SpaceParam{param("w0", g), param("q", grid(0, 1, 0.1))}, "",
 			[]string{"d ~ normal(w0 * x, 1)", "y ~ bernoulli(q)"}},
+		{"two observations of the last", []*ir.SpaceParam{param("w0", g), param("w1", odd)}, "",
+			[]string{"y ~ bernoulli(sigmoid(w1))", "d ~ normal(w0 + w1 * x, 1)", "d ~ normal(w1 * x, 2)"}},
 		{"constant observation", []*ir.SpaceParam{param("w0", g), param("w1", odd)}, "",
 			[]string{"y ~ bernoulli(0.5)", "d ~ normal(w0 + w1 * x, 1)"}},
 		{"bernoulli out of range", []*ir.SpaceParam{param("w0", g), param("q", grid(0, 1.5, 0.1))}, "",

@@ -83,13 +83,81 @@ type Dist struct {
 }
 
 // Body is the right-hand side of a Dist: one number (bool shorthand for
-// P(X=true)), a vector of probabilities in state order, or rows named by
-// parent states.
+// P(X=true)), a vector of probabilities in state order, rows named by
+// parent states, or a compact table: noisy_or(...) or noisy_max(...), a
+// lookup { ... } of the child's state by the parents' states, or a
+// logical formula of the parents (A and not B).
 type Body struct {
 	Pos    lexer.Position
-	Value  *Value `parser:"(  @@"`
-	Rows   []*Row `parser:" | '{':Punct @@* '}':Punct )"`
+	Value  *Value  `parser:"(  @@"`
+	Rows   []*Row  `parser:" | '{':Punct @@* '}':Punct"`
+	Noisy  *Noisy  `parser:" | @@"`
+	Lookup *Lookup `parser:" | @@"`
+	Logic  *Logic  `parser:" | @@ )"`
 	EndPos lexer.Position
+}
+
+// Noisy is noisy_or(PARENT: LINK, ..., leak: LINK) or
+// noisy_max(PARENT: LINK, ..., leak: LINK): one link per parent, and an
+// optional leak (the entry named by the bare word leak).
+type Noisy struct {
+	Pos   lexer.Position
+	Kind  string  `parser:"@( 'noisy_or':Ident | 'noisy_max':Ident ) '(':Punct"`
+	Links []*Link `parser:"@@ ( ',':Punct @@ )* ')':Punct"`
+}
+
+// Link is `PARENT: VALUE` in a noisy table, the effect of the parent's
+// active state (true), or `PARENT: { state: VALUE ... }`, the effect of
+// each active state; VALUE is a probability (noisy_or) or a distribution
+// of the child (noisy_max).
+type Link struct {
+	Pos   lexer.Position
+	Name  *Name  `parser:"@@ ':':Punct"`
+	Value *Value `parser:"(  @@"`
+	Rows  []*Row `parser:" | '{':Punct @@* '}':Punct )"`
+}
+
+// Lookup is `lookup { a1, b1: s  ...  else: s }`: a deterministic table
+// giving the child's state for each configuration of the parents, with an
+// optional default row.
+type Lookup struct {
+	Pos   lexer.Position
+	Cases []*Case `parser:"'lookup':Ident '{':Punct @@* '}':Punct"`
+}
+
+// Case is one row of a lookup: the parents' states (or else), then the
+// child's state, optionally followed by a comma or semicolon.
+type Case struct {
+	Pos    lexer.Position
+	Else   bool    `parser:"(  @'else':Ident"`
+	States []*Name `parser:" | @@ ( ',':Punct @@ )* ) ':':Punct"`
+	State  *Name   `parser:"@@ ( ',':Punct | ';':Punct )?"`
+}
+
+// Logic is a deterministic bool child written as a logical formula of its
+// parents: terms joined by or, which bind looser than and, which bind
+// looser than not.
+type Logic struct {
+	Pos   lexer.Position
+	Terms []*Conj `parser:"@@ ( 'or':Ident @@ )*"`
+}
+
+// Conj is literals joined by and.
+type Conj struct {
+	Pos      lexer.Position
+	Literals []*Literal `parser:"@@ ( 'and':Ident @@ )*"`
+}
+
+// Literal is `not LITERAL`, a parenthesised formula, a bool parent (true
+// when the parent is), `A = s` (A is in state s), or `A == B`, `A != B`
+// (two parents are, or are not, in states of the same name).
+type Literal struct {
+	Pos   lexer.Position
+	Not   *Literal `parser:"(  'not':Ident @@"`
+	Paren *Logic   `parser:" | '(':Punct @@ ')':Punct"`
+	Var   *Name    `parser:" | @@"`
+	Op    string   `parser:"   ( @( '=':Punct | '==':Punct | '!=':Punct )"`
+	Right *Name    `parser:"     @@ )? )"`
 }
 
 // Value is a number, a vector, or a normal density normal(MEAN, SD) for a

@@ -6,11 +6,11 @@ import "math"
 // (Model.Parents). The set of kinds is closed: [*CPT] (a table),
 // [*Gaussian] (a normal density per parent configuration) and
 // [*MultiNormal] (the joint normal density of several real variables per
-// parent configuration: a Gaussian mixture's components); noisy-OR,
-// deterministic tables and mixtures join it here. Engines and learners do
-// not switch over the kinds: [Model.Factor] lowers a discrete variable's
-// distribution to the flat table the engines multiply, in this file only,
-// and a new kind adds a case there.
+// parent configuration: a Gaussian mixture's components), and the compact
+// tables [*NoisyOr], [*NoisyMax] and [*Deterministic] (compact.go).
+// Engines and learners do not switch over the kinds: [Model.Table] lowers
+// a discrete variable's distribution to the flat table the engines
+// multiply, in this file only, and a new kind adds a case there.
 type Dist interface {
 	Node
 	dist()
@@ -72,6 +72,57 @@ func (c *CPT) normalize() {
 	c.written = orig
 }
 
+// NoisyOr is Pearl's noisy-OR of a bool child: each parent, in a state s,
+// alone makes the child true with its link probability Link[i][s] (0 for
+// an inactive state: false for a bool parent), independently of the
+// others, and the leak (an unmodelled cause) with probability Leak:
+//
+//	P(child=false | x) = (1 − Leak) · Π_i (1 − Link[i][x_i])
+//
+// Its table is computed once, when the model is built.
+type NoisyOr struct {
+	Pos     Pos
+	Child   VarID
+	Parents []VarID
+	Link    [][]float64 // Link[i][s]: one per state of parent i
+	Leak    float64     // 0 if none
+
+	table *CPT
+}
+
+// NoisyMax is Díez's noisy-MAX: the child's states are ordered from the
+// most severe to the distinguished (absent) state, the last; each parent
+// in state s, the other causes absent, gives the child the distribution
+// Link[i][s] (the point mass on the last state for an inactive state), and
+// the child's degree is the largest the causes and the leak produce:
+//
+//	P(child ∈ {y_j, ..., y_k−1} | x) = C_leak(j) · Π_i C_i(j | x_i)
+//
+// C being the sums of the links' last states from j on. NoisyOr is the
+// case of a bool child.
+type NoisyMax struct {
+	Pos     Pos
+	Child   VarID
+	Parents []VarID
+	Link    [][][]float64 // Link[i][s]: a distribution of the child
+	Leak    []float64     // a distribution of the child; the point mass on its last state if none
+
+	table *CPT
+}
+
+// Deterministic is a table that gives the child one state per parent
+// configuration: a lookup by the parents' states, or a logical formula of
+// the parents (its child bool).
+type Deterministic struct {
+	Pos     Pos
+	Child   VarID
+	Parents []VarID
+	Func    []int   // the child's state per parent configuration, row-major over Parents
+	Formula Formula // the formula it was written as, or nil (a lookup)
+
+	table *CPT
+}
+
 // Gaussian is the density of a real-valued variable given discrete
 // parents: a normal distribution for each parent configuration (row-major
 // over Parents, the last fastest), as in a naive Bayes classifier with
@@ -89,6 +140,13 @@ func (d *Gaussian) Position() Pos { return d.Pos }
 func (*CPT) dist()                {}
 func (*Gaussian) dist()           {}
 
+func (d *NoisyOr) Position() Pos       { return d.Pos }
+func (d *NoisyMax) Position() Pos      { return d.Pos }
+func (d *Deterministic) Position() Pos { return d.Pos }
+func (*NoisyOr) dist()                 {}
+func (*NoisyMax) dist()                {}
+func (*Deterministic) dist()           {}
+
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // family returns the variable a distribution is the distribution of, and
@@ -101,6 +159,12 @@ func family(d Dist) (child VarID, parents []VarID) {
 		return d.Child, d.Parents
 	case *MultiNormal:
 		return d.Children[0], d.Parents
+	case *NoisyOr:
+		return d.Child, d.Parents
+	case *NoisyMax:
+		return d.Child, d.Parents
+	case *Deterministic:
+		return d.Child, d.Parents
 	}
 	panic("ir: unknown distribution kind")
 }
@@ -118,6 +182,12 @@ func (m *Model) Table(v VarID) *CPT {
 	switch d := m.Dists[v].(type) {
 	case *CPT:
 		return d
+	case *NoisyOr:
+		return d.table
+	case *NoisyMax:
+		return d.table
+	case *Deterministic:
+		return d.table
 	case *Gaussian, *MultiNormal, nil:
 		return nil
 	}

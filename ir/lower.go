@@ -410,7 +410,7 @@ func (l *lowerer) checkEdges() {
 	m := l.b.m
 	for _, e := range l.edgeList {
 		p, c := e[0], e[1]
-		cpt := m.CPT(c)
+		cpt := m.Table(c)
 		if cpt == nil {
 			continue // a structure to learn, or a distribution with errors
 		}
@@ -514,8 +514,12 @@ func (l *lowerer) dist(d *grammar.Dist) {
 		return
 	}
 	nrows /= k
-	vals := make([]float64, nrows*k)
 	body := d.Body
+	if body.Noisy != nil || body.Lookup != nil || body.Logic != nil {
+		l.compact(d, child, parents)
+		return
+	}
+	vals := make([]float64, nrows*k)
 	switch {
 	case body.Value != nil && len(parents) > 0:
 		l.b.Errorf(pos(body.Pos), "P(%s | ...) has parents: give one row per parent configuration, as in { %s: ... }",

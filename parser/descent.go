@@ -276,22 +276,158 @@ func (p *parser) dist() *grammar.Dist {
 	return d
 }
 
+// body parses a distribution's right-hand side. A keyword (normal,
+// noisy_or, noisy_max, lookup) starts its form only when the token that
+// form needs next follows, as participle, which backtracks, reads it;
+// otherwise it is a name in a logical formula.
 func (p *parser) body() *grammar.Body {
 	b := &grammar.Body{Pos: p.tok.Pos}
-	if p.is("{") {
-		p.next()
-		for !p.is("}") {
-			if p.tok.Type == grammar.EOF {
-				p.fail(p.tok.Pos, "expected \"}\" to close the table, found end of file")
-			}
-			b.Rows = append(b.Rows, p.row())
-		}
-		p.next()
-	} else {
+	switch {
+	case p.is("{"):
+		b.Rows = p.rows("the table")
+	case p.tok.Type == grammar.Number || p.is("[") || p.keywordBefore("normal", "("):
 		b.Value = p.value()
+	case p.keywordBefore("noisy_or", "(") || p.keywordBefore("noisy_max", "("):
+		b.Noisy = p.noisy()
+	case p.keywordBefore("lookup", "{"):
+		b.Lookup = p.lookup()
+	case p.isName() || p.is("("):
+		b.Logic = p.logic()
+	default:
+		b.Value = p.value() // fails, saying what is expected
 	}
 	b.EndPos = p.tok.Pos
 	return b
+}
+
+// keywordBefore reports whether the current token is the identifier kw and
+// the punctuation next follows it.
+func (p *parser) keywordBefore(kw, next string) bool {
+	if p.tok.Type != grammar.Ident || p.tok.Value != kw {
+		return false
+	}
+	t := p.peek()
+	return t.Type == grammar.Punct && t.Value == next
+}
+
+// rows parses `{ Row* }`, the current token being "{"; what names the
+// table in messages.
+func (p *parser) rows(what string) []*grammar.Row {
+	var rows []*grammar.Row
+	p.next()
+	for !p.is("}") {
+		if p.tok.Type == grammar.EOF {
+			p.fail(p.tok.Pos, "expected \"}\" to close %s, found end of file", what)
+		}
+		rows = append(rows, p.row())
+	}
+	p.next()
+	return rows
+}
+
+// noisy parses noisy_or(LINK, ...) or noisy_max(LINK, ...).
+func (p *parser) noisy() *grammar.Noisy {
+	n := &grammar.Noisy{Pos: p.tok.Pos, Kind: p.tok.Value}
+	p.next()
+	p.next() // (
+	for {
+		l := &grammar.Link{Pos: p.tok.Pos}
+		l.Name = p.name("a parent's name or leak in " + n.Kind + "(...)")
+		p.expect(":", "after "+ir.Quote(l.Name.Text())+" in "+n.Kind+"(...)")
+		if p.is("{") {
+			l.Rows = p.rows("the parent's states")
+		} else {
+			l.Value = p.value()
+		}
+		n.Links = append(n.Links, l)
+		if !p.is(",") {
+			break
+		}
+		p.next()
+	}
+	p.expect(")", "to close "+n.Kind+"(...)")
+	return n
+}
+
+// lookup parses lookup { CASE* }.
+func (p *parser) lookup() *grammar.Lookup {
+	l := &grammar.Lookup{Pos: p.tok.Pos}
+	p.next()
+	p.next() // {
+	for !p.is("}") {
+		if p.tok.Type == grammar.EOF {
+			p.fail(p.tok.Pos, "expected \"}\" to close the lookup, found end of file")
+		}
+		c := &grammar.Case{Pos: p.tok.Pos}
+		if p.is("else") {
+			c.Else = true
+			p.next()
+		} else {
+			c.States = p.names("the parents' states of a lookup row")
+		}
+		p.expect(":", "after the parents' states of a lookup row")
+		c.State = p.name("the child's state")
+		if p.is(",") || p.is(";") {
+			p.next()
+		}
+		l.Cases = append(l.Cases, c)
+	}
+	p.next()
+	return l
+}
+
+// startsLiteral reports whether the token after the current one can start
+// a literal, so that the current and, or or not is an operator; otherwise
+// it is a name (participle backtracks to read it so).
+func (p *parser) startsLiteral() bool {
+	t := p.peek()
+	switch t.Type {
+	case grammar.Ident, grammar.String, grammar.Number:
+		return true
+	}
+	return t.Type == grammar.Punct && t.Value == "("
+}
+
+// logic parses a logical formula: Conj ("or" Conj)*.
+func (p *parser) logic() *grammar.Logic {
+	l := &grammar.Logic{Pos: p.tok.Pos}
+	l.Terms = append(l.Terms, p.conj())
+	for p.is("or") && p.tok.Type == grammar.Ident && p.startsLiteral() {
+		p.next()
+		l.Terms = append(l.Terms, p.conj())
+	}
+	return l
+}
+
+func (p *parser) conj() *grammar.Conj {
+	c := &grammar.Conj{Pos: p.tok.Pos}
+	c.Literals = append(c.Literals, p.literal())
+	for p.is("and") && p.tok.Type == grammar.Ident && p.startsLiteral() {
+		p.next()
+		c.Literals = append(c.Literals, p.literal())
+	}
+	return c
+}
+
+func (p *parser) literal() *grammar.Literal {
+	l := &grammar.Literal{Pos: p.tok.Pos}
+	switch {
+	case p.is("not") && p.tok.Type == grammar.Ident && p.startsLiteral():
+		p.next()
+		l.Not = p.literal()
+	case p.is("("):
+		p.next()
+		l.Paren = p.logic()
+		p.expect(")", "to close the parenthesised formula")
+	default:
+		l.Var = p.name("a parent, not or \"(\" in a logical formula")
+		if p.tok.Type == grammar.Punct && (p.is("=") || p.is("==") || p.is("!=")) {
+			l.Op = p.tok.Value
+			p.next()
+			l.Right = p.name("a state or a parent after " + l.Op)
+		}
+	}
+	return l
 }
 
 func (p *parser) row() *grammar.Row {

@@ -128,4 +128,18 @@ var differentialOnly = []string{
 	`space H { T = yes if all(A) }`, `space H { d ~ normal(x, 1) prior uniform w in {1} }`, `space, a -> b`, `space H { 3 in real }`,
 	`data D = "x.csv"`, `data D = x.csv`, `data D = "x.csv" { a }`, `data D = { x, d 1, -2 -3, 4.5 }`,
 	`ML(H | D)`, `Gibbs(H | D)`, `MDL(H)`, `Gibbs`,
+	// Compact tables: noisy-OR, noisy-MAX, lookups and logical formulas.
+	`P(F | A, B) = noisy_or(A: 0.8, B: 0.6, leak: 0.01)`, `P(F | A) = noisy_or(A: { hi: 0.9, lo: 0.2 })`,
+	`P(F | A) = noisy_max(A: [0.1, 0.3, 0.6], leak: [0, 0.1, 0.9])`, `P(F | A) = noisy_max(A: { s: [1, 0] t: [0, 1] })`,
+	`P(F | A) = noisy_or`, `P(F | A) = noisy_or(`, `P(F | A) = noisy_or()`, `P(F | A) = noisy_or(A)`, `P(F | A) = noisy_or(A:)`,
+	`P(F | A) = noisy_or(A: 1,)`, `P(F | A) = noisy_or(A: 1 B: 2)`, `P(F | A) = noisy_or(A: {)`, `P(F | noisy_or) = noisy_or`,
+	`P(F | noisy_or) = noisy_or and A`, `P(F | normal) = normal`, `P(F | normal) = normal or x`, `P(F | lookup) = lookup`,
+	`P(F | A) = lookup { true: false  false: true }`, `P(F | A, B) = lookup { a, b: x; else: y }`, `P(F | A) = lookup {}`,
+	`P(F | A) = lookup {`, `P(F | A) = lookup { a }`, `P(F | A) = lookup { a: }`, `P(F | A) = lookup { else, a: b }`,
+	`P(F | A) = lookup { a: b, }`, `P(F | A) = lookup { else }`, `P(F | A, B) = A and B`, `P(F | A, B) = A or not B`,
+	`P(F | A, B, C) = A and (B or C) or not C`, `P(F | A, B) = A == B`, `P(F | A, B) = A != B`, `P(F | A) = A = hi`,
+	`P(F | A) = A =`, `P(F | A) = A ==`, `P(F | A) = A and`, `P(F | A) = A or`, `P(F | A) = not`, `P(F | not) = not not`,
+	`P(F | A) = not not A`, `P(F | A) = (A`, `P(F | A) = ()`, `P(F | A) = (A))`, `P(F | A) = A and -> B`, `P(F | A) = A or A -> B`,
+	`P(F | A) = "a b" and 1`, `P(F | A) = A query P(F)`, `P(F | A) = A = "x y" and B != C`, `P(F | A) = A and not ( B`,
+	`P(F | A) = A B`, `P(F | A) = not -> B`, `P(F | and) = and and and`, `P(F | or) = or or or or`,
 }

@@ -46,7 +46,9 @@ import (
 // Only the tables of X whose parameter node (a new root parent of X) is
 // d-connected to Y given the evidence can change P(y | e) (the requisite
 // tables: Bayes ball from Y); the others, and entries whose derivative is
-// exactly 0 (rows of parent states the evidence rules out), are left out.
+// 0 (rows of parent states the evidence rules out; within rounding, 1e-12
+// of the terms it is the difference of, where the numbers make it 0), are
+// left out.
 //
 // # Reaching a threshold
 //
@@ -98,13 +100,21 @@ func Sensitivity(m *ir.Model, q *ir.Query, opt SensitivityOptions) ([]Param, flo
 	if m == nil || q == nil {
 		panic("infer: Sensitivity: nil model or query")
 	}
+	if q.Kind == ir.Prob && q.Hyp == nil && q.Form() == ir.FormEvidence && !q.Bar && len(q.Evidence) == 1 {
+		// P(Y=y), without a bar, is lowered as the probability of the
+		// evidence Y=y: the same number as P(Y=y | ).
+		o := q.Evidence[0]
+		c := *q
+		c.Targets, c.TargetStates, c.Evidence = []ir.VarID{o.Var}, []int{o.State}, nil
+		q = &c
+	}
 	switch {
+	case !m.IsBayesNet():
+		return nil, 0, &ir.Error{Pos: q.Pos, Msg: "sensitivity analysis needs a Bayesian network; this model is a Markov network, whose factors are not conditional tables", Err: ErrSensitivity}
 	case q.Kind != ir.Prob || q.Hyp != nil || q.Form() != ir.FormNumber || len(q.Targets) != 1:
 		return nil, 0, &ir.Error{Pos: q.Pos, Msg: "sensitivity analysis takes a query P(Y=y | e): one variable at one state, given observed states", Err: ErrSensitivity}
 	case len(q.Real) > 0:
 		return nil, 0, &ir.Error{Pos: q.Pos, Msg: "sensitivity analysis does not take real-valued evidence (" + ir.Quote(m.Vars[q.Real[0].Var].Name) + ")", Err: ErrSensitivity}
-	case !m.IsBayesNet():
-		return nil, 0, &ir.Error{Pos: q.Pos, Msg: "sensitivity analysis needs a Bayesian network; this model is a Markov network, whose factors are not conditional tables", Err: ErrSensitivity}
 	}
 	if r := opt.Reach; r != nil && !(*r >= 0 && *r <= 1) {
 		return nil, 0, ir.Errorf(q.Pos, "the threshold %v is not a probability in [0, 1]", *r)
@@ -322,7 +332,13 @@ func (s *sens) params(out []Param, v ir.VarID, reach *float64) []Param {
 			}
 			bE, bY := kE[r*k+x]-sE, kY[r*k+x]-sY
 			d := bY - s.p*bE
-			if d == 0 {
+			// A derivative within rounding of 0 is 0: the terms it is
+			// the difference of carry errors of a few ulps, and a
+			// parameter that cannot change the query (one whose rows
+			// the evidence makes irrelevant through a 0 elsewhere, say)
+			// would otherwise be listed with a derivative of 1e-17.
+			scale := math.Abs(kY[r*k+x]) + math.Abs(sY) + s.p*(math.Abs(kE[r*k+x])+math.Abs(sE))
+			if math.Abs(d) <= roundingZero*scale {
 				continue
 			}
 			prm := Param{Var: v, Row: r, State: x, Value: th, Derivative: d}
@@ -340,6 +356,10 @@ func (s *sens) params(out []Param, v ir.VarID, reach *float64) []Param {
 	}
 	return out
 }
+
+// roundingZero is the relative size below which a derivative is taken
+// for 0: a difference of terms computed to about 1e-15 each.
+const roundingZero = 1e-12
 
 // needed returns the value t of a parameter now at th for which
 // (p + bY (t − th)) / (1 + bE (t − th)) = P, if there is one in [0, 1] at

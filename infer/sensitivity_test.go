@@ -291,3 +291,30 @@ func TestSensitivityErrors(t *testing.T) {
 		t.Errorf("--reach 1.5: no error")
 	}
 }
+
+// TestSensitivityNoBar checks that P(Y=y), lowered as the probability of
+// the evidence Y=y, is analysed as P(Y=y | ).
+func TestSensitivityNoBar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	m := randomNet(rng, 5, 3, 2, true).build(t)
+	pe := &ir.Query{Pos: ir.Pos{File: "q", Line: 1, Col: 1}, Kind: ir.Prob, Evidence: []ir.Obs{{Var: 4, State: 1}}}
+	if pe.Form() != ir.FormEvidence {
+		t.Fatalf("P(X4=s1) is not lowered as P(e)")
+	}
+	got, p, err := Sensitivity(m, pe, SensitivityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wp, err := Sensitivity(m, sensQuery(4, 1, nil), SensitivityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p != wp || len(got) != len(want) {
+		t.Fatalf("P(X4=s1): p = %v and %d parameters, want %v and %d", p, len(got), wp, len(want))
+	}
+	for i := range got {
+		if got[i].Derivative != want[i].Derivative {
+			t.Errorf("parameter %d: derivative %v, want %v", i, got[i].Derivative, want[i].Derivative)
+		}
+	}
+}

@@ -49,6 +49,8 @@ Usage:
   pbl convert IN OUT          convert a model between formats (by extension)
   pbl uai --task PR|MAR|MPE MODEL.uai [EVIDENCE.evid]
                               answer as a UAI competition solver
+  pbl sensitivity MODEL 'P(Y=y | e)'
+                              derivatives of a query by every CPT entry [--top K] [--reach P]
   pbl help [COMMAND]          show help
 
 Every command takes --json. Exit status: 0 ok, 1 error in a model, data or
@@ -77,6 +79,7 @@ func init() {
 		{name: "cluster", args: "CSV -k K", summary: clusterSummary, run: clusterCmd, flags: clusterFlags},
 		{name: "repl", args: "[MODEL]", summary: replSummary, run: replCmd, flags: replFlags},
 		{name: "uai", args: uaiArgs, summary: uaiSummary, run: uaiCmd, flags: uaiFlags},
+		{name: "sensitivity", args: sensitivityArgs, summary: sensitivitySummary, run: sensitivityCmd, flags: sensitivityFlags},
 		{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
 	}
 }

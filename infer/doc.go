@@ -345,6 +345,14 @@
 // [Independent] implements the reachability ("Bayes ball") algorithm of
 // Koller and Friedman, Algorithm 3.1, in time linear in the graph.
 //
+// # Sensitivity analysis
+//
+// [Sensitivity] differentiates P(y | e) with respect to each entry of the
+// tables, its row co-varied in proportion, exactly: P(y, e) and P(e) are
+// linear in the entry, with slopes read off the family posteriors of two
+// calibrations of the junction tree (sensitivity.go explains the
+// algebra, entries at 0 and 1, and which tables are left out).
+//
 // # Errors
 //
 // User errors come back as *ir.Error at the query's position: impossible
@@ -361,6 +369,8 @@
 //	                      over the limits: What (an Oversize), Vars, Size and Limit
 //	ErrCanceled           Options.Cancel was closed
 //	ir.ErrNoDistribution  the question needs a variable still to be learned
+//	ErrSensitivity        [Sensitivity] of a query other than P(Y=y | e) with
+//	                      discrete evidence, or on a Markov network
 //
 // [Compile], [Posterior], [LogPE] and [JTree.Families] have no query:
 // their errors are at the model's file, with the same kinds. Expect skips

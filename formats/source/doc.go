@@ -3,5 +3,8 @@
 // states, parents and bit-identical tables: every probability is written
 // in its shortest round-trip form, and tables are always written as
 // vectors (a bool shorthand p would read back as 1-p, which may differ in
-// the last bit from the stored value).
+// the last bit from the stored value). Compact tables are written as they
+// were given — noisy_or(...), noisy_max(...), a logical formula, a lookup
+// (every row) — with names that are keywords there (leak, and, or, not,
+// else, ...) quoted; other formats write their expanded tables.
 package source

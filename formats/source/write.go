@@ -52,6 +52,11 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 			}
 			continue
 		}
+		if d := m.Dist(v.ID); d != nil && isCompact(d) {
+			b.WriteString("\n")
+			writeCompact(b, m, d)
+			continue
+		}
 		c := m.Table(v.ID)
 		if c == nil {
 			continue

@@ -144,6 +144,16 @@ func checkCmd(c *cli, args []string) int {
 		edges, params := 0, 0
 		for v, ps := range m.Parents {
 			edges += len(ps)
+			switch d := m.Dist(ir.VarID(v)).(type) {
+			case *ir.NoisyOr:
+				params += d.Params() // one per active parent state, and the leak
+				continue
+			case *ir.NoisyMax:
+				params += d.Params()
+				continue
+			case *ir.Deterministic:
+				continue // no free parameter
+			}
 			if f := m.Factor(ir.VarID(v)); f != nil {
 				k := f.Card[len(f.Card)-1]
 				params += len(f.Vals) / k * (k - 1)

@@ -37,7 +37,7 @@ func TestComplete(t *testing.T) {
 		{"M", -1, "", "", []string{"MAP", "MDL", "ML", "MPE"}},
 		{"qu", -1, "", "", []string{"query"}},
 		{"P(B", -1, "P(", "", []string{"BusTourGroup"}},
-		{"P(Nope=", -1, "P(Nope=", "", []string{"BusTourGroup", "Campfire", "ForestFire", "Gibbs", "Lightning", "MAP", "MDL", "ML", "MPE", "P", "Storm", "Thunder", "bool", "by", "conjunction", "data", "density", "expect", "from", "given", "import", "in", "indep", "learn", "mixture", "naive_bayes", "normalize", "of", "prior", "query", "real", "space", "tan", "uniform", "var", "with", "within"}},
+		{"P(Nope=", -1, "P(Nope=", "", []string{"BusTourGroup", "Campfire", "ForestFire", "Gibbs", "Lightning", "MAP", "MDL", "ML", "MPE", "P", "Storm", "Thunder", "and", "bool", "by", "conjunction", "data", "density", "else", "expect", "from", "given", "import", "in", "indep", "leak", "learn", "lookup", "mixture", "naive_bayes", "noisy_max", "noisy_or", "normalize", "not", "of", "or", "prior", "query", "real", "space", "tan", "uniform", "var", "with", "within"}},
 		{":", -1, "", "", prefixed(commandNames(), "")},
 		{":ob", -1, "", "", []string{":observe "}},
 		{"  :re", -1, "  ", "", []string{":reload"}},

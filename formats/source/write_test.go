@@ -108,6 +108,11 @@ func TestRoundTripExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(m.Spaces) > 0 {
+			// A hypothesis space is not part of the network the writer
+			// writes (pbl convert refuses such a model).
+			continue
+		}
 		if len(m.Unlearned()) > 0 {
 			// Its numbers come from its learn statements: run them.
 			if fails := pbl.Run(m, io.Discard, pbl.RunOptions{}); len(fails) > 0 {

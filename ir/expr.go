@@ -121,3 +121,37 @@ func (*ColumnRef) expr()           {}
 func (*Unary) expr()               {}
 func (*Binary) expr()              {}
 func (*Call) expr()                {}
+
+// MaxExprDepth is the deepest an expression may be: the parser refuses
+// more levels of nesting (parentheses, calls, unary minus, exponents), and
+// lowering a longer chain of operators (a sum of more terms), so that no
+// recursive pass over an expression can exhaust the stack.
+const MaxExprDepth = 10_000
+
+// ExprDepth returns the depth of e: 1 for a number or a name, one more
+// than its deepest operand for an operation. It does not recurse, so any
+// expression may be measured.
+func ExprDepth(e Expr) int {
+	type item struct {
+		e Expr
+		d int
+	}
+	deepest := 0
+	stack := []item{{e, 1}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		deepest = max(deepest, it.d)
+		switch e := it.e.(type) {
+		case *Unary:
+			stack = append(stack, item{e.X, it.d + 1})
+		case *Binary:
+			stack = append(stack, item{e.X, it.d + 1}, item{e.Y, it.d + 1})
+		case *Call:
+			for _, a := range e.Args {
+				stack = append(stack, item{a, it.d + 1})
+			}
+		}
+	}
+	return deepest
+}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/ir"
 )
 
 // space parses `space NAME { ITEMS }`.
@@ -112,7 +113,7 @@ func (p *parser) observe() *grammar.Observe {
 	o.Family = p.tok.Value
 	p.next()
 	p.expect("(", "after "+o.Family)
-	o.Args = p.exprList()
+	o.Args = p.exprList(0)
 	p.expect(")", "to close "+o.Family+"(...)")
 	return o
 }
@@ -125,52 +126,57 @@ func (p *parser) prior() *grammar.Prior {
 		p.next()
 		return pr
 	}
-	pr.Expr = p.expr()
+	pr.Expr = p.expr(0)
 	return pr
 }
 
-func (p *parser) exprList() []*grammar.Expr {
-	es := []*grammar.Expr{p.expr()}
+func (p *parser) exprList(depth int) []*grammar.Expr {
+	es := []*grammar.Expr{p.expr(depth)}
 	for p.is(",") {
 		p.next()
-		es = append(es, p.expr())
+		es = append(es, p.expr(depth))
 	}
 	return es
 }
 
 var comparisons = map[string]bool{"==": true, "!=": true, "<=": true, ">=": true, "<": true, ">": true}
 
-func (p *parser) expr() *grammar.Expr {
+// The expression parsers take the depth of nesting (parentheses, calls,
+// unary minus, exponents) they are at, and refuse more than
+// ir.MaxExprDepth levels: the recursion would otherwise exhaust the
+// stack on ((((...)))) a million deep, which no recover can catch.
+
+func (p *parser) expr(depth int) *grammar.Expr {
 	e := &grammar.Expr{Pos: p.tok.Pos}
-	e.Left = p.sum()
+	e.Left = p.sum(depth)
 	if p.tok.Type == grammar.Punct && comparisons[p.tok.Value] {
 		e.Op = p.tok.Value
 		p.next()
-		e.Right = p.sum()
+		e.Right = p.sum(depth)
 	}
 	return e
 }
 
-func (p *parser) sum() *grammar.Sum {
+func (p *parser) sum(depth int) *grammar.Sum {
 	s := &grammar.Sum{Pos: p.tok.Pos}
-	s.Left = p.product()
+	s.Left = p.product(depth)
 	for {
 		t := &grammar.SumTail{Pos: p.tok.Pos}
 		switch {
 		case p.is("+") || p.is("-"):
 			t.Op = p.tok.Value
 			p.next()
-			t.Right = p.product()
+			t.Right = p.product(depth)
 		case p.tok.Type == grammar.Number:
 			n := p.tok.Value
 			t.Number = &n
 			p.next()
 			if p.is("^") {
 				p.next()
-				t.Exp = p.unary()
+				t.Exp = p.unary(depth + 1)
 			}
 			for p.is("*") || p.is("/") {
-				t.Mul = append(t.Mul, p.mulTail())
+				t.Mul = append(t.Mul, p.mulTail(depth))
 			}
 		default:
 			return s
@@ -179,44 +185,47 @@ func (p *parser) sum() *grammar.Sum {
 	}
 }
 
-func (p *parser) product() *grammar.Product {
+func (p *parser) product(depth int) *grammar.Product {
 	x := &grammar.Product{Pos: p.tok.Pos}
-	x.Left = p.unary()
+	x.Left = p.unary(depth)
 	for p.is("*") || p.is("/") {
-		x.Tail = append(x.Tail, p.mulTail())
+		x.Tail = append(x.Tail, p.mulTail(depth))
 	}
 	return x
 }
 
-func (p *parser) mulTail() *grammar.MulTail {
+func (p *parser) mulTail(depth int) *grammar.MulTail {
 	t := &grammar.MulTail{Pos: p.tok.Pos, Op: p.tok.Value}
 	p.next()
-	t.Right = p.unary()
+	t.Right = p.unary(depth)
 	return t
 }
 
-func (p *parser) unary() *grammar.Unary {
+func (p *parser) unary(depth int) *grammar.Unary {
+	if depth > ir.MaxExprDepth {
+		p.fail(p.tok.Pos, "the expression nests more than %d levels deep (parentheses, calls, minus signs, exponents)", ir.MaxExprDepth)
+	}
 	u := &grammar.Unary{Pos: p.tok.Pos}
 	if p.is("-") {
 		p.next()
-		u.Neg = p.unary()
+		u.Neg = p.unary(depth + 1)
 		return u
 	}
-	u.Power = p.power()
+	u.Power = p.power(depth)
 	return u
 }
 
-func (p *parser) power() *grammar.Power {
+func (p *parser) power(depth int) *grammar.Power {
 	w := &grammar.Power{Pos: p.tok.Pos}
-	w.Base = p.primary()
+	w.Base = p.primary(depth)
 	if p.is("^") {
 		p.next()
-		w.Exp = p.unary()
+		w.Exp = p.unary(depth + 1)
 	}
 	return w
 }
 
-func (p *parser) primary() *grammar.Primary {
+func (p *parser) primary(depth int) *grammar.Primary {
 	x := &grammar.Primary{Pos: p.tok.Pos}
 	switch {
 	case p.tok.Type == grammar.Number:
@@ -228,7 +237,7 @@ func (p *parser) primary() *grammar.Primary {
 			c := &grammar.Call{Pos: p.tok.Pos, Fn: p.tok.Value}
 			p.next()
 			p.next()
-			c.Args = p.exprList()
+			c.Args = p.exprList(depth + 1)
 			p.expect(")", "to close "+c.Fn+"(...)")
 			x.Call = c
 			return x
@@ -240,7 +249,7 @@ func (p *parser) primary() *grammar.Primary {
 		p.next()
 	case p.is("("):
 		p.next()
-		x.Paren = p.expr()
+		x.Paren = p.expr(depth + 1)
 		p.expect(")", "to close the parenthesis")
 	default:
 		p.fail(p.tok.Pos, "expected a number, a name, a function call or ( in an expression, found %s", describe(p.tok))

@@ -1,10 +1,12 @@
 package ir
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/internal/spell"
 )
 
 // HypQuery is a query about hypotheses given data, a [Query]'s Hyp: the
@@ -78,8 +80,51 @@ func isHypQuery(m *Model, q *grammar.Query) bool {
 				return true
 			}
 		}
+		// P(H), P(H | E): a space (or what a space predicts), asked about
+		// without its data, is told to give them, not that it is no
+		// variable.
+		for _, t := range q.Targets {
+			if t.Name == nil {
+				continue
+			}
+			name := t.Name.Text()
+			if _, isVar := m.byName[name]; isVar {
+				continue
+			}
+			for _, s := range m.Spaces {
+				if s.Name == name || spaceTargets(m, s, name) {
+					return true
+				}
+			}
+		}
 	}
 	return false
+}
+
+// noDataMsg says that a query about hypotheses names no data set: with
+// the name the user perhaps meant for one (P(H | E) when the data are D),
+// or the data sets there are.
+func noDataMsg(m *Model, q *grammar.Query, example string) string {
+	msg := q.Kind + "(...) asks about hypotheses given data, as in " + example
+	if len(m.Tables) == 0 {
+		return msg + ": declare the data, data D = \"file.csv\""
+	}
+	names := make([]string, len(m.Tables))
+	for i, t := range m.Tables {
+		names[i] = t.Name
+	}
+	for _, t := range q.Given {
+		if t.Star || t.Group != nil || t.Name == nil || t.State != nil {
+			continue
+		}
+		if _, isVar := m.byName[t.Name.Text()]; isVar {
+			continue
+		}
+		if h := spell.Nearest(t.Name.Text(), names); h != "" {
+			return msg + ": the model has no data set " + strconv.Quote(t.Name.Text()) + " (did you mean " + strconv.Quote(h) + "?)"
+		}
+	}
+	return msg + " (the data sets: " + strings.Join(names, ", ") + ")"
 }
 
 // lowerHypQuery lowers a query about hypotheses given data.
@@ -88,14 +133,36 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 	at := lq.Pos
 	h := &HypQuery{}
 	example := q.Kind + "(H | D)"
+	if len(q.Targets) == 1 && q.Targets[0].Name != nil {
+		name := q.Targets[0].Name.Text()
+		for _, s := range m.Spaces {
+			if s.Name == name {
+				example = q.Kind + "(" + Quote(name) + " | D)"
+				break
+			}
+			if spaceTargets(m, s, name) {
+				example = q.Kind + "(" + Quote(name) + " | D, " + instanceExample(m, s) + ", ...)"
+			}
+		}
+	}
 	var rest []*grammar.Term
 	var chosen *Space // a space named after the bar: P(d | H, D, x=1)
 	for _, t := range q.Given {
-		if sp := spaceTerm(m, t); sp != nil && chosen == nil {
-			chosen = sp
-			continue
+		if sp := spaceTerm(m, t); sp != nil {
+			if chosen == sp {
+				errs.Add(pos(t.Pos), "%s names the space %s twice", q.Kind, strconv.Quote(sp.Name))
+				continue
+			}
+			if chosen == nil {
+				chosen = sp
+				continue
+			}
 		}
 		if d := dataTerm(m, t); d != nil {
+			if h.Data == d {
+				errs.Add(pos(t.Pos), "%s gives the data set %s twice", q.Kind, strconv.Quote(d.Name))
+				continue
+			}
 			if h.Data != nil {
 				errs.Add(pos(t.Pos), "%s gives two data sets, %s and %s; give one", q.Kind, strconv.Quote(h.Data.Name), strconv.Quote(d.Name))
 				continue
@@ -105,12 +172,11 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 		}
 		rest = append(rest, t)
 	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
 	if h.Data == nil {
-		msg := q.Kind + "(...) asks about hypotheses given data, as in " + example
-		if len(m.Tables) == 0 {
-			msg += ": declare the data, data D = \"file.csv\""
-		}
-		errs.Add(at, "%s", msg)
+		errs.Add(at, "%s", noDataMsg(m, q, example))
 		return nil, errs
 	}
 	if len(q.Targets) != 1 || q.Targets[0].Name == nil || q.Targets[0].State != nil {
@@ -126,6 +192,10 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 	}
 	switch {
 	case h.Space != nil:
+		if chosen == h.Space {
+			errs.Add(at, "%s names the space %s twice", q.Kind, strconv.Quote(chosen.Name))
+			return nil, errs
+		}
 		if chosen != nil {
 			errs.Add(at, "%s names two spaces, %s and %s", q.Kind, strconv.Quote(h.Space.Name), strconv.Quote(chosen.Name))
 			return nil, errs
@@ -154,6 +224,11 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 		case len(owners) == 1:
 			if lq.Kind != Prob && lq.Kind != Gibbs {
 				errs.Add(at, "%s classifies with the whole space or a drawn hypothesis: ask P(%s | %s, ...) (Bayes optimal) or Gibbs(%s | %s, ...)", strconv.Quote(name), Quote(name), h.Data.Name, Quote(name), h.Data.Name)
+				return nil, errs
+			}
+			if c := owners[0].Concept; c != nil && len(m.Vars[c.Target].States) != 2 {
+				t := m.Vars[c.Target]
+				errs.Add(pos(target.Pos), "the concept's target %s has %d states: a conjunction says %s or not, and cannot share \"not\" among %s", strconv.Quote(name), len(t.States), Quote(t.States[c.Positive]), strings.Join(slices.Delete(slices.Clone(t.States), c.Positive, c.Positive+1), " and "))
 				return nil, errs
 			}
 			h.Space, h.Classify, h.Target = owners[0], true, name

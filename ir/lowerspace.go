@@ -123,6 +123,9 @@ func (l *lowerer) space(g *grammar.Space) {
 		}
 		for _, a := range o.Args {
 			e := x.expr(a)
+			if e != nil && !x.shallow(pos(a.Pos), e) {
+				e = nil
+			}
 			if e != nil && mentions(e, ob.Column) {
 				l.b.Errorf(pos(a.Pos), "the distribution of %s cannot depend on %s itself", strconv.Quote(col), strconv.Quote(col))
 			}
@@ -132,11 +135,25 @@ func (l *lowerer) space(g *grammar.Space) {
 	}
 	if len(priors) > 0 && !priors[0].Uniform {
 		x.noColumns = "the prior is an expression of the parameters"
-		s.Prior = x.expr(priors[0].Expr)
+		if e := x.expr(priors[0].Expr); e != nil && x.shallow(pos(priors[0].Expr.Pos), e) {
+			s.Prior = e
+		}
 	}
-	if len(l.b.Errs) == errs {
-		m.Spaces = append(m.Spaces, s)
+	// The space is declared even when it has errors (the model then fails
+	// to build, so nothing uses it): the data tables after it are then
+	// read as its data, not as variables' ("undefined variable d").
+	m.Spaces = append(m.Spaces, s)
+}
+
+// shallow reports whether e is at most MaxExprDepth deep, and reports it
+// if not: a sum of a million terms is a tree a million deep, which the
+// passes after lowering (all recursive) must not meet.
+func (x *exprLowerer) shallow(at Pos, e Expr) bool {
+	if d := ExprDepth(e); d > MaxExprDepth {
+		x.l.b.Errorf(at, "the expression nests %d operations deep, more than the limit of %d: simplify it", d, MaxExprDepth)
+		return false
 	}
+	return true
 }
 
 // mentions reports whether e names column c.
@@ -186,15 +203,15 @@ func (l *lowerer) paramValues(d *grammar.ParamDecl) ([]float64, bool) {
 	}
 	switch {
 	case !(step > 0):
-		l.b.Errorf(at, "the grid's step must be positive, not %v", step)
+		l.b.Errorf(at, "the grid's step must be positive, not %s", *d.Step)
 		return nil, false
 	case hi < lo:
-		l.b.Errorf(at, "empty grid: %v .. %v runs backwards", lo, hi)
+		l.b.Errorf(at, "empty grid: %s .. %s runs backwards", *d.Lo, *d.Hi)
 		return nil, false
 	}
 	steps := (hi - lo) / step
 	if !(steps < MaxGrid) {
-		l.b.Errorf(at, "the grid %v .. %v by %v has more than %d values; use a larger step", lo, hi, step, MaxGrid)
+		l.b.Errorf(at, "the grid %s .. %s by %s has more than %d values; use a larger step", *d.Lo, *d.Hi, *d.Step, MaxGrid)
 		return nil, false
 	}
 	// The number of steps, allowing for the step's rounding: 0 .. 1 by
@@ -270,7 +287,10 @@ func (l *lowerer) concept(g *grammar.Concept) *Concept {
 		switch {
 		case !aok:
 			ok = false
-		case seen[id] || tok && id == t:
+		case tok && id == t:
+			l.b.Errorf(pos(n.Pos), "%s is the concept's target: it cannot be an attribute too", strconv.Quote(n.Text()))
+			ok = false
+		case seen[id]:
 			l.b.Errorf(pos(n.Pos), "%s appears twice in the concept", strconv.Quote(n.Text()))
 			ok = false
 		default:
@@ -471,6 +491,11 @@ func (l *lowerer) num(at Pos, s string) (float64, bool) {
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(x, 0) {
 		l.b.Errorf(at, "number %s is out of range", s)
+		return 0, false
+	}
+	if x == 0 && strings.ContainsAny(strings.TrimLeft(strings.Split(strings.ToLower(s), "e")[0], "+-"), "123456789") {
+		// 1e-400 reads as 0: a value the user did not write.
+		l.b.Errorf(at, "number %s is too small for a float64 (it would be 0)", s)
 		return 0, false
 	}
 	return x, true

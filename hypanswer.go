@@ -78,6 +78,9 @@ func answerConcept(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.
 		}
 		out.P[vs.Positive], out.P[neg] = p, 1-p
 	case q.Kind == ir.Prob:
+		if err := checkListing(q, vs.Len(), opt.Top); err != nil {
+			return nil, err
+		}
 		for i, c := range vs.Members {
 			if i >= opt.Top {
 				break

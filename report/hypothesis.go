@@ -135,7 +135,8 @@ func HypText(w io.Writer, h *Hyp) {
 	fmt.Fprintf(w, "%s: %s\n", q.Text, assignText(h.Names, r))
 	switch {
 	case q.Kind == ir.MDL:
-		fmt.Fprintf(w, "  L(h) = %s bits, L(D|h) = %s bits, L(h) + L(D|h) = %s bits\n", Num(h.BitsH), Num(h.BitsD), Num(h.BitsH+h.BitsD))
+		bh, bd := unsignedZero(h.BitsH), unsignedZero(h.BitsD)
+		fmt.Fprintf(w, "  L(h) = %s bits, L(D|h) = %s bits, L(h) + L(D|h) = %s bits\n", Num(bh), Num(bd), Num(bh+bd))
 	case h.Continuous:
 		fmt.Fprintf(w, "  ln P(D|h) = %s\n", Num(r.LogLik))
 		if n := len(h.Trace); n > 0 {
@@ -280,6 +281,7 @@ func HypJSONValue(h *Hyp) *Object {
 	if q.Kind != ir.MDL {
 		bitsH, bitsD = -r.LogPrior/math.Ln2, -r.LogLik/math.Ln2
 	}
+	bitsH, bitsD = unsignedZero(bitsH), unsignedZero(bitsD)
 	if h.Continuous {
 		o.Set("bits_h", nil)
 	} else {
@@ -294,4 +296,13 @@ func HypJSONValue(h *Hyp) *Object {
 		o.Set("cross_entropy", tr)
 	}
 	return o
+}
+
+// unsignedZero returns x, with -0 (a certain hypothesis's −log2 1) made 0:
+// a length of "-0 bits" is no length anyone writes.
+func unsignedZero(x float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	return x
 }

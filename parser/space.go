@@ -42,7 +42,14 @@ func (p *parser) spaceItem() *grammar.SpaceItem {
 	case p.tok.Type == grammar.Ident && p.tok.Value == "prior":
 		it.Prior = p.prior()
 	default:
-		p.fail(next.Pos, "expected \"in\" (a parameter), \"~\" (an observation) or \"=\" (a concept) after %s, found %s", describe(p.tok), describe(next))
+		what := describe(p.tok)
+		if next.Type == grammar.EOF {
+			// The input ends after the name: incomplete, so that the REPL
+			// reads the space's next line (fail looks at the current
+			// token).
+			p.next()
+		}
+		p.fail(next.Pos, "expected \"in\" (a parameter), \"~\" (an observation) or \"=\" (a concept) after %s, found %s", what, describe(next))
 	}
 	return it
 }

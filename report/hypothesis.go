@@ -187,7 +187,7 @@ func logJSON(x float64) any {
 	if math.IsInf(x, -1) {
 		return nil
 	}
-	return Float(x)
+	return Float(unsignedZero(x))
 }
 
 func (h *Hyp) object(r *HypRow) *Object {

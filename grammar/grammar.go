@@ -225,14 +225,19 @@ type Query struct {
 	EndPos  lexer.Position
 }
 
-// Term is one item of a query: `*`, a group `{A, B}` (for indep), or a
-// name with an optional state, `X` or `X=x`.
+// Term is one item of a query: `*`, a group `{A, B}` (for indep), an
+// intervention `do(X=x)` (Do is the term inside the parentheses), or a
+// name with an optional state, `X` or `X=x`, or with likelihood evidence,
+// `X~[0.8, 0.2]` (Soft holds the numbers as names, for their positions;
+// the IR checks that they are numbers).
 type Term struct {
 	Pos   lexer.Position
 	Star  bool    `parser:"(  @'*':Punct"`
 	Group []*Name `parser:" | '{':Punct @@ ( ',':Punct @@ )* '}':Punct"`
+	Do    *Term   `parser:" | 'do':Ident '(':Punct @@ ')':Punct"`
 	Name  *Name   `parser:" | @@"`
-	State *Name   `parser:"   ( '=':Punct @@ )? )"`
+	State *Name   `parser:"   ( '=':Punct @@"`
+	Soft  []*Name `parser:"   | '~':Punct '[':Punct @@ ( ',':Punct @@ )* ']':Punct )? )"`
 }
 
 // Expect is `expect QUERY == VALUE [within TOL]`: a regression check

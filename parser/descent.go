@@ -549,11 +549,22 @@ func (p *parser) term() *grammar.Term {
 		p.next()
 		t.Group = p.names("a variable name")
 		p.expect("}", "to close the group")
+	case p.keywordBefore("do", "("):
+		p.next()
+		p.next()
+		t.Do = p.term()
+		p.expect(")", "to close do(...)")
 	default:
 		t.Name = p.name("a variable name")
-		if p.is("=") {
+		switch {
+		case p.is("="):
 			p.next()
 			t.State = p.name("a state")
+		case p.is("~"):
+			p.next()
+			p.expect("[", "after ~, as in X~[0.8, 0.2]")
+			t.Soft = p.names("a likelihood")
+			p.expect("]", "to close the likelihoods")
 		}
 	}
 	return t

@@ -142,4 +142,10 @@ var differentialOnly = []string{
 	`P(F | A) = not not A`, `P(F | A) = (A`, `P(F | A) = ()`, `P(F | A) = (A))`, `P(F | A) = A and -> B`, `P(F | A) = A or A -> B`,
 	`P(F | A) = "a b" and 1`, `P(F | A) = A query P(F)`, `P(F | A) = A = "x y" and B != C`, `P(F | A) = A and not ( B`,
 	`P(F | A) = A B`, `P(F | A) = not -> B`, `P(F | and) = and and and`, `P(F | or) = or or or or`,
+	// Interventions and likelihood evidence.
+	`P(Y | do(X=x))`, `P(Y | do(X=x), Z=z, do(W=1))`, `P(Y | do(X))`, `P(Y | do(X=x)`, `P(Y | do X=x)`, `P(Y | do)`,
+	`P(Y | do=a)`, `P(do | Y)`, `P(Y | do(do(X=x)))`, `P(Y | do(*))`, `P(Y | do())`, `MPE(do(X=x), Z=z)`, `P(do(X=1))`,
+	`P(Y | X~[0.8, 0.2])`, `P(Y | X~[0.8, 0.2], Z=z, W~[1, 2, -3])`, `P(Y | X~)`, `P(Y | X~[])`, `P(Y | X~[0.8,])`,
+	`P(Y | X~[0.8 0.2])`, `P(Y | X~[a, "b"])`, `P(Y | X~0.8)`, `P(Y | X~[0.8)`, `P(Y | X=a~[1])`, `P(Y | do(X~[1, 0]))`,
+	`query P(Y | do(X=x), X~[1, 2])`, `expect P(Y=y | do(X=x)) == 0.5`, `P(X~[1], Y~[0.5, 0.5])`,
 }

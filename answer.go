@@ -49,68 +49,6 @@ func checkListing(q *ir.Query, n, top int) error {
 	return nil
 }
 
-// topHyps returns the k hypotheses of post with the highest posterior,
-// highest first, ties in grid order, as post.Top does. A large k is
-// selected with a heap of k, in O(n log k): post.Top inserts into a
-// sorted slice, O(n·k), which for k near n is hours.
-func topHyps(post *hypothesis.Posterior, k int) []int {
-	if k <= 4096 {
-		return post.Top(k)
-	}
-	worse := func(a, b int) bool { // a below b in the listing
-		pa, pb := post.LogPosterior(a), post.LogPosterior(b)
-		return pa < pb || pa == pb && a > b
-	}
-	// h is a min-heap (the worst kept at the root) of at most k indices.
-	var h []int
-	down := func(i int) {
-		for {
-			c := 2*i + 1
-			if c >= len(h) {
-				return
-			}
-			if c+1 < len(h) && worse(h[c+1], h[c]) {
-				c++
-			}
-			if !worse(h[c], h[i]) {
-				return
-			}
-			h[i], h[c] = h[c], h[i]
-			i = c
-		}
-	}
-	for i := range post.Len() {
-		if math.IsInf(post.LogPosterior(i), -1) {
-			continue
-		}
-		switch {
-		case len(h) < k:
-			h = append(h, i)
-			for j := len(h) - 1; j > 0; {
-				parent := (j - 1) / 2
-				if !worse(h[j], h[parent]) {
-					break
-				}
-				h[j], h[parent] = h[parent], h[j]
-				j = parent
-			}
-		case worse(h[0], i):
-			h[0] = i
-			down(0)
-		}
-	}
-	slices.SortFunc(h, func(a, b int) int {
-		switch {
-		case worse(b, a):
-			return -1
-		case worse(a, b):
-			return 1
-		}
-		return 0
-	})
-	return h
-}
-
 // An Answer is a query's answer: the engines' result, or for a query
 // about hypotheses given data, the hypotheses'.
 type Answer struct {
@@ -207,7 +145,7 @@ func answerHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error)
 		if err := checkListing(q, post.Support(), opt.Top); err != nil {
 			return nil, err
 		}
-		for _, i := range topHyps(post, opt.Top) {
+		for _, i := range post.Top(opt.Top) {
 			out.Hyps = append(out.Hyps, row(i))
 		}
 	case q.Kind == ir.MAP:

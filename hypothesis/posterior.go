@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -40,7 +41,8 @@ type Posterior struct {
 	support       int
 
 	like   *likelihood
-	prior  *node
+	prior  *node    // ln of the prior weight (logWeight); nil: uniform
+	priorW *node    // the prior weight
 	plan   *runPlan // or nil: one hypothesis at a time
 	normW  sync.Once
 	logW   float64 // ln Σ w: the prior's normaliser
@@ -98,10 +100,19 @@ func evaluateBy(ctx context.Context, s *ir.Space, d *Data, runs bool) (*Posterio
 		if col := firstColumn(s.Prior); col != nil {
 			return nil, ir.ErrorList{{Pos: col.Pos, Msg: fmt.Sprintf("the prior reads the data column %s: it must depend on the parameters only", col.Name), Err: ErrPrior}}
 		}
-		p.prior = c.compile(s.Prior)
+		// The prior is evaluated as ln w, so that weights below float64's
+		// range (2^-2000) keep their ratios; priorW, the weight itself,
+		// decides where ln w is NaN (a product of two negative factors)
+		// and says what is wrong in messages.
+		p.priorW = c.compile(s.Prior)
+		p.prior = c.compile(logWeight(s.Prior))
 		if p.prior.kind == kConst { // a constant prior is uniform, if valid
-			if err := p.checkWeight(p.prior.val, 0); err != nil {
+			lw, err := p.logWeight(p.prior.val, nil, 0)
+			if err != nil {
 				return nil, err
+			}
+			if math.IsInf(lw, -1) {
+				return nil, ir.ErrorList{{Pos: s.Prior.Position(), Msg: fmt.Sprintf("the prior weight is 0 for every hypothesis of %s", s.Name), Err: ErrPrior}}
 			}
 			p.prior = nil
 		}
@@ -136,11 +147,52 @@ func gridSize(s *ir.Space) string {
 	return out
 }
 
-func (p *Posterior) checkWeight(w float64, i int) error {
-	if w >= 0 && !math.IsInf(w, 1) {
-		return nil
+// logWeight returns ln w of hypothesis i, whose parameters are params
+// (nil: Hypothesis(i)), from lw, the prior's log expression evaluated: lw
+// itself where it is a number below +Inf, else ln of the weight evaluated
+// directly if that is finite and >= 0 (the log expression is NaN for a
+// product of negative factors, or 0^0), else an error naming the weight.
+func (p *Posterior) logWeight(lw float64, params []float64, i int) (float64, error) {
+	if !math.IsNaN(lw) && !math.IsInf(lw, 1) {
+		return lw, nil
 	}
-	return ir.ErrorList{{Pos: p.Space.Prior.Position(), Msg: fmt.Sprintf("the prior weight is %g under %s: it must be finite and >= 0", w, hypText(p.Space, p.Hypothesis(i))), Err: ErrPrior}}
+	if params == nil {
+		params = p.Hypothesis(i)
+	}
+	w := p.priorW.at(params, nil)
+	if w >= 0 && !math.IsInf(w, 1) && !math.IsInf(lw, 1) {
+		return math.Log(w), nil
+	}
+	if math.IsInf(lw, 1) {
+		w = math.Inf(1)
+	}
+	return 0, ir.ErrorList{{Pos: p.Space.Prior.Position(), Msg: fmt.Sprintf("the prior weight is %g under %s: it must be finite and >= 0", w, hypText(p.Space, params)), Err: ErrPrior}}
+}
+
+// logWeight rewrites a prior's weight expression as the expression of its
+// natural log, through exp, powers, products and quotients, so that a
+// weight below float64's range (2^(-2000 - w)) is computed from its log;
+// elsewhere it takes ln of the subexpression.
+func logWeight(e ir.Expr) ir.Expr {
+	at := e.Position()
+	switch e := e.(type) {
+	case *ir.Num:
+		return &ir.Num{Pos: e.Pos, Value: math.Log(e.Value)}
+	case *ir.Call:
+		if e.Fn == ir.FnExp {
+			return e.Args[0]
+		}
+	case *ir.Binary:
+		switch e.Op {
+		case ir.OpMul:
+			return &ir.Binary{Pos: at, Op: ir.OpAdd, X: logWeight(e.X), Y: logWeight(e.Y)}
+		case ir.OpDiv:
+			return &ir.Binary{Pos: at, Op: ir.OpSub, X: logWeight(e.X), Y: logWeight(e.Y)}
+		case ir.OpPow:
+			return &ir.Binary{Pos: at, Op: ir.OpMul, X: e.Y, Y: logWeight(e.X)}
+		}
+	}
+	return &ir.Call{Pos: at, Fn: ir.FnLog, Args: []ir.Expr{e}}
 }
 
 // chunkResult is what one chunk of hypotheses found.
@@ -279,11 +331,10 @@ func (p *Posterior) evalRange(sc *scratch, lo, hi int, r *chunkResult) error {
 	for i := lo; i < hi; i++ {
 		lw := 0.0
 		if p.prior != nil {
-			w := p.prior.at(params, nil)
-			if err := p.checkWeight(w, i); err != nil {
+			var err error
+			if lw, err = p.logWeight(p.prior.at(params, nil), params, i); err != nil {
 				return err
 			}
-			lw = math.Log(w)
 			p.lw[i] = lw
 		}
 		if lw > math.Inf(-1) {
@@ -478,27 +529,59 @@ func (p *Posterior) Top(k int) []int {
 	if k <= 0 {
 		return nil
 	}
-	// A bounded selection: keep the k best seen, sorted, in out.
-	var out []int
-	better := func(a, b int) bool {
+	worse := func(a, b int) bool { // a comes after b in the listing
 		pa, pb := p.logPost(a), p.logPost(b)
-		return pa > pb || pa == pb && a < b
+		return pa < pb || pa == pb && a > b
+	}
+	// h is a min-heap (the worst kept at the root) of at most k indices:
+	// O(n log k) whatever k.
+	var h []int
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= len(h) {
+				return
+			}
+			if c+1 < len(h) && worse(h[c+1], h[c]) {
+				c++
+			}
+			if !worse(h[c], h[i]) {
+				return
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
+		}
 	}
 	for i := range p.Len() {
 		if p.logPost(i) == math.Inf(-1) {
 			continue
 		}
-		if len(out) == k && !better(i, out[k-1]) {
-			continue
+		switch {
+		case len(h) < k:
+			h = append(h, i)
+			for j := len(h) - 1; j > 0; {
+				parent := (j - 1) / 2
+				if !worse(h[j], h[parent]) {
+					break
+				}
+				h[j], h[parent] = h[parent], h[j]
+				j = parent
+			}
+		case worse(h[0], i):
+			h[0] = i
+			down(0)
 		}
-		j := sort.Search(len(out), func(j int) bool { return better(i, out[j]) })
-		if len(out) < k {
-			out = append(out, 0)
-		}
-		copy(out[j+1:], out[j:len(out)-1])
-		out[j] = i
 	}
-	return out
+	slices.SortFunc(h, func(a, b int) int {
+		switch {
+		case worse(b, a):
+			return -1
+		case worse(a, b):
+			return 1
+		}
+		return 0
+	})
+	return h
 }
 
 // Gibbs draws a hypothesis at random from the posterior (Mitchell §6.8's

@@ -153,13 +153,13 @@ func (pl *runPlan) precomputePrior(p *Posterior) {
 			params[k] = p.grid[k][i/pl.priorStride[m]%len(p.grid[k])]
 		}
 		params[pl.last] = pl.grid[i%len(pl.grid)]
-		w := p.prior.at(params, nil)
+		lw := p.prior.at(params, nil)
 		pl.priorBad[i+1] = pl.priorBad[i]
-		if !(w >= 0 && !math.IsInf(w, 1)) {
-			pl.priorBad[i+1]++
+		if math.IsNaN(lw) || math.IsInf(lw, 1) {
+			pl.priorBad[i+1]++ // evaluated one hypothesis at a time (logWeight)
 			continue
 		}
-		pl.priorLW[i] = math.Log(w)
+		pl.priorLW[i] = lw
 	}
 }
 
@@ -342,11 +342,11 @@ func (p *Posterior) fastRun(sc *scratch, params []float64, i0, t0, t1 int, r *ch
 	if p.prior != nil {
 		switch {
 		case !p.prior.lastDep:
-			w := p.prior.at(params, nil)
-			if !(w >= 0 && !math.IsInf(w, 1)) {
+			x := p.prior.at(params, nil)
+			if math.IsNaN(x) || math.IsInf(x, 1) {
 				return false
 			}
-			lw.s = math.Log(w)
+			lw.s = x
 		case pl.priorLW != nil:
 			base := 0
 			for m, k := range pl.priorParams {
@@ -359,11 +359,11 @@ func (p *Posterior) fastRun(sc *scratch, params []float64, i0, t0, t1 int, r *ch
 		default:
 			wv, _ := p.prior.runOperand(rs.rbufs, params, g)
 			dst := rs.lw[:n]
-			for t, w := range wv {
-				if !(w >= 0 && !math.IsInf(w, 1)) {
+			for t, x := range wv {
+				if math.IsNaN(x) || math.IsInf(x, 1) {
 					return false
 				}
-				dst[t] = math.Log(w)
+				dst[t] = x
 			}
 			lw.v = dst
 		}

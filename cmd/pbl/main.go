@@ -170,6 +170,9 @@ func parseSize(s string) (int64, error) {
 }
 
 func (c *cli) options() (infer.Options, error) {
+	if c.fs != nil && c.fs.Lookup("top") != nil && c.top < 1 {
+		return infer.Options{}, fmt.Errorf("--top %d: P(H | D) lists at least one hypothesis", c.top)
+	}
 	eng, err := infer.ParseEngine(c.engine)
 	if err != nil {
 		return infer.Options{}, err

@@ -125,8 +125,11 @@ func Check(m *ir.Model, s *ir.ExpectStmt, res *infer.Result) *ir.Error {
 		}
 	case ir.ExpectNumber:
 		want, got := s.Want.Numbers[0], res.P
-		if s.Query.Kind == ir.Density {
+		switch s.Query.Kind {
+		case ir.Density:
 			got = res.Density
+		case ir.Entropy, ir.MI:
+			got = res.Bits
 		}
 		if d := math.Abs(got - want); !(d <= s.Tol) {
 			return fail("got %s (difference %s, tolerance %s)", ir.FormatFloat(got), report.Num(d), tol)

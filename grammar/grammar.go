@@ -218,7 +218,7 @@ type QueryStmt struct {
 // MPE(Thunder=true), indep(A, B | C).
 type Query struct {
 	Pos     lexer.Position
-	Kind    string  `parser:"@( 'P':Ident | 'MPE':Ident | 'MAP':Ident | 'ML':Ident | 'MDL':Ident | 'Gibbs':Ident | 'indep':Ident | 'density':Ident ) '(':Punct"`
+	Kind    string  `parser:"@( 'P':Ident | 'MPE':Ident | 'MAP':Ident | 'ML':Ident | 'MDL':Ident | 'Gibbs':Ident | 'indep':Ident | 'density':Ident | 'entropy':Ident | 'MI':Ident ) '(':Punct"`
 	Targets []*Term `parser:"( @@ ( ',':Punct @@ )* )?"`
 	Bar     bool    `parser:"( @'|':Punct"`
 	Given   []*Term `parser:"  @@ ( ',':Punct @@ )* )? ')':Punct"`

@@ -135,6 +135,7 @@ type Result struct {
 	Independent bool       // Indep
 	Density     float64    // Density: the density of the values given the conditions (0 where it underflows)
 	LogDensity  float64    // Density: its natural log, finite where the density under- or overflows; −Inf when it is 0
+	Bits        float64    // Entropy, MI: the entropy or mutual information given e, in bits (≥ 0)
 }
 
 // engine is what Answer needs from an inference algorithm.
@@ -223,6 +224,8 @@ func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (*Result, error) {
 		return a.mpe()
 	case ir.MAP:
 		return a.mapQuery()
+	case ir.Entropy, ir.MI:
+		return a.info()
 	}
 	return nil, ir.Errorf(q.Pos, "unsupported query %s", q.Text)
 }

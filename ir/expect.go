@@ -41,6 +41,8 @@ func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
 		want, kind = "true or false", ExpectBool
 	case q.Kind == MPE || q.Kind == MAP:
 		want, kind = "an assignment {X: x, ...}", ExpectAssign
+	case q.Kind == Entropy || q.Kind == MI:
+		want, kind = "a number of bits", ExpectNumber
 	default:
 		switch q.Form() {
 		case FormTable:

@@ -262,6 +262,13 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 			}
 		}
 		given(q.Given, false)
+	case Entropy, MI:
+		lowerInfo(m, q, lq, &errs, seen, role)
+		if len(errs) > 0 {
+			return nil, errs
+		}
+		noGroupsOrStars(q.Given)
+		given(q.Given, false)
 	case Indep:
 		if len(q.Targets) != 2 {
 			errs.Add(at, "indep takes two variables or groups and optional given ones, as in indep(A, B | C) or indep(A, {B, C} | D)")
@@ -301,7 +308,7 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 
 // queryKind returns the kind of query a keyword starts.
 func queryKind(word string) (QueryKind, bool) {
-	for k := Prob; k <= Gibbs; k++ {
+	for k := Prob; k <= MI; k++ {
 		if k.String() == word {
 			return k, true
 		}

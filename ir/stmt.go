@@ -30,6 +30,8 @@ const (
 	ML                       // ML(H | D): the maximum likelihood hypothesis
 	MDL                      // MDL(H | D): the minimum description length hypothesis
 	Gibbs                    // Gibbs(H | D): a hypothesis drawn from the posterior
+	Entropy                  // entropy(X, Y | e): the joint entropy of X, Y given e, in bits
+	MI                       // MI(X, Y | e): the mutual information of X and Y given e, in bits
 )
 
 func (k QueryKind) String() string {
@@ -50,6 +52,10 @@ func (k QueryKind) String() string {
 		return "MDL"
 	case Gibbs:
 		return "Gibbs"
+	case Entropy:
+		return "entropy"
+	case MI:
+		return "MI"
 	}
 	return "?"
 }
@@ -89,6 +95,9 @@ type Query struct {
 	Values []RealObs
 
 	// Indep: is every variable of A d-separated from every variable of B given C?
+	// MI: A and B are the two groups whose mutual information is asked
+	// for (Targets is A then B, every TargetStates entry -1); C is unset.
+	// Entropy: Targets are the variables, every TargetStates entry -1.
 	A, B, C []VarID
 
 	// Hyp is set for a query about hypotheses given data (Prob, MAP, ML,

@@ -502,7 +502,7 @@ func (p *parser) array(what string) *grammar.Array {
 	return a
 }
 
-var queryKinds = map[string]bool{"P": true, "MPE": true, "MAP": true, "ML": true, "MDL": true, "Gibbs": true, "indep": true, "density": true}
+var queryKinds = map[string]bool{"P": true, "MPE": true, "MAP": true, "ML": true, "MDL": true, "Gibbs": true, "indep": true, "density": true, "entropy": true, "MI": true}
 
 // isQueryStart reports whether a query keyword followed by "(" is next.
 func (p *parser) isQueryStart() bool {

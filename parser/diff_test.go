@@ -142,6 +142,10 @@ var differentialOnly = []string{
 	`P(F | A) = not not A`, `P(F | A) = (A`, `P(F | A) = ()`, `P(F | A) = (A))`, `P(F | A) = A and -> B`, `P(F | A) = A or A -> B`,
 	`P(F | A) = "a b" and 1`, `P(F | A) = A query P(F)`, `P(F | A) = A = "x y" and B != C`, `P(F | A) = A and not ( B`,
 	`P(F | A) = A B`, `P(F | A) = not -> B`, `P(F | and) = and and and`, `P(F | or) = or or or or`,
+	// Information measures.
+	`entropy(X)`, `entropy(X, Y | A=a, x=1.5)`, `entropy({X, Y} | A=a)`, `entropy()`, `entropy(`, `entropy(X |)`,
+	`MI(X, Y)`, `MI(X, Y | A=a)`, `MI({A, B}, C | D=d)`, `MI(X)`, `MI(X, )`, `MI`, `query entropy(X | A=a)`,
+	`expect entropy(X) == 1.0 within 1e-9`, `expect MI(X, Y | Z=z) == 0`, `query MI({A B}, C)`, `entropy -> X`,
 	// Interventions and likelihood evidence.
 	`P(Y | do(X=x))`, `P(Y | do(X=x), Z=z, do(W=1))`, `P(Y | do(X))`, `P(Y | do(X=x)`, `P(Y | do X=x)`, `P(Y | do)`,
 	`P(Y | do=a)`, `P(do | Y)`, `P(Y | do(do(X=x)))`, `P(Y | do(*))`, `P(Y | do())`, `MPE(do(X=x), Z=z)`, `P(do(X=1))`,

@@ -383,7 +383,7 @@ func isQueryStart(src string) bool {
 		return false
 	}
 	switch t.Value {
-	case "P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density":
+	case "P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI":
 	default:
 		return false
 	}

@@ -106,6 +106,10 @@ func Check(r *infer.Result) error {
 	switch {
 	case q.Kind == ir.Indep:
 		return nil
+	case q.Kind == ir.Entropy, q.Kind == ir.MI:
+		if !(r.Bits >= 0 && r.Bits <= math.MaxFloat64) {
+			return fmt.Errorf("report: %s: %v bits is not an amount of information (a bug in pbl: please report it)", q.Text, r.Bits)
+		}
 	case q.Kind == ir.Density:
 		if math.IsNaN(r.LogDensity) || math.IsInf(r.LogDensity, 1) || math.IsNaN(r.Density) || r.Density < 0 {
 			return fmt.Errorf("report: %s: density %v (log %v) is not a density (a bug in pbl: please report it)", q.Text, r.Density, r.LogDensity)
@@ -152,6 +156,9 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 		return
 	case ir.Density:
 		fmt.Fprintf(w, "%s = %s\n", q.Text, NumDensity(r.Density, r.LogDensity))
+		return
+	case ir.Entropy, ir.MI:
+		fmt.Fprintf(w, "%s = %s bits\n", q.Text, Num(r.Bits))
 		return
 	case ir.MPE, ir.MAP:
 		fmt.Fprintf(w, "%s  p = %s\n", q.Text, NumLog(r.P, r.LogP))
@@ -388,6 +395,9 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 	switch q.Kind {
 	case ir.Indep:
 		o.Set("independent", r.Independent)
+		return o
+	case ir.Entropy, ir.MI:
+		o.Set("bits", Float(r.Bits))
 		return o
 	case ir.Density:
 		vs := &Object{}

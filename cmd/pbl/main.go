@@ -99,9 +99,10 @@ type cli struct {
 
 	// run, query, test: data sets bound to other files (--data NAME=FILE),
 	// and the options of queries about hypotheses.
-	data dataFlag
-	top  int
-	seed uint64
+	data     dataFlag
+	top      int
+	seed     uint64
+	hypFlags bool // hypFlags registered --data, --top and --seed
 }
 
 // dataFlag is the repeatable flag --data NAME=FILE.
@@ -130,6 +131,7 @@ func hypFlags(c *cli, fs *flag.FlagSet) {
 	fs.Var(&c.data, "data", "bind the model's data set `NAME=FILE.csv` (a data table or a CSV it reads) to another file\nwith the same columns; may be repeated")
 	fs.IntVar(&c.top, "top", pbl.DefaultTop, "P(H | D) lists at most this many hypotheses, the most probable")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of Gibbs(...) draws")
+	c.hypFlags = true
 }
 
 // loadOptions are the options of loading a model given on the command
@@ -170,7 +172,7 @@ func parseSize(s string) (int64, error) {
 }
 
 func (c *cli) options() (infer.Options, error) {
-	if c.fs != nil && c.fs.Lookup("top") != nil && c.top < 1 {
+	if c.hypFlags && c.top < 1 {
 		return infer.Options{}, fmt.Errorf("--top %d: P(H | D) lists at least one hypothesis", c.top)
 	}
 	eng, err := infer.ParseEngine(c.engine)

@@ -198,6 +198,8 @@ func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (*Result, error) {
 	switch {
 	case q.Kind == ir.Indep:
 		return Answer(m, q, opt)
+	case len(q.Do) > 0 || len(q.Soft) > 0:
+		return intervened(m, q, opt)
 	case q.Kind == ir.Density:
 		return density(m, q, opt)
 	case len(q.Real) > 0:

@@ -13,7 +13,8 @@ import (
 // variables. An observation the query already makes, with the same state,
 // is not added again. It is an error, positioned at the variable in the
 // query, to give an observed variable another state, to ask about it, or
-// to condition on each of its states. q is not changed.
+// to condition on each of its states, to give it likelihood evidence or to
+// set it to another state with do(...). q is not changed.
 func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
 	if len(ev) == 0 {
 		return q, nil
@@ -55,8 +56,18 @@ func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
 				added = append(added, Obs{Var: o.Var, State: -1})
 			}
 			continue
-		case slices.Contains(out.Targets, o.Var), slices.Contains(q.Free, o.Var):
+		case slices.Contains(out.Targets, o.Var), slices.Contains(q.Free, o.Var),
+			slices.ContainsFunc(q.Soft, func(s SoftObs) bool { return s.Var == o.Var }):
 			observed(o)
+			continue
+		}
+		if i := slices.IndexFunc(q.Do, func(d Obs) bool { return d.Var == o.Var }); i >= 0 {
+			// do(X=x) observed as x: the intervention decides.
+			if d := q.Do[i]; d.State != o.State {
+				x := m.Vars[o.Var]
+				errs.Add(where(o.Var), "%s is set to %s by do(...) here but observed as %s=%s in this session (:unobserve %s first)",
+					Quote(x.Name), Quote(x.States[d.State]), Quote(x.Name), Quote(x.States[o.State]), Quote(x.Name))
+			}
 			continue
 		}
 		if i := slices.IndexFunc(out.Evidence, func(e Obs) bool { return e.Var == o.Var }); i >= 0 {

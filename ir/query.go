@@ -30,6 +30,9 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 	if isHypQuery(m, q) {
 		return lowerHypQuery(m, q, lq)
 	}
+	if misplacedTerms(q, kind, &errs); len(errs) > 0 {
+		return nil, errs
+	}
 
 	// resolve returns the variable of a term, rejecting real-valued ones.
 	resolve := func(n *grammar.Name) (VarID, bool) {
@@ -56,7 +59,7 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 	// named resolves a term X or X=x: its variable and state (-1 if none).
 	// Stars and groups, reported elsewhere, and unknown names give !ok.
 	named := func(t *grammar.Term) (VarID, int, bool) {
-		if t.Star || t.Group != nil {
+		if t.Star || t.Group != nil || t.Do != nil || t.Soft != nil {
 			return 0, 0, false
 		}
 		id, ok := resolve(t.Name)
@@ -108,10 +111,89 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 		}
 		return RealObs{Var: id, Value: v}, true, true
 	}
+	// intervene lowers do(X=x) into lq.Do (misplacedTerms has checked
+	// its form). Observing X=x as well is harmless; another state is not.
+	doState := map[VarID]int{}
+	intervene := func(t *grammar.Term) {
+		in := t.Do
+		if !m.IsBayesNet() {
+			errs.Add(pos(t.Pos), "do(...) cuts a variable from its parents in a Bayesian network; this model is a Markov network, whose factors have no direction")
+			return
+		}
+		id, ok := lookupVar(m, in.Name, &errs)
+		if !ok {
+			return
+		}
+		lq.Mentions = append(lq.Mentions, Mention{Var: id, Pos: pos(in.Name.Pos)})
+		x := m.Vars[id]
+		if !x.Discrete() {
+			errs.Add(pos(in.Name.Pos), "%s is real-valued: do(...) sets a discrete variable to one of its states", strconv.Quote(x.Name))
+			return
+		}
+		s, ok := lookupState(x, in.State, &errs)
+		if !ok {
+			return
+		}
+		if prev, dup := seen[id]; dup {
+			ps := role[id]
+			_, wasDo := doState[id]
+			switch {
+			case ps >= 0 && ps != s:
+				errs.Add(pos(t.Pos), "%s is set to %s by do(...) and given %s", strconv.Quote(x.Name), strconv.Quote(x.States[s]), strconv.Quote(x.States[ps]))
+				return
+			case ps == s && wasDo:
+				return // the same intervention twice
+			case ps != s || prev.State == nil:
+				errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(x.Name))
+				return
+			}
+			// observed as x, and set to x: the intervention decides
+		}
+		seen[id], role[id], doState[id] = in, s, s
+		lq.Do = append(lq.Do, Obs{Var: id, State: s})
+	}
+	// soft lowers X~[l1, l2, ...] into lq.Soft, and its term into
+	// softTerms.
+	var softTerms []*grammar.Term
+	soft := func(t *grammar.Term) {
+		id, ok := lookupVar(m, t.Name, &errs)
+		if !ok {
+			return
+		}
+		lq.Mentions = append(lq.Mentions, Mention{Var: id, Pos: pos(t.Name.Pos)})
+		x := m.Vars[id]
+		if !x.Discrete() {
+			errs.Add(pos(t.Name.Pos), "%s is real-valued: likelihood evidence %s~[...] is for a discrete variable (observe a value, as in %s=1.5)", strconv.Quote(x.Name), Quote(x.Name), Quote(x.Name))
+			return
+		}
+		if _, dup := seen[id]; dup {
+			if _, wasDo := doState[id]; wasDo {
+				errs.Add(pos(t.Pos), "%s is set by do(...): it cannot also have likelihood evidence", strconv.Quote(x.Name))
+			} else {
+				errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(x.Name))
+			}
+			return
+		}
+		ls, ok := softValues(x, t, &errs)
+		if !ok {
+			return
+		}
+		seen[id], role[id] = t, -1
+		lq.Soft = append(lq.Soft, SoftObs{Var: id, Lambda: ls})
+		softTerms = append(softTerms, t)
+	}
 	// given lowers the terms after the bar (or an MPE's terms): evidence
 	// and free conditioning variables.
 	given := func(ts []*grammar.Term, allowFree bool) {
 		for _, t := range ts {
+			switch {
+			case t.Do != nil:
+				intervene(t)
+				continue
+			case t.Soft != nil:
+				soft(t)
+				continue
+			}
 			if r, real, ok := realTerm(t); real {
 				if ok {
 					lq.Real = append(lq.Real, r)
@@ -188,10 +270,14 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 			errs.Add(at, "give a state to every variable before | or to none: P(X, Y | e) is a table, P(X=x, Y=y | e) a number")
 		}
 		for _, t := range q.Given {
-			if t.Name == nil {
+			n := t.Name
+			if t.Do != nil {
+				n = t.Do.Name
+			}
+			if n == nil {
 				continue
 			}
-			if id, ok := m.byName[t.Name.Text()]; ok {
+			if id, ok := m.byName[n.Text()]; ok {
 				if _, isTarget := seen[id]; isTarget {
 					errs.Add(pos(t.Pos), "%s is both asked for and given", strconv.Quote(m.Vars[id].Name))
 				}
@@ -201,6 +287,21 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 			return nil, errs
 		}
 		given(q.Given, true)
+		if !q.Bar {
+			// P(e, do(X=x), X~[...]): interventions and likelihood
+			// evidence among the evidence.
+			var special []*grammar.Term
+			for _, t := range q.Targets {
+				if t.Do != nil || t.Soft != nil {
+					special = append(special, t)
+				}
+			}
+			if len(special) > 0 && free > 0 {
+				errs.Add(pos(special[0].Pos), "do(...) and likelihood evidence X~[...] are conditions: write them after |, as in P(Y | do(X=x)) or P(Y | X~[0.8, 0.2])")
+				return nil, errs
+			}
+			given(special, false)
+		}
 		if !q.Bar && fixed > 0 {
 			// P(A=a, B=b): the probability of evidence.
 			for i, v := range lq.Targets {
@@ -300,6 +401,9 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 			lq.C = append(lq.C, group(t)...)
 		}
 	}
+	if len(errs) == 0 && lq.Kind == Prob && lq.Form() == FormEvidence {
+		softAtMostOne(lq, softTerms, &errs)
+	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -351,6 +455,24 @@ func terms(b *strings.Builder, ts []*grammar.Term) {
 				b.WriteString(Quote(n.Text()))
 			}
 			b.WriteByte('}')
+		case t.Do != nil:
+			b.WriteString("do(")
+			terms(b, []*grammar.Term{t.Do})
+			b.WriteByte(')')
+		case t.Soft != nil:
+			b.WriteString(Quote(t.Name.Text()))
+			b.WriteString("~[")
+			for j, n := range t.Soft {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				if n.Number != "" {
+					b.WriteString(n.Number)
+				} else {
+					b.WriteString(Quote(n.Text()))
+				}
+			}
+			b.WriteByte(']')
 		default:
 			b.WriteString(Quote(t.Name.Text()))
 			if t.State != nil {

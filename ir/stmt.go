@@ -89,6 +89,8 @@ type Query struct {
 	Free     []VarID   // free conditioning variables: one result row group per configuration
 	Evidence []Obs     // observed variables, in the order written
 	Real     []RealObs // observed real-valued variables (evidence), in the order written
+	Do       []Obs     // interventions do(X=x), in the order written: answered on m.WithDo(Do), with Do as evidence; or nil
+	Soft     []SoftObs // likelihood evidence X~[l1, l2, ...], in the order written; or nil
 
 	// Density: the real values whose density is asked for, in the order
 	// written (the conditions are Real and Evidence).

@@ -139,9 +139,13 @@ func isImpossible(err error) bool { return errors.Is(err, ErrImpossible) }
 // H(X | e) against the reference.
 func TestVOIRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
-	for net := range 30 {
-		s := randomNet(rng, 5+rng.IntN(4), 3, 3, net%2 == 0)
-		m := s.build(t)
+	for net := range 40 {
+		var m *ir.Model
+		if net < 30 {
+			m = randomNet(rng, 5+rng.IntN(4), 3, 3, net%2 == 0).build(t)
+		} else {
+			m = randomMarkov(t, rng, 5+rng.IntN(3)) // unnormalised potentials
+		}
 		joint, card := bruteJoint(m)
 		x := ir.VarID(rng.IntN(len(card)))
 		var ev []ir.Obs

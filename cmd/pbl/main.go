@@ -51,6 +51,8 @@ Usage:
                               answer as a UAI competition solver
   pbl sensitivity MODEL 'P(Y=y | e)'
                               derivatives of a query by every CPT entry [--top K] [--reach P]
+  pbl voi MODEL --target X     which variable to observe next: I(X; V | e) in bits
+                              [--evidence 'A=a, B=b'] [--candidates A,B] [--top K]
   pbl help [COMMAND]          show help
 
 Every command takes --json. Exit status: 0 ok, 1 error in a model, data or
@@ -80,6 +82,7 @@ func init() {
 		{name: "repl", args: "[MODEL]", summary: replSummary, run: replCmd, flags: replFlags},
 		{name: "uai", args: uaiArgs, summary: uaiSummary, run: uaiCmd, flags: uaiFlags},
 		{name: "sensitivity", args: sensitivityArgs, summary: sensitivitySummary, run: sensitivityCmd, flags: sensitivityFlags},
+		{name: "voi", args: voiArgs, summary: voiSummary, run: voiCmd, flags: voiFlags},
 		{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
 	}
 }

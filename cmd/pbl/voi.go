@@ -1,0 +1,139 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/spell"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
+)
+
+// The entry of pbl voi in the command table.
+const (
+	voiArgs    = "MODEL --target X"
+	voiSummary = "Voi ranks the unobserved discrete variables (or the --candidates) by the mutual\n" +
+		"information I(X; V | e) they share with the target X given the evidence, in bits, highest\n" +
+		"first: the value of observing each next (which test to run). It prints H(X | e) first,\n" +
+		"the most any observation can tell. The numbers are exact, from one junction tree\n" +
+		"calibrated once for e and once per state of X. --evidence takes what a query takes after\n" +
+		"its bar: 'A=a, B=b', real variables at numbers."
+)
+
+// The flags of pbl voi, bound afresh for each invocation by voiFlags.
+var (
+	voiTarget     string
+	voiEvidence   string
+	voiCandidates string
+	voiTop        int
+)
+
+func voiFlags(c *cli, fs *flag.FlagSet) {
+	c.engine, c.order = "auto", "min-fill"
+	fs.StringVar(&voiTarget, "target", "", "the `variable` to learn about")
+	fs.StringVar(&voiEvidence, "evidence", "", "the observations so far, as after a query's bar: `'A=a, B=b'`")
+	fs.StringVar(&voiCandidates, "candidates", "", "rank only these `variables` (comma-separated; default: every unobserved discrete one)")
+	fs.IntVar(&voiTop, "top", 0, "list only the `K` most informative (0: all)")
+	fs.Var(&c.data, "data", "bind the model's data set `NAME=FILE.csv` to another file with the same columns; may be repeated")
+	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse cliques with more `entries` than this")
+	fs.StringVar(&c.maxMemory, "max-memory", "8GiB", "refuse junction trees needing more `memory` than this (e.g. 512MiB, 8GiB)")
+}
+
+// voiCmd runs pbl voi.
+func voiCmd(c *cli, args []string) int {
+	switch {
+	case len(args) != 1:
+		return c.usageErr("voi", "want one model file, got %s", plural(len(args), "argument"))
+	case voiTarget == "":
+		return c.usageErr("voi", "--target: name the variable to learn about")
+	case voiTop < 0:
+		return c.usageErr("voi", "--top %d: want a number of variables, at least 1 (or 0 for all)", voiTop)
+	}
+	m, opt, status := c.load("voi", args[0])
+	if m == nil {
+		return status
+	}
+	// The target and the evidence, validated as the query
+	// entropy(X | evidence) is: the evidence is written as after a bar.
+	text := "entropy(" + ir.Quote(voiTarget) + ")"
+	if strings.TrimSpace(voiEvidence) != "" {
+		text = "entropy(" + ir.Quote(voiTarget) + " | " + voiEvidence + ")"
+	}
+	q, err := pbl.ParseQuery(m, text)
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	var cands []ir.VarID
+	if strings.TrimSpace(voiCandidates) != "" {
+		for name := range strings.SplitSeq(voiCandidates, ",") {
+			name = strings.TrimSpace(name)
+			x, ok := m.Lookup(name)
+			if !ok {
+				msg := fmt.Sprintf("--candidates: undefined variable %s", strconv.Quote(name))
+				if s := spell.Nearest(name, m.Names()); s != "" {
+					msg += fmt.Sprintf(" (did you mean %s?)", strconv.Quote(s))
+				}
+				c.report(&ir.Error{Msg: msg})
+				return exitError
+			}
+			cands = append(cands, x.ID)
+		}
+	}
+	// Errors about the candidates and the evidence as a whole belong to
+	// no position of the command line.
+	q2 := *q
+	q2.Pos = ir.Pos{}
+	res, err := infer.VOI(m, &q2, cands, opt)
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	gains, more := res.Gains, 0
+	if voiTop > 0 && len(gains) > voiTop {
+		gains, more = gains[:voiTop], len(gains)-voiTop
+	}
+	if c.json {
+		o := &report.Object{}
+		o.Set("target", m.Vars[res.Target].Name)
+		ev := &report.Object{}
+		for _, ob := range q.Evidence {
+			ev.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
+		}
+		for _, ob := range q.Real {
+			ev.Set(m.Vars[ob.Var].Name, report.Float(ob.Value))
+		}
+		o.Set("evidence", ev)
+		o.Set("entropy", report.Float(res.Entropy))
+		list := make([]*report.Object, len(gains))
+		for i, g := range gains {
+			e := &report.Object{}
+			e.Set("variable", m.Vars[g.Var].Name)
+			e.Set("bits", report.Float(g.Bits))
+			list[i] = e
+		}
+		o.Set("candidates", list)
+		c.writeJSON(o)
+		return exitOK
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s = %s bits\n", q.Text, report.Num(res.Entropy))
+	if len(gains) == 0 {
+		b.WriteString("  no variable left to observe\n")
+		return c.write([]byte(b.String()))
+	}
+	t := &report.Table{}
+	t.Add("  variable", "bits")
+	for _, g := range gains {
+		t.Add("  "+m.Vars[g.Var].Name, report.Num(g.Bits))
+	}
+	t.Write(&b)
+	if more > 0 {
+		fmt.Fprintf(&b, "  (and %d more)\n", more)
+	}
+	return c.write([]byte(b.String()))
+}

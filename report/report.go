@@ -392,6 +392,29 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 		}
 		return e
 	}
+	// setEvidence sets "evidence", and "do" and "likelihood" when the
+	// query has interventions or likelihood evidence.
+	setEvidence := func() {
+		o.Set("evidence", evidence())
+		if len(q.Do) > 0 {
+			d := &Object{}
+			for _, ob := range q.Do {
+				d.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
+			}
+			o.Set("do", d)
+		}
+		if len(q.Soft) > 0 {
+			l := &Object{}
+			for _, s := range q.Soft {
+				ls := make([]Float, len(s.Lambda))
+				for i, x := range s.Lambda {
+					ls[i] = Float(x)
+				}
+				l.Set(m.Vars[s.Var].Name, ls)
+			}
+			o.Set("likelihood", l)
+		}
+	}
 	switch q.Kind {
 	case ir.Indep:
 		o.Set("independent", r.Independent)
@@ -405,7 +428,7 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 			vs.Set(m.Vars[ob.Var].Name, Float(ob.Value))
 		}
 		o.Set("values", vs)
-		o.Set("evidence", evidence())
+		setEvidence()
 		o.Set("density", densityLog{r.Density, r.LogDensity})
 		if math.IsInf(r.LogDensity, -1) {
 			o.Set("log_density", nil)
@@ -418,7 +441,7 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 		for _, ob := range r.Assignment {
 			a.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
 		}
-		o.Set("evidence", evidence())
+		setEvidence()
 		o.Set("assignment", a)
 		o.Set("p", probLog{r.P, r.LogP})
 		return o
@@ -427,7 +450,7 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 	case ir.FormNumber:
 		o.Set("p", probLog{r.P, r.LogP})
 	case ir.FormEvidence:
-		o.Set("evidence", evidence())
+		setEvidence()
 		o.Set("p", Float(r.P))
 		if !m.IsBayesNet() {
 			// The partition function with the evidence, which P(e)
@@ -439,7 +462,7 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 			}
 		}
 	case ir.FormMarginals:
-		o.Set("evidence", evidence())
+		setEvidence()
 		ms := &Object{}
 		for _, mg := range r.Marginals {
 			d := &Object{}
@@ -453,7 +476,7 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 	default:
 		o.Set("vars", names(r.Vars))
 		o.Set("given", names(r.Given))
-		o.Set("evidence", evidence())
+		setEvidence()
 		rows := make([]*Object, 0, len(r.Rows))
 		for _, row := range r.Rows {
 			ro := &Object{}

@@ -136,18 +136,7 @@ func (l *likelihood) newScratch() *scratch {
 func (l *likelihood) logLik(sc *scratch, p []float64) (float64, error) {
 	var total float64
 	for _, o := range l.obs {
-		var ll float64
-		ok := true
-		switch o.mode {
-		case modeConst:
-			ll = o.constLL
-		case modeSuff:
-			ll, ok = o.suff.logLik(p, sc.delta)
-		case modeCount:
-			ll, ok = o.count(p)
-		default:
-			ll, ok = o.direct(sc.w, p)
-		}
+		ll, ok := o.logLik(sc, p)
 		if !ok {
 			if err := l.diagnose(o, p); err != nil {
 				return 0, err
@@ -357,4 +346,19 @@ func logSigmoidSum(z, sign []float64) float64 {
 		}
 	}
 	return -(m + (l + math.Log1p(q)))
+}
+
+// logLik returns the observation's log-likelihood of the data under the
+// parameters p, by its mode, and false where a value is out of its
+// domain.
+func (o *obsEval) logLik(sc *scratch, p []float64) (float64, bool) {
+	switch o.mode {
+	case modeConst:
+		return o.constLL, true
+	case modeSuff:
+		return o.suff.logLik(p, sc.delta)
+	case modeCount:
+		return o.count(p)
+	}
+	return o.direct(sc.w, p)
 }

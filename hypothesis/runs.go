@@ -423,18 +423,7 @@ func (p *Posterior) fastRun(sc *scratch, params []float64, i0, t0, t1 int, r *ch
 func (p *Posterior) obsRun(sc *scratch, ro *runObs, params []float64, t0, t1 int, dst []float64, tot vs) (vs, bool) {
 	o := ro.o
 	if !ro.last {
-		var ll float64
-		ok := true
-		switch o.mode {
-		case modeConst:
-			ll = o.constLL
-		case modeSuff:
-			ll, ok = o.suff.logLik(params, sc.delta)
-		case modeCount:
-			ll, ok = o.count(params)
-		default:
-			ll, ok = o.direct(sc.w, params)
-		}
+		ll, ok := o.logLik(sc, params)
 		if !ok {
 			return tot, false
 		}

@@ -53,6 +53,9 @@ Usage:
                               derivatives of a query by every CPT entry [--top K] [--reach P]
   pbl voi MODEL --target X     which variable to observe next: I(X; V | e) in bits
                               [--evidence 'A=a, B=b'] [--candidates A,B] [--top K]
+  pbl structure DATA.csv      learn a network's graph from data [--method hc|k2|chow-liu]
+                              [--score bic|aic|loglik|bdeu|k2] [-o OUT]
+  pbl score MODEL --data CSV  score a network's graph given data [--score S]
   pbl help [COMMAND]          show help
 
 Every command takes --json. Exit status: 0 ok, 1 error in a model, data or
@@ -83,6 +86,8 @@ func init() {
 		{name: "uai", args: uaiArgs, summary: uaiSummary, run: uaiCmd, flags: uaiFlags},
 		{name: "sensitivity", args: sensitivityArgs, summary: sensitivitySummary, run: sensitivityCmd, flags: sensitivityFlags},
 		{name: "voi", args: voiArgs, summary: voiSummary, run: voiCmd, flags: voiFlags},
+		{name: "structure", args: "DATA.csv", summary: structureSummary, run: structureCmd, flags: structureFlags},
+		{name: "score", args: "MODEL --data CSV", summary: scoreSummary, run: scoreCmd, flags: scoreFlags},
 		{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
 	}
 }

@@ -1,0 +1,352 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/formats/source"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/learn"
+	"github.com/pbl-lang/pbl/report"
+	"github.com/pbl-lang/pbl/structure"
+)
+
+// structureSummary is the help of pbl structure.
+const structureSummary = "Structure learns the graph of a Bayesian network from DATA.csv, whose columns are all\n" +
+	"discrete variables (each column's states are its distinct values; an empty cell, ? or NA\n" +
+	"is missing). --method hc (the default) is hill climbing over adding, deleting and\n" +
+	"reversing one edge, with a tabu list of --tabu N graphs (default 10; it goes on through\n" +
+	"worse graphs for N moves before it stops) and --restarts N from the best graph perturbed\n" +
+	"by random moves (--seed S). --method k2 is Cooper and Herskovits' K2 given --order A,B,...\n" +
+	"(default: the columns' order). --method chow-liu is the maximum spanning tree of the\n" +
+	"pairwise mutual information, rooted at the first column. --score loglik|aic|bic|bdeu|k2\n" +
+	"(default bic, k2 for --method k2; --ess E for bdeu, default 1) is computed from counts;\n" +
+	"a row missing a cell of a family is left out of that family's counts only. --max-parents K\n" +
+	"bounds the parents; --require FILE and --forbid FILE list edges, one 'A -> B' a line.\n" +
+	"Results do not depend on the number of cores.\n\n" +
+	"It prints the score and the edges, or with --json {\"method\", \"score\", \"score_value\",\n" +
+	"\"edges\", \"undirected\", \"iterations\", \"seconds\"}. -o OUT writes the network with its\n" +
+	"CPTs learned by --params mle (the default) or bayes (BDeu with --ess) in the format OUT's\n" +
+	"extension names, atomically."
+
+// The flags of pbl structure.
+var (
+	stMethod, stScore, stParams, stOut string
+	stRequire, stForbid, stOrder       string
+	stESS                              float64
+	stMaxParents, stTabu, stRestarts   int
+	stSeed                             uint64
+	stWorkers                          int
+)
+
+func structureFlags(c *cli, fs *flag.FlagSet) {
+	fs.StringVar(&stMethod, "method", "hc", "the search: hc, k2, chow-liu or pc")
+	fs.StringVar(&stScore, "score", "", "the score: "+strings.Join(structure.ScoreNames(), ", ")+" (default bic; k2 for --method k2)")
+	fs.Float64Var(&stESS, "ess", structure.DefaultESS, "BDeu's equivalent sample size (--score bdeu, --params bayes)")
+	fs.IntVar(&stMaxParents, "max-parents", 0, "the most parents of a variable (0: no limit)")
+	fs.IntVar(&stTabu, "tabu", 10, "hc: the length of the tabu list")
+	fs.IntVar(&stRestarts, "restarts", 0, "hc: random restarts by perturbation")
+	fs.Uint64Var(&stSeed, "seed", 1, "hc: the seed of the restarts' perturbations")
+	fs.StringVar(&stRequire, "require", "", "a `file` of edges every graph has, one 'A -> B' a line")
+	fs.StringVar(&stForbid, "forbid", "", "a `file` of edges no graph has, one 'A -> B' a line")
+	fs.StringVar(&stOrder, "order", "", "k2: the ordering of the variables, `A,B,...` (default: the columns' order)")
+	fs.StringVar(&stParams, "params", "mle", "-o: how the CPTs are learned: mle or bayes (BDeu with --ess)")
+	fs.StringVar(&stOut, "o", "", "write the learned network to this `file` (format by extension: "+outputFormats()+")")
+	fs.IntVar(&stWorkers, "workers", 0, "goroutines scoring moves (0: one per core); the result does not depend on it")
+}
+
+// structureCmd runs pbl structure.
+func structureCmd(c *cli, args []string) int {
+	if len(args) != 1 {
+		return c.usageErr("structure", "want one CSV file, got %s", plural(len(args), "argument"))
+	}
+	in := args[0]
+	scoreName := stScore
+	if scoreName == "" {
+		scoreName = "bic"
+		if stMethod == "k2" {
+			scoreName = "k2"
+		}
+	}
+	kind, err := structure.ParseScore(scoreName)
+	if err != nil {
+		return c.usageErr("structure", "--score: %v", err)
+	}
+	if !(stESS > 0) || math.IsInf(stESS, 0) {
+		return c.usageErr("structure", "--ess must be a positive number")
+	}
+	if stMaxParents < 0 || stTabu < 0 || stRestarts < 0 || stWorkers < 0 {
+		return c.usageErr("structure", "--max-parents, --tabu, --restarts and --workers must not be negative")
+	}
+	switch stMethod {
+	case "hc", "k2", "chow-liu":
+	case "pc":
+		return c.usageErr("structure", "--method pc is not available yet")
+	default:
+		return c.usageErr("structure", "unknown --method %q (want hc, k2, chow-liu or pc)", stMethod)
+	}
+	if stOrder != "" && stMethod != "k2" {
+		return c.usageErr("structure", "--order is for --method k2")
+	}
+	if stMethod == "chow-liu" && (stRequire != "" || stForbid != "" || stMaxParents != 0) {
+		return c.usageErr("structure", "--method chow-liu takes no --require, --forbid or --max-parents")
+	}
+	var lopt learn.Options
+	switch stParams {
+	case "mle":
+		lopt.Method, _ = learn.ParseMethod("mle")
+	case "bayes":
+		lopt.Method, _ = learn.ParseMethod("bayes")
+		lopt.ESS = stESS
+	default:
+		return c.usageErr("structure", "--params %q: want mle or bayes", stParams)
+	}
+	var write func(w *bytes.Buffer, m *ir.Model) error
+	if stOut != "" {
+		wr, ok := writers[strings.ToLower(filepath.Ext(stOut))]
+		if !ok {
+			return c.usageErr("structure", "cannot write %q: unknown output format (pbl writes %s)", stOut, outputFormats())
+		}
+		write = func(w *bytes.Buffer, m *ir.Model) error { return wr(w, m, in) }
+		if strings.ToLower(filepath.Ext(stOut)) == ".pbl" {
+			write = func(w *bytes.Buffer, m *ir.Model) error {
+				return source.Write(w, m, fmt.Sprintf("Learned from %s by pbl structure --method %s (CPTs by %s).", filepath.Base(in), stMethod, stParams))
+			}
+		}
+		if err := checkOutput(stOut, in); err != nil {
+			c.report(err)
+			return exitError
+		}
+	}
+	t0 := time.Now()
+	d, err := structure.ReadCSV(in)
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	opt := structure.Options{MaxParents: stMaxParents, Tabu: stTabu, Restarts: stRestarts, Seed: stSeed, Workers: stWorkers}
+	if opt.Require, err = readEdges(stRequire, d.Names); err != nil {
+		c.report(err)
+		return exitError
+	}
+	if opt.Forbid, err = readEdges(stForbid, d.Names); err != nil {
+		c.report(err)
+		return exitError
+	}
+	if stMethod == "k2" {
+		if opt.Order, err = parseOrder(stOrder, d.Names); err != nil {
+			return c.usageErr("structure", "--order: %v", err)
+		}
+	}
+	stop := structureProgress(c, &opt)
+	s := structure.NewScorer(d, kind, stESS)
+	var res *structure.Result
+	switch stMethod {
+	case "hc":
+		res, err = structure.HillClimb(s, nil, opt)
+	case "k2":
+		res, err = structure.K2Search(s, opt)
+	case "chow-liu":
+		res = structure.ChowLiu(s, opt)
+	}
+	stop()
+	if err != nil {
+		c.report(fmt.Errorf("%s: %v", in, err))
+		return exitError
+	}
+	if write != nil {
+		if st := writeLearned(c, d, res.DAG, lopt, write); st != exitOK {
+			return st
+		}
+	}
+	secs := time.Since(t0).Seconds()
+	names := d.Names
+	if c.json {
+		edges := [][2]string{}
+		for _, e := range res.DAG.Edges() {
+			edges = append(edges, [2]string{names[e[0]], names[e[1]]})
+		}
+		o := &report.Object{}
+		o.Set("method", stMethod)
+		o.Set("score", kind.String())
+		o.Set("score_value", res.Score)
+		o.Set("edges", edges)
+		o.Set("undirected", [][2]string{})
+		o.Set("iterations", res.Iterations)
+		o.Set("seconds", secs)
+		if stOut != "" {
+			o.Set("output", stOut)
+		}
+		c.writeJSON(o)
+		return exitOK
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, %s: score %s, %s, %s, %d rows, %.3g s\n", stMethod, kind, ir.FormatFloat(res.Score), plural(res.DAG.NumEdges(), "edge"), plural(res.Iterations, "iteration"), d.N, secs)
+	for _, e := range res.DAG.Edges() {
+		fmt.Fprintf(&b, "%s -> %s\n", ir.Quote(names[e[0]]), ir.Quote(names[e[1]]))
+	}
+	return c.write([]byte(b.String()))
+}
+
+// writeLearned learns the CPTs of g from d and writes the network to stOut.
+func writeLearned(c *cli, d *structure.Data, g *structure.DAG, lopt learn.Options, write func(*bytes.Buffer, *ir.Model) error) int {
+	m, err := g.Model(d.States)
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	b := &data.Batch{N: d.N, Cols: d.Cols, Reals: make([][]float64, len(d.Cols)), Lines: make([]int, d.N), Vars: make([]ir.VarID, len(d.Cols))}
+	for i := range b.Lines {
+		b.Lines[i] = i + 2
+	}
+	for v := range b.Vars {
+		b.Vars[v] = ir.VarID(v)
+	}
+	m, _, err = learn.LearnBatch(m, b, lopt)
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	var buf bytes.Buffer
+	if err := write(&buf, m); err != nil {
+		c.report(fmt.Errorf("%s: %v", stOut, err))
+		return exitError
+	}
+	if err := writeAtomic(stOut, buf.Bytes()); err != nil {
+		c.report(err)
+		return exitError
+	}
+	return exitOK
+}
+
+// readEdges reads a file of edges, one "A -> B" a line; blank lines and
+// lines starting with # are skipped.
+func readEdges(path string, names []string) ([][2]int, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	var edges [][2]int
+	var errs ir.ErrorList
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		pos := ir.Pos{File: path, Line: line}
+		a, b, ok := strings.Cut(text, "->")
+		if !ok {
+			errs.Add(pos, "want an edge 'A -> B', not %q", text)
+			continue
+		}
+		var e [2]int
+		for k, name := range []string{unquote(a), unquote(b)} {
+			i, ok := index[name]
+			if !ok {
+				errs.Add(pos, "unknown variable %s: no column of the data has that name", ir.Quote(name))
+			}
+			e[k] = i
+		}
+		if e[0] == e[1] {
+			errs.Add(pos, "an edge from %s to itself", ir.Quote(names[e[0]]))
+		}
+		edges = append(edges, e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return edges, nil
+}
+
+// unquote trims s and removes double quotes around it.
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	return s
+}
+
+// parseOrder parses --order: every variable once.
+func parseOrder(spec string, names []string) ([]int, error) {
+	if spec == "" {
+		order := make([]int, len(names))
+		for i := range order {
+			order[i] = i
+		}
+		return order, nil
+	}
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	seen := make([]bool, len(names))
+	var order []int
+	for _, name := range strings.Split(spec, ",") {
+		name = unquote(name)
+		i, ok := index[name]
+		if !ok {
+			return nil, fmt.Errorf("unknown variable %s", ir.Quote(name))
+		}
+		if seen[i] {
+			return nil, fmt.Errorf("%s named twice", ir.Quote(name))
+		}
+		seen[i] = true
+		order = append(order, i)
+	}
+	if len(order) != len(names) {
+		var missing []string
+		for i, ok := range seen {
+			if !ok {
+				missing = append(missing, ir.Quote(names[i]))
+			}
+		}
+		return nil, fmt.Errorf("the ordering leaves out %s", strings.Join(missing, ", "))
+	}
+	return order, nil
+}
+
+// structureProgress shows the search's progress on a terminal.
+func structureProgress(c *cli, opt *structure.Options) (stop func()) {
+	f, ok := c.stderr.(*os.File)
+	if !ok || c.json || !term.IsTerminal(int(f.Fd())) {
+		return func() {}
+	}
+	shown := false
+	last := time.Now()
+	opt.Progress = func(iter int, score float64) {
+		if time.Since(last) < 200*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(f, "\riteration %d: score %s\x1b[K", iter, ir.FormatFloat(score))
+		shown = true
+	}
+	return func() {
+		if shown {
+			fmt.Fprint(f, "\r\x1b[K")
+		}
+	}
+}

@@ -1,0 +1,179 @@
+package structure
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// Data is a data set held column-major as state indices, the form every
+// score and search here reads.
+type Data struct {
+	Names  []string   // the variables, in column order
+	States [][]string // States[v]: v's states; a cell is an index into it
+	Card   []int      // Card[v] = len(States[v])
+	Cols   [][]int32  // Cols[v][r]: the state of v in row r, or data.Missing
+	N      int        // the number of rows
+}
+
+// ReadCSV reads a CSV file (gzip recognised) whose columns are all
+// discrete variables: each column's states are its distinct values, in
+// order of first appearance; an empty cell, ? or NA is missing. It reads
+// the file in batches with package data's reader.
+func ReadCSV(path string) (*Data, error) {
+	names, err := csvHeader(path)
+	if err != nil {
+		return nil, err
+	}
+	b := ir.NewBuilder(path)
+	for _, name := range names {
+		if _, ok := b.AddOpenVar(ir.Pos{File: path, Line: 1}, name); !ok && name != "" {
+			b.Errorf(ir.Pos{File: path, Line: 1}, "column %q appears twice", name)
+		}
+	}
+	if len(b.Errs) > 0 {
+		return nil, b.Errs
+	}
+	m, err := b.Finish()
+	if err != nil {
+		return nil, err
+	}
+	r, err := data.Open(path, m, data.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	d := &Data{Names: m.Names(), Cols: make([][]int32, len(m.Vars))}
+	batch := r.NewBatch(8192)
+	for {
+		err := r.Read(batch)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		for j, v := range batch.Vars {
+			d.Cols[v] = append(d.Cols[v], batch.Cols[j][:batch.N]...)
+		}
+		d.N += batch.N
+	}
+	st := r.States()
+	d.States = make([][]string, len(m.Vars))
+	d.Card = make([]int, len(m.Vars))
+	for v := range m.Vars {
+		d.States[v] = st[ir.VarID(v)]
+		d.Card[v] = len(d.States[v])
+		if d.Card[v] == 0 {
+			return nil, fmt.Errorf("%s: column %q has no values: every cell is missing", path, d.Names[v])
+		}
+		if d.Cols[v] == nil {
+			d.Cols[v] = []int32{}
+		}
+	}
+	if d.N == 0 {
+		return nil, fmt.Errorf("%s: no data rows", path)
+	}
+	return d, nil
+}
+
+// csvHeader returns the header row of a CSV file, which may be gzipped.
+func csvHeader(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var src io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		src = zr
+	}
+	cr := csv.NewReader(src)
+	cr.FieldsPerRecord = -1
+	rec, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: empty file: want a header naming the variables", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading the header: %v", path, err)
+	}
+	if len(rec) > 0 && len(rec[0]) >= 3 && rec[0][:3] == "\uFEFF" {
+		rec[0] = rec[0][3:]
+	}
+	return rec, nil
+}
+
+// FromBatch returns the discrete columns of a batch read for model m, in
+// the order of m's variables: every discrete variable of m must have a
+// column. The states are m's (or, for open variables, the batch's).
+func FromBatch(m *ir.Model, b *data.Batch) (*Data, error) {
+	col := make(map[ir.VarID]int, len(b.Vars))
+	for j, v := range b.Vars {
+		col[v] = j
+	}
+	d := &Data{N: b.N}
+	for _, v := range m.Vars {
+		if !v.Discrete() {
+			return nil, fmt.Errorf("%s is real-valued: structure scores need discrete variables", ir.Quote(v.Name))
+		}
+		j, ok := col[v.ID]
+		if !ok {
+			return nil, fmt.Errorf("%s has no column in the data", ir.Quote(v.Name))
+		}
+		states := v.States
+		if s, ok := b.States[v.ID]; ok {
+			states = s
+		}
+		d.Names = append(d.Names, v.Name)
+		d.States = append(d.States, states)
+		d.Card = append(d.Card, len(states))
+		d.Cols = append(d.Cols, b.Cols[j][:b.N])
+	}
+	return d, nil
+}
+
+// ReadModelData reads a CSV file for model m (every discrete variable of m
+// must have a column; other columns are an error unless opt says to skip
+// them) and returns its discrete columns in the order of m's variables.
+func ReadModelData(path string, m *ir.Model, opt data.Options) (*Data, error) {
+	r, err := data.Open(path, m, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	all := &data.Batch{Vars: r.Vars, Cols: make([][]int32, len(r.Vars))}
+	batch := r.NewBatch(8192)
+	for {
+		err := r.Read(batch)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		for j := range batch.Vars {
+			if batch.Cols[j] != nil {
+				all.Cols[j] = append(all.Cols[j], batch.Cols[j][:batch.N]...)
+			}
+		}
+		all.N += batch.N
+	}
+	all.States = r.States()
+	d, err := FromBatch(m, all)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return d, nil
+}

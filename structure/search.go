@@ -1,0 +1,420 @@
+package structure
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options configures the searches.
+type Options struct {
+	MaxParents int      // the most parents of a variable; 0 means no limit
+	Tabu       int      // hill climbing: the length of the tabu list, and the moves made without improving the best score before stopping; 0 stops at the first local maximum
+	Restarts   int      // hill climbing: restarts from the best graph perturbed by random moves
+	Perturb    int      // the random moves of a restart; 0 means 1 + n/4 for n variables
+	Seed       uint64   // the seed of the perturbations
+	MaxIter    int      // the most moves per climb; 0 means no limit
+	Require    [][2]int // edges every graph has (from, to)
+	Forbid     [][2]int // edges no graph has
+	Order      []int    // K2: the ordering of the variables, parents before children
+	Workers    int      // goroutines scoring moves; 0 means GOMAXPROCS. The result does not depend on it.
+
+	// Progress, if not nil, is called after each move, from the search's
+	// goroutine.
+	Progress func(iter int, score float64)
+}
+
+// Result is a learned graph.
+type Result struct {
+	DAG        *DAG
+	Score      float64 // the total score of DAG
+	Iterations int     // the moves made (hill climbing) or parents added (K2)
+	Seconds    float64
+}
+
+// moveKind is a hill-climbing move.
+type moveKind int
+
+const (
+	moveAdd moveKind = iota
+	moveDelete
+	moveReverse
+)
+
+func (k moveKind) String() string { return [...]string{"add", "delete", "reverse"}[k] }
+
+type move struct {
+	kind     moveKind
+	from, to int // the edge from -> to added, deleted or reversed
+	delta    float64
+}
+
+// constraints are the required and forbidden edges as matrices.
+type constraints struct {
+	n         int
+	req, forb []bool // [from*n+to]
+}
+
+func newConstraints(n int, opt *Options) (*constraints, error) {
+	c := &constraints{n: n, req: make([]bool, n*n), forb: make([]bool, n*n)}
+	for _, e := range opt.Require {
+		if e[0] < 0 || e[0] >= n || e[1] < 0 || e[1] >= n || e[0] == e[1] {
+			return nil, fmt.Errorf("required edge %d -> %d: no such edge", e[0], e[1])
+		}
+		c.req[e[0]*n+e[1]] = true
+	}
+	for _, e := range opt.Forbid {
+		if e[0] < 0 || e[0] >= n || e[1] < 0 || e[1] >= n || e[0] == e[1] {
+			return nil, fmt.Errorf("forbidden edge %d -> %d: no such edge", e[0], e[1])
+		}
+		if c.req[e[0]*n+e[1]] {
+			return nil, fmt.Errorf("edge %d -> %d is both required and forbidden", e[0], e[1])
+		}
+		c.forb[e[0]*n+e[1]] = true
+	}
+	return c, nil
+}
+
+// workers returns the number of goroutines to use.
+func (o *Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// parallelFor calls fn(0..n-1) on up to w goroutines.
+func parallelFor(w, n int, fn func(i int)) {
+	if w <= 1 || n <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(w, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// climber is the state of a hill climb: the graph, its family scores and
+// the change of score of toggling each parent of each variable.
+type climber struct {
+	s    *Scorer
+	opt  *Options
+	con  *constraints
+	g    *DAG
+	n    int
+	fam  []float64 // fam[j] = score(j, Pa_j)
+	tog  []float64 // tog[i*n+j] = score(j, Pa_j with i toggled) − fam[j]; −Inf if not allowed
+	bufs [][]int32 // per-target row indices of the current family
+	hash uint64    // Zobrist hash of g's edges
+	keys []uint64  // keys[i*n+j]: the hash of edge i -> j
+}
+
+func newClimber(s *Scorer, g *DAG, opt *Options, con *constraints) *climber {
+	n := g.N()
+	c := &climber{s: s, opt: opt, con: con, g: g, n: n, fam: make([]float64, n), tog: make([]float64, n*n), bufs: make([][]int32, n), keys: make([]uint64, n*n)}
+	rng := rand.New(rand.NewPCG(0x5eed, 0xface))
+	for i := range c.keys {
+		c.keys[i] = rng.Uint64()
+	}
+	for _, e := range g.Edges() {
+		c.hash ^= c.keys[e[0]*n+e[1]]
+	}
+	all := make([]int, n)
+	for j := range all {
+		all[j] = j
+	}
+	c.refresh(all)
+	return c
+}
+
+// refresh recomputes the family scores and toggles of the targets.
+func (c *climber) refresh(targets []int) {
+	n, w := c.n, c.opt.workers()
+	// The current families first, with each target's row indices.
+	parallelFor(w, len(targets), func(t int) {
+		j := targets[t]
+		c.fam[j] = c.s.Family(j, c.g.Parents[j])
+		c.bufs[j] = familyIndex(c.s.D, j, c.g.Parents[j], c.bufs[j])
+	})
+	parallelFor(w, len(targets)*n, func(t int) {
+		j, i := targets[t/n], t%n
+		c.tog[i*n+j] = c.toggle(i, j)
+	})
+}
+
+// toggle returns the change of j's family score when i is added to or
+// removed from its parents, or −Inf if that is not allowed.
+func (c *climber) toggle(i, j int) float64 {
+	if i == j {
+		return math.Inf(-1)
+	}
+	ps := c.g.Parents[j]
+	k, in := slices.BinarySearch(ps, i)
+	if in {
+		if c.con.req[i*c.n+j] {
+			return math.Inf(-1)
+		}
+		rest := slices.Delete(slices.Clone(ps), k, k+1)
+		return c.s.Family(j, rest) - c.fam[j]
+	}
+	if c.con.forb[i*c.n+j] || (c.opt.MaxParents > 0 && len(ps) >= c.opt.MaxParents) {
+		return math.Inf(-1)
+	}
+	more := slices.Insert(slices.Clone(ps), k, i)
+	return c.s.addFamily(j, more, c.bufs[j], i) - c.fam[j]
+}
+
+// addFamily is Family(child, parents) for parents that are the family
+// whose row indices are base plus extra.
+func (s *Scorer) addFamily(child int, parents []int, base []int32, extra int) float64 {
+	key := familyKey(child, parents)
+	s.mu.Lock()
+	v, ok := s.cache[key]
+	s.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = s.countScore(child, parents, base, extra)
+	s.mu.Lock()
+	s.cache[key] = v
+	s.Counted++
+	s.mu.Unlock()
+	return v
+}
+
+// reach returns the reachability matrix of g: r[a*n+b] when there is a
+// directed path from a to b (r[a*n+a] is true).
+func reach(g *DAG) []bool {
+	n := g.N()
+	r := make([]bool, n*n)
+	ch := g.Children()
+	stack := make([]int, 0, n)
+	for a := 0; a < n; a++ {
+		r[a*n+a] = true
+		stack = append(stack[:0], a)
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, c := range ch[v] {
+				if !r[a*n+c] {
+					r[a*n+c] = true
+					stack = append(stack, c)
+				}
+			}
+		}
+	}
+	return r
+}
+
+// moves calls fn for every legal move of the current graph, in a fixed
+// order (by target, then source; add or delete before reverse).
+func (c *climber) moves(fn func(m move)) {
+	n, g := c.n, c.g
+	r := reach(g)
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			if i == j {
+				continue
+			}
+			d := c.tog[i*n+j]
+			if !g.HasEdge(i, j) {
+				if !math.IsInf(d, -1) && !r[j*n+i] {
+					fn(move{moveAdd, i, j, d})
+				}
+				continue
+			}
+			if math.IsInf(d, -1) {
+				continue // required
+			}
+			fn(move{moveDelete, i, j, d})
+			// Reverse i -> j: j -> i must be allowed, and no other path
+			// may lead from i to j.
+			back := c.tog[j*n+i]
+			if math.IsInf(back, -1) {
+				continue
+			}
+			ok := true
+			for _, p := range g.Parents[j] {
+				if p != i && r[i*n+p] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				fn(move{moveReverse, i, j, d + back})
+			}
+		}
+	}
+}
+
+// hashAfter returns the hash of the graph after m.
+func (c *climber) hashAfter(m move) uint64 {
+	h := c.hash ^ c.keys[m.from*c.n+m.to]
+	if m.kind == moveReverse {
+		h ^= c.keys[m.to*c.n+m.from]
+	}
+	return h
+}
+
+// apply makes move m and refreshes the families it changed.
+func (c *climber) apply(m move) {
+	g := c.g
+	c.hash = c.hashAfter(m)
+	switch m.kind {
+	case moveAdd:
+		if err := g.AddEdge(m.from, m.to); err != nil {
+			panic("structure: " + err.Error())
+		}
+		c.refresh([]int{m.to})
+	case moveDelete:
+		g.RemoveEdge(m.from, m.to)
+		c.refresh([]int{m.to})
+	case moveReverse:
+		g.RemoveEdge(m.from, m.to)
+		if err := g.AddEdge(m.to, m.from); err != nil {
+			panic("structure: " + err.Error())
+		}
+		c.refresh([]int{m.to, m.from})
+	}
+}
+
+func (c *climber) total() float64 {
+	t := 0.0
+	for _, f := range c.fam {
+		t += f
+	}
+	return t
+}
+
+// climb runs hill climbing with the tabu list from the current graph and
+// returns the best graph seen, its score and the moves made.
+func (c *climber) climb(iter0 int) (*DAG, float64, int) {
+	best, bestScore := c.g.Clone(), c.total()
+	cur := bestScore
+	tabu := []uint64{c.hash}
+	isTabu := func(h uint64) bool { return slices.Contains(tabu, h) }
+	stale, iters := 0, 0
+	for c.opt.MaxIter == 0 || iters < c.opt.MaxIter {
+		var pick move
+		found := false
+		c.moves(func(m move) {
+			if (!found || m.delta > pick.delta) && !isTabu(c.hashAfter(m)) {
+				pick, found = m, true
+			}
+		})
+		if !found {
+			break
+		}
+		eps := 1e-10 * (1 + math.Abs(cur))
+		if !(pick.delta > eps) && (c.opt.Tabu == 0 || stale >= c.opt.Tabu) {
+			break
+		}
+		c.apply(pick)
+		iters++
+		cur = c.total()
+		if c.opt.Tabu > 0 {
+			tabu = append(tabu, c.hash)
+			if len(tabu) > c.opt.Tabu {
+				tabu = tabu[1:]
+			}
+		}
+		if cur > bestScore+eps {
+			best, bestScore, stale = c.g.Clone(), cur, 0
+		} else {
+			stale++
+		}
+		if c.opt.Progress != nil {
+			c.opt.Progress(iter0+iters, cur)
+		}
+	}
+	return best, bestScore, iters
+}
+
+// HillClimb searches for the graph of highest score by greedy moves
+// (adding, deleting or reversing one edge), starting from start (or, if
+// nil, the empty graph plus the required edges). Each step makes the best
+// legal move not leading to a graph in the tabu list; when no move
+// improves the score it goes on with the best one (a tabu search) until
+// Tabu moves have not improved the best score. Restarts then perturb the
+// best graph by Perturb random legal moves and climb again; the best graph
+// of all is returned. Ties between moves go to the first in a fixed order
+// (by target, then source), and every score is a function of counts, so
+// the result does not depend on the number of workers.
+func HillClimb(s *Scorer, start *DAG, opt Options) (*Result, error) {
+	t0 := time.Now()
+	n := len(s.D.Names)
+	con, err := newConstraints(n, &opt)
+	if err != nil {
+		return nil, err
+	}
+	var g *DAG
+	if start != nil {
+		g = start.Clone()
+	} else {
+		g = NewDAG(s.D.Names)
+	}
+	for _, e := range opt.Require {
+		if !g.HasEdge(e[0], e[1]) {
+			if err := g.AddEdge(e[0], e[1]); err != nil {
+				return nil, fmt.Errorf("required edges: %v", err)
+			}
+		}
+	}
+	for _, e := range opt.Forbid {
+		if g.HasEdge(e[0], e[1]) {
+			return nil, fmt.Errorf("the starting graph has the forbidden edge %s -> %s", g.Names[e[0]], g.Names[e[1]])
+		}
+	}
+	if opt.MaxParents > 0 {
+		for v, ps := range g.Parents {
+			if len(ps) > opt.MaxParents {
+				return nil, fmt.Errorf("%s has %d parents in the starting graph (or required), more than --max-parents %d", g.Names[v], len(ps), opt.MaxParents)
+			}
+		}
+	}
+	c := newClimber(s, g, &opt, con)
+	best, bestScore, iters := c.climb(0)
+	perturb := opt.Perturb
+	if perturb <= 0 {
+		perturb = 1 + n/4
+	}
+	for r := 1; r <= opt.Restarts; r++ {
+		rng := rand.New(rand.NewPCG(opt.Seed, uint64(r)))
+		c = newClimber(s, best.Clone(), &opt, con)
+		for range perturb {
+			var legal []move
+			c.moves(func(m move) { legal = append(legal, m) })
+			if len(legal) == 0 {
+				break
+			}
+			c.apply(legal[rng.IntN(len(legal))])
+			iters++
+		}
+		g2, sc, it := c.climb(iters)
+		iters += it
+		if sc > bestScore+1e-10*(1+math.Abs(bestScore)) {
+			best, bestScore = g2, sc
+		}
+	}
+	return &Result{DAG: best, Score: s.Total(best), Iterations: iters, Seconds: time.Since(t0).Seconds()}, nil
+}

@@ -1,0 +1,235 @@
+package structure
+
+import (
+	"bytes"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/sample"
+)
+
+func TestHillClimbNeverDecreases(t *testing.T) {
+	d := randomData(21, []int{2, 3, 2, 3, 2, 2}, 800, 0.02)
+	for _, kind := range []Score{BIC, AIC, BDeu, K2} {
+		for _, tabu := range []int{0, 5} {
+			s := NewScorer(d, kind, 1)
+			start := NewDAG(d.Names)
+			start.AddEdge(5, 0)
+			start.AddEdge(4, 1)
+			var trace []float64
+			opt := Options{Tabu: tabu, Restarts: 2, Seed: 3, Progress: func(_ int, sc float64) { trace = append(trace, sc) }}
+			res, err := HillClimb(s, start, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s0 := s.Total(start); !(res.Score >= s0) {
+				t.Errorf("%s tabu %d: score %v below the start's %v", kind, tabu, res.Score, s0)
+			}
+			for _, sc := range trace {
+				if !(sc <= res.Score+1e-9*(1+-res.Score)) {
+					t.Errorf("%s tabu %d: visited %v, better than the result %v", kind, tabu, sc, res.Score)
+				}
+			}
+		}
+	}
+}
+
+func TestSearchIndependentOfWorkers(t *testing.T) {
+	d := randomData(31, []int{2, 3, 2, 3, 2, 4, 2, 3}, 1000, 0.03)
+	type run func(s *Scorer, w int) (*Result, error)
+	runs := map[string]run{
+		"hc": func(s *Scorer, w int) (*Result, error) {
+			return HillClimb(s, nil, Options{Tabu: 10, Restarts: 3, Seed: 9, Workers: w})
+		},
+		"k2": func(s *Scorer, w int) (*Result, error) {
+			return K2Search(s, Options{Order: []int{0, 1, 2, 3, 4, 5, 6, 7}, Workers: w})
+		},
+		"chow-liu": func(s *Scorer, w int) (*Result, error) { return ChowLiu(s, Options{Workers: w}), nil },
+	}
+	for name, r := range runs {
+		var ref *Result
+		for _, w := range []int{1, 2, 3, 8} {
+			res, err := r(NewScorer(d, BIC, 1), w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref == nil {
+				ref = res
+				continue
+			}
+			if res.Score != ref.Score || !slices.Equal(res.DAG.Edges(), ref.DAG.Edges()) || res.Iterations != ref.Iterations {
+				t.Errorf("%s with %d workers: %v %v, want %v %v", name, w, res.Score, res.DAG.Edges(), ref.Score, ref.DAG.Edges())
+			}
+		}
+	}
+}
+
+func TestConstraintsHonoured(t *testing.T) {
+	d := randomData(41, []int{2, 3, 2, 3, 2}, 1000, 0)
+	free, err := HillClimb(NewScorer(d, BIC, 1), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := free.DAG.Edges()
+	if len(edges) == 0 {
+		t.Fatal("no edges learned")
+	}
+	tests := []struct {
+		name string
+		opt  Options
+	}{
+		{"forbid learned", Options{Forbid: edges}},
+		{"require absent", Options{Require: [][2]int{{4, 0}, {2, 0}}}},
+		{"require reversed", Options{Require: [][2]int{{edges[0][1], edges[0][0]}}, Forbid: edges[1:]}},
+		{"max parents", Options{MaxParents: 1, Tabu: 5}},
+	}
+	for _, tt := range tests {
+		for _, method := range []string{"hc", "k2"} {
+			s := NewScorer(d, BIC, 1)
+			var res *Result
+			var err error
+			if method == "hc" {
+				res, err = HillClimb(s, nil, tt.opt)
+			} else {
+				o := tt.opt
+				o.Order = []int{4, 2, 3, 1, 0}
+				if tt.name == "require reversed" {
+					continue
+				}
+				res, err = K2Search(s, o)
+			}
+			if err != nil {
+				t.Fatalf("%s %s: %v", tt.name, method, err)
+			}
+			for _, e := range tt.opt.Require {
+				if !res.DAG.HasEdge(e[0], e[1]) {
+					t.Errorf("%s %s: required %v missing from %v", tt.name, method, e, res.DAG.Edges())
+				}
+			}
+			for _, e := range tt.opt.Forbid {
+				if res.DAG.HasEdge(e[0], e[1]) {
+					t.Errorf("%s %s: forbidden %v in %v", tt.name, method, e, res.DAG.Edges())
+				}
+			}
+			for v, ps := range res.DAG.Parents {
+				if tt.opt.MaxParents > 0 && len(ps) > tt.opt.MaxParents {
+					t.Errorf("%s %s: %d has parents %v", tt.name, method, v, ps)
+				}
+			}
+		}
+	}
+	if _, err := HillClimb(NewScorer(d, BIC, 1), nil, Options{Require: [][2]int{{0, 1}}, Forbid: [][2]int{{0, 1}}}); err == nil {
+		t.Errorf("an edge both required and forbidden: no error")
+	}
+}
+
+// chainData is A -> B -> C with strong dependence, D independent.
+func chainData(n int) *Data {
+	d := randomData(51, []int{2, 2, 2, 2}, n, 0)
+	rng := []int32{0, 1}
+	for i := 0; i < n; i++ {
+		a := d.Cols[0][i]
+		b := a
+		if i%10 == 0 {
+			b = 1 - a
+		}
+		c := b
+		if i%7 == 0 {
+			c = 1 - b
+		}
+		d.Cols[1][i], d.Cols[2][i] = rng[b], rng[c]
+		d.Cols[3][i] = int32(i*7919%13) % 2
+	}
+	return d
+}
+
+func TestK2KnownCase(t *testing.T) {
+	d := chainData(2000)
+	tests := []struct {
+		order []int
+		want  [][2]int
+	}{
+		{[]int{0, 1, 2, 3}, [][2]int{{0, 1}, {1, 2}}},
+		{[]int{2, 1, 0, 3}, [][2]int{{1, 0}, {2, 1}}},
+		{[]int{3, 0, 1, 2}, [][2]int{{0, 1}, {1, 2}}},
+	}
+	for _, tt := range tests {
+		res, err := K2Search(NewScorer(d, K2, 1), Options{Order: tt.order})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.DAG.Edges(); !slices.Equal(got, tt.want) {
+			t.Errorf("order %v: edges %v, want %v", tt.order, got, tt.want)
+		}
+	}
+}
+
+func TestChowLiuChain(t *testing.T) {
+	d := chainData(2000)
+	res := ChowLiu(NewScorer(d, BIC, 1), Options{})
+	if res.DAG.NumEdges() != 3 {
+		t.Fatalf("edges %v: want a tree of 3", res.DAG.Edges())
+	}
+	if !res.DAG.HasEdge(0, 1) || !res.DAG.HasEdge(1, 2) {
+		t.Errorf("edges %v: want 0 -> 1 -> 2", res.DAG.Edges())
+	}
+	if mi := MutualInformation(d, 0, 1); !(mi > 0.3) {
+		t.Errorf("I(A; B) = %v", mi)
+	}
+}
+
+// shd is the structural Hamming distance between two DAGs over the same
+// variables, edge by edge: a missing, extra or reversed edge counts one.
+func shd(a, b *DAG) int {
+	k := 0
+	for _, e := range a.Edges() {
+		if !b.HasEdge(e[0], e[1]) {
+			k++ // missing or reversed
+		}
+	}
+	for _, e := range b.Edges() {
+		if !a.HasEdge(e[0], e[1]) && !a.HasEdge(e[1], e[0]) {
+			k++ // extra
+		}
+	}
+	return k
+}
+
+func TestHillClimbAsia(t *testing.T) {
+	const path = "../../shared/corpus/bif/asia.bif"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("the corpus is absent (%v)", err)
+	}
+	m, err := bif.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := sample.WriteCSV(&buf, m, 10000, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	b, err := data.ReadAll("asia.csv", &buf, m, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := FromBatch(m, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := FromModel(m)
+	for _, kind := range []Score{BIC, BDeu} {
+		s := NewScorer(d, kind, 1)
+		res, err := HillClimb(s, nil, Options{Tabu: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := s.Total(truth)
+		t.Logf("asia %s: learned %v (%d edges, SHD %d to the truth), truth %v", kind, res.Score, res.DAG.NumEdges(), shd(truth, res.DAG), want)
+		if !(res.Score >= want-0.0005*(-want)) {
+			t.Errorf("asia %s: learned score %v below the truth's %v", kind, res.Score, want)
+		}
+	}
+}

@@ -1,0 +1,337 @@
+package structure
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// PCOptions are the settings of [PC].
+type PCOptions struct {
+	Alpha   float64 // the tests' significance level; 0 means 0.05
+	Test    CITest  // G2 (the zero value) or Chi2
+	MaxCond int     // the largest conditioning set tried; 0 means no limit
+	Workers int     // goroutines running tests; 0 means GOMAXPROCS. The result does not depend on it
+}
+
+// PC estimates the CPDAG of the network that generated the data by the
+// PC algorithm (Spirtes, Glymour and Scheines 2000) in its
+// order-independent "stable" form (Colombo and Maathuis 2014):
+//
+//	func PC(ctx context.Context, cols [][]int32, card []int, names []string, opt PCOptions) (*CPDAG, error)
+//
+// cols[v][r] is the state of variable v in row r (column-major, as
+// [Data.Cols]; < 0 for a missing cell), card[v] its number of states and
+// names[v] its name; the names must be distinct.
+//
+// # Skeleton
+//
+// It starts from the complete undirected graph. At level l = 0, 1, 2, …
+// it first freezes every variable's adjacency set, then, for every edge
+// a -- b still present, tests a ⊥ b | S for the subsets S of size l of
+// frozen adj(a) \ {b}, then of frozen adj(b) \ {a} (a subset tested once),
+// and removes the edge at the first test whose p-value exceeds
+// opt.Alpha, recording S as the separating set. Because the sets are
+// frozen for the level, the edges of one level are tested independently
+// of each other — on opt.Workers goroutines — and the skeleton does not
+// depend on the order of the variables. It stops when no edge has l other
+// neighbours at either end, or after level opt.MaxCond.
+//
+// # Orientation
+//
+// For every unshielded triple a -- c -- b (a and b not adjacent) with c
+// not in the separating set of a and b, both edges are directed into c;
+// the triples are found first and the edges directed afterwards, and an
+// edge two triples would direct opposite ways stays undirected. Then
+// Meek's rules R1–R3 direct what they imply (see [CPDAGOf]).
+//
+// Which separating set is found first, and so the v-structures, would
+// depend on the order of the variables; PC runs on the variables sorted
+// by name, so that the result depends only on the data and the names,
+// not on the columns' order, nor on the number of workers.
+//
+// The tests use the available cases (see [Tester]). [CPDAG.DAG] chooses a
+// DAG of the result for parameter learning; [CPDAG.Undirected] lists the
+// edges the data could not orient.
+func PC(ctx context.Context, cols [][]int32, card []int, names []string, opt PCOptions) (*CPDAG, error) {
+	n := len(names)
+	if len(cols) != n || len(card) != n {
+		return nil, fmt.Errorf("structure: PC: %d columns and %d cardinalities for %d names", len(cols), len(card), n)
+	}
+	for v := 1; v < n; v++ {
+		if len(cols[v]) != len(cols[0]) {
+			return nil, fmt.Errorf("structure: PC: column %q has %d rows, column %q %d", names[v], len(cols[v]), names[0], len(cols[0]))
+		}
+	}
+	alpha := opt.Alpha
+	if alpha == 0 {
+		alpha = 0.05
+	}
+	if !(alpha > 0 && alpha < 1) {
+		return nil, fmt.Errorf("structure: PC: alpha %v is not between 0 and 1", alpha)
+	}
+	// perm[i] is the original index of the i-th variable by name.
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int {
+		if names[a] < names[b] {
+			return -1
+		}
+		if names[a] > names[b] {
+			return 1
+		}
+		return 0
+	})
+	for i := 1; i < n; i++ {
+		if names[perm[i]] == names[perm[i-1]] {
+			return nil, fmt.Errorf("structure: PC: variable %q appears twice", names[perm[i]])
+		}
+	}
+	pcols := make([][]int32, n)
+	pcard := make([]int, n)
+	for i, v := range perm {
+		pcols[i], pcard[i] = cols[v], card[v]
+	}
+	p := &pcRun{n: n, cols: pcols, card: pcard, alpha: alpha, test: opt.Test}
+	p.workers = opt.Workers
+	if p.workers <= 0 {
+		p.workers = runtime.GOMAXPROCS(0)
+	}
+	if err := p.skeleton(ctx, opt.MaxCond); err != nil {
+		return nil, err
+	}
+	g := p.orient()
+	// Back to the caller's order.
+	out := NewCPDAG(names)
+	out.Tests = int(p.tests.Load())
+	for a := range n {
+		for b := range n {
+			if g.m(a, b) {
+				out.mark[perm[a]*n+perm[b]] = true
+			}
+		}
+	}
+	return out, nil
+}
+
+// pcRun is one run of PC on the variables in name order.
+type pcRun struct {
+	n       int
+	cols    [][]int32
+	card    []int
+	alpha   float64
+	test    CITest
+	workers int
+
+	adj    []bool  // adj[a*n+b]: a and b adjacent
+	sepset [][]int // sepset[a*n+b], a < b: the separating set, when the edge was removed
+	sepped []bool  // sepped[a*n+b], a < b: the edge was removed
+	tests  atomic.Int64
+}
+
+// pcEdge is one edge's work at one level: its ends and the outcome.
+type pcEdge struct {
+	a, b    int
+	removed bool
+	sep     []int
+}
+
+// skeleton runs the levels of the stable skeleton search.
+func (p *pcRun) skeleton(ctx context.Context, maxCond int) error {
+	n := p.n
+	p.adj = make([]bool, n*n)
+	p.sepset = make([][]int, n*n)
+	p.sepped = make([]bool, n*n)
+	for a := range n {
+		for b := range n {
+			p.adj[a*n+b] = a != b
+		}
+	}
+	for l := 0; maxCond <= 0 || l <= maxCond; l++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		nbrs := make([][]int, n)
+		for a := range n {
+			for b := range n {
+				if p.adj[a*n+b] {
+					nbrs[a] = append(nbrs[a], b)
+				}
+			}
+		}
+		var work []pcEdge
+		for a := range n {
+			for _, b := range nbrs[a] {
+				if b > a && (len(nbrs[a])-1 >= l || len(nbrs[b])-1 >= l) {
+					work = append(work, pcEdge{a: a, b: b})
+				}
+			}
+		}
+		if len(work) == 0 {
+			break
+		}
+		if err := p.level(ctx, work, nbrs, l); err != nil {
+			return err
+		}
+		for _, e := range work {
+			if e.removed {
+				p.adj[e.a*n+e.b], p.adj[e.b*n+e.a] = false, false
+				p.sepset[e.a*n+e.b] = e.sep
+				p.sepped[e.a*n+e.b] = true
+			}
+		}
+	}
+	return nil
+}
+
+// level tests the edges of one level on p.workers goroutines; each edge's
+// outcome goes to its own slot of work.
+func (p *pcRun) level(ctx context.Context, work []pcEdge, nbrs [][]int, l int) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, p.workers)
+	for w := range min(p.workers, len(work)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := NewTester(p.cols, p.card, p.test)
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(work) {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					errs[w] = err
+					return
+				}
+				if err := p.testEdge(t, &work[i], nbrs, l); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// testEdge tests a ⊥ b | S for the l-subsets S of adj(a) \ {b}, then of
+// adj(b) \ {a} not already tried, stopping at the first independence.
+func (p *pcRun) testEdge(t *Tester, e *pcEdge, nbrs [][]int, l int) error {
+	a, b := e.a, e.b
+	from := func(v, other int) []int {
+		var c []int
+		for _, x := range nbrs[v] {
+			if x != other {
+				c = append(c, x)
+			}
+		}
+		return c
+	}
+	ca := from(a, b)
+	cb := from(b, a)
+	sets := [][]int{ca, cb}
+	z := make([]int, l)
+	for k, cand := range sets {
+		if len(cand) < l {
+			continue
+		}
+		idx := make([]int, l)
+		for i := range idx {
+			idx[i] = i
+		}
+		for {
+			for i, j := range idx {
+				z[i] = cand[j]
+			}
+			skip := false
+			if k == 1 {
+				// A subset of adj(a) \ {b} was tested already.
+				skip = true
+				for _, v := range z {
+					if _, ok := slices.BinarySearch(ca, v); !ok {
+						skip = false
+						break
+					}
+				}
+			}
+			if !skip {
+				r, err := t.Test(a, b, z)
+				if err != nil {
+					return err
+				}
+				p.tests.Add(1)
+				if r.P > p.alpha {
+					e.removed = true
+					e.sep = slices.Clone(z)
+					return nil
+				}
+			}
+			if !nextSubset(idx, len(cand)) {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// nextSubset advances idx, an increasing list of indices below n, to the
+// next subset of its size in lexicographic order, and reports whether
+// there was one.
+func nextSubset(idx []int, n int) bool {
+	k := len(idx)
+	i := k - 1
+	for i >= 0 && idx[i] == n-k+i {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	idx[i]++
+	for j := i + 1; j < k; j++ {
+		idx[j] = idx[j-1] + 1
+	}
+	return true
+}
+
+// orient directs the v-structures of the skeleton and applies Meek's
+// rules.
+func (p *pcRun) orient() *CPDAG {
+	n := p.n
+	g := &CPDAG{n: n, mark: slices.Clone(p.adj)}
+	into := make([]bool, n*n) // into[a*n+c]: some triple directs a -> c
+	for c := range n {
+		for a := range n {
+			if !p.adj[a*n+c] {
+				continue
+			}
+			for b := a + 1; b < n; b++ {
+				if !p.adj[b*n+c] || p.adj[a*n+b] {
+					continue
+				}
+				if !slices.Contains(p.sepset[a*n+b], c) {
+					into[a*n+c], into[b*n+c] = true, true
+				}
+			}
+		}
+	}
+	for a := range n {
+		for c := range n {
+			if into[a*n+c] && !into[c*n+a] {
+				g.SetDirected(a, c)
+			}
+		}
+	}
+	g.meek()
+	return g
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/pbl-lang/pbl/ir"
 )
 
 // Diff is the difference between two CPDAGs over the same variables, a
@@ -89,7 +91,7 @@ func Reindex(d *DAG, names []string) (*DAG, error) {
 	var onlyD, onlyNames []string
 	for _, name := range d.Names {
 		if _, ok := index[name]; !ok {
-			onlyD = append(onlyD, name)
+			onlyD = append(onlyD, ir.Quote(name))
 		}
 	}
 	own := make(map[string]bool, len(d.Names))
@@ -98,16 +100,16 @@ func Reindex(d *DAG, names []string) (*DAG, error) {
 	}
 	for _, name := range names {
 		if !own[name] {
-			onlyNames = append(onlyNames, name)
+			onlyNames = append(onlyNames, ir.Quote(name))
 		}
 	}
 	if len(onlyD) > 0 || len(onlyNames) > 0 || len(d.Names) != len(names) {
 		var parts []string
 		if len(onlyD) > 0 {
-			parts = append(parts, "only in one: "+strings.Join(onlyD, ", "))
+			parts = append(parts, "only in the graph: "+strings.Join(onlyD, ", "))
 		}
 		if len(onlyNames) > 0 {
-			parts = append(parts, "only in the other: "+strings.Join(onlyNames, ", "))
+			parts = append(parts, "not in the graph: "+strings.Join(onlyNames, ", "))
 		}
 		if len(parts) == 0 {
 			parts = append(parts, "a name appears twice")

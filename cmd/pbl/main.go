@@ -56,6 +56,7 @@ Usage:
   pbl structure DATA.csv      learn a network's graph from data [--method hc|k2|chow-liu]
                               [--score bic|aic|loglik|bdeu|k2] [-o OUT]
   pbl score MODEL --data CSV  score a network's graph given data [--score S]
+  pbl compare A B             structural Hamming distance between two networks' CPDAGs
   pbl help [COMMAND]          show help
 
 Every command takes --json. Exit status: 0 ok, 1 error in a model, data or
@@ -88,6 +89,7 @@ func init() {
 		{name: "voi", args: voiArgs, summary: voiSummary, run: voiCmd, flags: voiFlags},
 		{name: "structure", args: "DATA.csv", summary: structureSummary, run: structureCmd, flags: structureFlags},
 		{name: "score", args: "MODEL --data CSV", summary: scoreSummary, run: scoreCmd, flags: scoreFlags},
+		{name: "compare", args: "A B", summary: compareSummary, run: compareCmd},
 		{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
 	}
 }

@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -128,4 +129,24 @@ func TestCPDAGExtensionInconsistent(t *testing.T) {
 	if d.NumEdges() != 4 || d.Order() == nil {
 		t.Errorf("got %v edges %v, want 4 edges and no cycle", d.NumEdges(), d.Edges())
 	}
+}
+
+func ExampleCPDAGOf() {
+	// The collider a -> c <- b, then c -> d: every edge is compelled.
+	d := NewDAG([]string{"a", "b", "c", "d"})
+	d.AddEdge(0, 2)
+	d.AddEdge(1, 2)
+	d.AddEdge(2, 3)
+	fmt.Print(CPDAGOf(d))
+	// The chain a -> b -> c: no edge is.
+	chain := NewDAG([]string{"a", "b", "c"})
+	chain.AddEdge(0, 1)
+	chain.AddEdge(1, 2)
+	fmt.Print(CPDAGOf(chain))
+	// Output:
+	// a -> c
+	// b -> c
+	// c -> d
+	// a -- b
+	// b -- c
 }

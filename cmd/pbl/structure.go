@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"math"
@@ -47,6 +48,9 @@ var (
 	stMaxParents, stTabu, stRestarts   int
 	stSeed                             uint64
 	stWorkers                          int
+	stAlpha                            float64
+	stTest                             string
+	stMaxCond                          int
 )
 
 func structureFlags(c *cli, fs *flag.FlagSet) {
@@ -62,7 +66,10 @@ func structureFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&stOrder, "order", "", "k2: the ordering of the variables, `A,B,...` (default: the columns' order)")
 	fs.StringVar(&stParams, "params", "mle", "-o: how the CPTs are learned: mle or bayes (BDeu with --ess)")
 	fs.StringVar(&stOut, "o", "", "write the learned network to this `file` (format by extension: "+outputFormats()+")")
-	fs.IntVar(&stWorkers, "workers", 0, "goroutines scoring moves (0: one per core); the result does not depend on it")
+	fs.IntVar(&stWorkers, "workers", 0, "goroutines scoring moves or running tests (0: one per core); the result does not depend on it")
+	fs.Float64Var(&stAlpha, "alpha", 0.05, "pc: the significance level of the independence tests")
+	fs.StringVar(&stTest, "test", "g2", "pc: the independence test, "+strings.Join(structure.CITestNames(), " or "))
+	fs.IntVar(&stMaxCond, "max-cond", 0, "pc: the largest conditioning set tested (0: no limit)")
 }
 
 // structureCmd runs pbl structure.
@@ -91,7 +98,6 @@ func structureCmd(c *cli, args []string) int {
 	switch stMethod {
 	case "hc", "k2", "chow-liu":
 	case "pc":
-		return c.usageErr("structure", "--method pc is not available yet")
 	default:
 		return c.usageErr("structure", "unknown --method %q (want hc, k2, chow-liu or pc)", stMethod)
 	}
@@ -151,7 +157,25 @@ func structureCmd(c *cli, args []string) int {
 	stop := structureProgress(c, &opt)
 	s := structure.NewScorer(d, kind, stESS)
 	var res *structure.Result
+	var undirected [][2]int
 	switch stMethod {
+	case "pc":
+		test, perr := structure.ParseCITest(stTest)
+		if perr != nil {
+			stop()
+			return c.usageErr("structure", "--test: %v", perr)
+		}
+		if !(stAlpha > 0 && stAlpha < 1) {
+			stop()
+			return c.usageErr("structure", "--alpha %v: want a level in (0, 1)", stAlpha)
+		}
+		var cp *structure.CPDAG
+		cp, err = structure.PC(context.Background(), d.Cols, d.Card, d.Names, structure.PCOptions{Alpha: stAlpha, Test: test, MaxCond: stMaxCond, Workers: stWorkers})
+		if err == nil {
+			g := cp.DAG()
+			undirected = cp.Undirected()
+			res = &structure.Result{DAG: g, Score: s.Total(g), Iterations: cp.Tests}
+		}
 	case "hc":
 		res, err = structure.HillClimb(s, nil, opt)
 	case "k2":
@@ -181,7 +205,11 @@ func structureCmd(c *cli, args []string) int {
 		o.Set("score", kind.String())
 		o.Set("score_value", res.Score)
 		o.Set("edges", edges)
-		o.Set("undirected", [][2]string{})
+		und := [][2]string{}
+		for _, e := range undirected {
+			und = append(und, [2]string{names[e[0]], names[e[1]]})
+		}
+		o.Set("undirected", und)
 		o.Set("iterations", res.Iterations)
 		o.Set("seconds", secs)
 		if stOut != "" {
@@ -194,6 +222,12 @@ func structureCmd(c *cli, args []string) int {
 	fmt.Fprintf(&b, "%s, %s: score %s, %s, %s, %d rows, %.3g s\n", stMethod, kind, ir.FormatFloat(res.Score), plural(res.DAG.NumEdges(), "edge"), plural(res.Iterations, "iteration"), d.N, secs)
 	for _, e := range res.DAG.Edges() {
 		fmt.Fprintf(&b, "%s -> %s\n", ir.Quote(names[e[0]]), ir.Quote(names[e[1]]))
+	}
+	if len(undirected) > 0 {
+		fmt.Fprintf(&b, "%s the data cannot orient (oriented above by a consistent extension):\n", plural(len(undirected), "edge"))
+		for _, e := range undirected {
+			fmt.Fprintf(&b, "%s -- %s\n", ir.Quote(names[e[0]]), ir.Quote(names[e[1]]))
+		}
 	}
 	return c.write([]byte(b.String()))
 }

@@ -105,6 +105,40 @@
 // met tol itself before MaxIter. With tol 0 every restart runs MaxIter
 // iterations and none continues.
 //
+// # Split and merge
+//
+// A local maximum where two components share one cluster while one
+// covers two is left by no continuation, so the kept restart then goes
+// through split-and-merge EM (Ueda, Nakano, Ghahramani and Hinton, "SMEM
+// algorithm for mixture models", Neural Computation 12, 2000), when k ≥ 3
+// and tol > 0. With r_·j the responsibilities of component j at the kept
+// parameters, a pair i, j is ranked by r_·i·r_·j / (|r_·i| |r_·j|) and a
+// component c by the paper's local Kullback-Leibler divergence Σ_n f_n
+// log(f_n / N(x_n; μ_c, Σ_c)), f_n = r_nc / Σ_m r_mc; candidate moves
+// (merge i, j; split c) are ordered by the sum of the two ranks (ties by
+// the pair's). A move merges i and j into i (weights added, means and
+// covariances averaged by weight) and splits c into j and c at μ_c ± a,
+// a = ½√λ₁ v₁ the half principal axis of c's responsibility-weighted
+// scatter, each with half its weight and its covariance less a aᵀ (for
+// diag and spherical at least a quarter of each variance; tied
+// covariances are left as they are). Partial EM then runs on the three
+// (each row keeps the responsibility the kept parameters give the three
+// together and shares it by their densities; the other columns stay
+// fixed) until it changes by less
+// than tol, at most 20 iterations, then EM on all to tol, and to tol/1000
+// if within 10 tol of the kept restart. The first of the five best moves
+// whose final log-likelihood is higher is kept, and the next round starts
+// from it; the rounds stop when none of the five is, or when they have
+// spent a third as many EM iterations as the restarts did (so a fit takes
+// about a third longer at most; a move found better still finishes, to
+// tol/1000 within MaxIter). The fit kept never has a lower
+// log-likelihood than without (tested). Iterations and Trace are then
+// those of the last kept move's EM (not its partial EM), Converged
+// whether it met tol. On testdata/fresh.py's seed 1 and 2 data sets
+// (480 GMM fits each) pbl's best of 30 was worse than scikit-learn's best
+// of 10 on 6 and 4 fits, against 9 and 14 without, for 16% and 19% more
+// time in all.
+//
 // # Initialisation
 //
 // scikit-learn's GaussianMixture has init_params 'kmeans' (its default: a

@@ -55,7 +55,8 @@ type GMMOptions struct {
 	// of the parameters before that iteration's M-step (the value
 	// appended to Trace). After the last restart the best three continue
 	// (see the package documentation): their calls follow, restart by
-	// restart, their iterations counting on. It is called from the goroutine that called
+	// restart, their iterations counting on; split and merge (see the
+	// package documentation) reports nothing. It is called from the goroutine that called
 	// FitGMM, and nothing it does changes the fit.
 	Progress func(restart, iteration int, meanLogLik float64)
 }
@@ -120,9 +121,9 @@ type GMM struct {
 	N             int       // the number of rows fitted
 	LogLikelihood float64   // the mean log-likelihood per row of the final parameters (scikit-learn's score)
 	LowerBound    float64   // the last value of Trace, by which restarts are compared
-	Trace         []float64 // the mean log-likelihood before each M-step of the kept restart, its continuation included
-	Iterations    int       // EM iterations of the kept restart, its continuation to tol/1000 included
-	Converged     bool      // the kept restart met Tol before MaxIter iterations
+	Trace         []float64 // the mean log-likelihood before each M-step of the kept restart, its continuation included (or of the last split-and-merge move kept)
+	Iterations    int       // EM iterations of the kept restart, its continuation to tol/1000 included (or of the last move kept)
+	Converged     bool      // the kept restart (or move) met Tol before MaxIter iterations
 	NInit         int       // the number of restarts run
 }
 
@@ -185,7 +186,8 @@ func (g *GMM) Score(x *Matrix, workers int) (float64, error) {
 
 // FitGMM fits a Gaussian mixture of opt.K components to the rows of x by
 // EM, keeping the best of opt.NInit restarts after the best three have
-// continued to a tighter tolerance (see the package documentation).
+// continued to a tighter tolerance, then improving it by split-and-merge
+// moves (see the package documentation).
 func FitGMM(x *Matrix, opt GMMOptions) (*GMM, error) {
 	if err := x.check(opt.K); err != nil {
 		return nil, err
@@ -231,18 +233,21 @@ func FitGMM(x *Matrix, opt GMMOptions) (*GMM, error) {
 			r.failed = true
 		}
 	}
-	var best *GMM
+	var bestRun *emRun
+	iters := 0
 	for _, r := range runs {
+		iters += r.g.Iterations
 		if r.failed {
 			continue
 		}
-		if best == nil || r.g.LowerBound > best.LowerBound {
-			best = r.g
+		if bestRun == nil || r.g.LowerBound > bestRun.g.LowerBound {
+			bestRun = r
 		}
 	}
-	if best == nil {
+	if bestRun == nil {
 		return nil, lastErr
 	}
+	best := e.smem(bestRun, iters/smemBudgetDiv).g
 	best.NInit = opt.NInit
 	return best, nil
 }

@@ -455,17 +455,7 @@ func (l *lowerer) lookupTable(d *grammar.Dist, lk *grammar.Lookup, child VarID, 
 			hasDef, def, defPos = true, st, pos(c.Pos)
 			continue
 		}
-		if len(c.States) != len(parents) {
-			l.b.Errorf(pos(c.Pos), "row has %s, expected %d (one for each of %s)", Plural(len(c.States), "state"), len(parents), nameList(m, parents))
-			malformed = true
-			continue
-		}
-		idx, good := 0, true
-		for i, s := range c.States {
-			si, ok := lookupState(m.Vars[parents[i]], s, &l.b.Errs)
-			good = good && ok
-			idx = idx*card[i] + si
-		}
+		idx, good := l.rowIndex(pos(c.Pos), c.States, parents, card)
 		if !good {
 			malformed = true
 			continue

@@ -416,16 +416,7 @@ func (l *lowerer) densityRows(d *grammar.Dist, parents []VarID, card []int, n in
 	errs := len(l.b.Errs)
 	seen := make([]bool, n)
 	for _, r := range d.Body.Rows {
-		if len(r.States) != len(parents) {
-			l.b.Errorf(pos(r.Pos), "row has %s, expected %d (one for each of %s)", Plural(len(r.States), "state"), len(parents), nameList(m, parents))
-			continue
-		}
-		idx, good := 0, true
-		for i, st := range r.States {
-			s, ok := lookupState(m.Vars[parents[i]], st, &l.b.Errs)
-			good = good && ok
-			idx = idx*card[i] + s
-		}
+		idx, good := l.rowIndex(pos(r.Pos), r.States, parents, card)
 		if !good {
 			continue
 		}

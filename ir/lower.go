@@ -539,17 +539,7 @@ func (l *lowerer) dist(d *grammar.Dist) {
 	seen := make([]bool, nrows)
 	malformed := false // a row could not be placed; missing rows are then not reported
 	for _, r := range body.Rows {
-		if len(r.States) != len(parents) {
-			l.b.Errorf(pos(r.Pos), "row has %s, expected %d (one for each of %s)", Plural(len(r.States), "state"), len(parents), nameList(m, parents))
-			malformed = true
-			continue
-		}
-		idx, good := 0, true
-		for i, s := range r.States {
-			st, ok := lookupState(m.Vars[parents[i]], s, &l.b.Errs)
-			good = good && ok
-			idx = idx*card[i] + st
-		}
+		idx, good := l.rowIndex(pos(r.Pos), r.States, parents, card)
 		if !good {
 			malformed = true
 			continue
@@ -703,4 +693,23 @@ func exampleVec(k int) string {
 		s = append(s, "...")
 	}
 	return strings.Join(s, ", ")
+}
+
+// rowIndex returns the configuration a row of a table names by its
+// parents' states (row-major, card their numbers of states, the last
+// fastest), reporting, at the row or at the state, a row with the wrong
+// number of states and unknown states; ok is false if it reported one.
+func (l *lowerer) rowIndex(at Pos, states []*grammar.Name, parents []VarID, card []int) (idx int, ok bool) {
+	m := l.b.m
+	if len(states) != len(parents) {
+		l.b.Errorf(at, "row has %s, expected %d (one for each of %s)", Plural(len(states), "state"), len(parents), nameList(m, parents))
+		return 0, false
+	}
+	ok = true
+	for i, st := range states {
+		s, found := lookupState(m.Vars[parents[i]], st, &l.b.Errs)
+		ok = ok && found
+		idx = idx*card[i] + s
+	}
+	return idx, ok
 }

@@ -113,7 +113,7 @@ func answerHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error)
 	if h.Space.Concept != nil {
 		return answerConcept(ctx, m, q, d, opt)
 	}
-	if slices.ContainsFunc(h.Space.Params, func(p *ir.SpaceParam) bool { return p.Values == nil }) {
+	if h.Space.Continuous() {
 		return answerFit(ctx, m, q, d)
 	}
 	post, err := hypothesis.Evaluate(ctx, h.Space, m, d)
@@ -124,41 +124,73 @@ func answerHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error)
 	for _, p := range h.Space.Params {
 		out.Names = append(out.Names, p.Name)
 	}
-	row := func(i int) report.HypRow {
+	values := func(i int) []any {
 		var vs []any
 		for _, x := range post.Hypothesis(i) {
 			vs = append(vs, x)
 		}
-		return report.HypRow{Values: vs, LogPrior: post.LogPrior(i), LogLik: post.LogLikelihood(i), LogPost: post.LogPosterior(i)}
+		return vs
 	}
-	switch {
-	case h.Classify:
-		p1, drawn, err := predictGrid(m, q, post, opt)
-		if err != nil {
+	if !h.Classify {
+		if err := chooseHyps(out, q, post, values, opt); err != nil {
 			return nil, err
 		}
-		out.Target, out.Classes, out.P = h.Target, []string{"1", "0"}, []float64{p1, 1 - p1}
-		if drawn >= 0 {
-			out.Hyps = []report.HypRow{row(drawn)}
-		}
-	case q.Kind == ir.Prob:
+		return out, nil
+	}
+	p1, drawn, err := predictGrid(m, q, post, opt)
+	if err != nil {
+		return nil, err
+	}
+	out.Target, out.Classes, out.P = h.Target, []string{"1", "0"}, []float64{p1, 1 - p1}
+	if drawn >= 0 {
+		out.Hyps = []report.HypRow{hypRow(post, drawn, values)}
+	}
+	return out, nil
+}
+
+// hypPosterior is a posterior over numbered hypotheses: a grid's
+// (hypothesis.Posterior) or a variable's states' (smallPosterior).
+type hypPosterior interface {
+	Support() int
+	LogPrior(i int) float64
+	LogLikelihood(i int) float64
+	LogPosterior(i int) float64
+	Top(k int) []int
+	MAP() int
+	ML() int
+	MDL() (i int, bitsH, bitsD float64)
+	Gibbs(r *rand.Rand) int
+}
+
+// hypRow is hypothesis i of post as the report shows it, its components'
+// values given by values.
+func hypRow(post hypPosterior, i int, values func(int) []any) report.HypRow {
+	return report.HypRow{Values: values(i), LogPrior: post.LogPrior(i), LogLik: post.LogLikelihood(i), LogPost: post.LogPosterior(i)}
+}
+
+// chooseHyps sets out's hypotheses for q, a query about the posterior
+// post: the top listing of P(H | D), or the MAP, ML, MDL or drawn one.
+func chooseHyps(out *report.Hyp, q *ir.Query, post hypPosterior, values func(int) []any, opt AnswerOptions) error {
+	row := func(i int) report.HypRow { return hypRow(post, i, values) }
+	switch q.Kind {
+	case ir.Prob:
 		if err := checkListing(q, post.Support(), opt.Top); err != nil {
-			return nil, err
+			return err
 		}
 		for _, i := range post.Top(opt.Top) {
 			out.Hyps = append(out.Hyps, row(i))
 		}
-	case q.Kind == ir.MAP:
+	case ir.MAP:
 		out.Hyps = []report.HypRow{row(post.MAP())}
-	case q.Kind == ir.ML:
+	case ir.ML:
 		out.Hyps = []report.HypRow{row(post.ML())}
-	case q.Kind == ir.MDL:
+	case ir.MDL:
 		i, bh, bd := post.MDL()
 		out.Hyps, out.BitsH, out.BitsD = []report.HypRow{row(i)}, bh, bd
-	case q.Kind == ir.Gibbs:
+	case ir.Gibbs:
 		out.Hyps = []report.HypRow{row(post.Gibbs(rand.New(rand.NewPCG(opt.Seed, 0))))}
 	}
-	return out, nil
+	return nil
 }
 
 // spaceData reads the data set t for space s.
@@ -248,26 +280,11 @@ func answerVarHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, err
 	}
 	post := newSmallPosterior(lp, ll)
 	out := &report.Hyp{Query: q, Names: []string{v.Name}, Total: k, Support: post.Support()}
-	row := func(i int) report.HypRow {
-		return report.HypRow{Values: []any{v.States[i]}, LogPrior: post.LogPrior(i), LogLik: post.LogLikelihood(i), LogPost: post.LogPosterior(i)}
-	}
 	if post.Support() == 0 {
 		return nil, &ir.Error{Pos: q.Pos, Msg: fmt.Sprintf("the data %s is impossible under every state of %s", strconv.Quote(h.Data.Name), strconv.Quote(v.Name)), Err: infer.ErrImpossible}
 	}
-	switch q.Kind {
-	case ir.Prob:
-		for _, i := range post.Top(opt.Top) {
-			out.Hyps = append(out.Hyps, row(i))
-		}
-	case ir.MAP:
-		out.Hyps = []report.HypRow{row(post.MAP())}
-	case ir.ML:
-		out.Hyps = []report.HypRow{row(post.ML())}
-	case ir.MDL:
-		i, bh, bd := post.MDL()
-		out.Hyps, out.BitsH, out.BitsD = []report.HypRow{row(i)}, bh, bd
-	case ir.Gibbs:
-		out.Hyps = []report.HypRow{row(post.Gibbs(rand.New(rand.NewPCG(opt.Seed, 0))))}
+	if err := chooseHyps(out, q, post, func(i int) []any { return []any{v.States[i]} }, opt); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -3,8 +3,8 @@ package mixture
 import (
 	"math/rand/v2"
 	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"github.com/pbl-lang/pbl/internal/par"
 )
 
 // blockRows is the number of rows in a block: the unit of work of a pass
@@ -34,30 +34,7 @@ func workers(w int) int {
 // goroutines; worker, in [0, w), identifies the goroutine, so fn may use
 // scratch space of its own. fn must write only to the block's own slots.
 func forBlocks(w, n int, fn func(worker, b int)) {
-	nb := numBlocks(n)
-	w = min(w, nb)
-	if w <= 1 {
-		for b := range nb {
-			fn(0, b)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for g := range w {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				b := int(next.Add(1)) - 1
-				if b >= nb {
-					return
-				}
-				fn(g, b)
-			}
-		}()
-	}
-	wg.Wait()
+	par.Workers(w, numBlocks(n), fn)
 }
 
 // newRand returns the random source of restart i of a fit seeded with

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
+
+	"github.com/pbl-lang/pbl/internal/par"
 )
 
 // PCOptions are the settings of [PC].
@@ -192,31 +193,22 @@ func (p *pcRun) skeleton(ctx context.Context, maxCond int) error {
 // level tests the edges of one level on p.workers goroutines; each edge's
 // outcome goes to its own slot of work.
 func (p *pcRun) level(ctx context.Context, work []pcEdge, nbrs [][]int, l int) error {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make([]error, p.workers)
-	for w := range min(p.workers, len(work)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t := NewTester(p.cols, p.card, p.test)
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(work) {
-					return
-				}
-				if err := ctx.Err(); err != nil {
-					errs[w] = err
-					return
-				}
-				if err := p.testEdge(t, &work[i], nbrs, l); err != nil {
-					errs[w] = err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	w := min(p.workers, len(work))
+	errs := make([]error, max(w, 1))
+	testers := make([]*Tester, len(errs))
+	par.Workers(w, len(work), func(g, i int) {
+		if errs[g] != nil {
+			return // this worker has stopped
+		}
+		if err := ctx.Err(); err != nil {
+			errs[g] = err
+			return
+		}
+		if testers[g] == nil {
+			testers[g] = NewTester(p.cols, p.card, p.test)
+		}
+		errs[g] = p.testEdge(testers[g], &work[i], nbrs, l)
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/pbl-lang/pbl/internal/par"
 )
 
 // Options configures the searches.
@@ -90,28 +90,7 @@ func (o *Options) workers() int {
 
 // parallelFor calls fn(0..n-1) on up to w goroutines.
 func parallelFor(w, n int, fn func(i int)) {
-	if w <= 1 || n <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(w, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
+	par.Workers(w, n, func(_, i int) { fn(i) })
 }
 
 // climber is the state of a hill climb: the graph, its family scores and

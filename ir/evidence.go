@@ -20,14 +20,7 @@ func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
 		return q, nil
 	}
 	var errs ErrorList
-	where := func(v VarID) Pos {
-		for _, mt := range q.Mentions {
-			if mt.Var == v {
-				return mt.Pos
-			}
-		}
-		return q.Pos
-	}
+	where := q.mentionPos
 	observed := func(o Obs) {
 		x := m.Vars[o.Var]
 		errs.Add(where(o.Var), "%s is observed as %s=%s in this session (:unobserve %s first)", Quote(x.Name), Quote(x.Name), Quote(x.States[o.State]), Quote(x.Name))
@@ -117,14 +110,7 @@ func (q *Query) WithRealEvidence(m *Model, ev []RealObs) (*Query, error) {
 		return q, nil
 	}
 	var errs ErrorList
-	where := func(v VarID) Pos {
-		for _, mt := range q.Mentions {
-			if mt.Var == v {
-				return mt.Pos
-			}
-		}
-		return q.Pos
-	}
+	where := q.mentionPos
 	out := *q
 	var added []RealObs
 	for _, o := range ev {
@@ -182,4 +168,14 @@ func (out *Query) addText(q *Query, parts []string) {
 	}
 	out.Text = text + strings.Join(parts, ", ") + ")"
 	out.Bar = out.Bar || q.Kind != MPE
+}
+
+// mentionPos returns where q first names v, or q's own position.
+func (q *Query) mentionPos(v VarID) Pos {
+	for _, mt := range q.Mentions {
+		if mt.Var == v {
+			return mt.Pos
+		}
+	}
+	return q.Pos
 }

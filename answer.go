@@ -54,6 +54,8 @@ func checkListing(q *ir.Query, n, top int) error {
 type Answer struct {
 	Infer *infer.Result
 	Hyp   *report.Hyp
+
+	model *ir.Model // the model answered, for the results by name (named.go)
 }
 
 // Answer answers q on m: a query about hypotheses given data (q.Hyp) by
@@ -65,13 +67,13 @@ func AnswerQuery(m *ir.Model, q *ir.Query, opt AnswerOptions) (*Answer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Answer{Infer: res}, nil
+		return &Answer{Infer: res, model: m}, nil
 	}
 	h, err := answerHyp(m, q, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &Answer{Hyp: h}, nil
+	return &Answer{Hyp: h, model: m}, nil
 }
 
 // Text writes the answer for people.

@@ -10,27 +10,22 @@ import (
 	"strings"
 
 	"github.com/pbl-lang/pbl"
-	"github.com/pbl-lang/pbl/formats/bif"
-	"github.com/pbl-lang/pbl/formats/dot"
-	"github.com/pbl-lang/pbl/formats/hugin"
 	"github.com/pbl-lang/pbl/formats/source"
-	"github.com/pbl-lang/pbl/formats/uai"
-	"github.com/pbl-lang/pbl/formats/xmlbif"
 	"github.com/pbl-lang/pbl/ir"
 )
 
-// writers maps an output extension to its exporter.
-var writers = map[string]func(w io.Writer, m *ir.Model, in string) error{
-	".pbl": func(w io.Writer, m *ir.Model, in string) error {
+// writers maps an output extension to its exporter: pbl.Write, but for
+// the header comment a .pbl file gets, which names the input.
+var writers = func() map[string]func(w io.Writer, m *ir.Model, in string) error {
+	out := map[string]func(w io.Writer, m *ir.Model, in string) error{}
+	for _, ext := range pbl.WriteFormats {
+		out[ext] = func(w io.Writer, m *ir.Model, _ string) error { return pbl.Write(w, m, ext) }
+	}
+	out[".pbl"] = func(w io.Writer, m *ir.Model, in string) error {
 		return source.Write(w, m, "Converted from "+filepath.Base(in)+" by pbl convert.")
-	},
-	".bif":    func(w io.Writer, m *ir.Model, _ string) error { return bif.Write(w, m) },
-	".dot":    func(w io.Writer, m *ir.Model, _ string) error { return dot.Write(w, m) },
-	".net":    func(w io.Writer, m *ir.Model, _ string) error { return hugin.Write(w, m) },
-	".uai":    func(w io.Writer, m *ir.Model, _ string) error { return uai.Write(w, m) },
-	".xml":    func(w io.Writer, m *ir.Model, _ string) error { return xmlbif.Write(w, m) },
-	".xmlbif": func(w io.Writer, m *ir.Model, _ string) error { return xmlbif.Write(w, m) },
-}
+	}
+	return out
+}()
 
 func outputFormats() string {
 	var exts []string

@@ -1,0 +1,203 @@
+package pbl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// ErrNotInAnswer is the kind of error [Answer.Prob] returns when the
+// answer holds no such number: a state that is not in the table, a
+// variable the query does not list, or a form of answer without it.
+var ErrNotInAnswer = errors.New("not in the answer")
+
+// A State is one variable's state by name, as a query writes it:
+// Campfire=true.
+type State struct {
+	Var   string
+	Value string
+}
+
+func (s State) String() string { return s.Var + "=" + s.Value }
+
+// A Row is one row of a table answer, by state names.
+type Row struct {
+	States []State // the query's target variables, in the order written
+	Given  []State // the free conditioning variables of P(X | Y), or nil
+	P      float64 // P(States | Given, evidence)
+}
+
+// A Marginal is one variable's posterior distribution, by state names.
+type Marginal struct {
+	Var    string
+	States []string  // the variable's states, in declaration order
+	P      []float64 // P[i] = P(Var = States[i] | evidence)
+}
+
+// Ask answers one query, written as in a model file, on m with the
+// default options: the shortest way from a query's text to its answer.
+// Answer reads the result by state names ([Answer.Prob], [Answer.Rows],
+// [Answer.Assignment], [Answer.Marginals]).
+func Ask(m *ir.Model, query string) (*Answer, error) {
+	q, err := ParseQuery(m, query)
+	if err != nil {
+		return nil, err
+	}
+	return AnswerQuery(m, q, AnswerOptions{})
+}
+
+// states names the states of vars.
+func (a *Answer) states(vars []ir.VarID, values []int) []State {
+	if len(vars) == 0 {
+		return nil
+	}
+	out := make([]State, len(vars))
+	for i, v := range vars {
+		x := a.model.Vars[v]
+		out[i] = State{Var: x.Name, Value: x.States[values[i]]}
+	}
+	return out
+}
+
+// Rows returns a table answer's rows (P(X | e), P(X, Y | e), P(X | Y)),
+// with state names, in the order the text output lists them; nil for any
+// other form of answer.
+func (a *Answer) Rows() []Row {
+	r := a.Infer
+	if r == nil || a.model == nil || r.Query.Kind != ir.Prob || r.Query.Form() != ir.FormTable {
+		return nil
+	}
+	out := make([]Row, len(r.Rows))
+	for i, row := range r.Rows {
+		out[i] = Row{States: a.states(r.Vars, row.Values), Given: a.states(r.Given, row.GivenValues), P: row.P}
+	}
+	return out
+}
+
+// Prob returns a probability the answer holds. For one number — P(x | e),
+// P(e), and the probability of an MPE or MAP assignment — call it with no
+// arguments. For a table, name the row: every target variable's state and,
+// for P(X | Y), every free conditioning variable's, as "Var=state" in any
+// order:
+//
+//	a, _ := pbl.Ask(m, "P(Campfire | Storm)")
+//	p, err := a.Prob("Campfire=true", "Storm=false")
+//
+// A row left out because its condition is impossible, a name the answer
+// does not list, or arguments that do not fit the form of the answer are
+// errors of kind [ErrNotInAnswer].
+func (a *Answer) Prob(states ...string) (float64, error) {
+	r := a.Infer
+	if r == nil || a.model == nil {
+		return 0, fmt.Errorf("%w: an answer about hypotheses has no single probability", ErrNotInAnswer)
+	}
+	q := r.Query
+	table := q.Kind == ir.Prob && q.Form() == ir.FormTable
+	if !table {
+		if len(states) > 0 {
+			return 0, fmt.Errorf("%w: %s is one number; call Prob with no states", ErrNotInAnswer, q.Text)
+		}
+		switch {
+		case q.Kind == ir.Prob && (q.Form() == ir.FormNumber || q.Form() == ir.FormEvidence), q.Kind == ir.MPE, q.Kind == ir.MAP:
+			return r.P, nil
+		}
+		return 0, fmt.Errorf("%w: %s has no probability", ErrNotInAnswer, q.Text)
+	}
+	want, err := a.rowOf(states)
+	if err != nil {
+		return 0, err
+	}
+	for _, row := range r.Rows {
+		if equalInts(row.Values, want[:len(r.Vars)]) && equalInts(row.GivenValues, want[len(r.Vars):]) {
+			return row.P, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: no row %s in %s (its condition has probability 0)", ErrNotInAnswer, strings.Join(states, ", "), q.Text)
+}
+
+// rowOf reads "Var=state" strings into the state indices of a table row:
+// the targets' then the free conditioning variables'.
+func (a *Answer) rowOf(states []string) ([]int, error) {
+	r := a.Infer
+	vars := append(append([]ir.VarID(nil), r.Vars...), r.Given...)
+	row := make([]int, len(vars))
+	for i := range row {
+		row[i] = -1
+	}
+	for _, s := range states {
+		name, value, ok := strings.Cut(s, "=")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok {
+			return nil, fmt.Errorf("%w: %q: want Var=state", ErrNotInAnswer, s)
+		}
+		i := -1
+		for j, v := range vars {
+			if a.model.Vars[v].Name == name {
+				i = j
+			}
+		}
+		if i < 0 {
+			return nil, fmt.Errorf("%w: %s is not a variable of the table %s", ErrNotInAnswer, name, r.Query.Text)
+		}
+		st := a.model.Vars[vars[i]].State(value)
+		if st < 0 {
+			return nil, fmt.Errorf("%w: %s has no state %q (states %s)", ErrNotInAnswer, name, value, a.model.Vars[vars[i]].Domain())
+		}
+		if row[i] >= 0 {
+			return nil, fmt.Errorf("%w: %s is named twice", ErrNotInAnswer, name)
+		}
+		row[i] = st
+	}
+	for i, st := range row {
+		if st < 0 {
+			return nil, fmt.Errorf("%w: name a state of %s to choose a row of %s", ErrNotInAnswer, a.model.Vars[vars[i]].Name, r.Query.Text)
+		}
+	}
+	return row, nil
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Assignment returns the assignment of an MPE or MAP answer by name: for
+// MPE every unobserved variable in declaration order, for MAP the MAP
+// variables in the order written; nil for any other answer.
+func (a *Answer) Assignment() []State {
+	r := a.Infer
+	if r == nil || a.model == nil || (r.Query.Kind != ir.MPE && r.Query.Kind != ir.MAP) {
+		return nil
+	}
+	out := make([]State, len(r.Assignment))
+	for i, o := range r.Assignment {
+		x := a.model.Vars[o.Var]
+		out[i] = State{Var: x.Name, Value: x.States[o.State]}
+	}
+	return out
+}
+
+// Marginals returns the answer to P(* | e) by name: every unobserved
+// discrete variable's posterior, in declaration order; nil for any other
+// answer.
+func (a *Answer) Marginals() []Marginal {
+	r := a.Infer
+	if r == nil || a.model == nil || r.Query.Kind != ir.Prob || r.Query.Form() != ir.FormMarginals {
+		return nil
+	}
+	out := make([]Marginal, len(r.Marginals))
+	for i, mg := range r.Marginals {
+		x := a.model.Vars[mg.Var]
+		out[i] = Marginal{Var: x.Name, States: x.States, P: mg.P}
+	}
+	return out
+}

@@ -36,8 +36,8 @@ func TestAnswerProb(t *testing.T) {
 		{"MPE(Storm=true)", nil, 0.75},
 		{"MAP(Campfire)", nil, 0.75},
 		{"P(Campfire | Storm)", []string{"Campfire=true", "Storm=false"}, -1}, // impossible given row: omitted
-		{"P(Campfire | Storm)", []string{"Campfire=true"}, -1},                 // Storm not named
-		{"P(Campfire | Storm)", nil, -1},                                       // a table needs states
+		{"P(Campfire | Storm)", []string{"Campfire=true"}, -1},                // Storm not named
+		{"P(Campfire | Storm)", nil, -1},                                      // a table needs states
 		{"P(Campfire | Storm)", []string{"Campfire=true", "Campfire=false"}, -1},
 		{"P(Campfire | Storm)", []string{"Campfire=true", "Storm=true", "Rain=true"}, -1},
 		{"P(Campfire | Storm)", []string{"Campfire", "Storm=true"}, -1},

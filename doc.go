@@ -2,8 +2,13 @@
 // pipeline (parser → ir → infer) the way cmd/pbl and the REPL use it.
 //
 //	m, err := pbl.LoadFile("examples/campfire.pbl")
-//	q, err := pbl.ParseQuery(m, "P(Campfire | Storm=true)")
-//	res, err := infer.Answer(m, q, infer.Options{})
+//	a, err := pbl.Ask(m, "P(Campfire | Storm=true)")
+//	p, err := a.Prob("Campfire=true")
+//
+// Answers are read by state names ([Answer.Prob], [Answer.Rows],
+// [Answer.Assignment], [Answer.Marginals]); [LearnCSV] learns a model's
+// numbers from a CSV file and [Write] writes a model in any format pbl
+// writes. docs/api.md walks through the examples.
 //
 // LoadFile reads a model, choosing the format by the file's extension (in
 // upper or lower case; [Formats] lists them): .pbl, the language of

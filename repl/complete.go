@@ -16,9 +16,7 @@ import (
 )
 
 // keywords are the language's words offered by completion.
-var keywords = []string{"P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "do", "query", "expect", "var", "import", "bool", "real", "normalize", "within",
-	"naive_bayes", "tan", "given", "data", "learn", "from", "with", "mixture", "of", "space", "in", "by", "prior", "uniform", "conjunction",
-	"noisy_or", "noisy_max", "leak", "lookup", "else", "and", "or", "not"}
+var keywords = grammar.Keywords
 
 // Complete returns the completions of the word before the cursor, in the
 // form of liner's WordCompleter: line is the line being edited and pos

@@ -54,11 +54,15 @@ func classifyFlags(c *cli, fs *flag.FlagSet) {
 	classifyMethod.register(fs, "with --cv, how each fold learns (default: as the file's learn statements, else mle)")
 	fs.StringVar(&classifyPredictions, "predictions", "", "write each row's prediction and class posterior to this CSV `file` (atomically)")
 	fs.BoolVar(&classifyIgnore, "ignore-unknown-columns", false, "skip data columns that name no variable of the model")
+	runnerFlags(fs) // runner.go: --runner beam hands over to pbl-beam
 }
 
 // classifyCmd runs pbl classify.
 func classifyCmd(c *cli, args []string) int {
 	const name = "classify"
+	if st, ok := c.handOver(name, args); ok {
+		return st
+	}
 	if len(args) != 1 {
 		return c.usageErr(name, "want one model file, got %s", plural(len(args), "argument"))
 	}

@@ -84,6 +84,9 @@ func (c *cli) print(m *ir.Model, res *pbl.Answer, first *bool) int {
 
 // queryCmd answers queries given on the command line.
 func queryCmd(c *cli, args []string) int {
+	if queryBatch != "" || runnerName != "local" {
+		return batchCmd(c, args) // batch.go
+	}
 	if len(args) < 2 {
 		return c.usageErr("query", "want a model file and at least one query")
 	}

@@ -65,10 +65,14 @@ func learnFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&learnOut, "o", "", "write the learned model to this `file` (.pbl or .bif), atomically")
 	fs.BoolVar(&learnIgnore, "ignore-unknown-columns", false, "skip CSV columns that name no variable of the model")
 	fs.Float64Var(&learnVarSm, "var-smoothing", learn.DefaultVarSmoothing, "real variables: the share of the largest variance added to every Gaussian's variance")
+	runnerFlags(fs) // runner.go: --runner beam hands over to pbl-beam
 }
 
 // learnCmd runs pbl learn.
 func learnCmd(c *cli, args []string) int {
+	if st, ok := c.handOver("learn", args); ok {
+		return st
+	}
 	if len(args) != 1 {
 		return c.usageErr("learn", "want one model file, got %s", plural(len(args), "argument"))
 	}

@@ -1,0 +1,221 @@
+package learn_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/learn"
+)
+
+// subBatch returns rows lo to hi of b, sharing its storage.
+func subBatch(b *data.Batch, lo, hi int) *data.Batch {
+	out := &data.Batch{N: hi - lo, Cols: make([][]int32, len(b.Cols)), Reals: make([][]float64, len(b.Reals)), Lines: b.Lines[lo:hi], Vars: b.Vars}
+	for j, c := range b.Cols {
+		if c != nil {
+			out.Cols[j] = c[lo:hi]
+		}
+	}
+	for j, r := range b.Reals {
+		if r != nil {
+			out.Reals[j] = r[lo:hi]
+		}
+	}
+	return out
+}
+
+// randomParts cuts n rows into parts ranges at random places (some
+// possibly empty).
+func randomParts(n, parts int, rng *rand.Rand) [][2]int {
+	cuts := make([]int, 0, parts+1)
+	cuts = append(cuts, 0)
+	for range parts - 1 {
+		cuts = append(cuts, rng.IntN(n+1))
+	}
+	cuts = append(cuts, n)
+	for i := 1; i < len(cuts); i++ {
+		for j := i; j > 0 && cuts[j] < cuts[j-1]; j-- {
+			cuts[j], cuts[j-1] = cuts[j-1], cuts[j]
+		}
+	}
+	out := make([][2]int, 0, parts)
+	for i := 1; i < len(cuts); i++ {
+		out = append(out, [2]int{cuts[i-1], cuts[i]})
+	}
+	return out
+}
+
+// numbers lists every number of m's distributions, in VarID order.
+func numbers(m *ir.Model) []float64 {
+	var out []float64
+	seen := map[ir.Dist]bool{}
+	for v := range m.Vars {
+		d := m.Dist(ir.VarID(v))
+		if d == nil || seen[d] {
+			continue
+		}
+		seen[d] = true
+		switch d := d.(type) {
+		case *ir.Gaussian:
+			out = append(append(out, d.Mean...), d.SD...)
+		case *ir.MultiNormal:
+			for u := range d.Mean {
+				out = append(append(out, d.Mean[u]...), d.Cov[u]...)
+			}
+		default:
+			out = append(out, m.Factor(ir.VarID(v)).Vals...)
+		}
+	}
+	return out
+}
+
+// TestEMPlanMatchesLocal: EM run as E-step statistics per shard, merged
+// in a random order and grouping, then the M-step, gives the local
+// learner's trace and parameters (to 1e-12), whatever the partition of the
+// rows, for a hidden discrete variable, missing cells, MAP, and a mixture
+// inside a network (joint normal densities started by k-means).
+func TestEMPlanMatchesLocal(t *testing.T) {
+	tests := []struct {
+		name, src, csv string
+		opt            learn.Options
+	}{
+		{"latent-class", `var Condition: {flu, cold, allergy}
+var Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}
+Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
+`, "../examples/data/symptoms.csv", learn.Options{Method: learn.EM, Seed: 22, MaxIter: 6}},
+		{"latent-class-map", `var Condition: {flu, cold, allergy}
+var Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}
+Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
+`, "../examples/data/symptoms.csv", learn.Options{Method: learn.EM, Seed: 3, MaxIter: 4, Alpha: 1}},
+		{"mixture-network", `var Lake: {north, south}
+var Species: {s1, s2, s3}
+var Colour: {silver, dark}
+var length, weight: real
+Lake -> Species
+Species -> Colour
+mixture Species of length, weight (covariance = full)
+`, "../examples/data/fish.csv", learn.Options{Method: learn.EM, Seed: 1, MaxIter: 5}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := loadModel(t, tc.src)
+			f, err := os.Open(tc.csv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, err := data.ReadAll(tc.csv, f, m, data.Options{})
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			m = m.WithStates(all.States)
+			want, rep, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) {
+				return data.Open(tc.csv, m, data.Options{})
+			}, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := learn.NewEMPlan(m, all.Vars, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(5, 5))
+			for _, parts := range []int{1, 3, 8} {
+				params, err := plan.Start(0, all)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var trace []float64
+				for it := 0; it <= tc.opt.MaxIter; it++ {
+					es, err := plan.EStep(params)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var stats []*learn.EMStats
+					for _, r := range randomParts(all.N, parts, rng) {
+						st := es.NewStats()
+						if err := es.Add(st, subBatch(all, r[0], r[1])); err != nil {
+							t.Fatal(err)
+						}
+						stats = append(stats, st)
+					}
+					for len(stats) > 1 {
+						i, j := rng.IntN(len(stats)), rng.IntN(len(stats)-1)
+						if j >= i {
+							j++
+						}
+						stats[i].Merge(stats[j])
+						stats = append(stats[:j], stats[j+1:]...)
+					}
+					st := stats[0]
+					if st.Rows != int64(all.N) {
+						t.Fatalf("%d parts: %d rows, want %d", parts, st.Rows, all.N)
+					}
+					trace = append(trace, st.LogLik)
+					if it == tc.opt.MaxIter {
+						break
+					}
+					if params, err = plan.MStep(params, st); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if len(trace) != len(rep.Trace) {
+					t.Fatalf("%d parts: trace of %d values, local %d", parts, len(trace), len(rep.Trace))
+				}
+				for i, ll := range trace {
+					if !(math.Abs(ll-rep.Trace[i]) <= 1e-12*math.Abs(rep.Trace[i])) {
+						t.Errorf("%d parts: log-likelihood %d is %v, local %v", parts, i, ll, rep.Trace[i])
+					}
+				}
+				got, exp := numbers(params), numbers(want)
+				if len(got) != len(exp) {
+					t.Fatalf("%d parts: %d numbers, local %d", parts, len(got), len(exp))
+				}
+				for i := range got {
+					if !(math.Abs(got[i]-exp[i]) <= 1e-12*math.Max(1, math.Abs(exp[i]))) {
+						t.Errorf("%d parts: number %d is %v, local %v", parts, i, got[i], exp[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// ExampleEMPlan shows one EM iteration over two shards.
+func ExampleEMPlan() {
+	files, err := pbl.Parse("m.pbl", []byte("var H: {a, b}\nvar X, Y: {yes, no}\nH -> X, Y\n"))
+	if err != nil {
+		panic(err)
+	}
+	m, err := ir.Lower(files...)
+	if err != nil {
+		panic(err)
+	}
+	shard := func(csv string) *data.Batch {
+		b, err := data.ReadAll("shard.csv", strings.NewReader(csv), m, data.Options{})
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}
+	s1, s2 := shard("X,Y\nyes,yes\nno,no\n"), shard("X,Y\nyes,no\nyes,yes\n")
+	plan, err := learn.NewEMPlan(m, s1.Vars, learn.Options{Method: learn.EM, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	params, _ := plan.Start(0, nil) // H is hidden: random tables
+	es, _ := plan.EStep(params)
+	a, b := es.NewStats(), es.NewStats()
+	es.Add(a, s1) // on one machine
+	es.Add(b, s2) // on another
+	a.Merge(b)
+	next, _ := plan.MStep(params, a)
+	fmt.Println(a.Rows, next.Factor(0).Card)
+	// Output: 4 [2]
+}

@@ -57,6 +57,7 @@ Usage:
                               [--score bic|aic|loglik|bdeu|k2] [-o OUT]
   pbl score MODEL --data CSV  score a network's graph given data [--score S]
   pbl compare A B             structural Hamming distance between two networks' CPDAGs
+  pbl lsp                     the language server, for editors (stdin and stdout)
   pbl help [COMMAND]          show help
 
 Every command takes --json. Exit status: 0 ok, 1 error in a model, data or
@@ -90,6 +91,7 @@ func init() {
 		{name: "structure", args: "DATA.csv", summary: structureSummary, run: structureCmd, flags: structureFlags},
 		{name: "score", args: "MODEL --data CSV", summary: scoreSummary, run: scoreCmd, flags: scoreFlags},
 		{name: "compare", args: "A B", summary: compareSummary, run: compareCmd},
+		{name: "lsp", summary: lspSummary, run: lspCmd},
 		{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
 	}
 }

@@ -1,0 +1,29 @@
+package lsp
+
+// definition returns where the variable (or data set, space, mixture)
+// named at byte offset off is declared: from the model when the text
+// loads (so across imports), else from this document's declarations. It
+// returns an empty list when there is none.
+func (d *document) definition(off int) []Location {
+	word, _ := d.text.wordAt(off)
+	if word == "" {
+		return []Location{}
+	}
+	if m := d.model; m != nil {
+		if v, ok := m.Lookup(word); ok && v.Pos.IsValid() {
+			if v.Pos.File == "" || v.Pos.File == d.path {
+				return []Location{{URI: d.uri, Range: d.text.tokenRange(d.text.fromPos(v.Pos.Line, v.Pos.Col))}}
+			}
+			// In an imported file: the column is that file's; point at the
+			// line's start when the file cannot be read to convert it.
+			p := Position{Line: v.Pos.Line - 1, Character: v.Pos.Col - 1}
+			return []Location{{URI: pathURI(v.Pos.File), Range: Range{Start: p, End: Position{Line: p.Line, Character: p.Character + utf16Len(word)}}}}
+		}
+	}
+	for _, x := range d.decls {
+		if x.name == word {
+			return []Location{{URI: d.uri, Range: Range{Start: d.text.position(x.off), End: d.text.position(x.end)}}}
+		}
+	}
+	return []Location{}
+}

@@ -1,0 +1,24 @@
+// Package lsp is pbl's language server: the Language Server Protocol over
+// a byte stream (stdio for `pbl lsp`), with JSON-RPC 2.0 messages framed by
+// Content-Length headers.
+//
+// It keeps the text of every open .pbl document and, on every change,
+// loads it the way every command does (pbl.Load: imports resolved from the
+// document's directory, learn statements run) to publish its diagnostics —
+// every error `pbl check` reports, with its range. The other features work
+// on a file with errors too, the usual state of a file being edited:
+//
+//   - completion: keywords, query forms, variable names, and a variable's
+//     states after "X=" (names from the last model that loaded, else from
+//     the document's var declarations);
+//   - hover: a variable's states, parents and table; on a query statement,
+//     its answer;
+//   - go to definition: a variable's declaration, across imports;
+//   - document symbols: the variables, data sets, spaces and mixtures
+//     declared, found by scanning the tokens, so they survive errors;
+//   - formatting: the canonical layout of package format (`pbl fmt`).
+//
+// The server is synchronous: it answers each request before reading the
+// next. Positions follow LSP: zero-based lines, and characters counted in
+// UTF-16 code units.
+package lsp

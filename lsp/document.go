@@ -1,0 +1,176 @@
+package lsp
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// A document is an open .pbl file: its text and what the server learned
+// of it at the last change.
+type document struct {
+	uri     string
+	path    string // the file path of a file: URI, else the URI itself
+	version int
+	text    *text
+
+	model *ir.Model    // the text's model, or nil if it has errors
+	last  *ir.Model    // the last model of this document that loaded, or nil
+	errs  ir.ErrorList // the text's errors: parse, import, lowering, learning
+	decls []decl       // the declarations, scanned from the tokens
+}
+
+// A decl is a name the document declares.
+type decl struct {
+	name     string
+	kind     int    // Symbol*
+	detail   string // "var", "data", "space", "mixture"
+	off, end int    // the name's bytes
+	line     int    // the declaration's line (zero-based)
+	stmtEnd  int    // the byte offset where the declaring statement's line ends
+}
+
+// uriPath returns the file path of a file: URI, or the URI itself.
+func uriPath(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return uri
+	}
+	return filepath.FromSlash(u.Path)
+}
+
+// pathURI returns the file: URI of an absolute path (others unchanged).
+func pathURI(path string) string {
+	if !filepath.IsAbs(path) {
+		return path
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+// newDocument reads a document's text and analyses it.
+func newDocument(uri string, version int, src string) *document {
+	d := &document{uri: uri, path: uriPath(uri), version: version}
+	d.update(src)
+	return d
+}
+
+// update replaces the text and analyses it again.
+func (d *document) update(src string) {
+	d.text = newText(src)
+	d.decls = scanDecls(d.path, d.text)
+	m, err := pbl.Load(d.path, []byte(src))
+	d.model, d.errs = m, nil
+	if err != nil {
+		d.model = nil
+		d.errs = errorList(err)
+		return
+	}
+	d.last = m
+}
+
+// errorList returns err's user errors, one per position.
+func errorList(err error) ir.ErrorList {
+	var l ir.ErrorList
+	var e *ir.Error
+	switch {
+	case errors.As(err, &l):
+		return l
+	case errors.As(err, &e):
+		return ir.ErrorList{e}
+	}
+	return ir.ErrorList{{Msg: err.Error()}}
+}
+
+// diagnostics returns the document's errors as LSP diagnostics. An error
+// in an imported file is shown at the start of this one, naming its place.
+func (d *document) diagnostics() []Diagnostic {
+	out := []Diagnostic{}
+	for _, e := range d.errs {
+		diag := Diagnostic{Severity: SeverityError, Source: "pbl", Message: e.Msg}
+		switch {
+		case !e.Pos.IsValid():
+			diag.Range = d.text.tokenRange(0)
+		case e.Pos.File != "" && filepath.Clean(e.Pos.File) != filepath.Clean(d.path):
+			diag.Message = fmt.Sprintf("%s: %s", e.Pos, e.Msg)
+			diag.Range = d.text.tokenRange(0)
+		default:
+			diag.Range = d.text.tokenRange(d.text.fromPos(e.Pos.Line, e.Pos.Col))
+		}
+		out = append(out, diag)
+	}
+	return out
+}
+
+// model returns the model to answer from: this text's, else the last one
+// that loaded (names may be stale, but an editor's file has errors most
+// of the time it is being typed).
+func (d *document) bestModel() *ir.Model {
+	if d.model != nil {
+		return d.model
+	}
+	return d.last
+}
+
+// scanDecls finds the declarations by their tokens, so that a file with
+// errors still has its symbols: "var A, B: …" at the start of a line, and
+// "data D", "space H", "mixture C" likewise. Scanning stops at a lexical
+// error.
+func scanDecls(path string, t *text) []decl {
+	sc := grammar.NewScanner(path, t.src)
+	var out []decl
+	type tok struct {
+		val       string
+		off, line int
+		first     bool // the first token of its line
+	}
+	var toks []tok
+	prevLine := 0
+	for {
+		tk, err := sc.Next()
+		if err != nil || tk.EOF() {
+			break
+		}
+		toks = append(toks, tok{tk.Value, tk.Pos.Offset, tk.Pos.Line - 1, tk.Pos.Line != prevLine})
+		prevLine = tk.Pos.Line
+	}
+	lineEnd := func(line int) int { return t.lines[line] + len(t.line(line)) }
+	for i := 0; i < len(toks); i++ {
+		k := toks[i]
+		if !k.first || i+1 >= len(toks) || !isIdent(toks[i+1].val) {
+			continue
+		}
+		add := func(j int, kind int, detail string) {
+			n := toks[j]
+			out = append(out, decl{name: n.val, kind: kind, detail: detail, off: n.off, end: n.off + len(n.val), line: k.line, stmtEnd: lineEnd(k.line)})
+		}
+		switch k.val {
+		case "var":
+			j := i + 1
+			for ; j < len(toks) && isIdent(toks[j].val); j++ {
+				add(j, SymbolVariable, "var")
+				if j+1 >= len(toks) || toks[j+1].val != "," {
+					break
+				}
+				j++
+			}
+		case "data":
+			add(i+1, SymbolArray, "data")
+		case "space":
+			add(i+1, SymbolStruct, "space")
+		case "mixture":
+			add(i+1, SymbolClass, "mixture")
+		}
+	}
+	return out
+}
+
+// isIdent reports whether a token's text is an identifier.
+func isIdent(s string) bool {
+	return s != "" && !isDigitByte(s[0]) && strings.IndexFunc(s, func(r rune) bool { return !isWordByte(byte(min(r, 0x80))) }) < 0
+}

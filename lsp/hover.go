@@ -1,0 +1,142 @@
+package lsp
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
+)
+
+// maxHoverRows is the most rows of a table a hover shows.
+const maxHoverRows = 16
+
+// hover describes what is at byte offset off: a variable (its states,
+// parents and table), or the query or expectation of that line (its
+// answer, when the text has no errors). It returns nil over anything else.
+func (d *document) hover(off int) *Hover {
+	word, start := d.text.wordAt(off)
+	m := d.bestModel()
+	if m != nil && word != "" {
+		if v, ok := m.Lookup(word); ok {
+			r := Range{Start: d.text.position(start), End: d.text.position(start + len(word))}
+			return &Hover{Contents: MarkupContent{Kind: "markdown", Value: describeVar(m, v)}, Range: &r}
+		}
+	}
+	if d.model != nil {
+		if text := d.answerAt(d.text.position(off).Line + 1); text != "" {
+			return &Hover{Contents: MarkupContent{Kind: "markdown", Value: text}}
+		}
+	}
+	return nil
+}
+
+// describeVar is a variable's hover text.
+func describeVar(m *ir.Model, v *ir.Variable) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s**: %s", v.Name, v.Domain())
+	if ps := m.Parents[v.ID]; len(ps) > 0 {
+		fmt.Fprintf(&b, "\n\nparents: %s", m.NameList(ps, len(ps)))
+	}
+	if ch := m.Children()[v.ID]; len(ch) > 0 {
+		fmt.Fprintf(&b, "\n\nchildren: %s", m.NameList(ch, len(ch)))
+	}
+	if v.Discrete() && m.Dists[v.ID] != nil {
+		if t := m.Table(v.ID); t != nil {
+			b.WriteString("\n\n```\n")
+			writeTable(&b, m, t)
+			b.WriteString("```")
+		}
+	}
+	if m.Dists[v.ID] == nil && v.Discrete() {
+		b.WriteString("\n\n(no distribution yet: learned from data)")
+	}
+	return b.String()
+}
+
+// writeTable writes a conditional table, a row per parent configuration
+// (the first parent slowest), at most maxHoverRows rows.
+func writeTable(b *strings.Builder, m *ir.Model, t *ir.CPT) {
+	f := t.Factor
+	child := m.Vars[t.Child]
+	stride := func(v ir.VarID) int {
+		for i, x := range f.Vars {
+			if x == v {
+				return f.Stride[i]
+			}
+		}
+		return 0
+	}
+	var tab report.Table
+	head := make([]string, 0, len(t.Parents)+child.Card())
+	for _, p := range t.Parents {
+		head = append(head, m.Vars[p].Name)
+	}
+	for _, s := range child.States {
+		head = append(head, child.Name+"="+s)
+	}
+	tab.Add(head...)
+	conf := make([]int, len(t.Parents))
+	rows := 0
+	for {
+		if rows == maxHoverRows {
+			tab.Add("…")
+			break
+		}
+		base := 0
+		cells := make([]string, 0, len(head))
+		for i, p := range t.Parents {
+			base += conf[i] * stride(p)
+			cells = append(cells, m.Vars[p].States[conf[i]])
+		}
+		for s := range child.States {
+			cells = append(cells, report.Num(f.Vals[base+s*stride(t.Child)]))
+		}
+		tab.Add(cells...)
+		rows++
+		// the next configuration, the last parent fastest
+		i := len(conf) - 1
+		for ; i >= 0; i-- {
+			conf[i]++
+			if conf[i] < m.Vars[t.Parents[i]].Card() {
+				break
+			}
+			conf[i] = 0
+		}
+		if i < 0 {
+			break
+		}
+	}
+	tab.Write(b)
+}
+
+// answerAt answers the query or expectation statement on a line (from
+// one) of this document, as `pbl run` prints it, or returns "".
+func (d *document) answerAt(line int) string {
+	for _, s := range d.model.Stmts {
+		var q *ir.Query
+		var pos ir.Pos
+		switch s := s.(type) {
+		case *ir.QueryStmt:
+			q, pos = s.Query, s.Pos
+		case *ir.ExpectStmt:
+			q, pos = s.Query, s.Pos
+		default:
+			continue
+		}
+		if pos.Line != line || pos.File != "" && filepath.Clean(pos.File) != filepath.Clean(d.path) {
+			continue
+		}
+		a, err := pbl.AnswerQuery(d.model, q, pbl.AnswerOptions{})
+		if err != nil {
+			return fmt.Sprintf("`%s`: %v", q.Text, errorList(err)[0].Msg)
+		}
+		var buf bytes.Buffer
+		a.Text(&buf, d.model)
+		return "```\n" + strings.TrimRight(buf.String(), "\n") + "\n```"
+	}
+	return ""
+}

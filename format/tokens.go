@@ -1,0 +1,125 @@
+package format
+
+import (
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pbl-lang/pbl/grammar"
+)
+
+// token is one token of the source with the comments before it. The
+// token stream, not the syntax tree, is what the printer writes: the tree
+// says where lines break and what aligns, the stream gives each token's
+// text as written and the comments between tokens.
+type token struct {
+	typ         lexer.TokenType // grammar.Ident, Number, String, Punct or EOF
+	text        string          // as written (a string with its quotes and escapes)
+	line        int             // 1-based line of the token's first byte
+	comments    []comment
+	blankBefore bool // an empty line separates the token from what precedes it (a token or a comment)
+}
+
+// comment is a // or /* */ comment.
+type comment struct {
+	text        string
+	trailing    bool // it starts on the line where the previous token ends
+	blankBefore bool // an empty line separates it from the previous token or comment
+	lineAfter   bool // what follows it (a token or a comment) starts on a later line
+	block       bool // a /* */ comment
+}
+
+// scan returns src's tokens, the last one EOF. It scans with grammar's
+// scanner (src has parsed, so it has no lexical error) and reads the
+// comments from the gaps between tokens, which hold only white space and
+// comments.
+func scan(filename string, src string) ([]token, error) {
+	sc := grammar.NewScanner(filename, src)
+	var toks []token
+	prevEnd := 0 // offset after the previous token
+	for {
+		t, err := sc.Next()
+		if err != nil {
+			return nil, err
+		}
+		tok := token{typ: t.Type, line: t.Pos.Line}
+		start := t.Pos.Offset
+		if t.Type == grammar.EOF {
+			start = len(src)
+		}
+		tok.comments, tok.blankBefore = gap(src[prevEnd:start])
+		end := start
+		switch t.Type {
+		case grammar.EOF:
+		case grammar.String:
+			end = stringEnd(src, start)
+		default:
+			end = start + len(t.Value)
+		}
+		tok.text = src[start:end]
+		toks = append(toks, tok)
+		if t.Type == grammar.EOF {
+			return toks, nil
+		}
+		prevEnd = end
+	}
+}
+
+// gap reads the comments of a gap between two tokens, and whether an empty
+// line precedes the token that ends it.
+func gap(s string) (cs []comment, blank bool) {
+	newlines := 0    // since the previous token or comment
+	sawLine := false // a newline since the previous token
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '\n':
+			newlines++
+			sawLine = true
+			i++
+		case c == '/' && i+1 < len(s) && (s[i+1] == '/' || s[i+1] == '*'):
+			var j int
+			block := s[i+1] == '*'
+			if block {
+				j = i + 2 + strings.Index(s[i+2:], "*/") + 2
+			} else {
+				j = i + strings.IndexByte(s[i:]+"\n", '\n')
+			}
+			if n := len(cs); n > 0 {
+				cs[n-1].lineAfter = newlines > 0
+			}
+			cs = append(cs, comment{
+				text:        strings.TrimRight(s[i:j], " \t\r"),
+				trailing:    !sawLine,
+				blankBefore: newlines >= 2,
+				block:       block,
+			})
+			// A block comment's own newlines count as a line break
+			// after the previous token, not as blank lines.
+			if strings.Contains(s[i:j], "\n") {
+				sawLine = true
+			}
+			newlines = 0
+			i = j
+		default:
+			i++ // white space
+		}
+	}
+	if n := len(cs); n > 0 {
+		cs[n-1].lineAfter = newlines > 0
+	}
+	return cs, newlines >= 2
+}
+
+// stringEnd returns the offset after the quoted string starting at
+// src[i], a valid string with Go escapes on one line.
+func stringEnd(src string, i int) int {
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(src)
+}

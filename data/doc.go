@@ -65,6 +65,23 @@
 // number of shards or workers. Header binding, and IgnoreUnknownColumns,
 // are the same as for any variable.
 //
+// # Parallel parsing
+//
+// A large input (more than half of the first 1 MiB read, in a file of
+// several columns) is parsed on [Options].Workers goroutines, GOMAXPROCS
+// by default: one goroutine reads it in chunks of 4 MiB cut at row
+// boundaries, workers parse the chunks, and [Reader.Read] delivers their
+// rows in file order. A row boundary is a line feed outside quotes: a
+// chunk starts at one, so a byte is inside quotes when the chunk has an
+// odd number of quotes before it, and a chunk boundary never falls inside
+// a quoted field, however many line breaks it holds. The rows, their line
+// numbers, the numbering of open variables' states and the errors are
+// those of one reader, whatever the number of workers; memory stays
+// bounded (a few chunks in flight). This works for any source, a pipe or
+// gzip data included (decompression stays on one goroutine). [Reader.Close]
+// stops the goroutines; a Reader dropped before the end of its input
+// stops them when it is collected.
+//
 // # Errors
 //
 // Errors in the header are reported together by [NewReader], as an

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -28,6 +29,14 @@ const maxListed = 8
 // Options configures a Reader.
 type Options struct {
 	IgnoreUnknownColumns bool // skip columns that name no model variable instead of failing
+
+	// Workers is the number of goroutines that parse a large input (see
+	// "Parallel parsing" in the package doc); 0 means GOMAXPROCS, and 1
+	// parses on the goroutine that calls Read. The rows, their numbering
+	// and the errors are the same for any number.
+	Workers int
+
+	chunkSize int // tests: the size of the chunks in parallel mode; 0 means chunkSize
 }
 
 // Reader streams the rows of a CSV file whose header names model variables.
@@ -50,6 +59,11 @@ type Reader struct {
 	rowErr  error // the first bad cell of the row being scanned
 	pending int   // blank lines read but not yet delivered (one-column files)
 	pendAt  int   // line of the first pending blank line
+
+	workers int       // Options.Workers, resolved: at least 1
+	chunk   int       // the size of the chunks in parallel mode
+	started bool      // Read has been called: the mode is chosen
+	pipe    *pipeline // the splitter and workers in parallel mode, or nil
 }
 
 // column is what the scanner needs to decode the cells of a bound column.
@@ -156,6 +170,9 @@ func Open(path string, m *ir.Model, opt Options) (*Reader, error) {
 // Close closes the file opened by Open. It does nothing for a Reader made
 // by NewReader.
 func (r *Reader) Close() error {
+	if r.pipe != nil {
+		r.pipe.halt()
+	}
 	if r.closer == nil {
 		return nil
 	}
@@ -170,7 +187,13 @@ func (r *Reader) Close() error {
 // magic bytes). Errors in the header are an ir.ErrorList; an error reading
 // src is returned as an *ir.Error.
 func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reader, error) {
-	r := &Reader{m: m}
+	r := &Reader{m: m, workers: opt.Workers, chunk: opt.chunkSize}
+	if r.chunk <= 0 {
+		r.chunk = chunkSize
+	}
+	if r.workers <= 0 {
+		r.workers = runtime.GOMAXPROCS(0)
+	}
 	r.s = scanner{file: filename, src: src, buf: make([]byte, initialBuf), line: 1}
 	s := &r.s
 	for s.end < 3 && !s.eof {
@@ -369,6 +392,13 @@ func (r *Reader) Read(b *Batch) error {
 		if c.real && len(b.Reals[j]) < size || !c.real && len(b.Cols[j]) < size {
 			panic("data: Read: a column of the batch is shorter than its Lines")
 		}
+	}
+	if !r.started {
+		r.started = true
+		r.startParallel(r.workers)
+	}
+	if r.pipe != nil {
+		return r.readParallel(b)
 	}
 	i := 0
 	for i < size {

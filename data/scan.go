@@ -78,6 +78,9 @@ func (s *scanner) fill() error {
 			s.eof = true
 			return nil
 		}
+		if err == errRowTooLong {
+			return ir.Errorf(ir.Pos{File: s.file, Line: s.line, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
+		}
 		if err != nil && s.gzip {
 			return ir.Errorf(ir.Pos{File: s.file, Line: s.line}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)
 		}

@@ -1,0 +1,464 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// This file parses a large input on several goroutines (see "Parallel
+// parsing" in the package doc).
+//
+// One goroutine, the splitter, reads the input after the header in
+// chunks of about chunkSize bytes and cuts each at its last row
+// boundary: a line feed outside quotes. Chunks start at row boundaries,
+// where no field is open, so whether a byte of a chunk is inside quotes
+// is the parity of the quotes before it in the chunk (a quote written
+// twice inside a quoted field counts twice); the splitter counts the
+// chunk's quotes (bytes.Count, memory speed) and walks back from its end
+// to the last line feed with an even number of quotes before it. A chunk
+// without one (a row longer than the chunk) grows until it has one, up to
+// the longest row. It also counts the chunk's line feeds, so that every
+// chunk knows the line it starts on.
+//
+// Workers parse chunks into batches with a Reader of their own over the
+// chunk's bytes (the header's binding; the same scanner and messages), in
+// any order. Read delivers the chunks' rows in file order, and then a
+// chunk's error, if it has one: the rows and the error are those of one
+// reader of the whole input, whatever the number of workers. Each worker
+// numbers an open variable's new states in its chunk; Read, taking chunks
+// in order, appends each chunk's new states to the reader's lists and
+// renumbers the chunk's cells, so the numbering is that of one reader.
+//
+// Memory is bounded: at most queueDepth chunks (their bytes, then their
+// batches) are in flight, whatever the size of the input.
+
+// chunkSize is the size of the chunks a large input is cut into.
+const chunkSize = 4 << 20
+
+// parallelBatch is the number of rows per batch a worker parses a chunk
+// into.
+const parallelBatch = 4096
+
+// errRowTooLong is what the source of a chunk without a row boundary
+// returns when its row needs more: the row is longer than maxRow.
+var errRowTooLong = errors.New("row too long")
+
+// chunk is a piece of the input that ends at a row boundary (or at the end
+// of the input), and, once parsed (done closed), its rows.
+type chunk struct {
+	buf  []byte
+	line int   // the line buf[0] is on
+	last bool  // buf ends at the end of the input
+	long bool  // buf is the start of a row longer than maxRow: no boundary in it
+	err  error // a read error after the previous chunk (buf is empty)
+
+	done    chan struct{}
+	batches []*Batch
+	rows    int
+	perr    error      // the parse error after the batches' rows, or nil
+	states  [][]string // states[j]: the states of open column j after the chunk, as its worker numbered them
+}
+
+// pipeline is the splitter and the workers of a reader in parallel mode.
+// It holds no pointer to the Reader, so that a Reader dropped before the
+// end of its input can be collected, and its cleanup stop the goroutines.
+type pipeline struct {
+	queue chan *chunk // chunks in file order, to Read
+	work  chan *chunk // chunks to parse, to the workers
+	free  chan []byte // chunk buffers
+	bfree chan *Batch // parsed batches, returned by Read
+	stop  chan struct{}
+	once  sync.Once
+
+	cur   *chunk // the chunk Read is delivering, or nil
+	bi, i int    // its next batch, and the next row in it
+}
+
+// halt stops the goroutines (they exit at their next step).
+func (p *pipeline) halt() { p.once.Do(func() { close(p.stop) }) }
+
+// layout is what a worker needs of the Reader to parse a chunk.
+type layout struct {
+	file string
+	m    *ir.Model
+	nf   int
+	bind []int32
+	cols []column
+	vars []ir.VarID
+}
+
+// startParallel puts r in parallel mode with w workers, if the input is
+// large enough to gain from it (the header's first read brought in at
+// least half a buffer, and there is more), in a file of several columns.
+func (r *Reader) startParallel(w int) {
+	s := &r.s
+	if w <= 1 || s.eof || r.nf <= 1 || s.err != nil || s.end-s.pos < min(r.chunk, len(s.buf)/2) {
+		return
+	}
+	depth := 2*w + 2
+	p := &pipeline{
+		queue: make(chan *chunk, depth),
+		work:  make(chan *chunk, depth),
+		free:  make(chan []byte, depth),
+		bfree: make(chan *Batch, 8*depth),
+		stop:  make(chan struct{}),
+	}
+	lay := &layout{file: s.file, m: r.m, nf: r.nf, bind: r.bind, vars: r.Vars}
+	lay.cols = append([]column(nil), r.cols...)
+	for j, c := range lay.cols {
+		if c.v.Open {
+			lay.cols[j] = column{} // made afresh per chunk (newColumn)
+		}
+	}
+	carry := append([]byte(nil), s.buf[s.pos:s.end]...)
+	go p.split(s.src, s.gzip, carry, s.line, lay.file, r.chunk, depth)
+	var wg sync.WaitGroup
+	for range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.parse(lay)
+		}()
+	}
+	r.pipe = p
+	s.buf, s.pos, s.end = nil, 0, 0 // the splitter owns the input now
+	runtime.AddCleanup(r, (*pipeline).halt, p)
+}
+
+// split reads src (after the header: carry is what the header's read
+// brought in beyond it, line the line carry starts on) and sends its
+// chunks to the queue and the workers.
+func (p *pipeline) split(src io.Reader, gz bool, carry []byte, line int, file string, size, depth int) {
+	defer close(p.work)
+	defer close(p.queue)
+	eof := false
+	send := func(c *chunk) bool {
+		c.done = make(chan struct{})
+		select {
+		case p.queue <- c:
+		case <-p.stop:
+			return false
+		}
+		select {
+		case p.work <- c:
+		case <-p.stop:
+			return false
+		}
+		return true
+	}
+	for {
+		var buf []byte
+		select {
+		case buf = <-p.free:
+		default:
+			if depth > 0 { // buffers are made as they are needed: a small input needs few
+				depth--
+				buf = make([]byte, 0, size)
+				break
+			}
+			select {
+			case buf = <-p.free:
+			case <-p.stop:
+				return
+			}
+		}
+		buf = append(buf[:0], carry...)
+		carry = carry[:0]
+		cut := -1
+		for {
+			var err error
+			buf, eof, err = fillChunk(src, buf, eof)
+			if err != nil {
+				// The complete rows before the error, then the error.
+				if cut = rowEnd(buf); cut > 0 {
+					if !send(&chunk{buf: buf[:cut], line: line}) {
+						return
+					}
+					line += bytes.Count(buf[:cut], []byte{'\n'})
+				}
+				msg := "read error: %v"
+				if gz {
+					msg = "the file starts as gzip data but is not valid gzip (%v): is it truncated?"
+				}
+				send(&chunk{err: ir.Errorf(ir.Pos{File: file, Line: line}, msg, err)})
+				return
+			}
+			if eof {
+				break
+			}
+			if cut = rowEnd(buf); cut > 0 {
+				break
+			}
+			if len(buf) >= maxRow {
+				break // a row longer than maxRow: the worker says so, as one reader would
+			}
+			nb := make([]byte, len(buf), min(2*cap(buf), maxRow)) // a row longer than the chunk
+			copy(nb, buf)
+			buf = nb
+		}
+		c := &chunk{buf: buf, line: line, last: eof, long: !eof && cut <= 0}
+		if cut > 0 {
+			carry = append(carry, buf[cut:]...)
+			c.buf = buf[:cut]
+		}
+		line += bytes.Count(c.buf, []byte{'\n'})
+		if !send(c) || eof || c.long {
+			return
+		}
+	}
+}
+
+// fillChunk reads from src into buf until it is full or src is exhausted.
+func fillChunk(src io.Reader, buf []byte, eof bool) ([]byte, bool, error) {
+	stalls := 0
+	for !eof && len(buf) < cap(buf) {
+		n, err := src.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, true, nil
+		}
+		if err != nil {
+			return buf, false, err
+		}
+		if n == 0 {
+			if stalls++; stalls == 100 {
+				return buf, false, io.ErrNoProgress
+			}
+		}
+	}
+	return buf, eof, nil
+}
+
+// rowEnd returns the offset just past the last line feed of buf that is
+// outside quotes, buf starting outside quotes; 0 if there is none.
+func rowEnd(buf []byte) int {
+	q := bytes.Count(buf, []byte{'"'})
+	end := len(buf)
+	for {
+		i := bytes.LastIndexByte(buf[:end], '\n')
+		if i < 0 {
+			return 0
+		}
+		q -= bytes.Count(buf[i+1:end], []byte{'"'})
+		if q%2 == 0 {
+			return i + 1
+		}
+		end = i
+	}
+}
+
+// tooLong is the source of a chunk without a row boundary.
+type tooLong struct{}
+
+func (tooLong) Read([]byte) (int, error) { return 0, errRowTooLong }
+
+// parse parses chunks until there are none.
+func (p *pipeline) parse(lay *layout) {
+	r := &Reader{m: lay.m, nf: lay.nf, bind: lay.bind, Vars: lay.vars, workers: 1, started: true}
+	r.cols = make([]column, len(lay.cols))
+	for c := range p.work {
+		if c.err == nil {
+			p.parseChunk(r, lay, c)
+		}
+		close(c.done)
+	}
+}
+
+// parseChunk parses c's rows into batches.
+func (p *pipeline) parseChunk(r *Reader, lay *layout, c *chunk) {
+	copy(r.cols, lay.cols)
+	open := false
+	for j, col := range lay.cols {
+		if col.v == nil {
+			r.cols[j] = newColumn(lay.m.Vars[lay.vars[j]])
+			open = true
+		}
+	}
+	r.s = scanner{file: lay.file, src: tooLong{}, buf: c.buf, end: len(c.buf), eof: !c.long, line: c.line}
+	r.rows, r.rowErr, r.pending = 0, nil, 0
+	for {
+		var b *Batch
+		select {
+		case b = <-p.bfree:
+		default:
+			b = r.NewBatch(parallelBatch)
+		}
+		err := r.Read(b)
+		if b.N > 0 {
+			c.batches = append(c.batches, b)
+			c.rows += b.N
+		} else {
+			p.putBatch(b)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			c.perr = err
+			break
+		}
+	}
+	if open {
+		c.states = make([][]string, len(r.cols))
+		for j, col := range r.cols {
+			if col.v.Open {
+				c.states[j] = col.states
+			}
+		}
+	}
+	select {
+	case p.free <- c.buf[:0]:
+	default:
+	}
+	c.buf = nil
+}
+
+// putBatch returns a parsed batch for reuse.
+func (p *pipeline) putBatch(b *Batch) {
+	select {
+	case p.bfree <- b:
+	default:
+	}
+}
+
+// readParallel is Read in parallel mode.
+func (r *Reader) readParallel(b *Batch) error {
+	p := r.pipe
+	size := len(b.Lines)
+	i := 0
+	for i < size {
+		if p.cur == nil {
+			c, ok := <-p.queue
+			if !ok {
+				break
+			}
+			<-c.done
+			if c.err != nil {
+				r.s.err = c.err
+				break
+			}
+			if err := r.commit(c); err != nil {
+				r.s.err = err
+				break
+			}
+			p.cur, p.bi, p.i = c, 0, 0
+		}
+		c := p.cur
+		if p.bi == len(c.batches) {
+			p.cur = nil
+			if c.perr != nil {
+				r.s.err = c.perr
+				break
+			}
+			if c.long {
+				r.s.err = ir.Errorf(ir.Pos{File: r.s.file, Line: c.line + 0, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
+				break
+			}
+			continue
+		}
+		src := c.batches[p.bi]
+		n := min(size-i, src.N-p.i)
+		for j := range r.cols {
+			if b.Reals[j] != nil && src.Reals[j] != nil {
+				copy(b.Reals[j][i:i+n], src.Reals[j][p.i:p.i+n])
+			} else {
+				copy(b.Cols[j][i:i+n], src.Cols[j][p.i:p.i+n])
+			}
+		}
+		copy(b.Lines[i:i+n], src.Lines[p.i:p.i+n])
+		i += n
+		p.i += n
+		if p.i == src.N {
+			p.putBatch(src)
+			p.bi++
+			p.i = 0
+		}
+	}
+	b.N = i
+	r.rows += i
+	if r.s.err != nil {
+		p.halt()
+		return r.s.err
+	}
+	if i == 0 {
+		return io.EOF
+	}
+	return nil
+}
+
+// commit takes the open variables' states of c, the next chunk in file
+// order: it appends the states new to the reader's lists and renumbers
+// c's cells to them.
+func (r *Reader) commit(c *chunk) error {
+	if c.states == nil {
+		return nil
+	}
+	for j, local := range c.states {
+		if local == nil {
+			continue
+		}
+		col := &r.cols[j]
+		remap := make([]int32, len(local))
+		same := true
+		for k, name := range local {
+			s := col.state([]byte(name))
+			if s < 0 {
+				if len(col.states) >= ir.MaxStates {
+					return r.tooManyStates(c, j, k)
+				}
+				s = r.appendState(col, name)
+			}
+			remap[k] = s
+			same = same && s == int32(k)
+		}
+		if same {
+			continue
+		}
+		for _, b := range c.batches {
+			for i, s := range b.Cols[j][:b.N] {
+				if s >= 0 {
+					b.Cols[j][i] = remap[s]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// appendState appends the state name to col's list and returns its index.
+func (r *Reader) appendState(col *column, name string) int32 {
+	col.states = append(col.states, name)
+	s := int32(len(col.states) - 1)
+	switch {
+	case col.index != nil:
+		col.index[name] = s
+	case len(col.states) > linearStates:
+		col.index = make(map[string]int32, 2*len(col.states))
+		for i, st := range col.states {
+			col.index[st] = int32(i)
+		}
+	}
+	return s
+}
+
+// tooManyStates is the error of the row of c that gives open column j its
+// state local[k], one too many.
+func (r *Reader) tooManyStates(c *chunk, j, k int) error {
+	line := c.line
+	for _, b := range c.batches {
+		for i, s := range b.Cols[j][:b.N] {
+			if int(s) == k {
+				line = b.Lines[i]
+				goto found
+			}
+		}
+	}
+found:
+	v := r.cols[j].v
+	return ir.Errorf(ir.Pos{File: r.s.file, Line: line}, "%s has more than %d states: is it a real-valued or identifier column?", ir.Quote(v.Name), ir.MaxStates)
+}

@@ -1,0 +1,222 @@
+package data
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// readEvery reads every row of src with opt in batches of size rows and
+// returns the rows dumped, the open variables' states and the error text.
+func readEvery(m *ir.Model, src io.Reader, opt Options, size int) (rows, states, errText string) {
+	r, err := NewReader("data.csv", src, m, opt)
+	if err != nil {
+		return "", "", err.Error()
+	}
+	defer r.Close()
+	var out strings.Builder
+	b := r.NewBatch(size)
+	for {
+		err := r.Read(b)
+		out.WriteString(dumpIndices(m, b))
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			errText = err.Error()
+			break
+		}
+	}
+	if n := strings.Count(out.String(), "\n"); n != r.Rows() {
+		errText += fmt.Sprintf(" [Rows() = %d, %d rows read]", r.Rows(), n)
+	}
+	return out.String(), fmt.Sprint(r.States()), errText
+}
+
+// dumpIndices is dump, with an open variable's cells as their state
+// indices (the model has no names for them).
+func dumpIndices(m *ir.Model, b *Batch) string {
+	var s strings.Builder
+	for i := range b.N {
+		fmt.Fprintf(&s, "%d:", b.Lines[i])
+		for j, v := range b.Vars {
+			switch {
+			case b.Reals[j] != nil:
+				fmt.Fprint(&s, " ", b.Reals[j][i])
+			case b.Cols[j][i] == Missing:
+				s.WriteString(" _")
+			case m.Vars[v].Open:
+				fmt.Fprint(&s, " #", b.Cols[j][i])
+			default:
+				fmt.Fprintf(&s, " %q", m.Vars[v].States[b.Cols[j][i]])
+			}
+		}
+		s.WriteByte('\n')
+	}
+	return s.String()
+}
+
+// quotedCSV returns n rows of Outlook, Path and an ignored note column
+// whose quoted fields hold line breaks, commas and doubled quotes, so that
+// chunk boundaries fall inside quoted fields; some rows end in CRLF, some
+// lines are blank, and an open variable takes its states late.
+func quotedCSV(n int, seed uint64) []byte {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var b bytes.Buffer
+	b.WriteString("Outlook,note,Path,Color\n")
+	notes := []string{`"a` + "\n" + `b"`, `""`, `"x,""y""` + "\n\n" + `z"`, "plain", `"` + strings.Repeat("\n", 9) + `"`, ""}
+	outlooks := []string{"sunny", `"rain"`, "", "maybe", `"over` + `cast"`}
+	paths := []string{`"a b"`, `"x,y"`, `"q""uote"`, "NA", "ünï", `" pad "`, `"?"`}
+	for i := range n {
+		fmt.Fprintf(&b, "%s,%s,%s,c%d", outlooks[rng.IntN(len(outlooks))], notes[rng.IntN(len(notes))], paths[rng.IntN(len(paths))], rng.IntN(1+i/8))
+		switch rng.IntN(5) {
+		case 0:
+			b.WriteString("\r\n")
+		case 1:
+			b.WriteString("\n\n")
+		default:
+			b.WriteString("\n")
+		}
+	}
+	return b.Bytes()
+}
+
+// withOpen returns testModel with an open variable Color.
+func withOpen(tb testing.TB) *ir.Model {
+	m := testModel(tb)
+	b := ir.NewBuilder("model.pbl")
+	pos := ir.Pos{File: "model.pbl", Line: 1, Col: 1}
+	for _, v := range m.Vars {
+		id, _ := b.AddVar(pos, v.Name, v.Kind, v.States, 0)
+		if v.Kind != ir.Real {
+			vals := make([]float64, len(v.States))
+			for i := range vals {
+				vals[i] = 1 / float64(len(vals))
+			}
+			b.SetCPT(pos, id, nil, vals, nil)
+		}
+	}
+	b.AddOpenVar(pos, "Color")
+	out, err := b.Finish()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// TestParallelSameAsSequential: parsing on several workers, in chunks
+// small enough that boundaries fall inside quoted fields, inside CRLFs and
+// inside rows longer than a chunk, gives the rows, line numbers, states of
+// open variables and errors of one reader, for every test input.
+func TestParallelSameAsSequential(t *testing.T) {
+	m := withOpen(t)
+	type input struct {
+		name string
+		csv  []byte
+		opt  Options
+	}
+	var inputs []input
+	for _, tc := range parseTests {
+		inputs = append(inputs, input{"parse/" + tc.name, []byte(tc.csv), tc.opt})
+	}
+	for i, tc := range errorTests {
+		if len(tc.csv) < 1<<16 {
+			inputs = append(inputs, input{fmt.Sprintf("error/%d", i), []byte(tc.csv), tc.opt})
+		}
+	}
+	inputs = append(inputs,
+		input{"generated", genCSV(testModel(t), 3000, 3), Options{}},
+		input{"quoted", quotedCSV(2000, 5), Options{IgnoreUnknownColumns: true}},
+		input{"quoted-bad-late", append(quotedCSV(500, 6), "sunny,x,NA,c1\nmabye,,NA,c2\n"...), Options{IgnoreUnknownColumns: true}},
+		input{"unterminated-late", append(quotedCSV(300, 7), "sunny,\"x,NA,c1\nrain,,NA,c2\n"...), Options{IgnoreUnknownColumns: true}},
+		input{"bare-quote-late", append(quotedCSV(300, 8), "sunny,x\"y,NA,c1\nrain,\"\n\",NA,c2\n"...), Options{IgnoreUnknownColumns: true}},
+		input{"no-final-newline", quotedCSV(300, 9)[:len(quotedCSV(300, 9))-1], Options{IgnoreUnknownColumns: true}},
+	)
+	for _, in := range inputs {
+		t.Run(in.name, func(t *testing.T) {
+			seq := in.opt
+			seq.Workers = 1
+			wantRows, wantStates, wantErr := readEvery(m, bytes.NewReader(in.csv), seq, 100)
+			for _, w := range []int{2, 3} {
+				for _, chunk := range []int{7, 64, 1000} {
+					par := in.opt
+					par.Workers, par.chunkSize = w, chunk
+					for _, src := range []struct {
+						name string
+						r    io.Reader
+					}{
+						{"whole", bytes.NewReader(in.csv)},
+						{"trickle", iotest.HalfReader(bytes.NewReader(in.csv))},
+					} {
+						rows, states, errText := readEvery(m, src.r, par, 37)
+						if rows != wantRows {
+							t.Errorf("%d workers, chunks of %d, %s: rows\n%s\none reader's\n%s", w, chunk, src.name, rows, wantRows)
+						}
+						if states != wantStates {
+							t.Errorf("%d workers, chunks of %d, %s: states %s, one reader's %s", w, chunk, src.name, states, wantStates)
+						}
+						if errText != wantErr {
+							t.Errorf("%d workers, chunks of %d, %s: error %q, one reader's %q", w, chunk, src.name, errText, wantErr)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestRowEnd: a chunk is cut after its last line feed outside quotes.
+func TestRowEnd(t *testing.T) {
+	tests := []struct {
+		buf  string
+		want int
+	}{
+		{"", 0},
+		{"abc", 0},
+		{"a\n", 2},
+		{"a\nb", 2},
+		{"a\nb\nc", 4},
+		{"a,\"x\ny", 0},         // the only line feed is inside quotes
+		{"a\nb,\"x\ny", 2},      // the last line feed is inside quotes
+		{"a,\"x\ny\"\nz", 8},    // the quote closed: the last line feed is outside
+		{"\"\n\"\"\n\"\"\n", 0}, // doubled quotes inside a quoted field: still open
+		{"\"\n\"\"\n\"\n", 7},   // closed after a doubled quote
+		{"\"\n\n\n", 0},         // every line feed inside an open quote
+		{"a\r\nb\r\n", 6},
+	}
+	for _, tc := range tests {
+		if got := rowEnd([]byte(tc.buf)); got != tc.want {
+			t.Errorf("rowEnd(%q) = %d, want %d", tc.buf, got, tc.want)
+		}
+	}
+}
+
+// TestParallelStopsEarly: a reader dropped or closed in the middle of a
+// large input stops its goroutines; Close after an error is fine.
+func TestParallelStopsEarly(t *testing.T) {
+	m := testModel(t)
+	src := genCSV(m, 20000, 1)
+	r, err := NewReader("data.csv", bytes.NewReader(src), m, Options{Workers: 2, chunkSize: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := r.NewBatch(10)
+	if err := r.Read(b); err != nil || b.N != 10 {
+		t.Fatalf("Read: %d rows, %v", b.N, err)
+	}
+	if r.pipe == nil {
+		t.Fatal("the reader did not go parallel")
+	}
+	r.Close()
+	select {
+	case <-r.pipe.stop:
+	default:
+		t.Error("Close did not stop the pipeline")
+	}
+}

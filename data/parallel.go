@@ -411,7 +411,7 @@ func (r *Reader) commit(c *chunk) error {
 				if len(col.states) >= ir.MaxStates {
 					return r.tooManyStates(c, j, k)
 				}
-				s = r.appendState(col, name)
+				s = col.appendState(name)
 			}
 			remap[k] = s
 			same = same && s == int32(k)
@@ -428,22 +428,6 @@ func (r *Reader) commit(c *chunk) error {
 		}
 	}
 	return nil
-}
-
-// appendState appends the state name to col's list and returns its index.
-func (r *Reader) appendState(col *column, name string) int32 {
-	col.states = append(col.states, name)
-	s := int32(len(col.states) - 1)
-	switch {
-	case col.index != nil:
-		col.index[name] = s
-	case len(col.states) > linearStates:
-		col.index = make(map[string]int32, 2*len(col.states))
-		for i, st := range col.states {
-			col.index[st] = int32(i)
-		}
-	}
-	return s
 }
 
 // tooManyStates is the error of the row of c that gives open column j its

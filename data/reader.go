@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"io"
 	"math"
 	"os"
@@ -74,17 +75,52 @@ type column struct {
 	index  map[string]int32 // state index by name, when there are many
 	na     bool             // NA is a state, not a missing value
 	qmark  bool             // ? is a state, not a missing value
+
+	// The states looked up linearly, as words for a quick comparison:
+	// key[i] holds the bytes of state i (little-endian, zero-padded) and
+	// klen[i] its length, or -1 if it is longer than 8 bytes.
+	key  [linearStates]uint64
+	klen [linearStates]int8
 }
 
 // linearStates is the largest number of states looked up by linear scan
 // rather than by map.
 const linearStates = 8
 
+// wordMask[n] keeps the first n bytes of a little-endian word.
+var wordMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, ^uint64(0)}
+
+// setKey sets the lookup word of state i, if it is looked up linearly.
+func (c *column) setKey(i int) {
+	if i >= linearStates {
+		return
+	}
+	s := c.states[i]
+	if len(s) > 8 {
+		c.klen[i] = -1
+		return
+	}
+	var w [8]byte
+	copy(w[:], s)
+	c.key[i], c.klen[i] = binary.LittleEndian.Uint64(w[:]), int8(len(s))
+}
+
 // state returns the index of the state named val, or -1.
 func (c *column) state(val []byte) int32 {
 	if c.index != nil {
 		if s, ok := c.index[string(val)]; ok {
 			return s
+		}
+		return -1
+	}
+	if n := len(val); n <= 8 && cap(val) >= 8 {
+		// val is in the read buffer, which has 8 bytes from its start:
+		// one word comparison per state.
+		w := binary.LittleEndian.Uint64(val[:8]) & wordMask[n]
+		for i := range c.states {
+			if int(c.klen[i]) == n && c.key[i] == w {
+				return int32(i)
+			}
 		}
 		return -1
 	}
@@ -338,6 +374,10 @@ func newColumn(v *ir.Variable) column {
 		c.index = make(map[string]int32, len(v.States))
 		for i, s := range v.States {
 			c.index[s] = int32(i)
+		}
+	} else {
+		for i := range c.states {
+			c.setKey(i)
 		}
 	}
 	c.na = v.State("NA") >= 0
@@ -623,7 +663,11 @@ func (r *Reader) addState(c *column, val []byte, fs int) int32 {
 		r.rowErr = r.s.errorf(fs, "%s has more than %d states: is it a real-valued or identifier column?", ir.Quote(v.Name), ir.MaxStates)
 		return Missing
 	}
-	name := string(val)
+	return c.appendState(string(val))
+}
+
+// appendState appends the state name to c's list and returns its index.
+func (c *column) appendState(name string) int32 {
 	c.states = append(c.states, name)
 	s := int32(len(c.states) - 1)
 	switch {
@@ -634,6 +678,8 @@ func (r *Reader) addState(c *column, val []byte, fs int) int32 {
 		for i, st := range c.states {
 			c.index[st] = int32(i)
 		}
+	default:
+		c.setKey(int(s))
 	}
 	return s
 }

@@ -100,7 +100,23 @@ func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 }
 
 func (a *answerer) mpe() (*Result, error) {
-	return a.maximise(a.unobserved())
+	vars := a.unobserved()
+	if a.opt.Engine == Auto && a.kind == VE {
+		// Auto without a compiled tree: branch and bound (mpesearch.go),
+		// which is max-product elimination when the width allows it.
+		pe, err := a.pe()
+		if err != nil {
+			return nil, err
+		}
+		best, mx, ok, err := searchMPE(a.m, a.obs, a.card, a.k, a.q.Pos)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return a.maxResult(vars, best, mx, pe), nil
+		}
+	}
+	return a.maximise(vars)
 }
 
 func (a *answerer) mapQuery() (*Result, error) {
@@ -117,6 +133,12 @@ func (a *answerer) maximise(vars []ir.VarID) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return a.maxResult(vars, best, mx, pe), nil
+}
+
+// maxResult is the answer of a maximisation: the states best[v] of vars,
+// of joint probability mx with the evidence, whose probability is pe.
+func (a *answerer) maxResult(vars []ir.VarID, best []int, mx, pe xfloat) *Result {
 	r := &Result{Query: a.q, Assignment: make([]ir.Obs, len(vars))}
 	for i, v := range vars {
 		r.Assignment[i] = ir.Obs{Var: v, State: best[v]}
@@ -125,5 +147,5 @@ func (a *answerer) maximise(vars []ir.VarID) (*Result, error) {
 	// rounding that takes an assignment with all the mass to 1 + ulp.
 	r.LogP = min(0, mx.log()-pe.log())
 	r.P = prob(mx.div(pe))
-	return r, nil
+	return r
 }

@@ -1,0 +1,279 @@
+package infer
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// searchOn runs the MPE search on m given ev with cfg, returning the
+// assignment (by VarID, -1 for observed) and ln P(x, e); ok as searchMPE.
+func searchOn(t testing.TB, m *ir.Model, ev []ir.Obs, cfg searchConfig) ([]int, float64, bool) {
+	t.Helper()
+	obs := make([]int, len(m.Vars))
+	card := make([]int, len(m.Vars))
+	for v := range obs {
+		obs[v] = -1
+		if m.Discrete(ir.VarID(v)) {
+			card[v] = len(m.Vars[v].States)
+		}
+	}
+	for _, o := range ev {
+		obs[o.Var] = o.State
+	}
+	best, mx, ok, err := searchMPEWith(m, obs, card, newKernel(nil), ir.Pos{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return best, mx.log(), ok
+}
+
+// searchConfigs force the search with small i-bounds (weak bounds, much
+// backtracking), and let it choose.
+var searchConfigs = []searchConfig{{ibound: 1}, {ibound: 4}, {ibound: 16}, {}}
+
+// TestMPESearchBruteForce checks the search against the full joint on
+// random networks, with zeros, evidence, and i-bounds that make it search:
+// the assignment it returns must have the maximum's probability, and the
+// value it returns must be that probability.
+func TestMPESearchBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 2))
+	for net := range 80 {
+		spec := randomNet(rng, 3+rng.IntN(7), 4, 3, net%2 == 0)
+		m := spec.build(t)
+		n := len(spec.card)
+		for k := range 4 {
+			var ev []ir.Obs
+			for _, v := range rng.Perm(n)[:rng.IntN(min(3, n-1)+1)] {
+				ev = append(ev, ir.Obs{Var: ir.VarID(v), State: rng.IntN(spec.card[v])})
+			}
+			var vars []ir.VarID
+			for v := range n {
+				if indexOfObs(ev, v) < 0 {
+					vars = append(vars, ir.VarID(v))
+				}
+			}
+			table, mx, pe := bruteMax(m, vars, ev)
+			for _, cfg := range searchConfigs {
+				what := fmt.Sprintf("net %d set %d ibound %g", net, k, cfg.ibound)
+				best, lnmax, ok := searchOn(t, m, ev, cfg)
+				if pe == 0 {
+					if ok {
+						t.Errorf("%s: impossible evidence, but the search found %v", what, best)
+					}
+					continue
+				}
+				if !ok {
+					t.Fatalf("%s: the search gave up", what)
+				}
+				key := make([]byte, len(vars))
+				for i, v := range vars {
+					key[i] = byte(best[v])
+				}
+				if got := table[string(key)]; !relEqual(got, mx, 1e-12) {
+					t.Errorf("%s: assignment %v has P %v, the maximum is %v", what, best, got, mx)
+				}
+				if !(math.Abs(lnmax-math.Log(mx)) <= 1e-9) {
+					t.Errorf("%s: ln max = %v, want %v", what, lnmax, math.Log(mx))
+				}
+				for _, o := range ev {
+					if best[o.Var] != -1 {
+						t.Errorf("%s: observed %d given state %d", what, o.Var, best[o.Var])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMPESearchAnswer checks the answers of the Auto engine (the search on
+// a model without a compiled tree) against enumeration, with the error of
+// impossible evidence.
+func TestMPESearchAnswer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 3))
+	for net := range 40 {
+		spec := randomNet(rng, 3+rng.IntN(6), 3, 3, true)
+		m := spec.build(t)
+		for range 4 {
+			ev := randomStates(rng, spec.card, rng.IntN(3))
+			q := &ir.Query{Kind: ir.MPE, Evidence: ev}
+			want, errW := Answer(m, q, Options{Engine: Enum})
+			got, errG := Answer(m, q, Options{})
+			if errors.Is(errW, ErrImpossible) {
+				if !errors.Is(errG, ErrImpossible) {
+					t.Errorf("net %d %v: error %v, want the impossible-evidence kind", net, ev, errG)
+				}
+				continue
+			}
+			if errW != nil || errG != nil {
+				t.Fatalf("net %d %v: %v, %v", net, ev, errW, errG)
+			}
+			if !(math.Abs(got.LogP-want.LogP) <= 1e-9) || !equal(got.P, want.P, 1e-12) {
+				t.Errorf("net %d %v: P %v (ln %v), want %v (ln %v)", net, ev, got.P, got.LogP, want.P, want.LogP)
+			}
+		}
+	}
+}
+
+// TestMPESearchTies: where assignments tie, the search takes the states in
+// order, the lower first among equal bounds.
+func TestMPESearchTies(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		spec netSpec
+	}{
+		{"coins", roots(3, 0.5)},
+		{"chain", chainNet(6, 0.5)},
+	} {
+		m := tc.spec.build(t)
+		for _, cfg := range searchConfigs {
+			best, _, ok := searchOn(t, m, nil, cfg)
+			if !ok {
+				t.Fatalf("%s: gave up", tc.name)
+			}
+			for v, s := range best {
+				if s != 0 {
+					t.Errorf("%s ibound %g: %v, want every state 0", tc.name, cfg.ibound, best)
+					break
+				}
+				_ = v
+			}
+		}
+	}
+}
+
+// TestMPESearchZeros: determinism decides most of the assignment; the
+// propagation of zeros must not lose the maximum, and impossible evidence
+// is found by it.
+func TestMPESearchZeros(t *testing.T) {
+	// A → B → C with B = A and C = B deterministically, P(A=1) = 0.3.
+	m := netSpec{card: []int{2, 2, 2}, parents: [][]int{nil, {0}, {1}},
+		cpt: [][]float64{{0.7, 0.3}, {1, 0, 0, 1}, {1, 0, 0, 1}}}.build(t)
+	best, lnmax, ok := searchOn(t, m, []ir.Obs{{Var: 2, State: 1}}, searchConfig{})
+	if !ok || best[0] != 1 || best[1] != 1 || !(math.Abs(lnmax-math.Log(0.3)) <= 1e-12) {
+		t.Errorf("C=1: %v, ln %v, ok %v; want A=B=1, ln 0.3", best, lnmax, ok)
+	}
+	q := &ir.Query{Kind: ir.MPE, Evidence: []ir.Obs{{Var: 0, State: 0}, {Var: 2, State: 1}}}
+	if _, _, ok := searchOn(t, m, q.Evidence, searchConfig{}); ok {
+		t.Errorf("A=0, C=1 is impossible, but the search found an assignment")
+	}
+	if _, err := Answer(m, q, Options{}); !errors.Is(err, ErrImpossible) {
+		t.Errorf("A=0, C=1: error %v, want the impossible-evidence kind", err)
+	}
+}
+
+// TestMPESearchCorpus compares the search with max-product on the junction
+// tree on every corpus network, without evidence and with evidence sets of
+// 5 variables drawn by forward sampling: the same ln P(x*, e) to 1e-9.
+// Networks whose junction tree exceeds 2 GB (munin1) are compared with
+// the tree where it fits and skipped otherwise.
+func TestMPESearchCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus networks: slow")
+	}
+	dir := filepath.Join(corpus(t), "bif")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".gz"), ".bif")
+		t.Run(name, func(t *testing.T) {
+			m := readCorpus(t, name)
+			opt := Options{Engine: JT, MaxMemory: 2 << 30}
+			tree, err := Compile(m, opt)
+			var tl *TooLargeError
+			if errors.As(err, &tl) {
+				t.Skipf("junction tree too large: %v", err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(16, uint64(len(name))))
+			sets := 3
+			if len(m.Vars) > 400 {
+				sets = 2
+			}
+			for k := range sets {
+				var ev []ir.Obs
+				if k > 0 {
+					ev = randomEvidence(rng, m, 5)
+				}
+				q := &ir.Query{Kind: ir.MPE, Evidence: ev}
+				want, err := tree.Answer(q, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pe := want.LogP // ln P(x*|e); ln P(x*, e) = that + ln P(e)
+				lpe, err := LogPE(m, ev, Options{Engine: VE})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantJoint := pe + lpe
+				best, got, ok := searchOn(t, m, ev, searchConfig{})
+				if !ok {
+					t.Fatalf("set %d: the search gave up", k)
+				}
+				if !(math.Abs(got-wantJoint) <= 1e-9*max(1, math.Abs(wantJoint))) {
+					t.Errorf("set %d: ln P(x*, e) = %.15g, the junction tree's is %.15g", k, got, wantJoint)
+				}
+				// The value is that of the assignment returned.
+				if lp := logJointAt(m, ev, best); !(math.Abs(lp-got) <= 1e-9*max(1, math.Abs(got))) {
+					t.Errorf("set %d: the assignment's ln P is %.15g, the search says %.15g", k, lp, got)
+				}
+			}
+		})
+	}
+}
+
+// logJointAt sums the logarithms of the model's table entries at the
+// assignment best (by VarID) with the evidence ev: independent of the
+// search's bookkeeping.
+func logJointAt(m *ir.Model, ev []ir.Obs, best []int) float64 {
+	x := append([]int(nil), best...)
+	for _, o := range ev {
+		x[o.Var] = o.State
+	}
+	s := 0.0
+	for v := range m.Vars {
+		f := m.Factor(ir.VarID(v))
+		if f == nil {
+			continue
+		}
+		o := 0
+		for i, w := range f.Vars {
+			o += x[w] * f.Stride[i]
+		}
+		s += math.Log(f.Vals[o])
+	}
+	return s
+}
+
+// BenchmarkMPESearch is the search on corpus networks (the model read
+// once) with 5 observed variables; b.N runs cycle over 8 evidence sets.
+// It is the MPE alone: the answer also computes P(e) (by VE).
+func BenchmarkMPESearch(b *testing.B) {
+	for _, name := range []string{"alarm", "pigs", "link", "munin1", "munin"} {
+		b.Run(name, func(b *testing.B) {
+			m := readCorpus(b, name)
+			rng := rand.New(rand.NewPCG(16, 5))
+			evs := make([][]ir.Obs, 8)
+			for i := range evs {
+				evs[i] = randomEvidence(rng, m, 5)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, _, ok := searchOn(b, m, evs[i%len(evs)], searchConfig{}); !ok {
+					b.Fatal("the search gave up")
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,537 @@
+package infer
+
+import (
+	"math"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// This file is MPE by AND/OR branch and bound (Marinescu and Dechter),
+// guided by the mini-bucket bound (minibucket.go) on the problem reduced by
+// the evidence and the zeros (mpereduce.go).
+//
+// The pseudo-tree is the elimination tree of the order: a variable's
+// parent is the first-eliminated of its neighbours in the induced graph,
+// so every table's scope lies on one path from a root, and the subproblems
+// below the children of a variable are independent once it and its
+// ancestors are assigned. The search assigns a variable, then solves its
+// children's subproblems one after the other; the value of a subproblem
+// is the largest sum of the logarithms of its tables (those in the buckets
+// of its variables).
+//
+// The bound of a subproblem is the sum of the mini-bucket messages that
+// leave it (sent from a bucket inside to a bucket above it, or constants),
+// at the current assignment of the variables above. A variable's states
+// are tried in decreasing order of their bound (ties: lower state first);
+// a state is cut when its bound is not above what the parent needs from
+// this subproblem (alpha), or, once a state has met that, not above the
+// best value found for it; a child is given as alpha what its siblings'
+// values and bounds leave to reach. So the search proves every
+// subproblem's value exactly, or that it cannot reach alpha.
+//
+// At the top, the search runs in passes with a threshold T: the forest of
+// subproblems must exceed T, which starts just under the root bound and
+// goes down (fourfold steps) until a pass succeeds. Where the bound is
+// tight (as on networks with much determinism, whose greedy assignment may
+// meet zeros deep down) the first pass sees only the nodes that can reach
+// it. The greedy assignment along the bounds (the first dive) gives a
+// value below which T never goes: a pass at that value that fails proves
+// the greedy assignment optimal. When every bucket is one group the bound
+// is exact and the first dive is the answer (max-product elimination and
+// its traceback).
+//
+// Ties: the bounds are sums of logarithms, exact only to rounding, so
+// values within tieTol of each other count as ties: once a subproblem has
+// a value, another state replaces it only when its value exceeds it by
+// more. So among tied assignments the search returns the first it reaches
+// in the order above; its value is within tieTol per variable of the
+// maximum (in practice the maximum, ties being exact or nowhere near).
+
+// tieTol is the difference of logarithms below which two values tie.
+const tieTol = 1e-11
+
+// mpeTerm is one table read at the current assignment: the strides of
+// its variables other than one variable v, and v's stride (0 if the table
+// does not depend on v).
+type mpeTerm struct {
+	vals []float64
+	vars []ir.VarID
+	str  []int
+	sv   int
+}
+
+func termOf(f *lfac, v ir.VarID) mpeTerm {
+	t := mpeTerm{vals: f.vals, sv: f.stride(v)}
+	for i, w := range f.vars {
+		if w != v {
+			t.vars = append(t.vars, w)
+			t.str = append(t.str, f.str[i])
+		}
+	}
+	return t
+}
+
+// at returns the offset of t at the current assignment a.
+func (t *mpeTerm) at(a []int) int {
+	o := 0
+	for i, w := range t.vars {
+		o += a[w] * t.str[i]
+	}
+	return o
+}
+
+// aoSearch is one AND/OR branch and bound. Variables are numbered by
+// their place in the elimination order.
+type aoSearch struct {
+	order []ir.VarID
+	card  []int       // by VarID
+	orig  [][]mpeTerm // orig[i]: the tables of i's bucket, relative to order[i]
+	cross [][]mpeTerm // cross[c]: the messages leaving c's subproblem, relative to c's parent
+	kids  [][]int32
+	roots []int32
+	off   [][]int32 // off[i][k]: where kids[i][k]'s solution starts in sol[i]
+	sol   [][]int32 // sol[i]: the best states of i's subproblem (i, then each child's), as last proved
+	a     []int     // the current assignment (reduced states, by VarID), -1 if unassigned
+
+	w, h, ub [][]float64 // per variable: table values, children's bounds (child-major), bounds per state
+	ord      [][]int32
+
+	nodes int
+	limit int
+	k     *kernel
+	stop  bool
+}
+
+// newAOSearch prepares the search over the mini-bucket elimination b of p
+// with the elimination tree parent (by place in the order, -1 for roots).
+// It returns nil if the solutions' bookkeeping would exceed maxSol states.
+func newAOSearch(p *mpeProblem, b *mbe, parent []int32, k *kernel, limit, maxSol int) *aoSearch {
+	n := len(b.order)
+	s := &aoSearch{order: b.order, card: p.card, orig: make([][]mpeTerm, n), cross: make([][]mpeTerm, n),
+		kids: make([][]int32, n), off: make([][]int32, n), sol: make([][]int32, n), a: make([]int, len(p.card)),
+		w: make([][]float64, n), h: make([][]float64, n), ub: make([][]float64, n), ord: make([][]int32, n),
+		k: k, limit: limit}
+	for i := range s.a {
+		s.a[i] = -1
+	}
+	// Subtree sizes (children come before parents in the order).
+	size := make([]int, n)
+	total := 0
+	for i := range n {
+		size[i]++
+		total += size[i]
+		if pa := parent[i]; pa >= 0 {
+			size[pa] += size[i]
+			s.kids[pa] = append(s.kids[pa], int32(i))
+		} else {
+			s.roots = append(s.roots, int32(i))
+		}
+	}
+	if total > maxSol {
+		return nil
+	}
+	for i, v := range b.order {
+		for _, f := range b.orig[i] {
+			s.orig[i] = append(s.orig[i], termOf(f, v))
+		}
+		s.sol[i] = make([]int32, size[i])
+		o := int32(1)
+		for _, c := range s.kids[i] {
+			s.off[i] = append(s.off[i], o)
+			o += int32(size[c])
+		}
+		cv := p.card[v]
+		s.w[i] = make([]float64, cv)
+		s.ub[i] = make([]float64, cv)
+		s.ord[i] = make([]int32, cv)
+		s.h[i] = make([]float64, cv*len(s.kids[i]))
+	}
+	// A message from bucket u to bucket t leaves the subproblems of u and
+	// of its ancestors below t (all of them when it is a constant).
+	for _, m := range b.msgs {
+		for c := int32(m.from); c >= 0 && int(c) != m.to; c = parent[c] {
+			pa := parent[c]
+			if pa < 0 {
+				// A root: what leaves it is a constant.
+				s.cross[c] = append(s.cross[c], mpeTerm{vals: []float64{m.c}})
+				continue
+			}
+			if m.f == nil {
+				s.cross[c] = append(s.cross[c], mpeTerm{vals: []float64{m.c}})
+			} else {
+				s.cross[c] = append(s.cross[c], termOf(m.f, b.order[pa]))
+			}
+		}
+	}
+	return s
+}
+
+// bound returns the bound of i's subproblem at the current assignment for
+// state 0 of its parent (for roots: their constant).
+func (s *aoSearch) rootBound(i int32) float64 {
+	u := 0.0
+	for _, t := range s.cross[i] {
+		u += t.vals[0]
+	}
+	return u
+}
+
+// eval fills w, h and ub of variable i at the current assignment, and
+// orders its states.
+func (s *aoSearch) eval(i int32) {
+	v := s.order[i]
+	cv := s.card[v]
+	w, h, ub := s.w[i], s.h[i], s.ub[i]
+	clear(w)
+	for ti := range s.orig[i] {
+		t := &s.orig[i][ti]
+		o := t.at(s.a)
+		for x := range cv {
+			w[x] += t.vals[o+x*t.sv]
+		}
+	}
+	copy(ub, w)
+	for k, c := range s.kids[i] {
+		hk := h[k*cv : (k+1)*cv]
+		clear(hk)
+		for ti := range s.cross[c] {
+			t := &s.cross[c][ti]
+			o := t.at(s.a)
+			for x := range cv {
+				hk[x] += t.vals[o+x*t.sv]
+			}
+		}
+		for x := range cv {
+			ub[x] += hk[x]
+		}
+	}
+	ord := s.ord[i]
+	for x := range cv {
+		j := x
+		for j > 0 && ub[ord[j-1]] < ub[x] {
+			ord[j] = ord[j-1]
+			j--
+		}
+		ord[j] = int32(x)
+	}
+}
+
+// solve returns the value of i's subproblem at the current assignment of
+// its ancestors and true, if that value exceeds alpha; otherwise false.
+// On success sol[i] holds the subproblem's best states.
+func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
+	s.nodes++
+	if s.nodes&1023 == 0 && (s.k.stop() || s.limit > 0 && s.nodes > s.limit) {
+		s.stop = true
+	}
+	if s.stop {
+		return 0, false
+	}
+	s.eval(i)
+	v := s.order[i]
+	cv := s.card[v]
+	w, h, ub := s.w[i], s.h[i], s.ub[i]
+	kids := s.kids[i]
+	best, found := alpha, false
+	// i's buffers stay as they are while its descendants are solved
+	// (each variable has its own).
+	for _, x := range s.ord[i] {
+		ubx := ub[x]
+		if !(ubx > best) || found && !(ubx > best+tieTol) {
+			break
+		}
+		s.a[v] = int(x)
+		val := w[x]
+		rest := ubx - val
+		ok := true
+		for k, c := range kids {
+			rest -= h[k*cv+int(x)]
+			need := best - val - rest
+			if found {
+				need += tieTol
+			}
+			vc, f := s.solve(c, need)
+			if !f {
+				ok = false
+				break
+			}
+			val += vc
+		}
+		if s.stop {
+			break
+		}
+		if ok && (val > best && !found || val > best+tieTol) {
+			best, found = val, true
+			sol := s.sol[i]
+			sol[0] = x
+			for k, c := range kids {
+				copy(sol[s.off[i][k]:], s.sol[c])
+			}
+		}
+	}
+	s.a[v] = -1
+	return best, found
+}
+
+// greedy assigns i's subproblem along the largest bounds (the first
+// dive), writes the states into ga (by VarID) and returns its value.
+func (s *aoSearch) greedy(i int32, ga []int) float64 {
+	s.eval(i)
+	v := s.order[i]
+	x := s.ord[i][0]
+	val := s.w[i][x]
+	s.a[v], ga[v] = int(x), int(x)
+	for _, c := range s.kids[i] {
+		val += s.greedy(c, ga)
+	}
+	s.a[v] = -1
+	return val
+}
+
+// forest solves every root's subproblem; it reports whether their sum
+// with c exceeds alpha, and the sum.
+func (s *aoSearch) forest(c, alpha float64) (float64, bool) {
+	rest := 0.0
+	for _, r := range s.roots {
+		rest += s.rootBound(r)
+	}
+	val := c
+	for _, r := range s.roots {
+		rest -= s.rootBound(r)
+		vr, ok := s.solve(r, alpha-val-rest)
+		if !ok {
+			return 0, false
+		}
+		val += vr
+	}
+	return val, true
+}
+
+// run searches in passes of decreasing threshold (see the top of the
+// file) and reports false when canceled or over the node limit. c is the
+// constant part of the value, bound the root's bound. It returns the
+// maximum and writes the maximising states into a (by VarID, reduced
+// states).
+func (s *aoSearch) run(c, bound float64, a []int) (float64, bool) {
+	lb := c
+	for _, r := range s.roots {
+		lb += s.greedy(r, a)
+	}
+	if trace := mpeTrace; trace != nil {
+		trace("greedy assignment %.12g", lb)
+	}
+	step := 1e-9 * (1 + math.Abs(bound))
+	t := bound - step
+	step = max(step, 1e-3)
+	for lb < t {
+		val, ok := s.forest(c, t)
+		if s.stop {
+			return 0, false
+		}
+		if trace := mpeTrace; trace != nil {
+			trace("pass with threshold %.12g: %d nodes, found %v", t, s.nodes, ok)
+		}
+		if ok {
+			s.assignment(a)
+			return val, true
+		}
+		t = bound - step
+		step *= 4
+	}
+	// Nothing exceeds t ≤ lb + tieTol unless something exceeds lb.
+	val, ok := s.forest(c, lb)
+	if s.stop {
+		return 0, false
+	}
+	if trace := mpeTrace; trace != nil {
+		trace("last pass above the greedy assignment: %d nodes, found %v", s.nodes, ok)
+	}
+	if ok {
+		s.assignment(a)
+		return val, true
+	}
+	return lb, true // the greedy assignment, in a already
+}
+
+// assignment writes the states of the last proved solution into a (by
+// VarID, reduced states).
+func (s *aoSearch) assignment(a []int) {
+	var walk func(i int32, sol []int32)
+	walk = func(i int32, sol []int32) {
+		a[s.order[i]] = int(sol[0])
+		for k, c := range s.kids[i] {
+			walk(c, sol[s.off[i][k]:])
+		}
+	}
+	for _, r := range s.roots {
+		walk(r, s.sol[r])
+	}
+}
+
+// mpeTrace, if not nil, receives a line about each phase of the search
+// (tests and benchmarks set it).
+var mpeTrace func(format string, args ...any)
+
+// Work budgets of the search, in table entries: mini-bucket elimination
+// is exact (max-product elimination, no search) when the exact buckets'
+// tables add up to at most exactWork entries; otherwise the i-bound is the
+// largest power of 4 whose groups' tables add up to at most boundWork.
+// The search gives up after searchNodes nodes, and the caller falls back
+// on max-product elimination (the junction tree or VE).
+const (
+	exactWork   = 1 << 23
+	boundWork   = 1 << 22
+	searchNodes = 1 << 22
+	// The solutions' bookkeeping holds a state per variable per ancestor
+	// (inclusive): the search gives up on deeper pseudo-trees.
+	maxSolStates = 1 << 24
+)
+
+// searchMPE returns the MPE of m given the evidence obs (indexed by VarID,
+// -1 if unobserved): the states of the unobserved discrete variables
+// (indexed by VarID, -1 elsewhere) and P(x, e). ok is false when the
+// search gave up (over its node budget) or found no assignment of
+// positive probability; the caller then answers otherwise.
+func searchMPE(m *ir.Model, obs, card []int, k *kernel, pos ir.Pos) (best []int, mx xfloat, ok bool, err error) {
+	return searchMPEWith(m, obs, card, k, pos, searchConfig{})
+}
+
+// searchConfig overrides the search's budgets (tests): the i-bound (0:
+// chosen by the work budgets) and the node limit (0: searchNodes).
+type searchConfig struct {
+	ibound float64
+	nodes  int
+}
+
+func searchMPEWith(m *ir.Model, obs, card []int, k *kernel, pos ir.Pos, cfg searchConfig) (best []int, mx xfloat, ok bool, err error) {
+	p, ok := reduceMPE(m, obs, card, k)
+	if k.poll() {
+		return nil, mx, false, canceled(pos)
+	}
+	if !ok {
+		return nil, mx, false, nil
+	}
+	sc := make([][]ir.VarID, len(p.fs))
+	for i, f := range p.fs {
+		sc[i] = f.vars
+	}
+	// The order, and each variable's neighbours when eliminated (its
+	// parent in the pseudo-tree is the first eliminated of them).
+	nbs := make([][]ir.VarID, len(card))
+	order := elimOrder(MinFill, p.card, sc, func(v ir.VarID, nb []ir.VarID, _ float64) bool {
+		nbs[v] = append([]ir.VarID(nil), nb...)
+		return true
+	}, p.vars)
+	place := make([]int, len(card))
+	for i, v := range order {
+		place[v] = i
+	}
+	parent := make([]int32, len(order))
+	for i, v := range order {
+		parent[i] = -1
+		for _, w := range nbs[v] {
+			if j := int32(place[w]); parent[i] < 0 || j < parent[i] {
+				parent[i] = j
+			}
+		}
+	}
+	ib := math.Inf(1)
+	w, _ := mbPlan(order, p.card, sc, ib)
+	if trace := mpeTrace; trace != nil {
+		trace("exact elimination: %g entries", w)
+	}
+	if w > exactWork {
+		ib = 1 << 22
+		for ib > 16 {
+			if w, _ := mbPlan(order, p.card, sc, ib); w <= boundWork {
+				break
+			}
+			ib /= 4
+		}
+	}
+	if cfg.ibound > 0 {
+		ib = cfg.ibound
+	}
+	nodes := searchNodes
+	if cfg.nodes > 0 {
+		nodes = cfg.nodes
+	}
+	b, done := runMBE(p, order, ib, k)
+	if !done {
+		return nil, mx, false, canceled(pos)
+	}
+	if trace := mpeTrace; trace != nil {
+		trace("%d variables to search (%d fixed by zeros); i-bound %g, exact %v; bound %.12g", len(p.vars), countFixed(p), ib, b.exact, b.bound)
+	}
+	s := newAOSearch(p, b, parent, k, nodes, maxSolStates)
+	if s == nil {
+		return nil, mx, false, nil
+	}
+	ra := make([]int, len(card))
+	for i := range ra {
+		ra[i] = -1
+	}
+	lnmax, ran := s.run(p.konst, b.bound, ra)
+	if trace := mpeTrace; trace != nil {
+		trace("search: %d nodes, maximum %.12g", s.nodes, lnmax)
+	}
+	if !ran {
+		if k.poll() {
+			return nil, mx, false, canceled(pos)
+		}
+		return nil, mx, false, nil
+	}
+	if math.IsInf(lnmax, -1) {
+		return nil, mx, false, nil
+	}
+	best = make([]int, len(card))
+	for v := range best {
+		switch {
+		case obs[v] >= 0 || card[v] == 0:
+			best[v] = -1
+		case p.fixed[v] >= 0:
+			best[v] = p.fixed[v]
+		case ra[v] >= 0:
+			best[v] = int(p.live[v][ra[v]])
+		default:
+			best[v] = int(p.live[v][0]) // in no table
+		}
+	}
+	return best, jointAt(m, obs, card, best), true, nil
+}
+
+// jointAt returns Π φ(x) at the assignment of the observed states obs and
+// the states best of the others, exactly (a mantissa and an exponent).
+func jointAt(m *ir.Model, obs, card, best []int) xfloat {
+	x := xfloat{0.5, 1}
+	at := func(f *ir.Factor) {
+		o := 0
+		for i, v := range f.Vars {
+			s := obs[v]
+			if s < 0 {
+				s = best[v]
+			}
+			o += s * f.Stride[i]
+		}
+		x = x.mulf(f.Vals[o])
+	}
+	for v := range m.Vars {
+		if f := m.Factor(ir.VarID(v)); f != nil && card[v] > 0 {
+			at(f)
+		}
+	}
+	for _, f := range m.Potentials {
+		at(f)
+	}
+	return x
+}
+
+func countFixed(p *mpeProblem) int {
+	n := 0
+	for _, s := range p.fixed {
+		if s >= 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -47,6 +47,8 @@ Usage:
                               [--method gmm|kmeans] [--covariance full|diag|spherical|tied]
   pbl test [PATH...]          check expectations and golden outputs of models
   pbl convert IN OUT          convert a model between formats (by extension)
+  pbl fmt [-w] [-d] [FILE...]
+                              give .pbl files their canonical layout (stdin to stdout)
   pbl uai --task PR|MAR|MPE MODEL.uai [EVIDENCE.evid]
                               answer as a UAI competition solver
   pbl sensitivity MODEL 'P(Y=y | e)'
@@ -92,6 +94,7 @@ func init() {
 		{name: "score", args: "MODEL --data CSV", summary: scoreSummary, run: scoreCmd, flags: scoreFlags},
 		{name: "compare", args: "A B", summary: compareSummary, run: compareCmd},
 		{name: "lsp", summary: lspSummary, run: lspCmd},
+		{name: "fmt", args: fmtArgs, summary: fmtSummary, run: fmtCmd, flags: fmtFlagsFor},
 		{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
 	}
 }
@@ -107,6 +110,7 @@ type cli struct {
 	explain        bool
 	fs             *flag.FlagSet
 	test           testFlags
+	fmt            fmtFlags
 	reported       bool // report was called: the exit status is not 0
 
 	// run, query, test: data sets bound to other files (--data NAME=FILE),

@@ -61,6 +61,8 @@ type Reader struct {
 	pending int   // blank lines read but not yet delivered (one-column files)
 	pendAt  int   // line of the first pending blank line
 
+	shards  []string  // the files still to read after this one (OpenShards)
+	opt     Options   // to open them
 	workers int       // Options.Workers, resolved: at least 1
 	chunk   int       // the size of the chunks in parallel mode
 	started bool      // Read has been called: the mode is chosen
@@ -433,6 +435,12 @@ func (r *Reader) Read(b *Batch) error {
 			panic("data: Read: a column of the batch is shorter than its Lines")
 		}
 	}
+	return r.readShards(b)
+}
+
+// readOne is Read within the current file.
+func (r *Reader) readOne(b *Batch) error {
+	size := len(b.Lines)
 	if !r.started {
 		r.started = true
 		r.startParallel(r.workers)

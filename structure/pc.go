@@ -16,6 +16,16 @@ type PCOptions struct {
 	Test    CITest  // G2 (the zero value) or Chi2
 	MaxCond int     // the largest conditioning set tried; 0 means no limit
 	Workers int     // goroutines running tests; 0 means GOMAXPROCS. The result does not depend on it
+
+	// Require lists edges (from, to) the result has: their pairs are
+	// never tested for independence and they are directed as given.
+	// Forbid lists edges it does not have: a pair forbidden both ways is
+	// not adjacent from the start (and, having no separating set, takes
+	// part in no v-structure); a pair forbidden one way only is tested as
+	// usual and, if it stays adjacent, directed the other way. Both
+	// directions are set after the v-structures and before Meek's rules,
+	// and win over a v-structure that disagrees.
+	Require, Forbid [][2]int
 }
 
 // PC estimates the CPDAG of the network that generated the data by the
@@ -98,7 +108,33 @@ func PC(ctx context.Context, cols [][]int32, card []int, names []string, opt PCO
 	for i, v := range perm {
 		pcols[i], pcard[i] = cols[v], card[v]
 	}
-	p := &pcRun{n: n, cols: pcols, card: pcard, alpha: alpha, test: opt.Test}
+	p := &pcRun{n: n, cols: pcols, card: pcard, alpha: alpha, test: opt.Test, req: make([]bool, n*n), forb: make([]bool, n*n)}
+	inv := make([]int, n) // inv[v]: v's position in name order
+	for i, v := range perm {
+		inv[v] = i
+	}
+	for k, list := range [][][2]int{opt.Require, opt.Forbid} {
+		for _, e := range list {
+			if e[0] < 0 || e[0] >= n || e[1] < 0 || e[1] >= n || e[0] == e[1] {
+				return nil, fmt.Errorf("structure: PC: edge %d -> %d: no such edge", e[0], e[1])
+			}
+			a, b := inv[e[0]], inv[e[1]]
+			if k == 0 {
+				p.req[a*n+b] = true
+			} else {
+				p.forb[a*n+b] = true
+			}
+		}
+	}
+	for i := range p.req {
+		if p.req[i] && p.forb[i] {
+			a, b := perm[i/n], perm[i%n]
+			return nil, fmt.Errorf("structure: PC: the edge %s -> %s is both required and forbidden", names[a], names[b])
+		}
+		if a, b := i/n, i%n; p.req[i] && p.req[b*n+a] {
+			return nil, fmt.Errorf("structure: PC: the edges %s -> %s and back are both required", names[perm[a]], names[perm[b]])
+		}
+	}
 	p.workers = opt.Workers
 	if p.workers <= 0 {
 		p.workers = runtime.GOMAXPROCS(0)
@@ -129,6 +165,8 @@ type pcRun struct {
 	test    CITest
 	workers int
 
+	req    []bool  // req[a*n+b]: a -> b is required
+	forb   []bool  // forb[a*n+b]: a -> b is forbidden
 	adj    []bool  // adj[a*n+b]: a and b adjacent
 	sepset [][]int // sepset[a*n+b], a < b: the separating set, when the edge was removed
 	sepped []bool  // sepped[a*n+b], a < b: the edge was removed
@@ -150,7 +188,7 @@ func (p *pcRun) skeleton(ctx context.Context, maxCond int) error {
 	p.sepped = make([]bool, n*n)
 	for a := range n {
 		for b := range n {
-			p.adj[a*n+b] = a != b
+			p.adj[a*n+b] = a != b && !(p.forb[a*n+b] && p.forb[b*n+a])
 		}
 	}
 	for l := 0; maxCond <= 0 || l <= maxCond; l++ {
@@ -168,7 +206,7 @@ func (p *pcRun) skeleton(ctx context.Context, maxCond int) error {
 		var work []pcEdge
 		for a := range n {
 			for _, b := range nbrs[a] {
-				if b > a && (len(nbrs[a])-1 >= l || len(nbrs[b])-1 >= l) {
+				if b > a && !p.req[a*n+b] && !p.req[b*n+a] && (len(nbrs[a])-1 >= l || len(nbrs[b])-1 >= l) {
 					work = append(work, pcEdge{a: a, b: b})
 				}
 			}
@@ -308,8 +346,8 @@ func (p *pcRun) orient() *CPDAG {
 				continue
 			}
 			for b := a + 1; b < n; b++ {
-				if !p.adj[b*n+c] || p.adj[a*n+b] {
-					continue
+				if !p.adj[b*n+c] || p.adj[a*n+b] || !p.sepped[a*n+b] {
+					continue // not an unshielded triple, or a and b forbidden from the start
 				}
 				if !slices.Contains(p.sepset[a*n+b], c) {
 					into[a*n+c], into[b*n+c] = true, true
@@ -321,6 +359,17 @@ func (p *pcRun) orient() *CPDAG {
 		for c := range n {
 			if into[a*n+c] && !into[c*n+a] {
 				g.SetDirected(a, c)
+			}
+		}
+	}
+	for a := range n {
+		for b := range n {
+			switch {
+			case !p.adj[a*n+b]:
+			case p.req[a*n+b]:
+				g.SetDirected(a, b)
+			case p.forb[a*n+b] && !p.forb[b*n+a]:
+				g.SetDirected(b, a)
 			}
 		}
 	}

@@ -115,6 +115,70 @@ func TestPCRecoversHandNetwork(t *testing.T) {
 	}
 }
 
+// PC keeps required edges (never testing their pairs), drops pairs
+// forbidden both ways, and directs edges as the constraints say.
+func TestPCConstraints(t *testing.T) {
+	m := pcHandNet(t)
+	d := pcSample(t, m, 20000, 7, 0)
+	const A, B, C, D, E, F = 0, 1, 2, 3, 4, 5
+	type check struct {
+		a, b int
+		want string // "->" a directed a -> b, "--" undirected, "" not adjacent
+	}
+	tests := []struct {
+		name            string
+		require, forbid [][2]int
+		checks          []check
+	}{
+		{"none", nil, nil, []check{{B, F, "--"}, {A, C, "->"}, {A, E, ""}}},
+		{"require F -> B", [][2]int{{F, B}}, nil, []check{{F, B, "->"}, {A, C, "->"}}},
+		{"forbid B -> F", nil, [][2]int{{B, F}}, []check{{F, B, "->"}}},
+		{"forbid A -- C both ways", nil, [][2]int{{A, C}, {C, A}}, []check{{A, C, ""}, {B, C, "--"}}},
+		{"require A -> E", [][2]int{{A, E}}, nil, []check{{A, E, "->"}, {D, E, "->"}}},
+		{"require E -> D", [][2]int{{E, D}}, nil, []check{{E, D, "->"}}},
+	}
+	for _, tt := range tests {
+		got, err := PC(context.Background(), d.Cols, d.Card, d.Names, PCOptions{Alpha: 0.01, Require: tt.require, Forbid: tt.forbid})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		for _, c := range tt.checks {
+			var have string
+			switch {
+			case got.IsDirected(c.a, c.b):
+				have = "->"
+			case got.IsUndirected(c.a, c.b):
+				have = "--"
+			case got.IsDirected(c.b, c.a):
+				have = "<-"
+			}
+			if have != c.want {
+				t.Errorf("%s: %s %q %s, want %q; graph\n%s", tt.name, d.Names[c.a], have, d.Names[c.b], c.want, got)
+			}
+		}
+		g := got.DAG()
+		for _, e := range tt.require {
+			if !g.HasEdge(e[0], e[1]) {
+				t.Errorf("%s: the DAG lacks required %v", tt.name, e)
+			}
+		}
+		for _, e := range tt.forbid {
+			if g.HasEdge(e[0], e[1]) {
+				t.Errorf("%s: the DAG has forbidden %v", tt.name, e)
+			}
+		}
+	}
+	for _, bad := range []PCOptions{
+		{Require: [][2]int{{A, B}}, Forbid: [][2]int{{A, B}}},
+		{Require: [][2]int{{A, B}, {B, A}}},
+		{Forbid: [][2]int{{A, 9}}},
+	} {
+		if _, err := PC(context.Background(), d.Cols, d.Card, d.Names, bad); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
+
 // TestPCOrderAndWorkers checks that shuffling the columns, or changing the
 // number of workers, changes nothing.
 func TestPCOrderAndWorkers(t *testing.T) {

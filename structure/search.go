@@ -14,9 +14,11 @@ import (
 // Options configures the searches.
 type Options struct {
 	MaxParents int      // the most parents of a variable; 0 means no limit
-	Tabu       int      // hill climbing: the length of the tabu list, and the moves made without improving the best score before stopping; 0 stops at the first local maximum
+	Tabu       int      // hill climbing: the tabu tenure (see [HillClimb]); 0 stops at the first local maximum
+	Patience   int      // hill climbing: the moves made without improving the best score before a climb stops; 0 means 5×Tabu
 	Restarts   int      // hill climbing: restarts from the best graph perturbed by random moves
 	Perturb    int      // the random moves of a restart; 0 means 1 + n/4 for n variables
+	Starts     []Start  // hill climbing without a start graph: the graphs climbed from; nil means [DefaultStarts]
 	Seed       uint64   // the seed of the perturbations
 	MaxIter    int      // the most moves per climb; 0 means no limit
 	Require    [][2]int // edges every graph has (from, to)
@@ -285,27 +287,46 @@ func (c *climber) total() float64 {
 	return t
 }
 
-// climb runs hill climbing with the tabu list from the current graph and
-// returns the best graph seen, its score and the moves made.
+// climb runs a tabu search from the current graph and returns the best
+// graph seen, its score and the moves made. Each step makes the best move
+// that is not tabu: a move is tabu if it leads to one of the last Tabu
+// graphs, or if it changes a pair of variables that one of the last Tabu
+// moves changed, unless it leads to a graph better than the best so far.
+// While moves improve the score this is plain hill climbing; at a local
+// maximum it goes on with the best move, even a worsening one, and stops
+// after Patience moves without a new best.
 func (c *climber) climb(iter0 int) (*DAG, float64, int) {
+	n := c.n
 	best, bestScore := c.g.Clone(), c.total()
 	cur := bestScore
 	tabu := []uint64{c.hash}
 	isTabu := func(h uint64) bool { return slices.Contains(tabu, h) }
+	until := make([]int, n*n) // until[a*n+b], a < b: the pair is tabu while iters < until
+	patience := c.opt.Patience
+	if patience <= 0 {
+		patience = 5 * c.opt.Tabu
+	}
 	stale, iters := 0, 0
 	for c.opt.MaxIter == 0 || iters < c.opt.MaxIter {
 		var pick move
 		found := false
+		eps := 1e-10 * (1 + math.Abs(cur))
 		c.moves(func(m move) {
-			if (!found || m.delta > pick.delta) && !isTabu(c.hashAfter(m)) {
+			if found && !(m.delta > pick.delta) {
+				return
+			}
+			a, b := min(m.from, m.to), max(m.from, m.to)
+			if until[a*n+b] > iters && !(cur+m.delta > bestScore+eps) {
+				return
+			}
+			if !isTabu(c.hashAfter(m)) {
 				pick, found = m, true
 			}
 		})
 		if !found {
 			break
 		}
-		eps := 1e-10 * (1 + math.Abs(cur))
-		if !(pick.delta > eps) && (c.opt.Tabu == 0 || stale >= c.opt.Tabu) {
+		if !(pick.delta > eps) && (c.opt.Tabu == 0 || stale >= patience) {
 			break
 		}
 		c.apply(pick)
@@ -316,6 +337,8 @@ func (c *climber) climb(iter0 int) (*DAG, float64, int) {
 			if len(tabu) > c.opt.Tabu {
 				tabu = tabu[1:]
 			}
+			a, b := min(pick.from, pick.to), max(pick.from, pick.to)
+			until[a*n+b] = iters + c.opt.Tabu
 		}
 		if cur > bestScore+eps {
 			best, bestScore, stale = c.g.Clone(), cur, 0
@@ -329,16 +352,19 @@ func (c *climber) climb(iter0 int) (*DAG, float64, int) {
 	return best, bestScore, iters
 }
 
-// HillClimb searches for the graph of highest score by greedy moves
-// (adding, deleting or reversing one edge), starting from start (or, if
-// nil, the empty graph plus the required edges). Each step makes the best
-// legal move not leading to a graph in the tabu list; when no move
-// improves the score it goes on with the best one (a tabu search) until
-// Tabu moves have not improved the best score. Restarts then perturb the
-// best graph by Perturb random legal moves and climb again; the best graph
-// of all is returned. Ties between moves go to the first in a fixed order
-// (by target, then source), and every score is a function of counts, so
-// the result does not depend on the number of workers.
+// HillClimb searches for the graph of highest score by moves that add,
+// delete or reverse one edge. It climbs from start if start is not nil,
+// else from each of opt.Starts in turn (by default the empty graph, the
+// Chow–Liu tree and the DAG the PC algorithm estimates; see [Start]),
+// each made to respect the constraints by [Admit]. Each climb is a tabu
+// search (see climber.climb): greedy steps to a local maximum, then the
+// best non-tabu moves, worsening or not, until Patience moves have not
+// found a better graph. Restarts then perturb the best graph found so far
+// by Perturb random legal moves and climb again. The best graph of all is
+// returned (the first found, on a tie). Ties between moves go to the
+// first in a fixed order (by target, then source), and every score is a
+// function of counts, so the result depends on the seed but not on the
+// number of workers.
 func HillClimb(s *Scorer, start *DAG, opt Options) (*Result, error) {
 	t0 := time.Now()
 	n := len(s.D.Names)
@@ -346,40 +372,65 @@ func HillClimb(s *Scorer, start *DAG, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var g *DAG
+	var starts []*DAG
 	if start != nil {
-		g = start.Clone()
+		g := start.Clone()
+		for _, e := range opt.Require {
+			if !g.HasEdge(e[0], e[1]) {
+				if err := g.AddEdge(e[0], e[1]); err != nil {
+					return nil, fmt.Errorf("required edges: %v", err)
+				}
+			}
+		}
+		for _, e := range opt.Forbid {
+			if g.HasEdge(e[0], e[1]) {
+				return nil, fmt.Errorf("the starting graph has the forbidden edge %s -> %s", g.Names[e[0]], g.Names[e[1]])
+			}
+		}
+		if opt.MaxParents > 0 {
+			for v, ps := range g.Parents {
+				if len(ps) > opt.MaxParents {
+					return nil, fmt.Errorf("%s has %d parents in the starting graph (or required), more than --max-parents %d", g.Names[v], len(ps), opt.MaxParents)
+				}
+			}
+		}
+		starts = []*DAG{g}
 	} else {
-		g = NewDAG(s.D.Names)
-	}
-	for _, e := range opt.Require {
-		if !g.HasEdge(e[0], e[1]) {
-			if err := g.AddEdge(e[0], e[1]); err != nil {
-				return nil, fmt.Errorf("required edges: %v", err)
+		kinds := opt.Starts
+		if kinds == nil {
+			kinds = DefaultStarts
+		}
+		for _, k := range kinds {
+			g, err := startGraph(s, k, opt)
+			if err != nil {
+				return nil, err
 			}
+			starts = append(starts, g)
+		}
+		if len(starts) == 0 {
+			return nil, fmt.Errorf("no start graph")
 		}
 	}
-	for _, e := range opt.Forbid {
-		if g.HasEdge(e[0], e[1]) {
-			return nil, fmt.Errorf("the starting graph has the forbidden edge %s -> %s", g.Names[e[0]], g.Names[e[1]])
+	var best *DAG
+	bestScore, iters := math.Inf(-1), 0
+	better := func(sc float64) bool {
+		return best == nil || sc > bestScore+1e-10*(1+math.Abs(bestScore))
+	}
+	for _, g := range starts {
+		c := newClimber(s, g, &opt, con)
+		g2, sc, it := c.climb(iters)
+		iters += it
+		if better(sc) {
+			best, bestScore = g2, sc
 		}
 	}
-	if opt.MaxParents > 0 {
-		for v, ps := range g.Parents {
-			if len(ps) > opt.MaxParents {
-				return nil, fmt.Errorf("%s has %d parents in the starting graph (or required), more than --max-parents %d", g.Names[v], len(ps), opt.MaxParents)
-			}
-		}
-	}
-	c := newClimber(s, g, &opt, con)
-	best, bestScore, iters := c.climb(0)
 	perturb := opt.Perturb
 	if perturb <= 0 {
 		perturb = 1 + n/4
 	}
 	for r := 1; r <= opt.Restarts; r++ {
 		rng := rand.New(rand.NewPCG(opt.Seed, uint64(r)))
-		c = newClimber(s, best.Clone(), &opt, con)
+		c := newClimber(s, best.Clone(), &opt, con)
 		for range perturb {
 			var legal []move
 			c.moves(func(m move) { legal = append(legal, m) })
@@ -391,7 +442,7 @@ func HillClimb(s *Scorer, start *DAG, opt Options) (*Result, error) {
 		}
 		g2, sc, it := c.climb(iters)
 		iters += it
-		if sc > bestScore+1e-10*(1+math.Abs(bestScore)) {
+		if better(sc) {
 			best, bestScore = g2, sc
 		}
 	}

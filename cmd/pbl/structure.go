@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/formats/source"
 	"github.com/pbl-lang/pbl/ir"
@@ -25,16 +26,22 @@ import (
 // structureSummary is the help of pbl structure.
 const structureSummary = "Structure learns the graph of a Bayesian network from DATA.csv, whose columns are all\n" +
 	"discrete variables (each column's states are its distinct values; an empty cell, ? or NA\n" +
-	"is missing). --method hc (the default) is hill climbing over adding, deleting and\n" +
-	"reversing one edge, with a tabu list of --tabu N graphs (default 10; it goes on through\n" +
-	"worse graphs for N moves before it stops) and --restarts N from the best graph perturbed\n" +
-	"by random moves (--seed S). --method k2 is Cooper and Herskovits' K2 given --order A,B,...\n" +
-	"(default: the columns' order). --method chow-liu is the maximum spanning tree of the\n" +
-	"pairwise mutual information, rooted at the first column. --score loglik|aic|bic|bdeu|k2\n" +
-	"(default bic, k2 for --method k2; --ess E for bdeu, default 1) is computed from counts;\n" +
-	"a row missing a cell of a family is left out of that family's counts only. --max-parents K\n" +
-	"bounds the parents; --require FILE and --forbid FILE list edges, one 'A -> B' a line.\n" +
-	"Results do not depend on the number of cores.\n\n" +
+	"is missing). --method hc (the default) is a tabu search over adding, deleting and\n" +
+	"reversing one edge: the best move each step, worsening ones too once no move improves,\n" +
+	"a pair of variables left alone for --tabu N moves (default 10) after a move changes it,\n" +
+	"stopping after 5N moves without a better graph. It climbs from each of --start (default\n" +
+	"empty,chow-liu,pc: the empty graph, the Chow-Liu tree and PC's graph) or from a model\n" +
+	"file's graph, then --restarts N times from the best graph perturbed by random moves\n" +
+	"(--seed S), and keeps the best. --method k2 is Cooper and Herskovits' K2 given --order\n" +
+	"A,B,... (default: the columns' order). --method chow-liu is the maximum spanning tree of\n" +
+	"the pairwise mutual information, rooted at the first column. --method pc is the stable\n" +
+	"PC algorithm (--alpha, --test g2|x2, --max-cond); edges it cannot orient are listed.\n" +
+	"--score loglik|aic|bic|bdeu|k2 (default bic, k2 for --method k2; --ess E for bdeu,\n" +
+	"default 1) is computed from counts; a row missing a cell of a family is left out of that\n" +
+	"family's counts only. --max-parents K bounds the parents; --require FILE and --forbid\n" +
+	"FILE list edges, one 'A -> B' a line (PC keeps required pairs untested and directs them\n" +
+	"as given, and directs a pair forbidden one way the other way). Results do not depend on\n" +
+	"the number of cores.\n\n" +
 	"It prints the score and the edges, or with --json {\"method\", \"score\", \"score_value\",\n" +
 	"\"edges\", \"undirected\", \"iterations\", \"seconds\"}. -o OUT writes the network with its\n" +
 	"CPTs learned by --params mle (the default) or bayes (BDeu with --ess) in the format OUT's\n" +
@@ -51,6 +58,7 @@ var (
 	stAlpha                            float64
 	stTest                             string
 	stMaxCond                          int
+	stStart                            string
 )
 
 func structureFlags(c *cli, fs *flag.FlagSet) {
@@ -58,7 +66,8 @@ func structureFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&stScore, "score", "", "the score: "+strings.Join(structure.ScoreNames(), ", ")+" (default bic; k2 for --method k2)")
 	fs.Float64Var(&stESS, "ess", structure.DefaultESS, "BDeu's equivalent sample size (--score bdeu, --params bayes)")
 	fs.IntVar(&stMaxParents, "max-parents", 0, "the most parents of a variable (0: no limit)")
-	fs.IntVar(&stTabu, "tabu", 10, "hc: the length of the tabu list")
+	fs.IntVar(&stTabu, "tabu", 10, "hc: the tabu tenure, in moves (0: stop at the first local maximum)")
+	fs.StringVar(&stStart, "start", "", "hc: the graphs climbed from, `list` of empty, chow-liu, pc (default all three), or a model file")
 	fs.IntVar(&stRestarts, "restarts", 0, "hc: random restarts by perturbation")
 	fs.Uint64Var(&stSeed, "seed", 1, "hc: the seed of the restarts' perturbations")
 	fs.StringVar(&stRequire, "require", "", "a `file` of edges every graph has, one 'A -> B' a line")
@@ -100,6 +109,18 @@ func structureCmd(c *cli, args []string) int {
 	case "pc":
 	default:
 		return c.usageErr("structure", "unknown --method %q (want hc, k2, chow-liu or pc)", stMethod)
+	}
+	if stStart != "" && stMethod != "hc" {
+		return c.usageErr("structure", "--start is for --method hc")
+	}
+	if stStart != "" {
+		if _, err := os.Stat(stStart); err != nil {
+			for _, name := range strings.Split(stStart, ",") {
+				if _, err := structure.ParseStart(strings.TrimSpace(name)); err != nil {
+					return c.usageErr("structure", "--start: %v, or a model file", err)
+				}
+			}
+		}
 	}
 	if stOrder != "" && stMethod != "k2" {
 		return c.usageErr("structure", "--order is for --method k2")
@@ -170,14 +191,23 @@ func structureCmd(c *cli, args []string) int {
 			return c.usageErr("structure", "--alpha %v: want a level in (0, 1)", stAlpha)
 		}
 		var cp *structure.CPDAG
-		cp, err = structure.PC(context.Background(), d.Cols, d.Card, d.Names, structure.PCOptions{Alpha: stAlpha, Test: test, MaxCond: stMaxCond, Workers: stWorkers})
+		cp, err = structure.PC(context.Background(), d.Cols, d.Card, d.Names, structure.PCOptions{Alpha: stAlpha, Test: test, MaxCond: stMaxCond, Workers: stWorkers, Require: opt.Require, Forbid: opt.Forbid})
 		if err == nil {
 			g := cp.DAG()
-			undirected = cp.Undirected()
-			res = &structure.Result{DAG: g, Score: s.Total(g), Iterations: cp.Tests}
+			if err = keepsConstraints(g, opt); err == nil {
+				undirected = cp.Undirected()
+				res = &structure.Result{DAG: g, Score: s.Total(g), Iterations: cp.Tests}
+			}
 		}
 	case "hc":
-		res, err = structure.HillClimb(s, nil, opt)
+		var start *structure.DAG
+		start, opt.Starts, err = parseStart(stStart, d)
+		if err != nil {
+			stop()
+			c.report(err)
+			return exitError
+		}
+		res, err = structure.HillClimb(s, start, opt)
 	case "k2":
 		res, err = structure.K2Search(s, opt)
 	case "chow-liu":
@@ -360,6 +390,51 @@ func parseOrder(spec string, names []string) ([]int, error) {
 		return nil, fmt.Errorf("the ordering leaves out %s", strings.Join(missing, ", "))
 	}
 	return order, nil
+}
+
+// keepsConstraints reports a required edge missing from g or a forbidden
+// edge in it: PC's DAG reverses an edge that would close a cycle, which
+// may break a constraint.
+func keepsConstraints(g *structure.DAG, opt structure.Options) error {
+	for _, e := range opt.Require {
+		if !g.HasEdge(e[0], e[1]) {
+			return fmt.Errorf("no DAG of the CPDAG found has the required edge %s -> %s without a cycle", ir.Quote(g.Names[e[0]]), ir.Quote(g.Names[e[1]]))
+		}
+	}
+	for _, e := range opt.Forbid {
+		if g.HasEdge(e[0], e[1]) {
+			return fmt.Errorf("no DAG of the CPDAG found avoids the forbidden edge %s -> %s without a cycle", ir.Quote(g.Names[e[0]]), ir.Quote(g.Names[e[1]]))
+		}
+	}
+	return nil
+}
+
+// parseStart parses --start: a list of start kinds, or a model file whose
+// graph (over the data's variables) is the one start.
+func parseStart(spec string, d *structure.Data) (*structure.DAG, []structure.Start, error) {
+	if spec == "" {
+		return nil, nil, nil
+	}
+	var kinds []structure.Start
+	for _, name := range strings.Split(spec, ",") {
+		k, err := structure.ParseStart(strings.TrimSpace(name))
+		if err != nil {
+			if _, serr := os.Stat(spec); serr == nil {
+				m, err := pbl.LoadFile(spec)
+				if err != nil {
+					return nil, nil, err
+				}
+				g, err := structure.Reindex(structure.FromModel(m), d.Names)
+				if err != nil {
+					return nil, nil, fmt.Errorf("--start %s: %v", spec, err)
+				}
+				return g, nil, nil
+			}
+			return nil, nil, fmt.Errorf("--start: %v, or a model file", err) // checked before: not reached
+		}
+		kinds = append(kinds, k)
+	}
+	return nil, kinds, nil
 }
 
 // structureProgress shows the search's progress on a terminal.

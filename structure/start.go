@@ -1,0 +1,130 @@
+package structure
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Start is a graph hill climbing starts from.
+type Start int
+
+const (
+	StartEmpty   Start = iota // the empty graph
+	StartChowLiu              // the Chow–Liu tree (see [ChowLiu])
+	StartPC                   // the DAG chosen from the CPDAG PC estimates at α = 0.01 with conditioning sets of at most 2 variables (see [PC])
+)
+
+var startNames = []string{"empty", "chow-liu", "pc"}
+
+func (s Start) String() string { return startNames[s] }
+
+// DefaultStarts are the graphs [HillClimb] starts from when given none.
+// Climbing from the empty graph alone often ends at a local maximum with
+// v-structures formed the wrong way round (and extra edges making up for
+// them); a start with the right skeleton and v-structures — PC's — avoids
+// most of that, and the best of the three climbs is kept.
+var DefaultStarts = []Start{StartEmpty, StartChowLiu, StartPC}
+
+// StartNames returns the names ParseStart accepts.
+func StartNames() []string { return slices.Clone(startNames) }
+
+// ParseStart returns the start named name.
+func ParseStart(name string) (Start, error) {
+	for i, n := range startNames {
+		if n == name {
+			return Start(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown start %q (want %s)", name, strings.Join(startNames, ", "))
+}
+
+// pcStartAlpha and pcStartMaxCond are the settings of the PC run that
+// gives a start graph: conditioning sets of up to 2 variables find
+// nearly all of the skeleton at a small part of the cost of the full
+// search (on 50,000 rows of hepar2, 1.7 s against 110 s).
+const (
+	pcStartAlpha   = 0.01
+	pcStartMaxCond = 2
+)
+
+// startGraph returns the start graph of kind k, admitted (see [Admit]).
+func startGraph(s *Scorer, k Start, opt Options) (*DAG, error) {
+	d := s.D
+	var cand *DAG
+	switch k {
+	case StartEmpty:
+		cand = NewDAG(d.Names)
+	case StartChowLiu:
+		cand = ChowLiu(s, Options{Workers: opt.Workers}).DAG
+	case StartPC:
+		cp, err := PC(context.Background(), d.Cols, d.Card, d.Names, PCOptions{Alpha: pcStartAlpha, MaxCond: pcStartMaxCond, Workers: opt.Workers, Require: opt.Require, Forbid: opt.Forbid})
+		if err != nil {
+			return nil, err
+		}
+		cand = cp.DAG()
+	default:
+		return nil, fmt.Errorf("structure: unknown start %d", k)
+	}
+	return Admit(s, cand, opt)
+}
+
+// Admit returns a graph that keeps to opt's constraints, built from
+// cand: the required edges first, then cand's edges in order (by source,
+// then target), each as it is if allowed, else the other way round if
+// that is allowed, else left out; an edge is not allowed if forbidden or
+// closing a cycle. A variable with more than MaxParents parents then
+// loses, one at a time, the parent whose removal costs its family score
+// least (required parents stay). It fails only if the required edges
+// themselves close a cycle or exceed MaxParents.
+func Admit(s *Scorer, cand *DAG, opt Options) (*DAG, error) {
+	n := cand.N()
+	con, err := newConstraints(n, &opt)
+	if err != nil {
+		return nil, err
+	}
+	g := NewDAG(cand.Names)
+	for _, e := range opt.Require {
+		if !g.HasEdge(e[0], e[1]) {
+			if err := g.AddEdge(e[0], e[1]); err != nil {
+				return nil, fmt.Errorf("required edges: %v", err)
+			}
+		}
+	}
+	for _, e := range cand.Edges() {
+		a, b := e[0], e[1]
+		if g.HasEdge(a, b) || g.HasEdge(b, a) {
+			continue
+		}
+		if !con.forb[a*n+b] && g.AddEdge(a, b) == nil {
+			continue
+		}
+		if !con.forb[b*n+a] {
+			_ = g.AddEdge(b, a) // left out if it closes a cycle
+		}
+	}
+	if opt.MaxParents > 0 {
+		for v := range g.Parents {
+			for len(g.Parents[v]) > opt.MaxParents {
+				drop, cost := -1, math.Inf(1)
+				full := s.Family(v, g.Parents[v])
+				for k, p := range g.Parents[v] {
+					if con.req[p*n+v] {
+						continue
+					}
+					rest := slices.Delete(slices.Clone(g.Parents[v]), k, k+1)
+					if c := full - s.Family(v, rest); c < cost {
+						drop, cost = p, c
+					}
+				}
+				if drop < 0 {
+					return nil, fmt.Errorf("%s has %d required parents, more than --max-parents %d", g.Names[v], len(g.Parents[v]), opt.MaxParents)
+				}
+				g.RemoveEdge(drop, v)
+			}
+		}
+	}
+	return g, nil
+}

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/batch"
+	"github.com/pbl-lang/pbl/internal/par"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/learn"
+	"github.com/pbl-lang/pbl/report"
+)
+
+// This file scores shards in bulk: classify's predictions and scores,
+// and the answers of queries for every row (query --batch). Each shard
+// writes its own output file, the same bytes pbl writes for that shard
+// alone (package internal/batch), and the classification scores of the
+// shards are combined.
+
+// scoreRows is the number of rows read, scored and written at a time.
+const scoreRows = 4096
+
+// shardOutput starts the output file of shard i, or returns nil if the
+// job writes none.
+func (j *job) shardOutput(ctx context.Context, i int) (*output, error) {
+	if j.Out == "" {
+		return nil, nil
+	}
+	return create(ctx, shardName(j.Out, i, j.Shards, j.Ext))
+}
+
+// classify scores m as a classifier of j.Target on the rows of r, shard
+// i, writing their predictions if j.Out is set.
+func (j *job) classify(ctx context.Context, m *ir.Model, r *data.Reader, i int) (p *partial, err error) {
+	out, err := j.shardOutput(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	var w *bufio.Writer
+	if out != nil {
+		defer func() {
+			if err != nil {
+				out.abort()
+			}
+		}()
+		w = bufio.NewWriterSize(out, 1<<16)
+		w.Write(batch.PredictionHeader(nil, m, j.Target))
+	}
+	k := len(m.Vars[j.Target].States)
+	ev := &evalStats{Conf: make([]int64, k*k)}
+	b := r.NewBatch(scoreRows)
+	posts := make([][]float64, scoreRows)
+	var line []byte
+	row := 0
+	for {
+		err := r.Read(b)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		mt, err := learn.EvaluateFunc(m, j.Target, b, func(i int, post []float64) {
+			posts[i] = append(posts[i][:0], post...)
+			if post == nil {
+				posts[i] = nil
+			}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.File(), err)
+		}
+		for t, cells := range mt.Confusion {
+			for p, c := range cells {
+				ev.Conf[t*k+p] += int64(c)
+			}
+		}
+		ev.NLL += mt.LogLoss * float64(mt.N)
+		ev.N += int64(mt.N)
+		ev.Skipped += int64(mt.Skipped)
+		ev.Unlabelled += int64(mt.Unlabelled)
+		if w != nil {
+			col := batch.TargetColumn(b, j.Target)
+			for i := range b.N {
+				line = batch.AppendPrediction(line[:0], m, j.Target, b, col, i, row+i+1, posts[i])
+				w.Write(line)
+			}
+		}
+		row += b.N
+	}
+	if w != nil {
+		if err := w.Flush(); err != nil {
+			return nil, err
+		}
+		if err := out.commit(); err != nil {
+			return nil, err
+		}
+	}
+	return &partial{Rows: int64(row), Eval: ev}, nil
+}
+
+// answerParams are the options of answering queries.
+type answerParams struct {
+	Engine, Order string
+	MaxTable      int
+	MaxMemory     int64
+	Top           int
+	Seed          uint64
+}
+
+// options returns the answering options.
+func (a answerParams) options() (pbl.AnswerOptions, error) {
+	eng, err := infer.ParseEngine(a.Engine)
+	if err != nil {
+		return pbl.AnswerOptions{}, err
+	}
+	order, err := infer.ParseHeuristic(a.Order)
+	if err != nil {
+		return pbl.AnswerOptions{}, err
+	}
+	return pbl.AnswerOptions{Infer: infer.Options{Engine: eng, Order: order, MaxTable: a.MaxTable, MaxMemory: a.MaxMemory}, Top: a.Top, Seed: a.Seed}, nil
+}
+
+// query answers j.Queries for every row of r, shard i, writing one line
+// of JSON per row.
+func (j *job) query(ctx context.Context, m *ir.Model, r *data.Reader, i int) (p *partial, err error) {
+	opt, err := j.Answer.options()
+	if err != nil {
+		return nil, err
+	}
+	queries := make([]*ir.Query, len(j.Queries))
+	for k, text := range j.Queries {
+		if queries[k], err = pbl.ParseQuery(m, text); err != nil {
+			return nil, err
+		}
+	}
+	out, err := j.shardOutput(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			out.abort()
+		}
+	}()
+	w := bufio.NewWriterSize(out, 1<<16)
+	b := r.NewBatch(scoreRows)
+	lines := make([][]byte, scoreRows)
+	row := 0
+	for {
+		err := r.Read(b)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		par.For(b.N, func(i int) {
+			lines[i] = batch.AppendAnswers(lines[i][:0], m, queries, b, i, row+i+1, opt)
+		})
+		for _, l := range lines[:b.N] {
+			w.Write(l)
+		}
+		row += b.N
+	}
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	if err := out.commit(); err != nil {
+		return nil, err
+	}
+	return &partial{Rows: int64(row)}, nil
+}
+
+// metrics returns the scores of e for the classes.
+func (e *evalStats) metrics(classes []string) *learn.Metrics {
+	// learn.Evaluator's sums are not exported: an evaluator is given the
+	// confusion matrix row by row (a one-hot posterior per row), and the
+	// log loss is set from the merged sum.
+	k := len(classes)
+	ev := learn.NewEvaluator(classes)
+	post := make([]float64, k)
+	for t := range k {
+		for p := range k {
+			clear(post)
+			post[p] = 1
+			for range e.Conf[t*k+p] {
+				ev.Add(t, post)
+			}
+		}
+	}
+	mt := ev.Metrics()
+	mt.LogLoss = 0
+	if e.N > 0 {
+		mt.LogLoss = e.NLL / float64(e.N)
+	}
+	mt.Skipped, mt.Unlabelled = int(e.Skipped), int(e.Unlabelled)
+	return mt
+}
+
+// classifyText prints the scores for people, as pbl classify does.
+func classifyText(w io.Writer, m *ir.Model, target ir.VarID, mt *learn.Metrics) {
+	v := m.Vars[target]
+	fmt.Fprintf(w, "classification of %s\n", v.Name)
+	rows := fmt.Sprintf("%d scored", mt.N)
+	if mt.Skipped > 0 {
+		rows += fmt.Sprintf(", %d skipped (impossible under the model)", mt.Skipped)
+	}
+	if mt.Unlabelled > 0 {
+		rows += fmt.Sprintf(", %d without a %s", mt.Unlabelled, v.Name)
+	}
+	var t report.Table
+	t.Add("  rows", rows)
+	t.Add("  accuracy", report.Num(mt.Accuracy))
+	t.Add("  log loss", report.Num(mt.LogLoss))
+	t.Add("  macro F1", report.Num(mt.MacroF1))
+	t.Write(w)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "confusion matrix (rows: true, columns: predicted)")
+	t = report.Table{Right: true}
+	t.Add(append([]string{"  " + v.Name}, mt.Classes...)...)
+	for i, row := range mt.Confusion {
+		cells := []string{"  " + mt.Classes[i]}
+		for _, x := range row {
+			cells = append(cells, strconv.Itoa(x))
+		}
+		t.Add(cells...)
+	}
+	t.Write(w)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "per class")
+	t = report.Table{}
+	t.Add("  "+v.Name, "precision", "recall", "F1", "support")
+	for c, name := range mt.Classes {
+		t.Add("  "+name, report.Num(mt.Precision[c]), report.Num(mt.Recall[c]), report.Num(mt.F1[c]), strconv.Itoa(mt.Support[c]))
+	}
+	t.Write(w)
+}
+
+// classifyJSON returns the JSON form of the scores, as pbl classify's.
+func classifyJSON(m *ir.Model, target ir.VarID, mt *learn.Metrics) *report.Object {
+	o := &report.Object{}
+	o.Set("target", m.Vars[target].Name)
+	o.Set("rows", mt.N+mt.Skipped+mt.Unlabelled)
+	o.Set("scored", mt.N)
+	o.Set("skipped", mt.Skipped)
+	o.Set("unlabelled", mt.Unlabelled)
+	o.Set("accuracy", report.Float(mt.Accuracy))
+	o.Set("log_loss", report.Float(mt.LogLoss))
+	o.Set("macro_f1", report.Float(mt.MacroF1))
+	conf := &report.Object{}
+	conf.Set("classes", mt.Classes)
+	conf.Set("matrix", mt.Confusion)
+	o.Set("confusion", conf)
+	per := &report.Object{}
+	for c, name := range mt.Classes {
+		pc := &report.Object{}
+		pc.Set("precision", report.Float(mt.Precision[c]))
+		pc.Set("recall", report.Float(mt.Recall[c]))
+		pc.Set("f1", report.Float(mt.F1[c]))
+		pc.Set("support", mt.Support[c])
+		per.Set(name, pc)
+	}
+	o.Set("per_class", per)
+	return o
+}

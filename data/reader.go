@@ -716,6 +716,14 @@ func ReadAll(filename string, src io.Reader, m *ir.Model, opt Options) (out *Bat
 	if err != nil {
 		return nil, err
 	}
+	defer r.Close()
+	return ReadRest(r)
+}
+
+// ReadRest reads every row r has not yet delivered into one batch, like
+// ReadAll: for data that fits in memory, from any reader (OpenShards'
+// included).
+func ReadRest(r *Reader) (out *Batch, err error) {
 	out = &Batch{Cols: make([][]int32, len(r.cols)), Reals: make([][]float64, len(r.cols)), Vars: r.Vars}
 	for j, c := range r.cols {
 		if c.real {

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/pbl-lang/pbl"
@@ -47,7 +49,7 @@ var (
 
 func classifyFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&classifyTarget, "target", "", "the class `variable` to predict; required")
-	fs.StringVar(&classifyData, "data", "", "the CSV `file` of rows to score (header: variable names); required")
+	fs.StringVar(&classifyData, "data", "", "the CSV `file` of rows to score (header: variable names), a glob of shards (each with its header), or - for stdin; required")
 	fs.IntVar(&classifyCV, "cv", 0, "stratified `K`-fold cross-validation, K ≥ 2 (learning in each fold); 0: none")
 	// --seed before the method's flags: the folds' seed is also em's.
 	fs.Uint64Var(&classifySeed, "seed", 1, "the random `seed` of the --cv folds (and of em's random starts)")
@@ -91,7 +93,15 @@ func classifyCmd(c *cli, args []string) int {
 		return c.usageErr(name, "%v", err)
 	}
 	path := args[0]
-	if err := checkOutput(classifyPredictions, path, classifyData); err != nil {
+	src, err := resolveData(classifyData)
+	if errors.Is(err, filepath.ErrBadPattern) {
+		return c.usageErr(name, "--data %q: %v", classifyData, err)
+	}
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	if err := checkOutput(classifyPredictions, append([]string{path}, src.paths...)...); err != nil {
 		c.report(err)
 		return exitError
 	}
@@ -109,7 +119,7 @@ func classifyCmd(c *cli, args []string) int {
 		c.report(fmt.Errorf("%s: the model has no numbers yet for %s: learn them first (pbl learn %s --data CSV -o OUT.pbl), or cross-validate with --cv K", path, m.NameList(u, 3), path))
 		return exitError
 	}
-	b, err := readCSV(classifyData, m, data.Options{IgnoreUnknownColumns: classifyIgnore})
+	b, err := src.readRows(m, data.Options{IgnoreUnknownColumns: classifyIgnore})
 	if err != nil {
 		c.report(err)
 		return exitError

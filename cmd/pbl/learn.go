@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -60,7 +61,7 @@ var (
 )
 
 func learnFlags(c *cli, fs *flag.FlagSet) {
-	fs.StringVar(&learnData, "data", "", "the CSV `file` to learn from (gzip recognised); required")
+	fs.StringVar(&learnData, "data", "", "the CSV `file` to learn from (gzip recognised), a glob of shards (each with its header), or - for stdin; required")
 	learnMethod.register(fs, "the estimator")
 	fs.StringVar(&learnOut, "o", "", "write the learned model to this `file` (.pbl or .bif), atomically")
 	fs.BoolVar(&learnIgnore, "ignore-unknown-columns", false, "skip CSV columns that name no variable of the model")
@@ -94,7 +95,15 @@ func learnCmd(c *cli, args []string) int {
 	if learnOut != "" && ext != ".pbl" && ext != ".bif" {
 		return c.usageErr("learn", "cannot write %q: pbl learn writes .pbl or .bif (use pbl convert for other formats)", learnOut)
 	}
-	if err := checkOutput(learnOut, args[0], learnData); err != nil {
+	src, err := resolveData(learnData)
+	if errors.Is(err, filepath.ErrBadPattern) {
+		return c.usageErr("learn", "--data %q: %v", learnData, err)
+	}
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	if err := checkOutput(learnOut, append([]string{args[0]}, src.paths...)...); err != nil {
 		c.report(err)
 		return exitError
 	}
@@ -120,7 +129,7 @@ func learnCmd(c *cli, args []string) int {
 		stop := iterate(c, &opt)
 		defer stop()
 	}
-	m, rep, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) { return data.Open(learnData, m, dopt) }, opt)
+	m, rep, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) { return src.open(m, dopt) }, opt)
 	if errors.Is(err, learn.ErrCanceled) {
 		fmt.Fprintln(c.stderr, "pbl learn: interrupted; nothing written")
 		return exitInterrupted
@@ -203,12 +212,73 @@ func learnCmd(c *cli, args []string) int {
 // learnHeader is the comment written at the top of a learned .pbl model.
 func learnHeader(model string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Learned by pbl learn from %s (structure of %s), %s", filepath.Base(learnData), filepath.Base(model), learnMethod.header())
+	from := filepath.Base(learnData)
+	if learnData == "-" {
+		from = "stdin"
+	}
+	fmt.Fprintf(&b, "Learned by pbl learn from %s (structure of %s), %s", from, filepath.Base(model), learnMethod.header())
 	if c := learnMethod.fs.Lookup("var-smoothing"); c != nil && learnVarSm != learn.DefaultVarSmoothing {
 		fmt.Fprintf(&b, " --var-smoothing %s", ir.FormatFloat(learnVarSm))
 	}
 	b.WriteString(".")
 	return b.String()
+}
+
+// dataSource is the data a --data argument names: a CSV file, the files a
+// glob matches (shards, each with its own header row, read in the order
+// of their names as one data set; pbl expands the glob itself, so it
+// works quoted and on any shell), or stdin (-).
+type dataSource struct {
+	arg   string
+	paths []string // the files, or nil for stdin
+	used  bool     // stdin has been opened (it can be read once)
+}
+
+// resolveData returns the data arg names. A glob that matches no file is
+// an error; a malformed one is filepath.ErrBadPattern.
+func resolveData(arg string) (*dataSource, error) {
+	d := &dataSource{arg: arg}
+	switch {
+	case arg == "-":
+		return d, nil
+	case !strings.ContainsAny(arg, "*?["):
+		d.paths = []string{arg}
+		return d, nil
+	}
+	paths, err := filepath.Glob(arg)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s: no file matches the pattern", arg)
+	}
+	slices.Sort(paths)
+	d.paths = paths
+	return d, nil
+}
+
+// open opens the data for reading with m. Stdin can be opened once: a
+// learner that needs a second pass over the data (a tan classifier's tree,
+// then its tables) needs a file.
+func (d *dataSource) open(m *ir.Model, opt data.Options) (*data.Reader, error) {
+	if d.paths != nil {
+		return data.OpenShards(d.paths, m, opt)
+	}
+	if d.used {
+		return nil, fmt.Errorf("the data on stdin can be read once, and this learner reads it twice (a tan classifier learns its tree first): give a file")
+	}
+	d.used = true
+	return data.NewReader("stdin", os.Stdin, m, opt)
+}
+
+// readRows reads every row of the data into memory.
+func (d *dataSource) readRows(m *ir.Model, opt data.Options) (*data.Batch, error) {
+	r, err := d.open(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return data.ReadRest(r)
 }
 
 // learnedDists counts the model's tables and its densities.

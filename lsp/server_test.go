@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pbl-lang/pbl/format"
 )
 
 // A session is an editor's side of a conversation: the messages it sends,
@@ -119,7 +121,7 @@ const fixed = `import "base.pbl"
 var Campfire: {low, high}
 Storm -> Campfire
 P(Campfire | Storm) = {
-    true:  [0.4, 0.6]
+  true: [0.4,0.6]
     false: [0.2, 0.8]
 }
 query P(Campfire=high | Storm=true)
@@ -150,10 +152,12 @@ func TestSession(t *testing.T) {
 	defLocalID := s.send("textDocument/definition", pos(uri, 7, 10), true) // Campfire in the query
 	defImportID := s.send("textDocument/definition", pos(uri, 2, 2), true) // Storm: in base.pbl
 	symbolsID := s.send("textDocument/documentSymbol", DocumentParams{TextDocument: TextDocumentIdentifier{URI: uri}}, true)
+	formatID := s.send("textDocument/formatting", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}, "options": map[string]any{"tabSize": 4, "insertSpaces": true}}, true)
 	// Broken again mid-edit: completion and symbols still answer.
 	s.send("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: uri, Version: 4},
 		ContentChanges: []TextDocumentContentChangeEvent{{Text: fixed + "query P(Storm | Cam"}}}, false)
 	brokenNamesID := s.send("textDocument/completion", pos(uri, 8, 19), true)
+	brokenFormatID := s.send("textDocument/formatting", DocumentParams{TextDocument: TextDocumentIdentifier{URI: uri}}, true)
 	brokenSymbolsID := s.send("textDocument/documentSymbol", DocumentParams{TextDocument: TextDocumentIdentifier{URI: uri}}, true)
 	unknownID := s.send("textDocument/hover", pos("file:///nowhere.pbl", 0, 0), true)
 	methodID := s.send("textDocument/rename", map[string]any{}, true)
@@ -242,6 +246,25 @@ func TestSession(t *testing.T) {
 		if len(syms) != 1 || syms[0].Name != "Campfire" || syms[0].Kind != SymbolVariable || syms[0].SelectionRange.Start != (Position{1, 4}) {
 			t.Errorf("symbols: %+v", syms)
 		}
+	}
+
+	// Formatting: one edit, the whole text in pbl fmt's layout; a text
+	// with a syntax error is refused.
+	var edits []TextEdit
+	s.result(formatID, &edits)
+	want3 := strings.Replace(fixed, "{low, high}", "{cold, high}", 1)
+	wantFmt, err := format.Source(mainPath, []byte(want3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case string(wantFmt) == want3:
+		t.Errorf("the test's text is formatted already: it tests no edit")
+	case len(edits) != 1 || edits[0].NewText != string(wantFmt) || edits[0].Range.Start != (Position{}) || edits[0].Range.End != (Position{8, 0}):
+		t.Errorf("formatting: %+v, want the whole text replaced by %q", edits, wantFmt)
+	}
+	if e := s.err[brokenFormatID]; e == nil {
+		t.Errorf("formatting a text with a syntax error: %s", s.out[brokenFormatID])
 	}
 
 	if e := s.err[unknownID]; e == nil || e.Code != codeInvalidParams {

@@ -76,14 +76,17 @@ func (p *printer) tok(want string) {
 	p.i++
 }
 
-// skip drops the next source token, which must be want, keeping its
-// comments.
+// skip drops the next source token, which must be want. Its comments go
+// to the token after it, as if written before that one.
 func (p *printer) skip(want string) {
 	t := &p.toks[p.i]
 	if t.text != want {
 		p.fail("expected %q to drop, found %q on line %d", want, t.text, t.line)
 	}
-	p.comments(t)
+	if len(t.comments) > 0 {
+		next := &p.toks[p.i+1]
+		next.comments = append(t.comments, next.comments...)
+	}
 	p.i++
 }
 
@@ -172,7 +175,7 @@ func (p *printer) flush() {
 func (p *printer) comments(t *token) {
 	for _, c := range t.comments {
 		switch {
-		case c.trailing && p.cur != nil && c.block && !c.lineAfter:
+		case c.trailing && p.cur != nil && c.block && !c.lineAfter && p.sep != sepNewline:
 			// x /* c */ y: a word among the others.
 			p.cell().text.WriteString(" " + c.text)
 		case c.trailing && p.cur != nil:

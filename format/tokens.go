@@ -16,6 +16,7 @@ type token struct {
 	typ         lexer.TokenType // grammar.Ident, Number, String, Punct or EOF
 	text        string          // as written (a string with its quotes and escapes)
 	line        int             // 1-based line of the token's first byte
+	start       int             // offset of the token's first byte
 	comments    []comment
 	blankBefore bool // an empty line separates the token from what precedes it (a token or a comment)
 }
@@ -57,6 +58,7 @@ func scan(filename string, src string) ([]token, error) {
 			end = start + len(t.Value)
 		}
 		tok.text = src[start:end]
+		tok.start = start
 		toks = append(toks, tok)
 		if t.Type == grammar.EOF {
 			return toks, nil

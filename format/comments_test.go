@@ -1,0 +1,68 @@
+package format_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/pbl-lang/pbl/format"
+)
+
+// TestCommentsEverywhere puts a comment, of each kind, in each gap
+// between two tokens of the golden inputs and of the examples (every
+// seventh gap of those), and checks that the formatted text keeps every
+// comment, in order, and formats to itself.
+func TestCommentsEverywhere(t *testing.T) {
+	type input struct {
+		name  string
+		src   []byte
+		every int
+	}
+	var inputs []input
+	goldens, _ := filepath.Glob("testdata/*.txtar")
+	for _, file := range goldens {
+		a, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, input{file, section(a, "in.pbl"), 1})
+	}
+	examples, _ := filepath.Glob("../examples/*.pbl")
+	for _, file := range examples {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, input{file, src, 7})
+	}
+	comments := []string{" /* c */", " // c\n", "\n// c\n", "\n\n/* c\n c */\n\n"} // after a space: a / before them would start the comment
+	for _, in := range inputs {
+		starts := format.TokenStarts(in.src)
+		if starts == nil {
+			t.Fatalf("%s does not lex", in.name)
+		}
+		for i := 0; i < len(starts); i += in.every {
+			for _, c := range comments {
+				at := starts[i]
+				src := slices.Concat(in.src[:at:at], []byte(c), in.src[at:])
+				want := format.Comments(src)
+				out, err := format.Source("f.pbl", src)
+				if err != nil {
+					t.Errorf("%s with %q before token %d: %v", in.name, c, i, err)
+					continue
+				}
+				if got := format.Comments(out); !slices.Equal(got, want) {
+					t.Errorf("%s with %q before token %d: comments\n%q\nbecame\n%q", in.name, c, i, want, got)
+					continue
+				}
+				again, err := format.Source("f.pbl", out)
+				if err != nil || string(again) != string(out) {
+					t.Errorf("%s with %q before token %d: not idempotent (%v):\n%s\nformatted again:\n%s", in.name, c, i, err, out, again)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package format_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/pbl-lang/pbl/format"
+	"github.com/pbl-lang/pbl/parser"
+)
+
+// FuzzSource checks that the formatter accepts exactly what the parser
+// accepts, that what it returns formats to itself, and (inside Source)
+// that it parses to the same tree. Seeds: the examples and the golden
+// inputs.
+func FuzzSource(f *testing.F) {
+	seeds, _ := filepath.Glob("../examples/*.pbl")
+	for _, file := range seeds {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	goldens, _ := filepath.Glob("testdata/*.txtar")
+	for _, file := range goldens {
+		a, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(section(a, "in.pbl"))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		_, perr := parser.Parse("f.pbl", src)
+		out, err := format.Source("f.pbl", src)
+		if (perr == nil) != (err == nil) {
+			t.Fatalf("the parser says %v, the formatter %v", perr, err)
+		}
+		if err != nil {
+			if err.Error() != perr.Error() {
+				t.Fatalf("the formatter's error %v is not the parser's %v", err, perr)
+			}
+			return
+		}
+		again, err := format.Source("f.pbl", out)
+		if err != nil {
+			t.Fatalf("the formatted text fails: %v\n%s", err, out)
+		}
+		if !bytes.Equal(again, out) {
+			t.Fatalf("not idempotent:\n%s\nformatted again:\n%s", out, again)
+		}
+	})
+}

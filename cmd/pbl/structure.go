@@ -45,7 +45,17 @@ const structureSummary = "Structure learns the graph of a Bayesian network from 
 	"It prints the score and the edges, or with --json {\"method\", \"score\", \"score_value\",\n" +
 	"\"edges\", \"undirected\", \"iterations\", \"seconds\"}. -o OUT writes the network with its\n" +
 	"CPTs learned by --params mle (the default) or bayes (BDeu with --ess) in the format OUT's\n" +
-	"extension names, atomically."
+	"extension names, atomically.\n\n" +
+	"--bootstrap N learns by the method from N resamples of the rows (drawn with replacement,\n" +
+	"seeded by --seed; learned in parallel, the result independent of --workers) and prints,\n" +
+	"for every pair of variables joined in some resample, the fraction of resamples joining\n" +
+	"them (strength) and the fractions directing the edge each way (forward, backward; an edge\n" +
+	"PC leaves undirected counts half each way), as bnlearn's boot.strength. The averaged\n" +
+	"network (marked *) keeps the pairs of strength >= --threshold (default 0.5), strongest\n" +
+	"first, each directed the way more resamples direct it, leaving out an edge that would\n" +
+	"close a cycle; -o writes it with its CPTs learned from all the rows. --json gives\n" +
+	"{\"method\", \"score\", \"bootstrap\", \"threshold\", \"strengths\": [{\"from\", \"to\",\n" +
+	"\"strength\", \"forward\", \"backward\"}, ...], \"edges\", \"score_value\", \"seconds\"}."
 
 // The flags of pbl structure.
 var (
@@ -59,6 +69,8 @@ var (
 	stTest                             string
 	stMaxCond                          int
 	stStart                            string
+	stBootstrap                        int
+	stThreshold                        float64
 )
 
 func structureFlags(c *cli, fs *flag.FlagSet) {
@@ -78,6 +90,8 @@ func structureFlags(c *cli, fs *flag.FlagSet) {
 	fs.IntVar(&stWorkers, "workers", 0, "goroutines scoring moves or running tests (0: one per core); the result does not depend on it")
 	fs.Float64Var(&stAlpha, "alpha", 0.05, "pc: the significance level of the independence tests")
 	fs.StringVar(&stTest, "test", "g2", "pc: the independence test, "+strings.Join(structure.CITestNames(), " or "))
+	fs.IntVar(&stBootstrap, "bootstrap", 0, "learn from `N` resamples of the data and report each edge's strength (0: learn once)")
+	fs.Float64Var(&stThreshold, "threshold", 0.5, "--bootstrap -o: the strength an edge of the averaged network needs")
 	fs.IntVar(&stMaxCond, "max-cond", 0, "pc: the largest conditioning set tested (0: no limit)")
 }
 
@@ -121,6 +135,19 @@ func structureCmd(c *cli, args []string) int {
 				}
 			}
 		}
+	}
+	ciTest, err := structure.ParseCITest(stTest)
+	if err != nil {
+		return c.usageErr("structure", "--test: %v", err)
+	}
+	if stMethod == "pc" && !(stAlpha > 0 && stAlpha < 1) {
+		return c.usageErr("structure", "--alpha %v: want a level in (0, 1)", stAlpha)
+	}
+	if stBootstrap < 0 {
+		return c.usageErr("structure", "--bootstrap must not be negative")
+	}
+	if !(stThreshold >= 0 && stThreshold <= 1) {
+		return c.usageErr("structure", "--threshold %v: want a fraction in [0, 1]", stThreshold)
 	}
 	if stOrder != "" && stMethod != "k2" {
 		return c.usageErr("structure", "--order is for --method k2")
@@ -175,44 +202,41 @@ func structureCmd(c *cli, args []string) int {
 			return c.usageErr("structure", "--order: %v", err)
 		}
 	}
-	stop := structureProgress(c, &opt)
-	s := structure.NewScorer(d, kind, stESS)
-	var res *structure.Result
-	var undirected [][2]int
-	switch stMethod {
-	case "pc":
-		test, perr := structure.ParseCITest(stTest)
-		if perr != nil {
-			stop()
-			return c.usageErr("structure", "--test: %v", perr)
-		}
-		if !(stAlpha > 0 && stAlpha < 1) {
-			stop()
-			return c.usageErr("structure", "--alpha %v: want a level in (0, 1)", stAlpha)
-		}
-		var cp *structure.CPDAG
-		cp, err = structure.PC(context.Background(), d.Cols, d.Card, d.Names, structure.PCOptions{Alpha: stAlpha, Test: test, MaxCond: stMaxCond, Workers: stWorkers, Require: opt.Require, Forbid: opt.Forbid})
-		if err == nil {
-			g := cp.DAG()
-			if err = keepsConstraints(g, opt); err == nil {
-				undirected = cp.Undirected()
-				res = &structure.Result{DAG: g, Score: s.Total(g), Iterations: cp.Tests}
-			}
-		}
-	case "hc":
-		var start *structure.DAG
-		start, opt.Starts, err = parseStart(stStart, d)
-		if err != nil {
-			stop()
+	var start *structure.DAG
+	if stMethod == "hc" {
+		if start, opt.Starts, err = parseStart(stStart, d); err != nil {
 			c.report(err)
 			return exitError
 		}
-		res, err = structure.HillClimb(s, start, opt)
-	case "k2":
-		res, err = structure.K2Search(s, opt)
-	case "chow-liu":
-		res = structure.ChowLiu(s, opt)
 	}
+	// learnOne learns a graph from d by the method.
+	learnOne := func(d *structure.Data, opt structure.Options) (*structure.Result, [][2]int, error) {
+		s := structure.NewScorer(d, kind, stESS)
+		switch stMethod {
+		case "pc":
+			cp, err := structure.PC(context.Background(), d.Cols, d.Card, d.Names, structure.PCOptions{Alpha: stAlpha, Test: ciTest, MaxCond: stMaxCond, Workers: opt.Workers, Require: opt.Require, Forbid: opt.Forbid})
+			if err != nil {
+				return nil, nil, err
+			}
+			g := cp.DAG()
+			if err := keepsConstraints(g, opt); err != nil {
+				return nil, nil, err
+			}
+			return &structure.Result{DAG: g, Score: s.Total(g), Iterations: cp.Tests}, cp.Undirected(), nil
+		case "hc":
+			res, err := structure.HillClimb(s, start, opt)
+			return res, nil, err
+		case "k2":
+			res, err := structure.K2Search(s, opt)
+			return res, nil, err
+		}
+		return structure.ChowLiu(s, opt), nil, nil
+	}
+	if stBootstrap > 0 {
+		return bootstrapCmd(c, in, d, kind, opt, learnOne, lopt, write, t0)
+	}
+	stop := structureProgress(c, &opt)
+	res, undirected, err := learnOne(d, opt)
 	stop()
 	if err != nil {
 		c.report(fmt.Errorf("%s: %v", in, err))

@@ -19,7 +19,9 @@ const smallMax = 0x1p-256
 
 // load copies the compiled tables into w and enters the evidence obs
 // (VarID-indexed state or -1) by zeroing, in each observed variable's home
-// clique, the entries inconsistent with it.
+// clique, the entries inconsistent with it. A calibration then works on
+// w's tables (which the caller may multiply likelihoods into) rather than
+// reading the compiled ones: see prepare.
 func (t *JTree) load(w *jtWork, obs []int) {
 	copy(w.pot, t.init)
 	copy(w.obs, obs)
@@ -36,9 +38,23 @@ func (t *JTree) load(w *jtWork, obs []int) {
 			clear(p[b+(s+1)*st : b+blk])
 		}
 	}
+	t.restrict(w, nil)
 	copy(w.lo, t.initLo)
 	w.state = jtEmpty
 	w.lost = t.lost
+	w.loaded = true
+}
+
+// prepare readies w for a calibration with the evidence obs: the collect
+// pass reads the compiled tables, restricted to the entries consistent
+// with obs (restrict), and writes w's; nothing is copied beforehand.
+func (t *JTree) prepare(w *jtWork, obs []int) {
+	copy(w.obs, obs)
+	t.restrict(w, obs)
+	copy(w.lo, t.initLo)
+	w.state = jtEmpty
+	w.lost = t.lost
+	w.loaded = false
 }
 
 // normalize scales xs by a power of two so that its largest entry lies in
@@ -88,16 +104,6 @@ func normalize(k *kernel, xs []float64) (int, float64) {
 	return e, mn
 }
 
-// edge returns what a message between clique c and its parent works on:
-// the index maps of c and of the parent onto their separator, the two
-// cliques' tables in w (each as long as its map, so that the loops over
-// them need no bounds checks) and the separator's table in w.
-func (t *JTree) edge(w *jtWork, c int32) (mc, mp []int32, pc, pp, sep []float64) {
-	mc, mp = t.mapC[c], t.mapP[c]
-	oc, op, so := t.off[c], t.off[t.parent[c]], t.sepOff[c]
-	return mc, mp, w.pot[oc : oc+len(mc)], w.pot[op : op+len(mp)], w.sep[so : so+t.sepLen[c]]
-}
-
 // pollSpan is the number of clique entries a message loop handles between
 // two polls of the cancellation.
 const pollSpan = 16 * pollEvery
@@ -107,108 +113,39 @@ const pollSpan = 16 * pollEvery
 // that a message loop needs no check for lost digits.
 func safeProduct(lo, m float64) bool { return lo*m >= 0x1p-1020 }
 
-// collect passes messages from the leaves to the root: each clique, once it
-// has absorbed its children's messages, sums (or, with maxProduct,
-// maximises) its table onto the separator towards its parent, and the parent
-// multiplies the message in. Each message is normalised by a power of two
-// and the exponents summed, so P(e) (or the maximum) = root·2^exp·konst.
+// collect passes messages from the leaves to the root: each clique, once its
+// children have sent theirs, takes its initial table (restricted to the
+// evidence), multiplies the children's messages in and sums (or, with
+// maxProduct, maximises) the product onto the separator towards its
+// parent, in one pass over its table, a block at a time (collectClique).
+// Each message is normalised by a power of two and the exponents summed,
+// so P(e) (or the maximum) = root·2^exp·konst. The cliques are visited on
+// every core for a large tree (jtpar.go), with the same results as on one.
 //
 // A product that falls below the normal range sets w.lost. The loops check
 // for it only where it can happen: w.lo[c] bounds clique c's smallest
 // nonzero entry from below (its initial table's, times the smallest entry
-// of every message it absorbed), so a message whose smallest entry keeps
-// the product of the two normal needs no check. collect reports false,
-// leaving w empty, if k is canceled.
+// of every message it absorbed), so a clique whose bound keeps the
+// products normal needs no check. collect reports false, leaving w empty,
+// if k is canceled.
 func (t *JTree) collect(k *kernel, w *jtWork, maxProduct bool) bool {
-	e := t.initExp
-	kl := kernel{cancel: k.cancelChan()}
-	lost := false
-	for i := len(t.order) - 1; i >= 1; i-- {
-		if kl.stop() {
-			w.state = jtEmpty
-			return false
-		}
-		c := t.order[i]
-		pa := t.parent[c]
-		mc, mp, pc, pp, sep := t.edge(w, c)
-		clear(sep)
-		for lo := 0; lo < len(mc); lo += pollSpan {
-			if lo > 0 && kl.stop() {
-				w.state = jtEmpty
-				return false
-			}
-			// Reslicing both keeps their lengths provably equal: no
-			// bounds checks on part.
-			hi := min(len(mc), lo+pollSpan)
-			part, mc := pc[lo:hi], mc[lo:hi]
-			if maxProduct {
-				for i, s := range mc {
-					if x := part[i]; x > sep[s] {
-						sep[s] = x
-					}
-				}
-			} else {
-				for i, s := range mc {
-					sep[s] += part[i]
-				}
-			}
-		}
-		x, smin := normalize(&kl, sep)
-		e += x
-		check := !safeProduct(w.lo[pa], smin)
-		w.lo[pa] *= smin
-		mx := 0.0
-		for lo := 0; lo < len(mp); lo += pollSpan {
-			if lo > 0 && kl.stop() {
-				w.state = jtEmpty
-				return false
-			}
-			hi := min(len(mp), lo+pollSpan)
-			part, mp := pp[lo:hi], mp[lo:hi]
-			if !check {
-				for j, s := range mp {
-					x := part[j] * sep[s]
-					part[j] = x
-					if x > mx {
-						mx = x
-					}
-				}
-				continue
-			}
-			for j, s := range mp {
-				a, y := part[j], sep[s]
-				x := a * y
-				part[j] = x
-				if x > mx {
-					mx = x
-				}
-				if x < minNormal && (x != 0 || a != 0 && y != 0) {
-					lost = true
-				}
-			}
-		}
-		if mx < smallMax {
-			x := scaleBy(&kl, pp, mx)
-			e += x
-			w.lo[pa] = math.Ldexp(w.lo[pa], -x)
-		}
-	}
-	r := t.order[0]
-	root := w.pot[t.off[r]:t.off[r+1]]
-	z := 0.0
+	phase := phaseCollect
 	if maxProduct {
-		for _, x := range root {
-			if x > z {
-				z = x
-			}
-		}
-	} else {
-		for _, x := range root {
-			z += x
-		}
+		phase = phaseCollectMax
 	}
-	w.z, w.exp = z, e
-	w.lost = w.lost || lost || kl.lost
+	ok, kl := t.schedule(k, w, phase)
+	if !ok {
+		w.state = jtEmpty
+		return false
+	}
+	e := t.initExp
+	lost := kl
+	for c, x := range w.cexp {
+		e += x
+		lost = lost || w.clost[c]
+	}
+	w.exp = e
+	w.lost = w.lost || lost
 	w.state = jtCollected
 	if maxProduct {
 		w.state = jtMaxed
@@ -216,75 +153,288 @@ func (t *JTree) collect(k *kernel, w *jtWork, maxProduct bool) bool {
 	return true
 }
 
+// message returns the separator table of the edge from c to its parent in
+// xs (w.sep or w.dsep).
+func (t *JTree) message(xs []float64, c int32) []float64 {
+	o := t.sepOff[c]
+	return xs[o : o+t.sepLen[c]]
+}
+
+// collectClique computes clique c's table in the collect pass and sends
+// its message (or, at the root, sets w.z). It reports false if k is
+// canceled. cnt is scratch of as many entries as c has variables.
+func (t *JTree) collectClique(k *kernel, w *jtWork, c int32, maxProduct bool, cnt []int) bool {
+	o0, o1 := t.off[c], t.off[c+1]
+	pot := w.pot[o0:o1]
+	kids := t.kids[c]
+	lo := w.lo[c]
+	for _, j := range kids {
+		lo *= w.smin[j]
+	}
+	root := t.parent[c] < 0
+	var up []float64
+	if !root {
+		up = t.message(w.sep, c)
+		clear(up)
+	}
+	w.clost[c] = false
+	if !(lo >= 0x1p-1020) {
+		// A product may fall below the normal range: the messages one
+		// at a time, checked (collectChecked).
+		return t.collectChecked(k, w, c, maxProduct, cnt)
+	}
+	w.lo[c] = lo
+	nb, z := t.blk[c], 0.0
+	src := t.init[o0:o1]
+	fresh := !w.loaded
+	inner := fresh && w.fixHead[c] >= 0 && t.innerFixed(w, int(c))
+	if fresh && w.fixHead[c] >= 0 && t.outerFixed(w, int(c)) {
+		clear(pot)
+	}
+	polled, stop := 0, false
+	t.runs(w, int(c), cnt, func(b0, b1 int) {
+		for b := b0; b < b1 && !stop; b++ {
+			blk := pot[b*nb : (b+1)*nb]
+			if fresh {
+				copy(blk, src[b*nb:(b+1)*nb])
+				if inner {
+					t.zeroInner(w, int(c), blk)
+				}
+			}
+			for _, j := range kids {
+				mulBlock(blk, t.message(w.sep, j), &t.down[j], b)
+			}
+			switch {
+			case root && maxProduct:
+				z = max(z, maxOf(blk))
+			case root:
+				z += sumOf(blk)
+			case maxProduct:
+				maxBlock(blk, up, &t.up[c], b)
+			default:
+				sumBlock(blk, up, &t.up[c], b)
+			}
+			if polled += nb; polled >= pollSpan {
+				polled = 0
+				stop = k.stop()
+			}
+		}
+	})
+	if stop {
+		return false
+	}
+	t.send(k, w, c, maxProduct, up, z, 0)
+	return true
+}
+
+// loadClique copies clique c's initial table into w, restricted to the
+// evidence: the inconsistent entries are 0.
+func (t *JTree) loadClique(w *jtWork, c int32, cnt []int) {
+	o0, o1 := t.off[c], t.off[c+1]
+	pot, src := w.pot[o0:o1], t.init[o0:o1]
+	if w.fixHead[c] < 0 {
+		copy(pot, src)
+		return
+	}
+	if t.outerFixed(w, int(c)) {
+		clear(pot)
+	}
+	nb, inner := t.blk[c], t.innerFixed(w, int(c))
+	t.runs(w, int(c), cnt, func(b0, b1 int) {
+		copy(pot[b0*nb:b1*nb], src[b0*nb:b1*nb])
+		if inner {
+			for b := b0; b < b1; b++ {
+				t.zeroInner(w, int(c), pot[b*nb:(b+1)*nb])
+			}
+		}
+	})
+}
+
+// send normalises clique c's message up (or, at the root, records its sum
+// or maximum z as w.z), with e the exponent already taken off c's table,
+// and rescales c's table when its largest entry has fallen below smallMax.
+func (t *JTree) send(k *kernel, w *jtWork, c int32, maxProduct bool, up []float64, z float64, e int) {
+	pot := w.pot[t.off[c]:t.off[c+1]]
+	// A lower bound of the table's largest entry, from the message.
+	var low float64
+	if up == nil {
+		w.z = z
+		low = z
+		w.cexp[c] = e
+	} else {
+		x, smin := normalize(k, up)
+		w.cexp[c], w.smin[c] = e+x, smin
+		low = 0
+		if smin <= 1 {
+			low = math.Ldexp(0.5, x)
+		}
+	}
+	switch {
+	case maxProduct:
+	case up != nil:
+		low /= float64(len(pot) / len(up)) // the entries summed into one of up's
+	default:
+		low /= float64(len(pot))
+	}
+	if low >= smallMax || up == nil && z == 0 {
+		return
+	}
+	mx := 0.0
+	for _, x := range pot {
+		mx = max(mx, x)
+	}
+	if mx > 0 && mx < smallMax {
+		x := scaleBy(k, pot, mx)
+		w.lo[c] = math.Ldexp(w.lo[c], -x)
+	}
+}
+
+// collectChecked is collectClique for a clique whose products may fall
+// below the normal range: it multiplies the messages in one at a time,
+// each with a check where its bound calls for one, rescaling the table
+// after each whose largest entry fell below smallMax, and then sends.
+func (t *JTree) collectChecked(k *kernel, w *jtWork, c int32, maxProduct bool, cnt []int) bool {
+	if k.stop() {
+		return false
+	}
+	pot := w.pot[t.off[c]:t.off[c+1]]
+	if !w.loaded {
+		t.loadClique(w, c, cnt)
+	}
+	nb := t.blk[c]
+	lo, e, lost := w.lo[c], 0, false
+	for _, j := range t.kids[c] {
+		m := t.message(w.sep, j)
+		smin := w.smin[j]
+		check := !safeProduct(lo, smin)
+		lo *= smin
+		mx := 0.0
+		for b := range len(pot) / nb {
+			blk := pot[b*nb : (b+1)*nb]
+			if check {
+				lost = mulBlockChecked(blk, m, &t.down[j], b) || lost
+			} else {
+				mulBlock(blk, m, &t.down[j], b)
+			}
+			for _, x := range blk {
+				mx = max(mx, x)
+			}
+		}
+		if mx < smallMax {
+			x := scaleBy(k, pot, mx)
+			e += x
+			lo = math.Ldexp(lo, -x)
+		}
+	}
+	w.lo[c] = lo
+	w.clost[c] = lost
+	var up []float64
+	z := 0.0
+	if t.parent[c] >= 0 {
+		up = t.message(w.sep, c)
+		for b := range len(pot) / nb {
+			if maxProduct {
+				maxBlock(pot[b*nb:(b+1)*nb], up, &t.up[c], b)
+			} else {
+				sumBlock(pot[b*nb:(b+1)*nb], up, &t.up[c], b)
+			}
+		}
+	} else {
+		for _, x := range pot {
+			if maxProduct {
+				z = max(z, x)
+			} else {
+				z += x
+			}
+		}
+	}
+	t.send(k, w, c, maxProduct, up, z, e)
+	return true
+}
+
 // distribute passes messages from the root to the leaves after a sum
-// collect (Hugin): the child's table is multiplied by the parent's new
-// separator marginal divided by the message the child sent (0/0 = 0). The
-// new marginal is normalised first, so every clique's table is P(C, e)
-// times a constant of its own, never far from 1. Products are checked for
-// lost digits as in collect. It reports false, leaving w empty, if k is
-// canceled.
+// collect (Hugin): each clique's table is multiplied by its parent's new
+// separator marginal divided by the message it sent (0/0 = 0), and
+// summed onto the separators towards its children, in one pass over its
+// table (distributeClique). Each new marginal is normalised first, so
+// every clique's table is P(C, e) times a constant of its own. Products
+// are checked for lost digits as in collect. It reports false, leaving w
+// empty, if k is canceled.
 func (t *JTree) distribute(k *kernel, w *jtWork) bool {
-	kl := kernel{cancel: k.cancelChan()}
+	ok, kl := t.schedule(k, w, phaseDistribute)
+	if !ok {
+		w.state = jtEmpty
+		return false
+	}
+	lost := kl
+	for _, l := range w.clost {
+		lost = lost || l
+	}
+	w.lost = w.lost || lost
+	w.state = jtCalibrated
+	return true
+}
+
+// distributeClique multiplies clique c's table by the ratio its parent
+// computed for it and sends the new marginals to its children as ratios
+// (their new marginal over the message they sent). It reports false if k
+// is canceled.
+func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, cnt []int) bool {
+	pot := w.pot[t.off[c]:t.off[c+1]]
+	kids := t.kids[c]
+	for _, j := range kids {
+		clear(t.message(w.dsep, j))
+	}
+	root := t.parent[c] < 0
+	var r []float64
+	check := false
+	if !root {
+		r = t.message(w.dsep, c)
+		check = !safeProduct(w.lo[c], w.tmin[c])
+	}
+	nb := t.blk[c]
 	lost := false
-	for i := 1; i < len(t.order); i++ {
-		if kl.stop() {
-			w.state = jtEmpty
-			return false
-		}
-		c := t.order[i]
-		mc, mp, pc, pp, sep := t.edge(w, c)
-		tmp := w.tmp[:len(sep)]
-		clear(tmp)
-		for lo := 0; lo < len(mp); lo += pollSpan {
-			if lo > 0 && kl.stop() {
-				w.state = jtEmpty
-				return false
+	polled, stop := 0, false
+	t.runs(w, int(c), cnt, func(b0, b1 int) {
+		for b := b0; b < b1 && !stop; b++ {
+			blk := pot[b*nb : (b+1)*nb]
+			switch {
+			case root:
+			case check:
+				lost = mulBlockChecked(blk, r, &t.up[c], b) || lost
+			default:
+				mulBlock(blk, r, &t.up[c], b)
 			}
-			hi := min(len(mp), lo+pollSpan)
-			part, mp := pp[lo:hi], mp[lo:hi]
-			for j, s := range mp {
-				tmp[s] += part[j]
+			for _, j := range kids {
+				sumBlock(blk, t.message(w.dsep, j), &t.down[j], b)
+			}
+			if polled += nb; polled >= pollSpan {
+				polled = 0
+				stop = k.stop()
 			}
 		}
-		normalize(&kl, tmp)
+	})
+	if stop {
+		return false
+	}
+	w.clost[c] = lost
+	for _, j := range kids {
+		d, old := t.message(w.dsep, j), t.message(w.sep, j)
+		normalize(k, d)
 		tmin := math.Inf(1)
-		for s, x := range sep {
+		for s, x := range old {
 			if x == 0 {
-				tmp[s] = 0
+				d[s] = 0
 				continue
 			}
-			y := tmp[s] / x
-			tmp[s] = y
+			y := d[s] / x
+			d[s] = y
 			if y < tmin && y != 0 {
 				tmin = y
 			}
 		}
-		check := !safeProduct(w.lo[c], tmin)
-		for lo := 0; lo < len(mc); lo += pollSpan {
-			if lo > 0 && kl.stop() {
-				w.state = jtEmpty
-				return false
-			}
-			hi := min(len(mc), lo+pollSpan)
-			part, mc := pc[lo:hi], mc[lo:hi]
-			if !check {
-				for i, s := range mc {
-					part[i] *= tmp[s]
-				}
-				continue
-			}
-			for i, s := range mc {
-				a, y := part[i], tmp[s]
-				x := a * y
-				part[i] = x
-				if x < minNormal && (x != 0 || a != 0 && y != 0) {
-					lost = true
-				}
-			}
-		}
+		w.tmin[j] = tmin
 	}
-	w.lost = w.lost || lost || kl.lost
-	w.state = jtCalibrated
 	return true
 }
 
@@ -299,14 +449,14 @@ func (t *JTree) ensure(k *kernel, pos ir.Pos, w *jtWork, obs []int, want jtState
 		if same && w.state == jtMaxed {
 			return nil
 		}
-		t.load(w, obs)
+		t.prepare(w, obs)
 		ok = t.collect(k, w, true)
 	case same && w.state == jtCalibrated:
 	case same && w.state == jtCollected && want == jtCollected:
 	case same && w.state == jtCollected:
 		ok = t.distribute(k, w)
 	default:
-		t.load(w, obs)
+		t.prepare(w, obs)
 		ok = t.collect(k, w, false)
 		if ok && want == jtCalibrated {
 			ok = t.distribute(k, w)
@@ -367,11 +517,12 @@ func (t *JTree) traceback(w *jtWork, a []int) {
 				}
 			}
 		} else {
-			mc := t.mapC[c]
-			s := t.mapP[c][w.chosen[t.parent[c]]]
+			pa := t.parent[c]
+			s := t.down[c].at(w.chosen[pa], t.blk[pa])
 			best = -1
-			for i, x := range p[:len(mc)] {
-				if mc[i] == s && (best < 0 || x > p[best]) {
+			e, nb := &t.up[c], t.blk[c]
+			for i, x := range p {
+				if int(e.outer[i/nb]+e.inner[i%nb]) == s && (best < 0 || x > p[best]) {
 					best = i
 				}
 			}

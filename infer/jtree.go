@@ -71,13 +71,23 @@ type jtStructure struct {
 	cstride [][]int
 	off     []int // clique c's table is [off[c], off[c+1]) of the flat arrays
 
-	order  []int32   // cliques in breadth-first order from the root order[0]
-	parent []int32   // parent[c], -1 for the root
-	sepOff []int     // the separator between c and parent[c] is [sepOff[c], sepOff[c]+sepLen[c]) of the separator buffer
-	sepLen []int     //
-	sepTot int       // total separator entries
-	mapC   [][]int32 // mapC[c][i]: separator entry of clique c's entry i (separator towards the parent)
-	mapP   [][]int32 // mapP[c][j]: separator entry of parent[c]'s entry j
+	order   []int32   // cliques in breadth-first order from the root order[0]
+	parent  []int32   // parent[c], -1 for the root
+	kids    [][]int32 // kids[c]: c's children, in order
+	sepOff  []int     // the separator between c and parent[c] is [sepOff[c], sepOff[c]+sepLen[c]) of the separator buffer
+	sepLen  []int     //
+	sepTot  int       // total separator entries
+	maxSep  int       // entries of the largest separator
+	maxVars int       // variables of the largest clique (by variables)
+
+	// The blocked index maps (jtedge.go).
+	nin  []int    // nin[c]: clique c's inner variables (its last ones)
+	blk  []int    // blk[c]: entries of a block of clique c
+	up   []sepMap // up[c]: clique c onto the separator towards its parent
+	down []sepMap // down[c]: parent[c] onto that separator
+
+	varCl [][]varPos // varCl[v]: the cliques holding v, and v's position in each
+	span  []float64  // span[c]: entries of the heaviest path from c down to a leaf (the parallel calibration's priority)
 
 	home    []int32 // home[v]: the smallest clique containing v, or -1 for a variable outside inference
 	hstride []int   // hstride[v]: v's stride in home[v]
@@ -102,14 +112,26 @@ type family struct {
 type jtWork struct {
 	lo     []float64 // lo[c]: a lower bound on clique c's smallest nonzero entry
 	pot    []float64 // clique tables
-	sep    []float64 // separators (the collect messages)
-	tmp    []float64 // one separator's worth of scratch
+	sep    []float64 // separators: the collect messages
+	dsep   []float64 // separators: the distribute messages, as ratios new/old
+	smin   []float64 // smin[c]: the smallest nonzero entry of the collect message c sent (normalised)
+	tmin   []float64 // tmin[c]: the smallest nonzero ratio c received in distribute
+	cexp   []int     // cexp[c]: the exponent taken off the message c sent
+	clost  []bool    // clost[c]: a product in clique c fell below the normal range
 	chosen []int     // max-product traceback: chosen entry of each clique
 	obs    []int     // the evidence loaded (VarID-indexed state or -1)
 	state  jtState
 	z      float64 // after a collect: the root's sum (or max) ...
 	exp    int     // ... times 2^exp is P(e) (or the max), before konst
 	lost   bool    // a product of the calibration fell below the normal range: answer by exact VE
+	loaded bool    // pot holds the initial tables with the evidence (load), rather than init being read with the restrictions
+
+	// The evidence as restrictions of cliques (jtedge.go).
+	fixHead []int32 // fixHead[c]: c's first entry in fixes, -1 for none
+	fixes   []jtFix
+	fixed   []int32 // the cliques with a restriction
+
+	par jtPar // the parallel calibration's state (jtpar.go)
 }
 
 type jtState int
@@ -231,12 +253,21 @@ func plan(m *ir.Model, limit float64, k *kernel) (*jtPlan, error) {
 			link(0, int32(c))
 		}
 	}
-	// Breadth-first from clique 0.
+	sizes := make([]float64, k0)
+	for c := range k0 {
+		sizes[c] = cliqueSize(m, p.cliques[c])
+		p.entries += sizes[c]
+		if sizes[c] > sizes[p.largest] {
+			p.largest = c
+		}
+	}
+	// Breadth-first from the centre of the tree.
+	root := centre(adj, sizes)
 	p.parent = make([]int32, k0)
-	p.parent[0] = -1
-	p.order = append(make([]int32, 0, k0), 0)
+	p.parent[root] = -1
+	p.order = append(make([]int32, 0, k0), root)
 	seen := make([]bool, k0)
-	seen[0] = true
+	seen[root] = true
 	for i := 0; i < len(p.order); i++ {
 		c := p.order[i]
 		for _, d := range adj[c] {
@@ -249,19 +280,11 @@ func plan(m *ir.Model, limit float64, k *kernel) (*jtPlan, error) {
 	}
 	p.sepVars = make([][]ir.VarID, k0)
 	maps := 0.0
-	sizes := make([]float64, k0)
-	for c := range k0 {
-		sizes[c] = cliqueSize(m, p.cliques[c])
-		p.entries += sizes[c]
-		if sizes[c] > sizes[p.largest] {
-			p.largest = c
-		}
-	}
 	for c := range k0 {
 		if pa := p.parent[c]; pa >= 0 {
 			p.sepVars[c] = intersectSorted(p.cliques[c], p.cliques[pa])
 			p.sepEnt += cliqueSize(m, p.sepVars[c])
-			maps += sizes[c] + sizes[pa]
+			maps += mapSize(m, p.cliques[c], sizes[c]) + mapSize(m, p.cliques[pa], sizes[pa])
 		}
 	}
 	// Each factor multiplies into the smallest clique that contains its
@@ -296,10 +319,79 @@ func plan(m *ir.Model, limit float64, k *kernel) (*jtPlan, error) {
 			maps += sizes[p.assign[i]]
 		}
 	}
-	// init and pot (8 bytes each per entry), separators and scratch, and
-	// the int32 index maps (separators and families).
+	// init and pot (8 bytes each per entry), the two messages of every
+	// separator, and the int32 index maps (separators and families).
 	p.memory = 16*p.entries + 16*p.sepEnt + 4*maps
 	return p, nil
+}
+
+// centre returns the clique of the tree adj (with clique sizes sizes) from
+// which the heaviest path to a leaf, in entries, is lightest: the root
+// from which a calibration on several cores waits least on a chain of
+// cliques (the first such clique, in index order).
+func centre(adj [][]int32, sizes []float64) int32 {
+	k := len(adj)
+	// Rooted at 0: down[c] is the heaviest path from c down to a leaf.
+	parent := make([]int32, k)
+	order := append(make([]int32, 0, k), 0)
+	parent[0] = -1
+	for i := 0; i < len(order); i++ {
+		c := order[i]
+		for _, d := range adj[c] {
+			if d != parent[c] {
+				parent[d] = c
+				order = append(order, d)
+			}
+		}
+	}
+	down := make([]float64, k)
+	for i := k - 1; i >= 0; i-- {
+		c := order[i]
+		down[c] += sizes[c]
+		if pa := parent[c]; pa >= 0 {
+			down[pa] = max(down[pa], down[c])
+		}
+	}
+	// up[c]: the heaviest path from c's parent away from c.
+	up := make([]float64, k)
+	best, bestC := math.Inf(1), int32(0)
+	for _, c := range order {
+		b1, b2 := up[c], 0.0 // the two heaviest paths leaving c, other than through itself
+		for _, d := range adj[c] {
+			if d == parent[c] {
+				continue
+			}
+			if x := down[d]; x > b1 {
+				b1, b2 = x, b1
+			} else if x > b2 {
+				b2 = x
+			}
+		}
+		if far := sizes[c] + b1; far < best || far == best && c < bestC {
+			best, bestC = far, c
+		}
+		for _, d := range adj[c] {
+			if d == parent[c] {
+				continue
+			}
+			other := b1
+			if down[d] == b1 {
+				other = b2
+			}
+			up[d] = sizes[c] + other
+		}
+	}
+	return bestC
+}
+
+// mapSize is the number of entries of a blocked map (jtedge.go) of the
+// clique over vs, of size entries, onto a separator.
+func mapSize(m *ir.Model, vs []ir.VarID, size float64) float64 {
+	blk := 1.0
+	for i := len(vs) - 1; i >= 0 && blk < blockMin; i-- {
+		blk *= float64(len(m.Vars[vs[i]].States))
+	}
+	return blk + size/blk
 }
 
 // kruskalPairs is the most pairs of cliques sharing a variable for which
@@ -568,11 +660,35 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) (t *jtStructure, fillMap
 			withMap = append(withMap, int32(v))
 		}
 	}
-	// The index maps.
+	// The clique tree's children, the blocks of every clique, and the
+	// cliques of every variable.
+	t.kids = make([][]int32, k)
+	for _, c := range t.order[1:] {
+		t.kids[t.parent[c]] = append(t.kids[t.parent[c]], c)
+	}
+	t.nin = make([]int, k)
+	t.blk = make([]int, k)
+	t.varCl = make([][]varPos, nv)
+	for c, vs := range p.cliques {
+		t.maxVars = max(t.maxVars, len(vs))
+		t.nin[c], t.blk[c] = blockOf(t.ccard[c])
+		for i, v := range vs {
+			t.varCl[v] = append(t.varCl[v], varPos{int32(c), int32(i)})
+		}
+	}
+	t.span = make([]float64, k)
+	for i := k - 1; i >= 0; i-- {
+		c := t.order[i]
+		t.span[c] += float64(size(c))
+		if pa := t.parent[c]; pa >= 0 {
+			t.span[pa] = max(t.span[pa], t.span[c])
+		}
+	}
+	// The separators.
 	t.sepOff = make([]int, k)
 	t.sepLen = make([]int, k)
-	t.mapC = make([][]int32, k)
-	t.mapP = make([][]int32, k)
+	t.up = make([]sepMap, k)
+	t.down = make([]sepMap, k)
 	sstrs := make([][]int, k)
 	for c := range k {
 		if p.parent[c] < 0 {
@@ -588,12 +704,13 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) (t *jtStructure, fillMap
 		sstrs[c] = sstr
 		t.sepOff[c], t.sepLen[c] = t.sepTot, s
 		t.sepTot += s
+		t.maxSep = max(t.maxSep, s)
 	}
 	// Every map lives in one block: one allocation, however many maps.
 	n := 0
 	for c := range k {
 		if pa := p.parent[c]; pa >= 0 {
-			n += size(int32(c)) + size(pa)
+			n += t.sepMapLen(c) + t.sepMapLen(int(pa))
 		}
 	}
 	for _, v := range withMap {
@@ -607,8 +724,8 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) (t *jtStructure, fillMap
 	}
 	for c := range k {
 		if pa := p.parent[c]; pa >= 0 {
-			t.mapC[c] = next(size(int32(c)))
-			t.mapP[c] = next(size(pa))
+			t.up[c], block = t.cutSepMap(c, block)
+			t.down[c], block = t.cutSepMap(int(pa), block)
 		}
 	}
 	// The families read off each clique through a map, grouped by clique.
@@ -623,8 +740,8 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) (t *jtStructure, fillMap
 	}
 	return t, func(c int) {
 		if pa := p.parent[c]; pa >= 0 {
-			sepMapTo(t.mapC[c], t.cvars[c], t.ccard[c], p.sepVars[c], sstrs[c])
-			sepMapTo(t.mapP[c], t.cvars[pa], t.ccard[pa], p.sepVars[c], sstrs[c])
+			t.fillSepMap(&t.up[c], c, p.sepVars[c], sstrs[c])
+			t.fillSepMap(&t.down[c], int(pa), p.sepVars[c], sstrs[c])
 		}
 		for _, v := range withMap[famAt[c]:famAt[c+1]] {
 			f := fs[fi[v]]
@@ -829,17 +946,28 @@ func (t *JTree) get() *jtWork {
 		t.free = t.free[:n-1]
 		return w
 	}
-	maxSep := 0
-	for _, l := range t.sepLen {
-		maxSep = max(maxSep, l)
+	k := len(t.cvars)
+	nfix := 0
+	for _, l := range t.varCl {
+		nfix += len(l)
 	}
 	w := &jtWork{
-		lo:     make([]float64, len(t.cvars)),
-		pot:    make([]float64, len(t.init)),
-		sep:    make([]float64, t.sepTot),
-		tmp:    make([]float64, maxSep),
-		chosen: make([]int, len(t.cvars)),
-		obs:    make([]int, len(t.m.Vars)),
+		lo:      make([]float64, k),
+		pot:     make([]float64, len(t.init)),
+		sep:     make([]float64, t.sepTot),
+		dsep:    make([]float64, t.sepTot),
+		smin:    make([]float64, k),
+		tmin:    make([]float64, k),
+		cexp:    make([]int, k),
+		clost:   make([]bool, k),
+		chosen:  make([]int, k),
+		obs:     make([]int, len(t.m.Vars)),
+		fixHead: make([]int32, k),
+		fixes:   make([]jtFix, 0, nfix),
+		fixed:   make([]int32, 0, k),
+	}
+	for c := range w.fixHead {
+		w.fixHead[c] = -1
 	}
 	return w
 }

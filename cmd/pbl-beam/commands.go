@@ -51,7 +51,7 @@ func classifyCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		return exitError
 	}
 	defer cleanup()
-	l := &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, ignore: f.ignore}
+	l := &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, ignore: f.ignore, path: args[0]}
 	for _, v := range m.Vars {
 		if v.Open {
 			p, err := l.pass(ctx, m, &job{Kind: "states"}, nil)
@@ -59,7 +59,8 @@ func classifyCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 				c.report(err)
 				return exitError
 			}
-			m = m.WithStates(p.mergedStates())
+			l.states = p.mergedStates()
+			m = m.WithStates(l.states)
 			break
 		}
 	}
@@ -133,7 +134,7 @@ func queryCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		return exitError
 	}
 	defer cleanup()
-	l := &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, ignore: f.ignore}
+	l := &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, ignore: f.ignore, path: args[0]}
 	j := &job{Kind: "query", Queries: args[1:], Answer: answerParams{Engine: f.engine, Order: f.order, MaxTable: f.maxTable, MaxMemory: mem, Top: f.top, Seed: f.seed}}
 	j.Out, j.Ext = outputPrefix(f.out, ".jsonl")
 	if _, err := j.Answer.options(); err != nil {

@@ -83,7 +83,7 @@ func (j *job) counts(m *ir.Model, r *data.Reader, params []byte) (*partial, erro
 		if err != nil {
 			return nil, err
 		}
-		pm, err := loadModel(string(params))
+		pm, err := loadParams(params)
 		if err != nil {
 			return nil, fmt.Errorf("loading the parameters: %v", err)
 		}
@@ -147,7 +147,7 @@ var (
 )
 
 func planFor(m *ir.Model, j *job) (*learn.EMPlan, error) {
-	key := j.Model + fmt.Sprint(j.Counts)
+	key := fmt.Sprint(j.Model, j.Counts)
 	plansMu.Lock()
 	defer plansMu.Unlock()
 	if p, ok := plans[key]; ok {
@@ -320,17 +320,18 @@ type learner struct {
 	shards []string
 	opt    learn.Options
 	ignore bool
-	path   string
+	path   string                // the model file
+	states map[ir.VarID][]string // the open variables' states, once settled
 	rep    learnReport
 }
 
 // pass runs one pipeline of kind over the shards with the model m.
 func (l *learner) pass(ctx context.Context, m *ir.Model, j *job, params []byte) (*partial, error) {
-	text, err := modelText(m)
+	ref, err := refOf(m, l.path, l.states)
 	if err != nil {
 		return nil, err
 	}
-	j.Model, j.Ignore = text, l.ignore
+	j.Model, j.Ignore = ref, l.ignore
 	l.rep.Pipelines++
 	return l.r.pass(ctx, j, l.shards, params)
 }
@@ -347,7 +348,8 @@ func (l *learner) learn(ctx context.Context, m *ir.Model) (*ir.Model, *learnRepo
 		if err != nil {
 			return nil, nil, err
 		}
-		m = m.WithStates(p.mergedStates())
+		l.states = p.mergedStates()
+		m = m.WithStates(l.states)
 	}
 	// The first shard's first rows: its columns, the checks of the local
 	// learner (on these rows), a mixture's start.
@@ -426,11 +428,11 @@ func (l *learner) em(ctx context.Context, m *ir.Model, first *data.Batch) (*ir.M
 	}
 	j := &job{Kind: "counts", Counts: countJob{Opt: l.opt, Cols: first.Vars}}
 	estep := func(params *ir.Model) (*learn.EMStats, error) {
-		text, err := modelText(params)
+		text, err := paramsRef(params)
 		if err != nil {
 			return nil, err
 		}
-		p, err := l.pass(ctx, m, j, []byte(text))
+		p, err := l.pass(ctx, m, j, text)
 		if err != nil {
 			return nil, err
 		}

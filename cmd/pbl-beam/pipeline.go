@@ -39,10 +39,10 @@ func init() {
 // A job is what a pass does with each shard; it travels gob-encoded in
 // the shardFn.
 type job struct {
-	Kind   string // "states", "counts", "gmm", "classify", "query"
-	Model  string // the model's .pbl source
-	Shards int    // the number of shards
-	Ignore bool   // data.Options.IgnoreUnknownColumns
+	Kind   string   // "states", "counts", "gmm", "classify", "query"
+	Model  modelRef // the model
+	Shards int      // the number of shards
+	Ignore bool     // data.Options.IgnoreUnknownColumns
 
 	Counts countJob // counts
 
@@ -83,7 +83,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, shard string, params []byt
 
 // run does j on shard i, named name.
 func (j *job) run(ctx context.Context, i int, name string, params []byte) (*partial, error) {
-	m, err := loadModel(j.Model)
+	m, err := j.Model.load()
 	if err != nil {
 		return nil, fmt.Errorf("loading the model on a worker: %v", err)
 	}

@@ -99,6 +99,9 @@ type output struct {
 // create starts writing path.
 func create(ctx context.Context, path string) (*output, error) {
 	if !remote(path) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
 		f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 		if err != nil {
 			return nil, err

@@ -44,6 +44,9 @@ const chunkSize = 4 << 20
 // into.
 const parallelBatch = 4096
 
+// errStopped is the parse error of a chunk whose pipeline was halted.
+var errStopped = errors.New("data: reading stopped")
+
 // errRowTooLong is what the source of a chunk without a row boundary
 // returns when its row needs more: the row is longer than maxRow.
 var errRowTooLong = errors.New("row too long")
@@ -74,9 +77,12 @@ type pipeline struct {
 	bfree chan *Batch // parsed batches, returned by Read
 	stop  chan struct{}
 	once  sync.Once
+	wg    sync.WaitGroup // the workers
 
 	cur   *chunk // the chunk Read is delivering, or nil
 	bi, i int    // its next batch, and the next row in it
+
+	fn func(worker int, b *Batch) error // ReadParallel's: workers call it with their batches, or nil
 }
 
 // halt stops the goroutines (they exit at their next step).
@@ -95,7 +101,11 @@ type layout struct {
 // startParallel puts r in parallel mode with w workers, if the input is
 // large enough to gain from it (the header's first read brought in at
 // least half a buffer, and there is more), in a file of several columns.
-func (r *Reader) startParallel(w int) {
+func (r *Reader) startParallel(w int) { r.startPipeline(w, nil) }
+
+// startPipeline is startParallel, the workers handing their batches to fn
+// if it is not nil (ReadParallel).
+func (r *Reader) startPipeline(w int, fn func(worker int, b *Batch) error) {
 	s := &r.s
 	if w <= 1 || s.eof || r.nf <= 1 || s.err != nil || s.end-s.pos < min(r.chunk, len(s.buf)/2) {
 		return
@@ -107,6 +117,7 @@ func (r *Reader) startParallel(w int) {
 		free:  make(chan []byte, depth),
 		bfree: make(chan *Batch, 8*depth),
 		stop:  make(chan struct{}),
+		fn:    fn,
 	}
 	lay := &layout{file: s.file, m: r.m, nf: r.nf, bind: r.bind, vars: r.Vars}
 	lay.cols = append([]column(nil), r.cols...)
@@ -117,12 +128,11 @@ func (r *Reader) startParallel(w int) {
 	}
 	carry := append([]byte(nil), s.buf[s.pos:s.end]...)
 	go p.split(s.src, s.gzip, carry, s.line, lay.file, r.chunk, depth)
-	var wg sync.WaitGroup
-	for range w {
-		wg.Add(1)
+	for k := range w {
+		p.wg.Add(1)
 		go func() {
-			defer wg.Done()
-			p.parse(lay)
+			defer p.wg.Done()
+			p.parse(lay, k)
 		}()
 	}
 	r.pipe = p
@@ -258,19 +268,38 @@ type tooLong struct{}
 func (tooLong) Read([]byte) (int, error) { return 0, errRowTooLong }
 
 // parse parses chunks until there are none.
-func (p *pipeline) parse(lay *layout) {
+func (p *pipeline) parse(lay *layout, worker int) {
 	r := &Reader{m: lay.m, nf: lay.nf, bind: lay.bind, Vars: lay.vars, workers: 1, started: true}
 	r.cols = make([]column, len(lay.cols))
-	for c := range p.work {
+	for {
+		var c *chunk
+		select {
+		case c = <-p.work:
+		case <-p.stop:
+			return
+		}
+		if c == nil {
+			return // the splitter is done
+		}
 		if c.err == nil {
-			p.parseChunk(r, lay, c)
+			p.parseChunk(r, lay, c, worker)
 		}
 		close(c.done)
 	}
 }
 
+// stopped reports whether the pipeline has been halted.
+func (p *pipeline) stopped() bool {
+	select {
+	case <-p.stop:
+		return true
+	default:
+		return false
+	}
+}
+
 // parseChunk parses c's rows into batches.
-func (p *pipeline) parseChunk(r *Reader, lay *layout, c *chunk) {
+func (p *pipeline) parseChunk(r *Reader, lay *layout, c *chunk, worker int) {
 	copy(r.cols, lay.cols)
 	open := false
 	for j, col := range lay.cols {
@@ -289,10 +318,21 @@ func (p *pipeline) parseChunk(r *Reader, lay *layout, c *chunk) {
 			b = r.NewBatch(parallelBatch)
 		}
 		err := r.Read(b)
-		if b.N > 0 {
+		switch {
+		case b.N > 0 && p.fn != nil:
+			if p.stopped() {
+				err = errStopped
+				break
+			}
+			c.rows += b.N
+			if ferr := p.fn(worker, b); ferr != nil && err == nil {
+				err = ferr
+			}
+			p.putBatch(b)
+		case b.N > 0:
 			c.batches = append(c.batches, b)
 			c.rows += b.N
-		} else {
+		default:
 			p.putBatch(b)
 		}
 		if err == io.EOF {
@@ -445,4 +485,81 @@ func (r *Reader) tooManyStates(c *chunk, j, k int) error {
 found:
 	v := r.cols[j].v
 	return ir.Errorf(ir.Pos{File: r.s.file, Line: line}, "%s has more than %d states: is it a real-valued or identifier column?", ir.Quote(v.Name), ir.MaxStates)
+}
+
+// ReadParallel reads every row r has not delivered and calls fn with them
+// in batches, from up to Options.Workers goroutines at once (worker, in
+// [0, Workers), tells them apart, so that fn may add to statistics of its
+// own), in no particular order; b is fn's until it returns. Parsing and
+// fn run on the same goroutine, batch after batch, so a batch is used
+// where it was parsed. ReadParallel returns the first error in file order
+// (as Read would), or fn's first error; fn may by then have seen rows
+// after the bad one. Open variables' states are numbered as by Read: a
+// reader with open variables delivers its batches in order, from one
+// goroutine (settle their states first, with ScanStates and MergeStates,
+// to count on every core).
+func (r *Reader) ReadParallel(fn func(worker int, b *Batch) error) error {
+	for {
+		if err := r.readParallelOne(fn); err != nil {
+			return err
+		}
+		more, err := r.nextShard()
+		if err != nil {
+			r.s.err = err
+			return err
+		}
+		if !more {
+			return nil
+		}
+	}
+}
+
+// readParallelOne is ReadParallel within the current file.
+func (r *Reader) readParallelOne(fn func(worker int, b *Batch) error) error {
+	if r.s.err != nil {
+		return r.s.err
+	}
+	open := false
+	for _, c := range r.cols {
+		open = open || c.v.Open
+	}
+	if !r.started && !open {
+		r.started = true
+		r.startPipeline(r.workers, fn)
+	}
+	if r.pipe == nil || r.pipe.fn == nil {
+		b := r.NewBatch(parallelBatch)
+		for {
+			err := r.readOne(b)
+			if b.N > 0 {
+				if ferr := fn(0, b); ferr != nil {
+					return ferr
+				}
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	p := r.pipe
+	defer func() {
+		p.halt()
+		p.wg.Wait() // fn is not called after ReadParallel returns
+	}()
+	for c := range p.queue {
+		<-c.done
+		r.rows += c.rows
+		err := c.err
+		if err == nil {
+			err = c.perr
+		}
+		if err != nil {
+			r.s.err = err
+			return err
+		}
+	}
+	return nil
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 
@@ -218,5 +220,75 @@ func TestParallelStopsEarly(t *testing.T) {
 	case <-r.pipe.stop:
 	default:
 		t.Error("Close did not stop the pipeline")
+	}
+}
+
+// TestReadParallel: ReadParallel hands every row to fn once (in any order,
+// from several workers), and returns the error one reader would; with an
+// open variable it numbers states as Read does.
+func TestReadParallel(t *testing.T) {
+	plain, open := testModel(t), withOpen(t)
+	tests := []struct {
+		name string
+		m    *ir.Model
+		csv  []byte
+		opt  Options
+	}{
+		{"generated", plain, genCSV(plain, 3000, 4), Options{}},
+		{"quoted", plain, quotedCSV(2000, 5), Options{IgnoreUnknownColumns: true}},
+		{"quoted-open", open, quotedCSV(2000, 5), Options{IgnoreUnknownColumns: true}},
+		{"bad-late", plain, append(quotedCSV(800, 6), "sunny,x,NA,c1\nmabye,,NA,c2\n"...), Options{IgnoreUnknownColumns: true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			seq := tc.opt
+			seq.Workers = 1
+			wantRows, wantStates, wantErr := readEvery(tc.m, bytes.NewReader(tc.csv), seq, 100)
+			for _, w := range []int{1, 2, 3} {
+				opt := tc.opt
+				opt.Workers, opt.chunkSize = w, 300
+				r, err := NewReader("data.csv", bytes.NewReader(tc.csv), tc.m, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var mu sync.Mutex
+				var rows []string
+				seen := make([]bool, w)
+				err = r.ReadParallel(func(worker int, b *Batch) error {
+					mu.Lock()
+					defer mu.Unlock()
+					seen[worker] = true
+					for _, line := range strings.SplitAfter(dumpIndices(tc.m, b), "\n") {
+						if line != "" {
+							rows = append(rows, line)
+						}
+					}
+					return nil
+				})
+				errText := ""
+				if err != nil {
+					errText = err.Error()
+				}
+				if errText != wantErr {
+					t.Errorf("%d workers: error %q, Read's %q", w, errText, wantErr)
+				}
+				if err == nil {
+					sort.Strings(rows)
+					want := strings.SplitAfter(wantRows, "\n")
+					want = want[:len(want)-1]
+					sort.Strings(want)
+					if strings.Join(rows, "") != strings.Join(want, "") {
+						t.Errorf("%d workers: %d rows, Read's %d, or other rows", w, len(rows), len(want))
+					}
+					if r.Rows() != len(want) {
+						t.Errorf("%d workers: Rows() = %d, want %d", w, r.Rows(), len(want))
+					}
+				}
+				if states := fmt.Sprint(r.States()); states != wantStates {
+					t.Errorf("%d workers: states %s, Read's %s", w, states, wantStates)
+				}
+				r.Close()
+			}
+		})
 	}
 }

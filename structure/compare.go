@@ -127,3 +127,67 @@ func Reindex(d *DAG, names []string) (*DAG, error) {
 	}
 	return r, nil
 }
+
+// DOT renders the comparison of b with the reference a (over the same
+// variables, d = Compare(a, b)) as a Graphviz graph: every edge of either
+// CPDAG once, an undirected edge without an arrowhead. Pairs marked alike
+// in both are black; extra pairs (in b only) red, drawn as b marks them;
+// missing pairs (in a only) grey and dashed, drawn as a marks them;
+// reversed pairs blue, drawn as b marks them, with a's marking as a
+// label ("was a -> b" or "was a -- b"). name, if not empty, titles the
+// graph.
+func DOT(a, b *CPDAG, d Diff, title string) string {
+	kind := map[[2]int]string{}
+	key := func(e [2]int) [2]int { return [2]int{min(e[0], e[1]), max(e[0], e[1])} }
+	for _, e := range d.Missing {
+		kind[key(e)] = "missing"
+	}
+	for _, e := range d.Extra {
+		kind[key(e)] = "extra"
+	}
+	for _, e := range d.Reversed {
+		kind[key(e)] = "reversed"
+	}
+	q := func(s string) string { return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"` }
+	var s strings.Builder
+	s.WriteString("digraph {\n")
+	if title != "" {
+		fmt.Fprintf(&s, "  label=%s;\n  labelloc=t;\n", q(title))
+	}
+	s.WriteString("  node [shape=ellipse];\n")
+	for _, name := range a.Names {
+		fmt.Fprintf(&s, "  %s;\n", q(name))
+	}
+	edge := func(c *CPDAG, x, y int, attrs string) {
+		from, to := x, y
+		if c.IsDirected(y, x) {
+			from, to = y, x
+		}
+		if c.IsUndirected(x, y) {
+			attrs = strings.TrimPrefix(attrs+", dir=none", ", ")
+		}
+		if attrs != "" {
+			attrs = " [" + attrs + "]"
+		}
+		fmt.Fprintf(&s, "  %s -> %s%s;\n", q(c.Names[from]), q(c.Names[to]), attrs)
+	}
+	for x := range a.n {
+		for y := x + 1; y < a.n; y++ {
+			switch kind[[2]int{x, y}] {
+			case "missing":
+				edge(a, x, y, "color=gray50, style=dashed")
+			case "extra":
+				edge(b, x, y, "color=red")
+			case "reversed":
+				was := a.EdgeString(x, y, func(s string) string { return s })
+				edge(b, x, y, "color=blue, fontcolor=blue, label="+q("was "+was))
+			default:
+				if a.Adjacent(x, y) {
+					edge(b, x, y, "")
+				}
+			}
+		}
+	}
+	s.WriteString("}\n")
+	return s.String()
+}

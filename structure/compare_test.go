@@ -63,3 +63,30 @@ func TestReindex(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareDOT(t *testing.T) {
+	names := []string{"a", "b", "c", "d", "e"}
+	truth := dagOf(t, names, "a b", "c b", "c d", "d e")   // a -> b <- c, c -- d -- e
+	learned := dagOf(t, names, "a b", "b c", "a d", "d e") // a -- b -- c, a -- d -- e
+	ca, cb := CPDAGOf(truth), CPDAGOf(learned)
+	got := DOT(ca, cb, Compare(ca, cb), "t")
+	want := `digraph {
+  label="t";
+  labelloc=t;
+  node [shape=ellipse];
+  "a";
+  "b";
+  "c";
+  "d";
+  "e";
+  "a" -> "b" [color=blue, fontcolor=blue, label="was a -> b", dir=none];
+  "a" -> "d" [color=red, dir=none];
+  "b" -> "c" [color=blue, fontcolor=blue, label="was c -> b", dir=none];
+  "c" -> "d" [color=gray50, style=dashed, dir=none];
+  "d" -> "e" [dir=none];
+}
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -55,10 +55,10 @@ Usage:
                               derivatives of a query by every CPT entry [--top K] [--reach P]
   pbl voi MODEL --target X     which variable to observe next: I(X; V | e) in bits
                               [--evidence 'A=a, B=b'] [--candidates A,B] [--top K]
-  pbl structure DATA.csv      learn a network's graph from data [--method hc|k2|chow-liu]
-                              [--score bic|aic|loglik|bdeu|k2] [-o OUT]
+  pbl structure DATA.csv      learn a network's graph from data [--method hc|k2|chow-liu|pc]
+                              [--score bic|aic|loglik|bdeu|k2] [--bootstrap N] [-o OUT]
   pbl score MODEL --data CSV  score a network's graph given data [--score S]
-  pbl compare A B             structural Hamming distance between two networks' CPDAGs
+  pbl compare A B             structural Hamming distance between two networks' CPDAGs [--dot F]
   pbl lsp                     the language server, for editors (stdin and stdout)
   pbl help [COMMAND]          show help
 
@@ -92,7 +92,7 @@ func init() {
 		{name: "voi", args: voiArgs, summary: voiSummary, run: voiCmd, flags: voiFlags},
 		{name: "structure", args: "DATA.csv", summary: structureSummary, run: structureCmd, flags: structureFlags},
 		{name: "score", args: "MODEL --data CSV", summary: scoreSummary, run: scoreCmd, flags: scoreFlags},
-		{name: "compare", args: "A B", summary: compareSummary, run: compareCmd},
+		{name: "compare", args: "A B", summary: compareSummary, run: compareCmd, flags: compareFlags},
 		{name: "lsp", summary: lspSummary, run: lspCmd},
 		{name: "fmt", args: fmtArgs, summary: fmtSummary, run: fmtCmd, flags: fmtFlagsFor},
 		{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},

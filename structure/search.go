@@ -17,7 +17,7 @@ type Options struct {
 	Tabu       int      // hill climbing: the tabu tenure (see [HillClimb]); 0 stops at the first local maximum
 	Patience   int      // hill climbing: the moves made without improving the best score before a climb stops; 0 means 5×Tabu
 	Restarts   int      // hill climbing: restarts from the best graph perturbed by random moves
-	Perturb    int      // the random moves of a restart; 0 means 1 + n/4 for n variables
+	Perturb    int      // the random moves (deletions and reversals) of a restart; 0 means 1 + n/4 for n variables
 	Starts     []Start  // hill climbing without a start graph: the graphs climbed from; nil means [DefaultStarts]
 	Seed       uint64   // the seed of the perturbations
 	MaxIter    int      // the most moves per climb; 0 means no limit
@@ -360,7 +360,8 @@ func (c *climber) climb(iter0 int) (*DAG, float64, int) {
 // search (see climber.climb): greedy steps to a local maximum, then the
 // best non-tabu moves, worsening or not, until Patience moves have not
 // found a better graph. Restarts then perturb the best graph found so far
-// by Perturb random legal moves and climb again. The best graph of all is
+// by Perturb random legal moves (deletions and reversals, or additions if
+// the graph has no edge) and climb again. The best graph of all is
 // returned (the first found, on a tie). Ties between moves go to the
 // first in a fixed order (by target, then source), and every score is a
 // function of counts, so the result depends on the seed but not on the
@@ -432,8 +433,19 @@ func HillClimb(s *Scorer, start *DAG, opt Options) (*Result, error) {
 		rng := rand.New(rand.NewPCG(opt.Seed, uint64(r)))
 		c := newClimber(s, best.Clone(), &opt, con)
 		for range perturb {
-			var legal []move
-			c.moves(func(m move) { legal = append(legal, m) })
+			// Deleting and reversing edges: random additions would
+			// mostly be undone at once by the climb.
+			var legal, adds []move
+			c.moves(func(m move) {
+				if m.kind == moveAdd {
+					adds = append(adds, m)
+				} else {
+					legal = append(legal, m)
+				}
+			})
+			if len(legal) == 0 {
+				legal = adds
+			}
 			if len(legal) == 0 {
 				break
 			}

@@ -2,9 +2,12 @@ package learn
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/ir"
@@ -303,6 +306,85 @@ func (c *Counts) Add(b *data.Batch) {
 			c.partial++
 		}
 	}
+}
+
+// AddReader counts every row r has not yet delivered, on every core: each
+// of the reader's workers parses a chunk of the input and counts it into
+// counts of its own, and these are merged into c at the end (see
+// data.Reader.ReadParallel). With an open variable among the columns the
+// reader delivers its batches in order, so that states are numbered as
+// one reader numbers them, and one worker per core counts them.
+func (c *Counts) AddReader(r *data.Reader) error {
+	open := false
+	for _, v := range r.Vars {
+		open = open || int(v) < len(c.open) && c.open[v]
+	}
+	if open {
+		return c.addOrdered(r)
+	}
+	parts := make([]*Counts, max(1, r.Workers()))
+	for w := range parts {
+		parts[w] = c.empty()
+	}
+	if err := r.ReadParallel(func(w int, b *data.Batch) error {
+		parts[w].Add(b)
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, p := range parts {
+		c.Merge(p)
+	}
+	return nil
+}
+
+// addOrdered counts every row of r, which the calling goroutine reads in
+// order and hands to one counting worker per core.
+func (c *Counts) addOrdered(r *data.Reader) error {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	free := make(chan *data.Batch, 2*workers+1)
+	for range cap(free) {
+		free <- r.NewBatch(batchRows)
+	}
+	work := make(chan *data.Batch, cap(free))
+	parts := make([]*Counts, workers)
+	var wg sync.WaitGroup
+	for w := range parts {
+		parts[w] = c.empty()
+		wg.Add(1)
+		go func(pc *Counts) {
+			defer wg.Done()
+			for b := range work {
+				pc.Add(b)
+				free <- b
+			}
+		}(parts[w])
+	}
+	var err error
+	for {
+		b := <-free
+		err = r.Read(b)
+		if b.N > 0 {
+			work <- b
+		} else {
+			free <- b
+		}
+		if err != nil {
+			break
+		}
+	}
+	close(work)
+	wg.Wait()
+	if err == io.EOF {
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		c.Merge(p)
+	}
+	return nil
 }
 
 // addReal adds the values xs of a real family's child, idx[i] being the

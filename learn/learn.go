@@ -3,11 +3,8 @@ package learn
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/pbl-lang/pbl/data"
@@ -51,9 +48,9 @@ var ErrNoRows = errors.New("the data has no rows to learn from")
 // batchRows is the number of rows per batch handed to a counting worker.
 const batchRows = 4096
 
-// Learn streams the reader that open returns (counting on every core: the
-// calling goroutine reads batches and hands them to one worker per core,
-// each with its own Counts, merged at the end), then estimates the
+// Learn streams the reader that open returns (parsing and counting on
+// every core, each worker into Counts of its own, merged at the end: see
+// Counts.AddReader), then estimates the
 // distributions (see Estimate). A TAN classifier's tree
 // (m.Classifier.Kind == ir.TAN) is learned first, in a pass of its own
 // over a second reader from open. Every variable whose distribution is
@@ -369,53 +366,9 @@ func familyName(m *ir.Model, vars []ir.VarID) string {
 	return b.String() + ")"
 }
 
-// countReader counts every row of r into c, on every core.
-func countReader(r *data.Reader, c *Counts) error {
-	workers := max(1, runtime.GOMAXPROCS(0))
-	free := make(chan *data.Batch, 2*workers+1)
-	for range cap(free) {
-		free <- r.NewBatch(batchRows)
-	}
-	work := make(chan *data.Batch, cap(free))
-	parts := make([]*Counts, workers)
-	var wg sync.WaitGroup
-	for w := range parts {
-		parts[w] = c.empty()
-		wg.Add(1)
-		go func(pc *Counts) {
-			defer wg.Done()
-			for b := range work {
-				pc.Add(b)
-				free <- b
-			}
-		}(parts[w])
-	}
-	var err error
-	for {
-		b := <-free
-		err = r.Read(b)
-		if b.N > 0 {
-			work <- b
-		} else {
-			free <- b
-		}
-		if err != nil {
-			break
-		}
-	}
-	close(work)
-	wg.Wait()
-	if err == io.EOF {
-		err = nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, p := range parts {
-		c.Merge(p)
-	}
-	return nil
-}
+// countReader counts every row of r into c, on every core (see
+// Counts.AddReader).
+func countReader(r *data.Reader, c *Counts) error { return c.AddReader(r) }
 
 // empty returns empty counts with c's families and their current sizes.
 func (c *Counts) empty() *Counts {

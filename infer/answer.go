@@ -15,7 +15,7 @@ import (
 type Engine int
 
 const (
-	Auto Engine = iota // the default: JT for P(*|e) and for larger models, VE otherwise (see [Options])
+	Auto Engine = iota // the default: JT for P(*|e), the cheaper of VE and JT by estimated cost for one query (see [Options])
 	Enum               // enumeration of every assignment (the reference)
 	VE                 // variable elimination
 	JT                 // junction tree, compiled once per model (see [Compile])
@@ -59,13 +59,20 @@ const DefaultMaxTable = 1 << 27
 const DefaultMaxRows = 1 << 22
 
 // Options configures Answer. The zero value is the Auto engine with the
-// min-fill order and the default limits.
+// best of the elimination orders and the default limits.
 //
-// Auto uses the junction tree for P(*|e) and, on models with at least
-// [AutoJTVars] discrete variables, for every query but MAP; otherwise, or
-// when the junction tree would exceed the limits, it uses variable
-// elimination. The compiled tree is cached per model, so a sequence of
-// queries on one model pays for compilation once.
+// Auto plans each query (plan.go): it drops the barren variables and
+// those d-separated from the query given the evidence, absorbs the
+// evidence, and weighs variable elimination on what remains (with the
+// cheapest of several greedy orders) against the compiled junction tree,
+// by estimated time: the tree's compilation, unless it is already
+// compiled for the model, shared by the [Options.Queries] of a batch,
+// plus one calibration. P(*|e) always uses the junction tree; MPE uses it
+// on models with at least [AutoJTVars] discrete variables and MAP never.
+// When the junction tree would exceed the limits, variable elimination
+// answers. The compiled tree is cached per model, so a sequence of
+// queries on one model pays for compilation once. [ExplainQuery] says
+// which engine a query gets and why.
 //
 // Every limit is checked before the work it limits is started: a query
 // over a limit is refused at once with a *[TooLargeError], never after
@@ -86,10 +93,11 @@ type Options struct {
 	MaxMemory int64           // largest junction tree, or variable elimination's tables at their peak, in bytes; 0 means DefaultMaxMemory
 	MaxRows   int             // most rows of a table answer; 0 means DefaultMaxRows
 	Cancel    <-chan struct{} // closed to cancel the computation; nil for never
+	Queries   int             // Auto: how many queries the caller answers on this model with these options (a file's, a command line's), among which a junction tree's compilation is shared; 0 means 1
 }
 
 // AutoJTVars is the number of discrete variables from which the Auto
-// engine answers every query but MAP with the junction tree.
+// engine answers MPE with the junction tree.
 const AutoJTVars = 30
 
 func (o Options) maxTable() int {
@@ -245,6 +253,7 @@ type answerer struct {
 	eng   engine
 	jt    *JTree      // a precompiled tree for the JT engine, or nil
 	trees []*jtEngine // engines holding a workspace of tree, to release
+	plan  *queryPlan  // the Auto engine's choice, when it planned the query
 
 	kern  kernel       // what k points to (one allocation less per query)
 	tree1 [1]*jtEngine // room for trees' first engine
@@ -258,12 +267,14 @@ func (a *answerer) release() {
 	a.trees = nil
 }
 
-// useJT reports whether the Auto engine should try the junction tree.
+// useJT reports whether the Auto engine uses the junction tree for a
+// query it does not plan (see planned): P(*|e), and MPE on models of at
+// least AutoJTVars discrete variables.
 func (a *answerer) useJT() bool {
-	if a.q.Kind == ir.MAP {
+	switch {
+	case a.q.Kind == ir.MAP:
 		return false
-	}
-	if a.q.Kind == ir.Prob && a.q.Form() == ir.FormMarginals {
+	case a.q.Kind == ir.Prob && a.q.Form() == ir.FormMarginals:
 		return true
 	}
 	n := 0
@@ -277,6 +288,16 @@ func (a *answerer) useJT() bool {
 
 // setup validates the query against the model and builds the engine.
 func (a *answerer) setup() error {
+	if err := a.validate(); err != nil {
+		return err
+	}
+	return a.choose()
+}
+
+// validate checks the query against the model and sets up the evidence,
+// the cardinalities and, in a model with variables still to learn, the
+// variables the query needs.
+func (a *answerer) validate() error {
 	m, q := a.m, a.q
 	n := len(m.Vars)
 	a.obs = make([]int, n)
@@ -339,18 +360,35 @@ func (a *answerer) setup() error {
 		}
 	}
 	// Before any engine is built (a junction tree compiled, say).
-	if err := a.checkRows(); err != nil {
-		return err
-	}
+	return a.checkRows()
+}
+
+// choose builds the engine: the one of Options.Engine, or Auto's choice.
+func (a *answerer) choose() error {
+	m, q := a.m, a.q
 	switch a.opt.Engine {
 	case Enum, VE:
 		a.kind = a.opt.Engine
 	case Auto, JT:
 		a.kind = VE
-		if a.opt.Engine == Auto && !a.useJT() || a.need != nil {
+		if a.need != nil {
 			// A junction tree needs every factor: with variables
 			// still to be learned, VE answers.
 			break
+		}
+		if a.opt.Engine == Auto {
+			if a.planned() {
+				qp, err := a.decide()
+				if err != nil {
+					return err
+				}
+				a.plan = qp
+				if qp.engine == VE {
+					break
+				}
+			} else if !a.useJT() {
+				break
+			}
 		}
 		t := a.jt
 		if t == nil {
@@ -371,13 +409,23 @@ func (a *answerer) setup() error {
 		panic("infer: Answer: unknown engine")
 	}
 	a.eng = a.engine(a.obs)
+	if v, ok := a.eng.(*ve); ok && a.plan != nil && a.plan.ve != nil {
+		// The planner's plan is the first joint's.
+		v.pre, v.preKeep = a.plan.ve, a.plan.keep
+	}
 	return nil
+}
+
+// newVE returns variable elimination for the query with the evidence obs
+// (indexed by VarID).
+func (a *answerer) newVE(obs []int) *ve {
+	return &ve{m: a.m, opt: a.opt, pos: a.q.Pos, obs: obs, card: a.card, k: a.k, cond: a.normalised()}
 }
 
 // engine returns the chosen engine for the evidence obs (indexed by
 // VarID).
 func (a *answerer) engine(obs []int) engine {
-	v := &ve{m: a.m, opt: a.opt, pos: a.q.Pos, obs: obs, card: a.card, k: a.k}
+	v := a.newVE(obs)
 	switch a.kind {
 	case Enum:
 		return &enum{m: a.m, pos: a.q.Pos, k: a.k, obs: obs, card: a.card, mark: a.need}

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"math"
+	"slices"
 
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -127,7 +128,12 @@ func combineX(k *kernel, dst xtable, fs []xtable, o op, arg []int32) {
 // place.
 func (r *ve) runExact(p *vePlan) (*ir.Factor, xfloat, []trace, error) {
 	k := r.k
-	fs, _, c := r.factors(p.mark)
+	fs, own, c := r.factors(p.mark)
+	if p.sep {
+		// The same factors as the plan's: separate leaves out the same
+		// components of what remains of them.
+		fs, _, _ = r.separate(slices.Clone(p.mark), fs, own, p.keep)
+	}
 	tabs := make([]xtable, len(fs)+len(p.steps))
 	for i, f := range fs {
 		tabs[i] = toX(f)

@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -15,6 +16,16 @@ type ve struct {
 	obs  []int   // obs[v]: observed state of v, or -1
 	card []int   // card[v]: number of states of v (0 for real variables)
 	k    *kernel // cancellation, and whether the fast run lost digits
+
+	// cond is set when the caller needs joint(keep) only up to a positive
+	// constant (it normalises the table: P(X | e), entropy): the plan may
+	// then leave out the parts of the model d-separated from keep given
+	// the evidence (see separate).
+	cond bool
+	// pre is a plan made in advance (by the query planner) for the next
+	// call of joint with keep equal to preKeep.
+	pre     *vePlan
+	preKeep []ir.VarID
 }
 
 // relevant marks the ancestors (inclusive) of the given variables and of the
@@ -87,6 +98,65 @@ func (r *ve) factors(mark []bool) ([]*ir.Factor, []bool, xfloat) {
 	return fs, own, c
 }
 
+// separate leaves out of fs the factors that only change joint(keep) by a
+// positive constant: those of the connected components of the interaction
+// graph of fs (the moral graph of the relevant variables, the evidence
+// absorbed) that hold no variable of keep. The variables of such a
+// component are exactly the relevant ones d-separated from keep given the
+// evidence (Lauritzen's criterion on the moral graph of the ancestral
+// set). A component is left out only if every entry of its factors is
+// positive, so that its constant is not 0: evidence of probability 0
+// stays an error, wherever its zero lies. The variables left out are
+// unmarked in mark; separate returns the factors kept and how many
+// variables it left out.
+func (r *ve) separate(mark []bool, fs []*ir.Factor, own []bool, keep []ir.VarID) ([]*ir.Factor, []bool, int) {
+	parent := make([]int32, len(mark))
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(v int32) int32
+	find = func(v int32) int32 {
+		for parent[v] != v {
+			parent[v] = parent[parent[v]]
+			v = parent[v]
+		}
+		return v
+	}
+	for _, f := range fs {
+		a := find(int32(f.Vars[0]))
+		for _, v := range f.Vars[1:] {
+			if b := find(int32(v)); b != a {
+				parent[b] = a
+			}
+		}
+	}
+	// Components that hold a variable of keep, or a zero entry, stay.
+	stay := make([]bool, len(mark))
+	for _, v := range keep {
+		stay[find(int32(v))] = true
+	}
+	for _, f := range fs {
+		if c := find(int32(f.Vars[0])); !stay[c] && slices.Contains(f.Vals, 0) {
+			stay[c] = true
+		}
+	}
+	n := 0
+	for i, f := range fs {
+		if stay[find(int32(f.Vars[0]))] {
+			fs[n], own[n] = f, own[i]
+			n++
+		}
+	}
+	dropped := 0
+	for v, in := range mark {
+		if in && r.obs[v] < 0 && r.card[v] > 0 && !stay[find(int32(v))] {
+			mark[v] = false
+			dropped++
+		}
+	}
+	return fs[:n], own[:n], dropped
+}
+
 // free returns the marked unobserved discrete variables that are not in
 // keep, in VarID order.
 func (r *ve) free(mark []bool, keep []ir.VarID) []ir.VarID {
@@ -111,6 +181,20 @@ type vePlan struct {
 	keep   []ir.VarID   // the result's scope
 	kc     []int        // and cardinalities
 	memory float64      // bytes at the peak
+	cost   float64      // estimated work: entries read and written (see cost)
+	order  Heuristic    // the heuristic whose order the steps follow
+	tried  []orderCost  // every order tried, for Explain
+	nvars  int          // variables left after pruning (the relevant ones less the d-separated ones)
+	dsep   int          // relevant variables left out as d-separated from keep given the evidence
+	sep    bool         // fs is what separate kept of the factors of mark
+}
+
+// orderCost is an order tried by plan: its heuristic and estimated cost,
+// or the error that refused it (a table over the limits).
+type orderCost struct {
+	h    Heuristic
+	cost float64
+	err  error
 }
 
 // veStep eliminates one variable: it multiplies the tables in (indices
@@ -127,23 +211,97 @@ type veStep struct {
 // (those of maxVars, if any, maximised after the others are summed out),
 // and refuses, before anything is allocated, a table over MaxTable
 // entries or a peak memory over MaxMemory bytes.
+//
+// With Options.Order BestOrder it follows the order of each heuristic in
+// heuristics and keeps the cheapest by estimated cost, stopping early when
+// the work left to save is below what another greedy order costs; with
+// maxVars (MPE, MAP) BestOrder is min-fill, so that the assignment chosen
+// among exact ties does not depend on the costs.
 func (r *ve) plan(keep, maxVars []ir.VarID) (*vePlan, error) {
 	mark := r.relevant(keep, maxVars)
 	p := &vePlan{mark: mark, keep: keep, kc: make([]int, len(keep))}
 	p.fs, p.own, p.konst = r.factors(mark)
+	if r.cond && len(keep) > 0 && len(maxVars) == 0 {
+		p.fs, p.own, p.dsep = r.separate(mark, p.fs, p.own, keep)
+		p.sep = true
+	}
 	for i, v := range keep {
 		p.kc[i] = r.card[v]
 	}
 	sum := r.free(mark, slices.Concat(keep, maxVars))
-	order, err := r.order(scopes(p.fs), sum, maxVars)
-	if err != nil {
-		return nil, err
+	p.nvars = len(sum) + len(keep) + len(maxVars)
+	hs := []Heuristic{r.opt.Order}
+	if r.opt.Order == BestOrder {
+		hs = heuristics[:]
+		if len(maxVars) > 0 {
+			hs = hs[:1]
+		}
+	}
+	sc := scopes(p.fs)
+	op := newOrderProblem(r.card, sc, sum, maxVars)
+	// A greedy order costs about as much as following its steps; another
+	// one is worth trying only when the best so far costs much more.
+	orderWork := 0.0
+	for _, s := range sc {
+		orderWork += float64(len(s) * len(s))
+	}
+	orderWork = 16 * (orderWork + float64(len(op.ids)))
+	var best *veSteps
+	var firstErr error
+	for _, h := range hs {
+		if best != nil && best.cost <= orderWork {
+			break
+		}
+		order, err := r.order(op, h)
+		if err == nil {
+			var st *veSteps
+			st, err = r.follow(p, order, len(sum))
+			if err == nil {
+				p.tried = append(p.tried, orderCost{h: h, cost: st.cost})
+				if best == nil || st.cost < best.cost {
+					best, p.order = st, h
+				}
+				continue
+			}
+		}
+		if errors.Is(err, ErrCanceled) {
+			return nil, err
+		}
+		p.tried = append(p.tried, orderCost{h: h, err: err})
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if best == nil {
+		return nil, firstErr
 	}
 	if err := r.check(keep, p.kc); err != nil {
 		return nil, err
 	}
-	// Follow the tables through the order: which the elimination of each
-	// variable multiplies, and the scope of the table it makes.
+	p.steps, p.final, p.memory, p.cost = best.steps, best.final, best.memory, best.cost
+	return p, nil
+}
+
+// veSteps is the elimination of a plan's factors along one order.
+type veSteps struct {
+	steps  []veStep
+	final  []int32
+	memory float64 // bytes at the peak
+	cost   float64 // estimated work (see follow)
+}
+
+// follow follows the tables of p's factors through order (whose first nsum
+// variables are summed out and the rest maximised): which the elimination
+// of each variable multiplies, and the scope of the table it makes. It
+// refuses a peak memory over MaxMemory.
+//
+// The estimated cost is what the run reads and writes: each factor once
+// (the restricted copies, the scaling), and for each elimination the
+// entries of the product of its tables (the new table's entries times the
+// eliminated variable's states) times the number of tables multiplied,
+// plus the new table; last the result's entries times the tables left.
+func (r *ve) follow(p *vePlan, order []ir.VarID, nsum int) (*veSteps, error) {
+	out := &veSteps{}
 	var tv [][]ir.VarID // the scope of each table
 	var tc [][]int      // and its cardinalities
 	var sizes []float64 // entries of each table
@@ -166,10 +324,11 @@ func (r *ve) plan(keep, maxVars []ir.VarID) (*vePlan, error) {
 		if p.own[i] {
 			mem += 8 * sizes[i]
 		}
+		out.cost += sizes[i]
 	}
 	traces := 0.0
 	for s, v := range order {
-		st := veStep{v: v, max: s >= len(sum)}
+		st := veStep{v: v, max: s >= nsum}
 		for _, i := range occ[v] {
 			if live[i] {
 				st.in = append(st.in, i)
@@ -186,34 +345,36 @@ func (r *ve) plan(keep, maxVars []ir.VarID) (*vePlan, error) {
 			}
 		}
 		n := product(st.card)
+		out.cost += n * (1 + float64(r.card[v])*float64(len(st.in)))
 		peak := mem + 8*n + absorbMemory(st.in, sizes) + traces
 		if st.max {
 			traces += 4 * n
 			peak += 4 * n
 		}
-		p.memory = max(p.memory, peak)
+		out.memory = max(out.memory, peak)
 		for _, i := range st.in {
 			if owned[i] {
 				mem -= 8 * sizes[i]
 			}
 		}
 		mem += 8 * n
-		p.steps = append(p.steps, st)
+		out.steps = append(out.steps, st)
 		addTable(st.vars, st.card, true)
 	}
 	for i := range live {
 		if live[i] {
-			p.final = append(p.final, int32(i))
+			out.final = append(out.final, int32(i))
 		}
 	}
-	p.memory = max(p.memory, mem+traces+8*product(p.kc)+absorbMemory(p.final, sizes))
-	if limit := r.opt.maxMemory(); p.memory > float64(limit) {
-		e := &TooLargeError{What: OversizeMemory, Vars: slices.Clone(keep), Size: p.memory, Limit: limit}
+	out.cost += product(p.kc) * float64(1+len(out.final))
+	out.memory = max(out.memory, mem+traces+8*product(p.kc)+absorbMemory(out.final, sizes))
+	if limit := r.opt.maxMemory(); out.memory > float64(limit) {
+		e := &TooLargeError{What: OversizeMemory, Vars: slices.Clone(p.keep), Size: out.memory, Limit: limit}
 		e.msg = fmt.Sprintf("variable elimination needs %s of memory for its tables, more than the limit of %s; "+
-			"try another elimination order, fewer query variables, or raise the memory limit", bytesString(p.memory), bytesString(float64(limit)))
+			"try another elimination order, fewer query variables, or raise the memory limit", bytesString(out.memory), bytesString(float64(limit)))
 		return nil, e.at(r.pos)
 	}
-	return p, nil
+	return out, nil
 }
 
 // absorbInputs is the number of tables from which a product first
@@ -234,15 +395,14 @@ func absorbMemory(in []int32, sizes []float64) float64 {
 	return 8 * mx
 }
 
-// order returns the elimination order of the variables of the stages
-// (every one of stages[0] first, and so on), greedy with the heuristic of
-// Options.Order on the interaction graph of scopes, and refuses an order
+// order returns h's greedy elimination order of the stages of op (every
+// variable of the first stage, then the second's) and refuses an order
 // that would make a table of more than MaxTable entries: eliminating v
 // makes a table over v's neighbours.
-func (r *ve) order(scopes [][]ir.VarID, stages ...[]ir.VarID) ([]ir.VarID, error) {
+func (r *ve) order(op *orderProblem, h Heuristic) ([]ir.VarID, error) {
 	limit := float64(r.opt.maxTable())
 	var err error
-	order := elimOrder(r.opt.Order, r.card, scopes, func(v ir.VarID, nb []ir.VarID, size float64) bool {
+	order := op.order(h, func(v ir.VarID, nb []ir.VarID, size float64) bool {
 		if r.k.poll() {
 			err = canceled(r.pos)
 			return false
@@ -256,7 +416,7 @@ func (r *ve) order(scopes [][]ir.VarID, stages ...[]ir.VarID) ([]ir.VarID, error
 			return err == nil
 		}
 		return true
-	}, stages...)
+	})
 	return order, err
 }
 
@@ -383,10 +543,14 @@ func containsAllUnsorted(c, vs []ir.VarID) bool {
 // joint returns P(keep, e) as a factor over keep, in that order, times the
 // returned scale. The variables of keep must be unobserved and discrete.
 func (r *ve) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
-	p, err := r.plan(keep, nil)
-	if err != nil {
-		return nil, xfloat{}, err
+	p := r.pre
+	if p == nil || !slices.Equal(keep, r.preKeep) {
+		var err error
+		if p, err = r.plan(keep, nil); err != nil {
+			return nil, xfloat{}, err
+		}
 	}
+	r.pre, r.preKeep = nil, nil
 	r.k.lost, r.k.coarse = false, false
 	out, c, _, err := r.run(p, false)
 	if err == nil && r.k.lost {

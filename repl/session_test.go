@@ -209,7 +209,7 @@ func TestCommands(t *testing.T) {
 		"Campfire      bool  | Storm, BusTourGroup\n",
 		"P(Campfire | Storm, BusTourGroup)\n  Storm  BusTourGroup  |  true  false\n  true   true          |  0.4   0.6\n",
 		"Storm         ->  Lightning, Campfire, ForestFire\n",
-		"engine: auto (order min-fill)\n", "engine: ve (order min-fill)\n",
+		"engine: auto (order best)\n", "engine: ve (order best)\n",
 		"junction tree\n", "last query: P(Storm=true) (engine ve)\n",
 		`{"query":"P(Storm=true)","evidence":{"Storm":"true"},"p":0.3}` + "\n",
 		"learn Smoke from t with bayes(alpha = 1)", ":observe X=x ...",

@@ -2,6 +2,7 @@ package learn_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -79,7 +80,7 @@ func TestCountsShardInvariance(t *testing.T) {
 					case *ir.Gaussian:
 						w := want.Dist(ir.VarID(v)).(*ir.Gaussian)
 						for u := range d.Mean {
-							if !(math.Abs(d.Mean[u]-w.Mean[u]) <= 1e-12*math.Abs(w.Mean[u])) || !(math.Abs(d.SD[u]-w.SD[u]) <= 1e-12*w.SD[u]) {
+							if !(math.Abs(d.Mean[u]-w.Mean[u]) <= 1e-12*math.Max(math.Abs(w.Mean[u]), w.SD[u])) || !(math.Abs(d.SD[u]-w.SD[u]) <= 1e-12*w.SD[u]) {
 								t.Errorf("%d parts: %s given %d: normal(%v, %v), all rows' normal(%v, %v)", parts, got.Vars[v].Name, u, d.Mean[u], d.SD[u], w.Mean[u], w.SD[u])
 							}
 						}
@@ -122,5 +123,46 @@ func TestCountsMergeKeepsArgument(t *testing.T) {
 	}
 	if a.Rows() != 4 {
 		t.Errorf("merged %d rows, want 4", a.Rows())
+	}
+}
+
+// TestAddReaderWorkers: counting a file large enough to be parsed in
+// chunks on several workers gives the counts of one worker: the tables to
+// the last bit, the Gaussians to 1e-12; with an open variable too.
+func TestAddReaderWorkers(t *testing.T) {
+	src := gaussCSV(400000, 11, 0.05) // about 16 MB: several chunks
+	for _, model := range []string{gaussModel, "var X, Y: real\nvar C: {a, b, c}\nvar D: {u, v}\nnaive_bayes C given X, D, Y\n"} {
+		m := loadModel(t, model)
+		var want *ir.Model
+		for _, w := range []int{1, 2, 3} {
+			got, rep, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) {
+				return data.NewReader("g.csv", bytes.NewReader(src), m, data.Options{Workers: w})
+			}, learn.Options{Method: learn.Bayes, Alpha: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Rows != 400000 {
+				t.Fatalf("%d workers: %d rows", w, rep.Rows)
+			}
+			if want == nil {
+				want = got
+				continue
+			}
+			for v := range got.Vars {
+				switch d := got.Dist(ir.VarID(v)).(type) {
+				case *ir.Gaussian:
+					g := want.Dist(ir.VarID(v)).(*ir.Gaussian)
+					for u := range d.Mean {
+						if !(math.Abs(d.Mean[u]-g.Mean[u]) <= 1e-12*math.Max(math.Abs(g.Mean[u]), g.SD[u])) || !(math.Abs(d.SD[u]-g.SD[u]) <= 1e-12*g.SD[u]) {
+							t.Errorf("%d workers: %s: normal(%v, %v), one worker's normal(%v, %v)", w, got.Vars[v].Name, d.Mean[u], d.SD[u], g.Mean[u], g.SD[u])
+						}
+					}
+				case *ir.CPT:
+					if a, b := fmt.Sprint(d.Factor.Vals), fmt.Sprint(want.Factor(ir.VarID(v)).Vals); a != b || got.Vars[v].States == nil {
+						t.Errorf("%d workers: %s: %s, one worker's %s", w, got.Vars[v].Name, a, b)
+					}
+				}
+			}
+		}
 	}
 }

@@ -297,3 +297,28 @@ func TestK2AndPCAlarm(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHillClimb learns from 50,000 rows sampled from corpus networks
+// with the defaults of pbl structure (BIC, tabu 10, the three starts),
+// reporting the score relative to the true graph's (in %), the skeleton's
+// F1 and the SHD between the CPDAGs.
+func BenchmarkHillClimb(b *testing.B) {
+	for _, net := range []string{"alarm", "insurance", "hailfinder", "win95pts"} {
+		b.Run(net, func(b *testing.B) {
+			m := corpusNet(b, net)
+			d := pcSample(b, m, 50000, 1, 0)
+			truth := FromModel(m)
+			want := NewScorer(d, BIC, 1).Total(truth)
+			b.ResetTimer()
+			for range b.N {
+				res, err := HillClimb(NewScorer(d, BIC, 1), nil, Options{Tabu: 10})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(100*(res.Score-want)/math.Abs(want), "%vs-truth")
+				b.ReportMetric(skeletonF1(truth, res.DAG), "F1")
+				b.ReportMetric(float64(Compare(CPDAGOf(truth), CPDAGOf(res.DAG)).SHD), "shd")
+			}
+		})
+	}
+}

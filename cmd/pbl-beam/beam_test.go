@@ -1,0 +1,434 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/learn"
+	"github.com/pbl-lang/pbl/mixture"
+)
+
+// The tests run the pipelines in-process with Beam's prism runner and
+// compare them with pbl's local learner and scorer on the whole data:
+// learning from shards gives the same CPTs, Gaussians, EM trace and
+// mixture parameters (to 1e-12 relative), scoring the same predictions
+// and answers, byte for byte.
+
+const tol = 1e-12
+
+// near reports whether got is within tol of want, relative to scale
+// (at least 1); NaN is never near.
+func near(got, want, scale float64) bool {
+	return math.Abs(got-want) <= tol*math.Max(1, scale)
+}
+
+// shard splits the CSV file src (no quoted line breaks) into files
+// dir/part-i.csv of the given numbers of rows (the rest in the last),
+// each with the header, and returns the glob of the shards.
+func shard(t *testing.T, src string, sizes ...int) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimRight(string(b), "\n")+"\n", "\n")
+	lines = lines[:len(lines)-1]
+	header, rows := lines[0], lines[1:]
+	dir := t.TempDir()
+	for i := 0; i <= len(sizes); i++ {
+		n := len(rows)
+		if i < len(sizes) {
+			n = min(sizes[i], len(rows))
+		}
+		out := header + strings.Join(rows[:n], "")
+		rows = rows[n:]
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%d.csv", i)), []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "part-*.csv")
+}
+
+// pblBeam runs pbl-beam with args and returns its stdout.
+func pblBeam(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if st := run(context.Background(), args, &stdout, &stderr); st != exitOK {
+		t.Fatalf("pbl-beam %s: exit %d\n%s", strings.Join(args, " "), st, stderr.String())
+	}
+	return stdout.String()
+}
+
+// local learns m from the whole file as pbl learn does.
+func local(t *testing.T, m *ir.Model, csv string, opt learn.Options) (*ir.Model, *learn.Report) {
+	t.Helper()
+	out, rep, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) { return data.Open(csv, m, data.Options{}) }, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, rep
+}
+
+// sameModel compares the learned numbers of two models: every CPT and
+// Gaussian, and the states of every variable.
+func sameModel(t *testing.T, got, want *ir.Model) {
+	t.Helper()
+	if len(got.Vars) != len(want.Vars) {
+		t.Fatalf("%d variables, want %d", len(got.Vars), len(want.Vars))
+	}
+	for v := range want.Vars {
+		id := ir.VarID(v)
+		name := want.Vars[v].Name
+		if g, w := strings.Join(got.Vars[v].States, ","), strings.Join(want.Vars[v].States, ","); g != w {
+			t.Errorf("%s: states %s, want %s", name, g, w)
+		}
+		fw, fg := want.Factor(id), got.Factor(id)
+		if (fw == nil) != (fg == nil) {
+			t.Errorf("%s: table %v, want %v", name, fg != nil, fw != nil)
+		}
+		if fw != nil && fg != nil {
+			if len(fg.Vals) != len(fw.Vals) {
+				t.Errorf("%s: %d entries, want %d", name, len(fg.Vals), len(fw.Vals))
+				continue
+			}
+			for i := range fw.Vals {
+				if !near(fg.Vals[i], fw.Vals[i], 1) {
+					t.Errorf("%s: entry %d = %v, want %v", name, i, fg.Vals[i], fw.Vals[i])
+				}
+			}
+		}
+		gw, gg := want.Gaussian(id), got.Gaussian(id)
+		if (gw == nil) != (gg == nil) {
+			t.Errorf("%s: Gaussian %v, want %v", name, gg != nil, gw != nil)
+		}
+		if gw != nil && gg != nil {
+			for u := range gw.Mean {
+				if !near(gg.Mean[u], gw.Mean[u], math.Abs(gw.Mean[u])) || !near(gg.SD[u], gw.SD[u], gw.SD[u]) {
+					t.Errorf("%s: configuration %d: normal(%v, %v), want normal(%v, %v)", name, u, gg.Mean[u], gg.SD[u], gw.Mean[u], gw.SD[u])
+				}
+			}
+		}
+	}
+}
+
+// learnJSON is the part of pbl-beam learn --json the tests read.
+type learnJSON struct {
+	Rows      int64
+	Trace     []float64
+	Pipelines int
+}
+
+func TestLearnCountsShards(t *testing.T) {
+	dir := t.TempDir()
+	// Asia's structure without numbers, and a classifier whose variables
+	// take their states from the data (each shard seeing them in another
+	// order) with a real feature.
+	asia := filepath.Join(dir, "asia.pbl")
+	os.WriteFile(asia, []byte(`var asia, tub, smoke, lung, bronc, either, xray, dysp: {yes, no}
+asia -> tub
+smoke -> lung, bronc
+lung, tub -> either
+either -> xray
+bronc, either -> dysp
+`), 0o644)
+	nb := filepath.Join(dir, "nb.pbl")
+	os.WriteFile(nb, []byte(`var size: real
+naive_bayes class given colour, shape, size
+`), 0o644)
+	nbCSV := filepath.Join(dir, "nb.csv")
+	var b strings.Builder
+	b.WriteString("class,colour,shape,size\n")
+	rng := rand.New(rand.NewPCG(1, 2))
+	colours := []string{"red", "green", "blue", "amber", ""}
+	for i := range 900 {
+		c := []string{"x", "y", "z"}[rng.IntN(3)]
+		if i < 300 && c == "z" {
+			c = "y" // z first appears in the second shard
+		}
+		size := fmt.Sprintf("%.3f", 10+3*rng.NormFloat64()+float64(len(c)*i%7))
+		if rng.IntN(20) == 0 {
+			size = ""
+		}
+		fmt.Fprintf(&b, "%s,%s,%s,%s\n", c, colours[(i/250+rng.IntN(2))%5], []string{"round", "square"}[rng.IntN(2)], size)
+	}
+	os.WriteFile(nbCSV, []byte(b.String()), 0o644)
+
+	asiaCSV := "../../examples/data/asia_missing.csv"
+	tests := []struct {
+		name, model, csv string
+		sizes            []int
+		args             []string
+		opt              learn.Options
+	}{
+		{"asia-mle", asia, asiaCSV, []int{700, 1}, nil, learn.Options{Method: learn.MLE}},
+		{"asia-bayes", asia, asiaCSV, []int{1000, 500}, []string{"--method", "bayes", "--alpha", "0.5"}, learn.Options{Method: learn.Bayes, Alpha: 0.5}},
+		{"asia-bdeu", asia, asiaCSV, []int{300}, []string{"--method", "bayes", "--ess", "10"}, learn.Options{Method: learn.Bayes, ESS: 10}},
+		{"nb-open-gaussian", nb, nbCSV, []int{300, 300}, nil, learn.Options{Method: learn.MLE}},
+		{"nb-mestimate", nb, nbCSV, []int{450}, []string{"--method", "mestimate", "--m", "2"}, learn.Options{Method: learn.MEstimate, M: 2}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := pbl.LoadFile(tc.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := tc.opt
+			opt.VarSmoothing = learn.DefaultVarSmoothing
+			want, _ := local(t, m, tc.csv, opt)
+			out := filepath.Join(t.TempDir(), "out.pbl")
+			args := append([]string{"learn", tc.model, "--data", shard(t, tc.csv, tc.sizes...), "-o", out, "--json"}, tc.args...)
+			var rep learnJSON
+			if err := json.Unmarshal([]byte(pblBeam(t, args...)), &rep); err != nil {
+				t.Fatal(err)
+			}
+			got, err := pbl.LoadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameModel(t, got, want)
+		})
+	}
+}
+
+func TestLearnEMShards(t *testing.T) {
+	dir := t.TempDir()
+	lc := filepath.Join(dir, "lc.pbl")
+	os.WriteFile(lc, []byte(`var Condition: {flu, cold, allergy}
+var Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}
+Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
+`), 0o644)
+	csv := "../../examples/data/symptoms.csv"
+	tests := []struct {
+		name  string
+		sizes []int
+		args  []string
+		opt   learn.Options
+	}{
+		{"mle", []int{300, 400}, []string{"--seed", "22", "--max-iter", "6"}, learn.Options{Method: learn.EM, Seed: 22, MaxIter: 6}},
+		{"map-restarts", []int{999}, []string{"--seed", "3", "--max-iter", "3", "--alpha", "1", "--restarts", "2"}, learn.Options{Method: learn.EM, Seed: 3, MaxIter: 3, Alpha: 1, Restarts: 2}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := pbl.LoadFile(lc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := tc.opt
+			opt.VarSmoothing = learn.DefaultVarSmoothing
+			want, wrep := local(t, m, csv, opt)
+			out := filepath.Join(t.TempDir(), "out.pbl")
+			args := append([]string{"learn", lc, "--data", shard(t, csv, tc.sizes...), "-o", out, "--json", "--method", "em"}, tc.args...)
+			var rep learnJSON
+			if err := json.Unmarshal([]byte(pblBeam(t, args...)), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Trace) != len(wrep.Trace) {
+				t.Fatalf("trace %v, want %v", rep.Trace, wrep.Trace)
+			}
+			for i := range rep.Trace {
+				if !near(rep.Trace[i], wrep.Trace[i], math.Abs(wrep.Trace[i])) {
+					t.Errorf("trace[%d] = %v, want %v", i, rep.Trace[i], wrep.Trace[i])
+				}
+			}
+			got, err := pbl.LoadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameModel(t, got, want)
+		})
+	}
+}
+
+// TestMixtureShards runs EM iterations of a Gaussian mixture over shards,
+// one pipeline each, from a given start, and compares them with package
+// mixture's EM from the same start on the whole data.
+func TestMixtureShards(t *testing.T) {
+	csv := "../../examples/data/points.csv"
+	dir := t.TempDir()
+	model := filepath.Join(dir, "mix.pbl")
+	for _, form := range []string{"full", "diag", "spherical", "tied"} {
+		t.Run(form, func(t *testing.T) {
+			os.WriteFile(model, []byte("var Cluster: {a, b, c}\nvar x, y: real\nmixture Cluster of x, y (covariance = "+form+")\n"), 0o644)
+			m, err := pbl.LoadFile(model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(csv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, err := data.ReadAll(csv, f, m, data.Options{})
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			vals := make([]float64, 0, 2*all.N)
+			for i := range all.N {
+				vals = append(vals, all.Reals[0][i], all.Reals[1][i])
+			}
+			x := mixture.NewMatrix(all.N, 2, vals)
+			o := gmmOptions(m, learn.Options{Method: learn.EM, Seed: 1})
+			o.MaxIter, o.Tol = 2, 0
+			g0, err := mixture.FitGMM(mixture.NewMatrix(50, 2, vals[:100]), o) // a start
+			if err != nil {
+				t.Fatal(err)
+			}
+			const iters = 4
+			ro := o
+			ro.Init, ro.Given, ro.MaxIter, ro.NInit = mixture.InitGiven, g0, iters, 1
+			want, err := mixture.FitGMM(x, ro)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := &learner{r: &runner{name: "prism", work: t.TempDir()}, shards: mustExpand(t, shard(t, csv, 100, 250)), path: model}
+			got, err := l.iterateGMM(context.Background(), m, m.Mixtures[0].Vars, g0, iters, 0, o.RegCovar)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.rep.Pipelines != iters+1 {
+				t.Errorf("%d pipelines, want %d", l.rep.Pipelines, iters+1)
+			}
+			for _, c := range []struct {
+				name      string
+				got, want []float64
+			}{
+				{"trace", got.Trace, want.Trace},
+				{"weights", got.Weights, want.Weights},
+				{"means", got.Means, want.Means},
+				{"covariances", got.Covariances, want.Covariances},
+				{"log-likelihood", []float64{got.LogLikelihood}, []float64{want.LogLikelihood}},
+			} {
+				if len(c.got) != len(c.want) {
+					t.Fatalf("%s: %d values, want %d", c.name, len(c.got), len(c.want))
+				}
+				for i := range c.want {
+					if !near(c.got[i], c.want[i], math.Abs(c.want[i])) {
+						t.Errorf("%s[%d] = %v, want %v", c.name, i, c.got[i], c.want[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+func mustExpand(t *testing.T, glob string) []string {
+	names, err := expand(context.Background(), glob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// pblBinary builds the pbl command, to compare with.
+func pblBinary(t *testing.T) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "pbl")
+	cmd := exec.Command("go", "build", "-o", exe, "./cmd/pbl")
+	cmd.Dir = "../.."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/pbl: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// TestScoreShards scores shards with pbl-beam classify and query --batch
+// and compares each shard's output with pbl's on that shard alone, and
+// the combined scores with pbl classify's on the whole file.
+func TestScoreShards(t *testing.T) {
+	exe := pblBinary(t)
+	pblRun := func(args ...string) string {
+		out, err := exec.Command(exe, args...).Output()
+		if err != nil {
+			t.Fatalf("pbl %s: %v", strings.Join(args, " "), err)
+		}
+		return string(out)
+	}
+	dir := t.TempDir()
+	csv := "../../examples/data/asia_missing.csv"
+	model := "../../examples/asia.pbl"
+	glob := shard(t, csv, 800, 0, 700)
+	shards := mustExpand(t, glob)
+
+	// classify: the same scores as pbl classify on the whole file, and
+	// the same predictions, shard by shard.
+	for _, format := range []string{"text", "json"} {
+		args := []string{"classify", model, "--target", "lung", "--data", glob, "--predictions", filepath.Join(dir, "pred.csv")}
+		wargs := []string{"classify", model, "--target", "lung", "--data", csv}
+		if format == "json" {
+			args, wargs = append(args, "--json"), append(wargs, "--json")
+		}
+		got, want := pblBeam(t, args...), pblRun(wargs...)
+		if format == "json" {
+			var g, w map[string]any
+			json.Unmarshal([]byte(got), &g)
+			json.Unmarshal([]byte(want), &w)
+			if !near(g["log_loss"].(float64), w["log_loss"].(float64), 1) {
+				t.Errorf("log loss %v, want %v", g["log_loss"], w["log_loss"])
+			}
+			delete(g, "log_loss")
+			delete(w, "log_loss")
+			delete(g, "shards")
+			gb, _ := json.Marshal(g)
+			wb, _ := json.Marshal(w)
+			got, want = string(gb), string(wb)
+		}
+		if got != want {
+			t.Errorf("classify %s:\n%s\nwant (pbl classify):\n%s", format, got, want)
+		}
+	}
+	empty := func(i int) bool { return i == 1 } // the shard of no row: pbl refuses to score it
+	if g, err := os.ReadFile(shardName(filepath.Join(dir, "pred"), 1, len(shards), ".csv")); err != nil || !bytes.Equal(g, []byte("row,true,predicted,P(lung=yes),P(lung=no)\n")) {
+		t.Errorf("the predictions of an empty shard: %q (%v), want the header alone", g, err)
+	}
+	for i, s := range shards {
+		if empty(i) {
+			continue
+		}
+		want := filepath.Join(dir, fmt.Sprintf("want-%d.csv", i))
+		pblRun("classify", model, "--target", "lung", "--data", s, "--predictions", want)
+		compareFiles(t, shardName(filepath.Join(dir, "pred"), i, len(shards), ".csv"), want)
+	}
+
+	// query --batch: the same answers, shard by shard.
+	queries := []string{"P(lung)", "P(either=yes, bronc=yes)", "MPE()"}
+	pblBeam(t, append([]string{"query", model, "--batch", glob, "-o", filepath.Join(dir, "ans")}, queries...)...)
+	for i, s := range shards {
+		if empty(i) {
+			continue
+		}
+		want := filepath.Join(dir, fmt.Sprintf("want-%d.jsonl", i))
+		pblRun(append([]string{"query", model, "--batch", s, "-o", want}, queries...)...)
+		compareFiles(t, shardName(filepath.Join(dir, "ans"), i, len(shards), ".jsonl"), want)
+	}
+}
+
+// compareFiles fails unless the files got and want have the same bytes.
+func compareFiles(t *testing.T, got, want string) {
+	t.Helper()
+	g, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w) < 100 {
+		t.Fatalf("%s: only %d bytes", want, len(w))
+	}
+	if !bytes.Equal(g, w) {
+		t.Errorf("%s differs from pbl's %s", got, want)
+	}
+}

@@ -514,6 +514,11 @@ func (r *Reader) ReadParallel(fn func(worker int, b *Batch) error) error {
 	}
 }
 
+// Workers returns the number of goroutines that parse a large input, and
+// so the most that call ReadParallel's function at once: Options.Workers,
+// or GOMAXPROCS.
+func (r *Reader) Workers() int { return r.workers }
+
 // readParallelOne is ReadParallel within the current file.
 func (r *Reader) readParallelOne(fn func(worker int, b *Batch) error) error {
 	if r.s.err != nil {

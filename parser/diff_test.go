@@ -21,7 +21,7 @@ import (
 func checkSame(t *testing.T, filename, src string) {
 	t.Helper()
 	hand, herr := parser.Parse(filename, []byte(src))
-	part, perr := grammar.Parser.ParseString(filename, src)
+	part, perr := grammar.Parser().ParseString(filename, src)
 	switch {
 	case herr != nil && perr != nil:
 		return
@@ -44,7 +44,7 @@ var positionComparer = cmp.Comparer(func(a, b lexer.Position) bool { return a ==
 func checkSameQuery(t *testing.T, src string) {
 	t.Helper()
 	hand, herr := parser.ParseQuery("query", src)
-	part, perr := grammar.QueryParser.ParseString("query", src)
+	part, perr := grammar.QueryParser().ParseString("query", src)
 	switch {
 	case herr != nil && perr != nil:
 		return

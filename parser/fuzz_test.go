@@ -38,7 +38,7 @@ func participleParse(filename, src string) (f *grammar.File, err error) {
 			err = errors.New("participle panicked")
 		}
 	}()
-	return grammar.Parser.ParseString(filename, src)
+	return grammar.Parser().ParseString(filename, src)
 }
 
 func FuzzParse(f *testing.F) {

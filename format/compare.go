@@ -15,7 +15,10 @@ import (
 // (x-1, a grammar.SumTail with a Number) equals the subtraction the
 // printer writes for it (x - 1).
 func diffTrees(a, b *grammar.File) string {
-	return diff(reflect.ValueOf(a), reflect.ValueOf(b), "File")
+	if d := diff(reflect.ValueOf(a), reflect.ValueOf(b)); d != "" {
+		return "File" + d
+	}
+	return ""
 }
 
 var (
@@ -24,15 +27,18 @@ var (
 	sumTailType  = reflect.TypeFor[*grammar.SumTail]()
 )
 
-func diff(a, b reflect.Value, path string) string {
+// diff compares a and b; a difference is described from the node where it
+// is, and each caller on the way up prefixes its field or index: paths are
+// only built for a difference.
+func diff(a, b reflect.Value) string {
 	if a.Type() != b.Type() {
-		return fmt.Sprintf("%s: %s and %s", path, a.Type(), b.Type())
+		return fmt.Sprintf(": %s and %s", a.Type(), b.Type())
 	}
 	switch a.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if a.IsNil() || b.IsNil() {
 			if a.IsNil() != b.IsNil() {
-				return path + ": one is missing"
+				return ": one is missing"
 			}
 			return ""
 		}
@@ -40,7 +46,7 @@ func diff(a, b reflect.Value, path string) string {
 			a = reflect.ValueOf(subtraction(a.Interface().(*grammar.SumTail)))
 			b = reflect.ValueOf(subtraction(b.Interface().(*grammar.SumTail)))
 		}
-		return diff(a.Elem(), b.Elem(), path)
+		return diff(a.Elem(), b.Elem())
 	case reflect.Struct:
 		switch a.Type() {
 		case positionType:
@@ -48,34 +54,34 @@ func diff(a, b reflect.Value, path string) string {
 		case tokenType:
 			x, y := a.Interface().(lexer.Token), b.Interface().(lexer.Token)
 			if x.Type != y.Type || x.Value != y.Value {
-				return fmt.Sprintf("%s: %q and %q", path, x.Value, y.Value)
+				return fmt.Sprintf(": %q and %q", x.Value, y.Value)
 			}
 			return ""
 		}
 		for i := range a.NumField() {
-			if d := diff(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name); d != "" {
-				return d
+			if d := diff(a.Field(i), b.Field(i)); d != "" {
+				return "." + a.Type().Field(i).Name + d
 			}
 		}
 	case reflect.Slice:
 		if a.Len() != b.Len() {
-			return fmt.Sprintf("%s: %d and %d items", path, a.Len(), b.Len())
+			return fmt.Sprintf(": %d and %d items", a.Len(), b.Len())
 		}
 		for i := range a.Len() {
-			if d := diff(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i)); d != "" {
-				return d
+			if d := diff(a.Index(i), b.Index(i)); d != "" {
+				return fmt.Sprintf("[%d]%s", i, d)
 			}
 		}
 	case reflect.String:
 		if a.String() != b.String() {
-			return fmt.Sprintf("%s: %q and %q", path, a.String(), b.String())
+			return fmt.Sprintf(": %q and %q", a.String(), b.String())
 		}
 	case reflect.Bool:
 		if a.Bool() != b.Bool() {
-			return fmt.Sprintf("%s: %v and %v", path, a.Bool(), b.Bool())
+			return fmt.Sprintf(": %v and %v", a.Bool(), b.Bool())
 		}
 	default:
-		return fmt.Sprintf("%s: cannot compare %s", path, a.Kind())
+		return fmt.Sprintf(": cannot compare %s", a.Kind())
 	}
 	return ""
 }

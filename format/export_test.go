@@ -1,5 +1,7 @@
 package format
 
+import "github.com/pbl-lang/pbl/grammar"
+
 // Comments returns the text of src's comments in order, or nil if src
 // does not lex.
 func Comments(src []byte) []string {
@@ -27,4 +29,48 @@ func TokenStarts(src []byte) []int {
 		starts[i] = t.start
 	}
 	return starts
+}
+
+// Mangle rewrites src with the same tokens and comments, on the same
+// lines (blank lines tripled), but with the horizontal spacing squeezed:
+// no indentation, one space between words. The layout decisions that
+// follow the source (a table on one line, a comment on its own line or
+// after code, blank lines) see the same input, so Mangle(src) formats as
+// src does.
+func Mangle(src []byte) []byte {
+	toks, err := scan("f.pbl", string(src))
+	if err != nil {
+		return nil
+	}
+	var b []byte
+	prevLine := 0
+	for _, t := range toks {
+		nl := t.line > prevLine && prevLine > 0
+		for _, c := range t.comments {
+			switch {
+			case c.trailing && len(b) > 0:
+				b = append(b, ' ')
+			case c.blankBefore:
+				b = append(b, "\n\n\n"...)
+			case len(b) > 0:
+				b = append(b, '\n')
+			}
+			b = append(b, c.text...)
+			nl = !c.block || c.lineAfter
+		}
+		if t.typ == grammar.EOF {
+			break
+		}
+		switch {
+		case nl && t.blankBefore:
+			b = append(b, "\n\n\n"...)
+		case nl:
+			b = append(b, '\n')
+		case len(b) > 0:
+			b = append(b, ' ')
+		}
+		b = append(b, t.text...)
+		prevLine = t.line
+	}
+	return append(b, '\n')
 }

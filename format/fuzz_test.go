@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -13,8 +14,9 @@ import (
 )
 
 // FuzzSource checks that the formatter accepts exactly what the parser
-// accepts, that what it returns formats to itself, and (inside Source)
-// that it parses to the same tree. Seeds: the examples and the golden
+// accepts, that what it returns keeps the comments, formats to itself,
+// is what the text with its spacing squeezed formats to, and (inside
+// Source) parses to the same tree. Seeds: the examples and the golden
 // inputs.
 func FuzzSource(f *testing.F) {
 	seeds, _ := filepath.Glob("../examples/*.pbl")
@@ -44,6 +46,13 @@ func FuzzSource(f *testing.F) {
 				t.Fatalf("the formatter's error %v is not the parser's %v", err, perr)
 			}
 			return
+		}
+		if got := format.Comments(out); !slices.Equal(got, format.Comments(src)) {
+			t.Fatalf("the comments\n%q\nbecame\n%q", format.Comments(src), got)
+		}
+		mangled, err := format.Source("f.pbl", format.Mangle(src))
+		if err != nil || !bytes.Equal(mangled, out) {
+			t.Fatalf("with its spacing squeezed the text formats differently (%v):\n%s\nnot\n%s", err, mangled, out)
 		}
 		again, err := format.Source("f.pbl", out)
 		if err != nil {

@@ -36,7 +36,7 @@ type comment struct {
 // comments.
 func scan(filename string, src string) ([]token, error) {
 	sc := grammar.NewScanner(filename, src)
-	var toks []token
+	toks := make([]token, 0, count(filename, src))
 	prevEnd := 0 // offset after the previous token
 	for {
 		t, err := sc.Next()
@@ -124,4 +124,19 @@ func stringEnd(src string, i int) int {
 		}
 	}
 	return len(src)
+}
+
+// count returns the number of src's tokens, EOF's included: a first pass
+// that saves growing the tokens' slice (many times over for the tables of
+// a large network).
+func count(filename, src string) int {
+	sc := grammar.NewScanner(filename, src)
+	n := 1
+	for {
+		t, err := sc.Next()
+		if err != nil || t.Type == grammar.EOF {
+			return n
+		}
+		n++
+	}
 }

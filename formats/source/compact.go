@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/ir"
@@ -77,7 +78,7 @@ func link[T any](p *ir.Variable, l []T, value func(T) string, inactive func(T) b
 			rows = append(rows, ir.Quote(p.States[s])+": "+value(x))
 		}
 	}
-	return name + ": { " + strings.Join(rows, ", ") + " }"
+	return name + ": { " + strings.Join(rows, "  ") + " }"
 }
 
 // absent reports whether dist is the point mass on its last state.
@@ -144,7 +145,7 @@ func writeLookup(b *bufio.Writer, m *ir.Model, d *ir.Deterministic) {
 	for i, p := range d.Parents {
 		card[i] = len(m.Vars[p].States)
 		for _, s := range m.Vars[p].States {
-			width[i] = max(width[i], len(word(s)))
+			width[i] = max(width[i], utf8.RuneCountInString(word(s)))
 		}
 	}
 	a := make([]int, len(d.Parents))
@@ -157,7 +158,7 @@ func writeLookup(b *bufio.Writer, m *ir.Model, d *ir.Deterministic) {
 			}
 			s := word(m.Vars[p].States[a[i]]) + sep
 			b.WriteString(s)
-			b.WriteString(strings.Repeat(" ", width[i]+2-len(s)))
+			b.WriteString(strings.Repeat(" ", width[i]+2-utf8.RuneCountInString(s)))
 		}
 		b.WriteString(word(child.States[st]) + "\n")
 		for i := len(a) - 1; i >= 0; i-- {

@@ -6,5 +6,7 @@
 // the last bit from the stored value). Compact tables are written as they
 // were given — noisy_or(...), noisy_max(...), a logical formula, a lookup
 // (every row) — with names that are keywords there (leak, and, or, not,
-// else, ...) quoted; other formats write their expanded tables.
+// else, ...) quoted; other formats write their expanded tables. The text
+// is in the canonical layout of pbl fmt (package format; a test checks
+// it).
 package source

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/ir"
@@ -14,7 +15,7 @@ import (
 // language cannot express yet. Consecutive variables with the same domain
 // share a declaration; edges are implied by the tables' parents; each
 // table's rows are aligned. header, if not empty, is written first as a
-// comment.
+// comment. The text is in the layout of pbl fmt (package format).
 func Write(w io.Writer, m *ir.Model, header string) error {
 	if !m.IsBayesNet() {
 		return fmt.Errorf("a Markov network (a model with potentials) cannot be written as pbl yet: the language has no syntax for potentials")
@@ -22,7 +23,7 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 	b := bufio.NewWriter(w)
 	if header != "" {
 		for _, line := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
-			fmt.Fprintf(b, "// %s\n", line)
+			b.WriteString(strings.TrimRight("// "+line, " \t\r") + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -96,7 +97,7 @@ func writeCPT(b *bufio.Writer, m *ir.Model, c *ir.CPT) {
 	width := make([]int, len(c.Parents))
 	for i, p := range c.Parents {
 		for _, s := range m.Vars[p].States {
-			width[i] = max(width[i], len(ir.Quote(s)))
+			width[i] = max(width[i], utf8.RuneCountInString(ir.Quote(s)))
 		}
 	}
 	a := make([]int, len(f.Vars))
@@ -108,11 +109,11 @@ func writeCPT(b *bufio.Writer, m *ir.Model, c *ir.CPT) {
 			if i < len(c.Parents)-1 {
 				s += ","
 				b.WriteString(s)
-				b.WriteString(strings.Repeat(" ", width[i]+2-len(s)))
+				b.WriteString(strings.Repeat(" ", width[i]+2-utf8.RuneCountInString(s)))
 			} else {
 				s += ":"
 				b.WriteString(s)
-				b.WriteString(strings.Repeat(" ", width[i]+2-len(s)))
+				b.WriteString(strings.Repeat(" ", width[i]+2-utf8.RuneCountInString(s)))
 			}
 		}
 		b.WriteString(vector(f.Vals[r*k : (r+1)*k]))
@@ -192,7 +193,7 @@ func writeDensities(b *bufio.Writer, m *ir.Model, title string, parents []ir.Var
 	for i, p := range parents {
 		card[i] = len(m.Vars[p].States)
 		for _, s := range m.Vars[p].States {
-			width[i] = max(width[i], len(ir.Quote(s)))
+			width[i] = max(width[i], utf8.RuneCountInString(ir.Quote(s)))
 		}
 	}
 	a := make([]int, len(parents))
@@ -205,7 +206,7 @@ func writeDensities(b *bufio.Writer, m *ir.Model, title string, parents []ir.Var
 			}
 			s := ir.Quote(m.Vars[p].States[a[i]]) + sep
 			b.WriteString(s)
-			b.WriteString(strings.Repeat(" ", width[i]+2-len(s)))
+			b.WriteString(strings.Repeat(" ", width[i]+2-utf8.RuneCountInString(s)))
 		}
 		b.WriteString(value(r) + "\n")
 		for i := len(a) - 1; i >= 0; i-- {

@@ -160,4 +160,3 @@ func firstDiff(a, b []byte) string {
 	}
 	return fmt.Sprintf("%d lines and %d lines", len(al), len(bl))
 }
-

@@ -69,9 +69,10 @@
 //
 // A large input (more than half of the first 1 MiB read, in a file of
 // several columns) is parsed on [Options].Workers goroutines, GOMAXPROCS
-// by default: one goroutine reads it in chunks of 4 MiB cut at row
-// boundaries, workers parse the chunks, and [Reader.Read] delivers their
-// rows in file order. A row boundary is a line feed outside quotes: a
+// by default: they take turns to read it in chunks of 4 MiB cut at row
+// boundaries and parse their chunks, and [Reader.Read] delivers the rows
+// in file order ([Reader.ReadParallel] hands them to a function on the
+// goroutine that parsed them, in no order). A row boundary is a line feed outside quotes: a
 // chunk starts at one, so a byte is inside quotes when the chunk has an
 // odd number of quotes before it, and a chunk boundary never falls inside
 // a quoted field, however many line breaks it holds. The rows, their line

@@ -13,28 +13,29 @@ import (
 // This file parses a large input on several goroutines (see "Parallel
 // parsing" in the package doc).
 //
-// One goroutine, the splitter, reads the input after the header in
-// chunks of about chunkSize bytes and cuts each at its last row
-// boundary: a line feed outside quotes. Chunks start at row boundaries,
-// where no field is open, so whether a byte of a chunk is inside quotes
-// is the parity of the quotes before it in the chunk (a quote written
-// twice inside a quoted field counts twice); the splitter counts the
-// chunk's quotes (bytes.Count, memory speed) and walks back from its end
-// to the last line feed with an even number of quotes before it. A chunk
-// without one (a row longer than the chunk) grows until it has one, up to
-// the longest row. It also counts the chunk's line feeds, so that every
-// chunk knows the line it starts on.
+// The workers take turns (a mutex) to read the input after the header in
+// chunks of about chunkSize bytes, each cut at its last row boundary: a
+// line feed outside quotes. Chunks start at row boundaries, where no
+// field is open, so whether a byte of a chunk is inside quotes is the
+// parity of the quotes before it in the chunk (a quote written twice
+// inside a quoted field counts twice); the reader counts the chunk's
+// quotes (bytes.Count, memory speed) and walks back from its end to the
+// last line feed with an even number of quotes before it. A chunk without
+// one (a row longer than the chunk) grows until it has one, up to the
+// longest row. It also counts the chunk's line feeds, so that every chunk
+// knows the line it starts on. Reading is a memory copy and two counts,
+// a small part of the parse, and needs no goroutine of its own.
 //
-// Workers parse chunks into batches with a Reader of their own over the
-// chunk's bytes (the header's binding; the same scanner and messages), in
-// any order. Read delivers the chunks' rows in file order, and then a
+// Each worker parses the chunk it read into batches with a Reader of its
+// own over the chunk's bytes (the header's binding; the same scanner and
+// messages). Read delivers the chunks' rows in file order, and then a
 // chunk's error, if it has one: the rows and the error are those of one
 // reader of the whole input, whatever the number of workers. Each worker
 // numbers an open variable's new states in its chunk; Read, taking chunks
 // in order, appends each chunk's new states to the reader's lists and
 // renumbers the chunk's cells, so the numbering is that of one reader.
 //
-// Memory is bounded: at most queueDepth chunks (their bytes, then their
+// Memory is bounded: at most 2·workers+2 chunks (their bytes, then their
 // batches) are in flight, whatever the size of the input.
 
 // chunkSize is the size of the chunks a large input is cut into.
@@ -67,17 +68,31 @@ type chunk struct {
 	states  [][]string // states[j]: the states of open column j after the chunk, as its worker numbered them
 }
 
-// pipeline is the splitter and the workers of a reader in parallel mode.
-// It holds no pointer to the Reader, so that a Reader dropped before the
-// end of its input can be collected, and its cleanup stop the goroutines.
+// pipeline is the workers of a reader in parallel mode and the input
+// they share. It holds no pointer to the Reader, so that a Reader dropped
+// before the end of its input can be collected, and its cleanup stop the
+// goroutines.
 type pipeline struct {
 	queue chan *chunk // chunks in file order, to Read
-	work  chan *chunk // chunks to parse, to the workers
 	free  chan []byte // chunk buffers
 	bfree chan *Batch // parsed batches, returned by Read
 	stop  chan struct{}
 	once  sync.Once
 	wg    sync.WaitGroup // the workers
+
+	// The input, read by one worker at a time (mu): no goroutine of its
+	// own, so no hand-off between the reading and the parsing.
+	mu       sync.Mutex
+	src      io.Reader
+	gz       bool
+	file     string
+	size     int    // of a chunk
+	bufs     int    // buffers that may still be made
+	carry    []byte // the start of the next chunk: a row cut by the last one
+	line     int    // the line carry starts on
+	eof      bool   // src is exhausted
+	rerr     error  // a read error, to hand out after the rows before it
+	finished bool   // the last chunk has been handed out: queue is closed
 
 	cur   *chunk // the chunk Read is delivering, or nil
 	bi, i int    // its next batch, and the next row in it
@@ -113,11 +128,12 @@ func (r *Reader) startPipeline(w int, fn func(worker int, b *Batch) error) {
 	depth := 2*w + 2
 	p := &pipeline{
 		queue: make(chan *chunk, depth),
-		work:  make(chan *chunk, depth),
 		free:  make(chan []byte, depth),
 		bfree: make(chan *Batch, 8*depth),
 		stop:  make(chan struct{}),
 		fn:    fn,
+		src:   s.src, gz: s.gzip, file: s.file, size: r.chunk, bufs: depth,
+		carry: append([]byte(nil), s.buf[s.pos:s.end]...), line: s.line,
 	}
 	lay := &layout{file: s.file, m: r.m, nf: r.nf, bind: r.bind, vars: r.Vars}
 	lay.cols = append([]column(nil), r.cols...)
@@ -126,8 +142,6 @@ func (r *Reader) startPipeline(w int, fn func(worker int, b *Batch) error) {
 			lay.cols[j] = column{} // made afresh per chunk (newColumn)
 		}
 	}
-	carry := append([]byte(nil), s.buf[s.pos:s.end]...)
-	go p.split(s.src, s.gzip, carry, s.line, lay.file, r.chunk, depth)
 	for k := range w {
 		p.wg.Add(1)
 		go func() {
@@ -136,91 +150,90 @@ func (r *Reader) startPipeline(w int, fn func(worker int, b *Batch) error) {
 		}()
 	}
 	r.pipe = p
-	s.buf, s.pos, s.end = nil, 0, 0 // the splitter owns the input now
+	s.buf, s.pos, s.end = nil, 0, 0 // the workers own the input now
 	runtime.AddCleanup(r, (*pipeline).halt, p)
 }
 
-// split reads src (after the header: carry is what the header's read
-// brought in beyond it, line the line carry starts on) and sends its
-// chunks to the queue and the workers.
-func (p *pipeline) split(src io.Reader, gz bool, carry []byte, line int, file string, size, depth int) {
-	defer close(p.work)
-	defer close(p.queue)
-	eof := false
-	send := func(c *chunk) bool {
-		c.done = make(chan struct{})
-		select {
-		case p.queue <- c:
-		case <-p.stop:
-			return false
-		}
-		select {
-		case p.work <- c:
-		case <-p.stop:
-			return false
-		}
-		return true
+// next reads the next chunk of the input, puts it in the queue and returns
+// it; nil when there are no more or the pipeline is halted. One worker at
+// a time reads.
+func (p *pipeline) next() *chunk {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.finished || p.stopped() {
+		return nil
 	}
-	for {
-		var buf []byte
+	c := p.cut()
+	c.done = make(chan struct{})
+	select {
+	case p.queue <- c:
+	case <-p.stop:
+		return nil
+	}
+	if c.last || c.long || c.err != nil {
+		p.finished = true
+		close(p.queue)
+	}
+	return c
+}
+
+// cut reads the next chunk: the carry and as much more as fills a buffer,
+// cut after its last row boundary.
+func (p *pipeline) cut() *chunk {
+	if p.rerr != nil {
+		return &chunk{err: p.rerr}
+	}
+	var buf []byte
+	select {
+	case buf = <-p.free:
+	default:
+		if p.bufs > 0 { // buffers are made as they are needed: a small input needs few
+			p.bufs--
+			buf = make([]byte, 0, p.size)
+			break
+		}
 		select {
 		case buf = <-p.free:
-		default:
-			if depth > 0 { // buffers are made as they are needed: a small input needs few
-				depth--
-				buf = make([]byte, 0, size)
-				break
-			}
-			select {
-			case buf = <-p.free:
-			case <-p.stop:
-				return
-			}
-		}
-		buf = append(buf[:0], carry...)
-		carry = carry[:0]
-		cut := -1
-		for {
-			var err error
-			buf, eof, err = fillChunk(src, buf, eof)
-			if err != nil {
-				// The complete rows before the error, then the error.
-				if cut = rowEnd(buf); cut > 0 {
-					if !send(&chunk{buf: buf[:cut], line: line}) {
-						return
-					}
-					line += bytes.Count(buf[:cut], []byte{'\n'})
-				}
-				msg := "read error: %v"
-				if gz {
-					msg = "the file starts as gzip data but is not valid gzip (%v): is it truncated?"
-				}
-				send(&chunk{err: ir.Errorf(ir.Pos{File: file, Line: line}, msg, err)})
-				return
-			}
-			if eof {
-				break
-			}
-			if cut = rowEnd(buf); cut > 0 {
-				break
-			}
-			if len(buf) >= maxRow {
-				break // a row longer than maxRow: the worker says so, as one reader would
-			}
-			nb := make([]byte, len(buf), min(2*cap(buf), maxRow)) // a row longer than the chunk
-			copy(nb, buf)
-			buf = nb
-		}
-		c := &chunk{buf: buf, line: line, last: eof, long: !eof && cut <= 0}
-		if cut > 0 {
-			carry = append(carry, buf[cut:]...)
-			c.buf = buf[:cut]
-		}
-		line += bytes.Count(c.buf, []byte{'\n'})
-		if !send(c) || eof || c.long {
-			return
+		case <-p.stop:
+			return &chunk{err: errStopped}
 		}
 	}
+	buf = append(buf[:0], p.carry...)
+	p.carry = p.carry[:0]
+	cut := 0
+	for {
+		var err error
+		buf, p.eof, err = fillChunk(p.src, buf, p.eof)
+		if err != nil {
+			msg := "read error: %v"
+			if p.gz {
+				msg = "the file starts as gzip data but is not valid gzip (%v): is it truncated?"
+			}
+			c := &chunk{buf: buf[:rowEnd(buf)], line: p.line}
+			p.line += bytes.Count(c.buf, []byte{'\n'})
+			p.rerr = ir.Errorf(ir.Pos{File: p.file, Line: p.line}, msg, err)
+			return c // the complete rows before the error; the error next
+		}
+		if p.eof {
+			break
+		}
+		if cut = rowEnd(buf); cut > 0 {
+			break
+		}
+		if len(buf) >= maxRow {
+			break // a row longer than maxRow: the worker says so, as one reader would
+		}
+		nb := make([]byte, len(buf), min(2*cap(buf), maxRow)) // a row longer than the chunk
+		copy(nb, buf)
+		buf = nb
+	}
+	c := &chunk{buf: buf, line: p.line, last: p.eof, long: !p.eof && cut == 0}
+	if cut > 0 && !p.eof {
+		p.carry = append(p.carry, buf[cut:]...)
+		c.buf = buf[:cut]
+	}
+	p.line += bytes.Count(c.buf, []byte{'\n'})
+	return c
 }
 
 // fillChunk reads from src into buf until it is full or src is exhausted.
@@ -267,19 +280,14 @@ type tooLong struct{}
 
 func (tooLong) Read([]byte) (int, error) { return 0, errRowTooLong }
 
-// parse parses chunks until there are none.
+// parse reads and parses chunks until there are none.
 func (p *pipeline) parse(lay *layout, worker int) {
 	r := &Reader{m: lay.m, nf: lay.nf, bind: lay.bind, Vars: lay.vars, workers: 1, started: true}
 	r.cols = make([]column, len(lay.cols))
 	for {
-		var c *chunk
-		select {
-		case c = <-p.work:
-		case <-p.stop:
-			return
-		}
+		c := p.next()
 		if c == nil {
-			return // the splitter is done
+			return
 		}
 		if c.err == nil {
 			p.parseChunk(r, lay, c, worker)

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -290,5 +291,25 @@ func TestReadParallel(t *testing.T) {
 				r.Close()
 			}
 		})
+	}
+}
+
+// TestParallelReadError: an error reading the input after some rows gives
+// those rows, then the error one reader gives.
+func TestParallelReadError(t *testing.T) {
+	m := testModel(t)
+	csv := genCSV(m, 2000, 2)
+	src := func() io.Reader {
+		return io.MultiReader(bytes.NewReader(csv[:len(csv)-37]), iotest.ErrReader(errors.New("disk on fire")))
+	}
+	wantRows, _, wantErr := readEvery(m, src(), Options{Workers: 1}, 64)
+	if !strings.Contains(wantErr, "read error: disk on fire") {
+		t.Fatalf("one reader: %q", wantErr)
+	}
+	for _, w := range []int{2, 3} {
+		rows, _, errText := readEvery(m, src(), Options{Workers: w, chunkSize: 1000}, 64)
+		if rows != wantRows || errText != wantErr {
+			t.Errorf("%d workers: %d rows and %q, one reader's %d and %q", w, strings.Count(rows, "\n"), errText, strings.Count(wantRows, "\n"), wantErr)
+		}
 	}
 }

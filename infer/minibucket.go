@@ -210,13 +210,18 @@ func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, b
 		}
 		cv := p.card[v]
 		var shift [][]float64
+		var tabs [][]float64
 		if len(groups) > 1 {
 			r.exact = false
-			// Moment matching on v.
+			// Moment matching on v: each group's sum kept as a table
+			// (at most ibound entries) for its max-marginal.
 			mu = mu[:0]
+			tabs = make([][]float64, len(groups))
 			for g := range groups {
+				tabs[g] = make([]float64, len(msgs[g].vals)*cv)
+				sumTable(tabs[g], msgs[g], v, cv, members[g])
 				m := make([]float64, cv)
-				maxOut(msgs[g], v, cv, members[g], nil, m)
+				maxMarginal(m, tabs[g])
 				mu = append(mu, m)
 			}
 			shift = make([][]float64, len(groups))
@@ -245,7 +250,11 @@ func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, b
 			if shift != nil {
 				sh = shift[g]
 			}
-			maxOut(msgs[g], v, cv, members[g], sh, nil)
+			if tabs != nil {
+				maxOfTable(msgs[g], tabs[g], cv, sh)
+			} else {
+				maxOut(msgs[g], v, cv, members[g], sh)
+			}
 			if len(msgs[g].vars) == 0 {
 				r.bound += msgs[g].vals[0]
 				r.msgs = append(r.msgs, mbMsg{from: i, to: -1, c: msgs[g].vals[0]})
@@ -260,13 +269,71 @@ func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, b
 }
 
 // maxOut sets dst (whose scope excludes v) to the maximum over v's cv
-// states of the sum of items plus shift (if not nil) at v's state; if mu
-// is not nil, it receives instead the maximum of that sum for each state
-// of v (the max-marginal), and dst its maxima without the shift.
+// states of the sum of items plus shift (if not nil) at v's state.
+func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac, shift []float64) {
+	sumBlocks(dst, v, cv, items, func(e0 int, block []float64) {
+		for c := range len(block) / cv {
+			best := math.Inf(-1)
+			for x, y := range block[c*cv : (c+1)*cv] {
+				if shift != nil {
+					y += shift[x]
+				}
+				if y > best {
+					best = y
+				}
+			}
+			dst.vals[e0+c] = best
+		}
+	})
+}
+
+// sumTable fills t, a table over dst's scope and then v (v fastest), with
+// the sum of items.
+func sumTable(t []float64, dst *lfac, v ir.VarID, cv int, items []*lfac) {
+	sumBlocks(dst, v, cv, items, func(e0 int, block []float64) { copy(t[e0*cv:], block) })
+}
+
+// maxOfTable sets dst to the maximum over v of t + shift (see sumTable).
+func maxOfTable(dst *lfac, t []float64, cv int, shift []float64) {
+	for e := range dst.vals {
+		row := t[e*cv : (e+1)*cv]
+		best := math.Inf(-1)
+		for x, y := range row {
+			if shift != nil {
+				y += shift[x]
+			}
+			if y > best {
+				best = y
+			}
+		}
+		dst.vals[e] = best
+	}
+}
+
+// maxMarginal sets mu[x] to the maximum of t at v's state x.
+func maxMarginal(mu, t []float64) {
+	cv := len(mu)
+	for x := range mu {
+		mu[x] = math.Inf(-1)
+	}
+	for e := 0; e < len(t); e += cv {
+		for x, y := range t[e : e+cv] {
+			if y > mu[x] {
+				mu[x] = y
+			}
+		}
+	}
+}
+
+// sumBlocks computes the sum of items over dst's scope and then v (v
+// fastest) a block at a time, the entries of dst from e0 on that differ in
+// its last variable only, and calls each with them (the block is reused).
 //
 // The loop walks dst with an odometer over all but its last variable; the
-// last variable's states are a tight inner loop, as are v's and the items.
-func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac, shift, mu []float64) {
+// last variable's states and v's are the inner loops, and the tables that
+// do not depend on the last variable are added once per block.
+func sumBlocks(dst *lfac, v ir.VarID, cv int, items []*lfac, each func(e0 int, block []float64)) {
+	items = absorbScopes(items)
 	type item struct {
 		vals   []float64
 		off    int // at the odometer's position, last digit 0, v's state 0
@@ -284,36 +351,40 @@ func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac, shift, mu []float64) {
 			its[j].sl = str[j*n+n-1]
 		}
 	}
-	if mu != nil {
-		for x := range mu {
-			mu[x] = math.Inf(-1)
+	// The items that vary along the last variable first.
+	nv := 0
+	for j := range its {
+		if its[j].sl != 0 {
+			its[nv], its[j] = its[j], its[nv]
+			for d := range n {
+				str[nv*n+d], str[j*n+d] = str[j*n+d], str[nv*n+d]
+			}
+			nv++
 		}
 	}
-	if shift == nil {
-		shift = make([]float64, cv)
-	}
-	shift = shift[:cv]
 	cl := 1
 	if n > 0 {
 		cl = dst.card[n-1]
 	}
 	cnt := make([]int, n)
+	block := make([]float64, cl*cv)
 	for e0 := 0; e0 < len(dst.vals); e0 += cl {
-		row := dst.vals[e0 : e0+cl]
-		for c := range row {
-			best := math.Inf(-1)
-			for x, s := range shift {
-				for j := range its {
+		for x := range cv {
+			base := 0.0
+			for j := nv; j < ni; j++ {
+				it := &its[j]
+				base += it.vals[it.off+x*it.sv]
+			}
+			for c := range cl {
+				s := base
+				for j := range nv {
 					it := &its[j]
 					s += it.vals[it.off+c*it.sl+x*it.sv]
 				}
-				if mu != nil {
-					mu[x] = max(mu[x], s)
-				}
-				best = max(best, s)
+				block[c*cv+x] = s
 			}
-			row[c] = best
 		}
+		each(e0, block)
 		for d := n - 2; d >= 0; d-- {
 			cnt[d]++
 			if cnt[d] < dst.card[d] {
@@ -326,6 +397,73 @@ func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac, shift, mu []float64) {
 			for j := range its {
 				its[j].off -= (dst.card[d] - 1) * str[j*n+d]
 			}
+		}
+	}
+}
+
+// absorbScopes returns items with each table whose scope lies within a
+// larger one's added into a copy of that one: the same sum, fewer tables
+// for maxOut's loop over the whole scope (a group holds many small tables
+// within a few large ones). items is not modified.
+func absorbScopes(items []*lfac) []*lfac {
+	if len(items) < 2 {
+		return items
+	}
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(items[b].vals) - len(items[a].vals) })
+	var out []*lfac
+	copied := make([]bool, 0, len(items))
+next:
+	for _, i := range order {
+		f := items[i]
+		for j, g := range out {
+			if len(g.vals) >= len(f.vals) && within(f.vars, g.vars) {
+				if !copied[j] {
+					g = &lfac{vars: g.vars, card: g.card, str: g.str, vals: slices.Clone(g.vals)}
+					out[j], copied[j] = g, true
+				}
+				addInto(g, f)
+				continue next
+			}
+		}
+		out = append(out, f)
+		copied = append(copied, false)
+	}
+	return out
+}
+
+// within reports whether every variable of a is in b.
+func within(a, b []ir.VarID) bool {
+	for _, v := range a {
+		if !slices.Contains(b, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// addInto adds f (whose scope lies within g's) to g.
+func addInto(g, f *lfac) {
+	n := len(g.vars)
+	str := make([]int, n) // f's stride of each of g's variables
+	for d, w := range g.vars {
+		str[d] = f.stride(w)
+	}
+	cnt := make([]int, n)
+	o := 0
+	for e := range g.vals {
+		g.vals[e] += f.vals[o]
+		for d := n - 1; d >= 0; d-- {
+			cnt[d]++
+			if cnt[d] < g.card[d] {
+				o += str[d]
+				break
+			}
+			cnt[d] = 0
+			o -= (g.card[d] - 1) * str[d]
 		}
 	}
 }

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -100,12 +101,27 @@ type aoSearch struct {
 	limit int
 	k     *kernel
 	stop  bool
+
+	// Caching: ctx[i] are the ancestors i's subproblem depends on (its
+	// induced neighbours), with strides into cache[i], which holds an upper
+	// bound on the subproblem's value in each of their configurations
+	// (+Inf: none known), allocated at the first visit; nil where the table
+	// would be too large.
+	ctx    [][]ir.VarID
+	ctxStr [][]int
+	cache  [][]float64
+
+	// Forward checking (nil dom: off).
+	dom   []uint64 // by VarID: the states still possible
+	fc    []fcTable
+	byVar [][]int32 // by VarID: the tables with the variable
+	trail []fcUndo
 }
 
 // newAOSearch prepares the search over the mini-bucket elimination b of p
 // with the elimination tree parent (by place in the order, -1 for roots).
 // It returns nil if the solutions' bookkeeping would exceed maxSol states.
-func newAOSearch(p *mpeProblem, b *mbe, parent []int32, k *kernel, limit, maxSol int) *aoSearch {
+func newAOSearch(p *mpeProblem, b *mbe, parent []int32, nbs [][]ir.VarID, k *kernel, limit, maxSol int) *aoSearch {
 	n := len(b.order)
 	s := &aoSearch{order: b.order, card: p.card, orig: make([][]mpeTerm, n), cross: make([][]mpeTerm, n),
 		kids: make([][]int32, n), off: make([][]int32, n), sol: make([][]int32, n), a: make([]int, len(p.card)),
@@ -130,6 +146,8 @@ func newAOSearch(p *mpeProblem, b *mbe, parent []int32, k *kernel, limit, maxSol
 	if total > maxSol {
 		return nil
 	}
+	s.initFC(p)
+	s.initCache(p, nbs)
 	for i, v := range b.order {
 		for _, f := range b.orig[i] {
 			s.orig[i] = append(s.orig[i], termOf(f, v))
@@ -190,6 +208,11 @@ func (s *aoSearch) eval(i int32) {
 			w[x] += t.vals[o+x*t.sv]
 		}
 	}
+	if s.dom != nil {
+		for m := ^s.dom[v] & (1<<uint(cv) - 1); m != 0; m &= m - 1 {
+			w[bits.TrailingZeros64(m)] = math.Inf(-1)
+		}
+	}
 	copy(ub, w)
 	for k, c := range s.kids[i] {
 		hk := h[k*cv : (k+1)*cv]
@@ -227,6 +250,25 @@ func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 	if s.stop {
 		return 0, false
 	}
+	key := -1
+	if cap(s.cache[i]) > 0 {
+		key = 0
+		for j, w := range s.ctx[i] {
+			key += s.a[w] * s.ctxStr[i][j]
+		}
+		c := s.cache[i]
+		if len(c) == 0 {
+			// First visit: fill the table.
+			c = c[:cap(c)]
+			for j := range c {
+				c[j] = math.Inf(1)
+			}
+			s.cache[i] = c
+		}
+		if !(c[key] > alpha) {
+			return 0, false
+		}
+	}
 	s.eval(i)
 	v := s.order[i]
 	cv := s.card[v]
@@ -241,6 +283,11 @@ func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 			break
 		}
 		s.a[v] = int(x)
+		mark := len(s.trail)
+		if !s.assign(v) {
+			s.unassign(v, mark)
+			continue
+		}
 		val := w[x]
 		rest := ubx - val
 		ok := true
@@ -257,6 +304,7 @@ func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 			}
 			val += vc
 		}
+		s.unassign(v, mark)
 		if s.stop {
 			break
 		}
@@ -270,6 +318,15 @@ func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 		}
 	}
 	s.a[v] = -1
+	if key >= 0 && !s.stop {
+		// Not found: the value is at most alpha; found: it is best (to
+		// the ties' tolerance).
+		u := best
+		if found {
+			u += tieTol
+		}
+		s.cache[i][key] = min(s.cache[i][key], u)
+	}
 	return best, found
 }
 
@@ -278,14 +335,158 @@ func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 func (s *aoSearch) greedy(i int32, ga []int) float64 {
 	s.eval(i)
 	v := s.order[i]
-	x := s.ord[i][0]
-	val := s.w[i][x]
-	s.a[v], ga[v] = int(x), int(x)
-	for _, c := range s.kids[i] {
-		val += s.greedy(c, ga)
+	for _, x := range s.ord[i] {
+		val := s.w[i][x]
+		if math.IsInf(val, -1) {
+			break
+		}
+		s.a[v], ga[v] = int(x), int(x)
+		mark := len(s.trail)
+		if !s.assign(v) {
+			s.unassign(v, mark)
+			continue
+		}
+		for _, c := range s.kids[i] {
+			val += s.greedy(c, ga)
+		}
+		s.unassign(v, mark)
+		s.a[v] = -1
+		return val
 	}
 	s.a[v] = -1
-	return val
+	return math.Inf(-1)
+}
+
+// initCache allocates the caches of the subproblems whose context has at
+// most cacheEntries configurations, up to cacheTotal entries in all,
+// deepest subproblems first... in the order, which eliminates them first.
+func (s *aoSearch) initCache(p *mpeProblem, nbs [][]ir.VarID) {
+	n := len(s.order)
+	s.ctx = make([][]ir.VarID, n)
+	s.ctxStr = make([][]int, n)
+	s.cache = make([][]float64, n)
+	total := 0
+	for i, v := range s.order {
+		ctx := nbs[v]
+		size := 1
+		for _, w := range ctx {
+			size *= p.card[w]
+			if size > cacheEntries {
+				break
+			}
+		}
+		if size > cacheEntries || total+size > cacheTotal || s.kids[i] == nil && len(ctx) > 0 && size > 1<<10 {
+			continue
+		}
+		total += size
+		str := make([]int, len(ctx))
+		m := 1
+		for j := len(ctx) - 1; j >= 0; j-- {
+			str[j] = m
+			m *= p.card[ctx[j]]
+		}
+		s.ctx[i], s.ctxStr[i], s.cache[i] = ctx, str, make([]float64, 0, size)
+	}
+}
+
+// Forward checking: when a variable is assigned, every table of the
+// problem left with one unassigned variable removes from that variable's
+// domain the states at which it is 0 given the assignment; a domain left
+// empty rejects the assignment at once, rather than when the search
+// reaches that variable, perhaps after solving other subproblems first.
+// The unassigned variable of such a table is a descendant of the assigned
+// one (every scope lies on a path from a root, and only the current
+// path is assigned). Domains are bit sets (variables of up to 64 states;
+// with more, forward checking is off); a trail restores them.
+
+// fcTable is a table of the problem for forward checking.
+type fcTable struct {
+	vals  []float64
+	vars  []ir.VarID
+	str   []int
+	unset int // unassigned variables
+}
+
+// initFC prepares forward checking over the problem's tables.
+func (s *aoSearch) initFC(p *mpeProblem) {
+	for _, v := range s.order {
+		if p.card[v] > 64 {
+			return
+		}
+	}
+	s.dom = make([]uint64, len(p.card))
+	for _, v := range s.order {
+		s.dom[v] = 1<<uint(p.card[v]) - 1
+	}
+	s.byVar = make([][]int32, len(p.card))
+	for _, f := range p.fs {
+		t := fcTable{vals: f.vals, vars: f.vars, str: f.str, unset: len(f.vars)}
+		for _, v := range f.vars {
+			s.byVar[v] = append(s.byVar[v], int32(len(s.fc)))
+		}
+		s.fc = append(s.fc, t)
+	}
+}
+
+// assign records v's assignment (s.a[v] set) in the tables and checks
+// them forward; false means a domain became empty (call unassign anyway).
+func (s *aoSearch) assign(v ir.VarID) bool {
+	if s.dom == nil {
+		return true
+	}
+	for _, ti := range s.byVar[v] {
+		s.fc[ti].unset--
+	}
+	for _, ti := range s.byVar[v] {
+		t := &s.fc[ti]
+		if t.unset != 1 {
+			continue
+		}
+		o, u, su := 0, ir.VarID(-1), 0
+		for j, w := range t.vars {
+			if s.a[w] < 0 {
+				u, su = w, t.str[j]
+			} else {
+				o += s.a[w] * t.str[j]
+			}
+		}
+		d := s.dom[u]
+		keep := d
+		for m := d; m != 0; m &= m - 1 {
+			x := bits.TrailingZeros64(m)
+			if math.IsInf(t.vals[o+x*su], -1) {
+				keep &^= 1 << uint(x)
+			}
+		}
+		if keep != d {
+			s.trail = append(s.trail, fcUndo{u, d})
+			s.dom[u] = keep
+			if keep == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fcUndo is a domain before forward checking changed it.
+type fcUndo struct {
+	v   ir.VarID
+	dom uint64
+}
+
+// unassign undoes assign(v), restoring the domains changed since mark.
+func (s *aoSearch) unassign(v ir.VarID, mark int) {
+	if s.dom == nil {
+		return
+	}
+	for i := len(s.trail) - 1; i >= mark; i-- {
+		s.dom[s.trail[i].v] = s.trail[i].dom
+	}
+	s.trail = s.trail[:mark]
+	for _, ti := range s.byVar[v] {
+		s.fc[ti].unset++
+	}
 }
 
 // forest solves every root's subproblem; it reports whether their sum
@@ -339,7 +540,7 @@ func (s *aoSearch) run(c, bound float64, a []int) (float64, bool) {
 		step *= 4
 	}
 	// Nothing exceeds t ≤ lb + tieTol unless something exceeds lb.
-	val, ok := s.forest(c, lb)
+	val, ok := s.forest(c, lb+tieTol)
 	if s.stop {
 		return 0, false
 	}
@@ -372,19 +573,28 @@ func (s *aoSearch) assignment(a []int) {
 // (tests and benchmarks set it).
 var mpeTrace func(format string, args ...any)
 
-// Work budgets of the search, in table entries: mini-bucket elimination
-// is exact (max-product elimination, no search) when the exact buckets'
-// tables add up to at most exactWork entries; otherwise the i-bound is the
-// largest power of 4 whose groups' tables add up to at most boundWork.
-// The search gives up after searchNodes nodes, and the caller falls back
-// on max-product elimination (the junction tree or VE).
+// Work budgets of the search, in table entries (the estimated cost that
+// chooses): mini-bucket elimination is exact (max-product elimination,
+// no search) when the exact buckets' tables add up to at most boundWork
+// entries. Otherwise the search starts with the largest i-bound (a power
+// of 4) whose groups' tables add up to at most boundWork, with a node
+// budget of a quarter of those entries (at least minNodes); if that runs
+// out, it tries 4 times the i-bound, and so on while the tables add up to
+// at most maxWork (or until the bound is exact), the last with
+// searchNodes. When the last gives up, the caller falls back on
+// max-product elimination (the junction tree or VE).
 const (
-	exactWork   = 1 << 23
 	boundWork   = 1 << 22
+	maxWork     = 1 << 24
 	searchNodes = 1 << 22
+	minIBound   = 1 << 4
+	minNodes    = 1 << 12
 	// The solutions' bookkeeping holds a state per variable per ancestor
 	// (inclusive): the search gives up on deeper pseudo-trees.
 	maxSolStates = 1 << 24
+	// The bounds cached per subproblem and in all.
+	cacheEntries = 1 << 16
+	cacheTotal   = 1 << 22
 )
 
 // searchMPE returns the MPE of m given the evidence obs (indexed by VarID,
@@ -435,56 +645,91 @@ func searchMPEWith(m *ir.Model, obs, card []int, k *kernel, pos ir.Pos, cfg sear
 			}
 		}
 	}
-	ib := math.Inf(1)
-	w, _ := mbPlan(order, p.card, sc, ib)
+	// The i-bounds to try: exact elimination if it is cheap; otherwise
+	// growing bounds, each searched with a node budget in proportion to
+	// its elimination's work, the last with the full budget.
+	type attempt struct {
+		ib    float64
+		nodes int
+	}
+	var tries []attempt
+	w, _ := mbPlan(order, p.card, sc, math.Inf(1))
 	if trace := mpeTrace; trace != nil {
 		trace("exact elimination: %g entries", w)
 	}
-	if w > exactWork {
-		ib = 1 << 22
-		for ib > 16 {
-			if w, _ := mbPlan(order, p.card, sc, ib); w <= boundWork {
+	switch {
+	case cfg.ibound > 0:
+		tries = []attempt{{cfg.ibound, searchNodes}}
+	case w <= boundWork:
+		tries = []attempt{{math.Inf(1), searchNodes}}
+	default:
+		// The largest power of 4 whose groups' tables fit boundWork
+		// first, then larger ones up to maxWork or exactness.
+		ib := float64(minIBound)
+		for ib*4 <= boundWork {
+			if wi, _ := mbPlan(order, p.card, sc, ib*4); wi > boundWork {
 				break
 			}
-			ib /= 4
+			ib *= 4
 		}
+		for ; ; ib *= 4 {
+			wi, exact := mbPlan(order, p.card, sc, ib)
+			if wi > maxWork && len(tries) > 0 {
+				break
+			}
+			tries = append(tries, attempt{ib, max(minNodes, int(wi/4))})
+			if exact {
+				break
+			}
+		}
+		tries[len(tries)-1].nodes = searchNodes
 	}
-	if cfg.ibound > 0 {
-		ib = cfg.ibound
-	}
-	nodes := searchNodes
 	if cfg.nodes > 0 {
-		nodes = cfg.nodes
+		tries[len(tries)-1].nodes = cfg.nodes
 	}
-	b, done := runMBE(p, order, ib, k)
-	if !done {
-		return nil, mx, false, canceled(pos)
-	}
-	if trace := mpeTrace; trace != nil {
-		trace("%d variables to search (%d fixed by zeros); i-bound %g, exact %v; bound %.12g", len(p.vars), countFixed(p), ib, b.exact, b.bound)
-	}
-	s := newAOSearch(p, b, parent, k, nodes, maxSolStates)
-	if s == nil {
-		return nil, mx, false, nil
-	}
-	ra := make([]int, len(card))
-	for i := range ra {
-		ra[i] = -1
-	}
-	lnmax, ran := s.run(p.konst, b.bound, ra)
-	if trace := mpeTrace; trace != nil {
-		trace("search: %d nodes, maximum %.12g", s.nodes, lnmax)
-	}
-	if !ran {
-		if k.poll() {
+	var s *aoSearch
+	var b *mbe
+	for _, try := range tries {
+		var done bool
+		b, done = runMBE(p, order, try.ib, k)
+		if !done {
 			return nil, mx, false, canceled(pos)
 		}
-		return nil, mx, false, nil
+		if trace := mpeTrace; trace != nil {
+			trace("%d variables to search (%d fixed by zeros); i-bound %g, exact %v; bound %.12g", len(p.vars), countFixed(p), try.ib, b.exact, b.bound)
+		}
+		s = newAOSearch(p, b, parent, nbs, k, try.nodes, maxSolStates)
+		if s == nil {
+			return nil, mx, false, nil
+		}
+		ra := make([]int, len(card))
+		for i := range ra {
+			ra[i] = -1
+		}
+		lnmax, ran := s.run(p.konst, b.bound, ra)
+		if trace := mpeTrace; trace != nil {
+			trace("search: %d nodes, maximum %.12g, done %v", s.nodes, lnmax, ran)
+		}
+		if !ran {
+			if k.poll() {
+				return nil, mx, false, canceled(pos)
+			}
+			continue
+		}
+		if math.IsInf(lnmax, -1) {
+			return nil, mx, false, nil
+		}
+		best = assignmentOf(m, p, obs, card, ra)
+		return best, jointAt(m, obs, card, best), true, nil
 	}
-	if math.IsInf(lnmax, -1) {
-		return nil, mx, false, nil
-	}
-	best = make([]int, len(card))
+	return nil, mx, false, nil
+}
+
+// assignmentOf returns the model's states of the search's assignment ra
+// (reduced states, by VarID), with the variables fixed by the zeros, and
+// -1 for the observed and real ones.
+func assignmentOf(m *ir.Model, p *mpeProblem, obs, card, ra []int) []int {
+	best := make([]int, len(card))
 	for v := range best {
 		switch {
 		case obs[v] >= 0 || card[v] == 0:
@@ -497,7 +742,7 @@ func searchMPEWith(m *ir.Model, obs, card []int, k *kernel, pos ir.Pos, cfg sear
 			best[v] = int(p.live[v][0]) // in no table
 		}
 	}
-	return best, jointAt(m, obs, card, best), true, nil
+	return best
 }
 
 // jointAt returns Π φ(x) at the assignment of the observed states obs and

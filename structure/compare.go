@@ -21,6 +21,28 @@ type Diff struct {
 	Missing  [][2]int // as a marks them: (from, to) if directed, (low, high) if undirected
 	Extra    [][2]int // as b marks them
 	Reversed [][2]int // as a marks them
+
+	EdgesA, EdgesB int // the adjacencies of a and of b
+}
+
+// Skeleton compares the skeletons (the adjacencies, whatever their marks):
+// precision is the fraction of b's adjacencies that a has, recall the
+// fraction of a's that b has, and F1 their harmonic mean. A graph without
+// edges has precision 1 (it claims nothing), and recall 1 against a graph
+// without edges; F1 is 0 when precision and recall are both 0.
+func (d Diff) Skeleton() (precision, recall, f1 float64) {
+	common := d.EdgesA - len(d.Missing)
+	precision, recall = 1, 1
+	if d.EdgesB > 0 {
+		precision = float64(common) / float64(d.EdgesB)
+	}
+	if d.EdgesA > 0 {
+		recall = float64(common) / float64(d.EdgesA)
+	}
+	if precision+recall > 0 {
+		f1 = 2 * precision * recall / (precision + recall)
+	}
+	return precision, recall, f1
 }
 
 // Compare returns the difference between a and b, which must have the same
@@ -33,6 +55,12 @@ func Compare(a, b *CPDAG) Diff {
 	for x := range a.n {
 		for y := x + 1; y < a.n; y++ {
 			inA, inB := a.Adjacent(x, y), b.Adjacent(x, y)
+			if inA {
+				d.EdgesA++
+			}
+			if inB {
+				d.EdgesB++
+			}
 			switch {
 			case inA && !inB:
 				d.Missing = append(d.Missing, a.pair(x, y))

@@ -1,6 +1,8 @@
 package structure
 
 import (
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -88,5 +90,35 @@ func TestCompareDOT(t *testing.T) {
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestCompareSkeleton(t *testing.T) {
+	names := []string{"a", "b", "c", "d", "e"}
+	// a -> c <- b, c -> d against a -> b -> c: only b -- c in common.
+	a := CPDAGOf(dagOf(t, names, "a>c", "b>c", "c>d"))
+	b := CPDAGOf(dagOf(t, names, "a>b", "b>c"))
+	p, r, f1 := Compare(a, b).Skeleton()
+	if !(math.Abs(p-0.5) < 1e-12 && math.Abs(r-1.0/3) < 1e-12 && math.Abs(f1-0.4) < 1e-12) {
+		t.Errorf("precision %v recall %v F1 %v, want 0.5, 1/3, 0.4", p, r, f1)
+	}
+	empty := CPDAGOf(NewDAG(names))
+	if p, r, f1 := Compare(empty, empty).Skeleton(); p != 1 || r != 1 || f1 != 1 {
+		t.Errorf("empty against empty: %v %v %v, want 1 1 1", p, r, f1)
+	}
+	if _, _, f1 := Compare(a, empty).Skeleton(); f1 != 0 {
+		t.Errorf("against no edges: F1 %v, want 0", f1)
+	}
+	// Random pairs against the direct count of search_test.go.
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range 50 {
+		x, y := randomDAG(rng, 8, 0.3), randomDAG(rng, 8, 0.3)
+		if x.NumEdges() == 0 || y.NumEdges() == 0 {
+			continue
+		}
+		_, _, got := Compare(CPDAGOf(x), CPDAGOf(y)).Skeleton()
+		if want := skeletonF1(x, y); !(math.Abs(got-want) < 1e-12) {
+			t.Errorf("F1 %v, want %v", got, want)
+		}
 	}
 }

@@ -22,8 +22,10 @@ const compareSummary = "Compare computes the structural Hamming distance (SHD) b
 	"once, as in bnlearn's shd(): missing (adjacent in A, not in B), extra (in B, not in A)\n" +
 	"or reversed (adjacent in both, marked differently: the other way round, or directed in\n" +
 	"one and undirected in the other). It prints the SHD and the edges one a line, or with\n" +
-	"--json {\"shd\", \"missing\": [[\"A\", \"B\"], ...], \"extra\", \"reversed\"}, each pair\n" +
-	"written as A marks it (as B marks it for extra edges). --dot FILE also writes the\n" +
+	"--json {\"shd\", \"missing\": [[\"A\", \"B\"], ...], \"extra\", \"reversed\", \"skeleton_precision\",\n" +
+	"\"skeleton_recall\", \"skeleton_f1\"}, each pair written as A marks it (as B marks it for\n" +
+	"extra edges). The skeletons are compared too: precision is the fraction of B's\n" +
+	"adjacencies in A, recall the fraction of A's in B, F1 their harmonic mean. --dot FILE also writes the\n" +
 	"comparison as a Graphviz graph: agreeing edges black, extra red, missing grey and\n" +
 	"dashed, reversed blue (as B marks them, labelled with A's marking); undirected edges\n" +
 	"have no arrowhead."
@@ -84,6 +86,10 @@ func compareCmd(c *cli, args []string) int {
 		o.Set("missing", pairs(d.Missing))
 		o.Set("extra", pairs(d.Extra))
 		o.Set("reversed", pairs(d.Reversed))
+		prec, rec, f1 := d.Skeleton()
+		o.Set("skeleton_precision", prec)
+		o.Set("skeleton_recall", rec)
+		o.Set("skeleton_f1", f1)
 		c.writeJSON(o)
 		return exitOK
 	}
@@ -91,6 +97,8 @@ func compareCmd(c *cli, args []string) int {
 	fmt.Fprintf(&s, "shd %d: %d missing, %d extra, %d reversed (CPDAGs: %s in %s, %s in %s)\n",
 		d.SHD, len(d.Missing), len(d.Extra), len(d.Reversed),
 		plural(ca.NumEdges(), "edge"), args[0], plural(cb.NumEdges(), "edge"), args[1])
+	prec, rec, f1 := d.Skeleton()
+	fmt.Fprintf(&s, "skeleton: precision %.3f, recall %.3f, F1 %.3f\n", prec, rec, f1)
 	for _, e := range d.Missing {
 		fmt.Fprintf(&s, "missing   %s\n", ca.EdgeString(e[0], e[1], ir.Quote))
 	}

@@ -1,0 +1,2 @@
+" .pbl files are pbl models.
+autocmd BufNewFile,BufRead *.pbl setfiletype pbl

@@ -78,6 +78,12 @@ func batchCmd(c *cli, args []string) int {
 		c.report(fmt.Errorf("%s: the model has variables without states (%s): learn it first", args[0], m.NameList(open, 3)))
 		return exitError
 	}
+	// Every row asks the queries again: a junction tree's compilation is
+	// shared by at least a block's worth of them.
+	opt.Queries = batchRows * len(queries)
+	if c.explain && !c.explainQueries(m, queries, opt) {
+		return exitError
+	}
 	aopt := pbl.AnswerOptions{Infer: opt, Top: c.top, Seed: c.seed}
 	answer := func(w io.Writer) error {
 		b := r.NewBatch(batchRows)

@@ -45,7 +45,10 @@ func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
 		}
 		return nil, opt, exitError
 	}
-	if c.explain {
+	if c.explain && cmd != "run" && cmd != "query" {
+		// The commands that compile the junction tree for many
+		// calibrations describe it; run and query explain each query's
+		// plan (explainQueries).
 		text, err := infer.Explain(m, opt)
 		if err != nil {
 			c.report(err)
@@ -61,7 +64,49 @@ func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
 			fmt.Fprintln(w)
 		}
 	}
+	if cmd == "run" {
+		var qs []*ir.Query
+		for _, s := range m.Stmts {
+			switch s := s.(type) {
+			case *ir.QueryStmt:
+				qs = append(qs, s.Query)
+			case *ir.ExpectStmt:
+				qs = append(qs, s.Query)
+			}
+		}
+		opt.Queries = len(qs)
+		if c.explain && !c.explainQueries(m, qs, opt) {
+			return nil, opt, exitError
+		}
+	}
 	return m, opt, exitOK
+}
+
+// explainQueries prints, for --explain, the engine each query gets and
+// why (infer.ExplainQuery), to stdout or, with --json, to stderr (keeping
+// stdout JSON Lines). It reports false, having reported the error, if a
+// plan fails; queries about hypotheses, which no engine answers, are
+// skipped.
+func (c *cli) explainQueries(m *ir.Model, qs []*ir.Query, opt infer.Options) bool {
+	w := c.stdout
+	if c.json {
+		w = c.stderr
+	}
+	for _, q := range qs {
+		if q == nil || q.Hyp != nil {
+			continue
+		}
+		text, err := infer.ExplainQuery(m, q, opt)
+		if err != nil {
+			c.report(err)
+			return false
+		}
+		fmt.Fprintln(w, strings.TrimRight(text, "\n"))
+		if !c.json {
+			fmt.Fprintln(w)
+		}
+	}
+	return true
 }
 
 // print writes one result, separating text results by blank lines, and
@@ -103,6 +148,10 @@ func queryCmd(c *cli, args []string) int {
 	errs := make([]error, len(texts))
 	for i, text := range texts {
 		queries[i], errs[i] = pbl.ParseQuery(m, text)
+	}
+	opt.Queries = len(texts)
+	if c.explain && !c.explainQueries(m, queries, opt) {
+		return exitError
 	}
 	answer := func(i int) {
 		if errs[i] == nil {

@@ -99,9 +99,18 @@ const maxCells = 1 << 27
 
 // Test tests the independence of x and y given z.
 func (t *Tester) Test(x, y int, z []int) (CIResult, error) {
-	nstrata, err := t.stratify(z)
-	if err != nil {
-		return CIResult{}, err
+	var strata []int32
+	var nstrata int
+	if len(z) == 1 && t.Card[z[0]] <= t.n {
+		// One conditioning variable: its column numbers the strata (a
+		// missing cell, < 0, is skipped below).
+		strata, nstrata = t.Cols[z[0]], t.Card[z[0]]
+	} else {
+		var err error
+		if nstrata, err = t.stratify(z); err != nil {
+			return CIResult{}, err
+		}
+		strata = t.strata
 	}
 	cx, cy := t.Card[x], t.Card[y]
 	cells := int64(nstrata) * int64(cx) * int64(cy)
@@ -125,7 +134,7 @@ func (t *Tester) Test(x, y int, z []int) (CIResult, error) {
 			used++
 		}
 	} else {
-		for r, s := range t.strata[:t.n] {
+		for r, s := range strata[:t.n] {
 			a, b := xs[r], ys[r]
 			if s < 0 || a < 0 || b < 0 {
 				continue

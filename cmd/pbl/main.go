@@ -156,11 +156,11 @@ func (c *cli) loadOptions() pbl.LoadOptions { return pbl.LoadOptions{Data: c.dat
 
 func engineFlags(c *cli, fs *flag.FlagSet) {
 	hypFlags(c, fs)
-	fs.StringVar(&c.engine, "engine", "auto", "inference engine: auto, enum (enumeration, small models), ve (variable elimination)\nor jt (junction tree); auto uses jt for P(*|e) and for models of 30 or more variables")
-	fs.StringVar(&c.order, "order", "min-fill", "elimination order for ve: min-fill or min-weight")
+	fs.StringVar(&c.engine, "engine", "auto", "inference engine: auto, enum (enumeration, small models), ve (variable elimination)\nor jt (junction tree); auto chooses by estimated cost (jt for P(*|e))")
+	fs.StringVar(&c.order, "order", "best", "elimination order for ve: best (the cheapest by estimated cost), min-fill, min-weight\nor weighted-min-fill")
 	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse tables (intermediate or clique) with more `entries` than this")
 	fs.StringVar(&c.maxMemory, "max-memory", "8GiB", "refuse junction trees needing more `memory` than this (e.g. 512MiB, 8GiB)")
-	fs.BoolVar(&c.explain, "explain", false, "print how the model compiles: heuristic, elimination order, induced width, largest clique, total table size")
+	fs.BoolVar(&c.explain, "explain", false, "print how each query is answered: the engine chosen and why, what is pruned,\nthe elimination order or the junction tree (heuristic, width, largest clique, size)")
 }
 
 // parseSize parses a memory size such as 512MiB, 8GiB, 2GB or 1000000.

@@ -5,28 +5,26 @@ import "github.com/pbl-lang/pbl/grammar"
 // Comments returns the text of src's comments in order, or nil if src
 // does not lex.
 func Comments(src []byte) []string {
-	toks, err := scan("f.pbl", string(src))
+	_, comments, err := scan("f.pbl", string(src))
 	if err != nil {
 		return nil
 	}
 	var cs []string
-	for _, t := range toks {
-		for _, c := range t.comments {
-			cs = append(cs, c.text)
-		}
+	for _, c := range comments {
+		cs = append(cs, c.text)
 	}
 	return cs
 }
 
 // TokenStarts returns the offset of each token of src, EOF's included.
 func TokenStarts(src []byte) []int {
-	toks, err := scan("f.pbl", string(src))
+	toks, _, err := scan("f.pbl", string(src))
 	if err != nil {
 		return nil
 	}
 	starts := make([]int, len(toks))
 	for i, t := range toks {
-		starts[i] = t.start
+		starts[i] = int(t.start)
 	}
 	return starts
 }
@@ -38,15 +36,15 @@ func TokenStarts(src []byte) []int {
 // after code, blank lines) see the same input, so Mangle(src) formats as
 // src does.
 func Mangle(src []byte) []byte {
-	toks, err := scan("f.pbl", string(src))
+	toks, comments, err := scan("f.pbl", string(src))
 	if err != nil {
 		return nil
 	}
 	var b []byte
-	prevLine := 0
+	prevLine := int32(0)
 	for _, t := range toks {
 		nl := t.line > prevLine && prevLine > 0
-		for _, c := range t.comments {
+		for _, c := range comments[t.cfirst : t.cfirst+t.cn] {
 			switch {
 			case c.trailing && len(b) > 0:
 				b = append(b, ' ')
@@ -58,7 +56,7 @@ func Mangle(src []byte) []byte {
 			b = append(b, c.text...)
 			nl = !c.block || c.lineAfter
 		}
-		if t.typ == grammar.EOF {
+		if t.is(grammar.EOF) {
 			break
 		}
 		switch {

@@ -32,11 +32,11 @@ func Source(filename string, src []byte) ([]byte, error) {
 
 // print lays out f, parsed from src.
 func print(filename, src string, f *grammar.File) (out []byte, err error) {
-	toks, err := scan(filename, src)
+	toks, comments, err := scan(filename, src)
 	if err != nil {
 		return nil, err
 	}
-	p := &printer{toks: toks, sep: sepNewline}
+	p := &printer{toks: toks, comments: comments, sep: sepNewline}
 	defer func() {
 		if r := recover(); r != nil {
 			ie, ok := r.(internalError)

@@ -159,10 +159,10 @@ func (p *printer) oneLine() bool {
 	depth := 0
 	for j := p.i; j < len(p.toks); j++ {
 		t := &p.toks[j]
-		if j > p.i && len(t.comments) > 0 {
+		if j > p.i && t.cn > 0 {
 			return false
 		}
-		if t.typ != grammar.Punct {
+		if !t.is(grammar.Punct) {
 			continue
 		}
 		switch t.text {
@@ -254,7 +254,7 @@ func (p *printer) keys(n int, aligned bool) {
 }
 
 func (p *printer) dropSeparator() {
-	if t := p.toks[p.i]; t.typ == grammar.Punct && (t.text == "," || t.text == ";") {
+	if t := &p.toks[p.i]; t.is(grammar.Punct) && (t.text == "," || t.text == ";") {
 		p.skip(t.text)
 	}
 }
@@ -713,7 +713,7 @@ func (p *printer) sum(s *grammar.Sum) {
 // space and the number.
 func (p *printer) splitMinus() {
 	t := &p.toks[p.i]
-	p.comments(t)
+	p.writeComments(t)
 	p.word("-")
 	p.space()
 	p.word(t.text[1:])

@@ -10,8 +10,9 @@ import (
 // for, and the comments found before each token. It builds lines of
 // cells; render (layout.go) aligns them.
 type printer struct {
-	toks []token
-	i    int // the next source token
+	toks     []token
+	comments []comment // the tokens' comments
+	i        int       // the next source token
 
 	lines []*line
 	cur   *line // the line being written, or nil at the start of a line
@@ -71,7 +72,7 @@ func (p *printer) tok(want string) {
 	if want != "" && t.text != want {
 		p.fail("expected %q, found %q on line %d", want, t.text, t.line)
 	}
-	p.comments(t)
+	p.writeComments(t)
 	p.word(t.text)
 	p.i++
 }
@@ -83,9 +84,11 @@ func (p *printer) skip(want string) {
 	if t.text != want {
 		p.fail("expected %q to drop, found %q on line %d", want, t.text, t.line)
 	}
-	if len(t.comments) > 0 {
+	if t.cn > 0 {
+		// The comments of one token and of the next are consecutive.
 		next := &p.toks[p.i+1]
-		next.comments = append(t.comments, next.comments...)
+		next.cfirst = t.cfirst
+		next.cn += t.cn
 	}
 	p.i++
 }
@@ -163,17 +166,17 @@ func (p *printer) cell() *cell { return &p.cur.cells[len(p.cur.cells)-1] }
 // indentation (before a closing brace, at the indentation inside it).
 func (p *printer) flush() {
 	t := &p.toks[p.i]
-	p.comments(t)
-	t.comments = nil
+	p.writeComments(t)
+	t.cn = 0
 }
 
-// comments writes the comments before t. A comment on the line of the
+// writeComments writes the comments before t. A comment on the line of the
 // previous token stays at the end of that line (or in it, for a /* */
 // comment followed by more on the line); one on a line of its own stays
 // so, at the current indentation (one level further in inside a
 // construct), and what follows it starts a new line.
-func (p *printer) comments(t *token) {
-	for _, c := range t.comments {
+func (p *printer) writeComments(t *token) {
+	for _, c := range p.comments[t.cfirst : t.cfirst+t.cn] {
 		switch {
 		case c.trailing && p.cur != nil && c.block && !c.lineAfter && p.sep != sepNewline:
 			// x /* c */ y: a word among the others.

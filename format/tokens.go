@@ -1,6 +1,8 @@
 package format
 
 import (
+	"fmt"
+	"math"
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -8,18 +10,21 @@ import (
 	"github.com/pbl-lang/pbl/grammar"
 )
 
-// token is one token of the source with the comments before it. The
-// token stream, not the syntax tree, is what the printer writes: the tree
-// says where lines break and what aligns, the stream gives each token's
-// text as written and the comments between tokens.
+// token is one token of the source and where to find the comments before
+// it. The token stream, not the syntax tree, is what the printer writes:
+// the tree says where lines break and what aligns, the stream gives each
+// token's text as written and the comments between tokens. (A token is
+// kept small: a large network has a million of them.)
 type token struct {
-	typ         lexer.TokenType // grammar.Ident, Number, String, Punct or EOF
-	text        string          // as written (a string with its quotes and escapes)
-	line        int             // 1-based line of the token's first byte
-	start       int             // offset of the token's first byte
-	comments    []comment
-	blankBefore bool // an empty line separates the token from what precedes it (a token or a comment)
+	text        string // as written (a string with its quotes and escapes)
+	start, line int32  // offset and 1-based line of the token's first byte
+	cfirst, cn  int32  // the comments before the token: comments[cfirst : cfirst+cn]
+	typ         int8   // grammar.Ident, Number, String, Punct or EOF
+	blankBefore bool   // an empty line separates the token from what precedes it (a token or a comment)
 }
+
+// is reports whether the token is of type tt.
+func (t *token) is(tt lexer.TokenType) bool { return lexer.TokenType(t.typ) == tt }
 
 // comment is a // or /* */ comment.
 type comment struct {
@@ -30,25 +35,31 @@ type comment struct {
 	block       bool // a /* */ comment
 }
 
-// scan returns src's tokens, the last one EOF. It scans with grammar's
-// scanner (src has parsed, so it has no lexical error) and reads the
-// comments from the gaps between tokens, which hold only white space and
-// comments.
-func scan(filename string, src string) ([]token, error) {
+// scan returns src's tokens, the last one EOF, and their comments. It
+// scans with grammar's scanner (src has parsed, so it has no lexical
+// error) and reads the comments from the gaps between tokens, which hold
+// only white space and comments.
+func scan(filename string, src string) ([]token, []comment, error) {
+	if len(src) > math.MaxInt32 {
+		return nil, nil, fmt.Errorf("%s: too large to format (%d bytes)", filename, len(src))
+	}
 	sc := grammar.NewScanner(filename, src)
 	toks := make([]token, 0, count(filename, src))
+	var comments []comment
 	prevEnd := 0 // offset after the previous token
 	for {
 		t, err := sc.Next()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		tok := token{typ: t.Type, line: t.Pos.Line}
+		tok := token{typ: int8(t.Type), line: int32(t.Pos.Line)}
 		start := t.Pos.Offset
 		if t.Type == grammar.EOF {
 			start = len(src)
 		}
-		tok.comments, tok.blankBefore = gap(src[prevEnd:start])
+		cs, blank := gap(src[prevEnd:start])
+		tok.cfirst, tok.cn, tok.blankBefore = int32(len(comments)), int32(len(cs)), blank
+		comments = append(comments, cs...)
 		end := start
 		switch t.Type {
 		case grammar.EOF:
@@ -58,10 +69,10 @@ func scan(filename string, src string) ([]token, error) {
 			end = start + len(t.Value)
 		}
 		tok.text = src[start:end]
-		tok.start = start
+		tok.start = int32(start)
 		toks = append(toks, tok)
 		if t.Type == grammar.EOF {
-			return toks, nil
+			return toks, comments, nil
 		}
 		prevEnd = end
 	}

@@ -293,8 +293,13 @@ func (p *printer) noisy(n *grammar.Noisy) {
 		}
 	}
 	if multi {
-		// The closing parenthesis ends the last link's line: the grammar
-		// has no trailing comma to put before it on a line of its own.
+		// The closing parenthesis ends the last link's line (the grammar
+		// has no trailing comma to put before it on a line of its own),
+		// unless comments come before it: then it closes like a brace.
+		if p.toks[p.i].cn > 0 {
+			p.close(")")
+			return
+		}
 		p.indent--
 	}
 	p.tok(")")

@@ -31,8 +31,8 @@ const structureSummary = "Structure learns the graph of a Bayesian network from 
 	"a pair of variables left alone for --tabu N moves (default 10) after a move changes it,\n" +
 	"stopping after 5N moves without a better graph. It climbs from each of --start (default\n" +
 	"empty,chow-liu,pc: the empty graph, the Chow-Liu tree and PC's graph) or from a model\n" +
-	"file's graph, then --restarts N times from the best graph perturbed by random moves\n" +
-	"(--seed S), and keeps the best. --method k2 is Cooper and Herskovits' K2 given --order\n" +
+	"file's graph, then --restarts N times from the best graph perturbed by random deletions\n" +
+	"and reversals of edges (--seed S), and keeps the best. --method k2 is Cooper and Herskovits' K2 given --order\n" +
 	"A,B,... (default: the columns' order). --method chow-liu is the maximum spanning tree of\n" +
 	"the pairwise mutual information, rooted at the first column. --method pc is the stable\n" +
 	"PC algorithm (--alpha, --test g2|x2, --max-cond); edges it cannot orient are listed.\n" +
@@ -80,7 +80,7 @@ func structureFlags(c *cli, fs *flag.FlagSet) {
 	fs.IntVar(&stMaxParents, "max-parents", 0, "the most parents of a variable (0: no limit)")
 	fs.IntVar(&stTabu, "tabu", 10, "hc: the tabu tenure, in moves (0: stop at the first local maximum)")
 	fs.StringVar(&stStart, "start", "", "hc: the graphs climbed from, `list` of empty, chow-liu, pc (default all three), or a model file")
-	fs.IntVar(&stRestarts, "restarts", 0, "hc: random restarts by perturbation")
+	fs.IntVar(&stRestarts, "restarts", 0, "hc: restarts from the best graph perturbed by random deletions and reversals")
 	fs.Uint64Var(&stSeed, "seed", 1, "hc: the seed of the restarts' perturbations")
 	fs.StringVar(&stRequire, "require", "", "a `file` of edges every graph has, one 'A -> B' a line")
 	fs.StringVar(&stForbid, "forbid", "", "a `file` of edges no graph has, one 'A -> B' a line")

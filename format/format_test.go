@@ -129,3 +129,16 @@ func TestExamplesFormatted(t *testing.T) {
 		}
 	}
 }
+
+// TestLineEndings: CRLF line endings, in code and in comments, become LF.
+func TestLineEndings(t *testing.T) {
+	src := "var A: bool\r\n/* a\r\n   b */\r\nP(A) = 0.5  // c\r\n\r\n\r\nquery P(A)\r\n"
+	want := "var A: bool\n/* a\n   b */\nP(A) = 0.5  // c\n\nquery P(A)\n"
+	got, err := format.Source("m.pbl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -101,7 +101,7 @@ func gap(s string) (cs []comment, blank bool) {
 				cs[n-1].lineAfter = newlines > 0
 			}
 			cs = append(cs, comment{
-				text:        strings.TrimRight(s[i:j], " \t\r"),
+				text:        strings.ReplaceAll(strings.TrimRight(s[i:j], " \t\r"), "\r\n", "\n"),
 				trailing:    !sawLine,
 				blankBefore: newlines >= 2,
 				block:       block,

@@ -69,7 +69,7 @@
 //
 // A large input (more than half of the first 1 MiB read, in a file of
 // several columns) is parsed on [Options].Workers goroutines, GOMAXPROCS
-// by default: they take turns to read it in chunks of 4 MiB cut at row
+// by default: they take turns to read it in chunks of 1 MiB cut at row
 // boundaries and parse their chunks, and [Reader.Read] delivers the rows
 // in file order ([Reader.ReadParallel] hands them to a function on the
 // goroutine that parsed them, in no order). A row boundary is a line feed outside quotes: a

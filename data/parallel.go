@@ -39,7 +39,7 @@ import (
 // batches) are in flight, whatever the size of the input.
 
 // chunkSize is the size of the chunks a large input is cut into.
-const chunkSize = 4 << 20
+const chunkSize = 1 << 20
 
 // parallelBatch is the number of rows per batch a worker parses a chunk
 // into.

@@ -2,6 +2,7 @@ package structure
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -217,6 +218,46 @@ func TestCIManyStrata(t *testing.T) {
 		fresh, _ := NewTester(cols, card, kind).Test(0, 1, nil)
 		if small != fresh {
 			t.Errorf("%s: reused tester %+v, fresh %+v", kind, small, fresh)
+		}
+	}
+}
+
+// A test given two variables (counted in one pass) equals the test given
+// one variable whose states are their pairs, with missing cells too.
+func TestCITwoConditioning(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	const n = 3000
+	card := []int{3, 2, 4, 5, 20}
+	cols := make([][]int32, len(card))
+	for i := range cols {
+		cols[i] = make([]int32, n)
+	}
+	for r := range n {
+		u, v := int32(rng.IntN(4)), int32(rng.IntN(5))
+		x := (u + int32(rng.IntN(2))) % 3
+		y := (v + x + int32(rng.IntN(3))) % 2
+		row := []int32{x, y, u, v, u*5 + v}
+		for i, c := range row {
+			if i < 4 && rng.Float64() < 0.03 {
+				c = -1
+			}
+			cols[i][r] = c
+		}
+		if cols[2][r] < 0 || cols[3][r] < 0 {
+			cols[4][r] = -1
+		}
+	}
+	for _, kind := range []CITest{G2, Chi2} {
+		got, err := NewTester(cols, card, kind).Test(0, 1, []int{2, 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := NewTester(cols, card, kind).Test(0, 1, []int{4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want || got.DF == 0 {
+			t.Errorf("%v: given u, v %+v; given their pair %+v", kind, got, want)
 		}
 	}
 }

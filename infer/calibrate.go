@@ -160,10 +160,26 @@ func (t *JTree) message(xs []float64, c int32) []float64 {
 	return xs[o : o+t.sepLen[c]]
 }
 
-// collectClique computes clique c's table in the collect pass and sends
-// its message (or, at the root, sets w.z). It reports false if k is
-// canceled. cnt is scratch of as many entries as c has variables.
-func (t *JTree) collectClique(k *kernel, w *jtWork, c int32, maxProduct bool, cnt []int) bool {
+// jtScratch is one worker's scratch: an odometer and a block.
+type jtScratch struct {
+	cnt []int
+	blk []float64
+}
+
+// scratchFor returns s grown for t.
+func (s *jtScratch) grow(t *JTree) {
+	if len(s.cnt) < t.maxVars {
+		s.cnt = make([]int, t.maxVars)
+	}
+	if len(s.blk) < t.maxBlk {
+		s.blk = make([]float64, t.maxBlk)
+	}
+}
+
+// collectClique computes clique c's part of the collect pass: its table,
+// block by block, written to w, and the message it sends (or, at the
+// root, w.z). It reports false if k is canceled.
+func (t *JTree) collectClique(k *kernel, w *jtWork, c int32, maxProduct bool, sc *jtScratch) bool {
 	o0, o1 := t.off[c], t.off[c+1]
 	pot := w.pot[o0:o1]
 	kids := t.kids[c]
@@ -181,29 +197,19 @@ func (t *JTree) collectClique(k *kernel, w *jtWork, c int32, maxProduct bool, cn
 	if !(lo >= 0x1p-1020) {
 		// A product may fall below the normal range: the messages one
 		// at a time, checked (collectChecked).
-		return t.collectChecked(k, w, c, maxProduct, cnt)
+		return t.collectChecked(k, w, c, maxProduct, sc)
 	}
 	w.lo[c] = lo
-	nb, z := t.blk[c], 0.0
-	src := t.init[o0:o1]
-	fresh := !w.loaded
-	inner := fresh && w.fixHead[c] >= 0 && t.innerFixed(w, int(c))
-	if fresh && w.fixHead[c] >= 0 && t.outerFixed(w, int(c)) {
+	if !w.loaded && t.outerFixed(w, int(c)) {
 		clear(pot)
 	}
+	nb, z := t.blk[c], 0.0
+	inner := t.innerFixed(w, int(c))
 	polled, stop := 0, false
-	t.runs(w, int(c), cnt, func(b0, b1 int) {
+	t.runs(w, int(c), sc.cnt, func(b0, b1 int) {
 		for b := b0; b < b1 && !stop; b++ {
 			blk := pot[b*nb : (b+1)*nb]
-			if fresh {
-				copy(blk, src[b*nb:(b+1)*nb])
-				if inner {
-					t.zeroInner(w, int(c), blk)
-				}
-			}
-			for _, j := range kids {
-				mulBlock(blk, t.message(w.sep, j), &t.down[j], b)
-			}
+			t.tableBlock(w, c, b, blk, inner)
 			switch {
 			case root && maxProduct:
 				z = max(z, maxOf(blk))
@@ -225,6 +231,28 @@ func (t *JTree) collectClique(k *kernel, w *jtWork, c int32, maxProduct bool, cn
 	}
 	t.send(k, w, c, maxProduct, up, z, 0)
 	return true
+}
+
+// tableBlock writes into blk block b of clique c's collect-pass table:
+// its initial table (or, after load, w's), with the entries inconsistent
+// with the evidence on its inner variables zeroed when inner is set, times
+// its children's messages.
+func (t *JTree) tableBlock(w *jtWork, c int32, b int, blk []float64, inner bool) {
+	nb := len(blk)
+	src := t.init
+	if w.loaded {
+		src = w.pot
+	}
+	o := t.off[c] + b*nb
+	if &src[o] != &blk[0] {
+		copy(blk, src[o:o+nb])
+	}
+	if inner {
+		t.zeroInner(w, int(c), blk)
+	}
+	for _, j := range t.kids[c] {
+		mulBlock(blk, t.message(w.sep, j), &t.down[j], b)
+	}
 }
 
 // loadClique copies clique c's initial table into w, restricted to the
@@ -279,27 +307,24 @@ func (t *JTree) send(k *kernel, w *jtWork, c int32, maxProduct bool, up []float6
 	if low >= smallMax || up == nil && z == 0 {
 		return
 	}
-	mx := 0.0
-	for _, x := range pot {
-		mx = max(mx, x)
-	}
-	if mx > 0 && mx < smallMax {
+	if mx := maxOf(pot); mx > 0 && mx < smallMax {
 		x := scaleBy(k, pot, mx)
 		w.lo[c] = math.Ldexp(w.lo[c], -x)
 	}
 }
 
 // collectChecked is collectClique for a clique whose products may fall
-// below the normal range: it multiplies the messages in one at a time,
-// each with a check where its bound calls for one, rescaling the table
-// after each whose largest entry fell below smallMax, and then sends.
-func (t *JTree) collectChecked(k *kernel, w *jtWork, c int32, maxProduct bool, cnt []int) bool {
+// below the normal range: it multiplies the messages into its table, kept
+// in w, one at a time, each with a check where its bound calls for one,
+// rescaling the table after each whose largest entry fell below
+// smallMax, and then sends.
+func (t *JTree) collectChecked(k *kernel, w *jtWork, c int32, maxProduct bool, sc *jtScratch) bool {
 	if k.stop() {
 		return false
 	}
 	pot := w.pot[t.off[c]:t.off[c+1]]
 	if !w.loaded {
-		t.loadClique(w, c, cnt)
+		t.loadClique(w, c, sc.cnt)
 	}
 	nb := t.blk[c]
 	lo, e, lost := w.lo[c], 0, false
@@ -316,9 +341,7 @@ func (t *JTree) collectChecked(k *kernel, w *jtWork, c int32, maxProduct bool, c
 			} else {
 				mulBlock(blk, m, &t.down[j], b)
 			}
-			for _, x := range blk {
-				mx = max(mx, x)
-			}
+			mx = max(mx, maxOf(blk))
 		}
 		if mx < smallMax {
 			x := scaleBy(k, pot, mx)
@@ -339,14 +362,10 @@ func (t *JTree) collectChecked(k *kernel, w *jtWork, c int32, maxProduct bool, c
 				sumBlock(pot[b*nb:(b+1)*nb], up, &t.up[c], b)
 			}
 		}
+	} else if maxProduct {
+		z = maxOf(pot)
 	} else {
-		for _, x := range pot {
-			if maxProduct {
-				z = max(z, x)
-			} else {
-				z += x
-			}
-		}
+		z = sumOf(pot)
 	}
 	t.send(k, w, c, maxProduct, up, z, e)
 	return true
@@ -358,10 +377,19 @@ func (t *JTree) collectChecked(k *kernel, w *jtWork, c int32, maxProduct bool, c
 // summed onto the separators towards its children, in one pass over its
 // table (distributeClique). Each new marginal is normalised first, so
 // every clique's table is P(C, e) times a constant of its own. Products
-// are checked for lost digits as in collect. It reports false, leaving w
+// are checked for lost digits as in collect. With homes, only the tables
+// of the cliques that are some variable's home are calibrated in w
+// (enough for every marginal); the others are computed block by block and
+// dropped, and keep their collect tables. It reports false, leaving w
 // empty, if k is canceled.
-func (t *JTree) distribute(k *kernel, w *jtWork) bool {
-	ok, kl := t.schedule(k, w, phaseDistribute)
+func (t *JTree) distribute(k *kernel, w *jtWork) bool { return t.distributeTo(k, w, false) }
+
+func (t *JTree) distributeTo(k *kernel, w *jtWork, homes bool) bool {
+	phase := phaseDistribute
+	if homes {
+		phase = phaseDistributeHomes
+	}
+	ok, kl := t.schedule(k, w, phase)
 	if !ok {
 		w.state = jtEmpty
 		return false
@@ -372,14 +400,18 @@ func (t *JTree) distribute(k *kernel, w *jtWork) bool {
 	}
 	w.lost = w.lost || lost
 	w.state = jtCalibrated
+	if homes {
+		w.state = jtHomes
+	}
 	return true
 }
 
 // distributeClique multiplies clique c's table by the ratio its parent
-// computed for it and sends the new marginals to its children as ratios
-// (their new marginal over the message they sent). It reports false if k
-// is canceled.
-func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, cnt []int) bool {
+// computed for it, writing the product to w if write is set (else to
+// scratch, block by block), and sends the new marginals to its children
+// as ratios (their new marginal over the message they sent). It reports
+// false if k is canceled.
+func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, write bool, sc *jtScratch) bool {
 	pot := w.pot[t.off[c]:t.off[c+1]]
 	kids := t.kids[c]
 	for _, j := range kids {
@@ -395,15 +427,24 @@ func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, cnt []int) bool 
 	nb := t.blk[c]
 	lost := false
 	polled, stop := 0, false
-	t.runs(w, int(c), cnt, func(b0, b1 int) {
+	t.runs(w, int(c), sc.cnt, func(b0, b1 int) {
 		for b := b0; b < b1 && !stop; b++ {
 			blk := pot[b*nb : (b+1)*nb]
 			switch {
 			case root:
 			case check:
+				if !write {
+					blk = sc.blk[:nb]
+					copy(blk, pot[b*nb:(b+1)*nb])
+				}
 				lost = mulBlockChecked(blk, r, &t.up[c], b) || lost
-			default:
+			case write:
 				mulBlock(blk, r, &t.up[c], b)
+			default:
+				// The calibrated block in scratch: c's table keeps
+				// its collect values.
+				blk = sc.blk[:nb]
+				mulBlockTo(blk, pot[b*nb:(b+1)*nb], r, &t.up[c], b)
 			}
 			for _, j := range kids {
 				sumBlock(blk, t.message(w.dsep, j), &t.down[j], b)
@@ -417,7 +458,7 @@ func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, cnt []int) bool 
 	if stop {
 		return false
 	}
-	w.clost[c] = lost
+	w.clost[c] = w.clost[c] || lost
 	for _, j := range kids {
 		d, old := t.message(w.dsep, j), t.message(w.sep, j)
 		normalize(k, d)
@@ -444,22 +485,29 @@ func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, cnt []int) bool 
 func (t *JTree) ensure(k *kernel, pos ir.Pos, w *jtWork, obs []int, want jtState) error {
 	same := slices.Equal(w.obs, obs)
 	ok := true
+	// What w holds for obs: a sum-product collect at least (and the
+	// calibrated home cliques, or every clique), or a max-product one.
+	has := jtEmpty
+	if same {
+		has = w.state
+	}
 	switch {
 	case want == jtMaxed:
-		if same && w.state == jtMaxed {
+		if has == jtMaxed {
 			return nil
 		}
 		t.prepare(w, obs)
 		ok = t.collect(k, w, true)
-	case same && w.state == jtCalibrated:
-	case same && w.state == jtCollected && want == jtCollected:
-	case same && w.state == jtCollected:
-		ok = t.distribute(k, w)
+	case has == jtCalibrated:
+	case has == jtHomes && want != jtCalibrated:
+	case has == jtCollected && want == jtCollected:
+	case has == jtCollected:
+		ok = t.distributeTo(k, w, want == jtHomes)
 	default:
 		t.prepare(w, obs)
 		ok = t.collect(k, w, false)
-		if ok && want == jtCalibrated {
-			ok = t.distribute(k, w)
+		if ok && want != jtCollected {
+			ok = t.distributeTo(k, w, want == jtHomes)
 		}
 	}
 	if !ok {
@@ -522,7 +570,7 @@ func (t *JTree) traceback(w *jtWork, a []int) {
 			best = -1
 			e, nb := &t.up[c], t.blk[c]
 			for i, x := range p {
-				if int(e.outer[i/nb]+e.inner[i%nb]) == s && (best < 0 || x > p[best]) {
+				if e.at(i, nb) == s && (best < 0 || x > p[best]) {
 					best = i
 				}
 			}
@@ -687,7 +735,7 @@ func (e *jtEngine) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 // calibration, and P(e) (0 for impossible evidence).
 func (e *jtEngine) marginals(vs []ir.VarID) ([]Marginal, xfloat, error) {
 	t, w := e.t, e.w
-	if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtCalibrated); err != nil {
+	if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtHomes); err != nil {
 		return nil, xfloat{}, err
 	}
 	if e.exact() {

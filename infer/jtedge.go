@@ -25,27 +25,42 @@ import (
 // variables stop being added to its inner variables.
 const blockMin = 64
 
-// mapKind says how a block's entries map onto a separator.
+// mapKind says how a block's entries map onto a separator. A block is
+// made of runs: the entries over the clique's last variables that are all
+// outside the separator (mapZero), or all in it (mapIdent). The entries of
+// a run map to one separator entry (mapZero) or to consecutive ones
+// (mapIdent), so the loops over a run need no index per entry.
 type mapKind uint8
 
 const (
-	mapZero   mapKind = iota // every entry of a block maps to the block's outer offset (no inner variable is in the separator)
-	mapIdent                 // entry j of a block maps to the outer offset plus j (every inner variable is in the separator)
-	mapGather                // entry j maps to the outer offset plus inner[j]
+	mapZero  mapKind = iota // every entry of a run maps to the run's offset
+	mapIdent                // entry i of a run maps to the run's offset plus i
 )
 
-// sepMap maps a clique's entries onto one of its separators, by blocks:
-// entry b·blk + j maps to outer[b] + inner[j].
+// sepMap maps a clique's entries onto one of its separators, by blocks and
+// runs: entry b·blk + q·run + i maps to outer[b] + inner[q], plus i if the
+// kind is mapIdent.
 type sepMap struct {
 	kind  mapKind
-	inner []int32 // one per entry of a block
+	run   int     // entries of a run
+	inner []int32 // one per run of a block: its offset in the block's part of the separator
 	outer []int32 // one per block
+}
+
+// inOff returns the offset of a block's entry j from the block's outer
+// offset.
+func (m *sepMap) inOff(j int) int {
+	o := int(m.inner[j/m.run])
+	if m.kind == mapIdent {
+		o += j % m.run
+	}
+	return o
 }
 
 // at returns the separator offset of the clique's entry i, for blocks of
 // blk entries.
 func (m *sepMap) at(i, blk int) int {
-	return int(m.outer[i/blk] + m.inner[i%blk])
+	return int(m.outer[i/blk]) + m.inOff(i%blk)
 }
 
 // blockOf returns the number of inner variables of a clique with the
@@ -69,24 +84,30 @@ func (t *jtStructure) cutSepMap(c int, block []int32) (sepMap, []int32) {
 }
 
 // fillSepMap fills in the tables of m, clique c's map onto the separator
-// over sv (strides sstr), and sets its kind.
+// over sv (strides sstr), and sets its kind and runs.
 func (t *jtStructure) fillSepMap(m *sepMap, c int, sv []ir.VarID, sstr []int) {
 	vars, card := t.cvars[c], t.ccard[c]
 	d := len(vars) - t.nin[c]
 	sepMapTo(m.inner, vars[d:], card[d:], sv, sstr)
 	sepMapTo(m.outer, vars[:d], card[:d], sv, sstr)
-	m.kind = mapGather
-	zero, ident := true, true
-	for j, s := range m.inner {
-		zero = zero && s == 0
-		ident = ident && s == int32(j)
+	// The run: the last variables, as long as they are all in the
+	// separator or all outside it.
+	m.kind, m.run = mapZero, 1
+	if n := len(vars); n > d {
+		in := indexOf(sv, vars[n-1]) >= 0
+		if in {
+			m.kind = mapIdent
+		}
+		for i := n - 1; i >= d && (indexOf(sv, vars[i]) >= 0) == in; i-- {
+			m.run *= card[i]
+		}
 	}
-	switch {
-	case zero:
-		m.kind = mapZero
-	case ident:
-		m.kind = mapIdent
+	// One offset per run, moved down in place.
+	nr := len(m.inner) / m.run
+	for q := range nr {
+		m.inner[q] = m.inner[q*m.run]
 	}
+	m.inner = m.inner[:nr:nr]
 }
 
 // sepMapLen is the number of int32 entries of a clique's map onto a
@@ -238,22 +259,54 @@ func (t *JTree) innerFixed(w *jtWork, c int) bool {
 
 // mulBlock multiplies blk by m.
 func mulBlock(blk, m []float64, e *sepMap, b int) {
-	ob := int(e.outer[b])
-	switch e.kind {
-	case mapZero:
-		f := m[ob]
-		for j := range blk {
-			blk[j] *= f
+	ob, r := int(e.outer[b]), e.run
+	if e.kind == mapZero {
+		if r == len(blk) {
+			f := m[ob]
+			for j := range blk {
+				blk[j] *= f
+			}
+			return
 		}
-	case mapIdent:
-		mm := m[ob : ob+len(blk)]
-		for j := range blk {
-			blk[j] *= mm[j]
+		for q, s := range e.inner {
+			f := m[ob+int(s)]
+			seg := blk[q*r : q*r+r]
+			for j := range seg {
+				seg[j] *= f
+			}
 		}
-	default:
-		in := e.inner[:len(blk)]
-		for j, s := range in {
-			blk[j] *= m[ob+int(s)]
+		return
+	}
+	for q, s := range e.inner {
+		o := ob + int(s)
+		mm := m[o : o+r]
+		seg := blk[q*r : q*r+r]
+		for j := range seg {
+			seg[j] *= mm[j]
+		}
+	}
+}
+
+// mulBlockTo sets dst to src times m (mulBlock into another block).
+func mulBlockTo(dst, src, m []float64, e *sepMap, b int) {
+	ob, r := int(e.outer[b]), e.run
+	src = src[:len(dst)]
+	if e.kind == mapZero {
+		for q, s := range e.inner {
+			f := m[ob+int(s)]
+			seg, in := dst[q*r:q*r+r], src[q*r:q*r+r]
+			for j := range seg {
+				seg[j] = in[j] * f
+			}
+		}
+		return
+	}
+	for q, s := range e.inner {
+		o := ob + int(s)
+		mm := m[o : o+r]
+		seg, in := dst[q*r:q*r+r], src[q*r:q*r+r]
+		for j := range seg {
+			seg[j] = in[j] * mm[j]
 		}
 	}
 }
@@ -263,9 +316,8 @@ func mulBlock(blk, m []float64, e *sepMap, b int) {
 func mulBlockChecked(blk, m []float64, e *sepMap, b int) bool {
 	ob := int(e.outer[b])
 	lost := false
-	in := e.inner[:len(blk)]
-	for j, s := range in {
-		a, y := blk[j], m[ob+int(s)]
+	for j := range blk {
+		a, y := blk[j], m[ob+e.inOff(j)]
 		x := a * y
 		blk[j] = x
 		if x < minNormal && (x != 0 || a != 0 && y != 0) {
@@ -277,19 +329,28 @@ func mulBlockChecked(blk, m []float64, e *sepMap, b int) bool {
 
 // sumBlock adds blk onto m.
 func sumBlock(blk, m []float64, e *sepMap, b int) {
-	ob := int(e.outer[b])
-	switch e.kind {
-	case mapZero:
-		m[ob] += sumOf(blk)
-	case mapIdent:
-		mm := m[ob : ob+len(blk)]
-		for j, x := range blk {
-			mm[j] += x
+	ob, r := int(e.outer[b]), e.run
+	if e.kind == mapZero {
+		if r == len(blk) {
+			m[ob] += sumOf(blk)
+			return
 		}
-	default:
-		in := e.inner[:len(blk)]
-		for j, s := range in {
-			m[ob+int(s)] += blk[j]
+		for q, s := range e.inner {
+			seg := blk[q*r : q*r+r]
+			x := 0.0
+			for _, y := range seg {
+				x += y
+			}
+			m[ob+int(s)] += x
+		}
+		return
+	}
+	for q, s := range e.inner {
+		o := ob + int(s)
+		mm := m[o : o+r]
+		seg := blk[q*r : q*r+r]
+		for j, x := range seg {
+			mm[j] += x
 		}
 	}
 }
@@ -297,10 +358,9 @@ func sumBlock(blk, m []float64, e *sepMap, b int) {
 // maxBlock maximises blk onto m.
 func maxBlock(blk, m []float64, e *sepMap, b int) {
 	ob := int(e.outer[b])
-	in := e.inner[:len(blk)]
-	for j, s := range in {
-		if x := blk[j]; x > m[ob+int(s)] {
-			m[ob+int(s)] = x
+	for j, x := range blk {
+		if o := ob + e.inOff(j); x > m[o] {
+			m[o] = x
 		}
 	}
 }

@@ -41,7 +41,7 @@ func (t *JTree) Marginals(obs []int, dst [][]float64) (logPE float64, err error)
 	defer t.put(w)
 	var k kernel
 	pos := ir.Pos{File: t.m.Source}
-	t.ensure(&k, pos, w, obs, jtCalibrated) // never canceled
+	t.ensure(&k, pos, w, obs, jtHomes) // never canceled
 	if w.lost {
 		return t.marginalsVE(obs, dst, w)
 	}

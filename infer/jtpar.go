@@ -24,9 +24,10 @@ import (
 type jtPhase int
 
 const (
-	phaseCollect    jtPhase = iota // sum-product collect
-	phaseCollectMax                // max-product collect
-	phaseDistribute                // sum-product distribute
+	phaseCollect         jtPhase = iota // sum-product collect
+	phaseCollectMax                     // max-product collect
+	phaseDistribute                     // sum-product distribute
+	phaseDistributeHomes                // sum-product distribute writing only the home cliques' tables
 )
 
 // parMinEntries is the size of a tree, in clique entries, from which a
@@ -36,7 +37,7 @@ var parMinEntries = 1 << 18
 // jtPar is a workspace's state for the parallel passes. mu guards every
 // field but cnt.
 type jtPar struct {
-	cnt []int // the calling goroutine's scratch
+	sc jtScratch // the calling goroutine's scratch
 
 	mu      sync.Mutex
 	cond    sync.Cond // signalled when the queue grows or the pass ends
@@ -53,14 +54,16 @@ type jtPar struct {
 }
 
 // run does clique c's part of the phase.
-func (t *JTree) run(k *kernel, w *jtWork, phase jtPhase, c int32, cnt []int) bool {
+func (t *JTree) run(k *kernel, w *jtWork, phase jtPhase, c int32, sc *jtScratch) bool {
 	switch phase {
 	case phaseCollect:
-		return t.collectClique(k, w, c, false, cnt)
+		return t.collectClique(k, w, c, false, sc)
 	case phaseCollectMax:
-		return t.collectClique(k, w, c, true, cnt)
+		return t.collectClique(k, w, c, true, sc)
+	case phaseDistributeHomes:
+		return t.distributeClique(k, w, c, t.isHome[c], sc)
 	}
-	return t.distributeClique(k, w, c, cnt)
+	return t.distributeClique(k, w, c, true, sc)
 }
 
 // schedule runs a phase over every clique, each after the cliques it
@@ -68,9 +71,7 @@ func (t *JTree) run(k *kernel, w *jtWork, phase jtPhase, c int32, cnt []int) boo
 // reports whether it finished (false if k is canceled) and whether a
 // product fell below the normal range in its normalisations.
 func (t *JTree) schedule(k *kernel, w *jtWork, phase jtPhase) (ok, lost bool) {
-	if len(w.par.cnt) < t.maxVars {
-		w.par.cnt = make([]int, t.maxVars)
-	}
+	w.par.sc.grow(t)
 	if n := runtime.GOMAXPROCS(0); n > 1 && len(t.init) >= parMinEntries && len(t.order) > 1 {
 		return t.scheduleParallel(k, w, phase, n-1)
 	}
@@ -78,10 +79,10 @@ func (t *JTree) schedule(k *kernel, w *jtWork, phase jtPhase) (ok, lost bool) {
 	n := len(t.order)
 	for i := range n {
 		c := t.order[n-1-i]
-		if phase == phaseDistribute {
+		if phase >= phaseDistribute {
 			c = t.order[i]
 		}
-		if kl.stop() || !t.run(&kl, w, phase, c, w.par.cnt) {
+		if kl.stop() || !t.run(&kl, w, phase, c, &w.par.sc) {
 			return false, false
 		}
 	}
@@ -103,7 +104,7 @@ func (t *JTree) scheduleParallel(k *kernel, w *jtWork, phase jtPhase, helpers in
 	p.active, p.phase, p.cancel = true, phase, k.cancelChan()
 	p.done, p.stop, p.lost = 0, false, false
 	p.queue = p.queue[:0]
-	if phase == phaseDistribute {
+	if phase >= phaseDistribute {
 		// The heaviest chain below a clique.
 		copy(p.prio, t.span)
 		p.push(t.order[0])
@@ -124,7 +125,7 @@ func (t *JTree) scheduleParallel(k *kernel, w *jtWork, phase jtPhase, helpers in
 	}
 	p.mu.Unlock()
 	jtHelpers.call(w, t, helpers)
-	t.work(w, w.par.cnt)
+	t.work(w, &w.par.sc)
 	p.mu.Lock()
 	for p.helpers > 0 {
 		p.cond.Wait()
@@ -136,7 +137,7 @@ func (t *JTree) scheduleParallel(k *kernel, w *jtWork, phase jtPhase, helpers in
 }
 
 // work takes ready cliques of w's pass and runs them until the pass ends.
-func (t *JTree) work(w *jtWork, cnt []int) {
+func (t *JTree) work(w *jtWork, sc *jtScratch) {
 	p := &w.par
 	kl := kernel{cancel: p.cancel}
 	p.mu.Lock()
@@ -149,7 +150,7 @@ func (t *JTree) work(w *jtWork, cnt []int) {
 		}
 		c := p.pop()
 		p.mu.Unlock()
-		ok := !kl.stop() && t.run(&kl, w, p.phase, c, cnt)
+		ok := !kl.stop() && t.run(&kl, w, p.phase, c, sc)
 		p.mu.Lock()
 		if !ok {
 			p.stop = true
@@ -158,7 +159,7 @@ func (t *JTree) work(w *jtWork, cnt []int) {
 		}
 		p.done++
 		grew := false
-		if p.phase == phaseDistribute {
+		if p.phase >= phaseDistribute {
 			for _, d := range t.kids[c] {
 				p.push(d)
 				grew = true
@@ -266,7 +267,7 @@ func (h *helperPool) call(w *jtWork, t *JTree, n int) {
 
 // serve is a helper's life: join every pass it is handed.
 func (h *helperPool) serve() {
-	var cnt []int
+	var sc jtScratch
 	for j := range h.jobs {
 		p := &j.w.par
 		p.mu.Lock()
@@ -276,10 +277,8 @@ func (h *helperPool) serve() {
 		}
 		p.helpers++
 		p.mu.Unlock()
-		if len(cnt) < j.t.maxVars {
-			cnt = make([]int, j.t.maxVars)
-		}
-		j.t.work(j.w, cnt)
+		sc.grow(j.t)
+		j.t.work(j.w, &sc)
 		p.mu.Lock()
 		p.helpers--
 		p.cond.Broadcast()

@@ -79,6 +79,7 @@ type jtStructure struct {
 	sepTot  int       // total separator entries
 	maxSep  int       // entries of the largest separator
 	maxVars int       // variables of the largest clique (by variables)
+	maxBlk  int       // entries of the largest block
 
 	// The blocked index maps (jtedge.go).
 	nin  []int    // nin[c]: clique c's inner variables (its last ones)
@@ -90,6 +91,7 @@ type jtStructure struct {
 	span  []float64  // span[c]: entries of the heaviest path from c down to a leaf (the parallel calibration's priority)
 
 	home    []int32 // home[v]: the smallest clique containing v, or -1 for a variable outside inference
+	isHome  []bool  // isHome[c]: c is some variable's home
 	hstride []int   // hstride[v]: v's stride in home[v]
 	hcard   []int   // hcard[v]: v's cardinality
 
@@ -140,6 +142,7 @@ const (
 	jtEmpty      jtState = iota
 	jtCollected          // sum-product collect done: z, exp valid
 	jtCalibrated         // sum-product collect and distribute done
+	jtHomes              // sum-product collect and distribute done, only the home cliques' tables written
 	jtMaxed              // max-product collect done
 )
 
@@ -632,6 +635,12 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) (t *jtStructure, fillMap
 			}
 		}
 	}
+	t.isHome = make([]bool, k)
+	for _, c := range t.home {
+		if c >= 0 {
+			t.isHome[c] = true
+		}
+	}
 	// Every factor multiplies into the clique the plan assigned it.
 	t.scopes = make([][]ir.VarID, len(fs))
 	t.cfac = make([][]int32, k)
@@ -672,6 +681,7 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) (t *jtStructure, fillMap
 	for c, vs := range p.cliques {
 		t.maxVars = max(t.maxVars, len(vs))
 		t.nin[c], t.blk[c] = blockOf(t.ccard[c])
+		t.maxBlk = max(t.maxBlk, t.blk[c])
 		for i, v := range vs {
 			t.varCl[v] = append(t.varCl[v], varPos{int32(c), int32(i)})
 		}

@@ -73,8 +73,10 @@ func (c *countStats) merge(o *countStats) {
 // counts counts the rows of r (the counting pass), or adds their E-step
 // statistics under the side input's parameters (EM).
 func (j *job) counts(m *ir.Model, r *data.Reader, params []byte) (*partial, error) {
-	b := r.NewBatch(4096)
 	if j.Counts.Opt.Method == learn.EM {
+		// The E-step calibrates each distinct row of a batch once: large
+		// batches have fewer distinct rows per row.
+		b := r.NewBatch(emRows)
 		if !sameVars(r.Vars, j.Counts.Cols) {
 			return nil, fmt.Errorf("%s: its columns (%s) are not those of the first shard (%s): every shard must have the same columns",
 				r.File(), m.NameList(r.Vars, 8), m.NameList(j.Counts.Cols, 8))
@@ -106,6 +108,7 @@ func (j *job) counts(m *ir.Model, r *data.Reader, params []byte) (*partial, erro
 		}
 	}
 	c := learn.NewCounts(m, j.Counts.Opt)
+	b := r.NewBatch(4096)
 	for {
 		err := r.Read(b)
 		if errors.Is(err, io.EOF) {
@@ -125,6 +128,9 @@ func (j *job) counts(m *ir.Model, r *data.Reader, params []byte) (*partial, erro
 	}
 	return &partial{Rows: int64(c.Rows()), Counts: &countStats{Counts: enc}}, nil
 }
+
+// emRows is the number of rows of a batch of the E-step.
+const emRows = 1 << 16
 
 // sameVars reports whether a and b are the same columns.
 func sameVars(a, b []ir.VarID) bool {

@@ -1067,7 +1067,7 @@ func (t *JTree) Explain() string {
 func (p *jtPlan) explain(m *ir.Model, err error) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "junction tree\n")
-	fmt.Fprintf(&b, "  triangulation: %s (smallest total table size of %d heuristic runs)\n", p.tri, 3*len(jtSeeds))
+	fmt.Fprintf(&b, "  triangulation: %s (smallest total table size of %d heuristic runs)\n", p.tri, max(p.tri.runs, 3*len(jtSeeds)))
 	if len(p.tri.order) <= 40 {
 		fmt.Fprintf(&b, "  elimination order: %s\n", varList2(m, p.tri.order))
 	} else {

@@ -51,6 +51,15 @@ func (h jtHeuristic) kind() scoreKind {
 // ties by clique weight and then by VarID (deterministic, like VE's orders).
 var jtSeeds = []uint64{0, 1, 2}
 
+// jtMoreSeeds are the further seeds tried with min-fill and weighted
+// min-fill when the best of the first runs has more than jtMoreFrom
+// entries: on such a tree each evidence set costs far more than a run
+// (link: 26.8 M entries with min-fill's seed 15 against 28.6 M).
+var (
+	jtMoreSeeds = []uint64{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+	jtMoreFrom  = float64(1 << 22)
+)
+
 // triangulation is the result of one greedy elimination run.
 type triangulation struct {
 	heuristic jtHeuristic
@@ -61,6 +70,7 @@ type triangulation struct {
 	edges     [][2]int32   // the clique tree (a forest: one tree per connected component)
 	total     float64      // Σ sizes
 	width     int          // induced width: largest clique's variable count minus 1
+	runs      int          // the number of runs it was chosen from
 }
 
 // String names the heuristic and the seed, e.g. "min-fill (seed 2)".
@@ -216,9 +226,10 @@ func triangulate(h jtHeuristic, seed uint64, mg *moral, bound *sharedBound, limi
 	return t, nil
 }
 
-// bestTriangulation tries every heuristic with every seed and returns the
-// triangulation with the smallest total clique-table size (the first in
-// heuristic, then seed order, among equals). The runs share the work of
+// bestTriangulation tries every heuristic with every seed (jtSeeds, and
+// jtMoreSeeds on large trees) and returns the triangulation with the
+// smallest total clique-table size (the first in run order among
+// equals). The runs share the work of
 // the available cores; a run stops as soon as its total exceeds the best
 // finished so far. The abort is strict, so every run that ties the best
 // finishes, and the choice does not depend on scheduling.
@@ -243,14 +254,29 @@ func bestTriangulation(m *ir.Model, limit float64, k *kernel) (*triangulation, [
 	results := make([]*triangulation, len(runs))
 	overs := make([]*overLimit, len(runs))
 	bound := newBound(math.Inf(1))
-	par.For(len(runs), func(i int) {
-		t, over := triangulate(runs[i].h, runs[i].s, mg, bound, limit, k.fork())
-		if t != nil {
-			results[i] = t
-			bound.lower(t.total)
+	try := func(from int) {
+		par.For(len(runs)-from, func(i int) {
+			i += from
+			t, over := triangulate(runs[i].h, runs[i].s, mg, bound, limit, k.fork())
+			if t != nil {
+				results[i] = t
+				bound.lower(t.total)
+			}
+			overs[i] = over
+		})
+	}
+	try(0)
+	if b := bound.load(); b > jtMoreFrom && !math.IsInf(b, 1) {
+		n := len(runs)
+		for _, h := range []jtHeuristic{jtMinFill, jtWeightedMinFill} {
+			for _, s := range jtMoreSeeds {
+				runs = append(runs, run{h, s})
+			}
 		}
-		overs[i] = over
-	})
+		results = append(results, make([]*triangulation, len(runs)-n)...)
+		overs = append(overs, make([]*overLimit, len(runs)-n)...)
+		try(n)
+	}
 	if k.canceledNow() {
 		return nil, mg.loc, nil
 	}
@@ -259,6 +285,9 @@ func bestTriangulation(m *ir.Model, limit float64, k *kernel) (*triangulation, [
 		if t != nil && (best == nil || t.total < best.total) {
 			best = t
 		}
+	}
+	if best != nil {
+		best.runs = len(runs)
 	}
 	if best == nil {
 		var over *overLimit

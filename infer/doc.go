@@ -225,22 +225,30 @@
 // tables, separators, index maps); the error names the largest clique and
 // its size. [Explain] prints the plan without allocating it.
 //
-// Index maps: for the separator S between clique C and its parent P, two
-// int32 arrays give, for every entry of C and of P, the offset of its
-// restriction to S. Message passing is then a gather or scatter over flat
-// arrays:
+// Index maps (jtedge.go): a clique's table is cut into blocks of at least
+// 64 entries over its last variables; the offset in a separator S of a
+// clique entry is the sum of its block's outer offset and its offset
+// within the block, so two short int32 tables per clique and separator
+// replace an index per entry, and a block splits into runs whose entries
+// map to one entry of S or to consecutive ones. Each pass over a clique
+// works a block at a time, in cache: the block is read, the messages of
+// every neighbour multiplied in, and it is summed onto every separator it
+// sends to, so a clique is read once per pass whatever its degree.
 //
-//	sep[mapC[i]] += C[i]          (marginalise C onto S)
-//	P[j] *= sep[mapP[j]]          (absorb)
-//
-// Calibration (Hugin): evidence zeroes the inconsistent entries of each
-// observed variable's smallest clique. Collect visits the cliques in
-// reverse breadth-first order, so each clique absorbs all its children
-// before it sends to its parent; distribute visits them in breadth-first
-// order and multiplies the child by new(S)/old(S), with 0/0 = 0. Each
-// variable's marginal is summed from the smallest clique that contains it.
-// A joint query whose variables share a clique is summed from that clique;
-// any other joint query, and MAP, go to VE.
+// Calibration (Hugin): collect visits the cliques children first; each
+// clique's table is its initial table restricted to the evidence (every
+// clique holding an observed variable skips the blocks, and zeroes the
+// entries, that disagree with it), times its children's messages, summed
+// onto the separator towards its parent in the same pass. Distribute
+// visits them parents first and multiplies each clique by new(S)/old(S),
+// with 0/0 = 0, summing the result onto its children's separators; a
+// query for marginals writes back only the cliques some variable's
+// marginal is read from (its smallest clique). The root is the clique
+// from which the heaviest path to a leaf is lightest; on a tree of at
+// least 256k entries both passes run on every core (jtpar.go), a clique
+// as soon as those it waits for are done, with the same bits as on one
+// core. A joint query whose variables share a clique is summed from that
+// clique; any other joint query, and MAP, go to VE.
 //
 // Scaling (see Scaling above): each collect message is normalised by a
 // power of two (exact) and its exponent added to a running int; a clique

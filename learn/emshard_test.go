@@ -1,6 +1,7 @@
 package learn_test
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -218,4 +219,93 @@ func ExampleEMPlan() {
 	next, _ := plan.MStep(params, a)
 	fmt.Println(a.Rows, next.Factor(0).Card)
 	// Output: 4 [2]
+}
+
+// TestEMStreamsLikeInMemory: EM over data with more distinct rows than it
+// holds (a limit of a few cells here) streams the file once per E-step,
+// and learns what EM in memory learns: the same trace, starts, stopping
+// and parameters, to rounding; with restarts, MAP, open variables (their
+// states settled by a first pass) and a mixture inside a network.
+func TestEMStreamsLikeInMemory(t *testing.T) {
+	tests := []struct {
+		name, src string
+		csv       func(t *testing.T) []byte
+		opt       learn.Options
+	}{
+		{"latent-class", `var Condition: {flu, cold, allergy}
+var Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}
+Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
+`, fileCSV("../examples/data/symptoms.csv"), learn.Options{Method: learn.EM, Seed: 22, Restarts: 3, Tol: 1e-8, MaxIter: 200}},
+		{"latent-class-map", `var Condition: {flu, cold, allergy}
+var Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}
+Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
+`, fileCSV("../examples/data/symptoms.csv"), learn.Options{Method: learn.EM, Seed: 5, ESS: 3, MaxIter: 20}},
+		{"open-missing", "naive_bayes C given A, B\nvar D: {d1, d2}\nC -> D\n",
+			func(*testing.T) []byte { return randomCSV(rand.New(rand.NewPCG(3, 3)), 3000) }, learn.Options{Method: learn.EM, MaxIter: 10}},
+		{"mixture-network", `var Lake: {north, south}
+var Species: {s1, s2, s3}
+var Colour: {silver, dark}
+var length, weight: real
+Lake -> Species
+Species -> Colour
+mixture Species of length, weight (covariance = full)
+`, fileCSV("../examples/data/fish.csv"), learn.Options{Method: learn.EM, Seed: 1, MaxIter: 8, Restarts: 2}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := loadModel(t, tc.src)
+			src := tc.csv(t)
+			open := func(m *ir.Model) (*data.Reader, error) {
+				return data.NewReader("d.csv", bytes.NewReader(src), m, data.Options{})
+			}
+			want, wrep, err := learn.Learn(m, open, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wrep.Patterns == 0 {
+				t.Fatal("EM in memory reports no patterns")
+			}
+			restore := learn.SetMaxPatternCells(10)
+			got, rep, err := learn.Learn(m, open, tc.opt)
+			restore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Patterns != 0 {
+				t.Errorf("streaming EM reports %d patterns: it did not stream", rep.Patterns)
+			}
+			if rep.Rows != wrep.Rows || rep.Iterations != wrep.Iterations || rep.Converged != wrep.Converged || rep.Best != wrep.Best || rep.Init != wrep.Init || fmt.Sprint(rep.Hidden) != fmt.Sprint(wrep.Hidden) {
+				t.Errorf("streaming: rows %d, %d iterations, converged %v, best %d, init %v, hidden %v; in memory: %d, %d, %v, %d, %v, %v",
+					rep.Rows, rep.Iterations, rep.Converged, rep.Best, rep.Init, rep.Hidden, wrep.Rows, wrep.Iterations, wrep.Converged, wrep.Best, wrep.Init, wrep.Hidden)
+			}
+			if len(rep.Trace) != len(wrep.Trace) {
+				t.Fatalf("trace of %d values, in memory %d", len(rep.Trace), len(wrep.Trace))
+			}
+			for i := range rep.Trace {
+				if !(math.Abs(rep.Trace[i]-wrep.Trace[i]) <= 1e-10*math.Abs(wrep.Trace[i])) {
+					t.Errorf("log-likelihood %d: %v, in memory %v", i, rep.Trace[i], wrep.Trace[i])
+				}
+			}
+			g, w := numbers(got), numbers(want)
+			if len(g) != len(w) {
+				t.Fatalf("%d numbers, in memory %d", len(g), len(w))
+			}
+			for i := range g {
+				if !(math.Abs(g[i]-w[i]) <= 1e-9*math.Max(1, math.Abs(w[i]))) {
+					t.Errorf("number %d: %v, in memory %v", i, g[i], w[i])
+				}
+			}
+		})
+	}
+}
+
+// fileCSV returns a function that reads the file at path.
+func fileCSV(path string) func(t *testing.T) []byte {
+	return func(t *testing.T) []byte {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
 }

@@ -78,9 +78,22 @@ func Learn(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt Option
 		if mx != nil {
 			return timed(start)(learnMixture(m, mx, r, opt))
 		}
-		p, err := readPatterns(r, m)
+		p, held, err := readPatternsUpTo(r, m, maxPatternCells)
 		if err != nil {
 			return nil, nil, err
+		}
+		if !held { // too many distinct rows to hold (emstream.go)
+			r.Close()
+			if opt.Method == EM {
+				return timed(start)(learnStream(m, open, opt))
+			}
+			if r, err = open(m); err != nil {
+				return nil, nil, err
+			}
+			defer r.Close()
+			if p, err = readPatterns(r, m); err != nil {
+				return nil, nil, err
+			}
 		}
 		return timed(start)(learnIterative(m.WithStates(r.States()), p, opt))
 	}

@@ -265,7 +265,7 @@ func (d *dataSource) open(m *ir.Model, opt data.Options) (*data.Reader, error) {
 		return data.OpenShards(d.paths, m, opt)
 	}
 	if d.used {
-		return nil, fmt.Errorf("the data on stdin can be read once, and this learner reads it twice (a tan classifier learns its tree first): give a file")
+		return nil, fmt.Errorf("the data on stdin can be read once, and this learner reads it again (a tan classifier learns its tree first; em streams data with more distinct rows than it holds in memory): give a file")
 	}
 	d.used = true
 	return data.NewReader("stdin", os.Stdin, m, opt)

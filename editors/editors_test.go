@@ -3,6 +3,8 @@ package editors_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -206,6 +208,73 @@ func TestVimKeywords(t *testing.T) {
 	for _, file := range []string{"vim/ftdetect/pbl.vim", "vim/ftplugin/pbl.vim"} {
 		if _, err := os.Stat(file); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestVimHighlights runs Vim, if it is installed, on a file with every
+// keyword where it would stand, and checks that the syntax file gives each
+// a highlight group, and the query forms only before a parenthesis.
+func TestVimHighlights(t *testing.T) {
+	vim, err := exec.LookPath("vim")
+	if err != nil {
+		t.Skip("vim not found")
+	}
+	dir := t.TempDir()
+	queryForms := map[string]bool{"P": true, "MPE": true, "MAP": true, "ML": true, "MDL": true, "Gibbs": true,
+		"indep": true, "density": true, "entropy": true, "MI": true, "do": true}
+	var lines []string
+	for _, kw := range grammar.Keywords {
+		if queryForms[kw] {
+			lines = append(lines, kw+"(A)", kw+" -> B")
+		} else {
+			lines = append(lines, kw+" x")
+		}
+	}
+	model := filepath.Join(dir, "m.pbl")
+	if err := os.WriteFile(model, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs("vim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "groups.txt")
+	script := filepath.Join(dir, "t.vim")
+	err = os.WriteFile(script, []byte(`set runtimepath^=`+abs+`
+filetype plugin on
+syntax on
+edit `+model+`
+let groups = [&filetype]
+for lnum in range(1, line('$'))
+  call add(groups, synIDattr(synID(lnum, 1, 1), 'name'))
+endfor
+call writefile(groups, '`+out+`')
+qall!
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(vim, "-Nu", "NONE", "-i", "NONE", "-es", "-S", script)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("vim: %v\n%s", err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(groups) != len(lines)+1 || groups[0] != "pbl" {
+		t.Fatalf("vim gave %q for %d lines (want the filetype pbl first)", groups, len(lines))
+	}
+	for i, line := range lines {
+		g := groups[i+1]
+		kw := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '(' })[0]
+		switch {
+		case strings.HasSuffix(line, " -> B") && g != "":
+			t.Errorf("%q: %s is a variable here, highlighted as %s", line, kw, g)
+		case !strings.HasSuffix(line, " -> B") && !strings.HasPrefix(g, "pbl"):
+			t.Errorf("%q: %s has no pbl highlight group (%q)", line, kw, g)
 		}
 	}
 }

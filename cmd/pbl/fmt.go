@@ -14,7 +14,7 @@ import (
 	"github.com/pbl-lang/pbl/report"
 )
 
-const fmtArgs = "[-w] [-d] [-l] [FILE|DIR...]"
+const fmtArgs = "[FILE|DIR...]"
 
 // fmtSummary is the help of pbl fmt.
 const fmtSummary = "Fmt gives .pbl files their canonical layout (docs/cli.md describes it): indentation,\n" +

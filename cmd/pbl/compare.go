@@ -21,14 +21,14 @@ const compareSummary = "Compare computes the structural Hamming distance (SHD) b
 	"by name; the two must have the same variables. Each pair of variables counts at most\n" +
 	"once, as in bnlearn's shd(): missing (adjacent in A, not in B), extra (in B, not in A)\n" +
 	"or reversed (adjacent in both, marked differently: the other way round, or directed in\n" +
-	"one and undirected in the other). It prints the SHD and the edges one a line, or with\n" +
-	"--json {\"shd\", \"missing\": [[\"A\", \"B\"], ...], \"extra\", \"reversed\", \"skeleton_precision\",\n" +
+	"one and undirected in the other). The skeletons are compared too: precision is the\n" +
+	"fraction of B's adjacencies in A, recall the fraction of A's in B, F1 their harmonic\n" +
+	"mean. It prints the SHD, the skeletons' figures and the edges one a line, or with --json\n" +
+	"{\"shd\", \"missing\": [[\"A\", \"B\"], ...], \"extra\", \"reversed\", \"skeleton_precision\",\n" +
 	"\"skeleton_recall\", \"skeleton_f1\"}, each pair written as A marks it (as B marks it for\n" +
-	"extra edges). The skeletons are compared too: precision is the fraction of B's\n" +
-	"adjacencies in A, recall the fraction of A's in B, F1 their harmonic mean. --dot FILE also writes the\n" +
-	"comparison as a Graphviz graph: agreeing edges black, extra red, missing grey and\n" +
-	"dashed, reversed blue (as B marks them, labelled with A's marking); undirected edges\n" +
-	"have no arrowhead."
+	"extra edges). --dot FILE also writes the comparison as a Graphviz graph: agreeing edges\n" +
+	"black, extra red, missing grey and dashed, reversed blue (as B marks them, labelled with\n" +
+	"A's marking); undirected edges have no arrowhead."
 
 var compareDot string
 

@@ -32,16 +32,16 @@ const structureSummary = "Structure learns the graph of a Bayesian network from 
 	"stopping after 5N moves without a better graph. It climbs from each of --start (default\n" +
 	"empty,chow-liu,pc: the empty graph, the Chow-Liu tree and PC's graph) or from a model\n" +
 	"file's graph, then --restarts N times from the best graph perturbed by random deletions\n" +
-	"and reversals of edges (--seed S), and keeps the best. --method k2 is Cooper and Herskovits' K2 given --order\n" +
-	"A,B,... (default: the columns' order). --method chow-liu is the maximum spanning tree of\n" +
-	"the pairwise mutual information, rooted at the first column. --method pc is the stable\n" +
-	"PC algorithm (--alpha, --test g2|x2, --max-cond); edges it cannot orient are listed.\n" +
-	"--score loglik|aic|bic|bdeu|k2 (default bic, k2 for --method k2; --ess E for bdeu,\n" +
-	"default 1) is computed from counts; a row missing a cell of a family is left out of that\n" +
-	"family's counts only. --max-parents K bounds the parents; --require FILE and --forbid\n" +
-	"FILE list edges, one 'A -> B' a line (PC keeps required pairs untested and directs them\n" +
-	"as given, and directs a pair forbidden one way the other way). Results do not depend on\n" +
-	"the number of cores.\n\n" +
+	"and reversals of edges (--seed S), and keeps the best. --method k2 is Cooper and\n" +
+	"Herskovits' K2 given --order A,B,... (default: the columns' order). --method chow-liu is\n" +
+	"the maximum spanning tree of the pairwise mutual information, rooted at the first\n" +
+	"column. --method pc is the stable PC algorithm (--alpha, --test g2|x2, --max-cond);\n" +
+	"edges it cannot orient are listed. --score loglik|aic|bic|bdeu|k2 (default bic, k2 for\n" +
+	"--method k2; --ess E for bdeu, default 1) is computed from counts; a row missing a cell\n" +
+	"of a family is left out of that family's counts only. --max-parents K bounds the\n" +
+	"parents; --require FILE and --forbid FILE list edges, one 'A -> B' a line (PC keeps\n" +
+	"required pairs untested and directs them as given, and directs a pair forbidden one way\n" +
+	"the other way). Results do not depend on the number of cores.\n\n" +
 	"It prints the score and the edges, or with --json {\"method\", \"score\", \"score_value\",\n" +
 	"\"edges\", \"undirected\", \"iterations\", \"seconds\"}. -o OUT writes the network with its\n" +
 	"CPTs learned by --params mle (the default) or bayes (BDeu with --ess) in the format OUT's\n" +
@@ -79,7 +79,7 @@ func structureFlags(c *cli, fs *flag.FlagSet) {
 	fs.Float64Var(&stESS, "ess", structure.DefaultESS, "BDeu's equivalent sample size (--score bdeu, --params bayes)")
 	fs.IntVar(&stMaxParents, "max-parents", 0, "the most parents of a variable (0: no limit)")
 	fs.IntVar(&stTabu, "tabu", 10, "hc: the tabu tenure, in moves (0: stop at the first local maximum)")
-	fs.StringVar(&stStart, "start", "", "hc: the graphs climbed from, `list` of empty, chow-liu, pc (default all three), or a model file")
+	fs.StringVar(&stStart, "start", "", "hc: the graphs climbed from, a `list` of empty, chow-liu, pc (default all),\nor a model file")
 	fs.IntVar(&stRestarts, "restarts", 0, "hc: restarts from the best graph perturbed by random deletions and reversals")
 	fs.Uint64Var(&stSeed, "seed", 1, "hc: the seed of the restarts' perturbations")
 	fs.StringVar(&stRequire, "require", "", "a `file` of edges every graph has, one 'A -> B' a line")

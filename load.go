@@ -91,20 +91,27 @@ func Load(filename string, src []byte) (*ir.Model, error) {
 }
 
 // LoadWith is Load with options.
+//
+// The files are parsed lean (parser.ParseLean): the trees keep each
+// variable declaration and distribution as a stub that the lowering
+// parses again, so that the front end holds the source, the model and
+// about a dozen words per statement, not a tree of every name and number
+// (15–20 times the source; docs/performance.md).
 func LoadWith(filename string, src []byte, opt LoadOptions) (*ir.Model, error) {
-	files, err := Parse(filename, src)
-	if err != nil {
+	l := &loader{state: map[string]int{}, lean: true}
+	l.visit(filename, string(src), true, ir.Pos{})
+	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
-	return ir.LowerWith(ir.LowerOptions{Learn: RunLearn, Data: opt.Data}, files...)
+	return ir.LowerWith(ir.LowerOptions{Learn: RunLearn, Data: opt.Data}, l.files...)
 }
 
 // Parse parses .pbl source and the files it imports, directly or not, and
 // returns them in the order ir.Lower takes them: imports first, the main
-// file last.
+// file last. The trees are whole (no lazy statements).
 func Parse(filename string, src []byte) ([]*grammar.File, error) {
 	l := &loader{state: map[string]int{}}
-	l.visit(filename, src, ir.Pos{})
+	l.visit(filename, string(src), true, ir.Pos{})
 	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
@@ -140,9 +147,12 @@ type loader struct {
 	state map[string]int // 1 while visiting, 2 when done
 	stack []string
 	errs  ir.ErrorList
+	lean  bool // parse with parser.ParseLean
 }
 
-func (l *loader) visit(path string, src []byte, from ir.Pos) {
+// visit parses the file at path (its source src if have, else read from
+// the file) and, first, its imports.
+func (l *loader) visit(path string, src string, have bool, from ir.Pos) {
 	key := filepath.Clean(path)
 	switch l.state[key] {
 	case 1:
@@ -152,7 +162,7 @@ func (l *loader) visit(path string, src []byte, from ir.Pos) {
 	case 2:
 		return
 	}
-	if src == nil {
+	if !have {
 		if ext := modelExt(path); ext != ".pbl" && slices.Contains(Formats, ext) {
 			l.errs.Add(from, "cannot import %q: import takes .pbl files (a %s model can be converted: pbl convert %s %s)",
 				path, ext, filepath.Base(path), strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".pbl")
@@ -163,14 +173,20 @@ func (l *loader) visit(path string, src []byte, from ir.Pos) {
 			l.errs.Add(from, "cannot import %q: not a regular file", path)
 			return
 		}
-		var err error
-		src, err = input.ReadFile(path)
+		b, err := input.ReadFile(path)
 		if err != nil {
 			l.errs = append(l.errs, &ir.Error{Pos: from, Msg: fmt.Sprintf("cannot import %q: %v", path, unwrapPathErr(err)), Err: err})
 			return
 		}
+		src = string(b)
 	}
-	f, err := parser.Parse(path, src)
+	var f *grammar.File
+	var err error
+	if l.lean {
+		f, err = parser.ParseLean(path, src)
+	} else {
+		f, err = parser.ParseString(path, src)
+	}
 	if err != nil {
 		l.errs = append(l.errs, ir.Positioned(from, err)...)
 		return
@@ -183,7 +199,7 @@ func (l *loader) visit(path string, src []byte, from ir.Pos) {
 			if !filepath.IsAbs(target) {
 				target = filepath.Join(filepath.Dir(path), target)
 			}
-			l.visit(target, nil, parser.Pos(imp.Pos))
+			l.visit(target, "", false, parser.Pos(imp.Pos))
 		}
 	}
 	l.stack = l.stack[:len(l.stack)-1]

@@ -294,3 +294,11 @@ func lexErrorf(pos lexer.Position, format string, args ...any) error {
 func NewScanner(filename, src string) *Scanner {
 	return &Scanner{src: src, pos: lexer.Position{Filename: filename, Line: 1, Column: 1}}
 }
+
+// NewScannerAt returns a scanner of src that starts at pos, a position in
+// src (its Offset, and the Line and Column there) such as a token's: it
+// scans the same tokens, at the same positions, as a scanner from the
+// start does from there.
+func NewScannerAt(src string, pos lexer.Position) *Scanner {
+	return &Scanner{src: src, pos: pos}
+}

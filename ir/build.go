@@ -21,9 +21,10 @@ const RowTolerance = 1e-6
 type Builder struct {
 	m       *Model
 	Errs    ErrorList
-	rowPos  [][]Pos // rowPos[v][r]: position of row r of v's CPT, or nil
+	checked []bool // checked[v]: v's CPT was set by SetCPT, which checked its rows
 	cptSeen []bool
-	fresh   []bool // fresh[v]: v's table was set by this builder (and is to be renormalised)
+	fresh   []bool            // fresh[v]: v's table was set by this builder (and is to be renormalised)
+	strs    map[string]string // state names, copied once: see AddVar
 }
 
 // NewBuilder returns a builder for a model read from file.
@@ -72,17 +73,39 @@ func (b *Builder) AddVar(pos Pos, name string, kind Kind, states []string, lo in
 		}
 	}
 	id := VarID(len(b.m.Vars))
-	b.m.Vars = append(b.m.Vars, &Variable{Pos: pos, ID: id, Name: name, Kind: kind, States: append([]string(nil), states...), Lo: lo})
+	// The names are copied, and the states shared among variables: a
+	// name that is a slice of the parser's source would keep the whole
+	// source alive with the model.
+	name = strings.Clone(name)
+	own := make([]string, len(states))
+	for i, st := range states {
+		own[i] = b.intern(st)
+	}
+	b.m.Vars = append(b.m.Vars, &Variable{Pos: pos, ID: id, Name: name, Kind: kind, States: own, Lo: lo})
 	b.m.byName[name] = id
 	b.grow()
 	return id, true
+}
+
+// intern returns a copy of the state name s, the same for every
+// variable that has it.
+func (b *Builder) intern(s string) string {
+	if t, ok := b.strs[s]; ok {
+		return t
+	}
+	if b.strs == nil {
+		b.strs = map[string]string{}
+	}
+	t := strings.Clone(s)
+	b.strs[t] = t
+	return t
 }
 
 // grow gives the variable just added its (empty) entries.
 func (b *Builder) grow() {
 	b.m.Parents = append(b.m.Parents, nil)
 	b.m.Dists = append(b.m.Dists, nil)
-	b.rowPos = append(b.rowPos, nil)
+	b.checked = append(b.checked, false)
 	b.cptSeen = append(b.cptSeen, false)
 }
 
@@ -121,13 +144,17 @@ func (b *Builder) SetCPT(pos Pos, child VarID, parents []VarID, vals []float64, 
 	}
 	f := NewFactor(vars, card)
 	copy(f.Vals, vals)
-	b.m.Dists[child] = &CPT{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...), Factor: f}
+	c := &CPT{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...), Factor: f}
+	b.m.Dists[child] = c
 	for len(b.fresh) <= int(child) {
 		b.fresh = append(b.fresh, false)
 	}
 	b.fresh[child] = true
 	b.m.Parents[child] = append([]VarID(nil), parents...)
-	b.rowPos[child] = rowPos
+	// Check the rows now, while their positions are at hand: holding
+	// them until Finish cost a large model as much memory as its tables.
+	checkRows(&b.Errs, b.m, c, rowPos)
+	b.checked[child] = true
 }
 
 // AddFactor adds a potential: a non-negative factor over distinct discrete
@@ -235,8 +262,8 @@ func (b *Builder) Finish() (*Model, error) {
 		b.Errorf(Pos{File: m.Source, Line: 1, Col: 1}, "the model declares no variables")
 	}
 	for v := range m.Vars {
-		if c := m.CPT(VarID(v)); c != nil {
-			checkRows(&b.Errs, m, c, b.rowPos[v])
+		if c := m.CPT(VarID(v)); c != nil && !b.checked[v] {
+			checkRows(&b.Errs, m, c, nil)
 		}
 	}
 	checkCycles(&b.Errs, m)

@@ -69,7 +69,7 @@ func Extend(m *Model, opt LowerOptions, files ...*grammar.File) (*Model, error) 
 	if len(files) == 0 {
 		return nil, ErrorList{Errorf(Pos{}, "no files")}
 	}
-	b := &Builder{m: m.clone(), rowPos: make([][]Pos, len(m.Vars)), cptSeen: make([]bool, len(m.Vars))}
+	b := &Builder{m: m.clone(), checked: make([]bool, len(m.Vars)), cptSeen: make([]bool, len(m.Vars))}
 	c := b.m
 	c.Stmts = nil
 	c.Potentials = append([]*Factor(nil), m.Potentials...)
@@ -210,7 +210,7 @@ func newLowerer(b *Builder) *lowerer {
 func (l *lowerer) decls(f *grammar.File) {
 	for _, s := range f.Stmts {
 		if d, ok := s.(*grammar.VarDecl); ok {
-			l.varDecl(d)
+			l.varDecl(d.Load())
 		}
 	}
 	for _, s := range f.Stmts {
@@ -234,7 +234,7 @@ func (l *lowerer) structure() {
 	for _, f := range l.files {
 		for _, s := range f.Stmts {
 			if d, ok := s.(*grammar.Dist); ok {
-				l.dist(d)
+				l.dist(d.Load()) // lazy: parsed again, its tree dropped once lowered
 			}
 		}
 	}

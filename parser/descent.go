@@ -21,6 +21,12 @@ type parser struct {
 	tok    lexer.Token // current token
 	ahead  lexer.Token // the token after tok, if peeked
 	peeked bool
+
+	// lean: keep variable declarations and distributions as stubs that
+	// parse them again (see ParseLean), made by these functions.
+	lean     bool
+	lazyVar  func(lexer.Position) *grammar.VarDecl
+	lazyDist func(lexer.Position) *grammar.Dist
 }
 
 // bailout carries the first syntax error out of the recursion.
@@ -108,7 +114,11 @@ func (p *parser) stmt() grammar.Stmt {
 			p.next()
 			return s
 		case "var":
-			return p.varDecl()
+			d := p.varDecl()
+			if p.lean {
+				return &grammar.VarDecl{Pos: d.Pos, Lazy: p.lazyVar}
+			}
+			return d
 		case "query":
 			s := &grammar.QueryStmt{Pos: p.tok.Pos}
 			p.next()
@@ -131,7 +141,11 @@ func (p *parser) stmt() grammar.Stmt {
 			return p.space()
 		case "P":
 			if t := p.peek(); t.Type == grammar.Punct && t.Value == "(" {
-				return p.dist()
+				d := p.dist()
+				if p.lean {
+					return &grammar.Dist{Pos: d.Pos, Lazy: p.lazyDist}
+				}
+				return d
 			}
 		}
 	}

@@ -20,6 +20,57 @@ func Parse(filename string, src []byte) (f *grammar.File, err error) {
 	return p.file_(), nil
 }
 
+// ParseString is Parse of source held as a string (no copy).
+func ParseString(filename, src string) (f *grammar.File, err error) {
+	defer recoverErr(filename, &err)
+	p := newParser(filename, src)
+	return p.file_(), nil
+}
+
+// ParseLean parses a .pbl file as Parse does, errors included, for a tree
+// that is lowered once: it keeps each variable declaration and
+// distribution as a stub holding only its position (grammar.VarDecl.Lazy,
+// grammar.Dist.Lazy), which Load parses again from src. A large model's
+// tree then holds a few words per statement, rather than a node per name
+// and number (15–20 times the source), and each table's tree lives only
+// while it is lowered; the price is a second parse of those statements.
+// src must not change while the tree is in use.
+func ParseLean(filename, src string) (f *grammar.File, err error) {
+	defer recoverErr(filename, &err)
+	p := newParser(filename, src)
+	p.lean = true
+	p.lazyVar = func(pos lexer.Position) *grammar.VarDecl {
+		q := reparser(filename, src, pos)
+		defer q.recheck()
+		return q.varDecl()
+	}
+	p.lazyDist = func(pos lexer.Position) *grammar.Dist {
+		q := reparser(filename, src, pos)
+		defer q.recheck()
+		return q.dist()
+	}
+	return p.file_(), nil
+}
+
+// reparser returns a parser of src from pos, the position of a statement
+// that ParseLean checked.
+func reparser(filename, src string, pos lexer.Position) *parser {
+	p := &parser{file: filename, sc: grammar.NewScannerAt(src, pos)}
+	p.next()
+	return p
+}
+
+// recheck, deferred by a lazy statement's parse, turns the syntax error
+// that its first parse ruled out (src changed since) into a plain panic.
+func (p *parser) recheck() {
+	if r := recover(); r != nil {
+		if b, ok := r.(bailout); ok {
+			panic(fmt.Sprintf("parser: a statement that parsed once fails again (its source changed?): %v", b.err))
+		}
+		panic(r)
+	}
+}
+
 // ParseQuery parses a single query such as `P(Campfire | Storm=true)`.
 // filename names the source in error positions (e.g. "query").
 func ParseQuery(filename, text string) (q *grammar.Query, err error) {

@@ -35,6 +35,13 @@ func diff(a, b reflect.Value) string {
 		return fmt.Sprintf(": %s and %s", a.Type(), b.Type())
 	}
 	switch a.Kind() {
+	case reflect.Func:
+		// A hook such as a lazy statement's parser: the full trees that
+		// Source compares have none.
+		if !a.IsNil() || !b.IsNil() {
+			return ": a function (a tree that is not whole)"
+		}
+		return ""
 	case reflect.Pointer, reflect.Interface:
 		if a.IsNil() || b.IsNil() {
 			if a.IsNil() != b.IsNil() {

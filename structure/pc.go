@@ -56,8 +56,10 @@ type PCOptions struct {
 // For every unshielded triple a -- c -- b (a and b not adjacent) with c
 // not in the separating set of a and b, both edges are directed into c;
 // the triples are found first and the edges directed afterwards, and an
-// edge two triples would direct opposite ways stays undirected. Then
-// Meek's rules R1–R3 direct what they imply (see [CPDAGOf]).
+// edge two triples would direct opposite ways stays undirected. The
+// required and forbidden edges of opt then direct their pairs (see
+// [PCOptions]), and Meek's rules R1–R3 direct what they imply (see
+// [CPDAGOf]).
 //
 // Which separating set is found first, and so the v-structures, would
 // depend on the order of the variables; PC runs on the variables sorted

@@ -253,7 +253,7 @@ func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, b
 			if tabs != nil {
 				maxOfTable(msgs[g], tabs[g], cv, sh)
 			} else {
-				maxOut(msgs[g], v, cv, members[g], sh)
+				maxOut(msgs[g], v, cv, members[g])
 			}
 			if len(msgs[g].vars) == 0 {
 				r.bound += msgs[g].vals[0]
@@ -269,20 +269,29 @@ func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, b
 }
 
 // maxOut sets dst (whose scope excludes v) to the maximum over v's cv
-// states of the sum of items plus shift (if not nil) at v's state.
-func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac, shift []float64) {
+// states of the sum of items.
+func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac) {
 	sumBlocks(dst, v, cv, items, func(e0 int, block []float64) {
-		for c := range len(block) / cv {
-			best := math.Inf(-1)
-			for x, y := range block[c*cv : (c+1)*cv] {
-				if shift != nil {
-					y += shift[x]
+		out := dst.vals[e0 : e0+len(block)/cv]
+		if cv == 2 {
+			for c := range out {
+				a, b := block[2*c], block[2*c+1]
+				if b > a {
+					a = b
 				}
+				out[c] = a
+			}
+			return
+		}
+		for c := range out {
+			row := block[c*cv : (c+1)*cv]
+			best := row[0]
+			for _, y := range row[1:] {
 				if y > best {
 					best = y
 				}
 			}
-			dst.vals[e0+c] = best
+			out[c] = best
 		}
 	})
 }
@@ -326,80 +335,85 @@ func maxMarginal(mu, t []float64) {
 }
 
 // sumBlocks computes the sum of items over dst's scope and then v (v
-// fastest) a block at a time, the entries of dst from e0 on that differ in
-// its last variable only, and calls each with them (the block is reused).
+// fastest) a block at a time, and calls each with the block and the
+// offset in dst of its first entry (the block is reused).
 //
-// The loop walks dst with an odometer over all but its last variable; the
-// last variable's states and v's are the inner loops, and the tables that
-// do not depend on the last variable are added once per block.
+// A block is every configuration of dst's last few variables (at least
+// mbBlock entries with v's states, or all of dst) at one configuration
+// of the others: each item's offsets within a block are the same for every
+// block, so they are computed once (an index map per item), and the inner
+// loop is a gather over flat arrays; an odometer over the leading
+// variables moves each item's base offset between blocks.
 func sumBlocks(dst *lfac, v ir.VarID, cv int, items []*lfac, each func(e0 int, block []float64)) {
 	items = absorbScopes(items)
-	type item struct {
-		vals   []float64
-		off    int // at the odometer's position, last digit 0, v's state 0
-		sl, sv int // strides of dst's last variable and of v
-	}
 	n, ni := len(dst.vars), len(items)
-	its := make([]item, ni)
-	str := make([]int, ni*n) // str[j*n+d]: stride of dst.vars[d] in items[j]
+	// Leading variables lead[0:nl], trailing ones in the block.
+	nl, bl := n, 1
+	for nl > 0 && bl*cv < mbBlock {
+		nl--
+		bl *= dst.card[nl]
+	}
+	bsize := bl * cv
+	base := make([]int, ni)
+	str := make([]int, ni*nl) // str[j*nl+d]: stride of dst.vars[d] in items[j]
+	idx := make([][]int32, ni)
 	for j, f := range items {
-		its[j] = item{vals: f.vals, sv: f.stride(v)}
-		for d, w := range dst.vars {
-			str[j*n+d] = f.stride(w)
+		for d := range nl {
+			str[j*nl+d] = f.stride(dst.vars[d])
 		}
-		if n > 0 {
-			its[j].sl = str[j*n+n-1]
-		}
-	}
-	// The items that vary along the last variable first.
-	nv := 0
-	for j := range its {
-		if its[j].sl != 0 {
-			its[nv], its[j] = its[j], its[nv]
-			for d := range n {
-				str[nv*n+d], str[j*n+d] = str[j*n+d], str[nv*n+d]
+		// The offsets of the block's entries in f.
+		ix := make([]int32, bsize)
+		sv := f.stride(v)
+		k := 0
+		cnt := make([]int, n-nl)
+		o := 0
+		for range bl {
+			for x := range cv {
+				ix[k] = int32(o + x*sv)
+				k++
 			}
-			nv++
-		}
-	}
-	cl := 1
-	if n > 0 {
-		cl = dst.card[n-1]
-	}
-	cnt := make([]int, n)
-	block := make([]float64, cl*cv)
-	for e0 := 0; e0 < len(dst.vals); e0 += cl {
-		for x := range cv {
-			base := 0.0
-			for j := nv; j < ni; j++ {
-				it := &its[j]
-				base += it.vals[it.off+x*it.sv]
-			}
-			for c := range cl {
-				s := base
-				for j := range nv {
-					it := &its[j]
-					s += it.vals[it.off+c*it.sl+x*it.sv]
+			for d := n - 1; d >= nl; d-- {
+				sd := f.stride(dst.vars[d])
+				cnt[d-nl]++
+				if cnt[d-nl] < dst.card[d] {
+					o += sd
+					break
 				}
-				block[c*cv+x] = s
+				cnt[d-nl] = 0
+				o -= (dst.card[d] - 1) * sd
+			}
+		}
+		idx[j] = ix
+	}
+	block := make([]float64, bsize)
+	cnt := make([]int, nl)
+	for e0 := 0; e0 < len(dst.vals); e0 += bl {
+		clear(block)
+		for j, f := range items {
+			vals := f.vals[base[j]:]
+			for b, o := range idx[j] {
+				block[b] += vals[o]
 			}
 		}
 		each(e0, block)
-		for d := n - 2; d >= 0; d-- {
+		for d := nl - 1; d >= 0; d-- {
 			cnt[d]++
 			if cnt[d] < dst.card[d] {
-				for j := range its {
-					its[j].off += str[j*n+d]
+				for j := range base {
+					base[j] += str[j*nl+d]
 				}
 				break
 			}
 			cnt[d] = 0
-			for j := range its {
-				its[j].off -= (dst.card[d] - 1) * str[j*n+d]
+			for j := range base {
+				base[j] -= (dst.card[d] - 1) * str[j*nl+d]
 			}
 		}
 	}
 }
+
+// mbBlock is the fewest entries of a block of sumBlocks.
+const mbBlock = 64
 
 // absorbScopes returns items with each table whose scope lies within a
 // larger one's added into a copy of that one: the same sum, fewer tables

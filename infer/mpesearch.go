@@ -110,6 +110,7 @@ type aoSearch struct {
 	ctx    [][]ir.VarID
 	ctxStr [][]int
 	cache  [][]float64
+	csize  []int // the entries of cache[i] (0: no cache)
 
 	// Forward checking (nil dom: off).
 	dom   []uint64 // by VarID: the states still possible
@@ -251,15 +252,15 @@ func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 		return 0, false
 	}
 	key := -1
-	if cap(s.cache[i]) > 0 {
+	if s.csize[i] > 0 {
 		key = 0
 		for j, w := range s.ctx[i] {
 			key += s.a[w] * s.ctxStr[i][j]
 		}
 		c := s.cache[i]
-		if len(c) == 0 {
-			// First visit: fill the table.
-			c = c[:cap(c)]
+		if c == nil {
+			// First visit: make the table.
+			c = make([]float64, s.csize[i])
 			for j := range c {
 				c[j] = math.Inf(1)
 			}
@@ -365,6 +366,7 @@ func (s *aoSearch) initCache(p *mpeProblem, nbs [][]ir.VarID) {
 	s.ctx = make([][]ir.VarID, n)
 	s.ctxStr = make([][]int, n)
 	s.cache = make([][]float64, n)
+	s.csize = make([]int, n)
 	total := 0
 	for i, v := range s.order {
 		ctx := nbs[v]
@@ -385,7 +387,7 @@ func (s *aoSearch) initCache(p *mpeProblem, nbs [][]ir.VarID) {
 			str[j] = m
 			m *= p.card[ctx[j]]
 		}
-		s.ctx[i], s.ctxStr[i], s.cache[i] = ctx, str, make([]float64, 0, size)
+		s.ctx[i], s.ctxStr[i], s.csize[i] = ctx, str, size
 	}
 }
 

@@ -354,8 +354,8 @@ func (c *climber) climb(iter0 int) (*DAG, float64, int) {
 
 // HillClimb searches for the graph of highest score by moves that add,
 // delete or reverse one edge. It climbs from start if start is not nil,
-// else from each of opt.Starts in turn (by default the empty graph, the
-// Chow–Liu tree and the DAG the PC algorithm estimates; see [Start]),
+// else from each of opt.Starts in turn (by default the Chow–Liu tree and
+// the DAG the PC algorithm estimates; see [DefaultStarts]),
 // each made to respect the constraints by [Admit]. Each climb is a tabu
 // search (see climber.climb): greedy steps to a local maximum, then the
 // best non-tabu moves, worsening or not, until Patience moves have not

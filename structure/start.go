@@ -22,11 +22,13 @@ var startNames = []string{"empty", "chow-liu", "pc"}
 func (s Start) String() string { return startNames[s] }
 
 // DefaultStarts are the graphs [HillClimb] starts from when given none.
-// Climbing from the empty graph alone often ends at a local maximum with
+// Climbing from the empty graph often ends at a local maximum with
 // v-structures formed the wrong way round (and extra edges making up for
 // them); a start with the right skeleton and v-structures — PC's — avoids
-// most of that, and the best of the three climbs is kept.
-var DefaultStarts = []Start{StartEmpty, StartChowLiu, StartPC}
+// most of that, and the better of the two climbs is kept. On 5,000 to
+// 50,000 rows of nine corpus networks the climb from the empty graph was
+// never better than both of these, so it is left out by default.
+var DefaultStarts = []Start{StartChowLiu, StartPC}
 
 // StartNames returns the names ParseStart accepts.
 func StartNames() []string { return slices.Clone(startNames) }

@@ -30,7 +30,7 @@ const structureSummary = "Structure learns the graph of a Bayesian network from 
 	"reversing one edge: the best move each step, worsening ones too once no move improves,\n" +
 	"a pair of variables left alone for --tabu N moves (default 10) after a move changes it,\n" +
 	"stopping after 5N moves without a better graph. It climbs from each of --start (default\n" +
-	"empty,chow-liu,pc: the empty graph, the Chow-Liu tree and PC's graph) or from a model\n" +
+	"chow-liu,pc: the Chow-Liu tree and PC's graph; empty, the empty graph) or from a model\n" +
 	"file's graph, then --restarts N times from the best graph perturbed by random deletions\n" +
 	"and reversals of edges (--seed S), and keeps the best. --method k2 is Cooper and\n" +
 	"Herskovits' K2 given --order A,B,... (default: the columns' order). --method chow-liu is\n" +
@@ -79,7 +79,7 @@ func structureFlags(c *cli, fs *flag.FlagSet) {
 	fs.Float64Var(&stESS, "ess", structure.DefaultESS, "BDeu's equivalent sample size (--score bdeu, --params bayes)")
 	fs.IntVar(&stMaxParents, "max-parents", 0, "the most parents of a variable (0: no limit)")
 	fs.IntVar(&stTabu, "tabu", 10, "hc: the tabu tenure, in moves (0: stop at the first local maximum)")
-	fs.StringVar(&stStart, "start", "", "hc: the graphs climbed from, a `list` of empty, chow-liu, pc (default all),\nor a model file")
+	fs.StringVar(&stStart, "start", "", "hc: the graphs climbed from, a `list` of empty, chow-liu, pc (default chow-liu,pc),\nor a model file")
 	fs.IntVar(&stRestarts, "restarts", 0, "hc: restarts from the best graph perturbed by random deletions and reversals")
 	fs.Uint64Var(&stSeed, "seed", 1, "hc: the seed of the restarts' perturbations")
 	fs.StringVar(&stRequire, "require", "", "a `file` of edges every graph has, one 'A -> B' a line")

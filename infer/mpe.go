@@ -101,7 +101,7 @@ func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 
 func (a *answerer) mpe() (*Result, error) {
 	vars := a.unobserved()
-	if a.opt.Engine == Auto && a.kind == VE {
+	if a.opt.Engine == Auto && a.kind == VE && a.need == nil {
 		// Auto without a compiled tree: branch and bound (mpesearch.go),
 		// which is max-product elimination when the width allows it.
 		pe, err := a.pe()
@@ -120,6 +120,21 @@ func (a *answerer) mpe() (*Result, error) {
 }
 
 func (a *answerer) mapQuery() (*Result, error) {
+	if a.opt.Engine == Auto && a.kind == VE && a.need == nil {
+		// Auto: the other variables summed out, then branch and bound
+		// over the MAP variables (mapsearch.go).
+		pe, err := a.pe()
+		if err != nil {
+			return nil, err
+		}
+		best, mx, ok, err := searchMAP(a.m, a.obs, a.card, a.q.Targets, a.k, a.q.Pos, searchConfig{})
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return a.maxResult(a.q.Targets, best, mx, pe), nil
+		}
+	}
 	return a.maximise(a.q.Targets)
 }
 

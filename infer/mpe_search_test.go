@@ -277,3 +277,73 @@ func BenchmarkMPESearch(b *testing.B) {
 		})
 	}
 }
+
+// TestMAPSearchBruteForce checks MAP by search (the other variables summed
+// out, then the search) against the full joint on random networks, with
+// i-bounds that make it search.
+func TestMAPSearchBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 7))
+	for net := range 60 {
+		spec := randomNet(rng, 3+rng.IntN(6), 4, 3, net%2 == 0)
+		m := spec.build(t)
+		n := len(spec.card)
+		obs := make([]int, n)
+		for v := range obs {
+			obs[v] = -1
+		}
+		perm := rng.Perm(n)
+		ne := rng.IntN(min(3, n-1) + 1)
+		var ev []ir.Obs
+		for _, v := range perm[:ne] {
+			ev = append(ev, ir.Obs{Var: ir.VarID(v), State: rng.IntN(spec.card[v])})
+			obs[v] = ev[len(ev)-1].State
+		}
+		vars := ids(perm[ne : ne+1+rng.IntN(n-ne)]...)
+		table, mx, pe := bruteMax(m, vars, ev)
+		for _, cfg := range searchConfigs {
+			what := fmt.Sprintf("net %d MAP %v | %v ibound %g", net, vars, ev, cfg.ibound)
+			best, got, ok, err := searchMAP(m, obs, spec.card, vars, newKernel(nil), ir.Pos{}, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pe == 0 {
+				if ok {
+					t.Errorf("%s: impossible evidence, but the search found %v", what, best)
+				}
+				continue
+			}
+			if !ok {
+				t.Fatalf("%s: gave up", what)
+			}
+			key := make([]byte, len(vars))
+			for i, v := range vars {
+				key[i] = byte(best[v])
+			}
+			if p := table[string(key)]; !relEqual(p, mx, 1e-9) {
+				t.Errorf("%s: assignment %v has P %v, the maximum is %v", what, best, p, mx)
+			}
+			if !(math.Abs(got.log()-math.Log(mx)) <= 1e-9) {
+				t.Errorf("%s: ln max = %v, want %v", what, got.log(), math.Log(mx))
+			}
+		}
+		// And through Answer (Auto), against enumeration.
+		q := &ir.Query{Kind: ir.MAP, Targets: vars, TargetStates: make([]int, len(vars)), Evidence: ev}
+		for i := range q.TargetStates {
+			q.TargetStates[i] = -1
+		}
+		want, errW := Answer(m, q, Options{Engine: Enum})
+		got, errG := Answer(m, q, Options{})
+		if errors.Is(errW, ErrImpossible) {
+			if !errors.Is(errG, ErrImpossible) {
+				t.Errorf("net %d: error %v, want the impossible-evidence kind", net, errG)
+			}
+			continue
+		}
+		if errW != nil || errG != nil {
+			t.Fatalf("net %d: %v, %v", net, errW, errG)
+		}
+		if !(math.Abs(got.LogP-want.LogP) <= 1e-9) {
+			t.Errorf("net %d MAP %v: ln P %v, want %v", net, vars, got.LogP, want.LogP)
+		}
+	}
+}

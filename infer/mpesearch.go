@@ -623,6 +623,20 @@ func searchMPEWith(m *ir.Model, obs, card []int, k *kernel, pos ir.Pos, cfg sear
 	if !ok {
 		return nil, mx, false, nil
 	}
+	ra, _, ok, err := solveMax(p, k, pos, cfg)
+	if !ok || err != nil {
+		return nil, mx, false, err
+	}
+	best = assignmentOf(m, p, obs, card, ra)
+	return best, jointAt(m, obs, card, best), true, nil
+}
+
+// solveMax maximises the sum of p's tables over p's variables: the
+// maximising states (reduced, by VarID; -1 elsewhere) and the maximum. ok
+// is false when the search gave up or found no assignment of positive
+// probability.
+func solveMax(p *mpeProblem, k *kernel, pos ir.Pos, cfg searchConfig) (ra []int, lnmax float64, ok bool, err error) {
+	card := p.card
 	sc := make([][]ir.VarID, len(p.fs))
 	for i, f := range p.fs {
 		sc[i] = f.vars
@@ -695,36 +709,36 @@ func searchMPEWith(m *ir.Model, obs, card []int, k *kernel, pos ir.Pos, cfg sear
 		var done bool
 		b, done = runMBE(p, order, try.ib, k)
 		if !done {
-			return nil, mx, false, canceled(pos)
+			return nil, 0, false, canceled(pos)
 		}
 		if trace := mpeTrace; trace != nil {
 			trace("%d variables to search (%d fixed by zeros); i-bound %g, exact %v; bound %.12g", len(p.vars), countFixed(p), try.ib, b.exact, b.bound)
 		}
 		s = newAOSearch(p, b, parent, nbs, k, try.nodes, maxSolStates)
 		if s == nil {
-			return nil, mx, false, nil
+			return nil, 0, false, nil
 		}
-		ra := make([]int, len(card))
+		ra = make([]int, len(card))
 		for i := range ra {
 			ra[i] = -1
 		}
-		lnmax, ran := s.run(p.konst, b.bound, ra)
+		var ran bool
+		lnmax, ran = s.run(p.konst, b.bound, ra)
 		if trace := mpeTrace; trace != nil {
 			trace("search: %d nodes, maximum %.12g, done %v", s.nodes, lnmax, ran)
 		}
 		if !ran {
 			if k.poll() {
-				return nil, mx, false, canceled(pos)
+				return nil, 0, false, canceled(pos)
 			}
 			continue
 		}
 		if math.IsInf(lnmax, -1) {
-			return nil, mx, false, nil
+			return nil, 0, false, nil
 		}
-		best = assignmentOf(m, p, obs, card, ra)
-		return best, jointAt(m, obs, card, best), true, nil
+		return ra, lnmax, true, nil
 	}
-	return nil, mx, false, nil
+	return nil, 0, false, nil
 }
 
 // assignmentOf returns the model's states of the search's assignment ra

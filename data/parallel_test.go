@@ -313,3 +313,27 @@ func TestParallelReadError(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadParallel: any input parsed in small chunks on several workers
+// gives the rows, states and error of one reader.
+func FuzzReadParallel(f *testing.F) {
+	for _, tc := range parseTests {
+		f.Add([]byte(tc.csv), uint8(5))
+	}
+	for _, tc := range errorTests {
+		if len(tc.csv) < 1<<12 {
+			f.Add([]byte(tc.csv), uint8(9))
+		}
+	}
+	f.Add(quotedCSV(40, 1), uint8(3))
+	m := withOpen(f)
+	f.Fuzz(func(t *testing.T, src []byte, chunk uint8) {
+		opt := Options{IgnoreUnknownColumns: true, Workers: 1}
+		wantRows, wantStates, wantErr := readEvery(m, bytes.NewReader(src), opt, 7)
+		opt.Workers, opt.chunkSize = 3, 1+int(chunk)
+		rows, states, errText := readEvery(m, bytes.NewReader(src), opt, 5)
+		if rows != wantRows || states != wantStates || errText != wantErr {
+			t.Fatalf("in chunks of %d on 3 workers:\n%s%s %q\none reader:\n%s%s %q", opt.chunkSize, rows, states, errText, wantRows, wantStates, wantErr)
+		}
+	})
+}

@@ -38,12 +38,14 @@ func print(filename, src string, f *grammar.File) (out []byte, err error) {
 	}
 	p := &printer{toks: toks, comments: comments, sep: sepNewline}
 	defer func() {
+		// A bug, never the input's fault: the input has parsed. No
+		// input may crash the caller (the language server, say).
 		if r := recover(); r != nil {
-			ie, ok := r.(internalError)
-			if !ok {
-				panic(r)
+			if ie, ok := r.(internalError); ok {
+				err = fmt.Errorf("format: internal error: %s", ie.msg)
+				return
 			}
-			err = fmt.Errorf("format: internal error: %s", ie.msg)
+			err = fmt.Errorf("format: internal error: %v", r)
 		}
 	}()
 	p.file(f)

@@ -1,8 +1,11 @@
 package infer
 
 import (
+	"cmp"
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // This file schedules the cliques of a calibration pass, on one core or
@@ -13,11 +16,18 @@ import (
 // computes depends only on what those cliques sent, in a fixed order, so
 // a pass gives the same bits whichever core runs which clique and in
 // which order the independent ones run: a tree calibrated on two cores is
-// the tree calibrated on one. On several cores, the cliques whose
-// predecessors are done wait in a queue, the one with the heaviest chain
-// of work still depending on it first, and each worker takes the next:
-// the calling goroutine and up to GOMAXPROCS-1 helpers. The helpers are
-// goroutines started once for the process (parked on a channel while
+// the tree calibrated on one.
+//
+// On several cores the tree is cut, when it is compiled, into its top (a
+// few cliques around the root) and the subtrees hanging from the top
+// (chunks), chosen so that the chunks, shared out heaviest first, keep
+// the workers equally busy while the top stays light. In collect the
+// workers claim chunks one at a time (an atomic counter), each running
+// its chunk's cliques children first, and then the calling goroutine
+// runs the top; distribute runs the top first. A worker synchronises only
+// once per chunk, and a helper that is slow to start (on a loaded
+// machine) costs nothing: the caller claims every chunk left. The helpers
+// are goroutines started once for the process (parked on a channel while
 // there is nothing to do), so that a calibration allocates nothing.
 
 // jtPhase is a pass of a calibration.
@@ -35,22 +45,116 @@ const (
 var parMinEntries = 1 << 18
 
 // jtPar is a workspace's state for the parallel passes. mu guards every
-// field but cnt.
+// field but sc, next and done.
 type jtPar struct {
 	sc jtScratch // the calling goroutine's scratch
 
+	next atomic.Int32 // the next chunk to claim
+	done atomic.Int32 // chunks finished
+
 	mu      sync.Mutex
-	cond    sync.Cond // signalled when the queue grows or the pass ends
+	cond    sync.Cond // signalled when a helper finishes a chunk or leaves
 	active  bool      // a pass is running
 	phase   jtPhase
 	cancel  <-chan struct{}
-	queue   []int32 // ready cliques: a max-heap on prio
-	prio    []float64
-	pending []int32 // collect: children of each clique not yet done
-	done    int     // cliques done
-	stop    bool    // canceled
-	lost    bool    // some worker's kernel recorded a lost product
-	helpers int     // helpers inside the pass
+	stop    bool // canceled
+	lost    bool // some worker's kernel recorded a lost product
+	helpers int  // helpers inside the pass
+}
+
+// jtChunks is the cut of a tree for the parallel passes.
+type jtChunks struct {
+	top    []int32   // the top's cliques, in breadth-first order
+	chunks [][]int32 // each chunk's cliques, in breadth-first order; the heaviest chunk first
+}
+
+// cutTree cuts the tree for the parallel passes: starting from the
+// root's subtrees, it moves the root of the heaviest subtree to the top
+// while that lowers the estimated time on two workers (the top's entries
+// plus the larger of the two workers' shares, the subtrees dealt out
+// heaviest first to the less loaded).
+func (t *jtStructure) cutTree() jtChunks {
+	k := len(t.order)
+	if k == 0 {
+		return jtChunks{}
+	}
+	size := func(c int32) float64 { return float64(t.off[c+1] - t.off[c]) }
+	// weight[c]: the entries of c's subtree.
+	weight := make([]float64, k)
+	for i := k - 1; i >= 0; i-- {
+		c := t.order[i]
+		weight[c] += size(c)
+		if pa := t.parent[c]; pa >= 0 {
+			weight[pa] += weight[c]
+		}
+	}
+	byWeight := func(a, b int32) int {
+		if weight[a] != weight[b] {
+			return cmp.Compare(weight[b], weight[a])
+		}
+		return cmp.Compare(a, b)
+	}
+	estimate := func(top float64, roots []int32) float64 {
+		var w0, w1 float64
+		for _, r := range roots {
+			if w0 <= w1 {
+				w0 += weight[r]
+			} else {
+				w1 += weight[r]
+			}
+		}
+		return top + max(w0, w1)
+	}
+	root := t.order[0]
+	inTop := []int32{root}
+	roots := slices.SortedFunc(slices.Values(t.kids[root]), byWeight)
+	topW := size(root)
+	best, bestTop := estimate(topW, roots), 1
+	var cut []int32 // the top, in the order its cliques joined it
+	cut = append(cut, inTop...)
+	for step := 0; step < 64 && len(roots) > 0; step++ {
+		r := roots[0]
+		roots = append(roots[1:], t.kids[r]...)
+		slices.SortFunc(roots, byWeight)
+		cut = append(cut, r)
+		topW += size(r)
+		if e := estimate(topW, roots); e < best {
+			best, bestTop = e, len(cut)
+		}
+	}
+	isTop := make([]bool, k)
+	for _, c := range cut[:bestTop] {
+		isTop[c] = true
+	}
+	// The chunks: the subtrees under the top, heaviest first.
+	var ch jtChunks
+	var heads []int32
+	for _, c := range t.order {
+		if isTop[c] {
+			ch.top = append(ch.top, c)
+			for _, d := range t.kids[c] {
+				if !isTop[d] {
+					heads = append(heads, d)
+				}
+			}
+		}
+	}
+	slices.SortFunc(heads, byWeight)
+	which := make([]int32, k) // chunk of each clique
+	for i, h := range heads {
+		which[h] = int32(i)
+	}
+	ch.chunks = make([][]int32, len(heads))
+	for _, c := range t.order {
+		if isTop[c] {
+			continue
+		}
+		if pa := t.parent[c]; !isTop[pa] {
+			which[c] = which[pa]
+		}
+		ch.chunks[which[c]] = append(ch.chunks[which[c]], c)
+	}
+	return ch
 }
 
 // run does clique c's part of the phase.
@@ -66,164 +170,92 @@ func (t *JTree) run(k *kernel, w *jtWork, phase jtPhase, c int32, sc *jtScratch)
 	return t.distributeClique(k, w, c, true, sc)
 }
 
+// runList runs the phase over the cliques cs (in breadth-first order):
+// backwards in collect, forwards in distribute.
+func (t *JTree) runList(k *kernel, w *jtWork, phase jtPhase, cs []int32, sc *jtScratch) bool {
+	n := len(cs)
+	for i := range n {
+		c := cs[n-1-i]
+		if phase >= phaseDistribute {
+			c = cs[i]
+		}
+		if k.stop() || !t.run(k, w, phase, c, sc) {
+			return false
+		}
+	}
+	return true
+}
+
 // schedule runs a phase over every clique, each after the cliques it
 // waits for (its children in collect, its parent in distribute). It
 // reports whether it finished (false if k is canceled) and whether a
 // product fell below the normal range in its normalisations.
 func (t *JTree) schedule(k *kernel, w *jtWork, phase jtPhase) (ok, lost bool) {
 	w.par.sc.grow(t)
-	if n := runtime.GOMAXPROCS(0); n > 1 && len(t.init) >= parMinEntries && len(t.order) > 1 {
-		return t.scheduleParallel(k, w, phase, n-1)
-	}
 	kl := kernel{cancel: k.cancelChan()}
-	n := len(t.order)
-	for i := range n {
-		c := t.order[n-1-i]
-		if phase >= phaseDistribute {
-			c = t.order[i]
-		}
-		if kl.stop() || !t.run(&kl, w, phase, c, &w.par.sc) {
-			return false, false
-		}
+	if n := runtime.GOMAXPROCS(0); n > 1 && len(t.init) >= parMinEntries && len(t.cut.chunks) > 1 {
+		return t.scheduleParallel(&kl, w, phase, n-1)
 	}
-	return true, kl.lost
+	return t.runList(&kl, w, phase, t.order, &w.par.sc), kl.lost
 }
 
 // scheduleParallel is schedule on the calling goroutine and up to
 // helpers helpers.
-func (t *JTree) scheduleParallel(k *kernel, w *jtWork, phase jtPhase, helpers int) (ok, lost bool) {
+func (t *JTree) scheduleParallel(kl *kernel, w *jtWork, phase jtPhase, helpers int) (ok, lost bool) {
 	p := &w.par
-	n := len(t.order)
+	top := t.cut.top
+	if phase >= phaseDistribute && !t.runList(kl, w, phase, top, &p.sc) {
+		return false, false
+	}
 	p.mu.Lock()
 	if p.cond.L == nil {
 		p.cond.L = &p.mu
-		p.queue = make([]int32, 0, n)
-		p.prio = make([]float64, n)
-		p.pending = make([]int32, n)
 	}
-	p.active, p.phase, p.cancel = true, phase, k.cancelChan()
-	p.done, p.stop, p.lost = 0, false, false
-	p.queue = p.queue[:0]
-	if phase >= phaseDistribute {
-		// The heaviest chain below a clique.
-		copy(p.prio, t.span)
-		p.push(t.order[0])
-	} else {
-		// The heaviest chain from a clique up to the root.
-		for _, c := range t.order {
-			p.prio[c] = float64(t.off[c+1] - t.off[c])
-			if pa := t.parent[c]; pa >= 0 {
-				p.prio[c] += p.prio[pa]
-			}
-			p.pending[c] = int32(len(t.kids[c]))
-		}
-		for _, c := range t.order {
-			if len(t.kids[c]) == 0 {
-				p.push(c)
-			}
-		}
-	}
+	p.active, p.phase, p.cancel = true, phase, kl.cancel
+	p.stop, p.lost = false, false
+	p.next.Store(0)
+	p.done.Store(0)
 	p.mu.Unlock()
 	jtHelpers.call(w, t, helpers)
-	t.work(w, &w.par.sc)
+	t.work(w, &p.sc)
 	p.mu.Lock()
-	for p.helpers > 0 {
+	for p.helpers > 0 || int(p.done.Load()) < len(t.cut.chunks) && !p.stop {
 		p.cond.Wait()
 	}
 	p.active = false
 	ok, lost = !p.stop, p.lost
 	p.mu.Unlock()
-	return ok, lost
+	if ok && phase < phaseDistribute {
+		ok = t.runList(kl, w, phase, top, &p.sc)
+	}
+	return ok, lost || kl.lost
 }
 
-// work takes ready cliques of w's pass and runs them until the pass ends.
+// work claims chunks of w's pass and runs them until none is left.
 func (t *JTree) work(w *jtWork, sc *jtScratch) {
 	p := &w.par
-	kl := kernel{cancel: p.cancel}
 	p.mu.Lock()
+	phase := p.phase
+	kl := kernel{cancel: p.cancel}
+	p.mu.Unlock()
+	n := int32(len(t.cut.chunks))
+	ok := true
 	for {
-		for len(p.queue) == 0 && p.done < len(t.order) && !p.stop {
-			p.cond.Wait()
-		}
-		if p.done == len(t.order) || p.stop {
+		i := p.next.Add(1) - 1
+		if i >= n {
 			break
 		}
-		c := p.pop()
-		p.mu.Unlock()
-		ok := !kl.stop() && t.run(&kl, w, p.phase, c, sc)
-		p.mu.Lock()
-		if !ok {
-			p.stop = true
+		ok = ok && t.runList(&kl, w, phase, t.cut.chunks[i], sc)
+		if p.done.Add(1) == n || !ok {
+			p.mu.Lock()
+			p.stop = p.stop || !ok
 			p.cond.Broadcast()
-			break
-		}
-		p.done++
-		grew := false
-		if p.phase >= phaseDistribute {
-			for _, d := range t.kids[c] {
-				p.push(d)
-				grew = true
-			}
-		} else if pa := t.parent[c]; pa >= 0 {
-			if p.pending[pa]--; p.pending[pa] == 0 {
-				p.push(pa)
-				grew = true
-			}
-		}
-		if grew || p.done == len(t.order) {
-			p.cond.Broadcast()
+			p.mu.Unlock()
 		}
 	}
+	p.mu.Lock()
 	p.lost = p.lost || kl.lost
 	p.mu.Unlock()
-}
-
-// push adds c to the ready queue.
-func (p *jtPar) push(c int32) {
-	p.queue = append(p.queue, c)
-	i := len(p.queue) - 1
-	for i > 0 {
-		up := (i - 1) / 2
-		if !p.before(p.queue[i], p.queue[up]) {
-			break
-		}
-		p.queue[i], p.queue[up] = p.queue[up], p.queue[i]
-		i = up
-	}
-}
-
-// pop removes and returns the first clique of the ready queue.
-func (p *jtPar) pop() int32 {
-	q := p.queue
-	c := q[0]
-	last := len(q) - 1
-	q[0] = q[last]
-	q = q[:last]
-	for i := 0; ; {
-		l, best := 2*i+1, i
-		if l < len(q) && p.before(q[l], q[best]) {
-			best = l
-		}
-		if l+1 < len(q) && p.before(q[l+1], q[best]) {
-			best = l + 1
-		}
-		if best == i {
-			break
-		}
-		q[i], q[best] = q[best], q[i]
-		i = best
-	}
-	p.queue = q
-	return c
-}
-
-// before orders the ready queue: the heavier chain first, then the lower
-// clique.
-func (p *jtPar) before(a, b int32) bool {
-	if p.prio[a] != p.prio[b] {
-		return p.prio[a] > p.prio[b]
-	}
-	return a < b
 }
 
 // jtHelpers are the goroutines that join the parallel passes.
@@ -271,7 +303,7 @@ func (h *helperPool) serve() {
 	for j := range h.jobs {
 		p := &j.w.par
 		p.mu.Lock()
-		if !p.active || p.done == len(j.t.order) || p.stop {
+		if !p.active || int(p.next.Load()) >= len(j.t.cut.chunks) || p.stop {
 			p.mu.Unlock()
 			continue
 		}

@@ -88,7 +88,7 @@ type jtStructure struct {
 	down []sepMap // down[c]: parent[c] onto that separator
 
 	varCl [][]varPos // varCl[v]: the cliques holding v, and v's position in each
-	span  []float64  // span[c]: entries of the heaviest path from c down to a leaf (the parallel calibration's priority)
+	cut   jtChunks   // the tree cut for the parallel passes (jtpar.go)
 
 	home    []int32 // home[v]: the smallest clique containing v, or -1 for a variable outside inference
 	isHome  []bool  // isHome[c]: c is some variable's home
@@ -686,14 +686,7 @@ func structure(m *ir.Model, fs []*ir.Factor, p *jtPlan) (t *jtStructure, fillMap
 			t.varCl[v] = append(t.varCl[v], varPos{int32(c), int32(i)})
 		}
 	}
-	t.span = make([]float64, k)
-	for i := k - 1; i >= 0; i-- {
-		c := t.order[i]
-		t.span[c] += float64(size(c))
-		if pa := t.parent[c]; pa >= 0 {
-			t.span[pa] = max(t.span[pa], t.span[c])
-		}
-	}
+	t.cut = t.cutTree()
 	// The separators.
 	t.sepOff = make([]int, k)
 	t.sepLen = make([]int, k)

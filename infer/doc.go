@@ -268,11 +268,18 @@
 // scale, and divided by P(e) from a sum collect.
 //
 // Engine choice: Auto uses the junction tree for P(*|e) and, on models
-// with at least [AutoJTVars] discrete variables, for every query but MAP;
-// otherwise, or when the tree exceeds the limits, it uses VE. Both costs
-// are estimated before anything is allocated (the triangulation and VE's
-// plan), so a model neither can answer is refused in about the time of
-// the greedy passes.
+// with at least [AutoJTVars] discrete variables, for MPE; MAP uses VE.
+// Every other query is planned (plan.go): VE's plan on the reduced model
+// (barren variables dropped, the evidence absorbed, the components the
+// evidence separates from a normalised query left out when their
+// constant is provably positive, the cheapest of three greedy orders) is
+// weighed against the junction tree's compilation (unless compiled
+// already; shared among [Options.Queries]) and calibration, by estimated
+// time, and the tree is not even triangulated when VE costs less than
+// any tree of the model could. [ExplainQuery] prints the choice. When the
+// tree exceeds the limits Auto uses VE. Both costs are estimated before
+// anything is allocated (the triangulation and VE's plan), so a model
+// neither can answer is refused in about the time of the greedy passes.
 //
 // # Limits and cancellation
 //

@@ -245,9 +245,9 @@
 // query for marginals writes back only the cliques some variable's
 // marginal is read from (its smallest clique). The root is the clique
 // from which the heaviest path to a leaf is lightest; on a tree of at
-// least 256k entries both passes run on every core (jtpar.go), a clique
-// as soon as those it waits for are done, with the same bits as on one
-// core. A joint query whose variables share a clique is summed from that
+// least 256k entries both passes run on every core (jtpar.go): the
+// subtrees under a few cliques around the root are shared out, heaviest
+// first, and those cliques run alone, with the same bits as on one core. A joint query whose variables share a clique is summed from that
 // clique; any other joint query, and MAP, go to VE.
 //
 // Scaling (see Scaling above): each collect message is normalised by a

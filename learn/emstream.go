@@ -25,8 +25,9 @@ import (
 // relative, not to the last bit).
 
 // maxPatternCells is the most cells (patterns × variables) that EM holds
-// in memory (about 100 MB); past it, Learn streams.
-var maxPatternCells = 1 << 23
+// in memory (some 30 MB: a pattern costs about 13 bytes per variable and
+// 60 more); past it, Learn streams.
+var maxPatternCells = 1 << 21
 
 // readPatternsUpTo reads the rows of r into patterns for m, and reports
 // false as soon as they hold more than maxCells cells.

@@ -104,6 +104,9 @@ func queryCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 	if f.data != "" {
 		return c.usageErr("--data NAME=FILE is not supported by pbl-beam")
 	}
+	if f.explain {
+		return c.usageErr("--explain is not run by pbl-beam: pbl query --explain shows the plan of the queries")
+	}
 	mem, err := parseSize(f.maxMemory)
 	if err != nil {
 		return c.usageErr("%v", err)
@@ -135,7 +138,10 @@ func queryCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 	}
 	defer cleanup()
 	l := &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, ignore: f.ignore, path: args[0]}
-	j := &job{Kind: "query", Queries: args[1:], Answer: answerParams{Engine: f.engine, Order: f.order, MaxTable: f.maxTable, MaxMemory: mem, Top: f.top, Seed: f.seed}}
+	// The engines are chosen as pbl query --batch chooses them, which
+	// counts a block of 1,024 rows' queries as sharing a junction tree.
+	const pblBatchRows = 1024
+	j := &job{Kind: "query", Queries: args[1:], Answer: answerParams{Engine: f.engine, Order: f.order, MaxTable: f.maxTable, MaxMemory: mem, Top: f.top, Seed: f.seed, Queries: pblBatchRows * (len(args) - 1)}}
 	j.Out, j.Ext = outputPrefix(f.out, ".jsonl")
 	if _, err := j.Answer.options(); err != nil {
 		return c.usageErr("%v", err)

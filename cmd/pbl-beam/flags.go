@@ -37,6 +37,7 @@ type cmdFlags struct {
 	maxMemory     string
 	top           int
 	seed          uint64
+	explain       bool
 
 	runner string // the Beam runner, after beam()
 }
@@ -154,7 +155,8 @@ func queryFlags(c *cli, f *cmdFlags) {
 	c.fs.StringVar(&f.out, "o", "", "write each shard's answers to PREFIX-SSSSS-of-NNNNN.jsonl; required")
 	c.fs.BoolVar(&f.ignore, "ignore-unknown-columns", false, "skip CSV columns that name no variable of the model")
 	c.fs.StringVar(&f.engine, "engine", "auto", "inference engine: auto, enum, ve or jt")
-	c.fs.StringVar(&f.order, "order", "min-fill", "elimination order for ve: min-fill or min-weight")
+	c.fs.StringVar(&f.order, "order", "best", "elimination order for ve: best, min-fill, min-weight or weighted-min-fill")
+	c.fs.BoolVar(&f.explain, "explain", false, "the plan of the queries: not run by pbl-beam")
 	c.fs.IntVar(&f.maxTable, "max-table", infer.DefaultMaxTable, "refuse tables with more `entries` than this")
 	c.fs.StringVar(&f.maxMemory, "max-memory", "8GiB", "refuse junction trees needing more `memory` than this")
 	c.fs.IntVar(&f.top, "top", 1000, "P(H | D) lists at most this many hypotheses")

@@ -333,7 +333,7 @@ type learner struct {
 
 // pass runs one pipeline of kind over the shards with the model m.
 func (l *learner) pass(ctx context.Context, m *ir.Model, j *job, params []byte) (*partial, error) {
-	ref, err := refOf(m, l.path, l.states)
+	ref, err := refOf(l.path, l.states)
 	if err != nil {
 		return nil, err
 	}

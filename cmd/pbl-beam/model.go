@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/gob"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,35 +13,23 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
-// A model travels to the workers in the jobs, and is loaded there once per
-// model. A model with every distribution travels as its .pbl text
-// (formats/source, which keeps every number exactly: the parameters of an
-// iteration, a model read from any format). A structure without numbers
-// (edges, naive_bayes, tan, open variables), which .pbl text of the model
-// would not keep, travels as the .pbl source it was loaded from, with the
-// states its open variables were given: the worker loads it as pbl does
-// (pbl.Load), so imports and learn statements are resolved as they were,
-// relative to the file's name (which then must be readable by the
-// workers: pbl convert makes a model one self-contained file).
+// A model travels to the workers in the jobs, as the bytes of the file it
+// was loaded from and the states its open variables were given, and is
+// loaded there once per model as pbl loads it (pbl.Load for .pbl source,
+// whose imports and learn statements are resolved relative to the file's
+// path, which the workers must then be able to read; pbl.LoadFile of a copy
+// for the other formats), so that every number, and every computation on
+// it, is the one pbl makes. The parameters of an EM iteration travel as
+// .pbl text (formats/source, which keeps every number exactly).
 type modelRef struct {
-	Name   string                // the file name the source is loaded as
-	Src    []byte                // .pbl source
+	Name   string                // the file's absolute path
+	Src    []byte                // its bytes
 	States map[ir.VarID][]string // the open variables' states, or nil
 }
 
-// refOf returns how m travels: loaded from path, its open variables
-// settled with states.
-func refOf(m *ir.Model, path string, states map[ir.VarID][]string) (modelRef, error) {
-	if len(m.Unlearned()) == 0 {
-		var b bytes.Buffer
-		if err := source.Write(&b, m, ""); err != nil {
-			return modelRef{}, err
-		}
-		return modelRef{Name: "model.pbl", Src: b.Bytes()}, nil
-	}
-	if strings.ToLower(filepath.Ext(path)) != ".pbl" {
-		return modelRef{}, fmt.Errorf("%s: a model without numbers for %s cannot be sent to the workers", path, m.NameList(m.Unlearned(), 3))
-	}
+// refOf returns how the model loaded from path travels, its open
+// variables settled with states.
+func refOf(path string, states map[ir.VarID][]string) (modelRef, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return modelRef{}, err
@@ -73,16 +60,19 @@ type loaded struct {
 	err  error
 }
 
-// load returns the model r names.
-func (r modelRef) load() (*ir.Model, error) {
+// load returns the model r names, loaded once per scope: each job loads
+// its own (the engines keep caches on a model, which then choose as they
+// would in a pbl process that ran that job alone).
+func (r modelRef) load(scope string) (*ir.Model, error) {
 	var key bytes.Buffer
 	if err := gob.NewEncoder(&key).Encode(r); err != nil {
 		return nil, err
 	}
+	key.WriteString(scope)
 	v, _ := models.LoadOrStore(key.String(), &loaded{})
 	l := v.(*loaded)
 	l.once.Do(func() {
-		l.m, l.err = pbl.Load(r.Name, r.Src)
+		l.m, l.err = r.loadFile()
 		if l.err == nil && r.States != nil {
 			l.m = l.m.WithStates(r.States)
 		}
@@ -90,7 +80,24 @@ func (r modelRef) load() (*ir.Model, error) {
 	return l.m, l.err
 }
 
+// loadFile loads the model file r holds.
+func (r modelRef) loadFile() (*ir.Model, error) {
+	if strings.ToLower(filepath.Ext(r.Name)) == ".pbl" {
+		return pbl.Load(r.Name, r.Src)
+	}
+	dir, err := os.MkdirTemp("", "pbl-beam-model-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	tmp := filepath.Join(dir, filepath.Base(r.Name))
+	if err := os.WriteFile(tmp, r.Src, 0o600); err != nil {
+		return nil, err
+	}
+	return pbl.LoadFile(tmp)
+}
+
 // loadParams returns the parameters of an iteration.
 func loadParams(src []byte) (*ir.Model, error) {
-	return modelRef{Name: "params.pbl", Src: src}.load()
+	return modelRef{Name: "params.pbl", Src: src}.load("")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -73,7 +74,8 @@ func (f *shardFn) ProcessElement(ctx context.Context, shard string, params []byt
 	if err != nil {
 		return fmt.Errorf("bad shard element %q", shard)
 	}
-	p, err := j.run(ctx, i, name, params)
+	sum := sha256.Sum256(f.Job)
+	p, err := j.run(ctx, i, name, params, string(sum[:]))
 	if err != nil {
 		p = failed(i, err)
 	}
@@ -82,8 +84,8 @@ func (f *shardFn) ProcessElement(ctx context.Context, shard string, params []byt
 }
 
 // run does j on shard i, named name.
-func (j *job) run(ctx context.Context, i int, name string, params []byte) (*partial, error) {
-	m, err := j.Model.load()
+func (j *job) run(ctx context.Context, i int, name string, params []byte, scope string) (*partial, error) {
+	m, err := j.Model.load(scope)
 	if err != nil {
 		return nil, fmt.Errorf("loading the model on a worker: %v", err)
 	}

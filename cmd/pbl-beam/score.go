@@ -112,6 +112,7 @@ type answerParams struct {
 	MaxMemory     int64
 	Top           int
 	Seed          uint64
+	Queries       int // infer.Options.Queries: the queries sharing a junction tree's compilation
 }
 
 // options returns the answering options.
@@ -124,7 +125,7 @@ func (a answerParams) options() (pbl.AnswerOptions, error) {
 	if err != nil {
 		return pbl.AnswerOptions{}, err
 	}
-	return pbl.AnswerOptions{Infer: infer.Options{Engine: eng, Order: order, MaxTable: a.MaxTable, MaxMemory: a.MaxMemory}, Top: a.Top, Seed: a.Seed}, nil
+	return pbl.AnswerOptions{Infer: infer.Options{Engine: eng, Order: order, MaxTable: a.MaxTable, MaxMemory: a.MaxMemory, Queries: a.Queries}, Top: a.Top, Seed: a.Seed}, nil
 }
 
 // query answers j.Queries for every row of r, shard i, writing one line

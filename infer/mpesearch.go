@@ -358,9 +358,10 @@ func (s *aoSearch) greedy(i int32, ga []int) float64 {
 	return math.Inf(-1)
 }
 
-// initCache allocates the caches of the subproblems whose context has at
-// most cacheEntries configurations, up to cacheTotal entries in all,
-// deepest subproblems first... in the order, which eliminates them first.
+// initCache plans the caches of the subproblems with children whose
+// context has at most cacheEntries configurations, up to cacheTotal
+// entries in all, in the elimination order (deepest subproblems first); a
+// leaf's subproblem costs no more to solve than to look up.
 func (s *aoSearch) initCache(p *mpeProblem, nbs [][]ir.VarID) {
 	n := len(s.order)
 	s.ctx = make([][]ir.VarID, n)
@@ -377,7 +378,7 @@ func (s *aoSearch) initCache(p *mpeProblem, nbs [][]ir.VarID) {
 				break
 			}
 		}
-		if size > cacheEntries || total+size > cacheTotal || s.kids[i] == nil && len(ctx) > 0 && size > 1<<10 {
+		if size > cacheEntries || total+size > cacheTotal || s.kids[i] == nil {
 			continue
 		}
 		total += size
@@ -591,6 +592,8 @@ const (
 	searchNodes = 1 << 22
 	minIBound   = 1 << 4
 	minNodes    = 1 << 12
+	smallIBound = 1 << 8
+	smallNodes  = 1 << 16
 	// The solutions' bookkeeping holds a state per variable per ancestor
 	// (inclusive): the search gives up on deeper pseudo-trees.
 	maxSolStates = 1 << 24
@@ -676,11 +679,16 @@ func solveMax(p *mpeProblem, k *kernel, pos ir.Pos, cfg searchConfig) (ra []int,
 	switch {
 	case cfg.ibound > 0:
 		tries = []attempt{{cfg.ibound, searchNodes}}
-	case w <= boundWork:
+	case w <= 1<<16:
 		tries = []attempt{{math.Inf(1), searchNodes}}
+	case w <= boundWork:
+		tries = []attempt{{smallIBound, smallNodes}, {math.Inf(1), searchNodes}}
 	default:
-		// The largest power of 4 whose groups' tables fit boundWork
-		// first, then larger ones up to maxWork or exactness.
+		// A small i-bound with a small budget first: cheap nodes, and
+		// on networks with much determinism (pedigrees) often enough.
+		// Then the largest power of 4 whose groups' tables fit
+		// boundWork, then larger ones up to maxWork or exactness.
+		tries = append(tries, attempt{smallIBound, smallNodes})
 		ib := float64(minIBound)
 		for ib*4 <= boundWork {
 			if wi, _ := mbPlan(order, p.card, sc, ib*4); wi > boundWork {

@@ -2,17 +2,27 @@ package lsp
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/report"
 )
 
 // maxHoverRows is the most rows of a table a hover shows.
 const maxHoverRows = 16
+
+// hoverTimeout bounds the time a hover spends answering a query: the
+// server answers one message at a time, so a query of any cost would
+// hold up every keystroke's diagnostics behind it. A query that takes
+// longer is for pbl run or pbl query.
+var hoverTimeout = 2 * time.Second
 
 // hover describes what is at byte offset off: a variable (its states,
 // parents and table), or the query or expectation of that line (its
@@ -130,7 +140,13 @@ func (d *document) answerAt(line int) string {
 		if pos.Line != line || pos.File != "" && filepath.Clean(pos.File) != filepath.Clean(d.path) {
 			continue
 		}
-		a, err := pbl.AnswerQuery(d.model, q, pbl.AnswerOptions{})
+		ctx, cancel := context.WithTimeout(context.Background(), hoverTimeout)
+		a, err := pbl.AnswerQuery(d.model, q, pbl.AnswerOptions{Context: ctx, Infer: infer.Options{Cancel: ctx.Done()}})
+		timedOut := ctx.Err() != nil
+		cancel()
+		if err != nil && (timedOut || errors.Is(err, infer.ErrCanceled) || errors.Is(err, context.DeadlineExceeded)) {
+			return fmt.Sprintf("`%s` takes longer than %v to answer: run it with `pbl run` or `pbl query`", q.Text, hoverTimeout)
+		}
 		if err != nil {
 			return fmt.Sprintf("`%s`: %v", q.Text, errorList(err)[0].Msg)
 		}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,7 +24,41 @@ type message struct {
 	ID      json.RawMessage `json:"id,omitempty"`
 	Method  string          `json:"method,omitempty"`
 	Params  json.RawMessage `json:"params,omitempty"`
+	// A response's members: a message with either is the client's
+	// answer to a request, which the server never sends.
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
 }
+
+// decode reads a message's body: a JSON object whose id, if any, is a
+// number or a string. Any other JSON is an invalid request (a batch, an
+// array, which LSP never sends, among them), reported with the code the
+// client is to be answered with.
+func decode(body []byte) (*message, *rpcError) {
+	if !json.Valid(body) {
+		var v any
+		err := json.Unmarshal(body, &v)
+		return nil, &rpcError{Code: codeParseError, Message: "not JSON: " + err.Error()}
+	}
+	switch t := bytes.TrimSpace(body); {
+	case len(t) > 0 && t[0] == '[':
+		return nil, &rpcError{Code: codeInvalidRequest, Message: "batches are not supported"}
+	case len(t) == 0 || t[0] != '{':
+		return nil, &rpcError{Code: codeInvalidRequest, Message: "a message is a JSON object"}
+	}
+	var m message
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, &rpcError{Code: codeInvalidRequest, Message: "not a JSON-RPC message: " + err.Error()}
+	}
+	if id := bytes.TrimSpace(m.ID); len(id) > 0 && id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9') && string(id) != "null" {
+		return nil, &rpcError{Code: codeInvalidRequest, Message: "the id must be a number or a string, not " + string(id)}
+	}
+	return &m, nil
+}
+
+// isResponse reports whether m is a response (from the client) rather
+// than a request or a notification.
+func (m *message) isResponse() bool { return m.Method == "" && (m.Result != nil || m.Error != nil) }
 
 // A response answers a request: Result (JSON null when there is nothing)
 // or Error.

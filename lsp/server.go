@@ -35,10 +35,15 @@ func Serve(r io.Reader, w io.Writer, log io.Writer) error {
 		if err != nil {
 			return err
 		}
-		var m message
-		if err := json.Unmarshal(body, &m); err != nil {
-			s.conn.reply(nil, nil, &rpcError{Code: codeParseError, Message: "not JSON: " + err.Error()})
+		m, rerr := decode(body)
+		if rerr != nil {
+			if err := s.conn.reply(nil, nil, rerr); err != nil {
+				return err
+			}
 			continue
+		}
+		if m.isResponse() {
+			continue // the server asks the client nothing
 		}
 		if m.Method == "exit" {
 			if s.shutdown {
@@ -46,7 +51,7 @@ func Serve(r io.Reader, w io.Writer, log io.Writer) error {
 			}
 			return errors.New("lsp: exit without shutdown")
 		}
-		if err := s.handle(&m); err != nil {
+		if err := s.handle(m); err != nil {
 			return err
 		}
 	}
@@ -67,6 +72,8 @@ func (s *Server) handle(m *message) error {
 // dispatch runs a method and returns its result.
 func (s *Server) dispatch(m *message) (any, error) {
 	switch {
+	case m.Method == "":
+		return nil, &rpcError{Code: codeInvalidRequest, Message: "a request needs a method"}
 	case m.Method == "initialize":
 		s.initialized = true
 		return InitializeResult{

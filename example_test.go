@@ -154,3 +154,33 @@ func ExampleWrite() {
 	//   table 0.2, 0.8;
 	// }
 }
+
+// An answer about hypotheses given data lists them by their components'
+// names: here the states of H given one positive test, Mitchell §6.2.1
+// (P(cancer | +) = .008·.98 / (.008·.98 + .992·.03) ≈ .21).
+func ExampleAnswer_Hypotheses() {
+	m, _ := pbl.Load("cancer.pbl", []byte(`
+var H: {cancer, no_cancer}
+var Test: {"+", "-"}
+P(H) = [0.008, 0.992]
+P(Test | H) = { cancer: [0.98, 0.02]  no_cancer: [0.03, 0.97] }
+data D = {
+    Test
+    "+"
+}
+`))
+	a, err := pbl.Ask(m, "P(H | D)")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, h := range a.Hypotheses() {
+		fmt.Printf("%s=%v: P(h) %.3f, P(D|h) %.2f, P(h|D) %.4f\n", a.HypothesisNames()[0], h.Values[0], h.Prior, h.Likelihood, h.P)
+	}
+	a, _ = pbl.Ask(m, "MAP(H | D)")
+	fmt.Println(a.Hypotheses()[0].Values)
+	// Output:
+	// H=no_cancer: P(h) 0.992, P(D|h) 0.03, P(h|D) 0.7915
+	// H=cancer: P(h) 0.008, P(D|h) 0.98, P(h|D) 0.2085
+	// [no_cancer]
+}

@@ -3,6 +3,7 @@ package pbl
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -91,7 +92,7 @@ func (a *Answer) Rows() []Row {
 func (a *Answer) Prob(states ...string) (float64, error) {
 	r := a.Infer
 	if r == nil || a.model == nil {
-		return 0, fmt.Errorf("%w: an answer about hypotheses has no single probability", ErrNotInAnswer)
+		return 0, fmt.Errorf("%w: an answer about hypotheses has no single probability (Hypotheses lists them with theirs)", ErrNotInAnswer)
 	}
 	q := r.Query
 	table := q.Kind == ir.Prob && q.Form() == ir.FormTable
@@ -198,6 +199,57 @@ func (a *Answer) Marginals() []Marginal {
 	for i, mg := range r.Marginals {
 		x := a.model.Vars[mg.Var]
 		out[i] = Marginal{Var: x.Name, States: x.States, P: mg.P}
+	}
+	return out
+}
+
+// A Hypothesis is one hypothesis of an answer about hypotheses given data
+// — P(H | D), MAP, ML, MDL or Gibbs of a space or of a variable's states
+// — with its probabilities. The likelihood of many rows underflows (1,000
+// rows of line_fit.pbl: 4e-610), the logarithms do not.
+type Hypothesis struct {
+	// Values are the hypothesis's components, in the order of
+	// [Answer.HypothesisNames]: a float64 for a parameter of a space, a
+	// string for a variable's state or a concept's constraint on an
+	// attribute ("?" for any value, "∅" for none).
+	Values []any
+	// P(h), P(D | h) and P(h | D), and their natural logarithms. A fit of
+	// a space with continuous parameters (ML(L | D) for "w in real") has
+	// a likelihood only: its prior and posterior are NaN.
+	Prior, Likelihood, P                  float64
+	LogPrior, LogLikelihood, LogPosterior float64
+}
+
+// HypothesisNames returns the names of a hypothesis's components in an
+// answer about hypotheses given data: a space's parameters or attributes,
+// or the variable whose states are the hypotheses; nil for any other
+// answer.
+func (a *Answer) HypothesisNames() []string {
+	if a.Hyp == nil {
+		return nil
+	}
+	return a.Hyp.Names
+}
+
+// Hypotheses returns the hypotheses of an answer about hypotheses given
+// data: for P(H | D) those with a non-zero posterior, most probable
+// first (at most AnswerOptions.Top of them); for MAP, ML, MDL and Gibbs,
+// the one chosen. It returns nil for any other answer, and for a
+// classification's answer the hypothesis drawn by Gibbs only (the
+// classes' probabilities are in a.Hyp.Classes and a.Hyp.P).
+func (a *Answer) Hypotheses() []Hypothesis {
+	if a.Hyp == nil {
+		return nil
+	}
+	out := make([]Hypothesis, len(a.Hyp.Hyps))
+	for i, r := range a.Hyp.Hyps {
+		out[i] = Hypothesis{
+			Values:   r.Values,
+			Prior:    math.Exp(r.LogPrior),
+			P:        math.Exp(r.LogPost),
+			LogPrior: r.LogPrior, LogLikelihood: r.LogLik, LogPosterior: r.LogPost,
+			Likelihood: math.Exp(r.LogLik),
+		}
 	}
 	return out
 }

@@ -101,3 +101,96 @@ func TestAnswerForms(t *testing.T) {
 		t.Error("Ask of an unknown variable: no error")
 	}
 }
+
+// cancerTest is Mitchell §6.2.1 as a hypothesis space: the states of H
+// given two positive tests.
+const cancerTest = `
+var H: {cancer, no_cancer}
+var Test: {"+", "-"}
+P(H) = [0.008, 0.992]
+P(Test | H) = { cancer: [0.98, 0.02]  no_cancer: [0.03, 0.97] }
+data D = {
+    Test
+    "+"
+    "+"
+}
+space G {
+    w in 0 .. 1 by 0.5
+    y ~ normal(w * x, 1)
+}
+data E = {
+    x, y
+    1, 1
+}
+`
+
+// TestAnswerHypotheses reads answers about hypotheses by name, against
+// the posterior by hand: P(cancer | +, +) = .008·.98² / (.008·.98² +
+// .992·.03²) ≈ .896 (two positive tests overturn the prior); on the grid w ∈ {0, .5, 1} with one point y = 1 at x = 1,
+// P(D | w) ∝ exp(-(1 - w)²/2), uniform prior.
+func TestAnswerHypotheses(t *testing.T) {
+	m, err := pbl.Load("cancer.pbl", []byte(cancerTest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc := 0.008 * 0.98 * 0.98 / (0.008*0.98*0.98 + 0.992*0.03*0.03)
+	lik := func(w float64) float64 { return math.Exp(-(1-w)*(1-w)/2) / math.Sqrt(2*math.Pi) }
+	z := lik(0) + lik(0.5) + lik(1)
+	type hyp struct {
+		values           []any
+		prior, lik, post float64
+	}
+	tests := []struct {
+		query string
+		want  []hyp
+	}{
+		{"P(H | D)", []hyp{{[]any{"cancer"}, 0.008, 0.98 * 0.98, pc}, {[]any{"no_cancer"}, 0.992, 0.03 * 0.03, 1 - pc}}},
+		{"MAP(H | D)", []hyp{{[]any{"cancer"}, 0.008, 0.98 * 0.98, pc}}},
+		{"ML(H | D)", []hyp{{[]any{"cancer"}, 0.008, 0.98 * 0.98, pc}}},
+		{"P(G | E)", []hyp{{[]any{1.0}, 1.0 / 3, lik(1), lik(1) / z}, {[]any{0.5}, 1.0 / 3, lik(0.5), lik(0.5) / z}, {[]any{0.0}, 1.0 / 3, lik(0), lik(0) / z}}},
+	}
+	for _, tt := range tests {
+		a, err := pbl.Ask(m, tt.query)
+		if err != nil {
+			t.Errorf("%s: %v", tt.query, err)
+			continue
+		}
+		got := a.Hypotheses()
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: %d hypotheses %+v, want %d", tt.query, len(got), got, len(tt.want))
+			continue
+		}
+		names := a.HypothesisNames()
+		for i, h := range got {
+			w := tt.want[i]
+			if len(h.Values) != len(w.values) || len(names) != len(w.values) {
+				t.Errorf("%s: hypothesis %d: %v of %v, want %v", tt.query, i, h.Values, names, w.values)
+				continue
+			}
+			for j := range w.values {
+				if h.Values[j] != w.values[j] {
+					t.Errorf("%s: hypothesis %d: %s = %v, want %v", tt.query, i, names[j], h.Values[j], w.values[j])
+				}
+			}
+			for _, c := range []struct {
+				what      string
+				got, want float64
+			}{{"prior", h.Prior, w.prior}, {"likelihood", h.Likelihood, w.lik}, {"posterior", h.P, w.post}, {"ln prior", h.LogPrior, math.Log(w.prior)}, {"ln likelihood", h.LogLikelihood, math.Log(w.lik)}} {
+				if !(math.Abs(c.got-c.want) <= 1e-12*math.Max(1, math.Abs(c.want))) {
+					t.Errorf("%s: hypothesis %d (%v): %s %v, want %v", tt.query, i, h.Values, c.what, c.got, c.want)
+				}
+			}
+		}
+		if _, err := a.Prob(); !errors.Is(err, pbl.ErrNotInAnswer) {
+			t.Errorf("%s: Prob() = %v, want an ErrNotInAnswer", tt.query, err)
+		}
+	}
+	// Any other answer has no hypotheses.
+	a, err := pbl.Ask(m, "P(H)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, n := a.Hypotheses(), a.HypothesisNames(); h != nil || n != nil {
+		t.Errorf("P(H): hypotheses %v %v, want none", n, h)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pbl-lang/pbl"
@@ -333,16 +334,95 @@ func mustExpand(t *testing.T, glob string) []string {
 	return names
 }
 
-// pblBinary builds the pbl command, to compare with.
+// The pbl and pbl-beam commands, built once into one folder (pbl finds
+// pbl-beam beside itself).
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+// pblBinary builds the pbl command, to compare with, and pbl-beam beside
+// it, and returns the path of pbl.
 func pblBinary(t *testing.T) string {
 	t.Helper()
-	exe := filepath.Join(t.TempDir(), "pbl")
-	cmd := exec.Command("go", "build", "-o", exe, "./cmd/pbl")
-	cmd.Dir = "../.."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/pbl: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		if binDir, buildErr = os.MkdirTemp("", "pbl-beam-test-"); buildErr != nil {
+			return
+		}
+		for _, b := range []struct{ dir, pkg, out string }{{"../..", "./cmd/pbl", "pbl"}, {".", ".", "pbl-beam"}} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, b.out), b.pkg)
+			cmd.Dir = b.dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
+				return
+			}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return exe
+	return filepath.Join(binDir, "pbl")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// TestHandOver runs pbl learn --runner beam, which finds pbl-beam beside
+// pbl and runs it with the same arguments (and the Beam options after
+// --), and compares it with pbl learn on the whole file.
+func TestHandOver(t *testing.T) {
+	exe := pblBinary(t)
+	dir := t.TempDir()
+	lc := filepath.Join(dir, "lc.pbl")
+	os.WriteFile(lc, []byte("var C: {a, b}\nvar Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}\nC -> Fever, Cough, Sneezing, ItchyEyes, Fatigue\n"), 0o644)
+	csv := "../../examples/data/symptoms.csv"
+	learnArgs := []string{"learn", lc, "--method", "em", "--seed", "5", "--max-iter", "3", "--json"}
+	local := exec.Command(exe, append(learnArgs, "--data", csv, "-o", filepath.Join(dir, "local.pbl"))...)
+	want, err := local.Output()
+	if err != nil {
+		t.Fatalf("pbl learn: %v", err)
+	}
+	beam := exec.Command(exe, append(learnArgs, "--data", shard(t, csv, 500), "-o", filepath.Join(dir, "beam.pbl"), "--runner", "beam", "--", "--job_name=pbl-handover")...)
+	beam.Env = append(os.Environ(), "PATH=") // pbl-beam beside pbl, not on PATH
+	var stderr bytes.Buffer
+	beam.Stderr = &stderr
+	got, err := beam.Output()
+	if err != nil {
+		t.Fatalf("pbl learn --runner beam: %v\n%s", err, stderr.String())
+	}
+	var g, w struct {
+		Rows  int
+		Trace []float64
+	}
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatalf("%v: %s", err, got)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatalf("%v: %s", err, want)
+	}
+	if g.Rows != w.Rows || len(g.Trace) != len(w.Trace) || len(w.Trace) != 4 {
+		t.Fatalf("pbl-beam: %s\npbl: %s", got, want)
+	}
+	for i := range w.Trace {
+		if !near(g.Trace[i], w.Trace[i], math.Abs(w.Trace[i])) {
+			t.Errorf("trace[%d] = %v, pbl's %v", i, g.Trace[i], w.Trace[i])
+		}
+	}
+	gm, err := pbl.LoadFile(filepath.Join(dir, "beam.pbl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wm, err := pbl.LoadFile(filepath.Join(dir, "local.pbl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameModel(t, gm, wm)
 }
 
 // TestScoreShards scores shards with pbl-beam classify and query --batch

@@ -103,6 +103,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// The runner's own messages only when they are warnings.
 		beamlog.LogLevel = "warn"
 		beam.Init()
+		quietLogs() // logging.go
 	})
 	return cmd.run(ctx, c, f, pos)
 }

@@ -6,6 +6,11 @@ import "github.com/alecthomas/participle/v2/lexer"
 type File struct {
 	Pos   lexer.Position
 	Stmts []Stmt `parser:"@@*"`
+
+	// Lazy is set in a tree made by parser.ParseLean: the file's variable
+	// declarations and distributions, which are then not in Stmts, kept by
+	// position only. (Untagged: participle ignores it.)
+	Lazy *LazyStmts
 }
 
 // Stmt is a top-level statement. The set is closed; see [Parser] for the
@@ -23,21 +28,6 @@ type VarDecl struct {
 	Pos   lexer.Position
 	Names []*Name `parser:"'var':Ident @@ ( ',':Punct @@ )*"`
 	Type  *Type   `parser:"':':Punct @@"`
-
-	// Lazy is set, instead of Names and Type, in a tree made by
-	// parser.ParseLean: it parses the declaration at Pos again from the
-	// source (which the parser has already checked). Load returns the
-	// whole declaration either way. (Untagged: participle ignores it.)
-	Lazy func(pos lexer.Position) *VarDecl
-}
-
-// Load returns the declaration with its names and type: d itself, or, if
-// d is lazy, the declaration parsed again from the source.
-func (d *VarDecl) Load() *VarDecl {
-	if d.Lazy != nil {
-		return d.Lazy(d.Pos)
-	}
-	return d
 }
 
 // Type is a variable's domain: bool, real, a set of named states, or an
@@ -95,22 +85,6 @@ type Dist struct {
 	Parents   []*Name `parser:"( '|':Punct @@ ( ',':Punct @@ )* )? ')':Punct '=':Punct"`
 	Normalize bool    `parser:"@'normalize':Ident?"`
 	Body      *Body   `parser:"@@"`
-
-	// Lazy is set, instead of the other fields but Pos, in a tree made by
-	// parser.ParseLean: it parses the distribution at Pos again from the
-	// source (which the parser has already checked), so that a large
-	// model's tables are held as a tree one at a time. Load returns the
-	// whole distribution either way. (Untagged: participle ignores it.)
-	Lazy func(pos lexer.Position) *Dist
-}
-
-// Load returns the distribution with its variables and body: d itself,
-// or, if d is lazy, the distribution parsed again from the source.
-func (d *Dist) Load() *Dist {
-	if d.Lazy != nil {
-		return d.Lazy(d.Pos)
-	}
-	return d
 }
 
 // Body is the right-hand side of a Dist: one number (bool shorthand for

@@ -89,7 +89,7 @@ func Extend(m *Model, opt LowerOptions, files ...*grammar.File) (*Model, error) 
 	l.hasEdges = make([]bool, len(m.Vars))
 	for v, ps := range m.Parents {
 		if d := m.Dists[v]; d != nil {
-			l.dists[VarID(v)] = d.Position()
+			l.setDist(VarID(v), d.Position())
 		}
 		for _, p := range ps {
 			key := [2]VarID{p, VarID(v)}
@@ -202,7 +202,7 @@ func Positioned(pos Pos, err error) ErrorList {
 
 // newLowerer returns a lowerer building with b.
 func newLowerer(b *Builder) *lowerer {
-	return &lowerer{b: b, edges: map[[2]VarID]Pos{}, dists: map[VarID]Pos{}, bad: map[string]bool{}, tables: map[string]*DataTable{}, bound: map[string]bool{}}
+	return &lowerer{b: b, edges: map[[2]VarID]Pos{}, bad: map[string]bool{}, tables: map[string]*DataTable{}, bound: map[string]bool{}}
 }
 
 // decls lowers the declarations of f that come before the others: its
@@ -210,7 +210,14 @@ func newLowerer(b *Builder) *lowerer {
 func (l *lowerer) decls(f *grammar.File) {
 	for _, s := range f.Stmts {
 		if d, ok := s.(*grammar.VarDecl); ok {
-			l.varDecl(d.Load())
+			l.varDecl(d)
+		}
+	}
+	if f.Lazy != nil {
+		// A lean tree (parser.ParseLean): each declaration is parsed
+		// again here, and its tree dropped once lowered.
+		for d := range f.Lazy.VarDecls() {
+			l.varDecl(d)
 		}
 	}
 	for _, s := range f.Stmts {
@@ -234,7 +241,12 @@ func (l *lowerer) structure() {
 	for _, f := range l.files {
 		for _, s := range f.Stmts {
 			if d, ok := s.(*grammar.Dist); ok {
-				l.dist(d.Load()) // lazy: parsed again, its tree dropped once lowered
+				l.dist(d)
+			}
+		}
+		if f.Lazy != nil {
+			for d := range f.Lazy.Dists() {
+				l.dist(d) // parsed again, its tree dropped once lowered
 			}
 		}
 	}
@@ -261,7 +273,7 @@ type lowerer struct {
 	edges    map[[2]VarID]Pos // declared edge (parent, child) → position
 	edgeList [][2]VarID       // declared edges in order
 	hasEdges []bool           // hasEdges[v]: some edge into v was declared
-	dists    map[VarID]Pos    // child → position of its first P(child | ...)
+	dists    []distPos        // dists[child]: the position of its first P(child | ...), if any (a slice: a map cost a large model 87 bytes a variable)
 	bad      map[string]bool  // names whose declaration was reported invalid
 	tables   map[string]*DataTable
 	files    []*grammar.File // the files whose declarations were read
@@ -269,6 +281,31 @@ type lowerer struct {
 	bound    map[string]bool // the names of opt.Data used
 
 	baseClassifier *Classifier // Extend: the classifier of the model extended, or nil
+}
+
+// distPos is where a variable's distribution was given, if it was.
+type distPos struct {
+	at  Pos
+	set bool
+}
+
+// distAt returns where v's distribution was first given, and whether it
+// was.
+func (l *lowerer) distAt(v VarID) (Pos, bool) {
+	if int(v) < len(l.dists) {
+		return l.dists[v].at, l.dists[v].set
+	}
+	return Pos{}, false
+}
+
+// setDist records where v's distribution is given.
+func (l *lowerer) setDist(v VarID, at Pos) {
+	if int(v) >= len(l.dists) {
+		grown := make([]distPos, max(int(v)+1, len(l.b.m.Vars)))
+		copy(grown, l.dists)
+		l.dists = grown
+	}
+	l.dists[v] = distPos{at, true}
 }
 
 func pos(p lexer.Position) Pos { return Pos{File: p.Filename, Line: p.Line, Col: p.Column} }
@@ -431,11 +468,11 @@ func (l *lowerer) dist(d *grammar.Dist) {
 	errs := len(l.b.Errs)
 	child, ok := l.lookup(d.Child)
 	if ok {
-		if first, dup := l.dists[child]; dup {
+		if first, dup := l.distAt(child); dup {
 			l.b.Errorf(pos(d.Pos), "second distribution for %s (first at %s)", strconv.Quote(m.Vars[child].Name), first)
 			return
 		}
-		l.dists[child] = pos(d.Pos)
+		l.setDist(child, pos(d.Pos))
 		// A distribution with errors is reported once, not again as
 		// missing: mark it seen whatever happens below. (SetCPT, if
 		// reached, has marked it already.)
@@ -470,11 +507,11 @@ func (l *lowerer) dist(d *grammar.Dist) {
 				l.b.Errorf(pos(n.Pos), "%s appears twice in P(...)", strconv.Quote(n.Text()))
 				return
 			}
-			if first, dup := l.dists[c]; dup {
+			if first, dup := l.distAt(c); dup {
 				l.b.Errorf(pos(d.Pos), "second distribution for %s (first at %s)", strconv.Quote(m.Vars[c].Name), first)
 				return
 			}
-			l.dists[c] = pos(d.Pos)
+			l.setDist(c, pos(d.Pos))
 			defer func() { l.b.cptSeen[c] = true }()
 			children = append(children, c)
 		}

@@ -22,11 +22,9 @@ type parser struct {
 	ahead  lexer.Token // the token after tok, if peeked
 	peeked bool
 
-	// lean: keep variable declarations and distributions as stubs that
-	// parse them again (see ParseLean), made by these functions.
-	lean     bool
-	lazyVar  func(lexer.Position) *grammar.VarDecl
-	lazyDist func(lexer.Position) *grammar.Dist
+	// lazy, if set, receives the positions of the variable declarations
+	// and distributions, which are then checked but not kept (ParseLean).
+	lazy *grammar.LazyStmts
 }
 
 // bailout carries the first syntax error out of the recursion.
@@ -96,8 +94,11 @@ func (p *parser) expect(s, after string) {
 func (p *parser) file_() *grammar.File {
 	f := &grammar.File{Pos: p.tok.Pos}
 	for p.tok.Type != grammar.EOF {
-		f.Stmts = append(f.Stmts, p.stmt())
+		if s := p.stmt(); s != nil {
+			f.Stmts = append(f.Stmts, s)
+		}
 	}
+	f.Lazy = p.lazy
 	return f
 }
 
@@ -115,8 +116,9 @@ func (p *parser) stmt() grammar.Stmt {
 			return s
 		case "var":
 			d := p.varDecl()
-			if p.lean {
-				return &grammar.VarDecl{Pos: d.Pos, Lazy: p.lazyVar}
+			if p.lazy != nil {
+				p.lazy.Add(d.Pos, false)
+				return nil
 			}
 			return d
 		case "query":
@@ -142,8 +144,9 @@ func (p *parser) stmt() grammar.Stmt {
 		case "P":
 			if t := p.peek(); t.Type == grammar.Punct && t.Value == "(" {
 				d := p.dist()
-				if p.lean {
-					return &grammar.Dist{Pos: d.Pos, Lazy: p.lazyDist}
+				if p.lazy != nil {
+					p.lazy.Add(d.Pos, true)
+					return nil
 				}
 				return d
 			}

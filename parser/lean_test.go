@@ -1,39 +1,48 @@
 package parser_test
 
 import (
+	"cmp"
+	"reflect"
+	"slices"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/alecthomas/participle/v2/lexer"
+	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/parser"
 )
 
-// loadAll returns f with every lazy statement loaded (a new File; f is
-// not changed), and how many were lazy.
+// loadAll returns f with its lazy statements parsed again and put back
+// among the others in source order (a new File; f is not changed), and
+// how many were lazy.
 func loadAll(f *grammar.File) (*grammar.File, int) {
 	out := &grammar.File{Pos: f.Pos}
-	if f.Stmts != nil {
-		out.Stmts = make([]grammar.Stmt, len(f.Stmts))
+	if f.Lazy == nil {
+		out.Stmts = f.Stmts
+		return out, 0
 	}
-	lazy := 0
-	for i, s := range f.Stmts {
-		switch s := s.(type) {
-		case *grammar.VarDecl:
-			if s.Lazy != nil {
-				lazy++
-			}
-			out.Stmts[i] = s.Load()
-		case *grammar.Dist:
-			if s.Lazy != nil {
-				lazy++
-			}
-			out.Stmts[i] = s.Load()
-		default:
-			out.Stmts[i] = s
-		}
+	type at struct {
+		off int
+		s   grammar.Stmt
 	}
-	return out, lazy
+	var all []at
+	for _, s := range f.Stmts {
+		all = append(all, at{stmtPos(s).Offset, s})
+	}
+	for pos, s := range f.Lazy.All() {
+		all = append(all, at{pos.Offset, s})
+	}
+	slices.SortStableFunc(all, func(a, b at) int { return cmp.Compare(a.off, b.off) })
+	for _, a := range all {
+		out.Stmts = append(out.Stmts, a.s)
+	}
+	return out, f.Lazy.Len()
+}
+
+// stmtPos returns a statement's position (its Pos field).
+func stmtPos(s grammar.Stmt) lexer.Position {
+	return reflect.ValueOf(s).Elem().FieldByName("Pos").Interface().(lexer.Position)
 }
 
 // checkLean fails unless ParseLean fails as Parse does, with the same
@@ -60,7 +69,7 @@ func checkLean(t *testing.T, filename, src string) {
 	if lazy != want {
 		t.Fatalf("%q: %d lazy statements, want %d", src, lazy, want)
 	}
-	if diff := cmp.Diff(whole, loaded, positionComparer); diff != "" {
+	if diff := gocmp.Diff(whole, loaded, positionComparer); diff != "" {
 		t.Fatalf("%q: the loaded lean tree differs (-Parse +ParseLean):\n%s", src, diff)
 	}
 }

@@ -28,27 +28,28 @@ func ParseString(filename, src string) (f *grammar.File, err error) {
 }
 
 // ParseLean parses a .pbl file as Parse does, errors included, for a tree
-// that is lowered once: it keeps each variable declaration and
-// distribution as a stub holding only its position (grammar.VarDecl.Lazy,
-// grammar.Dist.Lazy), which Load parses again from src. A large model's
-// tree then holds a few words per statement, rather than a node per name
-// and number (15–20 times the source), and each table's tree lives only
-// while it is lowered; the price is a second parse of those statements.
-// src must not change while the tree is in use.
+// that is lowered once: it checks each variable declaration and
+// distribution but keeps only its position, in File.Lazy (not in Stmts),
+// whose VarDecls and Dists parse them again from src. A large model's
+// tree then holds a few bytes per such statement, rather than a node per
+// name and number (15–20 times the source), and each table's tree lives
+// only while it is lowered; the price is a second parse of those
+// statements. src must not change while the tree is in use, and must be
+// under 2 GiB.
 func ParseLean(filename, src string) (f *grammar.File, err error) {
 	defer recoverErr(filename, &err)
 	p := newParser(filename, src)
-	p.lean = true
-	p.lazyVar = func(pos lexer.Position) *grammar.VarDecl {
-		q := reparser(filename, src, pos)
-		defer q.recheck()
-		return q.varDecl()
-	}
-	p.lazyDist = func(pos lexer.Position) *grammar.Dist {
-		q := reparser(filename, src, pos)
-		defer q.recheck()
-		return q.dist()
-	}
+	p.lazy = grammar.NewLazyStmts(filename,
+		func(pos lexer.Position) *grammar.VarDecl {
+			q := reparser(filename, src, pos)
+			defer q.recheck()
+			return q.varDecl()
+		},
+		func(pos lexer.Position) *grammar.Dist {
+			q := reparser(filename, src, pos)
+			defer q.recheck()
+			return q.dist()
+		})
 	return p.file_(), nil
 }
 

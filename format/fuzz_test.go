@@ -14,7 +14,8 @@ import (
 )
 
 // FuzzSource checks that the formatter accepts exactly what the parser
-// accepts, that what it returns keeps the comments, formats to itself,
+// accepts, that what it returns has no white space ending a line, keeps
+// the comments, formats to itself,
 // is what the text with its spacing squeezed formats to, and (inside
 // Source) parses to the same tree. Seeds: the examples and the golden
 // inputs.
@@ -46,6 +47,9 @@ func FuzzSource(f *testing.F) {
 				t.Fatalf("the formatter's error %v is not the parser's %v", err, perr)
 			}
 			return
+		}
+		if line, ok := trailingSpace(out); ok {
+			t.Fatalf("white space ends the line %q of\n%s", line, out)
 		}
 		if got := format.Comments(out); !slices.Equal(got, format.Comments(src)) {
 			t.Fatalf("the comments\n%q\nbecame\n%q", format.Comments(src), got)

@@ -101,7 +101,7 @@ func gap(s string) (cs []comment, blank bool) {
 				cs[n-1].lineAfter = newlines > 0
 			}
 			cs = append(cs, comment{
-				text:        strings.ReplaceAll(strings.TrimRight(s[i:j], " \t\r"), "\r\n", "\n"),
+				text:        commentText(s[i:j]),
 				trailing:    !sawLine,
 				blankBefore: newlines >= 2,
 				block:       block,
@@ -121,6 +121,20 @@ func gap(s string) (cs []comment, blank bool) {
 		cs[n-1].lineAfter = newlines > 0
 	}
 	return cs, newlines >= 2
+}
+
+// commentText returns a comment as the output writes it: every line,
+// a /* */ comment's inner lines too, without the white space that ends it
+// (which CRLF line endings leave as a \r), and LF line endings.
+func commentText(c string) string {
+	if !strings.Contains(c, "\n") {
+		return strings.TrimRight(c, " \t\r\f\v")
+	}
+	lines := strings.Split(c, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t\r\f\v")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // stringEnd returns the offset after the quoted string starting at

@@ -97,10 +97,11 @@ type aoSearch struct {
 	w, h, ub [][]float64 // per variable: table values, children's bounds (child-major), bounds per state
 	ord      [][]int32
 
-	nodes int
-	limit int
-	k     *kernel
-	stop  bool
+	nodes   int
+	limit   int
+	maxDrop float64 // the attempt gives up when its threshold falls further below the bound
+	k       *kernel
+	stop    bool
 
 	// Caching: ctx[i] are the ancestors i's subproblem depends on (its
 	// induced neighbours), with strides into cache[i], which holds an upper
@@ -127,7 +128,7 @@ func newAOSearch(p *mpeProblem, b *mbe, parent []int32, nbs [][]ir.VarID, k *ker
 	s := &aoSearch{order: b.order, card: p.card, orig: make([][]mpeTerm, n), cross: make([][]mpeTerm, n),
 		kids: make([][]int32, n), off: make([][]int32, n), sol: make([][]int32, n), a: make([]int, len(p.card)),
 		w: make([][]float64, n), h: make([][]float64, n), ub: make([][]float64, n), ord: make([][]int32, n),
-		k: k, limit: limit}
+		k: k, limit: limit, maxDrop: math.Inf(1)}
 	for i := range s.a {
 		s.a[i] = -1
 	}
@@ -528,6 +529,9 @@ func (s *aoSearch) run(c, bound float64, a []int) (float64, bool) {
 	t := bound - step
 	step = max(step, 1e-3)
 	for lb < t {
+		if bound-t > s.maxDrop {
+			return 0, false // the bound is too weak for this attempt
+		}
 		val, ok := s.forest(c, t)
 		if s.stop {
 			return 0, false
@@ -543,6 +547,9 @@ func (s *aoSearch) run(c, bound float64, a []int) (float64, bool) {
 		step *= 4
 	}
 	// Nothing exceeds t ≤ lb + tieTol unless something exceeds lb.
+	if bound-lb > s.maxDrop {
+		return 0, false
+	}
 	val, ok := s.forest(c, lb+tieTol)
 	if s.stop {
 		return 0, false
@@ -578,13 +585,18 @@ var mpeTrace func(format string, args ...any)
 
 // Work budgets of the search, in table entries (the estimated cost that
 // chooses): mini-bucket elimination is exact (max-product elimination,
-// no search) when the exact buckets' tables add up to at most boundWork
-// entries. Otherwise the search starts with the largest i-bound (a power
+// no search) when the exact buckets' tables add up to at most 2^16
+// entries; up to boundWork, the small attempt below comes first, then
+// exact elimination. Otherwise the search starts with the largest i-bound (a power
 // of 4) whose groups' tables add up to at most boundWork, with a node
 // budget of a quarter of those entries (at least minNodes); if that runs
 // out, it tries 4 times the i-bound, and so on while the tables add up to
 // at most maxWork (or until the bound is exact), the last with
-// searchNodes. When the last gives up, the caller falls back on
+// searchNodes. Before those, an attempt with i-bound smallIBound, at most
+// smallNodes nodes and thresholds at most smallDrop below its bound: cheap
+// nodes often suffice where zeros make the bound tight (pedigrees: pigs,
+// link), and a bound that far above the maximum gives up at once
+// (munin). When the last gives up, the caller falls back on
 // max-product elimination (the junction tree or VE).
 const (
 	boundWork   = 1 << 22
@@ -593,7 +605,8 @@ const (
 	minIBound   = 1 << 4
 	minNodes    = 1 << 12
 	smallIBound = 1 << 8
-	smallNodes  = 1 << 16
+	smallNodes  = 1 << 17
+	smallDrop   = 8 // nats below its bound the small attempt searches
 	// The solutions' bookkeeping holds a state per variable per ancestor
 	// (inclusive): the search gives up on deeper pseudo-trees.
 	maxSolStates = 1 << 24
@@ -725,6 +738,9 @@ func solveMax(p *mpeProblem, k *kernel, pos ir.Pos, cfg searchConfig) (ra []int,
 		s = newAOSearch(p, b, parent, nbs, k, try.nodes, maxSolStates)
 		if s == nil {
 			return nil, 0, false, nil
+		}
+		if try.ib == smallIBound && len(tries) > 1 {
+			s.maxDrop = smallDrop
 		}
 		ra = make([]int, len(card))
 		for i := range ra {

@@ -179,8 +179,17 @@ func (p *printer) writeComments(t *token) {
 	for _, c := range p.comments[t.cfirst : t.cfirst+t.cn] {
 		switch {
 		case c.trailing && p.cur != nil && c.block && !c.lineAfter && p.sep != sepNewline:
-			// x /* c */ y: a word among the others.
-			p.cell().text.WriteString(" " + c.text)
+			// x /* c */ y: a word among the others, set off by a space
+			// on each side but inside brackets and before punctuation
+			// that follows a word directly: P(/* c */ A /* d */).
+			cell := &p.cell().text
+			if s := cell.String(); !strings.HasSuffix(s, "(") && !strings.HasSuffix(s, "[") {
+				cell.WriteByte(' ')
+			}
+			cell.WriteString(c.text)
+			if !strings.Contains(")]},:;", t.text) || t.text == "" {
+				p.space()
+			}
 		case c.trailing && p.cur != nil:
 			p.cur.comment = c.text
 			p.lineEnded()

@@ -41,3 +41,26 @@ func trailingSpace(out []byte) (string, bool) {
 	}
 	return "", false
 }
+
+// TestInlineBlockComment: a /* */ comment among the words of a line is
+// set off by a space on each side, whatever the spacing around the word
+// after it.
+func TestInlineBlockComment(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"var A: bool\nP /* a */ (A) = 0.5\n", "var A: bool\nP /* a */ (A) = 0.5\n"},
+		{"var A: bool\nP/*a*/(A) = 0.5\n", "var A: bool\nP /*a*/ (A) = 0.5\n"},
+		{"var A: bool\nP(A /* a */) = 0.5\n", "var A: bool\nP(A /* a */) = 0.5\n"},
+		{"var A: {x, y}\nP(A) = [/* p */0.5, 0.5]\n", "var A: {x, y}\nP(A) = [/* p */ 0.5, 0.5]\n"},
+		{"var A: {x, y}\nP(A) = [0.5 /* p */, 0.5]\n", "var A: {x, y}\nP(A) = [0.5 /* p */, 0.5]\n"},
+	}
+	for _, tt := range tests {
+		got, err := format.Source("m.pbl", []byte(tt.in))
+		if err != nil {
+			t.Errorf("%q: %v", tt.in, err)
+			continue
+		}
+		if string(got) != tt.want {
+			t.Errorf("%q formats to\n%q, want\n%q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -2,7 +2,7 @@
 """MPE with pbl beside toulbar2, whole process, on the same networks and evidence.
 
     bench/mpe_toulbar2.py [--nets alarm,pigs,munin,link] [--sets 10] [--observed 5]
-                          [--runs 3] [--seed 1] [--keep DIR]
+                          [--runs 3] [--seed 1] [--instructions] [--keep DIR]
 
 For each network (corpus/bif/NET.bif or NET.bif.gz; the corpus is $PBL_CORPUS, else
 ../shared/corpus from the repository's root):
@@ -19,7 +19,9 @@ For each network (corpus/bif/NET.bif or NET.bif.gz; the corpus is $PBL_CORPUS, e
      fails if pbl's is below toulbar2's by more than 1e-9 (toulbar2 rounds
      probabilities to 7 digits, so its assignment may be worse, never better).
 
-It prints, per network, the median over the sets of the best-of-RUNS times, the peak
+With --instructions it also counts, with valgrind, the instructions of one more run of
+each tool per set, a measure the machine's load does not disturb, and prints their medians
+and ratio. It prints, per network, the median over the sets of the best-of-RUNS times, the peak
 memory (the largest resident set of one more run per set, by GNU time), the ratio toulbar2/pbl (above 1 means pbl is
 faster), and the last line is the smallest ratio. toulbar2 is installed with
 `apt-get install -y toulbar2` when missing. pbl is $PBL, else built from the repository
@@ -99,6 +101,18 @@ def peak_rss(argv):
         return int(f.read().split()[-1])
 
 
+def instructions(argv):
+    """Instructions executed by one run of argv (valgrind's cachegrind, no cache
+    simulation): a measure that does not depend on the machine's load."""
+    p = subprocess.run(['valgrind', '--tool=cachegrind', '--cache-sim=no',
+                        '--cachegrind-out-file=/dev/null'] + argv,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    m = re.search(r'I\s+refs:\s+([\d,]+)', p.stderr)
+    if p.returncode != 0 or not m:
+        sys.exit('valgrind %s failed: %s' % (' '.join(argv), p.stderr[-2000:]))
+    return int(m.group(1).replace(',', ''))
+
+
 def bif_states(path):
     """The variables of a BIF file in declaration order, with their states."""
     op = gzip.open if path.endswith('.gz') else open
@@ -176,6 +190,8 @@ def main():
     ap.add_argument('--observed', type=int, default=5)
     ap.add_argument('--runs', type=int, default=3)
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--instructions', action='store_true',
+                    help='also count the instructions of one run of each (valgrind; slow)')
     ap.add_argument('--keep', help='keep the UAI, evidence, query and solution files in this folder')
     a = ap.parse_args()
     ensure_toulbar2()
@@ -199,6 +215,7 @@ def main():
             sys.exit('%s: the UAI file\'s variables are not the BIF\'s in order' % name)
         index = {n: i for i, (n, _) in enumerate(states)}
         t_pbl, t_tb, m_pbl, m_tb, worst = [], [], 0, 0, math.inf
+        i_pbl, i_tb = [], []
         for k, ev in enumerate(evidence_sets(pbl, bif, work, states, a.sets, a.observed, a.seed)):
             q = 'MPE(%s)' % ', '.join('%s=%s' % (quote(states[v][0]), quote(states[v][1][s])) for v, s in ev)
             with open(os.path.join(work, '%s.%d.query' % (name, k)), 'w') as f:
@@ -206,6 +223,8 @@ def main():
             argv = [pbl, 'query', '--json', bif, q]
             out, t = run_best(argv, a.runs)
             t_pbl.append(t)
+            if a.instructions:
+                i_pbl.append(instructions(argv))
             m_pbl = max(m_pbl, peak_rss(argv))
             res = json.loads(out.splitlines()[0])
             x = [None] * len(card)
@@ -223,6 +242,8 @@ def main():
             argv = ['toulbar2', uai, evid, '-w=' + sol]
             _, t = run_best(argv, a.runs)
             t_tb.append(t)
+            if a.instructions:
+                i_tb.append(instructions(argv))
             m_tb = max(m_tb, peak_rss(argv))
             with open(sol) as f:
                 y = [int(s) for s in f.read().split()]
@@ -236,6 +257,10 @@ def main():
         print('%-8s pbl %8.1f ms %6.1f MB   toulbar2 %8.1f ms %6.1f MB   ratio %.2f   '
               'ln P(x*,e) pbl - toulbar2 >= %.3g' % (name, mp * 1e3, m_pbl / 1024, mt * 1e3, m_tb / 1024,
                                                      mt / mp, worst))
+        if a.instructions:
+            ip, it = statistics.median(i_pbl), statistics.median(i_tb)
+            print('%-8s instructions (median): pbl %.0fM   toulbar2 %.0fM   ratio %.2f'
+                  % (name, ip / 1e6, it / 1e6, it / ip))
         sys.stdout.flush()
     if not a.keep:
         shutil.rmtree(work, ignore_errors=True)

@@ -24,7 +24,8 @@ var queryForms = map[string]string{
 }
 
 // complete returns the completions of the word that ends at byte offset
-// off: a variable's states after "X=" (or "X = "), else the variables and
+// off: a variable's states after "X=" (or "X = "), as written (quoted
+// where they must be), else the variables and
 // keywords whose names start with the word typed so far.
 func (d *document) complete(off int) []CompletionItem {
 	src := d.text.src
@@ -37,7 +38,12 @@ func (d *document) complete(off int) []CompletionItem {
 		var out []CompletionItem
 		for _, s := range v.States {
 			if strings.HasPrefix(s, prefix) {
-				out = append(out, CompletionItem{Label: s, Kind: KindValue, Detail: v.Name + " " + v.Domain()})
+				// As written: "+", "no cancer" quoted, matched by name.
+				item := CompletionItem{Label: ir.Quote(s), Kind: KindValue, Detail: v.Name + " " + v.Domain()}
+				if item.Label != s {
+					item.FilterText = s
+				}
+				out = append(out, item)
 			}
 		}
 		return out

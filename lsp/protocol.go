@@ -107,9 +107,10 @@ const (
 
 // CompletionItem is one completion.
 type CompletionItem struct {
-	Label  string `json:"label"`
-	Kind   int    `json:"kind,omitempty"`
-	Detail string `json:"detail,omitempty"`
+	Label      string `json:"label"` // also the text inserted
+	Kind       int    `json:"kind,omitempty"`
+	Detail     string `json:"detail,omitempty"`
+	FilterText string `json:"filterText,omitempty"` // what the typed word is matched against, if not the label
 }
 
 // CompletionList is completion's answer.

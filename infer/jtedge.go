@@ -33,8 +33,17 @@ const blockMin = 64
 type mapKind uint8
 
 const (
-	mapZero  mapKind = iota // every entry of a run maps to the run's offset
-	mapIdent                // entry i of a run maps to the run's offset plus i
+	mapZero   mapKind = iota // every entry of a run maps to the run's offset
+	mapIdent                 // entry i of a run maps to the run's offset plus i
+	mapGather                // runs of one entry: inner holds every entry's offset (runs too short to pay)
+)
+
+// minRun is the shortest run worth looping over: shorter ones are mapped
+// entry by entry (mapGather) in cliques of at most gatherMax entries,
+// which stay in cache (in larger ones, reading fewer offsets pays).
+const (
+	minRun    = 4
+	gatherMax = 1 << 12
 )
 
 // sepMap maps a clique's entries onto one of its separators, by blocks and
@@ -101,6 +110,10 @@ func (t *jtStructure) fillSepMap(m *sepMap, c int, sv []ir.VarID, sstr []int) {
 		for i := n - 1; i >= d && (indexOf(sv, vars[i]) >= 0) == in; i-- {
 			m.run *= card[i]
 		}
+	}
+	if m.run < minRun && m.run < len(m.inner) && t.off[c+1]-t.off[c] <= gatherMax {
+		m.kind, m.run = mapGather, 1
+		return
 	}
 	// One offset per run, moved down in place.
 	nr := len(m.inner) / m.run
@@ -260,6 +273,13 @@ func (t *JTree) innerFixed(w *jtWork, c int) bool {
 // mulBlock multiplies blk by m.
 func mulBlock(blk, m []float64, e *sepMap, b int) {
 	ob, r := int(e.outer[b]), e.run
+	if e.kind == mapGather {
+		in := e.inner[:len(blk)]
+		for j, s := range in {
+			blk[j] *= m[ob+int(s)]
+		}
+		return
+	}
 	if e.kind == mapZero {
 		if r == len(blk) {
 			f := m[ob]
@@ -291,6 +311,13 @@ func mulBlock(blk, m []float64, e *sepMap, b int) {
 func mulBlockTo(dst, src, m []float64, e *sepMap, b int) {
 	ob, r := int(e.outer[b]), e.run
 	src = src[:len(dst)]
+	if e.kind == mapGather {
+		in := e.inner[:len(dst)]
+		for j, s := range in {
+			dst[j] = src[j] * m[ob+int(s)]
+		}
+		return
+	}
 	if e.kind == mapZero {
 		for q, s := range e.inner {
 			f := m[ob+int(s)]
@@ -330,6 +357,13 @@ func mulBlockChecked(blk, m []float64, e *sepMap, b int) bool {
 // sumBlock adds blk onto m.
 func sumBlock(blk, m []float64, e *sepMap, b int) {
 	ob, r := int(e.outer[b]), e.run
+	if e.kind == mapGather {
+		in := e.inner[:len(blk)]
+		for j, s := range in {
+			m[ob+int(s)] += blk[j]
+		}
+		return
+	}
 	if e.kind == mapZero {
 		if r == len(blk) {
 			m[ob] += sumOf(blk)

@@ -1,5 +1,7 @@
 package lsp
 
+import "os"
+
 // definition returns where the variable (or data set, space, mixture)
 // named at byte offset off is declared: from the model when the text
 // loads (so across imports), else from this document's declarations. It
@@ -14,10 +16,17 @@ func (d *document) definition(off int) []Location {
 			if v.Pos.File == "" || v.Pos.File == d.path {
 				return []Location{{URI: d.uri, Range: d.text.tokenRange(d.text.fromPos(v.Pos.Line, v.Pos.Col))}}
 			}
-			// In an imported file: the column is that file's; point at the
-			// line's start when the file cannot be read to convert it.
-			p := Position{Line: v.Pos.Line - 1, Character: v.Pos.Col - 1}
-			return []Location{{URI: pathURI(v.Pos.File), Range: Range{Start: p, End: Position{Line: p.Line, Character: p.Character + utf16Len(word)}}}}
+			// In an imported file: its column, in runes, converted to
+			// UTF-16 units from the file's text; the line's start when
+			// the file cannot be read.
+			uri := pathURI(v.Pos.File)
+			src, err := os.ReadFile(v.Pos.File)
+			if err != nil {
+				p := Position{Line: v.Pos.Line - 1}
+				return []Location{{URI: uri, Range: Range{Start: p, End: p}}}
+			}
+			t := newText(string(src))
+			return []Location{{URI: uri, Range: t.tokenRange(t.fromPos(v.Pos.Line, v.Pos.Col))}}
 		}
 	}
 	for _, x := range d.decls {

@@ -538,3 +538,42 @@ func compareFiles(t *testing.T, got, want string) {
 		}
 	}
 }
+
+// TestErrors checks the exit statuses and messages: a bad cell in a later
+// shard is an error at its shard's line (exit 1, nothing written), a bad
+// command line exit 2.
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	model := "../../examples/asia.pbl"
+	const header = "asia,tub,smoke,lung,bronc,either,xray,dysp\n"
+	for i, rows := range []string{header + "yes,no,no,no,no,no,no,no\n", header + "no,no,yes,yes,no,yes,yes,no\nyes,no,no,maybe,no,no,no,no\n"} {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%d.csv", i)), []byte(rows), 0o644)
+	}
+	glob := filepath.Join(dir, "part-*.csv")
+	out := filepath.Join(dir, "out.pbl")
+	tests := []struct {
+		args   []string
+		status int
+		stderr string
+	}{
+		{[]string{"learn", model, "--data", glob, "-o", out}, exitError, "part-1.csv:3:11: unknown state \"maybe\" for lung"},
+		{[]string{"classify", model, "--target", "lung", "--data", glob}, exitError, "part-1.csv:3:11: unknown state \"maybe\" for lung"},
+		{[]string{"learn", model, "--data", filepath.Join(dir, "none-*.csv"), "-o", out}, exitError, "no file matches"},
+		{[]string{"learn", model}, exitUsage, "--data SHARDS is required"},
+		{[]string{"learn", model, "--data", glob, "--method", "gradient"}, exitUsage, "not run by pbl-beam"},
+		{[]string{"learn", model, "--data", glob, "--alpha", "-1", "--method", "bayes"}, exitUsage, "alpha"},
+		{[]string{"classify", model, "--target", "lung", "--data", glob, "--cv", "5"}, exitUsage, "--cv is not run by pbl-beam"},
+		{[]string{"query", model, "--batch", glob, "P(lung)"}, exitUsage, "-o PREFIX is required"},
+		{[]string{"frobnicate"}, exitUsage, "unknown command"},
+	}
+	for _, tc := range tests {
+		var stdout, stderr bytes.Buffer
+		st := run(context.Background(), tc.args, &stdout, &stderr)
+		if st != tc.status || !strings.Contains(stderr.String(), tc.stderr) {
+			t.Errorf("pbl-beam %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tc.args, " "), st, stderr.String(), tc.status, tc.stderr)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s written despite the errors", out)
+	}
+}

@@ -68,7 +68,8 @@ const DefaultMaxRows = 1 << 22
 // by estimated time: the tree's compilation, unless it is already
 // compiled for the model, shared by the [Options.Queries] of a batch,
 // plus one calibration. P(*|e) always uses the junction tree; MPE uses it
-// on models with at least [AutoJTVars] discrete variables and MAP never.
+// when it is already compiled for the model, branch and bound otherwise
+// (mpesearch.go), and MAP never.
 // When the junction tree would exceed the limits, variable elimination
 // answers. The compiled tree is cached per model, so a sequence of
 // queries on one model pays for compilation once. [ExplainQuery] says
@@ -96,8 +97,9 @@ type Options struct {
 	Queries   int             // Auto: how many queries the caller answers on this model with these options (a file's, a command line's), among which a junction tree's compilation is shared; 0 means 1
 }
 
-// AutoJTVars is the number of discrete variables from which the Auto
-// engine answers MPE with the junction tree.
+// AutoJTVars was the number of discrete variables from which the Auto
+// engine answered every query with the junction tree. Auto now plans each
+// query (see [Options]); the constant is kept for programs that name it.
 const AutoJTVars = 30
 
 func (o Options) maxTable() int {
@@ -268,22 +270,20 @@ func (a *answerer) release() {
 }
 
 // useJT reports whether the Auto engine uses the junction tree for a
-// query it does not plan (see planned): P(*|e), and MPE on models of at
-// least AutoJTVars discrete variables.
+// query it does not plan (see planned): P(*|e), whose marginals one
+// calibration gives, and MPE when the model's tree is already compiled
+// (otherwise MPE is answered by branch and bound, mpesearch.go, which
+// needs no tree).
 func (a *answerer) useJT() bool {
 	switch {
 	case a.q.Kind == ir.MAP:
 		return false
 	case a.q.Kind == ir.Prob && a.q.Form() == ir.FormMarginals:
 		return true
+	case a.q.Kind == ir.MPE:
+		return compiledTree(a.m, a.opt) != nil
 	}
-	n := 0
-	for _, c := range a.card {
-		if c > 0 {
-			n++
-		}
-	}
-	return n >= AutoJTVars
+	return false
 }
 
 // setup validates the query against the model and builds the engine.

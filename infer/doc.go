@@ -267,8 +267,9 @@
 // choice on the separator. The maximum is read off the root with its
 // scale, and divided by P(e) from a sum collect.
 //
-// Engine choice: Auto uses the junction tree for P(*|e) and, on models
-// with at least [AutoJTVars] discrete variables, for MPE; MAP uses VE.
+// Engine choice: Auto uses the junction tree for P(*|e), and for MPE when
+// the model's tree is compiled already (branch and bound otherwise,
+// mpesearch.go); MAP uses its search or VE.
 // Every other query is planned (plan.go): VE's plan on the reduced model
 // (barren variables dropped, the evidence absorbed, the components the
 // evidence separates from a normalised query left out when their

@@ -35,8 +35,9 @@ import (
 // large).
 //
 // P(* | e) always uses the tree, which answers every marginal from one
-// calibration; MPE keeps its own choice (the junction tree from
-// AutoJTVars variables on) and MAP uses variable elimination.
+// calibration; MPE uses it when it is compiled already, and branch and
+// bound (mpesearch.go) otherwise; MAP uses its search or variable
+// elimination (mpe.go).
 
 // The time model's constants, in nanoseconds, read off the corpus
 // networks (TestPlanCalibration; 2 cores under load): variable
@@ -355,10 +356,14 @@ func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
 		if a.useJT() {
 			why := "P(* | e): one calibration answers every marginal"
 			if a.q.Kind == ir.MPE {
-				why = fmt.Sprintf("MPE on a model of at least %d variables", AutoJTVars)
+				why = "MPE, the model's tree being compiled already"
 			}
 			fmt.Fprintf(&b, "  engine: junction tree (%s; variable elimination if it is over the limits)\n", why)
 			return a.explainJT(&b)
+		}
+		if a.q.Kind == ir.MPE || a.q.Kind == ir.MAP {
+			b.WriteString("  engine: branch and bound search (mpesearch.go; variable elimination when it gives up)\n")
+			return b.String(), nil
 		}
 		b.WriteString("  engine: variable elimination\n")
 		a.explainVE(&b, nil)

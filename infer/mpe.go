@@ -1,6 +1,8 @@
 package infer
 
 import (
+	"errors"
+
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -115,6 +117,16 @@ func (a *answerer) mpe() (*Result, error) {
 		if ok {
 			return a.maxResult(vars, best, mx, pe), nil
 		}
+		// The search gave up: max-product on the junction tree, if it
+		// compiles within the limits, else VE.
+		t, err := cachedCompile(a.m, a.opt)
+		if errors.Is(err, ErrCanceled) {
+			return nil, canceled(a.q.Pos)
+		}
+		if err == nil {
+			a.kind, a.tree = JT, t
+			a.eng = a.engine(a.obs)
+		}
 	}
 	return a.maximise(vars)
 }
@@ -127,7 +139,7 @@ func (a *answerer) mapQuery() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		best, mx, ok, err := searchMAP(a.m, a.obs, a.card, a.q.Targets, a.k, a.q.Pos, searchConfig{})
+		best, mx, ok, err := searchMAP(a.m, a.obs, a.card, a.q.Targets, a.k, a.q.Pos, searchOverride)
 		if err != nil {
 			return nil, err
 		}

@@ -246,7 +246,7 @@ func (s *aoSearch) eval(i int32) {
 // On success sol[i] holds the subproblem's best states.
 func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 	s.nodes++
-	if s.nodes&1023 == 0 && (s.k.stop() || s.limit > 0 && s.nodes > s.limit) {
+	if s.limit > 0 && s.nodes > s.limit || s.nodes&1023 == 0 && s.k.stop() {
 		s.stop = true
 	}
 	if s.stop {
@@ -621,8 +621,12 @@ const (
 // search gave up (over its node budget) or found no assignment of
 // positive probability; the caller then answers otherwise.
 func searchMPE(m *ir.Model, obs, card []int, k *kernel, pos ir.Pos) (best []int, mx xfloat, ok bool, err error) {
-	return searchMPEWith(m, obs, card, k, pos, searchConfig{})
+	return searchMPEWith(m, obs, card, k, pos, searchOverride)
 }
+
+// searchOverride replaces the budgets of the searches Answer runs (tests
+// set it to make the search give up).
+var searchOverride searchConfig
 
 // searchConfig overrides the search's budgets (tests): the i-bound (0:
 // chosen by the work budgets) and the node limit (0: searchNodes).

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/ir"
@@ -575,5 +576,44 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("%s written despite the errors", out)
+	}
+}
+
+// TestBeamFilesystem reads the shards from a Beam filesystem pattern (the
+// in-memory memfs, as gs:// or s3:// would be read) and leaves the
+// pipelines' results and the predictions there too.
+func TestBeamFilesystem(t *testing.T) {
+	csv := "../../examples/data/asia_missing.csv"
+	glob := shard(t, csv, 900)
+	names := mustExpand(t, glob)
+	for i, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		memfs.Write(fmt.Sprintf("memfs://rows/part-%d.csv", i), b)
+	}
+	dir := t.TempDir()
+	model := filepath.Join(dir, "asia.pbl")
+	os.WriteFile(model, []byte("var asia, tub, smoke, lung, bronc, either, xray, dysp: {yes, no}\nasia -> tub\nsmoke -> lung, bronc\nlung, tub -> either\neither -> xray\nbronc, either -> dysp\n"), 0o644)
+	out := filepath.Join(dir, "out.pbl")
+	pblBeam(t, "learn", model, "--data", "memfs://rows/part-*.csv", "--work", "memfs://work", "-o", out, "--method", "bayes")
+	m, err := pbl.LoadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := local(t, m, csv, learn.Options{Method: learn.Bayes, Alpha: 1, VarSmoothing: learn.DefaultVarSmoothing})
+	got, err := pbl.LoadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameModel(t, got, want)
+
+	pblBeam(t, "classify", out, "--target", "lung", "--data", "memfs://rows/part-*.csv", "--work", "memfs://work", "--predictions", "memfs://preds/p.csv")
+	for i := range names {
+		b, err := readFile(context.Background(), shardName("memfs://preds/p", i, len(names), ".csv"))
+		if err != nil || !bytes.HasPrefix(b, []byte("row,true,predicted,P(lung=yes),P(lung=no)\n")) || bytes.Count(b, []byte("\n")) < 100 {
+			t.Errorf("memfs predictions of shard %d: %d bytes, %v", i, len(b), err)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -175,10 +174,8 @@ func (r *runner) pass(ctx context.Context, j *job, shards []string, params []byt
 	if err := gob.NewEncoder(&enc).Encode(j); err != nil {
 		return nil, err
 	}
-	out := path.Join(r.work, fmt.Sprintf("pass-%d-%s.gob", r.n.Add(1), j.Kind))
-	if !remote(r.work) {
-		out = r.work + "/" + path.Base(out)
-	}
+	// Joined as text: path.Join would make gs://b of gs:/b.
+	out := strings.TrimSuffix(r.work, "/") + "/" + fmt.Sprintf("pass-%d-%s.gob", r.n.Add(1), j.Kind)
 	p, s := beam.NewPipelineWithRoot()
 	elems := make([]string, len(shards))
 	for i, name := range shards {

@@ -63,15 +63,20 @@ func KMeans(x *Matrix, opt KMeansOptions) (*KMeansResult, error) {
 	km := newKMeans(x, opt.K, workers(opt.Workers))
 	tol := opt.Tol * x.colMeanVariance()
 	var best *KMeansResult
+	iters := 0
 	for i := range opt.NInit {
 		centers, _ := km.seed(newRand(opt.Seed, i))
 		r := km.lloyd(centers, opt.MaxIter, tol)
+		iters += r.Iterations
 		if r.Converged {
 			km.refine(r)
 		}
 		if best == nil || r.Inertia < best.Inertia {
 			best = r
 		}
+	}
+	if best.Converged && opt.Tol > 0 {
+		best = km.swap(best, opt.MaxIter, tol, int(swapBudget*float64(iters)))
 	}
 	if math.IsInf(best.Inertia, 0) || math.IsNaN(best.Inertia) {
 		return nil, &Error{Err: ErrOverflow, Msg: "squared distances overflow: rescale the data"}

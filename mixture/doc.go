@@ -46,11 +46,22 @@
 // (a row near the boundary of a large cluster and a small one); a
 // fixed point of these moves is also one of Lloyd's. So each restart ends
 // at an inertia at most that of scikit-learn's restart from the same
-// seeds, and often lower: with 30 restarts pbl's best was not worse than
-// scikit-learn's best of 10 on any of 480 fits (240 fresh data sets, two
-// seeds), where Lloyd alone was worse on 4–6% (testdata/fresh.py). Iterations counts the Lloyd iterations
+// seeds, and often lower. Iterations counts the Lloyd iterations
 // alone; Moves the refinement's moves. A restart stopped by MaxIter is not
 // refined, so tol 0 with a small MaxIter times Lloyd iterations alone.
+//
+// The best restart, if it converged and tol > 0, then goes through
+// merge-and-split moves, k-means's counterpart of split-and-merge EM
+// below: merge clusters i and j into i (at their size-weighted mean) and
+// split cluster c into j and c at c ± √(2λ₁/π) v₁ (λ₁, v₁ the top
+// eigenpair of c's covariance: the mean offset of a Gaussian's halves),
+// or put j on the row farthest from its centre. A move's gain is
+// estimated as (2/π) n_c λ₁ (or that row's squared distance) less Ward's
+// merge cost n_i n_j/(n_i+n_j) |c_i-c_j|²; the thirty best by that go
+// through Lloyd and Hartigan's moves, and the first whose inertia is lower
+// is kept and the next round starts from it, until no move of a round is
+// lower or they have spent as many Lloyd iterations as the restarts (then
+// Iterations and Moves are the last kept move's).
 //
 // The inertia is the sum over rows of the squared Euclidean distance to
 // the nearest final centre. Of NInit restarts the one with the lowest
@@ -126,18 +137,27 @@
 // together and shares it by their densities; the other columns stay
 // fixed) until it changes by less
 // than tol, at most 20 iterations, then EM on all to tol, and to tol/1000
-// if within 10 tol of the kept restart. The first of the five best moves
-// whose final log-likelihood is higher is kept, and the next round starts
-// from it; the rounds stop when none of the five is, or when they have
-// spent a third as many EM iterations as the restarts did (so a fit takes
-// about a third longer at most; a move found better still finishes, to
-// tol/1000 within MaxIter). The fit kept never has a lower
-// log-likelihood than without (tested). Iterations and Trace are then
-// those of the last kept move's EM (not its partial EM), Converged
-// whether it met tol. On testdata/fresh.py's seed 1 and 2 data sets
-// (480 GMM fits each) pbl's best of 30 was worse than scikit-learn's best
-// of 10 on 6 and 4 fits, against 9 and 14 without, for 16% and 19% more
-// time in all.
+// if within 10 tol of the kept restart. The first of the twenty best
+// moves whose final log-likelihood is higher is kept, and the next round
+// starts from it; the rounds stop when none of the twenty is, or when
+// they have spent as many EM iterations as the restarts did (a move found
+// better still finishes, to tol/1000 within MaxIter).
+//
+// A second series of rounds, with half that budget, tries two spike
+// moves before the twenty: merge one of the two best pairs and put the
+// freed component alone on the row of lowest likelihood (weight 1/n,
+// mean the row, covariance the floor reg; not for tied covariances),
+// then EM on all. A Gaussian at the floor has a density of (2π reg)^(-d/2)
+// at its row, so such a component, which EM keeps once it is there,
+// raises the likelihood by far more than most splits: these are the
+// optima scikit-learn's best of 10 found where pbl's restarts had not
+// (its k-means initialisation, a centre alone on an outlier, reaches
+// them now and then). Spikes come in a second series because taking one
+// first can lead the greedy rounds to a worse optimum.
+//
+// The fit kept never has a lower log-likelihood than without (tested).
+// Iterations and Trace are then those of the last kept move's EM (not
+// its partial EM), Converged whether it met tol.
 //
 // # Initialisation
 //

@@ -105,3 +105,19 @@ func normalize(resp, lp []float64, k int) float64 {
 	}
 	return ll
 }
+
+// logSumExp returns log Σ exp(v).
+func logSumExp(v []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range v {
+		m = max(m, x)
+	}
+	if math.IsInf(m, 0) {
+		return m
+	}
+	s := 0.0
+	for _, x := range v {
+		s += math.Exp(x - m)
+	}
+	return m + math.Log(s)
+}

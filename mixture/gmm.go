@@ -247,7 +247,8 @@ func FitGMM(x *Matrix, opt GMMOptions) (*GMM, error) {
 	if bestRun == nil {
 		return nil, lastErr
 	}
-	best := e.smem(bestRun, iters/smemBudgetDiv).g
+	budget := int(float64(iters) * smemBudget)
+	best := e.smem(e.smem(bestRun, budget, false), budget/2, true).g
 	best.NInit = opt.NInit
 	return best, nil
 }

@@ -62,7 +62,7 @@ func TestWorkersGMM(t *testing.T) {
 }
 
 // TestDeterministic checks that a seed determines the fit and that more
-// restarts never do worse.
+// restarts never keep a worse one.
 func TestDeterministic(t *testing.T) {
 	x := blobs(1000, 2, 5, 1.5, 2)
 	fit := func(seed uint64, ninit int) *GMM {
@@ -77,9 +77,14 @@ func TestDeterministic(t *testing.T) {
 	if a, b := fit(4, 3), fit(4, 3); a.LogLikelihood != b.LogLikelihood || !slices.Equal(a.Means, b.Means) {
 		t.Errorf("seed 4 gives %v then %v", a.LogLikelihood, b.LogLikelihood)
 	}
-	if a, b := fit(4, 3), fit(4, 8); !(b.LowerBound >= a.LowerBound) {
-		t.Errorf("8 restarts: lower bound %v, below 3 restarts' %v", b.LowerBound, a.LowerBound)
-	}
+	// The restarts of 3 are among those of 8, so the kept restart of 8
+	// is no worse. Split and merge's greedy moves from either may reach
+	// any optimum, so this holds of the restarts alone.
+	withoutSMEM(func() {
+		if a, b := fit(4, 3), fit(4, 8); !(b.LowerBound >= a.LowerBound) {
+			t.Errorf("8 restarts: lower bound %v, below 3 restarts' %v", b.LowerBound, a.LowerBound)
+		}
+	})
 }
 
 // TestGMMDegenerate fits data that is degenerate in the ways users meet:

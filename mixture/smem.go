@@ -15,25 +15,32 @@ import (
 
 // smemCandidates is the number of (merge, split) candidates tried per
 // round; 0 turns split-and-merge off (tests compare with it off).
-var smemCandidates = 5
+var smemCandidates = 20
+
+// smemBudget is SMEM's budget of EM iterations, as a multiple of the
+// restarts'.
+var smemBudget = 1.0
+
+// smemSpikes is the number of spike moves tried first in each round.
+var smemSpikes = 2
 
 const (
 	smemPartialIter = 20 // at most this many partial EM iterations per candidate
-	smemBudgetDiv   = 3  // SMEM runs at most 1/smemBudgetDiv of the restarts' EM iterations
 	smemMargin      = 10 // a candidate within smemMargin·tol of the kept fit continues to tol·polishTol
 )
 
-// smemMove is a candidate: merge components i and j into i, split
-// component k into j and k.
-type smemMove struct{ i, j, k int }
+// smemMove is a candidate: merge components i and j into i, and split
+// component k into j and k, or, when k < 0, put j on row alone (a spike:
+// mean the row, covariance the floor).
+type smemMove struct{ i, j, k, row int }
 
 // smem improves the kept run best by split-and-merge moves until no
 // candidate of a round raises its log-likelihood or budget EM iterations
 // are spent, and returns the run kept: best or a better one.
-func (e *em) smem(best *emRun, budget int) *emRun {
+func (e *em) smem(best *emRun, budget int, spikes bool) *emRun {
 	opt := e.opt
 	k, d := opt.K, e.x.Cols
-	if k < 3 || opt.Tol == 0 || smemCandidates == 0 {
+	if k < 2 || opt.Tol == 0 || smemCandidates == 0 {
 		return best
 	}
 	e.opt.Progress = nil // the candidates' iterations are not reported
@@ -48,9 +55,9 @@ func (e *em) smem(best *emRun, budget int) *emRun {
 			return cur
 		}
 		r0 := slices.Clone(e.resp)
-		moves := e.smemMoves(gs, cur.p.weights)
+		moves := e.smemMoves(gs, cur.p.weights, spikes)
 		improved := false
-		for _, mv := range moves[:min(smemCandidates, len(moves))] {
+		for _, mv := range moves {
 			if budget <= 0 {
 				break
 			}
@@ -76,10 +83,10 @@ func (e *em) smem(best *emRun, budget int) *emRun {
 // between the responsibility-weighted empirical distribution f of the
 // component and its density p_k. Candidates are ordered by the sum of the
 // pair's rank and the component's rank, ties by the pair's rank.
-func (e *em) smemMoves(gs *gauss, w []float64) []smemMove {
+func (e *em) smemMoves(gs *gauss, w []float64, spikes bool) (moves []smemMove) {
 	x, k, n := e.x, e.opt.K, e.x.Rows
 	nb := numBlocks(n)
-	stride := k*k + 3*k
+	stride := k*k + 3*k + 2 // …, then the lowest log-likelihood of a row and its row
 	part := make([]float64, nb*stride)
 	logw := make([]float64, k)
 	for j := range k {
@@ -90,10 +97,14 @@ func (e *em) smemMoves(gs *gauss, w []float64) []smemMove {
 		lp := e.lp[wk][:(hi-lo)*k]
 		gs.logProb(lp, x.Data, lo, hi)
 		s := part[b*stride : (b+1)*stride]
-		gram, rlogr, rlogp, nk := s[:k*k], s[k*k:k*k+k], s[k*k+k:k*k+2*k], s[k*k+2*k:]
+		gram, rlogr, rlogp, nk := s[:k*k], s[k*k:k*k+k], s[k*k+k:k*k+2*k], s[k*k+2*k:k*k+3*k]
+		low, lowRow := math.Inf(1), -1
 		for i := lo; i < hi; i++ {
 			r := e.resp[i*k : (i+1)*k]
 			l := lp[(i-lo)*k : (i-lo+1)*k]
+			if v := logSumExp(l); v < low {
+				low, lowRow = v, i
+			}
 			for a, ra := range r {
 				if ra == 0 {
 					continue
@@ -106,12 +117,13 @@ func (e *em) smemMoves(gs *gauss, w []float64) []smemMove {
 				}
 			}
 		}
+		s[stride-2], s[stride-1] = low, float64(lowRow)
 	})
 	s := make([]float64, stride)
 	for b := range nb {
-		addTo(s, part[b*stride:(b+1)*stride])
+		addTo(s[:stride-2], part[b*stride:(b+1)*stride-2])
 	}
-	gram, rlogr, rlogp, nk := s[:k*k], s[k*k:k*k+k], s[k*k+k:k*k+2*k], s[k*k+2*k:]
+	gram, rlogr, rlogp, nk := s[:k*k], s[k*k:k*k+k], s[k*k+k:k*k+2*k], s[k*k+2*k:k*k+3*k]
 	type pair struct {
 		i, j int
 		v    float64
@@ -152,7 +164,7 @@ func (e *em) smemMoves(gs *gauss, w []float64) []smemMove {
 			if c == pr.i || c == pr.j {
 				continue
 			}
-			cands = append(cands, cand{smemMove{pr.i, pr.j, c}, p, rank[c]})
+			cands = append(cands, cand{smemMove{pr.i, pr.j, c, -1}, p, rank[c]})
 		}
 	}
 	sort.SliceStable(cands, func(a, b int) bool {
@@ -162,9 +174,23 @@ func (e *em) smemMoves(gs *gauss, w []float64) []smemMove {
 		}
 		return ca.p < cb.p
 	})
-	moves := make([]smemMove, len(cands))
-	for t, c := range cands {
-		moves[t] = c.mv
+	if spikes && e.opt.Covariance != Tied {
+		// Spikes on the least likely row, merging the smemSpikes best
+		// pairs, come first.
+		low, lowRow := math.Inf(1), -1
+		for b := range nb {
+			if v := part[b*stride+stride-2]; v < low {
+				low, lowRow = v, int(part[b*stride+stride-1])
+			}
+		}
+		for _, pr := range pairs[:min(smemSpikes, len(pairs))] {
+			if lowRow >= 0 {
+				moves = append(moves, smemMove{pr.i, pr.j, -1, lowRow})
+			}
+		}
+	}
+	for _, c := range cands[:min(smemCandidates, len(cands))] {
+		moves = append(moves, c.mv)
 	}
 	return moves
 }
@@ -176,6 +202,9 @@ func (e *em) smemMoves(gs *gauss, w []float64) []smemMove {
 func (e *em) smemTry(cur *emRun, mv smemMove, r0 []float64, budget int) (*emRun, int) {
 	x, opt := e.x, e.opt
 	k, d, n := opt.K, x.Cols, x.Rows
+	if mv.k < 0 {
+		return e.spikeTry(cur, mv, budget)
+	}
 	p := smemInit(cur.p, mv, e.splitAxis(cur.p, mv.k, r0), opt.Covariance, k, d, opt.RegCovar)
 	used := 0
 	// Partial EM: rows keep the mass r0 gives the three components and
@@ -239,6 +268,59 @@ func (e *em) smemTry(cur *emRun, mv smemMove, r0 []float64, budget int) (*emRun,
 	if used >= budget {
 		return nil, used
 	}
+	return e.smemFinish(cur, p, used, budget)
+}
+
+// spikeTry applies the spike move mv to cur's parameters and runs EM on
+// all, within budget iterations, as smemTry.
+func (e *em) spikeTry(cur *emRun, mv smemMove, budget int) (*emRun, int) {
+	opt := e.opt
+	d := e.x.Cols
+	p := params{slices.Clone(cur.p.weights), slices.Clone(cur.p.means), slices.Clone(cur.p.cov)}
+	i, j := mv.i, mv.j
+	wi, wj := p.weights[i], p.weights[j]
+	wm := wi + wj
+	for l := range d {
+		p.means[i*d+l] = (wi*p.means[i*d+l] + wj*p.means[j*d+l]) / wm
+	}
+	copy(p.means[j*d:(j+1)*d], e.x.Row(mv.row))
+	ws := 1 / float64(e.x.Rows)
+	p.weights[i] = wm - ws
+	if !(p.weights[i] > 0) {
+		return nil, 0
+	}
+	p.weights[j] = ws
+	reg := max(opt.RegCovar, 1e-300)
+	switch opt.Covariance {
+	case Full:
+		dd := d * d
+		for t := range dd {
+			p.cov[i*dd+t] = (wi*p.cov[i*dd+t] + wj*p.cov[j*dd+t]) / wm
+		}
+		c := p.cov[j*dd : (j+1)*dd]
+		clear(c)
+		for l := range d {
+			c[l*d+l] = reg
+		}
+	case Diag:
+		for l := range d {
+			p.cov[i*d+l] = (wi*p.cov[i*d+l] + wj*p.cov[j*d+l]) / wm
+			p.cov[j*d+l] = reg
+		}
+	case Spherical:
+		p.cov[i] = (wi*p.cov[i] + wj*p.cov[j]) / wm
+		p.cov[j] = reg
+	default:
+		return nil, 0
+	}
+	return e.smemFinish(cur, p, 0, budget)
+}
+
+// smemFinish runs EM on all from the parameters p of a move from cur, of
+// which used iterations are spent, within budget.
+func (e *em) smemFinish(cur *emRun, p params, used, budget int) (*emRun, int) {
+	opt := e.opt
+	k, d, n := opt.K, e.x.Cols, e.x.Rows
 	r := &emRun{i: cur.i, p: p, g: &GMM{K: k, D: d, Covariance: opt.Covariance, N: n}}
 	conv, err := e.iterate(r, opt.Tol, min(opt.MaxIter, budget-used))
 	used += r.g.Iterations

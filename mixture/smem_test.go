@@ -2,6 +2,7 @@ package mixture
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -130,5 +131,85 @@ func TestSMEMNeverWorse(t *testing.T) {
 				t.Errorf("%s %s tol 0: split-and-merge ran", name, cov)
 			}
 		}
+	}
+}
+
+// TestSpikeMove checks the spike move: two unit Gaussians in five
+// dimensions, fitted with three components from a start with two on the
+// first (a local maximum EM stays at). A component alone on one row has
+// a density far above any Gaussian's at the floor's variance, so the fit
+// kept must merge the two and put a component on a single row (its
+// weight 1/n, its mean the row, its variances the floor), which raises
+// the log-likelihood by more than 0.01, with a trace that never decreases
+// and the same numbers with 1 and 4 workers.
+func TestSpikeMove(t *testing.T) {
+	const d, n = 5, 800
+	rng := rand.New(rand.NewPCG(7, 1))
+	data := make([]float64, n*d)
+	for i := range data {
+		data[i] = rng.NormFloat64()
+	}
+	for i := n / 2; i < n; i++ {
+		data[i*d] += 30
+	}
+	x := NewMatrix(n, d, data)
+	given := &GMM{
+		Weights:     []float64{0.25, 0.25, 0.5},
+		Means:       make([]float64, 3*d),
+		Covariances: make([]float64, 3*d),
+	}
+	given.Means[0], given.Means[d], given.Means[2*d] = -0.8, 0.8, 30
+	for t := range given.Covariances {
+		given.Covariances[t] = 1
+	}
+	opt := DefaultGMMOptions(3)
+	opt.Covariance, opt.Init, opt.Given, opt.NInit = Diag, InitGiven, given, 10
+	var off *GMM
+	withoutSMEM(func() {
+		var err error
+		if off, err = FitGMM(x, opt); err != nil {
+			t.Fatal(err)
+		}
+	})
+	var fits []*GMM
+	for _, w := range []int{1, 4} {
+		opt.Workers = w
+		g, err := FitGMM(x, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fits = append(fits, g)
+	}
+	on := fits[0]
+	if !(on.LogLikelihood > off.LogLikelihood+0.01) {
+		t.Errorf("log-likelihood %v with the moves, %v without: want it higher", on.LogLikelihood, off.LogLikelihood)
+	}
+	spike := slices.Index(on.Weights, slices.Min(on.Weights))
+	if w := on.Weights[spike]; !(math.Abs(w*n-1) <= 1e-6) {
+		t.Errorf("the smallest weight is %v, want 1/%d", w, n)
+	}
+	row := -1
+	for i := range n {
+		if sqDist(on.Mean(spike), x.Row(i)) <= 1e-18 {
+			row = i
+		}
+	}
+	if row < 0 {
+		t.Errorf("the spike's mean %v is no row", on.Mean(spike))
+	}
+	for _, v := range on.Covariances[spike*d : (spike+1)*d] {
+		if !(math.Abs(v-opt.RegCovar) <= 1e-12) {
+			t.Errorf("the spike's variance is %v, want the floor %v", v, opt.RegCovar)
+		}
+	}
+	tr := on.Trace
+	for i := 1; i < len(tr); i++ {
+		if !(tr[i] >= tr[i-1]-1e-9*math.Abs(tr[i-1])) {
+			t.Fatalf("log-likelihood decreases at iteration %d: %v after %v", i+1, tr[i], tr[i-1])
+		}
+	}
+	a, c := fits[0], fits[1]
+	if a.LogLikelihood != c.LogLikelihood || !slices.Equal(a.Means, c.Means) || !slices.Equal(a.Covariances, c.Covariances) {
+		t.Errorf("1 and 4 workers differ: %v vs %v", a.LogLikelihood, c.LogLikelihood)
 	}
 }

@@ -17,10 +17,13 @@
 //	n[u1, ..., uk, x] = number of rows with U1=u1, ..., Uk=uk, X=x
 //
 // Counts of disjoint parts of the data add, so they merge associatively and
-// commutatively ([Counts.Merge]): [Learn] reads the file on one goroutine
-// and hands batches to one counting worker per core, each with its own
-// Counts, and merges them at the end. The same shape runs as a map-reduce
-// (an Apache Beam combiner) when the data outgrows one machine.
+// commutatively ([Counts.Merge]): [Learn] parses and counts on every core,
+// each worker counting the chunks of the file it parsed into Counts of its
+// own, merged at the end ([Counts.AddReader]). The same shape runs as a
+// map-reduce (an Apache Beam combiner) when the data outgrows one machine:
+// Counts encode to bytes ([Counts.MarshalBinary]), EM's statistics are
+// [EMStats] ([NewEMPlan]: E-step per shard, merge, M-step), and package
+// mixture has those of k-means and Gaussian mixtures.
 //
 // # Missing values
 //
@@ -38,7 +41,8 @@
 // The iterative methods, [EM] and [Gradient] (em.go, gradient.go), learn
 // from every observed cell: a variable without a column is hidden, a
 // missing cell is summed out. The data is read once into its distinct
-// patterns of observed cells; the junction tree is compiled once and each
+// patterns of observed cells (EM streams instead, one pass over the file
+// per E-step, when they would take more than 2M cells: emstream.go); the junction tree is compiled once and each
 // iteration installs new numbers in it ([infer.JTree.WithModel]) and
 // calibrates once per pattern ([infer.JTree.Expect]), giving the expected
 // family counts and the log-likelihood. EM's M-step is the estimators

@@ -335,30 +335,34 @@ func mustExpand(t *testing.T, glob string) []string {
 	return names
 }
 
-// The pbl and pbl-beam commands, built once into one folder (pbl finds
-// pbl-beam beside itself).
+// The pbl command, built once, and beside it as pbl-beam this test binary,
+// which runs as pbl-beam when $PBL_BEAM_TEST_MAIN is 1 (TestMain): pbl
+// finds pbl-beam beside itself.
 var (
 	buildOnce sync.Once
 	binDir    string
 	buildErr  error
 )
 
-// pblBinary builds the pbl command, to compare with, and pbl-beam beside
-// it, and returns the path of pbl.
+// pblBinary builds the pbl command, to compare with, and returns its path.
 func pblBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		if binDir, buildErr = os.MkdirTemp("", "pbl-beam-test-"); buildErr != nil {
 			return
 		}
-		for _, b := range []struct{ dir, pkg, out string }{{"../..", "./cmd/pbl", "pbl"}, {".", ".", "pbl-beam"}} {
-			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, b.out), b.pkg)
-			cmd.Dir = b.dir
-			if out, err := cmd.CombinedOutput(); err != nil {
-				buildErr = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
-				return
-			}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "pbl"), "./cmd/pbl")
+		cmd.Dir = "../.."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/pbl: %v\n%s", err, out)
+			return
 		}
+		self, err := os.Executable()
+		if err != nil {
+			buildErr = err
+			return
+		}
+		buildErr = os.Symlink(self, filepath.Join(binDir, "pbl-beam"))
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)
@@ -367,6 +371,9 @@ func pblBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv("PBL_BEAM_TEST_MAIN") == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
@@ -390,7 +397,7 @@ func TestHandOver(t *testing.T) {
 		t.Fatalf("pbl learn: %v", err)
 	}
 	beam := exec.Command(exe, append(learnArgs, "--data", shard(t, csv, 500), "-o", filepath.Join(dir, "beam.pbl"), "--runner", "beam", "--", "--job_name=pbl-handover")...)
-	beam.Env = append(os.Environ(), "PATH=") // pbl-beam beside pbl, not on PATH
+	beam.Env = append(os.Environ(), "PATH=", "PBL_BEAM_TEST_MAIN=1") // pbl-beam beside pbl, not on PATH
 	var stderr bytes.Buffer
 	beam.Stderr = &stderr
 	got, err := beam.Output()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 
 	"github.com/pbl-lang/pbl/lsp"
@@ -13,6 +14,13 @@ states after "X=", shows a variable's states, parents and table on hover and a
 query's answer over the query, goes to a variable's declaration (across
 imports), lists the declarations, and formats the file as pbl fmt does.
 editors/README.md says how to point VS Code, Vim and Neovim at it.`
+
+// lspFlagsFor accepts --stdio, which LSP clients pass to choose the
+// transport (vscode-languageclient does for TransportKind.stdio): standard
+// input and output is pbl lsp's only one.
+func lspFlagsFor(c *cli, fs *flag.FlagSet) {
+	fs.Bool("stdio", true, "talk to the editor on standard input and output (the only transport; accepted because LSP clients pass it)")
+}
 
 // lspCmd serves the language server until the editor shuts it down.
 func lspCmd(c *cli, args []string) int {

@@ -4,7 +4,7 @@
 'use strict';
 
 const vscode = require('vscode');
-const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
+const { LanguageClient } = require('vscode-languageclient/node');
 
 let client;
 
@@ -13,7 +13,9 @@ async function activate(context) {
 	if (!command) {
 		return;
 	}
-	const server = { command, args: ['lsp'], transport: TransportKind.stdio };
+	// No transport: stdio without the --stdio argument the client would add
+	// for TransportKind.stdio (pbl lsp accepts it too).
+	const server = { command, args: ['lsp'] };
 	client = new LanguageClient('pbl', 'pbl language server', { run: server, debug: server }, {
 		documentSelector: [
 			{ scheme: 'file', language: 'pbl' },

@@ -33,7 +33,7 @@ type decl struct {
 	detail   string // "var", "data", "space", "mixture"
 	off, end int    // the name's bytes
 	line     int    // the declaration's line (zero-based)
-	stmtEnd  int    // the byte offset where the declaring statement's line ends
+	stmtEnd  int    // the byte offset where the line of the declaring statement's name ends
 }
 
 // uriPath returns the file path of a file: URI, or the URI itself.
@@ -147,7 +147,9 @@ func scanDecls(path string, t *text) []decl {
 		}
 		add := func(j int, kind int, detail string) {
 			n := toks[j]
-			out = append(out, decl{name: n.val, kind: kind, detail: detail, off: n.off, end: n.off + len(n.val), line: k.line, stmtEnd: lineEnd(k.line)})
+			// The declaration runs to the end of its name's line, which
+			// may come after the keyword's: the name must lie inside it.
+			out = append(out, decl{name: n.val, kind: kind, detail: detail, off: n.off, end: n.off + len(n.val), line: k.line, stmtEnd: lineEnd(max(k.line, n.line))})
 		}
 		switch k.val {
 		case "var":

@@ -14,7 +14,9 @@ import (
 // cell is a missing value. Programs that set a method's options call
 // learn.ParseOptions and learn.Learn.
 func LearnCSV(m *ir.Model, path, method string) (*ir.Model, error) {
-	opt, err := learn.ParseOptions(method, ir.Pos{}, nil)
+	// The method is an argument, not a place in a model file: its errors
+	// are LearnCSV's ("pbl.LearnCSV: unknown learning method …").
+	opt, err := learn.ParseOptions(method, ir.Pos{File: "pbl.LearnCSV"}, nil)
 	if err != nil {
 		return nil, err
 	}

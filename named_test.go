@@ -3,6 +3,9 @@ package pbl_test
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl"
@@ -192,5 +195,38 @@ func TestAnswerHypotheses(t *testing.T) {
 	}
 	if h, n := a.Hypotheses(), a.HypothesisNames(); h != nil || n != nil {
 		t.Errorf("P(H): hypotheses %v %v, want none", n, h)
+	}
+}
+
+// TestLearnCSVErrors: LearnCSV's errors name what is wrong, and where
+// when there is a place: the method (no position of a model file: the
+// error says it is LearnCSV's argument), the CSV file, a cell.
+func TestLearnCSVErrors(t *testing.T) {
+	m, err := pbl.Load("days.pbl", []byte("var Storm, Campfire: bool\nStorm -> Campfire\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("Storm,Campfire\ntrue,maybe\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path, method string
+		want         string
+		is           error
+	}{
+		{bad, "mlee", `pbl.LearnCSV: unknown learning method "mlee" (did you mean "mle"?)`, nil},
+		{filepath.Join(dir, "none.csv"), "mle", "no such file", os.ErrNotExist},
+		{bad, "mle", bad + `:2:6: unknown state "maybe" for Campfire`, nil},
+	}
+	for _, tt := range tests {
+		_, err := pbl.LearnCSV(m, tt.path, tt.method)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("LearnCSV(%s, %s) = %v, want %q", filepath.Base(tt.path), tt.method, err, tt.want)
+		}
+		if tt.is != nil && !errors.Is(err, tt.is) {
+			t.Errorf("LearnCSV(%s, %s) = %v, not of kind %v", filepath.Base(tt.path), tt.method, err, tt.is)
+		}
 	}
 }

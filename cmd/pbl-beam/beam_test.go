@@ -374,6 +374,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("PBL_BEAM_TEST_MAIN") == "1" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
+	initBeam() // for the tests that build pipelines without run
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
@@ -621,6 +622,69 @@ func TestBeamFilesystem(t *testing.T) {
 		b, err := readFile(context.Background(), shardName("memfs://preds/p", i, len(names), ".csv"))
 		if err != nil || !bytes.HasPrefix(b, []byte("row,true,predicted,P(lung=yes),P(lung=no)\n")) || bytes.Count(b, []byte("\n")) < 100 {
 			t.Errorf("memfs predictions of shard %d: %d bytes, %v", i, len(b), err)
+		}
+	}
+}
+
+// TestMixtureMissing learns a mixture from rows with a missing value,
+// which are not a Gaussian mixture's alone: pbl-beam, as pbl, learns them
+// by network EM. The first shard holds every row, so that the densities
+// start from the same rows as pbl's (the first shard's first rows).
+func TestMixtureMissing(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../examples/data/points.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	lines[7] = "," // x and y missing on line 8
+	csv := filepath.Join(dir, "points.csv")
+	os.WriteFile(csv, []byte(strings.Join(lines, "\n")), 0o644)
+	model := filepath.Join(dir, "mix.pbl")
+	os.WriteFile(model, []byte("var Cluster: {a, b, c}\nvar x, y: real\nmixture Cluster of x, y (covariance = diag)\n"), 0o644)
+	m, err := pbl.LoadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wrep := local(t, m, csv, learn.Options{Method: learn.EM, Seed: 1, MaxIter: 4, VarSmoothing: learn.DefaultVarSmoothing})
+	out := filepath.Join(dir, "out.pbl")
+	var rep learnJSON
+	if err := json.Unmarshal([]byte(pblBeam(t, "learn", model, "--data", shard(t, csv, 10000), "--method", "em", "--seed", "1", "--max-iter", "4", "-o", out, "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Trace) != len(wrep.Trace) {
+		t.Fatalf("trace %v, pbl's %v", rep.Trace, wrep.Trace)
+	}
+	for i := range rep.Trace {
+		if !near(rep.Trace[i], wrep.Trace[i], math.Abs(wrep.Trace[i])) {
+			t.Errorf("trace[%d] = %v, pbl's %v", i, rep.Trace[i], wrep.Trace[i])
+		}
+	}
+	got, err := pbl.LoadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := range want.Vars {
+		gw, gg := want.MultiNormal(ir.VarID(v)), got.MultiNormal(ir.VarID(v))
+		if (gw == nil) != (gg == nil) {
+			t.Fatalf("%s: joint normal %v, pbl's %v", want.Vars[v].Name, gg != nil, gw != nil)
+		}
+		if gw == nil {
+			continue
+		}
+		for u := range gw.Mean {
+			for a := range gw.Mean[u] {
+				if !near(gg.Mean[u][a], gw.Mean[u][a], math.Abs(gw.Mean[u][a])) {
+					t.Errorf("%s: mean[%d][%d] = %v, pbl's %v", want.Vars[v].Name, u, a, gg.Mean[u][a], gw.Mean[u][a])
+				}
+			}
+		}
+	}
+	if f := want.Factor(0); f != nil {
+		for i, p := range f.Vals {
+			if !near(got.Factor(0).Vals[i], p, 1) {
+				t.Errorf("P(Cluster)[%d] = %v, pbl's %v", i, got.Factor(0).Vals[i], p)
+			}
 		}
 	}
 }

@@ -170,17 +170,9 @@ func planFor(m *ir.Model, j *job) (*learn.EMPlan, error) {
 // gmm adds the rows of r to the statistics of an iteration of the
 // Gaussian mixture g, over the columns j.Vars.
 func (j *job) gmm(m *ir.Model, r *data.Reader, g *mixture.GMM) (*partial, error) {
-	cols := make([]int, len(j.Vars))
-	for a, v := range j.Vars {
-		cols[a] = -1
-		for k, w := range r.Vars {
-			if w == v {
-				cols[a] = k
-			}
-		}
-		if cols[a] < 0 {
-			return nil, fmt.Errorf("%s: no column %s: every row must give every variable of the mixture", r.File(), ir.Quote(m.Vars[v].Name))
-		}
+	cols, comp, ok := mixtureColumns(m, r.Vars, j.Vars)
+	if !ok {
+		return &partial{Impure: true}, nil
 	}
 	st := mixture.NewGMMStats(g)
 	b := r.NewBatch(4096)
@@ -194,21 +186,62 @@ func (j *job) gmm(m *ir.Model, r *data.Reader, g *mixture.GMM) (*partial, error)
 		if err != nil {
 			return nil, err
 		}
-		vals = vals[:0]
-		for i := range b.N {
-			for a, k := range cols {
-				x := b.Reals[k][i]
-				if math.IsNaN(x) {
-					return nil, &ir.Error{Pos: ir.Pos{File: r.File(), Line: b.Lines[i]}, Msg: fmt.Sprintf("%s is missing: pbl-beam learns a mixture from rows that give every variable (use pbl learn for missing cells)", ir.Quote(m.Vars[j.Vars[a]].Name))}
-				}
-				vals = append(vals, x)
-			}
+		var pure bool
+		if vals, pure = mixtureRows(b, cols, comp, vals[:0]); !pure {
+			return &partial{Impure: true}, nil
 		}
 		if err := mixture.AddGMM(st, g, mixture.NewMatrix(b.N, d, vals)); err != nil {
 			return nil, fmt.Errorf("%s: %v", r.File(), err)
 		}
 	}
 }
+
+// mixtureColumns returns the columns of the mixture's variables vars among
+// the data's columns, and the column of its component (or -1); ok is false
+// if a variable has no column (the local learner then runs network EM).
+func mixtureColumns(m *ir.Model, columns, vars []ir.VarID) (cols []int, comp int, ok bool) {
+	col := func(v ir.VarID) int {
+		for k, w := range columns {
+			if w == v {
+				return k
+			}
+		}
+		return -1
+	}
+	for _, v := range vars {
+		k := col(v)
+		if k < 0 {
+			return nil, 0, false
+		}
+		cols = append(cols, k)
+	}
+	return cols, col(m.Mixtures[0].Component), true
+}
+
+// mixtureRows appends the values of the columns cols of b's rows to vals,
+// and reports whether the rows are those a Gaussian mixture alone learns
+// from (package mixture): every value given, the component never
+// observed. Other rows are learned by network EM, as the local learner
+// does.
+func mixtureRows(b *data.Batch, cols []int, comp int, vals []float64) ([]float64, bool) {
+	for i := range b.N {
+		if comp >= 0 && b.Cols[comp] != nil && b.Cols[comp][i] != data.Missing {
+			return vals, false
+		}
+		for _, k := range cols {
+			x := b.Reals[k][i]
+			if math.IsNaN(x) {
+				return vals, false
+			}
+			vals = append(vals, x)
+		}
+	}
+	return vals, true
+}
+
+// errImpure says that the data is not that of a Gaussian mixture alone
+// (see mixtureRows).
+var errImpure = errors.New("not a Gaussian mixture's data alone")
 
 // learnCmd runs pbl-beam learn.
 func learnCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
@@ -365,7 +398,12 @@ func (l *learner) learn(ctx context.Context, m *ir.Model) (*ir.Model, *learnRepo
 	}
 	switch {
 	case l.opt.Method == learn.EM && pureMixture(m, l.opt):
-		return l.mixture(ctx, m)
+		out, rep, err := l.mixture(ctx, m)
+		if !errors.Is(err, errImpure) {
+			return out, rep, err
+		}
+		l.rep = learnReport{Pipelines: l.rep.Pipelines}
+		return l.em(ctx, m, first) // as the local learner does
 	case l.opt.Method == learn.EM:
 		return l.em(ctx, m, first)
 	}
@@ -525,7 +563,8 @@ func gmmOptions(m *ir.Model, opt learn.Options) mixture.GMMOptions {
 	return o
 }
 
-// mixture learns a Gaussian mixture alone: it starts from the local fit
+// mixture learns a Gaussian mixture alone (errImpure if the data is not
+// that of a mixture alone: a value missing, the component observed): it starts from the local fit
 // of the first shard's first rows (package mixture: k-means, restarts),
 // and runs EM iterations over every shard, one pipeline each, the current
 // mixture the side input, until the mean log-likelihood changes by less
@@ -564,6 +603,9 @@ func (l *learner) iterateGMM(ctx context.Context, m *ir.Model, vars []ir.VarID, 
 		p, err := l.pass(ctx, m, &job{Kind: "gmm", Vars: vars}, enc.Bytes())
 		if err != nil {
 			return nil, err
+		}
+		if p.Impure {
+			return nil, errImpure
 		}
 		if p.GMM == nil || p.GMM.N == 0 {
 			return nil, learn.ErrNoRows
@@ -604,7 +646,8 @@ func (l *learner) iterateGMM(ctx context.Context, m *ir.Model, vars []ir.VarID, 
 	return g, nil
 }
 
-// headMatrix reads the values of vars in the first shard's first rows.
+// headMatrix reads the values of vars in the first shard's first rows;
+// errImpure if they are not a Gaussian mixture's alone.
 func (l *learner) headMatrix(ctx context.Context, m *ir.Model, vars []ir.VarID) (*mixture.Matrix, error) {
 	src, err := openShard(ctx, l.shards[0])
 	if err != nil {
@@ -616,28 +659,17 @@ func (l *learner) headMatrix(ctx context.Context, m *ir.Model, vars []ir.VarID) 
 		return nil, err
 	}
 	defer r.Close()
+	cols, comp, ok := mixtureColumns(m, r.Vars, vars)
+	if !ok {
+		return nil, errImpure
+	}
 	b := r.NewBatch(mixtureHead)
 	if err := r.Read(b); err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	vals := make([]float64, 0, b.N*len(vars))
-	for i := range b.N {
-		for _, v := range vars {
-			k := -1
-			for c, w := range b.Vars {
-				if w == v {
-					k = c
-				}
-			}
-			if k < 0 {
-				return nil, fmt.Errorf("%s: no column %s: every row must give every variable of the mixture", r.File(), ir.Quote(m.Vars[v].Name))
-			}
-			x := b.Reals[k][i]
-			if math.IsNaN(x) {
-				return nil, &ir.Error{Pos: ir.Pos{File: r.File(), Line: b.Lines[i]}, Msg: fmt.Sprintf("%s is missing: pbl-beam learns a mixture from rows that give every variable (use pbl learn for missing cells)", ir.Quote(m.Vars[v].Name))}
-			}
-			vals = append(vals, x)
-		}
+	vals, pure := mixtureRows(b, cols, comp, make([]float64, 0, b.N*len(vars)))
+	if !pure {
+		return nil, errImpure
 	}
 	return mixture.NewMatrix(b.N, len(vars), vals), nil
 }

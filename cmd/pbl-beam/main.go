@@ -99,17 +99,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := f.beam(); err != nil {
 		return c.usageErr("%v", err)
 	}
+	initBeam()
+	return cmd.run(ctx, c, f, pos)
+}
+
+// initOnce initialises Beam once per process.
+var initOnce sync.Once
+
+// initBeam initialises Beam, once.
+func initBeam() {
 	initOnce.Do(func() {
 		// The runner's own messages only when they are warnings.
 		beamlog.LogLevel = "warn"
 		beam.Init()
 		quietLogs() // logging.go
 	})
-	return cmd.run(ctx, c, f, pos)
 }
-
-// initOnce initialises Beam once per process.
-var initOnce sync.Once
 
 // parseInterspersed parses flags anywhere among the arguments, as pbl
 // does; "--" is skipped (pbl passes the Beam options after it).

@@ -24,6 +24,7 @@ type partial struct {
 	Rows     int64
 	Err      string // the error of shard ErrShard, or ""
 	ErrShard int
+	Impure   bool // gmm: the rows are not a Gaussian mixture's alone (see mixtureRows)
 
 	States map[int]map[ir.VarID][]string // by shard: the states of open variables (the states pass)
 	GMM    *mixture.GMMStats             // a Gaussian mixture's E-step
@@ -49,6 +50,7 @@ func (p *partial) merge(o *partial) {
 		p.Err, p.ErrShard = o.Err, o.ErrShard
 	}
 	p.Rows += o.Rows
+	p.Impure = p.Impure || o.Impure
 	if o.States != nil {
 		if p.States == nil {
 			p.States = map[int]map[ir.VarID][]string{}

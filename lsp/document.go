@@ -88,7 +88,8 @@ func errorList(err error) ir.ErrorList {
 }
 
 // diagnostics returns the document's errors as LSP diagnostics. An error
-// in an imported file is shown at the start of this one, naming its place.
+// in an imported file is shown on the import that brings it in, naming
+// its place.
 func (d *document) diagnostics() []Diagnostic {
 	out := []Diagnostic{}
 	for _, e := range d.errs {
@@ -98,13 +99,44 @@ func (d *document) diagnostics() []Diagnostic {
 			diag.Range = d.text.tokenRange(0)
 		case e.Pos.File != "" && filepath.Clean(e.Pos.File) != filepath.Clean(d.path):
 			diag.Message = fmt.Sprintf("%s: %s", e.Pos, e.Msg)
-			diag.Range = d.text.tokenRange(0)
+			diag.Range = d.importRange(e.Pos.File)
 		default:
 			diag.Range = d.text.tokenRange(d.text.fromPos(e.Pos.Line, e.Pos.Col))
 		}
 		out = append(out, diag)
 	}
 	return out
+}
+
+// importRange returns the range of the path of the import statement that
+// brings file in: the one naming it, else (file comes in by way of
+// another) the first import; the start of the text if there is none.
+func (d *document) importRange(file string) Range {
+	sc := grammar.NewScanner(d.path, d.text.src)
+	first, prevImport := -1, false
+	for {
+		tk, err := sc.Next()
+		if err != nil || tk.EOF() {
+			break
+		}
+		if prevImport && tk.Type == grammar.String {
+			path := tk.Value
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(filepath.Dir(d.path), path)
+			}
+			if filepath.Clean(path) == filepath.Clean(file) {
+				return d.text.tokenRange(tk.Pos.Offset)
+			}
+			if first < 0 {
+				first = tk.Pos.Offset
+			}
+		}
+		prevImport = tk.Type == grammar.Ident && tk.Value == "import"
+	}
+	if first >= 0 {
+		return d.text.tokenRange(first)
+	}
+	return d.text.tokenRange(0)
 }
 
 // model returns the model to answer from: this text's, else the last one

@@ -63,7 +63,12 @@ func mbPlan(order []ir.VarID, card []int, scopes [][]ir.VarID, ibound float64) (
 		}
 		for _, g := range groups {
 			work += scopeSize(g, card)
-			msg := slices.DeleteFunc(slices.Clone(g), func(w ir.VarID) bool { return w == v })
+			msg := make([]ir.VarID, 0, len(g)-1)
+			for _, w := range g {
+				if w != v {
+					msg = append(msg, w)
+				}
+			}
 			if len(msg) > 0 {
 				b := firstOf(msg, pos)
 				buckets[b] = append(buckets[b], msg)

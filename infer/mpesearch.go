@@ -111,7 +111,8 @@ type aoSearch struct {
 	ctx    [][]ir.VarID
 	ctxStr [][]int
 	cache  [][]float64
-	csize  []int // the entries of cache[i] (0: no cache)
+	csize  []int   // the entries of cache[i] (0: no cache)
+	visits []uint8 // visits before the cache is made, at the second
 
 	// Forward checking (nil dom: off).
 	dom   []uint64 // by VarID: the states still possible
@@ -253,7 +254,9 @@ func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 		return 0, false
 	}
 	key := -1
-	if s.csize[i] > 0 {
+	if s.csize[i] > 0 && s.cache[i] == nil && s.visits[i] < 1 {
+		s.visits[i]++ // a subproblem met once needs no cache
+	} else if s.csize[i] > 0 {
 		key = 0
 		for j, w := range s.ctx[i] {
 			key += s.a[w] * s.ctxStr[i][j]
@@ -369,6 +372,7 @@ func (s *aoSearch) initCache(p *mpeProblem, nbs [][]ir.VarID) {
 	s.ctxStr = make([][]int, n)
 	s.cache = make([][]float64, n)
 	s.csize = make([]int, n)
+	s.visits = make([]uint8, n)
 	total := 0
 	for i, v := range s.order {
 		ctx := nbs[v]
@@ -689,7 +693,20 @@ func solveMax(p *mpeProblem, k *kernel, pos ir.Pos, cfg searchConfig) (ra []int,
 		nodes int
 	}
 	var tries []attempt
-	w, _ := mbPlan(order, p.card, sc, math.Inf(1))
+	type planned struct {
+		w     float64
+		exact bool
+	}
+	plans := map[float64]planned{}
+	plan := func(ib float64) (float64, bool) {
+		if pl, ok := plans[ib]; ok {
+			return pl.w, pl.exact
+		}
+		w, exact := mbPlan(order, p.card, sc, ib)
+		plans[ib] = planned{w, exact}
+		return w, exact
+	}
+	w, _ := plan(math.Inf(1))
 	if trace := mpeTrace; trace != nil {
 		trace("exact elimination: %g entries", w)
 	}
@@ -708,13 +725,13 @@ func solveMax(p *mpeProblem, k *kernel, pos ir.Pos, cfg searchConfig) (ra []int,
 		tries = append(tries, attempt{smallIBound, smallNodes})
 		ib := float64(minIBound)
 		for ib*4 <= boundWork {
-			if wi, _ := mbPlan(order, p.card, sc, ib*4); wi > boundWork {
+			if wi, _ := plan(ib * 4); wi > boundWork {
 				break
 			}
 			ib *= 4
 		}
 		for ; ; ib *= 4 {
-			wi, exact := mbPlan(order, p.card, sc, ib)
+			wi, exact := plan(ib)
 			if wi > maxWork && len(tries) > 0 {
 				break
 			}

@@ -384,3 +384,33 @@ func TestMPESearchGivesUp(t *testing.T) {
 		t.Fatal("the search never gave up: the test checks nothing")
 	}
 }
+
+// TestMPESearchMarkov checks MPE and MAP by search on Markov networks
+// (potentials above 1, zeros, no CPTs) against enumeration.
+func TestMPESearchMarkov(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 11))
+	for net := range 30 {
+		m := randomMarkov(t, rng, 3+rng.IntN(6))
+		card := cards(m)
+		ev := randomStates(rng, card, rng.IntN(2))
+		for _, q := range []*ir.Query{
+			{Kind: ir.MPE, Evidence: ev},
+			{Kind: ir.MAP, Targets: ids(0), TargetStates: []int{-1}},
+		} {
+			if q.Kind == ir.MAP && indexOfObs(ev, 0) >= 0 {
+				continue
+			}
+			want, errW := Answer(m, q, Options{Engine: Enum})
+			got, errG := Answer(m, q, Options{})
+			if errW != nil || errG != nil {
+				if !errors.Is(errW, ErrImpossible) || !errors.Is(errG, ErrImpossible) {
+					t.Errorf("net %d %v: %v, %v", net, q.Kind, errW, errG)
+				}
+				continue
+			}
+			if !(math.Abs(got.LogP-want.LogP) <= 1e-9) {
+				t.Errorf("net %d %v %v: ln P %v, want %v", net, q.Kind, ev, got.LogP, want.LogP)
+			}
+		}
+	}
+}

@@ -13,7 +13,8 @@ import (
 
 // Write writes m as pbl source. It refuses Markov networks, which the
 // language cannot express yet. Consecutive variables with the same domain
-// share a declaration; edges are implied by the tables' parents; each
+// share a declaration; edges are implied by the tables' parents (and written as edge lines
+// into variables without a distribution, a structure to learn); each
 // table's rows are aligned. header, if not empty, is written first as a
 // comment. The text is in the layout of pbl fmt (package format).
 func Write(w io.Writer, m *ir.Model, header string) error {
@@ -39,6 +40,22 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 		}
 		fmt.Fprintf(b, "var %s: %s\n", strings.Join(names, ", "), m.Vars[i].Domain())
 		i = j
+	}
+	// Edges into the variables that have no distribution yet (a structure
+	// to learn): a table implies its parents' edges, these have none.
+	edges := false
+	for _, v := range m.Vars {
+		if ps := m.Parents[v.ID]; m.Dists[v.ID] == nil && len(ps) > 0 {
+			if !edges {
+				b.WriteString("\n")
+				edges = true
+			}
+			names := make([]string, len(ps))
+			for i, p := range ps {
+				names[i] = ir.Quote(m.Vars[p].Name)
+			}
+			fmt.Fprintf(b, "%s -> %s\n", strings.Join(names, ", "), ir.Quote(v.Name))
+		}
 	}
 	for _, v := range m.Vars {
 		if g := m.Gaussian(v.ID); g != nil {

@@ -9,8 +9,11 @@ import (
 // This file holds the maximisation queries. MPE maximises over every
 // unobserved variable; MAP sums out the other variables first and then
 // maximises over the MAP variables (a constrained elimination order:
-// max and sum do not commute). Both engines return the maximum of
-// P(maxVars, e); Answer divides by P(e).
+// max and sum do not commute). The engines return the maximum of
+// P(maxVars, e); Answer divides by P(e). The Auto engine, unless a
+// junction tree is compiled for the model already, answers both by branch
+// and bound (mpesearch.go, mapsearch.go), and falls back on max-product
+// elimination (the junction tree, else VE) if the search gives up.
 
 // trace records one max-elimination for the traceback: v was maximised
 // out, and arg holds its maximising state for each entry of a table over

@@ -281,7 +281,10 @@ func (a *answerer) useJT() bool {
 	case a.q.Kind == ir.Prob && a.q.Form() == ir.FormMarginals:
 		return true
 	case a.q.Kind == ir.MPE:
-		return compiledTree(a.m, a.opt) != nil
+		// Branch and bound, whether or not a tree is compiled: the
+		// answer (a tie's assignment, the last digits) must not depend on
+		// what ran before.
+		return false
 	}
 	return false
 }

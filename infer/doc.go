@@ -267,9 +267,12 @@
 // choice on the separator. The maximum is read off the root with its
 // scale, and divided by P(e) from a sum collect.
 //
-// Engine choice: Auto uses the junction tree for P(*|e), and for MPE when
-// the model's tree is compiled already (branch and bound otherwise,
-// mpesearch.go); MAP uses its search or VE.
+// Engine choice: Auto uses the junction tree for P(*|e); MPE uses branch
+// and bound (mpesearch.go), and max-product on the tree only when the
+// search gives up; MAP uses its search or VE. No choice depends on whether
+// a tree is compiled already (by an earlier query or another goroutine):
+// the same query gets the same answer, to the last digit, whatever ran
+// before it.
 // Every other query is planned (plan.go): VE's plan on the reduced model
 // (barren variables dropped, the evidence absorbed, the components the
 // evidence separates from a normalised query left out when their

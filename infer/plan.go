@@ -25,18 +25,20 @@ import (
 // (veSteps.cost).
 //
 // The junction tree's cost is its calibration (every clique entry a few
-// times: a collect pass for P(e), collect and distribute otherwise) and,
-// unless the tree is already compiled for the model, its compilation
-// (the product of the factors into every clique, the index maps), shared
-// among the queries of a batch ([Options.Queries]). Its size comes from
+// times: a collect pass for P(e), collect and distribute otherwise) and its
+// compilation (the product of the factors into every clique, the index
+// maps), shared among the queries of a batch ([Options.Queries]) — counted
+// even when an earlier query compiled the tree already, so that the choice,
+// and with it the last digits of the answer, never depends on what ran
+// before. Its size comes from
 // the triangulation it would use (plan in jtree.go), which the planner
 // computes only when variable elimination costs more than any junction
 // tree of the model could (every factor goes into a clique at least as
 // large).
 //
 // P(* | e) always uses the tree, which answers every marginal from one
-// calibration; MPE uses it when it is compiled already, and branch and
-// bound (mpesearch.go) otherwise; MAP uses its search or variable
+// calibration; MPE uses branch and bound (mpesearch.go), and max-product
+// on the tree only when the search gives up; MAP uses its search or variable
 // elimination (mpe.go).
 
 // The time model's constants, in nanoseconds, read off the corpus
@@ -72,11 +74,10 @@ type queryPlan struct {
 	veErr error
 	veNs  float64 // estimated time of variable elimination
 
-	tree     *JTree  // the compiled tree of the model, if it is in the cache
-	jt       *jtPlan // the tree's plan when it is not compiled and was weighed
+	jt       *jtPlan // the tree's plan, when it was weighed
 	jtErr    error   // why the tree cannot be used
 	entries  float64 // the tree's clique entries
-	compile  float64 // estimated compilation time (0 for a compiled tree)
+	compile  float64 // estimated compilation time
 	calib    float64 // estimated calibration time
 	jtNs     float64 // estimated time per query: calib plus the batch's share of compile
 	floorNs  float64 // a lower bound of the tree's cost, when the tree was not planned
@@ -152,13 +153,12 @@ func (a *answerer) decide() (*queryPlan, error) {
 	if collect {
 		pass = 0.5
 	}
-	if t := compiledTree(m, a.opt); t != nil {
-		qp.tree = t
-		qp.entries = float64(len(t.init))
-		if !collect && !t.holds(qp.keep) {
-			qp.noClique = true
-		}
-	} else {
+	// The choice must not depend on whether a tree happens to be compiled
+	// (by an earlier query, or by another goroutine's): engines differ in
+	// the last digits, and the same query must give the same answer
+	// whatever ran before it. A tree in the cache is used if the choice is
+	// the tree.
+	{
 		// The tree's triangulation, and every factor in a clique at
 		// least as large.
 		floor, vars := 0.0, 0
@@ -209,20 +209,6 @@ func (a *answerer) decide() (*queryPlan, error) {
 		qp.why = fmt.Sprintf("≈ %s, against ≈ %s for the junction tree", nsString(qp.veNs), nsString(qp.jtNs))
 	}
 	return qp, nil
-}
-
-// compiledTree returns the junction tree of m for opt if it is compiled
-// and cached, without compiling it.
-func compiledTree(m *ir.Model, opt Options) *JTree {
-	key := jtKey{m, opt.maxTable(), opt.maxMemory()}
-	jtCache.Lock()
-	defer jtCache.Unlock()
-	for _, e := range jtCache.entries {
-		if e.key == key {
-			return e.t
-		}
-	}
-	return nil
 }
 
 // estimate returns the estimated time of p's run, in nanoseconds.
@@ -354,11 +340,7 @@ func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
 		return a.explainJT(&b)
 	case !a.planned():
 		if a.useJT() {
-			why := "P(* | e): one calibration answers every marginal"
-			if a.q.Kind == ir.MPE {
-				why = "MPE, the model's tree being compiled already"
-			}
-			fmt.Fprintf(&b, "  engine: junction tree (%s; variable elimination if it is over the limits)\n", why)
+			fmt.Fprintf(&b, "  engine: junction tree (%s; variable elimination if it is over the limits)\n", "P(* | e): one calibration answers every marginal")
 			return a.explainJT(&b)
 		}
 		if a.q.Kind == ir.MPE || a.q.Kind == ir.MAP {
@@ -379,8 +361,6 @@ func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
 		fmt.Fprintf(&b, "  engine: %s (%s)\n", name, qp.why)
 		a.explainVE(&b, qp)
 		switch {
-		case qp.tree != nil:
-			fmt.Fprintf(&b, "  junction tree: compiled, %s clique entries; calibration ≈ %s\n", sizeFloat(qp.entries), nsString(qp.calib))
 		case qp.skipped:
 			fmt.Fprintf(&b, "  junction tree: not planned (at least %s)\n", nsString(qp.floorNs))
 		case qp.jtErr != nil:

@@ -299,7 +299,7 @@ func TestPlanChoice(t *testing.T) {
 	}
 	m = readCorpus(t, "alarm")
 	q := planQueries(rng, m, 5, false)[0]
-	if _, qp := planOf(t, m, q, Options{}); qp.engine != VE || qp.tree != nil {
+	if _, qp := planOf(t, m, q, Options{}); qp.engine != VE {
 		t.Errorf("alarm %s, no tree: %v (%s), want VE", q.Text, qp.engine, qp.why)
 	}
 	if _, qp := planOf(t, m, q, Options{Queries: 1000}); qp.engine != JT {
@@ -308,8 +308,10 @@ func TestPlanChoice(t *testing.T) {
 	if _, err := Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(*)", Star: true}, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, qp := planOf(t, m, q, Options{}); qp.engine != JT || qp.tree == nil {
-		t.Errorf("alarm %s, tree compiled: %v (%s), want JT", q.Text, qp.engine, qp.why)
+	// A tree compiled by an earlier query changes nothing: the choice,
+	// and so the answer's last digits, never depend on what ran before.
+	if _, qp := planOf(t, m, q, Options{}); qp.engine != VE {
+		t.Errorf("alarm %s, tree compiled: %v (%s), want VE as before", q.Text, qp.engine, qp.why)
 	}
 }
 

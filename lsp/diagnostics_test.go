@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,5 +49,52 @@ func TestImportedErrorAtImport(t *testing.T) {
 		if diags[0].Range != tt.want || !strings.Contains(diags[0].Message, tt.msg) {
 			t.Errorf("%s: %+v %q, want %+v and %q", tt.name, diags[0].Range, diags[0].Message, tt.want, tt.msg)
 		}
+	}
+}
+
+// TestChangesCoalesced: a burst of changes to a document (keystrokes
+// that arrived while the server was busy) is analysed once, at its last
+// version, and a request that follows a change sees the changed text;
+// changes of two documents are each analysed.
+func TestChangesCoalesced(t *testing.T) {
+	const a, b = "file:///a.pbl", "file:///b.pbl"
+	change := func(uri string, version int, text string) string {
+		return frame(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"` + uri + `","version":` + itoa(version) + `},"contentChanges":[{"text":"` + text + `"}]}}`)
+	}
+	in := frame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`) +
+		frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"`+a+`","version":1,"text":"var A: bool\n"}}}`) +
+		frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"`+b+`","version":1,"text":"var B: bool\n"}}}`) +
+		change(a, 2, `var A: bool\nP(A) = 1.5\n`) + change(a, 3, `var A: bool\nP(A) = 2.5\n`) + change(a, 4, `var Ab: bool\n`) +
+		change(b, 2, `var B: bool\nP(B) = 7\n`) +
+		frame(`{"jsonrpc":"2.0","id":2,"method":"textDocument/completion","params":{"textDocument":{"uri":"`+b+`"},"position":{"line":1,"character":3}}}`) +
+		change(a, 5, `var A: bool\nP(A) = 3\n`) +
+		frame(`{"jsonrpc":"2.0","id":3,"method":"shutdown"}`) + frame(`{"jsonrpc":"2.0","method":"exit"}`)
+	var out strings.Builder
+	if err := Serve(strings.NewReader(in), &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := newConn(strings.NewReader(out.String()), nil)
+	var got []string // "uri version errors" of each publication, "reply N" of each response
+	for {
+		body, err := c.read()
+		if err != nil {
+			break
+		}
+		var m struct {
+			ID     *int
+			Params PublishDiagnosticsParams
+		}
+		if err := json.Unmarshal(body, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.ID != nil {
+			got = append(got, "reply "+itoa(*m.ID))
+			continue
+		}
+		got = append(got, m.Params.URI+" "+itoa(*m.Params.Version)+" "+itoa(len(m.Params.Diagnostics)))
+	}
+	want := []string{"reply 1", a + " 1 0", b + " 1 0", a + " 4 0", b + " 2 1", "reply 2", a + " 5 1", "reply 3"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("messages\n%s\nwant\n%s", strings.Join(got, "; "), strings.Join(want, "; "))
 	}
 }

@@ -12,8 +12,9 @@ import (
 type Server struct {
 	conn        *conn
 	docs        map[string]*document
-	initialized bool // initialize was answered
-	shutdown    bool // shutdown was asked for: only exit remains
+	initialized bool      // initialize was answered
+	shutdown    bool      // shutdown was asked for: only exit remains
+	pending     *document // changed, its analysis not yet done (didChange)
 	log         io.Writer
 }
 
@@ -25,6 +26,12 @@ type Server struct {
 func Serve(r io.Reader, w io.Writer, log io.Writer) error {
 	s := &Server{conn: newConn(r, w), docs: map[string]*document{}, log: log}
 	for {
+		if s.pending != nil && s.conn.r.Buffered() == 0 {
+			// Nothing more has come: analyse the change before waiting.
+			if err := s.analyse(); err != nil {
+				return err
+			}
+		}
 		body, err := s.conn.read()
 		if errors.Is(err, io.EOF) {
 			if s.shutdown {
@@ -50,6 +57,11 @@ func Serve(r io.Reader, w io.Writer, log io.Writer) error {
 				return nil
 			}
 			return errors.New("lsp: exit without shutdown")
+		}
+		if s.pending != nil && !s.changes(m, s.pending.uri) {
+			if err := s.analyse(); err != nil {
+				return err
+			}
 		}
 		if err := s.handle(m); err != nil {
 			return err
@@ -120,8 +132,12 @@ func (s *Server) dispatch(m *message) (any, error) {
 			src = applyChange(src, c)
 		}
 		d.version = p.TextDocument.Version
-		d.update(src)
-		return nil, s.publish(d)
+		d.text = newText(src)
+		// Analysed (loaded, learn statements run) when the next message
+		// is not another change of it, or none is waiting: a burst of
+		// keystrokes costs one analysis, not one each.
+		s.pending = d
+		return nil, nil
 	case "textDocument/didClose":
 		var p DidCloseTextDocumentParams
 		if err := params(m, &p); err != nil {
@@ -161,6 +177,24 @@ func (s *Server) dispatch(m *message) (any, error) {
 		return d.symbols(), nil
 	}
 	return nil, &rpcError{Code: codeMethodNotFound, Message: "method not supported: " + m.Method}
+}
+
+// analyse analyses the pending document's text and publishes its
+// diagnostics.
+func (s *Server) analyse() error {
+	d := s.pending
+	s.pending = nil
+	d.update(d.text.src)
+	return s.publish(d)
+}
+
+// changes reports whether m is a didChange of the document uri.
+func (s *Server) changes(m *message, uri string) bool {
+	if m.Method != "textDocument/didChange" {
+		return false
+	}
+	var p DidChangeTextDocumentParams
+	return json.Unmarshal(m.Params, &p) == nil && p.TextDocument.URI == uri
 }
 
 // publish sends the document's diagnostics.

@@ -5,14 +5,16 @@
 // It keeps the text of every open .pbl document and, on every change,
 // loads it the way every command does (pbl.Load: imports resolved from the
 // document's directory, learn statements run) to publish its diagnostics —
-// every error `pbl check` reports, with its range. The other features work
+// every error `pbl check` reports, with its range (an imported file's on
+// the import). Changes that arrive together, typed while the server was
+// busy, are loaded once, at the last. The other features work
 // on a file with errors too, the usual state of a file being edited:
 //
 //   - completion: keywords, query forms, variable names, and a variable's
 //     states after "X=" (names from the last model that loaded, else from
 //     the document's var declarations);
 //   - hover: a variable's states, parents and table; on a query statement,
-//     its answer;
+//     its answer, if found within hoverTimeout (2 s);
 //   - go to definition: a variable's declaration, across imports;
 //   - document symbols: the variables, data sets, spaces and mixtures
 //     declared, found by scanning the tokens, so they survive errors;

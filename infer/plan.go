@@ -343,8 +343,12 @@ func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
 			fmt.Fprintf(&b, "  engine: junction tree (%s; variable elimination if it is over the limits)\n", "P(* | e): one calibration answers every marginal")
 			return a.explainJT(&b)
 		}
-		if a.q.Kind == ir.MPE || a.q.Kind == ir.MAP {
-			b.WriteString("  engine: branch and bound search (mpesearch.go; variable elimination when it gives up)\n")
+		switch a.q.Kind {
+		case ir.MPE:
+			b.WriteString("  engine: branch and bound (AND/OR search with a mini-bucket bound; max-product on the junction tree, or variable elimination, if it gives up)\n")
+			return b.String(), nil
+		case ir.MAP:
+			b.WriteString("  engine: branch and bound over the MAP variables, the others summed out first (variable elimination if it gives up)\n")
 			return b.String(), nil
 		}
 		b.WriteString("  engine: variable elimination\n")

@@ -61,7 +61,10 @@
 // through Lloyd and Hartigan's moves, and the first whose inertia is lower
 // is kept and the next round starts from it, until no move of a round is
 // lower or they have spent as many Lloyd iterations as the restarts (then
-// Iterations and Moves are the last kept move's).
+// Iterations and Moves are the last kept move's). On fresh.py's seed 3
+// and 4 data sets (120 each) pbl's best of 30 was worse than
+// scikit-learn's best of 10 on 1 and 0 fits, against 3 and 1 without the
+// moves.
 //
 // The inertia is the sum over rows of the squared Euclidean distance to
 // the nearest final centre. Of NInit restarts the one with the lowest
@@ -157,7 +160,12 @@
 //
 // The fit kept never has a lower log-likelihood than without (tested).
 // Iterations and Trace are then those of the last kept move's EM (not
-// its partial EM), Converged whether it met tol.
+// its partial EM), Converged whether it met tol. On fresh.py's seed 3 and
+// 4 data sets, held out (120 each, full, diag and spherical, pbl seed 1),
+// pbl's best of 30 was worse than scikit-learn's best of 10 on 1 and 0 of
+// 360 fits, against 5 and 6 with five split-and-merge candidates within a
+// third of the restarts' iterations and no spikes, for about a quarter
+// more time.
 //
 // # Initialisation
 //

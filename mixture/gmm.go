@@ -247,6 +247,8 @@ func FitGMM(x *Matrix, opt GMMOptions) (*GMM, error) {
 	if bestRun == nil {
 		return nil, lastErr
 	}
+	// Split and merge, then spikes first with half the budget: taking a
+	// spike first can lead the greedy rounds to a worse optimum.
 	budget := int(float64(iters) * smemBudget)
 	best := e.smem(e.smem(bestRun, budget, false), budget/2, true).g
 	best.NInit = opt.NInit

@@ -21,7 +21,8 @@ var smemCandidates = 20
 // restarts'.
 var smemBudget = 1.0
 
-// smemSpikes is the number of spike moves tried first in each round.
+// smemSpikes is the number of spike moves tried first in each round of
+// the second series (see FitGMM).
 var smemSpikes = 2
 
 const (
@@ -34,9 +35,10 @@ const (
 // mean the row, covariance the floor).
 type smemMove struct{ i, j, k, row int }
 
-// smem improves the kept run best by split-and-merge moves until no
-// candidate of a round raises its log-likelihood or budget EM iterations
-// are spent, and returns the run kept: best or a better one.
+// smem improves the kept run best by split-and-merge moves (spike moves
+// first when spikes) until no candidate of a round raises its
+// log-likelihood or budget EM iterations are spent, and returns the run
+// kept: best or a better one.
 func (e *em) smem(best *emRun, budget int, spikes bool) *emRun {
 	opt := e.opt
 	k, d := opt.K, e.x.Cols

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -111,7 +112,7 @@ func (a *Answer) Prob(states ...string) (float64, error) {
 		return 0, err
 	}
 	for _, row := range r.Rows {
-		if equalInts(row.Values, want[:len(r.Vars)]) && equalInts(row.GivenValues, want[len(r.Vars):]) {
+		if slices.Equal(row.Values, want[:len(r.Vars)]) && slices.Equal(row.GivenValues, want[len(r.Vars):]) {
 			return row.P, nil
 		}
 	}
@@ -157,18 +158,6 @@ func (a *Answer) rowOf(states []string) ([]int, error) {
 		}
 	}
 	return row, nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Assignment returns the assignment of an MPE or MAP answer by name: for

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/internal/batch"
 	"github.com/pbl-lang/pbl/learn"
 )
 
@@ -79,7 +80,7 @@ func classifyCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		return exitError
 	}
 	if c.json {
-		o := classifyJSON(m, target, mt)
+		o := batch.ScoresJSON(m, target, mt)
 		o.Set("shards", len(shards))
 		b, _ := o.MarshalJSON()
 		c.stdout.Write(append(b, '\n'))

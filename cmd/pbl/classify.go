@@ -12,6 +12,7 @@ import (
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/internal/batch"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
 	"github.com/pbl-lang/pbl/report"
@@ -352,31 +353,10 @@ func classifyText(w io.Writer, m *ir.Model, target ir.VarID, mt *learn.Metrics, 
 	t.Write(w)
 }
 
-// classifyJSON returns the JSON form of the scores.
+// classifyJSON returns the JSON form of the scores (batch.ScoresJSON, the
+// Beam runner's too) and of cross-validation's folds.
 func classifyJSON(m *ir.Model, target ir.VarID, mt *learn.Metrics, folds []*learn.Metrics) *report.Object {
-	o := &report.Object{}
-	o.Set("target", m.Vars[target].Name)
-	o.Set("rows", mt.N+mt.Skipped+mt.Unlabelled)
-	o.Set("scored", mt.N)
-	o.Set("skipped", mt.Skipped)
-	o.Set("unlabelled", mt.Unlabelled)
-	o.Set("accuracy", report.Float(mt.Accuracy))
-	o.Set("log_loss", report.Float(mt.LogLoss))
-	o.Set("macro_f1", report.Float(mt.MacroF1))
-	conf := &report.Object{}
-	conf.Set("classes", mt.Classes)
-	conf.Set("matrix", mt.Confusion)
-	o.Set("confusion", conf)
-	per := &report.Object{}
-	for c, name := range mt.Classes {
-		pc := &report.Object{}
-		pc.Set("precision", report.Float(mt.Precision[c]))
-		pc.Set("recall", report.Float(mt.Recall[c]))
-		pc.Set("f1", report.Float(mt.F1[c]))
-		pc.Set("support", mt.Support[c])
-		per.Set(name, pc)
-	}
-	o.Set("per_class", per)
+	o := batch.ScoresJSON(m, target, mt)
 	if folds == nil {
 		return o
 	}

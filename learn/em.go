@@ -141,19 +141,13 @@ type fit struct {
 	converged bool
 }
 
-// learnIterative learns m's CPTs from the patterns p by opt.Method (EM or
-// Gradient).
-func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, error) {
-	if p.n == 0 {
-		return nil, nil, ErrNoRows
-	}
-	if opt.Method == Gradient {
-		for v, x := range m.Vars {
-			if !x.Discrete() && (m.Dist(ir.VarID(v)) != nil || len(m.Parents[v]) > 0) {
-				return nil, nil, modelErrorf("method %s learns discrete networks, and %s is real-valued: learn it with em", opt.Method, ir.Quote(m.Vars[v].Name))
-			}
-		}
-	}
+// newEMRun sets up a run of EM or gradient ascent on m from the patterns p:
+// it refuses a tan classifier (its structure is learned from complete
+// data), gives a known-variance mixture's component a uniform table when
+// the model has none (only the means are learned), and sets the learned
+// variables, the densities and the slots. It returns the run (its model
+// e.m, with those tables) and which variables are learned.
+func newEMRun(m *ir.Model, p *patterns, opt Options) (*emRun, []bool, error) {
 	if cl := m.Classifier; cl != nil && cl.Kind == ir.TAN {
 		return nil, nil, modelErrorf("method %s learns the tables of a given structure, and a tan classifier's structure is learned from complete data: learn it with mle or bayes", opt.Method)
 	}
@@ -200,6 +194,27 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 		return nil, nil, err
 	}
 	e.setSlots()
+	return e, isLearned, nil
+}
+
+// learnIterative learns m's CPTs from the patterns p by opt.Method (EM or
+// Gradient).
+func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, error) {
+	if p.n == 0 {
+		return nil, nil, ErrNoRows
+	}
+	if opt.Method == Gradient {
+		for v, x := range m.Vars {
+			if !x.Discrete() && (m.Dist(ir.VarID(v)) != nil || len(m.Parents[v]) > 0) {
+				return nil, nil, modelErrorf("method %s learns discrete networks, and %s is real-valued: learn it with em", opt.Method, ir.Quote(m.Vars[v].Name))
+			}
+		}
+	}
+	e, isLearned, err := newEMRun(m, p, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	m = e.m
 	// A variable no row observes is hidden: without a column, or with a
 	// column of missing cells only (its states as symmetric under uniform
 	// tables either way).

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/infer"
@@ -58,49 +57,14 @@ func NewEMPlan(m *ir.Model, cols []ir.VarID, opt Options) (*EMPlan, error) {
 			return nil, fmt.Errorf("learn: NewEMPlan: the states of %s are not settled (ir.Model.WithStates)", ir.Quote(v.Name))
 		}
 	}
-	if cl := m.Classifier; cl != nil && cl.Kind == ir.TAN {
-		return nil, modelErrorf("method %s learns the tables of a given structure, and a tan classifier's structure is learned from complete data: learn it with mle or bayes", opt.Method)
-	}
 	p := newPatterns(len(m.Vars))
 	p.reals = densityVars(m)
-	e := &emRun{opt: opt, m: m, p: p, start: time.Now(), workers: 1}
-	isLearned := make([]bool, len(m.Vars))
-	for _, v := range learnedVars(m, opt) {
-		isLearned[v] = true
-	}
-	var uniform []ir.Dist
-	for _, mx := range m.Mixtures {
-		if c := mx.Component; mx.Variance > 0 && isLearned[c] {
-			isLearned[c] = false
-			if m.Table(c) == nil && len(m.Vars[c].States) > 0 {
-				e.parents = make([][]ir.VarID, len(m.Vars))
-				e.parents[c] = m.Parents[c]
-				f := e.newFactor(c)
-				k := len(m.Vars[c].States)
-				for i := range f.Vals {
-					f.Vals[i] = 1 / float64(k)
-				}
-				uniform = append(uniform, e.cpt(c, f))
-			}
-		}
-	}
-	if len(uniform) > 0 {
-		var err error
-		if m, err = m.WithDists(uniform...); err != nil {
-			return nil, err
-		}
-		e.m = m
-	}
-	for v, x := range m.Vars {
-		if isLearned[v] && x.Discrete() {
-			e.learned = append(e.learned, ir.VarID(v))
-		}
-	}
-	var err error
-	if e.dens, err = densities(m, p.reals, isLearned); err != nil {
+	e, isLearned, err := newEMRun(m, p, opt)
+	if err != nil {
 		return nil, err
 	}
-	e.setSlots()
+	e.workers = 1
+	m = e.m
 	e.hidden = make([]bool, len(m.Vars))
 	for v, x := range m.Vars {
 		if !x.Discrete() {

@@ -41,18 +41,12 @@ func classifyCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		c.report(fmt.Errorf("%s: the model has no numbers yet for %s: learn them first (pbl learn %s --data CSV -o OUT.pbl)", args[0], m.NameList(u, 3), args[0]))
 		return exitError
 	}
-	shards, err := expand(ctx, f.data)
-	if err != nil {
-		c.report(err)
-		return exitError
-	}
-	work, cleanup, err := f.workDir()
+	l, cleanup, err := f.learner(ctx, c, f.data, args[0], learn.Options{})
 	if err != nil {
 		c.report(err)
 		return exitError
 	}
 	defer cleanup()
-	l := &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, ignore: f.ignore, path: args[0]}
 	for _, v := range m.Vars {
 		if v.Open {
 			p, err := l.pass(ctx, m, &job{Kind: "states"}, nil)
@@ -81,7 +75,7 @@ func classifyCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 	}
 	if c.json {
 		o := batch.ScoresJSON(m, target, mt)
-		o.Set("shards", len(shards))
+		o.Set("shards", len(l.shards))
 		b, _ := o.MarshalJSON()
 		c.stdout.Write(append(b, '\n'))
 		return exitOK
@@ -127,18 +121,12 @@ func queryCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		c.report(fmt.Errorf("%s: the model has no numbers yet for %s: learn them first", args[0], m.NameList(open, 3)))
 		return exitError
 	}
-	shards, err := expand(ctx, f.batch)
-	if err != nil {
-		c.report(err)
-		return exitError
-	}
-	work, cleanup, err := f.workDir()
+	l, cleanup, err := f.learner(ctx, c, f.batch, args[0], learn.Options{})
 	if err != nil {
 		c.report(err)
 		return exitError
 	}
 	defer cleanup()
-	l := &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, ignore: f.ignore, path: args[0]}
 	// The engines are chosen as pbl query --batch chooses them, which
 	// counts a block of 1,024 rows' queries as sharing a junction tree.
 	const pblBatchRows = 1024
@@ -153,9 +141,9 @@ func queryCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		return exitError
 	}
 	if c.json {
-		fmt.Fprintf(c.stdout, "{\"rows\":%d,\"shards\":%d,\"output\":%q}\n", p.Rows, len(shards), shardName(j.Out, 0, len(shards), j.Ext))
+		fmt.Fprintf(c.stdout, "{\"rows\":%d,\"shards\":%d,\"output\":%q}\n", p.Rows, len(l.shards), shardName(j.Out, 0, len(l.shards), j.Ext))
 		return exitOK
 	}
-	fmt.Fprintf(c.stderr, "pbl-beam query: %d rows of %d shards answered: %s ...\n", p.Rows, len(shards), shardName(j.Out, 0, len(shards), j.Ext))
+	fmt.Fprintf(c.stderr, "pbl-beam query: %d rows of %d shards answered: %s ...\n", p.Rows, len(l.shards), shardName(j.Out, 0, len(l.shards), j.Ext))
 	return exitOK
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -183,6 +184,21 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("bad memory size %q (want e.g. 512MiB or 8GiB)", s)
 	}
 	return int64(x * mult), nil
+}
+
+// learner expands the shards of pattern and makes the work folder, and
+// returns the learner of the model file path over them, with the function
+// that removes the folder if it was made here.
+func (f *cmdFlags) learner(ctx context.Context, c *cli, pattern, path string, opt learn.Options) (*learner, func(), error) {
+	shards, err := expand(ctx, pattern)
+	if err != nil {
+		return nil, nil, err
+	}
+	work, cleanup, err := f.workDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	return &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, opt: opt, ignore: f.ignore, path: path}, cleanup, nil
 }
 
 // workDir returns the work folder and a function that removes it if it

@@ -278,18 +278,12 @@ func learnCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		c.report(fmt.Errorf("%s: pbl-beam does not learn a tan classifier's structure: use pbl learn", args[0]))
 		return exitError
 	}
-	shards, err := expand(ctx, f.data)
-	if err != nil {
-		c.report(err)
-		return exitError
-	}
-	work, cleanup, err := f.workDir()
+	l, cleanup, err := f.learner(ctx, c, f.data, args[0], opt)
 	if err != nil {
 		c.report(err)
 		return exitError
 	}
 	defer cleanup()
-	l := &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, opt: opt, ignore: f.ignore, path: args[0]}
 	out, rep, err := l.learn(ctx, m)
 	if err != nil {
 		var me *learn.ModelError
@@ -324,7 +318,7 @@ func learnCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		o := &report.Object{}
 		o.Set("model", args[0])
 		o.Set("data", f.data)
-		o.Set("shards", len(shards))
+		o.Set("shards", len(l.shards))
 		o.Set("output", f.out)
 		o.Set("method", opt.Method.String())
 		o.Set("runner", f.runner)

@@ -286,42 +286,28 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 		}
 	}
 	starts := max(1, opt.Restarts)
-	var best *fit
-	bestStart := 0
-	for r := range starts {
-		if r > 0 && e.canceled() {
-			return nil, nil, ErrCanceled
-		}
-		how := init
-		if r > 0 {
-			how = InitRandom
-		}
+	best, bestStart, err := bestOfStarts(starts, init, e.canceled, func(r int, how Init) (*fit, error) {
 		m0, err := e.initial(how, r)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if e.tree == nil {
 			e.tree, err = infer.Compile(e.slotted(m0), infer.Options{Cancel: opt.Cancel})
 			if errors.Is(err, infer.ErrCanceled) {
-				return nil, nil, ErrCanceled
+				return nil, ErrCanceled
 			}
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			e.allocate()
 		}
-		var f *fit
 		if opt.Method == Gradient {
-			f, err = e.gradient(m0, r, starts)
-		} else {
-			f, err = e.em(m0, r, starts)
+			return e.gradient(m0, r, starts)
 		}
-		if err != nil {
-			return nil, nil, startErr(err, how)
-		}
-		if best == nil || f.obj > best.obj {
-			best, bestStart = f, r
-		}
+		return e.em(m0, r, starts)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	rep := &Report{
 		Rows:       p.n,
@@ -349,6 +335,33 @@ func (e *impossibleRow) Error() string {
 		return fmt.Sprintf("the row at line %d has probability 0", e.line)
 	}
 	return fmt.Sprintf("data row %d has probability 0", e.index+1)
+}
+
+// bestOfStarts runs every start of EM or gradient ascent — the first
+// from init, the others random — by run, and keeps the fit of the highest
+// objective, and its start. An error of a start ends the run, an impossible
+// row explained by how the start began (startErr); cancellation is checked
+// between starts.
+func bestOfStarts(starts int, init Init, canceled func() bool, run func(r int, how Init) (*fit, error)) (*fit, int, error) {
+	var best *fit
+	bestStart := 0
+	for r := range starts {
+		if r > 0 && canceled() {
+			return nil, 0, ErrCanceled
+		}
+		how := init
+		if r > 0 {
+			how = InitRandom
+		}
+		f, err := run(r, how)
+		if err != nil {
+			return nil, 0, startErr(err, how)
+		}
+		if best == nil || f.obj > best.obj {
+			best, bestStart = f, r
+		}
+	}
+	return best, bestStart, nil
 }
 
 // startErr says which start made a row impossible. Uniform and random

@@ -88,27 +88,15 @@ func learnStream(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt 
 	s := &stream{plan: plan, open: open, opt: opt, start: start}
 	starts := max(1, opt.Restarts)
 	init := plan.Init()
-	var best *fit
-	bestStart := 0
-	for k := range starts {
-		if k > 0 && s.canceled() {
-			return nil, nil, ErrCanceled
-		}
-		how := init
-		if k > 0 {
-			how = InitRandom
-		}
+	best, bestStart, err := bestOfStarts(starts, init, s.canceled, func(k int, _ Init) (*fit, error) {
 		m0, err := plan.Start(k, sample)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		f, err := s.em(m0, k, starts)
-		if err != nil {
-			return nil, nil, startErr(err, how)
-		}
-		if best == nil || f.obj > best.obj {
-			best, bestStart = f, k
-		}
+		return s.em(m0, k, starts)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	var hidden []ir.VarID
 	for v, h := range plan.e.hidden {

@@ -81,6 +81,14 @@ func (t *JTree) veFor(obs []int) *ve {
 // familiesVE is Families by variable elimination (exact where it must
 // be), one family at a time.
 func (t *JTree) familiesVE(obs []int, dst [][]float64, w *jtWork) (float64, error) {
+	return t.eachVE(obs, dst, w, t.familyVE)
+}
+
+// eachVE is the fallback of Families and Marginals where a calibration
+// lost digits: variable elimination for the evidence obs, each called for
+// every v whose dst[v] is wanted (not nil); it returns ln P(e), and the
+// impossible-evidence error where P(e) = 0.
+func (t *JTree) eachVE(obs []int, dst [][]float64, w *jtWork, each func(r *ve, v int, d []float64) error) (float64, error) {
 	r := t.veFor(obs)
 	pe, err := peOf(r)
 	if err != nil {
@@ -93,7 +101,7 @@ func (t *JTree) familiesVE(obs []int, dst [][]float64, w *jtWork) (float64, erro
 		if d == nil {
 			continue
 		}
-		if err := t.familyVE(r, v, d); err != nil {
+		if err := each(r, v, d); err != nil {
 			return 0, err
 		}
 	}

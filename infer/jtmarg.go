@@ -78,26 +78,15 @@ func (t *JTree) logPMarkov(pe xfloat, w *jtWork) (float64, error) {
 // marginalsVE is Marginals by variable elimination, one variable at a
 // time, for a calibration that lost digits.
 func (t *JTree) marginalsVE(obs []int, dst [][]float64, w *jtWork) (float64, error) {
-	r := t.veFor(obs)
-	pe, err := peOf(r)
-	if err != nil {
-		return 0, err
-	}
-	if pe.m == 0 {
-		return math.Inf(-1), impossible(r.pos, t.m, obsList(obs))
-	}
-	for v, d := range dst {
-		if d == nil {
-			continue
-		}
+	return t.eachVE(obs, dst, w, func(r *ve, v int, d []float64) error {
 		f, _, err := r.joint([]ir.VarID{ir.VarID(v)})
 		if err != nil {
-			return 0, err
+			return err
 		}
 		norm := sum(f.Vals)
 		for s, x := range f.Vals {
 			d[s] = prob(x / norm)
 		}
-	}
-	return t.logP(pe, w)
+		return nil
+	})
 }

@@ -80,7 +80,7 @@ func classifyCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		c.stdout.Write(append(b, '\n'))
 		return exitOK
 	}
-	classifyText(c.stdout, m, target, mt)
+	batch.ScoresText(c.stdout, m, target, mt, nil, 0, "")
 	return exitOK
 }
 

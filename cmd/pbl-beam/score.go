@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
@@ -15,7 +14,6 @@ import (
 	"github.com/pbl-lang/pbl/internal/par"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
-	"github.com/pbl-lang/pbl/report"
 )
 
 // This file scores shards in bulk: classify's predictions and scores,
@@ -203,43 +201,4 @@ func (e *evalStats) metrics(classes []string) *learn.Metrics {
 	}
 	mt.Skipped, mt.Unlabelled = int(e.Skipped), int(e.Unlabelled)
 	return mt
-}
-
-// classifyText prints the scores for people, as pbl classify does.
-func classifyText(w io.Writer, m *ir.Model, target ir.VarID, mt *learn.Metrics) {
-	v := m.Vars[target]
-	fmt.Fprintf(w, "classification of %s\n", v.Name)
-	rows := fmt.Sprintf("%d scored", mt.N)
-	if mt.Skipped > 0 {
-		rows += fmt.Sprintf(", %d skipped (impossible under the model)", mt.Skipped)
-	}
-	if mt.Unlabelled > 0 {
-		rows += fmt.Sprintf(", %d without a %s", mt.Unlabelled, v.Name)
-	}
-	var t report.Table
-	t.Add("  rows", rows)
-	t.Add("  accuracy", report.Num(mt.Accuracy))
-	t.Add("  log loss", report.Num(mt.LogLoss))
-	t.Add("  macro F1", report.Num(mt.MacroF1))
-	t.Write(w)
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "confusion matrix (rows: true, columns: predicted)")
-	t = report.Table{Right: true}
-	t.Add(append([]string{"  " + v.Name}, mt.Classes...)...)
-	for i, row := range mt.Confusion {
-		cells := []string{"  " + mt.Classes[i]}
-		for _, x := range row {
-			cells = append(cells, strconv.Itoa(x))
-		}
-		t.Add(cells...)
-	}
-	t.Write(w)
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "per class")
-	t = report.Table{}
-	t.Add("  "+v.Name, "precision", "recall", "F1", "support")
-	for c, name := range mt.Classes {
-		t.Add("  "+name, report.Num(mt.Precision[c]), report.Num(mt.Recall[c]), report.Num(mt.F1[c]), strconv.Itoa(mt.Support[c]))
-	}
-	t.Write(w)
 }

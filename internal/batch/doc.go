@@ -3,7 +3,8 @@
 // answers of queries given each row's cells as evidence (the JSON Lines
 // that pbl query --batch writes). It is shared by the local command and
 // the Beam runner (cmd/pbl-beam), so that the two write the same bytes for
-// the same rows.
+// the same rows; so are the scores of a classifier, in text and JSON
+// (ScoresText, ScoresJSON).
 //
 // # Query batches
 //

@@ -91,13 +91,19 @@ func (p *printer) stmt(s grammar.Stmt) {
 	}
 }
 
+// comma writes the ", " before the i-th element of a list (none before
+// the first).
+func (p *printer) comma(i int) {
+	if i > 0 {
+		p.tok(",")
+		p.space()
+	}
+}
+
 // names writes n names separated by commas.
 func (p *printer) names(n int) {
 	for i := range n {
-		if i > 0 {
-			p.tok(",")
-			p.space()
-		}
+		p.comma(i)
 		p.tok("")
 	}
 }
@@ -271,10 +277,7 @@ func (p *printer) noisy(n *grammar.Noisy) {
 	}
 	g := p.newGroup()
 	for i, l := range n.Links {
-		if i > 0 {
-			p.tok(",")
-			p.space()
-		}
+		p.comma(i)
 		if multi {
 			p.newline(true)
 			p.group = g
@@ -425,10 +428,7 @@ func (p *printer) array(a *grammar.Array) {
 	}
 	p.tok("[")
 	for i, it := range a.Items {
-		if i > 0 {
-			p.tok(",")
-			p.space()
-		}
+		p.comma(i)
 		p.array(it)
 	}
 	p.tok("]")
@@ -452,10 +452,7 @@ func (p *printer) query(q *grammar.Query) {
 
 func (p *printer) terms(ts []*grammar.Term) {
 	for i, t := range ts {
-		if i > 0 {
-			p.tok(",")
-			p.space()
-		}
+		p.comma(i)
 		p.term(t)
 	}
 }
@@ -493,10 +490,7 @@ func (p *printer) expectValue(v *grammar.ExpectValue) {
 	case v.Assign != nil:
 		p.tok("{")
 		for i := range v.Assign {
-			if i > 0 {
-				p.tok(",")
-				p.space()
-			}
+			p.comma(i)
 			p.tok("")
 			p.tok(":")
 			p.space()
@@ -543,10 +537,7 @@ func (p *printer) options(n int, spaced bool) {
 	}
 	p.tok("(")
 	for i := range n {
-		if i > 0 {
-			p.tok(",")
-			p.space()
-		}
+		p.comma(i)
 		p.tok("")
 		p.space()
 		p.tok("=")
@@ -670,10 +661,7 @@ func (p *printer) spaceItem(it *grammar.SpaceItem) {
 func (p *printer) call(args []*grammar.Expr) {
 	p.tok("(")
 	for i, a := range args {
-		if i > 0 {
-			p.tok(",")
-			p.space()
-		}
+		p.comma(i)
 		p.expr(a)
 	}
 	p.tok(")")

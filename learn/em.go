@@ -243,22 +243,8 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 			e.hidden[v] = true
 		}
 	}
-	e.parents = make([][]ir.VarID, len(m.Vars))
-	fams := make([][]ir.VarID, 0, len(e.learned))
-	for _, v := range e.learned {
-		ps := m.Parents[v]
-		if c := m.Table(v); c != nil {
-			ps = c.Parents
-		}
-		e.parents[v] = append([]ir.VarID(nil), ps...)
-		fams = append(fams, append(append([]ir.VarID(nil), ps...), v))
-	}
-	if err := checkSizes(m, fams); err != nil {
+	if err := e.setFamilies(); err != nil {
 		return nil, nil, err
-	}
-	e.prior = Options{Method: MLE}
-	if opt.Method == EM && (opt.Alpha > 0 || opt.ESS > 0) {
-		e.prior = Options{Method: Bayes, Alpha: opt.Alpha, ESS: opt.ESS}
 	}
 	e.maxIter = opt.MaxIter
 	if e.maxIter <= 0 {
@@ -335,6 +321,32 @@ func (e *impossibleRow) Error() string {
 		return fmt.Sprintf("the row at line %d has probability 0", e.line)
 	}
 	return fmt.Sprintf("data row %d has probability 0", e.index+1)
+}
+
+// setFamilies sets the parents of every learned variable (its table's
+// order, where it has one) and the prior of the M-step (MAP for EM with
+// alpha or ess, else maximum likelihood), refusing families whose tables
+// would be too large.
+func (e *emRun) setFamilies() error {
+	m, opt := e.m, e.opt
+	e.parents = make([][]ir.VarID, len(m.Vars))
+	fams := make([][]ir.VarID, 0, len(e.learned))
+	for _, v := range e.learned {
+		ps := m.Parents[v]
+		if c := m.Table(v); c != nil {
+			ps = c.Parents
+		}
+		e.parents[v] = append([]ir.VarID(nil), ps...)
+		fams = append(fams, append(append([]ir.VarID(nil), ps...), v))
+	}
+	if err := checkSizes(m, fams); err != nil {
+		return err
+	}
+	e.prior = Options{Method: MLE}
+	if opt.Method == EM && (opt.Alpha > 0 || opt.ESS > 0) {
+		e.prior = Options{Method: Bayes, Alpha: opt.Alpha, ESS: opt.ESS}
+	}
+	return nil
 }
 
 // bestOfStarts runs every start of EM or gradient ascent — the first

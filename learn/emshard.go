@@ -78,22 +78,8 @@ func NewEMPlan(m *ir.Model, cols []ir.VarID, opt Options) (*EMPlan, error) {
 		}
 		e.hidden[v] = !slices.Contains(cols, ir.VarID(v))
 	}
-	e.parents = make([][]ir.VarID, len(m.Vars))
-	fams := make([][]ir.VarID, 0, len(e.learned))
-	for _, v := range e.learned {
-		ps := m.Parents[v]
-		if c := m.Table(v); c != nil {
-			ps = c.Parents
-		}
-		e.parents[v] = append([]ir.VarID(nil), ps...)
-		fams = append(fams, append(append([]ir.VarID(nil), ps...), v))
-	}
-	if err := checkSizes(m, fams); err != nil {
+	if err := e.setFamilies(); err != nil {
 		return nil, err
-	}
-	e.prior = Options{Method: MLE}
-	if opt.Alpha > 0 || opt.ESS > 0 {
-		e.prior = Options{Method: Bayes, Alpha: opt.Alpha, ESS: opt.ESS}
 	}
 	return &EMPlan{e: e}, nil
 }

@@ -46,6 +46,16 @@ type Options struct {
 	Cancel <-chan struct{}
 }
 
+// canceled reports whether Cancel is closed.
+func (o *Options) canceled() bool {
+	select {
+	case <-o.Cancel:
+		return true
+	default:
+		return false
+	}
+}
+
 // DefaultVarSmoothing is the default of Options.VarSmoothing, as in
 // scikit-learn's GaussianNB.
 const DefaultVarSmoothing = 1e-9

@@ -272,7 +272,7 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 		}
 	}
 	starts := max(1, opt.Restarts)
-	best, bestStart, err := bestOfStarts(starts, init, e.canceled, func(r int, how Init) (*fit, error) {
+	best, bestStart, err := bestOfStarts(starts, init, e.opt.canceled, func(r int, how Init) (*fit, error) {
 		m0, err := e.initial(how, r)
 		if err != nil {
 			return nil, err
@@ -714,7 +714,7 @@ func (e *emRun) advance(f *fit, m *ir.Model, obj, ll float64, it, r, starts int)
 		f.converged = true
 		return true, nil
 	}
-	if e.canceled() {
+	if e.opt.canceled() {
 		return true, ErrCanceled
 	}
 	return false, nil
@@ -724,15 +724,5 @@ func (e *emRun) advance(f *fit, m *ir.Model, obj, ll float64, it, r, starts int)
 func (e *emRun) progress(r, starts, it int, ll float64) {
 	if e.opt.Progress != nil {
 		e.opt.Progress(Progress{Start: r + 1, Starts: starts, Iteration: it, LogLik: ll, Rows: e.p.n, Seconds: time.Since(e.start).Seconds()})
-	}
-}
-
-// canceled reports whether Options.Cancel is closed.
-func (e *emRun) canceled() bool {
-	select {
-	case <-e.opt.Cancel:
-		return true
-	default:
-		return false
 	}
 }

@@ -88,7 +88,7 @@ func learnStream(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt 
 	s := &stream{plan: plan, open: open, opt: opt, start: start}
 	starts := max(1, opt.Restarts)
 	init := plan.Init()
-	best, bestStart, err := bestOfStarts(starts, init, s.canceled, func(k int, _ Init) (*fit, error) {
+	best, bestStart, err := bestOfStarts(starts, init, s.opt.canceled, func(k int, _ Init) (*fit, error) {
 		m0, err := plan.Start(k, sample)
 		if err != nil {
 			return nil, err
@@ -218,19 +218,9 @@ func (s *stream) em(m0 *ir.Model, k, starts int) (*fit, error) {
 			f.converged = true
 			return f, nil
 		}
-		if s.canceled() {
+		if s.opt.canceled() {
 			return f, ErrCanceled
 		}
 	}
 	return f, nil
-}
-
-// canceled reports whether Options.Cancel is closed.
-func (s *stream) canceled() bool {
-	select {
-	case <-s.opt.Cancel:
-		return true
-	default:
-		return false
-	}
 }

@@ -91,30 +91,15 @@ func (d *document) variables() []name {
 }
 
 // varBeforeEquals returns the variable named before an "=" that ends just
-// before byte offset start (spaces allowed around it), or nil. "==" (an
-// expectation's comparison) does not count.
+// before byte offset start (spaces allowed around it, the name quoted or
+// not), or nil; a comparison such as "==" does not count.
 func (d *document) varBeforeEquals(start int) *ir.Variable {
-	src := d.text.src
-	i := start
-	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
-		i--
-	}
-	if i == 0 || src[i-1] != '=' || i >= 2 && (src[i-2] == '=' || src[i-2] == '!' || src[i-2] == '<' || src[i-2] == '>') {
-		return nil
-	}
-	i--
-	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
-		i--
-	}
-	end := i
-	for i > 0 && isWordByte(src[i-1]) {
-		i--
-	}
+	name, ok := grammar.NameBeforeEquals(d.text.src[:start])
 	m := d.bestModel()
-	if m == nil || i == end {
+	if !ok || m == nil {
 		return nil
 	}
-	v, ok := m.Lookup(src[i:end])
+	v, ok := m.Lookup(name)
 	if !ok || !v.Discrete() {
 		return nil
 	}

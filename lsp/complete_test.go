@@ -10,8 +10,8 @@ import (
 // ("+", "no cancer"), so that accepting it leaves a text that parses; the
 // client filters it by the state's name.
 func TestCompleteStatesAsWritten(t *testing.T) {
-	model := "var H: {cancer, \"no cancer\"}\nvar Test: {\"+\", \"-\"}\nvar N: 0..3\n" +
-		"P(H) = [0.008, 0.992]\nP(Test | H) = { cancer: [0.98, 0.02]  \"no cancer\": [0.03, 0.97] }\nP(N) = [0.1, 0.2, 0.3, 0.4]\n"
+	model := "var H: {cancer, \"no cancer\"}\nvar Test: {\"+\", \"-\"}\nvar N: 0..3\nvar \"odd name\": {on, off}\n" +
+		"P(H) = [0.008, 0.992]\nP(Test | H) = { cancer: [0.98, 0.02]  \"no cancer\": [0.03, 0.97] }\nP(N) = [0.1, 0.2, 0.3, 0.4]\nP(\"odd name\") = [0.5, 0.5]\n"
 	d := newDocument("file:///c.pbl", 1, model)
 	if len(d.errs) > 0 {
 		t.Fatal(d.errs)
@@ -24,6 +24,7 @@ func TestCompleteStatesAsWritten(t *testing.T) {
 		{"query P(H=", []CompletionItem{{Label: "cancer"}, {Label: `"no cancer"`, FilterText: "no cancer"}}},
 		{"query P(H = no", []CompletionItem{{Label: `"no cancer"`, FilterText: "no cancer"}}},
 		{"query P(N=", []CompletionItem{{Label: "0"}, {Label: "1"}, {Label: "2"}, {Label: "3"}}},
+		{"query P(H | \"odd name\" = ", []CompletionItem{{Label: "on"}, {Label: "off"}}}, // a quoted name, as the REPL completes it
 	}
 	for _, tt := range tests {
 		d.update(model + tt.typed)

@@ -180,20 +180,9 @@ func isNameRune(c rune) bool { return c == '_' || unicode.IsLetter(c) || unicode
 // varBeforeEquals returns the variable named just before a trailing "="
 // in head ("P(X | Storm=" gives Storm), or nil.
 func (s *Session) varBeforeEquals(head string) *ir.Variable {
-	h := strings.TrimRight(head, " \t")
-	if !strings.HasSuffix(h, "=") || strings.HasSuffix(h, "==") {
+	name, ok := grammar.NameBeforeEquals(head)
+	if !ok {
 		return nil
-	}
-	h = strings.TrimRight(strings.TrimSuffix(h, "="), " \t")
-	var name string
-	if strings.HasSuffix(h, `"`) {
-		i := strings.LastIndexByte(h[:len(h)-1], '"')
-		if i < 0 {
-			return nil
-		}
-		name = h[i+1 : len(h)-1]
-	} else {
-		name = h[wordStart(h):]
 	}
 	v, ok := s.model.Lookup(name)
 	if !ok || !v.Discrete() {

@@ -3,6 +3,8 @@ package pbl
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pbl-lang/pbl/formats/bif"
@@ -14,27 +16,28 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
-// WriteFormats lists the formats Write writes, by file extension.
-var WriteFormats = []string{".bif", ".dot", ".net", ".pbl", ".uai", ".xml", ".xmlbif"}
+// writers maps an output extension to its writer.
+var writers = map[string]func(io.Writer, *ir.Model) error{
+	".bif":    bif.Write,
+	".dot":    dot.Write,
+	".net":    hugin.Write,
+	".pbl":    func(w io.Writer, m *ir.Model) error { return source.Write(w, m, "") },
+	".uai":    uai.Write,
+	".xml":    xmlbif.Write,
+	".xmlbif": xmlbif.Write,
+}
+
+// WriteFormats lists the formats Write writes, by file extension, sorted.
+var WriteFormats = slices.Sorted(maps.Keys(writers))
 
 // Write writes m to w in the format a file extension names (in any case;
 // WriteFormats lists them): .pbl, the language (a file that re-loads to
 // the same model); .bif; .xml and .xmlbif, XMLBIF 0.3; .net, Hugin NET;
 // .uai; .dot, the graph for Graphviz. Every number is written exactly.
 func Write(w io.Writer, m *ir.Model, format string) error {
-	switch strings.ToLower(format) {
-	case ".pbl":
-		return source.Write(w, m, "")
-	case ".bif":
-		return bif.Write(w, m)
-	case ".dot":
-		return dot.Write(w, m)
-	case ".net":
-		return hugin.Write(w, m)
-	case ".uai":
-		return uai.Write(w, m)
-	case ".xml", ".xmlbif":
-		return xmlbif.Write(w, m)
+	write, ok := writers[strings.ToLower(format)]
+	if !ok {
+		return fmt.Errorf("cannot write the format %q (pbl writes %s)", format, strings.Join(WriteFormats, ", "))
 	}
-	return fmt.Errorf("cannot write the format %q (pbl writes %s)", format, strings.Join(WriteFormats, ", "))
+	return write(w, m)
 }

@@ -339,31 +339,70 @@ func rowName(m *Model, c *CPT, a []int) string {
 }
 
 // checkCycles reports each directed cycle once, as A -> B -> C -> A.
+//
+// The depth-first search keeps its own stack: a chain of variables is as
+// deep as the model is large, and recursion would grow the goroutine's
+// stack (copied at each doubling) to tens of megabytes on a large model,
+// or overflow it.
 func checkCycles(errs *ErrorList, m *Model) {
-	children := m.Children()
+	// The children, flat: those of v are child[start[v]:start[v+1]], in
+	// the order Model.Children gives them.
+	start := make([]int, len(m.Vars)+1)
+	for _, ps := range m.Parents {
+		for _, p := range ps {
+			start[p+1]++
+		}
+	}
+	for v := range m.Vars {
+		start[v+1] += start[v]
+	}
+	child := make([]VarID, start[len(m.Vars)])
+	fill := append([]int(nil), start[:len(m.Vars)]...)
+	for v, ps := range m.Parents {
+		for _, p := range ps {
+			child[fill[p]] = VarID(v)
+			fill[p]++
+		}
+	}
+	fill = nil
 	const (
 		white = iota
 		grey
 		black
 	)
-	color := make([]int, len(m.Vars))
-	var stack []VarID
-	var visit func(v VarID)
-	visit = func(v VarID) {
-		color[v] = grey
-		stack = append(stack, v)
-		for _, c := range children[v] {
+	color := make([]uint8, len(m.Vars))
+	type frame struct {
+		v    VarID
+		next int // index in child of the next child to look at
+	}
+	var stack []frame
+	for root := range m.Vars {
+		if color[root] != white {
+			continue
+		}
+		color[root] = grey
+		stack = append(stack, frame{VarID(root), start[root]})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next == start[top.v+1] {
+				color[top.v] = black
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			c := child[top.next]
+			top.next++
 			switch color[c] {
 			case white:
-				visit(c)
+				color[c] = grey
+				stack = append(stack, frame{c, start[c]})
 			case grey:
 				i := len(stack) - 1
-				for stack[i] != c {
+				for stack[i].v != c {
 					i--
 				}
 				names := make([]string, 0, len(stack)-i+1)
-				for _, w := range stack[i:] {
-					names = append(names, Quote(m.Vars[w].Name))
+				for _, f := range stack[i:] {
+					names = append(names, Quote(m.Vars[f.v].Name))
 				}
 				names = append(names, Quote(m.Vars[c].Name))
 				pos := m.Vars[c].Pos
@@ -372,13 +411,6 @@ func checkCycles(errs *ErrorList, m *Model) {
 				}
 				errs.Add(pos, "cycle: %s", strings.Join(names, " -> "))
 			}
-		}
-		stack = stack[:len(stack)-1]
-		color[v] = black
-	}
-	for v := range m.Vars {
-		if color[v] == white {
-			visit(VarID(v))
 		}
 	}
 }

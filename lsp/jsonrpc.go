@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/textproto"
-	"strconv"
 	"strings"
 	"sync"
 )
@@ -115,27 +113,126 @@ func newConn(r io.Reader, w io.Writer) *conn {
 // read returns the next message's body. It returns io.EOF at the end of
 // the stream between messages.
 func (c *conn) read() ([]byte, error) {
-	tp := textproto.NewReader(c.r)
-	h, err := tp.ReadMIMEHeader()
+	n, err := readHeader(c.r)
 	if err != nil {
-		if errors.Is(err, io.EOF) && len(h) == 0 {
-			return nil, io.EOF
-		}
-		return nil, fmt.Errorf("%w: %v", errFraming, err)
-	}
-	v := h.Get("Content-Length")
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < 0 {
-		return nil, fmt.Errorf("%w: Content-Length %q", errFraming, v)
-	}
-	if n > maxMessage {
-		return nil, fmt.Errorf("%w: Content-Length %d is over the limit of %d", errFraming, n, maxMessage)
+		return nil, err
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(c.r, body); err != nil {
 		return nil, fmt.Errorf("%w: %v", errFraming, err)
 	}
 	return body, nil
+}
+
+// maxHeader is the most bytes a message's header part may take: a client
+// sends two short lines, and a stream of header lines that does not end
+// is an error, not a wait.
+const maxHeader = 16 << 10
+
+// readHeader reads a message's header part and returns its Content-Length.
+// It returns io.EOF if the stream ends before the header's first byte.
+//
+// The base protocol's header part is a sequence of "Name: value" lines,
+// each ended by CRLF, then an empty line. A line ended by a bare LF is
+// accepted too, as net/textproto (which this replaces, to keep package net
+// out of the binary) did. Names are compared without regard to case, and a
+// value's surrounding spaces and tabs are dropped. Content-Length, a
+// decimal count of the body's bytes, is required, at most once; any other
+// header (Content-Type among them) is accepted and ignored. A name that is
+// not an RFC 9110 token, a line without a colon, a continuation line and a
+// value holding control characters are errors, all of the kind errFraming.
+func readHeader(r *bufio.Reader) (int, error) {
+	length, seen, size := 0, false, 0
+	for {
+		line, err := r.ReadSlice('\n')
+		size += len(line)
+		switch {
+		case errors.Is(err, io.EOF) && size == 0:
+			return 0, io.EOF
+		case errors.Is(err, bufio.ErrBufferFull):
+			return 0, fmt.Errorf("%w: a header line longer than %d bytes", errFraming, r.Size())
+		case size > maxHeader:
+			return 0, fmt.Errorf("%w: a header longer than %d bytes", errFraming, maxHeader)
+		case errors.Is(err, io.EOF):
+			return 0, fmt.Errorf("%w: %v in the header", errFraming, io.ErrUnexpectedEOF)
+		case err != nil:
+			return 0, fmt.Errorf("%w: %v", errFraming, err)
+		}
+		line = line[:len(line)-1]
+		if len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		if len(line) == 0 {
+			break
+		}
+		name, value, ok := bytes.Cut(line, []byte(":"))
+		if !ok || !isToken(name) || !isFieldValue(value) {
+			return 0, fmt.Errorf("%w: malformed header line %q", errFraming, line)
+		}
+		if !bytes.EqualFold(name, []byte("Content-Length")) {
+			continue
+		}
+		if seen {
+			return 0, fmt.Errorf("%w: more than one Content-Length", errFraming)
+		}
+		seen = true
+		if length, err = parseLength(bytes.Trim(value, " \t")); err != nil {
+			return 0, err
+		}
+	}
+	if !seen {
+		return 0, fmt.Errorf("%w: no Content-Length", errFraming)
+	}
+	return length, nil
+}
+
+// parseLength returns the value of a Content-Length: decimal digits, at
+// most maxMessage.
+func parseLength(v []byte) (int, error) {
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("%w: Content-Length %q", errFraming, v)
+		}
+		if n <= maxMessage { // no overflow: n stops growing past the limit
+			n = n*10 + int(c-'0')
+		}
+	}
+	switch {
+	case len(v) == 0:
+		return 0, fmt.Errorf("%w: Content-Length %q", errFraming, v)
+	case n > maxMessage:
+		return 0, fmt.Errorf("%w: Content-Length %s is over the limit of %d", errFraming, v, maxMessage)
+	}
+	return n, nil
+}
+
+// isToken reports whether name is an RFC 9110 token, as a header's name
+// must be: not empty, no spaces, no separators.
+func isToken(name []byte) bool {
+	if len(name) == 0 {
+		return false
+	}
+	for _, c := range name {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isFieldValue reports whether v holds no control character but tab,
+// the rule net/textproto applied to header values.
+func isFieldValue(v []byte) bool {
+	for _, c := range v {
+		if c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // reply answers the request with id: its result, or err. An error that

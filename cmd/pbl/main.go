@@ -20,6 +20,7 @@ import (
 )
 
 func main() {
+	startGCPolicy()
 	log.SetPrefix("pbl: ")
 	log.SetFlags(0)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

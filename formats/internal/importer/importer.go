@@ -42,21 +42,38 @@ func Gunzip(src []byte) ([]byte, error) { return input.Gunzip(src) }
 // fraction and exponent: 1, 0.25, .5, 1e-05, 0.000000e+00. Forms that
 // strconv.ParseFloat also accepts (inf, nan, hexadecimal, underscores) are
 // malformed here, as are numbers out of the range of float64.
+//
+// The result is strconv.ParseFloat's, the nearest float64. Tables are mostly
+// short decimals, which are read here without strconv and without
+// allocating: a number with at most 19 significant digits is an integer
+// m times 10^e, and when m < 2^53 and |e| <= 22 both are exact float64s, so
+// one multiplication or division rounds correctly (Clinger's fast path,
+// also strconv's first). Any other number goes to strconv.
 func ParseNumber(b []byte) (float64, bool) {
 	i := 0
+	neg := false
 	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
 		i++
 	}
-	digits := 0
-	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-		i++
+	var mant uint64
+	digits, sig, exp := 0, 0, 0 // sig: digits in mant, leading zeros not counted
+	for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
 		digits++
+		if sig > 0 || b[i] != '0' {
+			sig++
+			mant = mant*10 + uint64(b[i]-'0') // may wrap once sig > 19: not used then
+		}
 	}
 	if i < len(b) && b[i] == '.' {
 		i++
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
+		for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
 			digits++
+			exp--
+			if sig > 0 || b[i] != '0' {
+				sig++
+				mant = mant*10 + uint64(b[i]-'0')
+			}
 		}
 	}
 	if digits == 0 {
@@ -64,20 +81,40 @@ func ParseNumber(b []byte) (float64, bool) {
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
+		eneg := false
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			eneg = b[i] == '-'
 			i++
 		}
-		exp := 0
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-			exp++
+		e, edigits := 0, 0
+		for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+			edigits++
+			if e < 100000 {
+				e = e*10 + int(b[i]-'0')
+			}
 		}
-		if exp == 0 {
+		if edigits == 0 {
 			return 0, false
 		}
+		if eneg {
+			e = -e
+		}
+		exp += e
 	}
 	if i != len(b) {
 		return 0, false
+	}
+	if sig <= 19 && mant <= 1<<53 && -22 <= exp && exp <= 22 {
+		x := float64(mant)
+		if exp < 0 {
+			x /= pow10[-exp]
+		} else {
+			x *= pow10[exp]
+		}
+		if neg {
+			x = -x
+		}
+		return x, true
 	}
 	x, err := strconv.ParseFloat(string(b), 64)
 	if err != nil {
@@ -85,3 +122,7 @@ func ParseNumber(b []byte) (float64, bool) {
 	}
 	return x, true
 }
+
+// pow10 holds the powers of ten that are exact float64s.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}

@@ -6,6 +6,10 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/pbl-lang/pbl/internal/input"
@@ -94,4 +98,80 @@ func TestBuildHelpers(t *testing.T) {
 	if got := Hint("cloudy", m.Names()); got != "" {
 		t.Errorf("Hint(cloudy) = %q, want none", got)
 	}
+}
+
+var decimal = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// parseNumberRef is ParseNumber by its definition: the decimal grammar
+// checked, then strconv.ParseFloat.
+func parseNumberRef(s string) (float64, bool) {
+	if !decimal.MatchString(s) {
+		return 0, false
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, false
+	}
+	return x, true
+}
+
+// TestParseNumberExact checks the fast path against strconv, bit for bit,
+// on the forms at its edges.
+func TestParseNumberExact(t *testing.T) {
+	for _, s := range []string{
+		"-0", "-0.0", "+0", "0.1", "0.3", "0.7", "0.333333", "0.6666666666666666", "1.0000000000000002",
+		"9007199254740992", "9007199254740993", "18014398509481985", "1234567890123456789", "12345678901234567890",
+		"0.00000000000000000000001", "1e22", "1e23", "1e-22", "1e-23", "4.9e-324", "2e-324", "1.7976931348623157e308",
+		"0.000000000000000000000000000000000000001", "123.456e-5", "00000000000000000000000001.5", "1e-99999999",
+		"5e-1", ".5e1", "1.e2", "0.10000000000000000555", "3.0000000000000004440892098500626",
+	} {
+		got, ok := ParseNumber([]byte(s))
+		want, wantOK := parseNumberRef(s)
+		if ok != wantOK || math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("ParseNumber(%q) = %v (%#x), %v; want %v (%#x), %v", s, got, math.Float64bits(got), ok, want, math.Float64bits(want), wantOK)
+		}
+	}
+}
+
+// TestParseNumberRandom compares ParseNumber with its definition on random
+// decimals of 1 to 25 digits with a point anywhere and exponents near the
+// fast path's bounds.
+func TestParseNumberRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		var b []byte
+		if r.IntN(4) == 0 {
+			b = append(b, "+-"[r.IntN(2)])
+		}
+		n := 1 + r.IntN(25)
+		point := r.IntN(n + 1)
+		for j := range n {
+			if j == point {
+				b = append(b, '.')
+			}
+			b = append(b, byte('0'+r.IntN(10)))
+		}
+		if r.IntN(3) == 0 {
+			b = strconv.AppendInt(append(b, 'e'), int64(r.IntN(61)-30), 10)
+		}
+		got, ok := ParseNumber(b)
+		want, wantOK := parseNumberRef(string(b))
+		if ok != wantOK || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("ParseNumber(%q) = %v, %v; want %v, %v", b, got, ok, want, wantOK)
+		}
+	}
+}
+
+// FuzzParseNumber checks ParseNumber against its definition on any input.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"0.25", "-1e-05", "1e23", "9007199254740993", ".5", "1.", "inf", "0x1p-2", "1_0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := ParseNumber([]byte(s))
+		want, wantOK := parseNumberRef(s)
+		if ok != wantOK || math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("ParseNumber(%q) = %v, %v; want %v, %v", s, got, ok, want, wantOK)
+		}
+	})
 }

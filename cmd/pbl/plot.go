@@ -11,15 +11,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/pbl-lang/pbl/internal/figure"
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/mixture"
@@ -29,8 +22,7 @@ import (
 // This file draws pbl cluster --plot: the rows coloured by cluster in the
 // plane of two clustered columns, with each Gaussian component's 1-σ and
 // 2-σ ellipses or the k-means centres, and for a mixture the mean
-// log-likelihood per EM iteration beside them. gonum.org/v1/plot is
-// imported here only.
+// log-likelihood per EM iteration beside them, with internal/figure.
 
 // maxDrawn is the number of rows above which a plot draws every s-th row
 // only (s the smallest stride that draws at most maxDrawn), so that a
@@ -39,9 +31,10 @@ const maxDrawn = 20000
 
 // The figure's size, and the resolution of a PNG.
 const (
-	plotWidth  = 11 * vg.Inch
-	plotHeight = 4.8 * vg.Inch
-	plotDPI    = 110
+	plotWidth   = 11 * 72 // points
+	plotHeight  = 4.8 * 72
+	plotDPI     = 110
+	captionSize = 10
 )
 
 // plotExtensions are the formats --plot writes, by extension.
@@ -137,31 +130,21 @@ func (p *plotSpec) render(format string) (io.WriterTo, error) {
 	}
 
 	// The first panel: the rows by cluster, the ellipses or the centres.
-	sc := plot.New()
-	sc.X.Label.Text = p.names[p.cx]
-	sc.Y.Label.Text = p.names[p.cy]
-	sc.Add(plotter.NewGrid())
-	pts := make([]plotter.XYs, k)
+	sc := &figure.Plot{X: figure.Axis{Label: p.names[p.cx]}, Y: figure.Axis{Label: p.names[p.cy]}}
+	pts := make([][]figure.XY, k)
 	for t, i := range rows {
 		r := p.x.Row(i)
-		pts[labels[t]] = append(pts[labels[t]], plotter.XY{X: r[p.cx], Y: r[p.cy]})
+		pts[labels[t]] = append(pts[labels[t]], figure.XY{X: r[p.cx], Y: r[p.cy]})
 	}
-	radius := vg.Points(2)
+	radius := 2.0
 	if len(rows) > 2000 {
-		radius = vg.Points(1.2)
+		radius = 1.2
 	}
-	legend := plot.NewLegend()
-	legend.Top, legend.Left = true, true
-	legend.TextStyle.Font.Size = vg.Points(11)
-	legend.Padding = vg.Points(3)
+	legend := &figure.Legend{TextSize: 10}
 	const maxLegend = 14
 	for j := range k {
-		s, err := plotter.NewScatter(pts[j])
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle = draw.GlyphStyle{Color: withAlpha(clusterColor(j), 0xb0), Radius: radius, Shape: clusterShape(j)}
-		sc.Add(s)
+		glyph := figure.GlyphStyle{Color: withAlpha(clusterColor(j), 0xb0), Radius: radius, Shape: clusterShape(j)}
+		sc.Add(&figure.Scatter{XY: pts[j], Glyph: glyph})
 		name := fmt.Sprintf("cluster %d", j+1)
 		if p.g != nil {
 			name += fmt.Sprintf(" (weight %.3g)", p.g.Weights[j])
@@ -170,14 +153,14 @@ func (p *plotSpec) render(format string) (io.WriterTo, error) {
 		}
 		switch {
 		case j < maxLegend-1 || k == maxLegend:
-			thumb := *s
-			thumb.GlyphStyle.Radius = vg.Points(3.5)
-			legend.Add(name, &thumb)
+			thumb := glyph
+			thumb.Radius = 3.5
+			legend.Add(name, &thumb, nil)
 		case j == maxLegend-1:
-			legend.Add(fmt.Sprintf("… %d more clusters", k-j))
+			legend.Add(fmt.Sprintf("… %d more clusters", k-j), nil, nil)
 		}
 	}
-	var centres plotter.XYs
+	var centres []figure.XY
 	if p.g != nil {
 		d := p.g.D
 		for j := range k {
@@ -188,66 +171,49 @@ func (p *plotSpec) render(format string) (io.WriterTo, error) {
 				// A white halo under a darker shade of the cluster's
 				// colour keeps the ellipse visible over dense points.
 				xy := ellipse(m[p.cx], m[p.cy], a, b, cc, s, 96)
-				halo, err := plotter.NewLine(xy)
-				if err != nil {
-					return nil, err
-				}
-				halo.LineStyle = ellipseStyle(color.White, s)
-				halo.LineStyle.Width += vg.Points(2)
-				l, _ := plotter.NewLine(xy)
-				l.LineStyle = ellipseStyle(darker(clusterColor(j)), s)
-				sc.Add(halo, l)
+				halo := ellipseStyle(color.White, s)
+				halo.Width += 2
+				sc.Add(&figure.Line{XY: xy, Style: halo}, &figure.Line{XY: xy, Style: ellipseStyle(darker(clusterColor(j)), s)})
 			}
-			centres = append(centres, plotter.XY{X: m[p.cx], Y: m[p.cy]})
+			centres = append(centres, figure.XY{X: m[p.cx], Y: m[p.cy]})
 		}
 	} else {
 		for j := range k {
 			c := p.km.Center(j)
-			centres = append(centres, plotter.XY{X: c[p.cx], Y: c[p.cy]})
+			centres = append(centres, figure.XY{X: c[p.cx], Y: c[p.cy]})
 		}
 	}
-	cs, err := plotter.NewScatter(centres)
-	if err != nil {
-		return nil, err
-	}
-	cs.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(5), Shape: thickCross{width: vg.Points(2.5)}}
-	sc.Add(cs)
+	sc.Add(&figure.Scatter{XY: centres, Glyph: figure.GlyphStyle{Color: color.Black, Radius: 5, Shape: figure.Cross, Width: 2.5}})
+	centre := &figure.GlyphStyle{Color: color.Black, Radius: 4, Shape: figure.Cross, Width: 2}
 	if p.g != nil {
-		legend.Add("component mean", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: color.Black, Radius: vg.Points(4), Shape: thickCross{width: vg.Points(2)}}})
+		legend.Add("component mean", centre, nil)
 		for _, s := range []float64{1, 2} {
-			legend.Add(fmt.Sprintf("%g-σ ellipse", s), &plotter.Line{LineStyle: ellipseStyle(color.Gray{Y: 0x40}, s)})
+			st := ellipseStyle(color.Gray{Y: 0x40}, s)
+			legend.Add(fmt.Sprintf("%g-σ ellipse", s), nil, &st)
 		}
-		sc.Title.Text = fmt.Sprintf("Gaussian mixture, k=%d, %s covariance", k, p.g.Covariance)
+		sc.Title = fmt.Sprintf("Gaussian mixture, k=%d, %s covariance", k, p.g.Covariance)
 	} else {
-		legend.Add("centre", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: color.Black, Radius: vg.Points(4), Shape: thickCross{width: vg.Points(2)}}})
-		sc.Title.Text = fmt.Sprintf("k-means, k=%d", k)
+		legend.Add("centre", centre, nil)
+		sc.Title = fmt.Sprintf("k-means, k=%d", k)
 	}
 
 	// The second panel: the trace of the kept restart.
-	var tr *plot.Plot
+	var tr *figure.Plot
 	if p.g != nil {
-		tr = plot.New()
-		tr.Title.Text = "EM, the kept restart"
-		tr.X.Label.Text = "iteration"
-		tr.Y.Label.Text = "mean log-likelihood per row"
-		tr.Add(plotter.NewGrid())
-		xy := make(plotter.XYs, len(p.g.Trace))
+		tr = &figure.Plot{
+			Title: "EM, the kept restart",
+			X:     figure.Axis{Label: "iteration", Ticker: integerTicks{}},
+			Y:     figure.Axis{Label: "mean log-likelihood per row", Ticker: preciseTicks{}},
+		}
+		xy := make([]figure.XY, len(p.g.Trace))
 		for i, v := range p.g.Trace {
-			xy[i] = plotter.XY{X: float64(i + 1), Y: v}
+			xy[i] = figure.XY{X: float64(i + 1), Y: v}
 		}
-		l, s, err := plotter.NewLinePoints(xy)
-		if err != nil {
-			return nil, err
-		}
-		l.LineStyle.Width = vg.Points(1.5)
-		l.LineStyle.Color = clusterColor(0)
-		s.GlyphStyle = draw.GlyphStyle{Color: clusterColor(0), Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
-		tr.Add(l, s)
+		tr.Add(&figure.Line{XY: xy, Style: figure.LineStyle{Color: clusterColor(0), Width: 1.5}},
+			&figure.Scatter{XY: xy, Glyph: figure.GlyphStyle{Color: clusterColor(0), Radius: 2, Shape: figure.Circle}})
 		if len(p.g.Trace) < 2 {
 			tr.X.Min, tr.X.Max = 0, 2
 		}
-		tr.X.Tick.Marker = integerTicks{}
-		tr.Y.Tick.Marker = preciseTicks{}
 	}
 
 	// The caption.
@@ -269,41 +235,36 @@ func (p *plotSpec) render(format string) (io.WriterTo, error) {
 		caption += fmt.Sprintf("; drawn: every %s row, %s of %s", ordinal(stride), thousands(len(rows)), thousands(n))
 	}
 
-	var canvas vg.CanvasWriterTo
+	var canvas interface {
+		figure.Canvas
+		io.WriterTo
+	}
 	switch format {
 	case "png":
-		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(plotDPI))}
+		canvas = figure.NewPNG(plotWidth, plotHeight, plotDPI)
 	case "svg":
-		canvas = vgsvg.New(plotWidth, plotHeight)
+		canvas = figure.NewSVG(plotWidth, plotHeight)
 	default:
 		panic("pbl: plot format " + format)
 	}
-	dc := draw.New(canvas)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
+	page := figure.Rect{Max: figure.Point{X: plotWidth, Y: plotHeight}}
+	canvas.Fill([]figure.Point{page.Min, {X: page.Max.X, Y: 0}, page.Max, {X: 0, Y: page.Max.Y}}, color.White)
+	canvas.Text(caption, figure.Point{X: plotWidth / 2, Y: plotHeight - 7}, figure.TextStyle{Size: captionSize, Align: figure.AlignCenter})
+	body := page.Inset(6, 6, 10, 24)
 
-	capStyle := text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, 10), Handler: plot.DefaultTextHandler, XAlign: draw.XCenter}
-	capHeight := vg.Points(22)
-	capStyle.Font.Size = vg.Points(10)
-	dc.FillText(capStyle, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Min.Y + vg.Points(7)}, caption)
-	body := draw.Crop(dc, vg.Points(6), -vg.Points(10), capHeight, -vg.Points(6))
-
-	legendWidth := legendWidth(&legend) + vg.Points(16)
+	lw, _ := legend.Size()
+	legendWidth := lw + 24
+	legendTop := body.Min.Y + figure.TitleSize + 14
 	if tr == nil {
-		sc.Draw(draw.Crop(body, 0, -legendWidth, 0, 0))
-		legend.Draw(draw.Crop(body, body.Size().X-legendWidth+vg.Points(12), 0, 0, -vg.Points(30)))
+		sc.Draw(canvas, body.Inset(0, 0, legendWidth, 0))
+		legend.Draw(canvas, figure.Point{X: body.Max.X - legendWidth + 12, Y: legendTop})
 	} else {
-		panel := (body.Size().X - legendWidth) / 2
-		sc.Draw(draw.Crop(body, 0, -(panel + legendWidth), 0, 0))
-		legend.Draw(draw.Crop(body, panel+vg.Points(12), -panel, 0, -vg.Points(30)))
-		tr.Draw(draw.Crop(body, panel+legendWidth, 0, 0, 0))
+		panel := (body.Dx() - legendWidth) / 2
+		sc.Draw(canvas, body.Inset(0, 0, panel+legendWidth, 0))
+		legend.Draw(canvas, figure.Point{X: body.Min.X + panel + 12, Y: legendTop})
+		tr.Draw(canvas, body.Inset(panel+legendWidth, 0, 0, 0))
 	}
 	return canvas, nil
-}
-
-// legendWidth returns the width of l's widest entry with its thumbnail.
-func legendWidth(l *plot.Legend) vg.Length {
-	return l.Rectangle(draw.Canvas{}).Size().X
 }
 
 // ellipseAxes returns the semi-axes of the 1-σ ellipse of the 2×2
@@ -323,14 +284,14 @@ func ellipseAxes(a, b, c float64) (major, minor, angle float64) {
 // ellipse returns n+1 points (the first repeated last, closing the curve)
 // of the s-σ ellipse of the 2×2 covariance [[a b] [b c]] around (mx, my):
 // the points at Mahalanobis distance s from the mean.
-func ellipse(mx, my, a, b, c, s float64, n int) plotter.XYs {
+func ellipse(mx, my, a, b, c, s float64, n int) []figure.XY {
 	major, minor, angle := ellipseAxes(a, b, c)
 	sin, cos := math.Sincos(angle)
-	xy := make(plotter.XYs, n+1)
+	xy := make([]figure.XY, n+1)
 	for i := range xy {
 		u, v := math.Sincos(2 * math.Pi * float64(i%n) / float64(n))
 		u, v = s*major*v, s*minor*u
-		xy[i] = plotter.XY{X: mx + cos*u - sin*v, Y: my + sin*u + cos*v}
+		xy[i] = figure.XY{X: mx + cos*u - sin*v, Y: my + sin*u + cos*v}
 	}
 	return xy
 }
@@ -396,8 +357,10 @@ var clusterColors = []color.RGBA{
 // colours repeat, with another glyph (clusterShape).
 func clusterColor(j int) color.RGBA { return clusterColors[j%len(clusterColors)] }
 
-func clusterShape(j int) draw.GlyphDrawer {
-	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.BoxGlyph{}, draw.RingGlyph{}}
+// clusterShape returns the glyph of cluster j: circles for the first ten
+// clusters, then triangles, squares and rings.
+func clusterShape(j int) figure.Shape {
+	shapes := [...]figure.Shape{figure.Circle, figure.Triangle, figure.Square, figure.Ring}
 	return shapes[j/len(clusterColors)%len(shapes)]
 }
 
@@ -412,43 +375,21 @@ func withAlpha(c color.RGBA, a uint8) color.NRGBA {
 
 // ellipseStyle is the line of an s-σ ellipse: solid for 1 σ, dashed
 // beyond.
-func ellipseStyle(c color.Color, s float64) draw.LineStyle {
-	st := draw.LineStyle{Color: c, Width: vg.Points(1.8)}
+func ellipseStyle(c color.Color, s float64) figure.LineStyle {
+	st := figure.LineStyle{Color: c, Width: 1.8}
 	if s > 1 {
-		st.Width = vg.Points(1.4)
-		st.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		st.Width = 1.4
+		st.Dashes = []float64{5, 3}
 	}
 	return st
-}
-
-// thickCross is a × glyph with a wider stroke than draw.CrossGlyph's, so
-// that the centres stand out from the points.
-type thickCross struct{ width vg.Length }
-
-func (t thickCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	c.Push()
-	defer c.Pop()
-	r := sty.Radius * math.Sqrt2 / 2
-	for _, w := range []struct {
-		c color.Color
-		w vg.Length
-	}{{color.White, t.width + vg.Points(2)}, {sty.Color, t.width}} {
-		c.SetLineStyle(draw.LineStyle{Color: w.c, Width: w.w})
-		var p vg.Path
-		p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r})
-		p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
-		p.Move(vg.Point{X: pt.X - r, Y: pt.Y + r})
-		p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r})
-		c.Stroke(p)
-	}
 }
 
 // integerTicks labels whole iterations only.
 type integerTicks struct{}
 
-func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
-	var ticks []plot.Tick
-	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
+func (integerTicks) Ticks(lo, hi float64) []figure.Tick {
+	var ticks []figure.Tick
+	for _, t := range (figure.DefaultTicks{}).Ticks(lo, hi) {
 		if t.Label != "" {
 			if t.Value != math.Trunc(t.Value) {
 				continue
@@ -460,15 +401,17 @@ func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// preciseTicks are plot.DefaultTicks labelled with as many decimals as
-// the step between labels needs, so that the close values of a
-// converging log-likelihood get distinct labels.
+// preciseTicks are figure.DefaultTicks labelled with as many decimals as
+// the step between labels needs (and never fewer than DefaultTicks
+// gives), so that the close values of a converging log-likelihood get
+// distinct labels.
 type preciseTicks struct{}
 
-func (preciseTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := (plot.DefaultTicks{}).Ticks(lo, hi)
+func (preciseTicks) Ticks(lo, hi float64) []figure.Tick {
+	ticks := (figure.DefaultTicks{}).Ticks(lo, hi)
 	step := math.Inf(1)
 	prev := math.NaN()
+	given := 0
 	for _, t := range ticks {
 		if t.Label == "" {
 			continue
@@ -477,11 +420,14 @@ func (preciseTicks) Ticks(lo, hi float64) []plot.Tick {
 			step = d
 		}
 		prev = t.Value
+		if _, frac, ok := strings.Cut(t.Label, "."); ok {
+			given = max(given, len(frac))
+		}
 	}
 	if math.IsInf(step, 1) {
 		return ticks
 	}
-	decimals := max(0, int(math.Ceil(-math.Log10(step)-1e-9)))
+	decimals := max(given, int(math.Ceil(-math.Log10(step)-1e-9)))
 	for i, t := range ticks {
 		if t.Label != "" {
 			ticks[i].Label = strconv.FormatFloat(t.Value, 'f', decimals, 64)

@@ -2,7 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/xml"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl/mixture"
@@ -200,6 +207,193 @@ func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 20005: "20,005", 1234567: "1,234,567", -1234: "-1,234"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// threeBlobs returns n rows of three clusters far apart, around (0, 0),
+// (10, 0) and (0, 10), with a third column that does not matter.
+func threeBlobs(n int) *mixture.Matrix {
+	v := make([]float64, 3*n)
+	for i := range n {
+		dx, dy := float64(i%7)/7-0.5, float64(i%5)/5-0.5
+		switch i % 3 {
+		case 1:
+			dx += 10
+		case 2:
+			dy += 10
+		}
+		v[3*i], v[3*i+1], v[3*i+2] = dx, dy, float64(i)
+	}
+	return mixture.NewMatrix(n, 3, v)
+}
+
+// TestRender renders mixture and k-means fits in both formats and checks
+// each figure: the SVG is well-formed XML with one glyph per row and a
+// legend entry per cluster, and the PNG decodes, 11 × 4.8 inches at
+// 110 dpi, with pixels of each cluster's colour.
+func TestRender(t *testing.T) {
+	const n = 300
+	x := threeBlobs(n)
+	g, err := mixture.FitGMM(x, mixture.DefaultGMMOptions(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	km, err := mixture.KMeans(x, mixture.DefaultKMeansOptions(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		spec  plotSpec
+		texts []string // in the SVG's text
+	}{
+		{"gmm", plotSpec{path: "blobs.csv", names: []string{"a", "b", "c"}, cx: 0, cy: 1, x: x, g: g},
+			[]string{"Gaussian mixture, k=3", "EM, the kept restart", "component mean", "1-σ ellipse", "2-σ ellipse", "iteration",
+				"mean log-likelihood per row", "a", "b", "blobs.csv: 300 rows × 3 columns; mean log-likelihood"}},
+		{"kmeans", plotSpec{path: "blobs.csv", names: []string{"a", "b", "c"}, cx: 1, cy: 0, x: x, km: km},
+			[]string{"k-means, k=3", "cluster 1 (100 rows)", "centre", "blobs.csv: 300 rows × 3 columns; inertia"}},
+	} {
+		// The SVG.
+		fig, err := tc.spec.render("svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if _, err := fig.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		glyphs, texts := 0, ""
+		d := xml.NewDecoder(bytes.NewReader(buf.Bytes()))
+		for {
+			tok, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: the SVG is not well-formed XML: %v", tc.name, err)
+			}
+			if se, ok := tok.(xml.StartElement); ok {
+				for _, a := range se.Attr {
+					// The points and the legend's thumbnails are the
+					// translucent circles.
+					if se.Name.Local == "circle" && a.Name.Local == "fill-opacity" {
+						glyphs++
+					}
+				}
+				if se.Name.Local == "text" {
+					var s string
+					if err := d.DecodeElement(&s, &se); err != nil {
+						t.Fatal(err)
+					}
+					texts += s + "\n"
+				}
+			}
+		}
+		if glyphs != n+3 {
+			t.Errorf("%s: %d translucent circles, want %d points and 3 in the legend", tc.name, glyphs, n)
+		}
+		for _, s := range tc.texts {
+			if !strings.Contains(texts, s) {
+				t.Errorf("%s: no %q in the texts:\n%s", tc.name, s, texts)
+			}
+		}
+		for j := range 3 {
+			if !strings.Contains(texts, "cluster "+strconv.Itoa(j+1)+" (") {
+				t.Errorf("%s: no legend entry for cluster %d:\n%s", tc.name, j+1, texts)
+			}
+		}
+
+		// The PNG.
+		if fig, err = tc.spec.render("png"); err != nil {
+			t.Fatal(err)
+		}
+		buf.Reset()
+		if _, err := fig.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if want := image.Rect(0, 0, 1210, 528); img.Bounds() != want {
+			t.Errorf("%s: PNG of %v, want %v", tc.name, img.Bounds(), want)
+		}
+		// A point is its cluster's colour at alpha 0xb0 over white, or
+		// over another point.
+		found := make([]int, 3)
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				got := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+				for j := range found {
+					c := clusterColor(j)
+					over := func(v uint8) uint8 { return uint8((uint32(v)*0xb0 + 0xff*(0xff-0xb0) + 0x7f) / 0xff) }
+					if near(got, color.RGBA{over(c.R), over(c.G), over(c.B), 0xff}, 3) || near(got, c, 12) {
+						found[j]++
+					}
+				}
+			}
+		}
+		for j, f := range found {
+			if f < 20 {
+				t.Errorf("%s: %d pixels of cluster %d's colour", tc.name, f, j+1)
+			}
+		}
+	}
+}
+
+// near reports whether a and b differ by at most tol in each channel.
+func near(a, b color.RGBA, tol int) bool {
+	d := func(x, y uint8) bool { return int(x)-int(y) <= tol && int(y)-int(x) <= tol }
+	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B) && d(a.A, b.A)
+}
+
+// TestTraceTicks checks the trace panel's tickers: integerTicks labels
+// whole numbers only, and preciseTicks gives close values distinct
+// labels with no more decimals than their step needs.
+func TestTraceTicks(t *testing.T) {
+	for _, tc := range []struct{ lo, hi float64 }{{0.3, 23.7}, {0, 2}, {0.9, 3.1}, {1, 1000}} {
+		labels := 0
+		for _, tk := range (integerTicks{}).Ticks(tc.lo, tc.hi) {
+			if tk.Label == "" {
+				continue
+			}
+			labels++
+			if tk.Value != math.Trunc(tk.Value) || tk.Label != strconv.Itoa(int(tk.Value)) {
+				t.Errorf("integerTicks [%v, %v]: %v", tc.lo, tc.hi, tk)
+			}
+		}
+		if labels < 2 {
+			t.Errorf("integerTicks [%v, %v]: %d labels", tc.lo, tc.hi, labels)
+		}
+	}
+	for _, tc := range []struct {
+		lo, hi   float64
+		decimals int
+	}{
+		{-4.43, -3.13, 2},
+		{-3.16218, -3.16216, 6},
+		{-3.2, -3.1, 3}, // steps of 0.025
+		{100, 400, 0},
+	} {
+		seen := map[string]bool{}
+		for _, tk := range (preciseTicks{}).Ticks(tc.lo, tc.hi) {
+			if tk.Label == "" {
+				continue
+			}
+			if seen[tk.Label] {
+				t.Errorf("preciseTicks [%v, %v]: label %q twice", tc.lo, tc.hi, tk.Label)
+			}
+			seen[tk.Label] = true
+			_, frac, _ := strings.Cut(tk.Label, ".")
+			v, err := strconv.ParseFloat(tk.Label, 64)
+			if len(frac) != tc.decimals || err != nil || !(math.Abs(v-tk.Value) <= math.Pow10(-tc.decimals)/2) {
+				t.Errorf("preciseTicks [%v, %v]: %v, want %d decimals", tc.lo, tc.hi, tk, tc.decimals)
+			}
+		}
+		if len(seen) < 2 {
+			t.Errorf("preciseTicks [%v, %v]: %d labels", tc.lo, tc.hi, len(seen))
 		}
 	}
 }

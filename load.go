@@ -3,10 +3,12 @@ package pbl
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/formats/bif"
@@ -51,11 +53,11 @@ type LoadOptions struct {
 func LoadFileWith(path string, opt LoadOptions) (*ir.Model, error) {
 	switch ext := modelExt(path); ext {
 	case ".pbl":
-		src, err := input.ReadFile(path)
+		src, r, err := readSource(path)
 		if err != nil {
 			return nil, err
 		}
-		return LoadWith(path, src, opt)
+		return load(path, src, r, opt)
 	}
 	if len(opt.Data) > 0 {
 		for name := range opt.Data {
@@ -98,12 +100,60 @@ func Load(filename string, src []byte) (*ir.Model, error) {
 // about a dozen words per statement, not a tree of every name and number
 // (15–20 times the source; docs/performance.md).
 func LoadWith(filename string, src []byte, opt LoadOptions) (*ir.Model, error) {
+	return load(filename, string(src), nil, opt)
+}
+
+// load is LoadWith of source held as a string, which r, if not nil, holds
+// too (the file it was read from).
+//
+// The files read from disk (the main file if r is set, and the imports)
+// are parsed by parser.ParseLeanFrom: their lazy statements are read
+// again from the file as they are lowered, and their source is dropped
+// once parsed, so that a large model is not held in memory twice, as its
+// source and as its model. The files are closed when the model is
+// lowered.
+func load(filename, src string, r *os.File, opt LoadOptions) (*ir.Model, error) {
 	l := &loader{state: map[string]int{}, lean: true}
-	l.visit(filename, string(src), true, ir.Pos{})
+	defer l.close()
+	if r != nil {
+		l.open = append(l.open, r)
+	}
+	l.visit(filename, src, r, true, ir.Pos{})
+	src = ""
 	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
 	return ir.LowerWith(ir.LowerOptions{Learn: RunLearn, Data: opt.Data}, l.files...)
+}
+
+// readSource reads a .pbl file as input.ReadFile does, with the same
+// errors and limit, into a string, and returns the file too, open, if it
+// is a regular file that the string is all of (and so can be read again).
+func readSource(path string) (string, *os.File, error) {
+	f, err := os.Open(path)
+	if err == nil {
+		fi, err := f.Stat()
+		if err == nil && fi.Mode().IsRegular() && fi.Size() <= input.MaxSize() && fi.Size() > 0 {
+			// One buffer of the file's size, which the string takes
+			// over: io.ReadAll would grow a buffer by doubling, and a
+			// conversion to string would copy it.
+			b := make([]byte, fi.Size())
+			var more [1]byte
+			if _, err := io.ReadFull(f, b); err == nil {
+				if n, _ := f.Read(more[:]); n == 0 { // the file is as large as it was
+					return unsafe.String(&b[0], len(b)), f, nil
+				}
+			}
+		}
+		f.Close()
+	}
+	// Anything else (not a regular file, too large, an error, a file that
+	// changes size) is read as before, with input.ReadFile's errors.
+	b, err := input.ReadFile(path)
+	if err != nil {
+		return "", nil, err
+	}
+	return string(b), nil, nil
 }
 
 // Parse parses .pbl source and the files it imports, directly or not, and
@@ -111,7 +161,7 @@ func LoadWith(filename string, src []byte, opt LoadOptions) (*ir.Model, error) {
 // file last. The trees are whole (no lazy statements).
 func Parse(filename string, src []byte) ([]*grammar.File, error) {
 	l := &loader{state: map[string]int{}}
-	l.visit(filename, string(src), true, ir.Pos{})
+	l.visit(filename, string(src), nil, true, ir.Pos{})
 	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
@@ -147,12 +197,22 @@ type loader struct {
 	state map[string]int // 1 while visiting, 2 when done
 	stack []string
 	errs  ir.ErrorList
-	lean  bool // parse with parser.ParseLean
+	lean  bool // parse with parser.ParseLean, or ParseLeanFrom for files read
+	open  []*os.File
+}
+
+// close closes the files that the lean trees read again.
+func (l *loader) close() {
+	for _, f := range l.open {
+		f.Close()
+	}
+	l.open = nil
 }
 
 // visit parses the file at path (its source src if have, else read from
-// the file) and, first, its imports.
-func (l *loader) visit(path string, src string, have bool, from ir.Pos) {
+// the file) and, first, its imports. r, if not nil, is the file that src
+// was read from.
+func (l *loader) visit(path string, src string, r *os.File, have bool, from ir.Pos) {
 	key := filepath.Clean(path)
 	switch l.state[key] {
 	case 1:
@@ -173,18 +233,28 @@ func (l *loader) visit(path string, src string, have bool, from ir.Pos) {
 			l.errs.Add(from, "cannot import %q: not a regular file", path)
 			return
 		}
-		b, err := input.ReadFile(path)
+		var err error
+		src, r, err = readSource(path)
 		if err != nil {
 			l.errs = append(l.errs, &ir.Error{Pos: from, Msg: fmt.Sprintf("cannot import %q: %v", path, unwrapPathErr(err)), Err: err})
 			return
 		}
-		src = string(b)
+		if r != nil {
+			if l.lean {
+				l.open = append(l.open, r)
+			} else {
+				r.Close()
+			}
+		}
 	}
 	var f *grammar.File
 	var err error
-	if l.lean {
+	switch {
+	case l.lean && r != nil:
+		f, err = parser.ParseLeanFrom(path, src, r)
+	case l.lean:
 		f, err = parser.ParseLean(path, src)
-	} else {
+	default:
 		f, err = parser.ParseString(path, src)
 	}
 	if err != nil {
@@ -199,7 +269,7 @@ func (l *loader) visit(path string, src string, have bool, from ir.Pos) {
 			if !filepath.IsAbs(target) {
 				target = filepath.Join(filepath.Dir(path), target)
 			}
-			l.visit(target, "", false, parser.Pos(imp.Pos))
+			l.visit(target, "", nil, false, parser.Pos(imp.Pos))
 		}
 	}
 	l.stack = l.stack[:len(l.stack)-1]

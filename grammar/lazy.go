@@ -11,37 +11,79 @@ import (
 // their trees take 15–20 times their source): VarDecls and Dists parse
 // each again, from the source that the parser has already checked, when
 // the caller reaches it, so that one statement's tree lives at a time.
-// parser.ParseLean makes them.
+// parser.ParseLean and parser.ParseLeanFrom make them.
 type LazyStmts struct {
 	at      []lazyAt
-	varDecl func(lexer.Position) *VarDecl
-	dist    func(lexer.Position) *Dist
+	varDecl func(LazyAt) (*VarDecl, error)
+	dist    func(LazyAt) (*Dist, error)
 	file    string
+	err     error
 }
 
-// lazyAt is a statement's position, in 32-bit numbers.
+// LazyAt is where a lazy statement is, as its parse again needs it.
+type LazyAt struct {
+	Pos lexer.Position // its first token's
+	End int            // the offset just past its text: where the next token starts
+	Sum uint32         // a checksum of its text, if the parser keeps one, else 0
+}
+
+// lazyAt is a LazyAt in 32-bit numbers.
 type lazyAt struct {
-	off, line, col int32
-	dist           bool
+	off, end, line, col int32
+	sum                 uint32
+	dist                bool
 }
 
 // NewLazyStmts returns an empty list for the file named file, whose
-// statements varDecl and dist parse again from a position.
-func NewLazyStmts(file string, varDecl func(lexer.Position) *VarDecl, dist func(lexer.Position) *Dist) *LazyStmts {
+// statements varDecl and dist parse again. An error they return (the
+// source cannot be read again, or has changed) ends the iteration, and
+// Err returns it.
+func NewLazyStmts(file string, varDecl func(LazyAt) (*VarDecl, error), dist func(LazyAt) (*Dist, error)) *LazyStmts {
 	return &LazyStmts{varDecl: varDecl, dist: dist, file: file}
 }
 
-// Add appends the statement at pos: a distribution if dist, else a
-// variable declaration. pos's offset, line and column must fit in 32 bits.
-func (s *LazyStmts) Add(pos lexer.Position, dist bool) {
-	s.at = append(s.at, lazyAt{int32(pos.Offset), int32(pos.Line), int32(pos.Column), dist})
+// Add appends the statement at at: a distribution if dist, else a
+// variable declaration. Its offsets, line and column must fit in 32 bits.
+func (s *LazyStmts) Add(at LazyAt, dist bool) {
+	p := at.Pos
+	s.at = append(s.at, lazyAt{int32(p.Offset), int32(at.End), int32(p.Line), int32(p.Column), at.Sum, dist})
 }
 
 // Len returns the number of statements.
 func (s *LazyStmts) Len() int { return len(s.at) }
 
+// Err returns the error that ended an iteration, if one did.
+func (s *LazyStmts) Err() error { return s.err }
+
 func (s *LazyStmts) pos(a lazyAt) lexer.Position {
 	return lexer.Position{Filename: s.file, Offset: int(a.off), Line: int(a.line), Column: int(a.col)}
+}
+
+func (s *LazyStmts) lazyAt(a lazyAt) LazyAt {
+	return LazyAt{Pos: s.pos(a), End: int(a.end), Sum: a.sum}
+}
+
+// parse parses a's statement again; ok is false after an error (kept for
+// Err), and for every statement once there was one.
+func (s *LazyStmts) parse(a lazyAt) (st Stmt, ok bool) {
+	if s.err != nil {
+		return nil, false
+	}
+	var err error
+	if a.dist {
+		var d *Dist
+		d, err = s.dist(s.lazyAt(a))
+		st = d
+	} else {
+		var d *VarDecl
+		d, err = s.varDecl(s.lazyAt(a))
+		st = d
+	}
+	if err != nil {
+		s.err = err
+		return nil, false
+	}
+	return st, true
 }
 
 // VarDecls yields the variable declarations, each parsed again, in source
@@ -49,7 +91,11 @@ func (s *LazyStmts) pos(a lazyAt) lexer.Position {
 func (s *LazyStmts) VarDecls() iter.Seq[*VarDecl] {
 	return func(yield func(*VarDecl) bool) {
 		for _, a := range s.at {
-			if !a.dist && !yield(s.varDecl(s.pos(a))) {
+			if a.dist {
+				continue
+			}
+			st, ok := s.parse(a)
+			if !ok || !yield(st.(*VarDecl)) {
 				return
 			}
 		}
@@ -60,7 +106,11 @@ func (s *LazyStmts) VarDecls() iter.Seq[*VarDecl] {
 func (s *LazyStmts) Dists() iter.Seq[*Dist] {
 	return func(yield func(*Dist) bool) {
 		for _, a := range s.at {
-			if a.dist && !yield(s.dist(s.pos(a))) {
+			if !a.dist {
+				continue
+			}
+			st, ok := s.parse(a)
+			if !ok || !yield(st.(*Dist)) {
 				return
 			}
 		}
@@ -72,13 +122,8 @@ func (s *LazyStmts) Dists() iter.Seq[*Dist] {
 func (s *LazyStmts) All() iter.Seq2[lexer.Position, Stmt] {
 	return func(yield func(lexer.Position, Stmt) bool) {
 		for _, a := range s.at {
-			var st Stmt
-			if a.dist {
-				st = s.dist(s.pos(a))
-			} else {
-				st = s.varDecl(s.pos(a))
-			}
-			if !yield(s.pos(a), st) {
+			st, ok := s.parse(a)
+			if !ok || !yield(s.pos(a), st) {
 				return
 			}
 		}

@@ -219,6 +219,7 @@ func (l *lowerer) decls(f *grammar.File) {
 		for d := range f.Lazy.VarDecls() {
 			l.varDecl(d)
 		}
+		l.lazyErr(f)
 	}
 	for _, s := range f.Stmts {
 		if c, ok := s.(*grammar.Classifier); ok {
@@ -226,6 +227,26 @@ func (l *lowerer) decls(f *grammar.File) {
 		}
 	}
 	l.files = append(l.files, f)
+}
+
+// lazyErr reports the error that stopped the iteration of f's lazy
+// statements, if one did: the file could not be read again, or had
+// changed (parser.ParseLeanFrom).
+func (l *lowerer) lazyErr(f *grammar.File) {
+	err := f.Lazy.Err()
+	if err == nil {
+		return
+	}
+	for _, x := range l.b.Errs {
+		if x == err || x.Err == err {
+			return // reported once, though both loops stop at it
+		}
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{Pos: Pos{File: f.Pos.Filename}, Msg: err.Error(), Err: err}
+	}
+	l.b.Errs = append(l.b.Errs, e)
 }
 
 // structure lowers the edges and distributions of every file declared so
@@ -248,6 +269,7 @@ func (l *lowerer) structure() {
 			for d := range f.Lazy.Dists() {
 				l.dist(d) // parsed again, its tree dropped once lowered
 			}
+			l.lazyErr(f)
 		}
 	}
 	l.checkEdges()

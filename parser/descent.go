@@ -3,6 +3,7 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -24,14 +25,20 @@ type parser struct {
 
 	// lazy, if set, receives the positions of the variable declarations
 	// and distributions, which are then checked but not kept (ParseLean).
-	lazy *grammar.LazyStmts
+	lazy      *grammar.LazyStmts
+	sums      bool   // hash each lazy statement's text (ParseLeanFrom)
+	src       string // the source, when sums
+	lazyBytes int    // the length of the lazy statements' text
+
+	base   int  // the offset in the file of the scanner's source (a statement read again)
+	reread bool // the source is a statement read again from a file (ParseLeanFrom)
 }
 
 // bailout carries the first syntax error out of the recursion.
 type bailout struct{ err *ir.Error }
 
 func newParser(filename, src string) *parser {
-	p := &parser{file: filename, sc: grammar.NewScanner(filename, src)}
+	p := &parser{file: filename, sc: grammar.NewScanner(filename, src), src: src}
 	p.next()
 	return p
 }
@@ -50,6 +57,7 @@ func (p *parser) read() lexer.Token {
 		}
 		panic(bailout{&ir.Error{Pos: ir.Pos{File: p.file, Line: pos.Line, Col: pos.Column}, Msg: err.Error(), Err: kind}})
 	}
+	t.Pos.Offset += p.base
 	return t
 }
 
@@ -117,7 +125,7 @@ func (p *parser) stmt() grammar.Stmt {
 		case "var":
 			d := p.varDecl()
 			if p.lazy != nil {
-				p.lazy.Add(d.Pos, false)
+				p.addLazy(d.Pos, false)
 				return nil
 			}
 			return d
@@ -145,7 +153,7 @@ func (p *parser) stmt() grammar.Stmt {
 			if t := p.peek(); t.Type == grammar.Punct && t.Value == "(" {
 				d := p.dist()
 				if p.lazy != nil {
-					p.lazy.Add(d.Pos, true)
+					p.addLazy(d.Pos, true)
 					return nil
 				}
 				return d
@@ -156,6 +164,17 @@ func (p *parser) stmt() grammar.Stmt {
 		p.fail(p.tok.Pos, "expected a statement (var, an edge A -> B, P(...) = ..., query, import), found %s", describe(p.tok))
 	}
 	return p.edges()
+}
+
+// addLazy adds the statement just parsed, which started at pos, to the
+// lazy ones: its text runs to the current token.
+func (p *parser) addLazy(pos lexer.Position, dist bool) {
+	at := grammar.LazyAt{Pos: pos, End: p.tok.Pos.Offset}
+	if p.sums {
+		at.Sum = uint32(maphash.String(sumSeed, p.src[pos.Offset:at.End]))
+	}
+	p.lazyBytes += at.End - pos.Offset
+	p.lazy.Add(at, dist)
 }
 
 // edgeAhead reports whether a "," or "->" follows the current token, so

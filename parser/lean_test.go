@@ -2,8 +2,11 @@ package parser_test
 
 import (
 	"cmp"
+	"errors"
+	"io"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -58,7 +61,18 @@ func checkLean(t *testing.T, filename, src string) {
 	if err != nil {
 		return
 	}
+	from, ferr := parser.ParseLeanFrom(filename, src, strings.NewReader(src))
+	if ferr == nil != (lerr == nil) || ferr != nil && ferr.Error() != lerr.Error() {
+		t.Fatalf("%q: ParseLean error %v, ParseLeanFrom error %v", src, lerr, ferr)
+	}
 	loaded, lazy := loadAll(lean)
+	loadedFrom, _ := loadAll(from)
+	if err := from.Lazy.Err(); err != nil {
+		t.Fatalf("%q: ParseLeanFrom's statements read again: %v", src, err)
+	}
+	if diff := gocmp.Diff(loaded, loadedFrom, positionComparer); diff != "" {
+		t.Fatalf("%q: ParseLeanFrom's tree differs from ParseLean's (-ParseLean +ParseLeanFrom):\n%s", src, diff)
+	}
 	want := 0
 	for _, s := range whole.Stmts {
 		switch s.(type) {
@@ -99,4 +113,43 @@ func FuzzParseLean(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		checkLean(t, "fuzz.pbl", src)
 	})
+}
+
+// TestParseLeanFromChanged: statements that ParseLeanFrom reads again
+// from a source that has changed since, or that cannot be read, stop the
+// iteration with an error (not a panic, nor a tree of the new text).
+func TestParseLeanFromChanged(t *testing.T) {
+	// Long enough that the lazy statements are most of the source.
+	src := "var A: {a, b}\nvar B: bool\nP(A) = [0.25, 0.75]\nP(B | A) = {\n  a: [0.5, 0.5]\n  b: [0.1, 0.9]\n}\n"
+	for _, tc := range []struct {
+		name   string
+		reread string // what the reader holds
+		want   error
+	}{
+		{"same", src, nil},
+		{"a number changed", strings.Replace(src, "0.1, 0.9", "0.2, 0.8", 1), parser.ErrSourceChanged},
+		{"no longer parses", strings.Replace(src, "0.1, 0.9", "0.1, 0.9]", 1), parser.ErrSourceChanged},
+		{"truncated", src[:40], io.ErrUnexpectedEOF},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := parser.ParseLeanFrom("m.pbl", src, strings.NewReader(tc.reread))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for range f.Lazy.All() {
+				n++
+			}
+			err = f.Lazy.Err()
+			if !errors.Is(err, tc.want) || (err == nil) != (tc.want == nil) {
+				t.Fatalf("got error %v, want %v", err, tc.want)
+			}
+			if tc.want == nil && n != 4 {
+				t.Errorf("got %d statements, want 4", n)
+			}
+			if tc.want != nil && n == 4 {
+				t.Errorf("got every statement despite the error")
+			}
+		})
+	}
 }

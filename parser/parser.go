@@ -3,7 +3,11 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"io"
+	"reflect"
 	"strings"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -38,34 +42,154 @@ func ParseString(filename, src string) (f *grammar.File, err error) {
 // under 2 GiB.
 func ParseLean(filename, src string) (f *grammar.File, err error) {
 	defer recoverErr(filename, &err)
-	p := newParser(filename, src)
-	p.lazy = grammar.NewLazyStmts(filename,
-		func(pos lexer.Position) *grammar.VarDecl {
-			q := reparser(filename, src, pos)
-			defer q.recheck()
-			return q.varDecl()
-		},
-		func(pos lexer.Position) *grammar.Dist {
-			q := reparser(filename, src, pos)
-			defer q.recheck()
-			return q.dist()
-		})
-	return p.file_(), nil
+	return parseLean(filename, src, nil), nil
 }
 
-// reparser returns a parser of src from pos, the position of a statement
-// that ParseLean checked.
-func reparser(filename, src string, pos lexer.Position) *parser {
-	p := &parser{file: filename, sc: grammar.NewScannerAt(src, pos)}
-	p.next()
-	return p
+// ParseLeanFrom is ParseLean of source that r holds too, from offset 0 (a
+// file that src was read from). When the lazy statements make up most of
+// src, they are read again from r rather than kept in src, and the tree's
+// other strings are copied, so that the tree holds no reference to src:
+// the caller can drop the source once parsed, and a large model is not
+// held in memory as its source and as what it is lowered to at once. A
+// statement read again is checked against a hash taken as it was first
+// parsed; if r cannot be read or no longer holds it, the iteration of the
+// lazy statements stops, and LazyStmts.Err returns an *ir.Error matching
+// ErrSourceChanged or the read's error.
+func ParseLeanFrom(filename, src string, r io.ReaderAt) (f *grammar.File, err error) {
+	defer recoverErr(filename, &err)
+	return parseLean(filename, src, r), nil
+}
+
+// parseLean is ParseLean and, if r is not nil, ParseLeanFrom.
+func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
+	text := src        // the source the lazy statements are parsed again from, or ""
+	var rd *stmtReader // else where they are read again from
+	again := func(at grammar.LazyAt) (q *parser, err error) {
+		if rd == nil {
+			q = &parser{file: filename, sc: grammar.NewScannerAt(text, at.Pos)}
+			q.next()
+			return q, nil
+		}
+		stmt, err := rd.text(at.Pos.Offset, at.End)
+		if err != nil {
+			return nil, &ir.Error{Pos: Pos(at.Pos), Msg: fmt.Sprintf("cannot read the file again: %v", err), Err: err}
+		}
+		if uint32(maphash.String(sumSeed, stmt)) != at.Sum {
+			return nil, changed(at.Pos)
+		}
+		start := at.Pos
+		start.Offset = 0 // in stmt; read adds base
+		q = &parser{file: filename, sc: grammar.NewScannerAt(stmt, start), base: at.Pos.Offset, reread: true}
+		defer q.recheck(at.Pos, &err)
+		q.next()
+		return q, nil
+	}
+	p := newParser(filename, src)
+	p.sums = r != nil
+	p.lazy = grammar.NewLazyStmts(filename,
+		func(at grammar.LazyAt) (d *grammar.VarDecl, err error) {
+			q, err := again(at)
+			if err != nil {
+				return nil, err
+			}
+			defer q.recheck(at.Pos, &err)
+			return q.varDecl(), nil
+		},
+		func(at grammar.LazyAt) (d *grammar.Dist, err error) {
+			q, err := again(at)
+			if err != nil {
+				return nil, err
+			}
+			defer q.recheck(at.Pos, &err)
+			return q.dist(), nil
+		})
+	f := p.file_()
+	if r != nil && 2*p.lazyBytes >= len(src) {
+		cloneStrings(reflect.ValueOf(f.Stmts))
+		text, rd = "", &stmtReader{r: r}
+	}
+	return f
+}
+
+// sumSeed seeds the hashes of lazy statements, which ParseLeanFrom takes
+// and checks in the same process.
+var sumSeed = maphash.MakeSeed()
+
+// changed is the error of a statement that reads differently the second
+// time.
+func changed(at lexer.Position) error {
+	return &ir.Error{Pos: Pos(at), Msg: "the file changed while it was loaded (this statement reads differently the second time)", Err: ErrSourceChanged}
+}
+
+// stmtReader reads the text of statements again, in chunks.
+type stmtReader struct {
+	r   io.ReaderAt
+	buf string // the source from offset off
+	off int
+}
+
+// readChunk is how much stmtReader reads at once.
+const readChunk = 256 << 10
+
+// text returns the source from offset off to end.
+func (s *stmtReader) text(off, end int) (string, error) {
+	if end < off {
+		return "", io.ErrUnexpectedEOF
+	}
+	if off < s.off || end > s.off+len(s.buf) {
+		b := make([]byte, max(readChunk, end-off))
+		n, err := s.r.ReadAt(b, int64(off))
+		if n < end-off {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF // the file is shorter than it was
+			}
+			return "", err
+		}
+		// b is not written again: the strings of the statements share it
+		// (while their trees live; the lowering copies what it keeps).
+		s.buf, s.off = unsafe.String(&b[0], n), off
+	}
+	return s.buf[off-s.off : end-s.off], nil
+}
+
+// cloneStrings replaces every string that v holds (through pointers,
+// interfaces, slices and exported fields) by a copy.
+func cloneStrings(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString(strings.Clone(v.String()))
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			cloneStrings(v.Elem())
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			cloneStrings(v.Index(i))
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			if t.Field(i).IsExported() {
+				cloneStrings(v.Field(i))
+			}
+		}
+	}
 }
 
 // recheck, deferred by a lazy statement's parse, turns the syntax error
-// that its first parse ruled out (src changed since) into a plain panic.
-func (p *parser) recheck() {
+// that its first parse ruled out into an error matching ErrSourceChanged
+// if the statement was read again from a file (that changed since,
+// beyond what the hash saw), else into a plain panic (src changed since,
+// which ParseLean rules out).
+func (p *parser) recheck(at lexer.Position, err *error) {
 	if r := recover(); r != nil {
 		if b, ok := r.(bailout); ok {
+			if p.reread {
+				*err = changed(at)
+				return
+			}
 			panic(fmt.Sprintf("parser: a statement that parsed once fails again (its source changed?): %v", b.err))
 		}
 		panic(r)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -215,7 +216,9 @@ func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (*Result, error) {
 	case len(q.Real) > 0:
 		return withReal(m, q, opt)
 	}
-	a := &answerer{m: m, q: q, opt: opt, jt: t}
+	a := getAnswerer()
+	defer putAnswerer(a)
+	a.m, a.q, a.opt, a.jt = m, q, opt, t
 	if err := a.setup(); err != nil {
 		return nil, err
 	}
@@ -259,6 +262,85 @@ type answerer struct {
 
 	kern  kernel       // what k points to (one allocation less per query)
 	tree1 [1]*jtEngine // room for trees' first engine
+	buf   answerBuf    // buffers kept from query to query (getAnswerer)
+}
+
+// answerBuf holds what an answerer reuses from one query to the next, so
+// that a query on a compiled tree allocates only its answer: the
+// per-variable rows, the first engine, and the junction tree's scratch for
+// the joint it returns.
+type answerBuf struct {
+	obs, card []int
+	role      []uint8     // role[v]: how the query names v (roleNone if it does not)
+	vars      []ir.VarID  // unobserved, table's keep
+	st        []int       // table's assignment
+	ve        ve          // the first engine's variable elimination
+	jt        jtEngine    // the first engine, when it is the junction tree
+	js        jtAnswerBuf // jt's answers
+}
+
+// answerers is a free list of answerers whose buffers queries reuse. It is
+// a list under a mutex rather than a sync.Pool, which a collection empties,
+// so that a query on a compiled tree allocates nothing but its answer
+// however often the collector runs. At most maxIdleAnswerers are kept, and
+// none whose buffers are large (maxIdleVars), so that an idle program
+// holds little.
+var answerers struct {
+	sync.Mutex
+	free []*answerer
+}
+
+const (
+	maxIdleAnswerers = 16
+	maxIdleVars      = 1 << 20
+)
+
+// getAnswerer returns an answerer with empty query fields and the buffers
+// of an earlier query, if any.
+func getAnswerer() *answerer {
+	answerers.Lock()
+	defer answerers.Unlock()
+	if n := len(answerers.free); n > 0 {
+		a := answerers.free[n-1]
+		answerers.free = answerers.free[:n-1]
+		return a
+	}
+	return new(answerer)
+}
+
+// putAnswerer keeps a's buffers for a later query. Nothing of a query
+// outlives it in them: the answer never shares their memory.
+func putAnswerer(a *answerer) {
+	b := a.buf
+	if cap(b.obs) > maxIdleVars || cap(b.vars) > maxIdleVars || cap(b.js.vals) > maxIdleVars {
+		return
+	}
+	b.ve, b.jt = ve{}, jtEngine{}
+	b.js.drop()
+	*a = answerer{buf: b}
+	answerers.Lock()
+	if len(answerers.free) < maxIdleAnswerers {
+		answerers.free = append(answerers.free, a)
+	}
+	answerers.Unlock()
+}
+
+// The roles in which a query names a variable (answerBuf.role).
+const (
+	roleNone uint8 = iota
+	roleEvidence
+	roleTarget
+	roleGiven
+)
+
+var roleNames = [...]string{roleEvidence: "evidence", roleTarget: "a query variable", roleGiven: "a given variable"}
+
+// grow returns s resliced to n entries, reallocated if it is too short.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // release returns the junction tree's workspaces, if any.
@@ -303,33 +385,37 @@ func (a *answerer) setup() error {
 func (a *answerer) validate() error {
 	m, q := a.m, a.q
 	n := len(m.Vars)
-	a.obs = make([]int, n)
-	a.card = make([]int, n)
+	a.obs = grow(a.buf.obs, n)
+	a.card = grow(a.buf.card, n)
+	a.buf.obs, a.buf.card = a.obs, a.card
 	a.kern = kernel{cancel: a.opt.Cancel}
 	a.k = &a.kern
 	a.trees = a.tree1[:0]
 	for v := range a.obs {
 		a.obs[v] = -1
+		a.card[v] = 0
 		if m.Discrete(ir.VarID(v)) {
 			a.card[v] = len(m.Vars[v].States)
 		}
 	}
-	role := make([]string, n)
-	use := func(v ir.VarID, what string) error {
+	role := grow(a.buf.role, n)
+	a.buf.role = role
+	clear(role)
+	use := func(v ir.VarID, what uint8) error {
 		if v < 0 || int(v) >= n {
 			return ir.Errorf(q.Pos, "query names variable %d, which the model does not have", v)
 		}
 		if a.card[v] == 0 {
 			return ir.Errorf(q.Pos, "%s is real-valued; exact discrete inference cannot use it", ir.Quote(m.Vars[v].Name))
 		}
-		if role[v] != "" {
-			return ir.Errorf(q.Pos, "%s is named twice in the query (as %s and as %s)", ir.Quote(m.Vars[v].Name), role[v], what)
+		if role[v] != roleNone {
+			return ir.Errorf(q.Pos, "%s is named twice in the query (as %s and as %s)", ir.Quote(m.Vars[v].Name), roleNames[role[v]], roleNames[what])
 		}
 		role[v] = what
 		return nil
 	}
 	for _, o := range q.Evidence {
-		if err := use(o.Var, "evidence"); err != nil {
+		if err := use(o.Var, roleEvidence); err != nil {
 			return err
 		}
 		if o.State < 0 || o.State >= a.card[o.Var] {
@@ -338,7 +424,7 @@ func (a *answerer) validate() error {
 		a.obs[o.Var] = o.State
 	}
 	for i, v := range q.Targets {
-		if err := use(v, "a query variable"); err != nil {
+		if err := use(v, roleTarget); err != nil {
 			return err
 		}
 		if q.Kind == ir.Prob && i < len(q.TargetStates) && q.TargetStates[i] >= a.card[v] {
@@ -346,7 +432,7 @@ func (a *answerer) validate() error {
 		}
 	}
 	for _, v := range q.Free {
-		if err := use(v, "a given variable"); err != nil {
+		if err := use(v, roleGiven); err != nil {
 			return err
 		}
 	}
@@ -411,7 +497,7 @@ func (a *answerer) choose() error {
 	default:
 		panic("infer: Answer: unknown engine")
 	}
-	a.eng = a.engine(a.obs)
+	a.eng = a.firstEngine()
 	if v, ok := a.eng.(*ve); ok && a.plan != nil && a.plan.ve != nil {
 		// The planner's plan is the first joint's.
 		v.pre, v.preKeep = a.plan.ve, a.plan.keep
@@ -438,6 +524,21 @@ func (a *answerer) engine(obs []int) engine {
 		return e
 	}
 	return v
+}
+
+// firstEngine is engine(a.obs) in the answerer's buffers.
+func (a *answerer) firstEngine() engine {
+	b := &a.buf
+	b.ve = ve{m: a.m, opt: a.opt, pos: a.q.Pos, obs: a.obs, card: a.card, k: a.k, cond: a.normalised()}
+	if a.kind != JT {
+		if a.kind == Enum {
+			return a.engine(a.obs)
+		}
+		return &b.ve
+	}
+	b.jt = jtEngine{t: a.tree, w: a.tree.get(), obs: a.obs, ve: &b.ve, k: a.k, s: &b.js}
+	a.trees = append(a.trees, &b.jt)
+	return &b.jt
 }
 
 // needed marks the variables whose numbers the query needs: in a Bayesian
@@ -591,7 +692,8 @@ func (a *answerer) checkRows() error {
 
 func (a *answerer) table() (*Result, error) {
 	q := a.q
-	keep := append(append([]ir.VarID(nil), q.Free...), q.Targets...)
+	keep := append(append(a.buf.vars[:0], q.Free...), q.Targets...)
+	a.buf.vars = keep
 	f, _, err := a.eng.joint(keep)
 	if err != nil {
 		return nil, err
@@ -609,7 +711,20 @@ func (a *answerer) table() (*Result, error) {
 		}
 	}
 	r := &Result{Query: q, Vars: q.Targets, Given: q.Free}
-	st := make([]int, len(keep))
+	st := grow(a.buf.st, len(keep))
+	a.buf.st = st
+	// The rows, their values and their given values in three allocations,
+	// sized for every row (those omitted leave room unused).
+	rows := len(f.Vals)
+	if fixed {
+		rows /= nt
+	}
+	r.Rows = make([]Row, 0, rows)
+	values := make([]int, 0, rows*len(q.Targets))
+	var given []int
+	if len(q.Free) > 0 {
+		given = make([]int, 0, rows*len(q.Free))
+	}
 	total := 0.0
 	var side engine // for the blocks far below the table's largest
 	var sideObs []int
@@ -647,11 +762,12 @@ func (a *answerer) table() (*Result, error) {
 		}
 		for t := lo; t < hi; t++ {
 			f.Assignment(st, g*nt+t)
-			r.Rows = append(r.Rows, Row{
-				Values:      append([]int(nil), st[len(q.Free):]...),
-				GivenValues: givenValues(st[:len(q.Free)]),
-				P:           prob(block[t] / norm),
-			})
+			row := Row{P: prob(block[t] / norm)}
+			values, row.Values = appendRow(values, st[len(q.Free):])
+			if given != nil {
+				given, row.GivenValues = appendRow(given, st[:len(q.Free)])
+			}
+			r.Rows = append(r.Rows, row)
 		}
 	}
 	if total == 0 {
@@ -678,11 +794,20 @@ func imprecise(block []float64, norm float64) bool {
 // orders may round to 1 + ulp.
 func prob(x float64) float64 { return max(0, min(1, x)) }
 
+// givenValues returns a copy of s, or nil if it is empty.
 func givenValues(s []int) []int {
 	if len(s) == 0 {
 		return nil
 	}
 	return append([]int(nil), s...)
+}
+
+// appendRow appends s to buf and returns buf and the row appended, its
+// capacity clipped.
+func appendRow(buf, s []int) ([]int, []int) {
+	n := len(buf)
+	buf = append(buf, s...)
+	return buf, buf[n:len(buf):len(buf)]
 }
 
 func (a *answerer) number() (*Result, error) {
@@ -751,13 +876,16 @@ func (a *answerer) evidence() (*Result, error) {
 	return r, nil
 }
 
+// unobserved returns the unobserved discrete variables, in the
+// answerer's buffer.
 func (a *answerer) unobserved() []ir.VarID {
-	var out []ir.VarID
+	out := a.buf.vars[:0]
 	for v, c := range a.card {
 		if c > 0 && a.obs[v] < 0 {
 			out = append(out, ir.VarID(v))
 		}
 	}
+	a.buf.vars = out
 	return out
 }
 

@@ -593,6 +593,49 @@ type jtEngine struct {
 	obs []int
 	ve  *ve
 	k   *kernel
+	s   *jtAnswerBuf // room for joint's table, reused by the next call; nil to allocate each
+}
+
+// jtAnswerBuf is the room in which jtEngine.joint returns its table, so that
+// a query's joint allocates nothing: the table stays valid until the next
+// call of joint on the engine.
+type jtAnswerBuf struct {
+	one    [1]float64
+	scalar ir.Factor // joint(nil)
+	out    ir.Factor // joint(keep)
+	sorted []ir.VarID
+	card   []int
+	stride []int
+	vals   []float64
+	fold   []int // the clique's strides in the order of the sum (see marginalize)
+	fcard  []int
+	cnt    []int
+}
+
+// drop forgets the variables the scratch's tables were over.
+func (s *jtAnswerBuf) drop() { s.scalar, s.out = ir.Factor{}, ir.Factor{} }
+
+// factor returns a table over vars with the cardinalities card[v], in s if
+// s is not nil.
+func (s *jtAnswerBuf) factor(vars []ir.VarID, card []int) *ir.Factor {
+	if s == nil {
+		kc := make([]int, len(vars))
+		for i, v := range vars {
+			kc[i] = card[v]
+		}
+		return newFactor(vars, kc)
+	}
+	n := len(vars)
+	s.card, s.stride = grow(s.card, n), grow(s.stride, n)
+	size := 1
+	for i := n - 1; i >= 0; i-- {
+		s.card[i] = card[vars[i]]
+		s.stride[i] = size
+		size *= s.card[i]
+	}
+	s.vals = grow(s.vals, size)
+	s.out = ir.Factor{Vars: vars, Card: s.card, Stride: s.stride, Vals: s.vals}
+	return &s.out
 }
 
 func (e *jtEngine) release() {
@@ -618,12 +661,25 @@ func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
 		if e.exact() {
 			return e.ve.joint(keep)
 		}
-		f := newFactor(nil, nil)
+		var f *ir.Factor
+		if e.s != nil {
+			e.s.scalar = ir.Factor{Vals: e.s.one[:]}
+			f = &e.s.scalar
+		} else {
+			f = newFactor(nil, nil)
+		}
 		pe := t.pe(w)
 		f.Vals[0] = pe.m
 		return f, xfloat{1, pe.e}, nil
 	}
-	sorted := sortedCopy(keep)
+	var sorted []ir.VarID
+	if e.s != nil {
+		sorted = append(e.s.sorted[:0], keep...)
+		slices.Sort(sorted)
+		e.s.sorted = sorted
+	} else {
+		sorted = sortedCopy(keep)
+	}
 	best := int32(-1)
 	for c, vs := range t.cvars {
 		if (best < 0 || t.off[c+1]-t.off[c] < t.off[best+1]-t.off[best]) && containsAll(vs, sorted) {
@@ -639,13 +695,8 @@ func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
 	if e.exact() {
 		return e.ve.joint(keep)
 	}
-	kc := make([]int, len(keep))
-	for i, v := range keep {
-		kc[i] = t.hcard[v]
-	}
-	out := newFactor(keep, kc)
-	src := &ir.Factor{Vars: t.cvars[best], Card: t.ccard[best], Stride: t.cstride[best], Vals: w.pot[t.off[best]:t.off[best+1]]}
-	combineTo(e.k, out, []*ir.Factor{src}, opSum, nil)
+	out := e.s.factor(keep, t.hcard)
+	e.s.marginalize(e.k, out, t.cvars[best], t.ccard[best], t.cstride[best], w.pot[t.off[best]:t.off[best+1]])
 	if e.k.poll() {
 		return nil, xfloat{}, canceled(e.ve.pos)
 	}
@@ -657,6 +708,65 @@ func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
 	}
 	// The clique's own scale is arbitrary; P(e) fixes it.
 	return out, xfloat{pe.m / s, pe.e}.norm(), nil
+}
+
+// marginalize sets out, over some of the variables cvars of a clique
+// table (with cardinalities ccard, strides cstride and entries vals), to
+// the sum of the table over the others. It is combineTo(k, out, {table},
+// opSum, nil), bit for bit, in s's buffers (or allocated when s is nil):
+// the same order of summation (out's entries in turn, each the sum over
+// the other variables, in the clique's order, last fastest) and the same
+// record of entries below the normal range.
+func (s *jtAnswerBuf) marginalize(k *kernel, out *ir.Factor, cvars []ir.VarID, ccard, cstride []int, vals []float64) {
+	if s == nil {
+		s = new(jtAnswerBuf)
+	}
+	n := len(cvars)
+	str, card, cnt := grow(s.fold, n), grow(s.fcard, n), grow(s.cnt, n)
+	s.fold, s.fcard, s.cnt = str, card, cnt
+	// The order of the sum: out's variables, then the clique's others.
+	i := 0
+	for _, v := range out.Vars {
+		p := indexOf(cvars, v)
+		str[i], card[i] = cstride[p], ccard[p]
+		i++
+	}
+	block := 1
+	for p, v := range cvars {
+		if indexOf(out.Vars, v) < 0 {
+			str[i], card[i] = cstride[p], ccard[p]
+			block *= ccard[p]
+			i++
+		}
+	}
+	clear(cnt)
+	idx, work := 0, 0
+	for o := range out.Vals {
+		if work += block; work >= pollEvery {
+			work = 0
+			if k.poll() {
+				return
+			}
+		}
+		acc := 0.0
+		for range block {
+			p := vals[idx]
+			if p < minNormal && p != 0 {
+				k.flush()
+			}
+			acc += p
+			// Advance the odometer, last variable fastest.
+			for d := n - 1; d >= 0; d-- {
+				if cnt[d]++; cnt[d] < card[d] {
+					idx += str[d]
+					break
+				}
+				cnt[d] = 0
+				idx -= (card[d] - 1) * str[d]
+			}
+		}
+		out.Vals[o] = acc
+	}
 }
 
 // partition returns Σ_x Π φ(x) without evidence, computed once per tree,

@@ -1014,7 +1014,10 @@ func cachedCompile(m *ir.Model, opt Options) (*JTree, error) {
 	defer jtCache.Unlock()
 	for i, e := range jtCache.entries {
 		if e.key == key {
-			jtCache.entries = append(append(jtCache.entries[:i:i], jtCache.entries[i+1:]...), e)
+			// The most recently used last, moved in place: a query
+			// on a cached tree allocates nothing here.
+			copy(jtCache.entries[i:], jtCache.entries[i+1:])
+			jtCache.entries[len(jtCache.entries)-1] = e
 			return e.t, e.err
 		}
 	}

@@ -37,29 +37,38 @@ func (t DefaultTicks) Ticks(lo, hi float64) []Tick {
 	if lo == hi {
 		return []Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 6, 64)}}
 	}
+	span := hi - lo
+	if math.IsInf(span, 1) || span < 1e-290 || span <= 1e-12*max(math.Abs(lo), math.Abs(hi)) {
+		// Too wide for float64, or too narrow for its digits: the
+		// ends alone.
+		return []Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', -1, 64)}, {Value: hi, Label: strconv.FormatFloat(hi, 'g', -1, 64)}}
+	}
 	most := t.Max
 	if most < 2 {
 		most = 5
 	}
-	mag := int(math.Floor(math.Log10(hi-lo))) - 2
-	for ; ; mag++ {
+	// From a step of a hundredth of the span up, so that the multiples
+	// in the range are at most about 1e14: float64 counts them exactly.
+	for mag := int(math.Floor(math.Log10(span))) - 2; ; mag++ {
 		for _, s := range niceSteps {
 			step := s.q * math.Pow10(mag)
 			first, last := math.Ceil(lo/step-1e-9), math.Floor(hi/step+1e-9)
-			if last-first+1 > float64(most) {
+			n := int(last - first + 1)
+			if n > most {
 				continue
 			}
 			var ticks []Tick
-			for k := first; k <= last; k++ {
-				v := k * step
+			for i := range n {
+				v := (first + float64(i)) * step
 				if v == 0 {
 					v = 0 // not -0
 				}
 				ticks = append(ticks, Tick{Value: v, Label: tickLabel(v, s.q, mag)})
 			}
 			minor := step / s.minor
-			for k := math.Ceil(lo/minor - 1e-9); k <= math.Floor(hi/minor+1e-9); k++ {
-				if math.Mod(k, s.minor) != 0 {
+			first = math.Ceil(lo/minor - 1e-9)
+			for i := range int(math.Floor(hi/minor+1e-9)-first) + 1 {
+				if k := first + float64(i); math.Mod(k, s.minor) != 0 {
 					ticks = append(ticks, Tick{Value: k * minor})
 				}
 			}

@@ -119,9 +119,21 @@ func TestDegenerateTicks(t *testing.T) {
 		{math.Inf(-1), 0, 0},
 		{0, math.Inf(1), 0},
 		{2.5, 2.5, 1},
+		// Beyond float64's range or digits: the ends.
+		{-1e308, 1e308, 2},
+		{-math.MaxFloat64, math.MaxFloat64, 2},
+		{1, 1 + 1e-15, 2},
+		{1e20, 1e20 + 1e6, 2},
+		{0, 5e-324, 2},
 	} {
-		if got := (DefaultTicks{}).Ticks(tc.lo, tc.hi); len(got) != tc.n {
+		got := (DefaultTicks{}).Ticks(tc.lo, tc.hi)
+		if len(got) != tc.n {
 			t.Errorf("[%v, %v]: %v; want %d ticks", tc.lo, tc.hi, got, tc.n)
+		}
+		for _, tk := range got {
+			if !(tk.Value >= tc.lo && tk.Value <= tc.hi) || tk.Label == "" {
+				t.Errorf("[%v, %v]: tick %v", tc.lo, tc.hi, tk)
+			}
 		}
 	}
 }

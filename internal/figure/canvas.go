@@ -9,9 +9,6 @@ import (
 // y growing downwards.
 type Point struct{ X, Y float64 }
 
-// Add returns p+q.
-func (p Point) Add(q Point) Point { return Point{p.X + q.X, p.Y + q.Y} }
-
 // A Rect is the rectangle of the points from Min (top left) to Max
 // (bottom right).
 type Rect struct{ Min, Max Point }

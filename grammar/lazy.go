@@ -14,8 +14,8 @@ import (
 // parser.ParseLean and parser.ParseLeanFrom make them.
 type LazyStmts struct {
 	at      []lazyAt
-	varDecl func(LazyAt) (*VarDecl, error)
-	dist    func(LazyAt) (*Dist, error)
+	varDecl func(LazyAt, bool) (*VarDecl, error)
+	dist    func(LazyAt, bool) (*Dist, error)
 	file    string
 	err     error
 }
@@ -35,10 +35,11 @@ type lazyAt struct {
 }
 
 // NewLazyStmts returns an empty list for the file named file, whose
-// statements varDecl and dist parse again. An error they return (the
-// source cannot be read again, or has changed) ends the iteration, and
-// Err returns it.
-func NewLazyStmts(file string, varDecl func(LazyAt) (*VarDecl, error), dist func(LazyAt) (*Dist, error)) *LazyStmts {
+// statements varDecl and dist parse again: with reuse true, into the
+// memory of the tree they returned before, which is no longer in use. An
+// error they return (the source cannot be read again, or has changed)
+// ends the iteration, and Err returns it.
+func NewLazyStmts(file string, varDecl func(at LazyAt, reuse bool) (*VarDecl, error), dist func(at LazyAt, reuse bool) (*Dist, error)) *LazyStmts {
 	return &LazyStmts{varDecl: varDecl, dist: dist, file: file}
 }
 
@@ -63,20 +64,21 @@ func (s *LazyStmts) lazyAt(a lazyAt) LazyAt {
 	return LazyAt{Pos: s.pos(a), End: int(a.end), Sum: a.sum}
 }
 
-// parse parses a's statement again; ok is false after an error (kept for
-// Err), and for every statement once there was one.
-func (s *LazyStmts) parse(a lazyAt) (st Stmt, ok bool) {
+// parse parses a's statement again, reusing the memory of the tree it
+// parsed before if reuse; ok is false after an error (kept for Err), and
+// for every statement once there was one.
+func (s *LazyStmts) parse(a lazyAt, reuse bool) (st Stmt, ok bool) {
 	if s.err != nil {
 		return nil, false
 	}
 	var err error
 	if a.dist {
 		var d *Dist
-		d, err = s.dist(s.lazyAt(a))
+		d, err = s.dist(s.lazyAt(a), reuse)
 		st = d
 	} else {
 		var d *VarDecl
-		d, err = s.varDecl(s.lazyAt(a))
+		d, err = s.varDecl(s.lazyAt(a), reuse)
 		st = d
 	}
 	if err != nil {
@@ -87,14 +89,15 @@ func (s *LazyStmts) parse(a lazyAt) (st Stmt, ok bool) {
 }
 
 // VarDecls yields the variable declarations, each parsed again, in source
-// order.
+// order. Each tree is valid only until the loop's body returns: the next
+// one is parsed into its memory. (Iterations must not be nested.)
 func (s *LazyStmts) VarDecls() iter.Seq[*VarDecl] {
 	return func(yield func(*VarDecl) bool) {
 		for _, a := range s.at {
 			if a.dist {
 				continue
 			}
-			st, ok := s.parse(a)
+			st, ok := s.parse(a, true)
 			if !ok || !yield(st.(*VarDecl)) {
 				return
 			}
@@ -102,14 +105,15 @@ func (s *LazyStmts) VarDecls() iter.Seq[*VarDecl] {
 	}
 }
 
-// Dists yields the distributions, each parsed again, in source order.
+// Dists yields the distributions, each parsed again, in source order. Each
+// tree is valid only until the loop's body returns, as VarDecls'.
 func (s *LazyStmts) Dists() iter.Seq[*Dist] {
 	return func(yield func(*Dist) bool) {
 		for _, a := range s.at {
 			if !a.dist {
 				continue
 			}
-			st, ok := s.parse(a)
+			st, ok := s.parse(a, true)
 			if !ok || !yield(st.(*Dist)) {
 				return
 			}
@@ -118,11 +122,11 @@ func (s *LazyStmts) Dists() iter.Seq[*Dist] {
 }
 
 // All yields every statement, parsed again, in source order, with its
-// position.
+// position. The trees stay valid.
 func (s *LazyStmts) All() iter.Seq2[lexer.Position, Stmt] {
 	return func(yield func(lexer.Position, Stmt) bool) {
 		for _, a := range s.at {
-			st, ok := s.parse(a)
+			st, ok := s.parse(a, false)
 			if !ok || !yield(s.pos(a), st) {
 				return
 			}

@@ -303,6 +303,28 @@ type lowerer struct {
 	bound    map[string]bool // the names of opt.Data used
 
 	baseClassifier *Classifier // Extend: the classifier of the model extended, or nil
+
+	// Buffers that dist reuses from one table to the next (see scratch).
+	vals   []float64
+	rowPos []Pos
+	seen   []bool
+}
+
+// scratch returns n zeroed elements: from *buf, which it keeps for the
+// next call, if n is small, so that a model of many small tables does not
+// allocate three buffers per table; else newly allocated (a buffer that
+// large is not kept while the tables after it are built).
+func scratch[T any](buf *[]T, n int) []T {
+	const keep = 1 << 12
+	if n > keep {
+		return make([]T, n)
+	}
+	if cap(*buf) < n {
+		*buf = make([]T, n, max(n, 64))
+	}
+	s := (*buf)[:n]
+	clear(s)
+	return s
 }
 
 // distPos is where a variable's distribution was given, if it was.
@@ -578,7 +600,7 @@ func (l *lowerer) dist(d *grammar.Dist) {
 		l.compact(d, child, parents)
 		return
 	}
-	vals := make([]float64, nrows*k)
+	vals := scratch(&l.vals, nrows*k) // SetCPT copies it
 	switch {
 	case body.Value != nil && len(parents) > 0:
 		l.b.Errorf(pos(body.Pos), "P(%s | ...) has parents: give one row per parent configuration, as in { %s: ... }",
@@ -594,8 +616,8 @@ func (l *lowerer) dist(d *grammar.Dist) {
 		l.b.Errorf(pos(body.Pos), "P(%s) has no parents: give a vector, as in [%s]", Quote(cv.Name), exampleVec(k))
 		return
 	}
-	rowPos := make([]Pos, nrows)
-	seen := make([]bool, nrows)
+	rowPos := scratch(&l.rowPos, nrows) // SetCPT checks the rows, and keeps neither
+	seen := scratch(&l.seen, nrows)
 	malformed := false // a row could not be placed; missing rows are then not reported
 	for _, r := range body.Rows {
 		idx, good := l.rowIndex(pos(r.Pos), r.States, parents, card)

@@ -30,6 +30,9 @@ type parser struct {
 	src       string // the source, when sums
 	lazyBytes int    // the length of the lazy statements' text
 
+	pool *pool // set while a statement that is checked and dropped is parsed (ParseLean)
+	idle *pool // the pool between those statements
+
 	base   int  // the offset in the file of the scanner's source (a statement read again)
 	reread bool // the source is a statement read again from a file (ParseLeanFrom)
 }
@@ -123,12 +126,13 @@ func (p *parser) stmt() grammar.Stmt {
 			p.next()
 			return s
 		case "var":
-			d := p.varDecl()
 			if p.lazy != nil {
+				p.takePool()
+				d := p.varDecl()
 				p.addLazy(d.Pos, false)
 				return nil
 			}
-			return d
+			return p.varDecl()
 		case "query":
 			s := &grammar.QueryStmt{Pos: p.tok.Pos}
 			p.next()
@@ -151,12 +155,13 @@ func (p *parser) stmt() grammar.Stmt {
 			return p.space()
 		case "P":
 			if t := p.peek(); t.Type == grammar.Punct && t.Value == "(" {
-				d := p.dist()
 				if p.lazy != nil {
+					p.takePool()
+					d := p.dist()
 					p.addLazy(d.Pos, true)
 					return nil
 				}
-				return d
+				return p.dist()
 			}
 		}
 	}
@@ -166,9 +171,22 @@ func (p *parser) stmt() grammar.Stmt {
 	return p.edges()
 }
 
+// takePool has the statement about to be parsed, which will be dropped,
+// take its nodes from the pool.
+func (p *parser) takePool() {
+	if p.idle == nil {
+		p.idle = &pool{}
+	}
+	p.pool = p.idle
+}
+
 // addLazy adds the statement just parsed, which started at pos, to the
-// lazy ones: its text runs to the current token.
+// lazy ones (its text runs to the current token), and frees its nodes.
 func (p *parser) addLazy(pos lexer.Position, dist bool) {
+	if p.pool != nil {
+		p.pool.reset()
+		p.pool = nil
+	}
 	at := grammar.LazyAt{Pos: pos, End: p.tok.Pos.Offset}
 	if p.sums {
 		at.Sum = uint32(maphash.String(sumSeed, p.src[pos.Offset:at.End]))
@@ -196,7 +214,13 @@ func (p *parser) isName() bool {
 }
 
 func (p *parser) name(what string) *grammar.Name {
-	n := &grammar.Name{Pos: p.tok.Pos}
+	var n *grammar.Name
+	if p.pool != nil {
+		n = p.pool.names.new()
+		n.Pos = p.tok.Pos
+	} else {
+		n = &grammar.Name{Pos: p.tok.Pos}
+	}
 	switch p.tok.Type {
 	case grammar.Ident:
 		n.Ident = p.tok.Value
@@ -213,6 +237,15 @@ func (p *parser) name(what string) *grammar.Name {
 
 // names parses Name ("," Name)*.
 func (p *parser) names(what string) []*grammar.Name {
+	if q := p.pool; q != nil {
+		ns := append(q.nameBuf[:0], p.name(what))
+		for p.is(",") {
+			p.next()
+			ns = append(ns, p.name(what))
+		}
+		q.nameBuf = ns
+		return q.nameSl.copyOf(ns)
+	}
 	ns := []*grammar.Name{p.name(what)}
 	for p.is(",") {
 		p.next()
@@ -222,11 +255,23 @@ func (p *parser) names(what string) []*grammar.Name {
 }
 
 func (p *parser) varDecl() *grammar.VarDecl {
-	d := &grammar.VarDecl{Pos: p.tok.Pos}
+	var d *grammar.VarDecl
+	if p.pool != nil {
+		d = p.pool.decls.new()
+	} else {
+		d = new(grammar.VarDecl)
+	}
+	d.Pos = p.tok.Pos
 	p.next()
 	d.Names = p.names("a variable name")
 	p.expect(":", "and a type after the variable names")
-	t := &grammar.Type{Pos: p.tok.Pos}
+	var t *grammar.Type
+	if p.pool != nil {
+		t = p.pool.types.new()
+	} else {
+		t = new(grammar.Type)
+	}
+	t.Pos = p.tok.Pos
 	switch {
 	case p.is("bool"):
 		t.Bool = true
@@ -290,7 +335,13 @@ func listText(l *grammar.NameList) string {
 }
 
 func (p *parser) dist() *grammar.Dist {
-	d := &grammar.Dist{Pos: p.tok.Pos}
+	var d *grammar.Dist
+	if p.pool != nil {
+		d = p.pool.dists.new()
+	} else {
+		d = new(grammar.Dist)
+	}
+	d.Pos = p.tok.Pos
 	p.next() // P
 	p.next() // (
 	d.Child = p.name("a variable name")
@@ -317,7 +368,13 @@ func (p *parser) dist() *grammar.Dist {
 // form needs next follows, as participle, which backtracks, reads it;
 // otherwise it is a name in a logical formula.
 func (p *parser) body() *grammar.Body {
-	b := &grammar.Body{Pos: p.tok.Pos}
+	var b *grammar.Body
+	if p.pool != nil {
+		b = p.pool.bodies.new()
+	} else {
+		b = new(grammar.Body)
+	}
+	b.Pos = p.tok.Pos
 	switch {
 	case p.is("{"):
 		b.Rows = p.rows("the table")
@@ -350,6 +407,10 @@ func (p *parser) keywordBefore(kw, next string) bool {
 // table in messages.
 func (p *parser) rows(what string) []*grammar.Row {
 	var rows []*grammar.Row
+	q := p.pool
+	if q != nil {
+		rows = q.rowBuf[:0]
+	}
 	p.next()
 	for !p.is("}") {
 		if p.tok.Type == grammar.EOF {
@@ -358,6 +419,13 @@ func (p *parser) rows(what string) []*grammar.Row {
 		rows = append(rows, p.row())
 	}
 	p.next()
+	if q != nil {
+		q.rowBuf = rows
+		if len(rows) == 0 {
+			return nil
+		}
+		return q.rowSl.copyOf(rows)
+	}
 	return rows
 }
 
@@ -467,7 +535,13 @@ func (p *parser) literal() *grammar.Literal {
 }
 
 func (p *parser) row() *grammar.Row {
-	r := &grammar.Row{Pos: p.tok.Pos}
+	var r *grammar.Row
+	if p.pool != nil {
+		r = p.pool.rows.new()
+	} else {
+		r = new(grammar.Row)
+	}
+	r.Pos = p.tok.Pos
 	r.States = p.names("the parents' states of a row")
 	p.expect(":", "after the parents' states of a row")
 	r.Value = p.value()
@@ -478,7 +552,13 @@ func (p *parser) row() *grammar.Row {
 }
 
 func (p *parser) value() *grammar.Value {
-	v := &grammar.Value{Pos: p.tok.Pos}
+	var v *grammar.Value
+	if p.pool != nil {
+		v = p.pool.values.new()
+	} else {
+		v = new(grammar.Value)
+	}
+	v.Pos = p.tok.Pos
 	switch {
 	case p.tok.Type == grammar.Number:
 		s := p.tok.Value
@@ -486,6 +566,10 @@ func (p *parser) value() *grammar.Value {
 		p.next()
 	case p.is("["):
 		p.next()
+		q := p.pool
+		if q != nil {
+			v.Vector = q.strBuf[:0]
+		}
 		for {
 			if p.tok.Type != grammar.Number {
 				p.fail(p.tok.Pos, "expected a number in the vector, found %s", describe(p.tok))
@@ -496,6 +580,10 @@ func (p *parser) value() *grammar.Value {
 				break
 			}
 			p.next()
+		}
+		if q != nil {
+			q.strBuf = v.Vector
+			v.Vector = q.strSl.copyOf(v.Vector)
 		}
 		p.expect("]", "to close the vector")
 	case p.is("normal"):

@@ -73,6 +73,40 @@ func checkLean(t *testing.T, filename, src string) {
 	if diff := gocmp.Diff(loaded, loadedFrom, positionComparer); diff != "" {
 		t.Fatalf("%q: ParseLeanFrom's tree differs from ParseLean's (-ParseLean +ParseLeanFrom):\n%s", src, diff)
 	}
+	// VarDecls and Dists, which parse each statement into the memory of
+	// the one before, yield the same trees, each valid in its turn.
+	var decls, dists []grammar.Stmt
+	for _, s := range loaded.Stmts {
+		switch s.(type) {
+		case *grammar.VarDecl:
+			decls = append(decls, s)
+		case *grammar.Dist:
+			dists = append(dists, s)
+		}
+	}
+	i := 0
+	for d := range lean.Lazy.VarDecls() {
+		if i >= len(decls) {
+			t.Fatalf("%q: VarDecls yields more than %d declarations", src, len(decls))
+		}
+		if diff := gocmp.Diff(decls[i], grammar.Stmt(d), positionComparer); diff != "" {
+			t.Fatalf("%q: VarDecls' declaration %d differs (-All +VarDecls):\n%s", src, i, diff)
+		}
+		i++
+	}
+	j := 0
+	for d := range from.Lazy.Dists() {
+		if j >= len(dists) {
+			t.Fatalf("%q: Dists yields more than %d distributions", src, len(dists))
+		}
+		if diff := gocmp.Diff(dists[j], grammar.Stmt(d), positionComparer); diff != "" {
+			t.Fatalf("%q: Dists' distribution %d differs (-All +Dists):\n%s", src, j, diff)
+		}
+		j++
+	}
+	if i != len(decls) || j != len(dists) {
+		t.Fatalf("%q: VarDecls and Dists yield %d and %d statements, want %d and %d", src, i, j, len(decls), len(dists))
+	}
 	want := 0
 	for _, s := range whole.Stmts {
 		switch s.(type) {

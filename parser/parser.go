@@ -64,7 +64,14 @@ func ParseLeanFrom(filename, src string, r io.ReaderAt) (f *grammar.File, err er
 func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
 	text := src        // the source the lazy statements are parsed again from, or ""
 	var rd *stmtReader // else where they are read again from
-	again := func(at grammar.LazyAt) (q *parser, err error) {
+	var reused pool    // the nodes of the trees parsed again with reuse
+	again := func(at grammar.LazyAt, reuse bool) (q *parser, err error) {
+		defer func() {
+			if q != nil && reuse {
+				reused.reset()
+				q.pool = &reused
+			}
+		}()
 		if rd == nil {
 			q = &parser{file: filename, sc: grammar.NewScannerAt(text, at.Pos)}
 			q.next()
@@ -87,16 +94,16 @@ func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
 	p := newParser(filename, src)
 	p.sums = r != nil
 	p.lazy = grammar.NewLazyStmts(filename,
-		func(at grammar.LazyAt) (d *grammar.VarDecl, err error) {
-			q, err := again(at)
+		func(at grammar.LazyAt, reuse bool) (d *grammar.VarDecl, err error) {
+			q, err := again(at, reuse)
 			if err != nil {
 				return nil, err
 			}
 			defer q.recheck(at.Pos, &err)
 			return q.varDecl(), nil
 		},
-		func(at grammar.LazyAt) (d *grammar.Dist, err error) {
-			q, err := again(at)
+		func(at grammar.LazyAt, reuse bool) (d *grammar.Dist, err error) {
+			q, err := again(at, reuse)
 			if err != nil {
 				return nil, err
 			}

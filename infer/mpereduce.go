@@ -108,10 +108,13 @@ func reduceMPE(m *ir.Model, obs, card []int, k *kernel) (p *mpeProblem, ok bool)
 			byVar[v] = append(byVar[v], int32(i))
 		}
 	}
+	// The tables to revise, a stack: the fixed point does not depend on
+	// the order, and a table is on it at most once, so it never grows past
+	// its first allocation (a queue sliding along was reallocated).
 	queued := make([]bool, len(fs))
 	queue := make([]int32, len(fs))
 	for i := range fs {
-		queue[i] = int32(i)
+		queue[i] = int32(len(fs) - 1 - i)
 		queued[i] = true
 	}
 	var support []bool
@@ -120,8 +123,8 @@ func reduceMPE(m *ir.Model, obs, card []int, k *kernel) (p *mpeProblem, ok bool)
 		if k.stop() {
 			return nil, false
 		}
-		i := queue[0]
-		queue = queue[1:]
+		i := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
 		queued[i] = false
 		f := fs[i]
 		// support[base[j]+s]: state s of f's j-th variable occurs in an

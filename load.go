@@ -53,11 +53,16 @@ type LoadOptions struct {
 func LoadFileWith(path string, opt LoadOptions) (*ir.Model, error) {
 	switch ext := modelExt(path); ext {
 	case ".pbl":
+		l := newLoader(true)
+		defer l.done()
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+			l.limit(fi.Size(), fileBudget)
+		}
 		src, r, err := readSource(path)
 		if err != nil {
 			return nil, err
 		}
-		return load(path, src, r, opt)
+		return l.load(path, src, r, opt)
 	}
 	if len(opt.Data) > 0 {
 		for name := range opt.Data {
@@ -100,21 +105,21 @@ func Load(filename string, src []byte) (*ir.Model, error) {
 // about a dozen words per statement, not a tree of every name and number
 // (15–20 times the source; docs/performance.md).
 func LoadWith(filename string, src []byte, opt LoadOptions) (*ir.Model, error) {
-	return load(filename, string(src), nil, opt)
+	l := newLoader(true)
+	defer l.done()
+	l.limit(int64(len(src)), memBudget)
+	return l.load(filename, string(src), nil, opt)
 }
 
-// load is LoadWith of source held as a string, which r, if not nil, holds
-// too (the file it was read from).
+// load loads the model of src, the source of filename, which r, if not
+// nil, holds too (the file it was read from).
 //
 // The files read from disk (the main file if r is set, and the imports)
 // are parsed by parser.ParseLeanFrom: their lazy statements are read
 // again from the file as they are lowered, and their source is dropped
 // once parsed, so that a large model is not held in memory twice, as its
-// source and as its model. The files are closed when the model is
-// lowered.
-func load(filename, src string, r *os.File, opt LoadOptions) (*ir.Model, error) {
-	l := &loader{state: map[string]int{}, lean: true}
-	defer l.close()
+// source and as its model. The files are closed by done.
+func (l *loader) load(filename, src string, r *os.File, opt LoadOptions) (*ir.Model, error) {
 	if r != nil {
 		l.open = append(l.open, r)
 	}
@@ -123,7 +128,14 @@ func load(filename, src string, r *os.File, opt LoadOptions) (*ir.Model, error) 
 	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
-	return ir.LowerWith(ir.LowerOptions{Learn: RunLearn, Data: opt.Data}, l.files...)
+	learn := func(m *ir.Model, s *ir.LearnStmt) (*ir.Model, error) {
+		// Learning takes memory in proportion to its data, not to the
+		// source: lift the front end's limit meanwhile.
+		l.unlimit()
+		defer l.relimit()
+		return RunLearn(m, s)
+	}
+	return ir.LowerWith(ir.LowerOptions{Learn: learn, Data: opt.Data}, l.files...)
 }
 
 // readSource reads a .pbl file as input.ReadFile does, with the same
@@ -160,7 +172,8 @@ func readSource(path string) (string, *os.File, error) {
 // returns them in the order ir.Lower takes them: imports first, the main
 // file last. The trees are whole (no lazy statements).
 func Parse(filename string, src []byte) ([]*grammar.File, error) {
-	l := &loader{state: map[string]int{}}
+	l := newLoader(false)
+	defer l.done()
 	l.visit(filename, string(src), nil, true, ir.Pos{})
 	if err := l.errs.Err(); err != nil {
 		return nil, err
@@ -199,14 +212,55 @@ type loader struct {
 	errs  ir.ErrorList
 	lean  bool // parse with parser.ParseLean, or ParseLeanFrom for files read
 	open  []*os.File
+
+	budgets  []budget // the memory budgets of the sources (loadmem.go)
+	releases []func() // their releases, while in force
 }
 
-// close closes the files that the lean trees read again.
-func (l *loader) close() {
+// budget is a memory budget: perByte times size.
+type budget struct {
+	size    int64
+	perByte float64
+}
+
+func newLoader(lean bool) *loader {
+	return &loader{state: map[string]int{}, lean: lean}
+}
+
+// done closes the files that the lean trees read again, and releases the
+// memory budgets.
+func (l *loader) done() {
 	for _, f := range l.open {
 		f.Close()
 	}
 	l.open = nil
+	l.unlimit()
+	l.budgets = nil
+}
+
+// limit adds a memory budget for a source of size bytes, perByte times
+// that, while the model is loaded (limitMemory). Only lean loads are
+// limited: whole trees take 15–20 times their source.
+func (l *loader) limit(size int64, perByte float64) {
+	if !l.lean {
+		return
+	}
+	l.budgets = append(l.budgets, budget{size, perByte})
+	l.releases = append(l.releases, limitMemory(size, perByte))
+}
+
+// unlimit releases the memory budgets; relimit puts them back.
+func (l *loader) unlimit() {
+	for _, r := range l.releases {
+		r()
+	}
+	l.releases = l.releases[:0]
+}
+
+func (l *loader) relimit() {
+	for _, b := range l.budgets {
+		l.releases = append(l.releases, limitMemory(b.size, b.perByte))
+	}
 }
 
 // visit parses the file at path (its source src if have, else read from
@@ -245,6 +299,11 @@ func (l *loader) visit(path string, src string, r *os.File, have bool, from ir.P
 			} else {
 				r.Close()
 			}
+		}
+		if r != nil {
+			l.limit(int64(len(src)), fileBudget)
+		} else {
+			l.limit(int64(len(src)), memBudget)
 		}
 	}
 	var f *grammar.File

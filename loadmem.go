@@ -1,0 +1,82 @@
+package pbl
+
+import (
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+)
+
+// The front end's memory: while a model is loaded, the runtime's memory
+// limit (debug.SetMemoryLimit) is lowered to what was in use when the
+// load began plus a budget in proportion to the source, so that the
+// collector keeps the heap close to what is live, whatever GOGC says,
+// rather than letting it grow to twice that (docs/performance.md,
+// "Front-end memory"). The limit is soft: a model that needs more than
+// its budget (a compact table that expands) is still built, with the
+// collector running more often, at most half the CPU. Loads may overlap:
+// the budgets of those in progress add up, and the limit in force before
+// the first is restored after the last. A limit set meanwhile by someone
+// else is overwritten then.
+const (
+	// fileBudget is the budget per byte of a file whose source is
+	// dropped once parsed (parser.ParseLeanFrom): the source while it is
+	// parsed, then the model (about 2.7 times the source for a model of
+	// many small tables), and the collector's slack.
+	fileBudget = 3.5
+	// memBudget is the budget per byte of source held in memory, which
+	// the lowering parses again (Load): the source as well as the model.
+	memBudget = 5
+	// minBudget is the least budget, so that small models, whose memory
+	// does not matter, are not collected more often than before.
+	minBudget = 32 << 20
+)
+
+var loadMem struct {
+	sync.Mutex
+	n      int   // loads in progress
+	budget int64 // the sum of their budgets
+	base   int64 // the memory in use when the first began
+	saved  int64 // the limit before the first
+}
+
+// limitMemory adds a budget of perByte times size bytes (at least
+// minBudget) to the memory limit of the loads in progress, and returns
+// the function that removes it.
+func limitMemory(size int64, perByte float64) (release func()) {
+	b := max(int64(float64(size)*perByte), minBudget)
+	m := &loadMem
+	m.Lock()
+	if m.n == 0 {
+		m.saved = debug.SetMemoryLimit(-1)
+		m.base = memoryInUse()
+	}
+	m.n++
+	m.budget += b
+	debug.SetMemoryLimit(min(m.saved, m.base+m.budget))
+	m.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			m.Lock()
+			m.n--
+			m.budget -= b
+			if m.n == 0 {
+				debug.SetMemoryLimit(m.saved)
+			} else {
+				debug.SetMemoryLimit(min(m.saved, m.base+m.budget))
+			}
+			m.Unlock()
+		})
+	}
+}
+
+// memoryInUse returns the memory the runtime has from the system and has
+// not returned, as the memory limit counts it.
+func memoryInUse() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+}

@@ -51,6 +51,7 @@ func (t *JTree) load(w *jtWork, obs []int) {
 func (t *JTree) prepare(w *jtWork, obs []int) {
 	copy(w.obs, obs)
 	t.restrict(w, obs)
+	t.markSkip(w)
 	copy(w.lo, t.initLo)
 	w.state = jtEmpty
 	w.lost = t.lost
@@ -180,6 +181,10 @@ func (s *jtScratch) grow(t *JTree) {
 // block by block, written to w, and the message it sends (or, at the
 // root, w.z). It reports false if k is canceled.
 func (t *JTree) collectClique(k *kernel, w *jtWork, c int32, maxProduct bool, sc *jtScratch) bool {
+	if !maxProduct && !w.loaded && w.skip[c] {
+		t.skipCollect(w, c)
+		return true
+	}
 	o0, o1 := t.off[c], t.off[c+1]
 	pot := w.pot[o0:o1]
 	kids := t.kids[c]
@@ -193,8 +198,9 @@ func (t *JTree) collectClique(k *kernel, w *jtWork, c int32, maxProduct bool, sc
 		up = t.message(w.sep, c)
 		clear(up)
 	}
-	w.clost[c] = false
-	if !(lo >= 0x1p-1020) {
+	w.clost[c], w.scaled[c] = false, false
+	w.fast[c] = lo >= 0x1p-1020
+	if !w.fast[c] {
 		// A product may fall below the normal range: the messages one
 		// at a time, checked (collectChecked).
 		return t.collectChecked(k, w, c, maxProduct, sc)
@@ -244,13 +250,21 @@ func (t *JTree) tableBlock(w *jtWork, c int32, b int, blk []float64, inner bool)
 		src = w.pot
 	}
 	o := t.off[c] + b*nb
+	kids := t.kids[c]
 	if &src[o] != &blk[0] {
-		copy(blk, src[o:o+nb])
+		if inner || len(kids) == 0 {
+			copy(blk, src[o:o+nb])
+		} else {
+			// The copy and the first child's message in one pass
+			// (the same products).
+			mulBlockTo(blk, src[o:o+nb], t.message(w.sep, kids[0]), &t.down[kids[0]], b)
+			kids = kids[1:]
+		}
 	}
 	if inner {
 		t.zeroInner(w, int(c), blk)
 	}
-	for _, j := range t.kids[c] {
+	for _, j := range kids {
 		mulBlock(blk, t.message(w.sep, j), &t.down[j], b)
 	}
 }
@@ -310,6 +324,7 @@ func (t *JTree) send(k *kernel, w *jtWork, c int32, maxProduct bool, up []float6
 	if mx := maxOf(pot); mx > 0 && mx < smallMax {
 		x := scaleBy(k, pot, mx)
 		w.lo[c] = math.Ldexp(w.lo[c], -x)
+		w.scaled[c] = true
 	}
 }
 
@@ -427,10 +442,21 @@ func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, write bool, sc *
 	nb := t.blk[c]
 	lost := false
 	polled, stop := 0, false
+	skipped := w.skip[c] && !w.loaded // c's collect table is to be computed here (jtclean.go)
 	t.runs(w, int(c), sc.cnt, func(b0, b1 int) {
 		for b := b0; b < b1 && !stop; b++ {
 			blk := pot[b*nb : (b+1)*nb]
 			switch {
+			case skipped:
+				if !write {
+					blk = sc.blk[:nb]
+				}
+				t.tableBlock(w, c, b, blk, false)
+				if check {
+					lost = mulBlockChecked(blk, r, &t.up[c], b) || lost
+				} else {
+					mulBlock(blk, r, &t.up[c], b)
+				}
 			case root:
 			case check:
 				if !write {
@@ -504,6 +530,10 @@ func (t *JTree) ensure(k *kernel, pos ir.Pos, w *jtWork, obs []int, want jtState
 	case has == jtCollected:
 		ok = t.distributeTo(k, w, want == jtHomes)
 	default:
+		ok = t.cleanCollect(k, w)
+		if !ok {
+			break
+		}
 		t.prepare(w, obs)
 		ok = t.collect(k, w, false)
 		if ok && want != jtCollected {

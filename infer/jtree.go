@@ -51,6 +51,8 @@ type JTree struct {
 
 	mu   sync.Mutex
 	free []*jtWork // idle workspaces
+
+	clean jtClean // the collect messages without evidence (jtclean.go)
 }
 
 // jtStructure is everything in a junction tree that does not depend on the
@@ -120,6 +122,10 @@ type jtWork struct {
 	tmin   []float64 // tmin[c]: the smallest nonzero ratio c received in distribute
 	cexp   []int     // cexp[c]: the exponent taken off the message c sent
 	clost  []bool    // clost[c]: a product in clique c fell below the normal range
+	fast   []bool    // fast[c]: c's last collect took the unchecked path (collectClique)
+	scaled []bool    // scaled[c]: c's last collect rescaled its table (send)
+	skip   []bool    // skip[c]: c's collect copies its message without evidence (jtclean.go)
+	dirty  []bool    // markSkip's scratch: the restricted cliques and their ancestors
 	chosen []int     // max-product traceback: chosen entry of each clique
 	obs    []int     // the evidence loaded (VarID-indexed state or -1)
 	state  jtState
@@ -963,6 +969,10 @@ func (t *JTree) get() *jtWork {
 		tmin:    make([]float64, k),
 		cexp:    make([]int, k),
 		clost:   make([]bool, k),
+		fast:    make([]bool, k),
+		scaled:  make([]bool, k),
+		skip:    make([]bool, k),
+		dirty:   make([]bool, k),
 		chosen:  make([]int, k),
 		obs:     make([]int, len(t.m.Vars)),
 		fixHead: make([]int32, k),

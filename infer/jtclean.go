@@ -1,0 +1,113 @@
+package infer
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// This file keeps the collect messages of a junction tree without
+// evidence, so that a calibration skips the collect pass in the subtrees
+// that hold no evidence.
+//
+// The message a clique sends towards the root in the collect pass depends
+// only on its subtree: its initial table and its descendants', and the
+// evidence entered in them. A clique whose subtree holds no observed
+// variable (no clique of it is restricted) sends the message it sends
+// without evidence, with the same exponent, smallest entry and lower
+// bound. The first sum-product calibration of a tree runs a collect
+// without evidence and keeps those (jtClean); later ones copy them for
+// such cliques (w.skip) instead of reading their tables. The distribute
+// pass then computes a skipped clique's collect table block by block
+// (its initial table times its children's messages, in the order collect
+// multiplies them, so bit for bit the same) and multiplies the ratio from
+// its parent into it as for any other clique: one pass over its table
+// instead of two.
+//
+// A clique is never skipped whose collect without evidence took the
+// checked path (products that may fall below the normal range), or
+// rescaled its table (its collect table is then not the product above
+// but a power of two of it, which the distribute pass's bound accounts
+// for), or sent a message with an entry below the normal range; nor any
+// when that collect lost digits anywhere; nor the root, whose collect
+// gives P(e).
+
+// jtClean is a tree's collect pass without evidence.
+type jtClean struct {
+	mu    sync.Mutex  // held while the pass is made
+	ready atomic.Bool // the fields below are set
+	sep   []float64   // the collect messages (laid out as jtWork.sep)
+	cexp  []int       // cexp[c]: the exponent taken off c's message
+	smin  []float64   // smin[c]: the smallest nonzero entry of c's message
+	lo    []float64   // lo[c]: the lower bound of c's collect table's smallest nonzero entry
+	use   []bool      // use[c]: c's message may be copied when its subtree holds no evidence
+}
+
+// cleanCollect makes t's collect pass without evidence, in w, unless it
+// is made already. It reports false if k is canceled (and nothing is
+// kept). w's state is then empty.
+func (t *JTree) cleanCollect(k *kernel, w *jtWork) bool {
+	cl := &t.clean
+	if cl.ready.Load() {
+		return true
+	}
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if cl.ready.Load() {
+		return true
+	}
+	t.prepare(w, noEvidenceIn(w.obs))
+	clear(w.skip)
+	ok := t.collect(k, w, false)
+	w.state = jtEmpty
+	if !ok {
+		return false
+	}
+	n := len(t.cvars)
+	cl.sep = append([]float64(nil), w.sep...)
+	cl.cexp = append([]int(nil), w.cexp...)
+	cl.smin = append([]float64(nil), w.smin...)
+	cl.lo = append([]float64(nil), w.lo...)
+	cl.use = make([]bool, n)
+	for c := range n {
+		// A message whose smallest entry fell below the normal range
+		// recorded a loss in the kernel, which a copy would not.
+		cl.use[c] = t.parent[c] >= 0 && w.fast[c] && !w.scaled[c] && !w.clost[c] && !(w.smin[c] < minNormal) && !w.lost
+	}
+	cl.ready.Store(true)
+	return true
+}
+
+// noEvidenceIn fills obs with -1 and returns it.
+func noEvidenceIn(obs []int) []int {
+	for v := range obs {
+		obs[v] = -1
+	}
+	return obs
+}
+
+// markSkip sets w.skip for the evidence restricted in w: the cliques
+// whose subtree holds no restricted clique, whose no-evidence message may
+// be used.
+func (t *JTree) markSkip(w *jtWork) {
+	cl := &t.clean
+	if !cl.ready.Load() {
+		clear(w.skip)
+		return
+	}
+	copy(w.skip, cl.use)
+	clear(w.dirty)
+	for _, c := range w.fixed {
+		for x := c; x >= 0 && !w.dirty[x]; x = t.parent[x] {
+			w.dirty[x], w.skip[x] = true, false
+		}
+	}
+}
+
+// skipCollect is clique c's collect from the messages kept: it copies the
+// message c sends without evidence.
+func (t *JTree) skipCollect(w *jtWork, c int32) {
+	cl := &t.clean
+	copy(t.message(w.sep, c), t.message(cl.sep, c))
+	w.cexp[c], w.smin[c], w.lo[c] = cl.cexp[c], cl.smin[c], cl.lo[c]
+	w.clost[c], w.fast[c], w.scaled[c] = false, true, false
+}

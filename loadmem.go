@@ -1,6 +1,7 @@
 package pbl
 
 import (
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -11,12 +12,17 @@ import (
 // load began plus a budget in proportion to the source, so that the
 // collector keeps the heap close to what is live, whatever GOGC says,
 // rather than letting it grow to twice that (docs/performance.md,
-// "Front-end memory"). The limit is soft: a model that needs more than
-// its budget (a compact table that expands) is still built, with the
-// collector running more often, at most half the CPU. Loads may overlap:
-// the budgets of those in progress add up, and the limit in force before
-// the first is restored after the last. A limit set meanwhile by someone
-// else is overwritten then.
+// "Front-end memory").
+//
+// The limit is soft. A model that needs more than its budget (a range of
+// a million states, a million variables in one declaration) is built as
+// it was before: after each collection, if the live heap has passed 85%
+// of the limit, the limit is raised to twice the live heap (watch), so
+// that the collector does not run ever more often as the heap nears it.
+//
+// Loads may overlap: the budgets of those in progress add up, and the
+// limit in force before the first is restored after the last. A limit set
+// meanwhile by someone else is overwritten then.
 const (
 	// fileBudget is the budget per byte of a file whose source is
 	// dropped once parsed (parser.ParseLeanFrom): the source while it is
@@ -31,12 +37,21 @@ const (
 	minBudget = 32 << 20
 )
 
-var loadMem struct {
+type loadMemState struct {
 	sync.Mutex
 	n      int   // loads in progress
 	budget int64 // the sum of their budgets
 	base   int64 // the memory in use when the first began
 	saved  int64 // the limit before the first
+	raised int64 // the limit watch set, or 0
+	armed  bool  // watch will run after the next collection
+}
+
+var loadMem loadMemState
+
+// set sets the memory limit for the loads in progress. m is locked.
+func (m *loadMemState) set() {
+	debug.SetMemoryLimit(min(m.saved, max(m.base+m.budget, m.raised)))
 }
 
 // limitMemory adds a budget of perByte times size bytes (at least
@@ -49,10 +64,15 @@ func limitMemory(size int64, perByte float64) (release func()) {
 	if m.n == 0 {
 		m.saved = debug.SetMemoryLimit(-1)
 		m.base = memoryInUse()
+		m.raised = 0
 	}
 	m.n++
 	m.budget += b
-	debug.SetMemoryLimit(min(m.saved, m.base+m.budget))
+	m.set()
+	if !m.armed {
+		m.armed = true
+		armWatch()
+	}
 	m.Unlock()
 	var once sync.Once
 	return func() {
@@ -63,7 +83,7 @@ func limitMemory(size int64, perByte float64) (release func()) {
 			if m.n == 0 {
 				debug.SetMemoryLimit(m.saved)
 			} else {
-				debug.SetMemoryLimit(min(m.saved, m.base+m.budget))
+				m.set()
 			}
 			m.Unlock()
 		})
@@ -79,4 +99,35 @@ func memoryInUse() int64 {
 		return 0
 	}
 	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+}
+
+// sentinel is an object whose finalizer runs watch after a collection.
+type sentinel struct{ _ [32]byte }
+
+func armWatch() {
+	runtime.SetFinalizer(new(sentinel), func(*sentinel) { watch() })
+}
+
+// watch runs after each collection while loads are in progress: if the
+// live heap has passed 85% of the limit, the model is larger than its
+// budget, and the limit becomes twice the live heap (as GOGC=100 would have it).
+func watch() {
+	m := &loadMem
+	m.Lock()
+	defer m.Unlock()
+	m.armed = false
+	if m.n == 0 {
+		return
+	}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		live := int64(s[0].Value.Uint64())
+		if limit := max(m.base+m.budget, m.raised); live > limit/20*17 {
+			m.raised = 2 * live
+			m.set()
+		}
+	}
+	m.armed = true
+	armWatch()
 }

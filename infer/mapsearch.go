@@ -155,7 +155,7 @@ func searchMAP(m *ir.Model, obs, card []int, vars []ir.VarID, k *kernel, pos ir.
 // sumOut sets dst (whose scope excludes v) to the logarithm of the sum
 // over v's cv states of the exponentials of the sum of items.
 func sumOut(dst *lfac, v ir.VarID, cv int, items []*lfac) {
-	sumBlocks(dst, v, cv, items, func(e0 int, block []float64) {
+	sumBlocks(dst, v, cv, items, nil, func(e0 int, block []float64) {
 		out := dst.vals[e0 : e0+len(block)/cv]
 		for c := range out {
 			row := block[c*cv : (c+1)*cv]

@@ -178,6 +178,7 @@ func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, b
 	var groups [][]ir.VarID
 	var assign []int
 	var mu [][]float64
+	var sc blockScratch
 	for i, v := range order {
 		if k.stop() {
 			return nil, false
@@ -224,7 +225,7 @@ func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, b
 			tabs = make([][]float64, len(groups))
 			for g := range groups {
 				tabs[g] = make([]float64, len(msgs[g].vals)*cv)
-				sumTable(tabs[g], msgs[g], v, cv, members[g])
+				sumTable(tabs[g], msgs[g], v, cv, members[g], &sc)
 				m := make([]float64, cv)
 				maxMarginal(m, tabs[g])
 				mu = append(mu, m)
@@ -258,7 +259,7 @@ func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, b
 			if tabs != nil {
 				maxOfTable(msgs[g], tabs[g], cv, sh)
 			} else {
-				maxOut(msgs[g], v, cv, members[g])
+				maxOut(msgs[g], v, cv, members[g], &sc)
 			}
 			if len(msgs[g].vars) == 0 {
 				r.bound += msgs[g].vals[0]
@@ -275,8 +276,8 @@ func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, b
 
 // maxOut sets dst (whose scope excludes v) to the maximum over v's cv
 // states of the sum of items.
-func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac) {
-	sumBlocks(dst, v, cv, items, func(e0 int, block []float64) {
+func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac, sc *blockScratch) {
+	sumBlocks(dst, v, cv, items, sc, func(e0 int, block []float64) {
 		out := dst.vals[e0 : e0+len(block)/cv]
 		if cv == 2 {
 			for c := range out {
@@ -303,8 +304,8 @@ func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac) {
 
 // sumTable fills t, a table over dst's scope and then v (v fastest), with
 // the sum of items.
-func sumTable(t []float64, dst *lfac, v ir.VarID, cv int, items []*lfac) {
-	sumBlocks(dst, v, cv, items, func(e0 int, block []float64) { copy(t[e0*cv:], block) })
+func sumTable(t []float64, dst *lfac, v ir.VarID, cv int, items []*lfac, sc *blockScratch) {
+	sumBlocks(dst, v, cv, items, sc, func(e0 int, block []float64) { copy(t[e0*cv:], block) })
 }
 
 // maxOfTable sets dst to the maximum over v of t + shift (see sumTable).
@@ -349,7 +350,10 @@ func maxMarginal(mu, t []float64) {
 // block, so they are computed once (an index map per item), and the inner
 // loop is a gather over flat arrays; an odometer over the leading
 // variables moves each item's base offset between blocks.
-func sumBlocks(dst *lfac, v ir.VarID, cv int, items []*lfac, each func(e0 int, block []float64)) {
+func sumBlocks(dst *lfac, v ir.VarID, cv int, items []*lfac, sc *blockScratch, each func(e0 int, block []float64)) {
+	if sc == nil {
+		sc = new(blockScratch)
+	}
 	items = absorbScopes(items)
 	n, ni := len(dst.vars), len(items)
 	// Leading variables lead[0:nl], trailing ones in the block.
@@ -359,18 +363,24 @@ func sumBlocks(dst *lfac, v ir.VarID, cv int, items []*lfac, each func(e0 int, b
 		bl *= dst.card[nl]
 	}
 	bsize := bl * cv
-	base := make([]int, ni)
-	str := make([]int, ni*nl) // str[j*nl+d]: stride of dst.vars[d] in items[j]
-	idx := make([][]int32, ni)
+	ints := scratchOf(&sc.ints, ni+ni*nl+(n-nl)+nl)
+	base, ints := ints[:ni], ints[ni:]
+	str, ints := ints[:ni*nl], ints[ni*nl:] // str[j*nl+d]: stride of dst.vars[d] in items[j]
+	icnt, cnt := ints[:n-nl], ints[n-nl:]
+	ixs := scratchOf(&sc.ix, ni*bsize)
+	if cap(sc.idx) < ni {
+		sc.idx = make([][]int32, ni)
+	}
+	idx := sc.idx[:ni]
 	for j, f := range items {
 		for d := range nl {
 			str[j*nl+d] = f.stride(dst.vars[d])
 		}
 		// The offsets of the block's entries in f.
-		ix := make([]int32, bsize)
+		ix := ixs[j*bsize : (j+1)*bsize]
 		sv := f.stride(v)
 		k := 0
-		cnt := make([]int, n-nl)
+		clear(icnt)
 		o := 0
 		for range bl {
 			for x := range cv {
@@ -379,19 +389,18 @@ func sumBlocks(dst *lfac, v ir.VarID, cv int, items []*lfac, each func(e0 int, b
 			}
 			for d := n - 1; d >= nl; d-- {
 				sd := f.stride(dst.vars[d])
-				cnt[d-nl]++
-				if cnt[d-nl] < dst.card[d] {
+				icnt[d-nl]++
+				if icnt[d-nl] < dst.card[d] {
 					o += sd
 					break
 				}
-				cnt[d-nl] = 0
+				icnt[d-nl] = 0
 				o -= (dst.card[d] - 1) * sd
 			}
 		}
 		idx[j] = ix
 	}
-	block := make([]float64, bsize)
-	cnt := make([]int, nl)
+	block := scratchOf(&sc.block, bsize)
 	for e0 := 0; e0 < len(dst.vals); e0 += bl {
 		clear(block)
 		for j, f := range items {
@@ -415,6 +424,25 @@ func sumBlocks(dst *lfac, v ir.VarID, cv int, items []*lfac, each func(e0 int, b
 			}
 		}
 	}
+}
+
+// blockScratch holds sumBlocks' buffers from one call to the next (runMBE
+// makes thousands of calls on pigs; nil: allocated for the call).
+type blockScratch struct {
+	ints  []int
+	ix    []int32
+	block []float64
+	idx   [][]int32
+}
+
+// scratchOf returns (*buf)[:n] cleared, growing *buf if needed.
+func scratchOf[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	s := (*buf)[:n]
+	clear(s)
+	return s
 }
 
 // mbBlock is the fewest entries of a block of sumBlocks.

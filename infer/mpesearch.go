@@ -121,9 +121,9 @@ type aoSearch struct {
 	// would be too large.
 	ctx    [][]ir.VarID
 	ctxStr [][]int
-	cache  [][]float64
-	csize  []int   // the entries of cache[i] (0: no cache)
-	visits []uint8 // visits before the cache is made, at the second
+	cache  [][]uint64 // bounds encoded by cacheCode, so that 0 (fresh memory) is +Inf
+	csize  []int      // the entries of cache[i] (0: no cache)
+	visits []uint8    // visits before the cache is made, at the second
 
 	// Forward checking (nil dom: off).
 	dom   []uint64 // by VarID: the states still possible
@@ -295,14 +295,12 @@ func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 		}
 		c := s.cache[i]
 		if c == nil {
-			// First visit: make the table.
-			c = make([]float64, s.csize[i])
-			for j := range c {
-				c[j] = math.Inf(1)
-			}
+			// Second visit: make the table, all +Inf (zeros). Pages of
+			// it that no configuration reaches are never touched.
+			c = make([]uint64, s.csize[i])
 			s.cache[i] = c
 		}
-		if !(c[key] > alpha) {
+		if !(cacheBound(c[key]) > alpha) {
 			return 0, false
 		}
 	}
@@ -362,7 +360,8 @@ func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 		if found {
 			u += tieTol
 		}
-		s.cache[i][key] = min(s.cache[i][key], u)
+		c := s.cache[i]
+		c[key] = cacheCode(min(cacheBound(c[key]), u))
 	}
 	return best, found
 }
@@ -394,6 +393,14 @@ func (s *aoSearch) greedy(i int32, ga []int) float64 {
 	return math.Inf(-1)
 }
 
+// infBits are the bits of +Inf, the bound of a subproblem with none known.
+var infBits = math.Float64bits(math.Inf(1))
+
+// cacheCode encodes a cached bound so that +Inf is 0, and cacheBound
+// decodes it: a fresh table need not be filled.
+func cacheCode(u float64) uint64  { return math.Float64bits(u) ^ infBits }
+func cacheBound(c uint64) float64 { return math.Float64frombits(c ^ infBits) }
+
 // initCache plans the caches of the subproblems with children whose
 // context has at most cacheEntries configurations, up to cacheTotal
 // entries in all, in the elimination order (deepest subproblems first); a
@@ -402,7 +409,7 @@ func (s *aoSearch) initCache(p *mpeProblem, nbs [][]ir.VarID) {
 	n := len(s.order)
 	s.ctx = make([][]ir.VarID, n)
 	s.ctxStr = make([][]int, n)
-	s.cache = make([][]float64, n)
+	s.cache = make([][]uint64, n)
 	s.csize = make([]int, n)
 	s.visits = make([]uint8, n)
 	total := 0

@@ -15,10 +15,12 @@ import (
 // "Front-end memory").
 //
 // The limit is soft. A model that needs more than its budget (a range of
-// a million states, a million variables in one declaration) is built as
-// it was before: after each collection, if the live heap has passed 85%
-// of the limit, the limit is raised to twice the live heap (watch), so
-// that the collector does not run ever more often as the heap nears it.
+// a million states, a million variables in one declaration) is built
+// much as before: after each collection, once the live heap passes 80% of
+// the budgeted limit L, the limit becomes 2·live − 0.6·L (watch), which
+// rises from L then, with the live heap, towards twice it (GOGC=100), so
+// that the collector does not run ever more often as the heap nears the
+// limit, and a heap near 80% of L is not given much more.
 //
 // Loads may overlap: the budgets of those in progress add up, and the
 // limit in force before the first is restored after the last. A limit set
@@ -108,9 +110,8 @@ func armWatch() {
 	runtime.SetFinalizer(new(sentinel), func(*sentinel) { watch() })
 }
 
-// watch runs after each collection while loads are in progress: if the
-// live heap has passed 85% of the limit, the model is larger than its
-// budget, and the limit becomes twice the live heap (as GOGC=100 would have it).
+// watch runs after each collection while loads are in progress, and
+// raises the limit as the live heap passes 80% of the budget.
 func watch() {
 	m := &loadMem
 	m.Lock()
@@ -123,10 +124,8 @@ func watch() {
 	metrics.Read(s)
 	if s[0].Value.Kind() == metrics.KindUint64 {
 		live := int64(s[0].Value.Uint64())
-		if limit := max(m.base+m.budget, m.raised); live > limit/20*17 {
-			m.raised = 2 * live
-			m.set()
-		}
+		m.raised = 2*live - (m.base+m.budget)*3/5
+		m.set()
 	}
 	m.armed = true
 	armWatch()

@@ -10,5 +10,5 @@ import (
 // of BIF text: for .bif.gz files, of the decompressed text (the time
 // includes decompression).
 func BenchmarkRead(b *testing.B) {
-	formattest.BenchRead(b, "bif", []string{"alarm.bif", "hepar2.bif", "pathfinder.bif.gz", "munin.bif.gz", "link.bif"}, Read)
+	formattest.BenchRead(b, "bif", []string{"alarm.bif", "pigs.bif", "hepar2.bif", "pathfinder.bif.gz", "munin.bif.gz", "link.bif"}, Read)
 }

@@ -51,7 +51,8 @@ func (p *parser) parseProbability() {
 	}
 	childTok := p.Tok
 	p.Next()
-	var parentToks []textscan.Token
+	parentToks := p.parentToks[:0] // a buffer shared by the blocks
+	defer func() { p.parentToks = parentToks[:0] }()
 	bar := false
 	for p.Tok.Kind != ')' {
 		switch {
@@ -136,7 +137,7 @@ func (p *parser) parseProbability() {
 			c.ok = false
 		} else {
 			c.vals = make([]float64, c.rows*c.k)
-			c.seen = make([]bool, c.rows)
+			c.seen = p.seenBuf(c.rows)
 			if c.rows <= maxRowPos {
 				c.rowPos = make([]ir.Pos, c.rows)
 			}
@@ -182,6 +183,17 @@ func (p *parser) sameName(a, b textscan.Token) bool {
 		return string(p.S.Bytes(a)) == string(p.S.Bytes(b))
 	}
 	return p.S.Text(a) == p.S.Text(b)
+}
+
+// seenBuf returns n cleared flags, from a buffer shared by the blocks (a
+// block's flags are used only while it is read).
+func (p *parser) seenBuf(n int) []bool {
+	if cap(p.seen) < n {
+		p.seen = make([]bool, n)
+	}
+	p.seen = p.seen[:n]
+	clear(p.seen)
+	return p.seen
 }
 
 func (p *parser) card(v ir.VarID) int { return len(p.B.Model().Vars[v].States) }

@@ -60,6 +60,9 @@ type parser struct {
 	pending   []pendingRef    // references to names not declared at the time
 	stateMaps map[ir.VarID]map[string]int
 	rowToks   []textscan.Token // state tokens of the current row, for messages
+
+	parentToks []textscan.Token // buffers shared by the probability blocks
+	seen       []bool
 }
 
 // pendingRef is a reference to a variable that was not declared when it
@@ -339,6 +342,12 @@ func (p *parser) parseType(name string) (states []string, ok bool) {
 // is remembered (and reported at the end); a name whose own block was
 // broken is silently unusable.
 func (p *parser) lookup(t textscan.Token, child bool) (ir.VarID, bool) {
+	if t.Kind == textscan.Word {
+		// The name is not kept: the conversion does not allocate.
+		if v, ok := p.B.Model().Lookup(string(p.S.Bytes(t))); ok {
+			return v.ID, true
+		}
+	}
 	name := p.S.Text(t)
 	if v, ok := p.B.Model().Lookup(name); ok {
 		return v.ID, true

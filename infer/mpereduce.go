@@ -2,6 +2,7 @@ package infer
 
 import (
 	"math"
+	"slices"
 
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -110,12 +111,17 @@ func reduceMPE(m *ir.Model, obs, card []int, k *kernel) (p *mpeProblem, ok bool)
 	}
 	// The tables to revise, a stack: the fixed point does not depend on
 	// the order, and a table is on it at most once, so it never grows past
-	// its first allocation (a queue sliding along was reallocated).
+	// its first allocation (a queue sliding along was reallocated). A table
+	// without zeros supports every remaining state of its variables
+	// whatever the others' domains (none is ever empty here), so it is
+	// never revised: it stays marked as queued.
 	queued := make([]bool, len(fs))
-	queue := make([]int32, len(fs))
-	for i := range fs {
-		queue[i] = int32(len(fs) - 1 - i)
-		queued[i] = true
+	queue := make([]int32, 0, len(fs))
+	for i := len(fs) - 1; i >= 0; i-- {
+		if slices.Contains(fs[i].Vals, 0) {
+			queue = append(queue, int32(i))
+		}
+		queued[i] = true // a table without zeros: never queued
 	}
 	var support []bool
 	var cnt []int

@@ -70,6 +70,18 @@ type PCOptions struct {
 // DAG of the result for parameter learning; [CPDAG.Undirected] lists the
 // edges the data could not orient.
 func PC(ctx context.Context, cols [][]int32, card []int, names []string, opt PCOptions) (*CPDAG, error) {
+	gs, err := pcLevels(ctx, cols, card, names, opt, nil)
+	if err != nil {
+		return nil, err
+	}
+	return gs[0], nil
+}
+
+// pcLevels runs PC as [PC] does and returns its result at the end of each
+// level in levels (the CPDAG PC gives with opt.MaxCond at that level, at
+// the cost of one run), then the final result; a level the search does
+// not reach gives the final result.
+func pcLevels(ctx context.Context, cols [][]int32, card []int, names []string, opt PCOptions, levels []int) ([]*CPDAG, error) {
 	n := len(names)
 	if len(cols) != n || len(card) != n {
 		return nil, fmt.Errorf("structure: PC: %d columns and %d cardinalities for %d names", len(cols), len(card), n)
@@ -141,21 +153,38 @@ func PC(ctx context.Context, cols [][]int32, card []int, names []string, opt PCO
 	if p.workers <= 0 {
 		p.workers = runtime.GOMAXPROCS(0)
 	}
-	if err := p.skeleton(ctx, opt.MaxCond); err != nil {
-		return nil, err
+	// result orients the skeleton found so far, back in the caller's order.
+	result := func() *CPDAG {
+		g := p.orient()
+		out := NewCPDAG(names)
+		out.Tests = int(p.tests.Load())
+		for a := range n {
+			for b := range n {
+				if g.m(a, b) {
+					out.mark[perm[a]*n+perm[b]] = true
+				}
+			}
+		}
+		return out
 	}
-	g := p.orient()
-	// Back to the caller's order.
-	out := NewCPDAG(names)
-	out.Tests = int(p.tests.Load())
-	for a := range n {
-		for b := range n {
-			if g.m(a, b) {
-				out.mark[perm[a]*n+perm[b]] = true
+	snaps := make([]*CPDAG, len(levels))
+	after := func(l int) {
+		for i, want := range levels {
+			if want == l {
+				snaps[i] = result()
 			}
 		}
 	}
-	return out, nil
+	if err := p.skeleton(ctx, opt.MaxCond, after); err != nil {
+		return nil, err
+	}
+	final := result()
+	for i := range snaps {
+		if snaps[i] == nil {
+			snaps[i] = final
+		}
+	}
+	return append(snaps, final), nil
 }
 
 // pcRun is one run of PC on the variables in name order.
@@ -182,8 +211,9 @@ type pcEdge struct {
 	sep     []int
 }
 
-// skeleton runs the levels of the stable skeleton search.
-func (p *pcRun) skeleton(ctx context.Context, maxCond int) error {
+// skeleton runs the levels of the stable skeleton search, calling after
+// with each level's number once its removals are made.
+func (p *pcRun) skeleton(ctx context.Context, maxCond int, after func(l int)) error {
 	n := p.n
 	p.adj = make([]bool, n*n)
 	p.sepset = make([][]int, n*n)
@@ -226,6 +256,7 @@ func (p *pcRun) skeleton(ctx context.Context, maxCond int) error {
 				p.sepped[e.a*n+e.b] = true
 			}
 		}
+		after(l)
 	}
 	return nil
 }

@@ -402,11 +402,11 @@ func HillClimb(s *Scorer, start *DAG, opt Options) (*Result, error) {
 			kinds = DefaultStarts
 		}
 		for _, k := range kinds {
-			g, err := startGraph(s, k, opt)
+			gs, err := startGraphs(s, k, opt)
 			if err != nil {
 				return nil, err
 			}
-			starts = append(starts, g)
+			starts = append(starts, gs...)
 		}
 		if len(starts) == 0 {
 			return nil, fmt.Errorf("no start graph")

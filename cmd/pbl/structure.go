@@ -30,8 +30,9 @@ const structureSummary = "Structure learns the graph of a Bayesian network from 
 	"reversing one edge: the best move each step, worsening ones too once no move improves,\n" +
 	"a pair of variables left alone for --tabu N moves (default 10) after a move changes it,\n" +
 	"stopping after 5N moves without a better graph. It climbs from each of --start (default\n" +
-	"chow-liu,pc: the Chow-Liu tree and PC's graph; empty, the empty graph) or from a model\n" +
-	"file's graph, then --restarts N times from the best graph perturbed by random deletions\n" +
+	"chow-liu,pc: the Chow-Liu tree, and PC's graphs after the tests given 2 and given 3\n" +
+	"variables; empty, the empty graph) or from a model file's graph, then --restarts N\n" +
+	"times from the best graph perturbed by random deletions\n" +
 	"and reversals of edges (--seed S), and keeps the best. --method k2 is Cooper and\n" +
 	"Herskovits' K2 given --order A,B,... (default: the columns' order). --method chow-liu is\n" +
 	"the maximum spanning tree of the pairwise mutual information, rooted at the first\n" +

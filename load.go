@@ -1,6 +1,7 @@
 package pbl
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -58,9 +59,14 @@ func LoadFileWith(path string, opt LoadOptions) (*ir.Model, error) {
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 			l.limit(fi.Size(), fileBudget)
 		}
-		src, r, err := readSource(path)
+		src, f, err := readSource(path)
 		if err != nil {
 			return nil, err
+		}
+		var r io.ReaderAt // nil, not a nil *os.File
+		if f != nil {
+			l.open = append(l.open, f)
+			r = f
 		}
 		return l.load(path, src, r, opt)
 	}
@@ -93,36 +99,39 @@ func modelExt(path string) string {
 
 // Load is LoadFile for .pbl source held in memory; imports and the CSV
 // files of learn statements are resolved relative to filename's directory.
+// src must not change while Load runs; the model does not refer to it.
 func Load(filename string, src []byte) (*ir.Model, error) {
 	return LoadWith(filename, src, LoadOptions{})
 }
 
 // LoadWith is Load with options.
 //
-// The files are parsed lean (parser.ParseLean): the trees keep each
+// The files are parsed lean (parser.ParseLeanFrom): the trees keep each
 // variable declaration and distribution as a stub that the lowering
-// parses again, so that the front end holds the source, the model and
+// reads and parses again, so that the front end holds the model and
 // about a dozen words per statement, not a tree of every name and number
-// (15–20 times the source; docs/performance.md).
+// (15–20 times the source; docs/performance.md), nor a copy of the
+// source.
 func LoadWith(filename string, src []byte, opt LoadOptions) (*ir.Model, error) {
 	l := newLoader(true)
 	defer l.done()
-	l.limit(int64(len(src)), memBudget)
-	return l.load(filename, string(src), nil, opt)
+	l.limit(int64(len(src)), fileBudget)
+	// Parsed by parser.ParseLeanFrom, which reads the lazy statements again
+	// from src and copies the other strings, so that neither the trees nor
+	// the model refer to src: src is not copied, but viewed as a string
+	// while Load runs (the caller does not change it meanwhile).
+	return l.load(filename, unsafe.String(unsafe.SliceData(src), len(src)), bytes.NewReader(src), opt)
 }
 
 // load loads the model of src, the source of filename, which r, if not
-// nil, holds too (the file it was read from).
+// nil, holds too (the file it was read from, or the bytes of src).
 //
 // The files read from disk (the main file if r is set, and the imports)
 // are parsed by parser.ParseLeanFrom: their lazy statements are read
 // again from the file as they are lowered, and their source is dropped
 // once parsed, so that a large model is not held in memory twice, as its
 // source and as its model. The files are closed by done.
-func (l *loader) load(filename, src string, r *os.File, opt LoadOptions) (*ir.Model, error) {
-	if r != nil {
-		l.open = append(l.open, r)
-	}
+func (l *loader) load(filename, src string, r io.ReaderAt, opt LoadOptions) (*ir.Model, error) {
 	l.visit(filename, src, r, true, ir.Pos{})
 	src = ""
 	if err := l.errs.Err(); err != nil {
@@ -266,7 +275,7 @@ func (l *loader) relimit() {
 // visit parses the file at path (its source src if have, else read from
 // the file) and, first, its imports. r, if not nil, is the file that src
 // was read from.
-func (l *loader) visit(path string, src string, r *os.File, have bool, from ir.Pos) {
+func (l *loader) visit(path string, src string, r io.ReaderAt, have bool, from ir.Pos) {
 	key := filepath.Clean(path)
 	switch l.state[key] {
 	case 1:
@@ -287,23 +296,22 @@ func (l *loader) visit(path string, src string, r *os.File, have bool, from ir.P
 			l.errs.Add(from, "cannot import %q: not a regular file", path)
 			return
 		}
+		var f *os.File
 		var err error
-		src, r, err = readSource(path)
+		src, f, err = readSource(path)
 		if err != nil {
 			l.errs = append(l.errs, &ir.Error{Pos: from, Msg: fmt.Sprintf("cannot import %q: %v", path, unwrapPathErr(err)), Err: err})
 			return
 		}
-		if r != nil {
-			if l.lean {
-				l.open = append(l.open, r)
-			} else {
-				r.Close()
-			}
-		}
-		if r != nil {
-			l.limit(int64(len(src)), fileBudget)
-		} else {
+		switch {
+		case f == nil: // not a regular file: parsed from src, which is kept
 			l.limit(int64(len(src)), memBudget)
+		case l.lean:
+			l.open = append(l.open, f)
+			r = f
+			l.limit(int64(len(src)), fileBudget)
+		default:
+			f.Close()
 		}
 	}
 	var f *grammar.File

@@ -34,7 +34,8 @@ const (
 	// 9% less CPU, for 7 MB more at the peak of a 23.7 MB model.)
 	fileBudget = 3.0
 	// memBudget is the budget per byte of source held in memory, which
-	// the lowering parses again (Load): the source as well as the model.
+	// the lowering parses again (an import that is not a regular file):
+	// the source as well as the model.
 	memBudget = 5
 	// minBudget is the least budget, so that small models, whose memory
 	// does not matter, are not collected more often than before.

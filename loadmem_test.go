@@ -3,6 +3,7 @@ package pbl_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,5 +215,45 @@ func TestLoadFileReadsAgain(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != limit {
 		t.Errorf("memory limit after the loads: got %d, want %d", got, limit)
+	}
+}
+
+// TestLoadKeepsNoSource: Load views its source without copying it, and
+// neither the model nor what it answers refers to it afterwards: each
+// example loaded from a buffer that is then overwritten runs as it does
+// loaded from its file.
+func TestLoadKeepsNoSource(t *testing.T) {
+	names, err := filepath.Glob("examples/*.pbl")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	run := func(m *ir.Model) string {
+		var b bytes.Buffer
+		if errs := pbl.Run(m, &b, pbl.RunOptions{}); errs != nil {
+			fmt.Fprintf(&b, "errors: %v\n", errs)
+		}
+		return b.String()
+	}
+	for _, name := range names {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			want, err := pbl.LoadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := pbl.Load(name, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range src {
+				src[i] = 'x'
+			}
+			if got, want := run(m), run(want); got != want {
+				t.Errorf("the model loaded from memory answers, once its source is overwritten:\n%s\nwant:\n%s", got, want)
+			}
+		})
 	}
 }

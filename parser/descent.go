@@ -28,7 +28,6 @@ type parser struct {
 	lazy      *grammar.LazyStmts
 	sums      bool   // hash each lazy statement's text (ParseLeanFrom)
 	src       string // the source, when sums
-	lazyBytes int    // the length of the lazy statements' text
 
 	pool *pool // set while a statement that is checked and dropped is parsed (ParseLean)
 	idle *pool // the pool between those statements
@@ -191,7 +190,6 @@ func (p *parser) addLazy(pos lexer.Position, dist bool) {
 	if p.sums {
 		at.Sum = uint32(maphash.String(sumSeed, p.src[pos.Offset:at.End]))
 	}
-	p.lazyBytes += at.End - pos.Offset
 	p.lazy.Add(at, dist)
 }
 

@@ -46,11 +46,12 @@ func ParseLean(filename, src string) (f *grammar.File, err error) {
 }
 
 // ParseLeanFrom is ParseLean of source that r holds too, from offset 0 (a
-// file that src was read from). When the lazy statements make up most of
-// src, they are read again from r rather than kept in src, and the tree's
-// other strings are copied, so that the tree holds no reference to src:
-// the caller can drop the source once parsed, and a large model is not
-// held in memory as its source and as what it is lowered to at once. A
+// file that src was read from, or the bytes src views): the lazy
+// statements are read again from r rather than kept in src, and the
+// tree's other strings are copied, so that the tree holds no reference to
+// src: the caller can drop the source once parsed, or reuse its memory,
+// and a large model is not held in memory as its source and as what it
+// is lowered to at once. A
 // statement read again is checked against a hash taken as it was first
 // parsed; if r cannot be read or no longer holds it, the iteration of the
 // lazy statements stops, and LazyStmts.Err returns an *ir.Error matching
@@ -111,7 +112,7 @@ func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
 			return q.dist(), nil
 		})
 	f := p.file_()
-	if r != nil && 2*p.lazyBytes >= len(src) {
+	if r != nil {
 		cloneStrings(reflect.ValueOf(f.Stmts))
 		text, rd = "", &stmtReader{r: r}
 	}

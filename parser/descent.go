@@ -25,9 +25,9 @@ type parser struct {
 
 	// lazy, if set, receives the positions of the variable declarations
 	// and distributions, which are then checked but not kept (ParseLean).
-	lazy      *grammar.LazyStmts
-	sums      bool   // hash each lazy statement's text (ParseLeanFrom)
-	src       string // the source, when sums
+	lazy *grammar.LazyStmts
+	sums bool   // hash each lazy statement's text (ParseLeanFrom)
+	src  string // the source, when sums
 
 	pool *pool // set while a statement that is checked and dropped is parsed (ParseLean)
 	idle *pool // the pool between those statements

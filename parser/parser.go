@@ -66,6 +66,10 @@ func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
 	text := src        // the source the lazy statements are parsed again from, or ""
 	var rd *stmtReader // else where they are read again from
 	var reused pool    // the nodes of the trees parsed again with reuse
+	// The parser and scanner of each statement parsed again, reused from
+	// one to the next (the trees do not refer to them).
+	var qp parser
+	var sc grammar.Scanner
 	again := func(at grammar.LazyAt, reuse bool) (q *parser, err error) {
 		defer func() {
 			if q != nil && reuse {
@@ -74,7 +78,9 @@ func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
 			}
 		}()
 		if rd == nil {
-			q = &parser{file: filename, sc: grammar.NewScannerAt(text, at.Pos)}
+			sc = *grammar.NewScannerAt(text, at.Pos)
+			qp = parser{file: filename, sc: &sc}
+			q = &qp
 			q.next()
 			return q, nil
 		}
@@ -87,7 +93,9 @@ func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
 		}
 		start := at.Pos
 		start.Offset = 0 // in stmt; read adds base
-		q = &parser{file: filename, sc: grammar.NewScannerAt(stmt, start), base: at.Pos.Offset, reread: true}
+		sc = *grammar.NewScannerAt(stmt, start)
+		qp = parser{file: filename, sc: &sc, base: at.Pos.Offset, reread: true}
+		q = &qp
 		defer q.recheck(at.Pos, &err)
 		q.next()
 		return q, nil

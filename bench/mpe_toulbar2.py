@@ -21,9 +21,10 @@ For each network (corpus/bif/NET.bif or NET.bif.gz; the corpus is $PBL_CORPUS, e
 
 With --instructions it also counts, with valgrind, the instructions of one more run of
 each tool per set, a measure the machine's load does not disturb, and prints their medians
-and ratio. It prints, per network, the median over the sets of the best-of-RUNS times, the peak
-memory (the largest resident set of one more run per set, by GNU time), the ratio toulbar2/pbl (above 1 means pbl is
-faster), and the last line is the smallest ratio. toulbar2 is installed with
+and ratio. It prints the load average at the start and at the end; per network, the
+median over the sets of the best-of-RUNS times, the peak memory (the largest resident set
+of one more run per set, by GNU time) and the ratio toulbar2/pbl (above 1 means pbl is
+faster); and last the smallest ratio. toulbar2 is installed with
 `apt-get install -y toulbar2` when missing. pbl is $PBL, else built from the repository
 (go build ./cmd/pbl). Nothing is written into the repository.
 """
@@ -264,6 +265,10 @@ def main():
         sys.stdout.flush()
     if not a.keep:
         shutil.rmtree(work, ignore_errors=True)
+    try:
+        print('load average at the end: %.2f' % os.getloadavg()[0])
+    except OSError:
+        pass
     print('smallest ratio (toulbar2/pbl, above 1: pbl faster): %.2f' % min(ratios))
 
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
 	"reflect"
 	"strings"
 	"unsafe"
@@ -38,8 +39,9 @@ func ParseString(filename, src string) (f *grammar.File, err error) {
 // tree then holds a few bytes per such statement, rather than a node per
 // name and number (15–20 times the source), and each table's tree lives
 // only while it is lowered; the price is a second parse of those
-// statements. src must not change while the tree is in use, and must be
-// under 2 GiB.
+// statements. src must not change while the tree is in use. (Source of
+// 2 GiB or more is parsed whole: its offsets do not fit the positions
+// kept.)
 func ParseLean(filename, src string) (f *grammar.File, err error) {
 	defer recoverErr(filename, &err)
 	return parseLean(filename, src, nil), nil
@@ -101,6 +103,10 @@ func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
 		return q, nil
 	}
 	p := newParser(filename, src)
+	if len(src) > math.MaxInt32 {
+		// LazyStmts keep 32-bit offsets: parse the whole tree.
+		return p.file_()
+	}
 	p.sums = r != nil
 	p.lazy = grammar.NewLazyStmts(filename,
 		func(at grammar.LazyAt, reuse bool) (d *grammar.VarDecl, err error) {

@@ -400,11 +400,30 @@ func sumBlocks(dst *lfac, v ir.VarID, cv int, items []*lfac, sc *blockScratch, e
 		}
 		idx[j] = ix
 	}
+	// An item whose offsets in the block are consecutive (its layout ends
+	// like the block's) is added as a run, without the gather.
+	run := scratchOf(&sc.run, ni)
+	for j, ix := range idx {
+		run[j] = true
+		for b, o := range ix {
+			if o != ix[0]+int32(b) {
+				run[j] = false
+				break
+			}
+		}
+	}
 	block := scratchOf(&sc.block, bsize)
 	for e0 := 0; e0 < len(dst.vals); e0 += bl {
 		clear(block)
 		for j, f := range items {
 			vals := f.vals[base[j]:]
+			if run[j] {
+				src := vals[idx[j][0] : int(idx[j][0])+len(block)]
+				for b := range block {
+					block[b] += src[b]
+				}
+				continue
+			}
 			for b, o := range idx[j] {
 				block[b] += vals[o]
 			}
@@ -429,6 +448,7 @@ func sumBlocks(dst *lfac, v ir.VarID, cv int, items []*lfac, sc *blockScratch, e
 // blockScratch holds sumBlocks' buffers from one call to the next (runMBE
 // makes thousands of calls on pigs; nil: allocated for the call).
 type blockScratch struct {
+	run   []bool
 	ints  []int
 	ix    []int32
 	block []float64
@@ -495,15 +515,39 @@ func within(a, b []ir.VarID) bool {
 // addInto adds f (whose scope lies within g's) to g.
 func addInto(g, f *lfac) {
 	n := len(g.vars)
+	if n == 0 {
+		g.vals[0] += f.vals[0]
+		return
+	}
 	str := make([]int, n) // f's stride of each of g's variables
 	for d, w := range g.vars {
 		str[d] = f.stride(w)
 	}
-	cnt := make([]int, n)
+	// A row of g's last variable at a time: a contiguous or constant run
+	// of f in the common cases (an odometer step per entry was 40% of
+	// mini-bucket elimination on munin1).
+	cl, sl := g.card[n-1], str[n-1]
+	cnt := make([]int, n-1)
 	o := 0
-	for e := range g.vals {
-		g.vals[e] += f.vals[o]
-		for d := n - 1; d >= 0; d-- {
+	for e0 := 0; e0 < len(g.vals); e0 += cl {
+		row := g.vals[e0 : e0+cl]
+		switch sl {
+		case 0:
+			x := f.vals[o]
+			for k := range row {
+				row[k] += x
+			}
+		case 1:
+			src := f.vals[o : o+cl]
+			for k := range row {
+				row[k] += src[k]
+			}
+		default:
+			for k := range row {
+				row[k] += f.vals[o+k*sl]
+			}
+		}
+		for d := n - 2; d >= 0; d-- {
 			cnt[d]++
 			if cnt[d] < g.card[d] {
 				o += str[d]

@@ -284,7 +284,7 @@ type answerBuf struct {
 // so that a query on a compiled tree allocates nothing but its answer
 // however often the collector runs. At most maxIdleAnswerers are kept, and
 // none whose buffers are large (maxIdleVars), so that an idle program
-// holds little.
+// holds little (about 2 MB per answerer, 30 MB in all, at most).
 var answerers struct {
 	sync.Mutex
 	free []*answerer
@@ -292,7 +292,8 @@ var answerers struct {
 
 const (
 	maxIdleAnswerers = 16
-	maxIdleVars      = 1 << 20
+	maxIdleVars      = 1 << 16 // variables of the evidence row and the cardinalities
+	maxIdleTable     = 1 << 16 // entries of the joint table
 )
 
 // getAnswerer returns an answerer with empty query fields and the buffers
@@ -312,7 +313,7 @@ func getAnswerer() *answerer {
 // outlives it in them: the answer never shares their memory.
 func putAnswerer(a *answerer) {
 	b := a.buf
-	if cap(b.obs) > maxIdleVars || cap(b.vars) > maxIdleVars || cap(b.js.vals) > maxIdleVars {
+	if cap(b.obs) > maxIdleVars || cap(b.vars) > maxIdleVars || cap(b.js.vals) > maxIdleTable {
 		return
 	}
 	b.ve, b.jt = ve{}, jtEngine{}

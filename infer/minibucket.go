@@ -289,8 +289,16 @@ func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac, sc *blockScratch) {
 			}
 			return
 		}
+		if cv == 3 {
+			for c := range out {
+				row := block[3*c : 3*c+3 : 3*c+3]
+				out[c] = max3(row[0], row[1], row[2])
+			}
+			return
+		}
+		k := 0
 		for c := range out {
-			row := block[c*cv : (c+1)*cv]
+			row := block[k : k+cv : k+cv]
 			best := row[0]
 			for _, y := range row[1:] {
 				if y > best {
@@ -298,8 +306,21 @@ func maxOut(dst *lfac, v ir.VarID, cv int, items []*lfac, sc *blockScratch) {
 				}
 			}
 			out[c] = best
+			k += cv
 		}
 	})
+}
+
+// max3 is the largest of a, b and c, by > as maxOut's loop compares (so
+// that a NaN, which never occurs, would be kept the same way).
+func max3(a, b, c float64) float64 {
+	if b > a {
+		a = b
+	}
+	if c > a {
+		a = c
+	}
+	return a
 }
 
 // sumTable fills t, a table over dst's scope and then v (v fastest), with
@@ -419,13 +440,15 @@ func sumBlocks(dst *lfac, v ir.VarID, cv int, items []*lfac, sc *blockScratch, e
 			vals := f.vals[base[j]:]
 			if run[j] {
 				src := vals[idx[j][0] : int(idx[j][0])+len(block)]
+				src = src[:len(block)]
 				for b := range block {
 					block[b] += src[b]
 				}
 				continue
 			}
-			for b, o := range idx[j] {
-				block[b] += vals[o]
+			ix := idx[j][:len(block)]
+			for b := range block {
+				block[b] += vals[ix[b]]
 			}
 		}
 		each(e0, block)

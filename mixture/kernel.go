@@ -8,6 +8,13 @@ import "math"
 // AVX-512, the panel kernels of kernel_amd64.s (four rows by 16 centres)
 // compute the same values bit for bit.
 
+// portableOnly makes useAVX512 false: tests set it to check the portable
+// kernels.
+var portableOnly bool
+
+// useAVX512 reports whether the AVX-512 kernels run.
+func useAVX512() bool { return !portableOnly && cpuHasAVX512() }
+
 // rowNorms sets dst[i] to the squared Euclidean norm of row i of x, for
 // rows lo to hi.
 func rowNorms(dst []float64, x []float64, d, lo, hi int) {
@@ -355,7 +362,7 @@ func sqDist4(dst, x []float64, d int, rows []int, c []float64, labels []int32) {
 // addRows adds row i of x to the sums of cluster labels[i] (k×d), for
 // rows lo to hi in order.
 func addRows(sums, x []float64, d int, labels []int32, lo, hi int) {
-	if useAVX512 && hi > lo {
+	if hi > lo && useAVX512() {
 		_ = x[hi*d-1]
 		_ = labels[hi-1]
 		addRowsAVX512(&sums[0], &x[lo*d], d, &labels[lo], hi-lo, len(sums)/d)

@@ -2,6 +2,8 @@
 
 package mixture
 
+import "sync"
+
 // dots4AVX512 is written in kernel_amd64.s.
 //
 //go:noescape
@@ -32,9 +34,10 @@ func hasAVX512() bool {
 	return b7&avx512f != 0 && b7&avx512dq != 0
 }
 
-// useAVX512 selects the AVX-512 distance kernel; tests clear it to check
-// the portable one.
-var useAVX512 = hasAVX512()
+// cpuHasAVX512 is hasAVX512, asked at the first k-means rather than at
+// start-up: under a hypervisor each CPUID traps, and the three cost every
+// run of pbl about 30 µs (issue 16).
+var cpuHasAVX512 = sync.OnceValue(hasAVX512)
 
 // argmin2AVX512 is written in kernel_amd64.s.
 //

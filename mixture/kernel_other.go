@@ -2,8 +2,8 @@
 
 package mixture
 
-// useAVX512 is false off amd64: the portable kernels run.
-var useAVX512 = false
+// cpuHasAVX512 is false off amd64: the portable kernels run.
+func cpuHasAVX512() bool { return false }
 
 func dots4AVX512(out *float64, x0, x1, x2, x3 *float64, ct, cnorm *float64, kp, d int) {
 	panic("mixture: no AVX-512 kernel on this architecture")

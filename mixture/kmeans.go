@@ -157,7 +157,7 @@ func (km *kmeans) lloyd(centers []float64, maxIter int, tol float64) *KMeansResu
 	next := make([]float64, k*d)
 	counts := make([]float64, k)
 	var pan *panel
-	if useAVX512 {
+	if useAVX512() {
 		pan = newPanel(k, d)
 		if len(km.out) < km.w {
 			km.out = make([][]float64, km.w)

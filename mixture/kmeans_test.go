@@ -207,12 +207,11 @@ func TestKMeansGolden(t *testing.T) {
 // forKernels calls fn with the portable kernels and, where the processor
 // has them, the AVX-512 ones.
 func forKernels(t *testing.T, fn func(kernel string)) {
-	saved := useAVX512
-	defer func() { useAVX512 = saved }()
-	useAVX512 = false
+	defer func() { portableOnly = false }()
+	portableOnly = true
 	fn("portable")
-	if saved {
-		useAVX512 = true
+	portableOnly = false
+	if cpuHasAVX512() {
 		fn("AVX-512")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl/formats/internal/importer"
@@ -96,11 +97,15 @@ type seg struct {
 // bail is the panic value that stops the reader after malformed XML.
 type bail struct{}
 
-var xmlDeclRx = regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']`)
+// xmlDeclRx matches the XML declaration's encoding. It is compiled at the
+// first read, not in package init, which every run of pbl pays (issue 16).
+var xmlDeclRx = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']`)
+})
 
 func newReader(filename string, src []byte) *reader {
 	r := &reader{file: filename, src: src, b: ir.NewBuilder(filename), cLine: 1, cCol: 1, broken: map[string]bool{}}
-	if m := xmlDeclRx.FindSubmatch(src[:min(len(src), 200)]); m != nil && isLatin1(string(m[1])) {
+	if m := xmlDeclRx().FindSubmatch(src[:min(len(src), 200)]); m != nil && isLatin1(string(m[1])) {
 		r.src = latin1ToUTF8(src)
 	}
 	in := r.src

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,38 @@ func TestNoBeam(t *testing.T) {
 	for _, p := range strings.Fields(string(out)) {
 		if strings.HasPrefix(p, beam) {
 			t.Errorf("pbl depends on %s", p)
+		}
+	}
+}
+
+// startupForbidden are the packages the pbl command must not depend on,
+// each with the reason: issue 16 asks that pbl help start within 0.5 ms of
+// an empty Go program, and these cost every run at start-up. A pattern
+// ending in "/..." forbids a package and everything under it.
+var startupForbidden = []struct{ pattern, why string }{
+	{"net", "package net makes pbl a cgo, dynamically linked binary (ld.so and x_cgo_init on every start); lsp reads its headers by hand for this"},
+	{"runtime/cgo", "cgo start-up (the dynamic loader, a thread set up by C) costs about 1 ms a run"},
+	{"encoding/gob", "gob's package init takes about 0.1 ms and 420 allocations a run; learn.Counts encode by hand"},
+	// Forbidden modules go here, e.g. {"gonum.org/v1/plot/...", why}.
+}
+
+// TestStartupDeps fails if the pbl command depends on a package of
+// startupForbidden (go list -deps), saying why it must not.
+func TestStartupDeps(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/pbl-lang/pbl/ir") || !slices.Contains(deps, "runtime") {
+		t.Fatalf("go list -deps . does not list pbl's packages and the runtime:\n%s", out)
+	}
+	for _, f := range startupForbidden {
+		for _, p := range deps {
+			root, tree := strings.CutSuffix(f.pattern, "/...")
+			if p == root || tree && strings.HasPrefix(p, root+"/") {
+				t.Errorf("pbl depends on %s, which it must not for its start-up time (issue 16): %s", p, f.why)
+			}
 		}
 	}
 }

@@ -442,11 +442,26 @@ func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, write bool, sc *
 	nb := t.blk[c]
 	lost := false
 	polled, stop := 0, false
-	skipped := w.skip[c] && !w.loaded // c's collect table is to be computed here (jtclean.go)
+	skipped := w.skip[c] && !w.loaded // c's collect table is to be computed here (jtclean.go) ...
+	var kept []float64                // ... or was kept, if not nil
+	if skipped {
+		kept = t.kept(c)
+	}
 	t.runs(w, int(c), sc.cnt, func(b0, b1 int) {
 		for b := b0; b < b1 && !stop; b++ {
 			blk := pot[b*nb : (b+1)*nb]
 			switch {
+			case kept != nil && check:
+				if !write {
+					blk = sc.blk[:nb]
+				}
+				copy(blk, kept[b*nb:(b+1)*nb])
+				lost = mulBlockChecked(blk, r, &t.up[c], b) || lost
+			case kept != nil:
+				if !write {
+					blk = sc.blk[:nb]
+				}
+				mulBlockTo(blk, kept[b*nb:(b+1)*nb], r, &t.up[c], b)
 			case skipped:
 				if !write {
 					blk = sc.blk[:nb]

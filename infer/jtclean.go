@@ -23,6 +23,13 @@ import (
 // its parent into it as for any other clique: one pass over its table
 // instead of two.
 //
+// The collect tables without evidence are kept too, where the tree's
+// memory limit allows (keepTables): a skipped clique's table is then the
+// kept one times the ratio from its parent, one product per entry, rather
+// than its initial table times each child's message. The kept table is the
+// one the collect without evidence wrote, by the same function from the
+// same numbers, so the answers are bit for bit those computed without it.
+//
 // A clique is never skipped whose collect without evidence took the
 // checked path (products that may fall below the normal range), or
 // rescaled its table (its collect table is then not the product above
@@ -40,6 +47,8 @@ type jtClean struct {
 	smin  []float64   // smin[c]: the smallest nonzero entry of c's message
 	lo    []float64   // lo[c]: the lower bound of c's collect table's smallest nonzero entry
 	use   []bool      // use[c]: c's message may be copied when its subtree holds no evidence
+	pot   []float64   // the kept collect tables, one after another
+	poff  []int       // poff[c]: the offset of c's collect table in pot, -1 if it is not kept
 }
 
 // cleanCollect makes t's collect pass without evidence, in w, unless it
@@ -73,8 +82,47 @@ func (t *JTree) cleanCollect(k *kernel, w *jtWork) bool {
 		// recorded a loss in the kernel, which a copy would not.
 		cl.use[c] = t.parent[c] >= 0 && w.fast[c] && !w.scaled[c] && !w.clost[c] && !(w.smin[c] < minNormal) && !w.lost
 	}
+	t.keepTables(w)
 	cl.ready.Store(true)
 	return true
+}
+
+// keepTables keeps the collect tables without evidence, in w, of the
+// cliques whose message may be copied, as many as the tree's memory limit
+// allows beside the tree and one workspace: the cliques deepest in the
+// tree first, which are the most often without evidence below them.
+func (t *JTree) keepTables(w *jtWork) {
+	cl := &t.clean
+	n := len(t.cvars)
+	cl.poff = make([]int, n)
+	room := (t.limit - t.memory) / 8
+	total := 0
+	for i := len(t.order) - 1; i >= 0; i-- {
+		c := t.order[i]
+		cl.poff[c] = -1
+		if size := t.off[c+1] - t.off[c]; cl.use[c] && int64(total+size) <= room {
+			cl.poff[c] = total
+			total += size
+		}
+	}
+	if total == 0 {
+		return
+	}
+	cl.pot = make([]float64, total)
+	for c, o := range cl.poff {
+		if o >= 0 {
+			copy(cl.pot[o:], w.pot[t.off[c]:t.off[c+1]])
+		}
+	}
+}
+
+// kept returns clique c's kept collect table, or nil if it is not kept.
+func (t *JTree) kept(c int32) []float64 {
+	o := t.clean.poff[c]
+	if o < 0 {
+		return nil
+	}
+	return t.clean.pot[o : o+t.off[c+1]-t.off[c]]
 }
 
 // noEvidenceIn fills obs with -1 and returns it.

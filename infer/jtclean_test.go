@@ -1,9 +1,11 @@
 package infer
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -70,4 +72,179 @@ func TestJTCleanIdentical(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestJTCleanTables: a calibration that multiplies the kept no-evidence
+// collect tables of the skipped cliques (jtclean.go) gives every clique
+// table, marginal and ln P(e) bit for bit as one on a tree whose memory
+// limit leaves no room for them (which computes those tables again), on
+// random Bayesian networks with zeros, a Markov network and corpus
+// networks, with possible and impossible evidence, on one core and on
+// two, and with room for half the tables; some skipped cliques must have
+// used a kept table, and a perturbed
+// kept table must show in the answers (the test would otherwise prove
+// nothing).
+func TestJTCleanTables(t *testing.T) {
+	defer func(n int) { parMinEntries = n }(parMinEntries)
+	rng := rand.New(rand.NewPCG(19, 19))
+	type net struct {
+		name string
+		m    *ir.Model
+	}
+	nets := []net{
+		{"bayes", localNet(rng, 120, 3, 6).build(t)},
+		{"bayes-zeros", randomNet(rng, 40, 3, 3, true).build(t)},
+		{"markov", randomMarkov(t, rng, 12)},
+	}
+	if !testing.Short() && corpusPresent() {
+		for _, name := range []string{"alarm", "hepar2", "win95pts", "pathfinder", "andes", "pigs"} {
+			nets = append(nets, net{name, readCorpus(t, name)})
+		}
+	}
+	impossible := 0
+	for _, n := range nets {
+		m := n.m
+		for _, par := range []int{1 << 62, 0} {
+			parMinEntries = par
+			what := fmt.Sprintf("%s (parallel from %d entries)", n.name, par)
+			kept := mustCompile(t, m)
+			bare, err := Compile(m, Options{MaxMemory: kept.memory})
+			if err != nil {
+				t.Fatalf("%s: at its own memory as the limit: %v", what, err)
+			}
+			cleanCalibration(t, kept, obsRow(len(m.Vars), nil))
+			cleanCalibration(t, bare, obsRow(len(m.Vars), nil))
+			if bare.clean.pot != nil {
+				t.Fatalf("%s: a tree at its memory limit kept %d entries of collect tables", what, len(bare.clean.pot))
+			}
+			if kept.clean.pot == nil {
+				t.Fatalf("%s: no collect table kept", what)
+			}
+			// A limit with room for half the tables keeps some.
+			half := int64(len(kept.clean.pot)) * 8 / 2
+			part, err := Compile(m, Options{MaxMemory: kept.memory + half})
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			cleanCalibration(t, part, obsRow(len(m.Vars), nil))
+			if n := int64(len(part.clean.pot)) * 8; n == 0 || n > half {
+				t.Fatalf("%s: %d bytes of collect tables kept under a limit leaving %d", what, n, half)
+			}
+			var evs [][]int
+			used := 0
+			for trial := range 12 {
+				var ev []ir.Obs
+				if m.IsBayesNet() && trial%3 != 2 {
+					ev = randomEvidence(rng, m, 1+rng.IntN(5))
+				} else {
+					// Evidence of any probability, possibly 0.
+					ev = randomStates(rng, cards(m), 1+rng.IntN(3))
+				}
+				obs := obsRow(len(m.Vars), ev)
+				ck, skip := cleanCalibration(t, kept, obs)
+				cb, _ := cleanCalibration(t, bare, obs)
+				cp, _ := cleanCalibration(t, part, obs)
+				if d := ck.diff(cb); d != "" {
+					t.Fatalf("%s, evidence %v: with the kept tables %s, without", what, ev, d)
+				}
+				if d := cp.diff(cb); d != "" {
+					t.Fatalf("%s, evidence %v: with half the kept tables %s, without", what, ev, d)
+				}
+				if ck.err != nil {
+					impossible++
+				}
+				u := 0
+				for c, s := range skip {
+					if s && kept.clean.poff[c] >= 0 {
+						u++
+					}
+				}
+				if u > 0 {
+					evs = append(evs, obs)
+				}
+				used += u
+			}
+			if used == 0 {
+				t.Fatalf("%s: no skipped clique used a kept table", what)
+			}
+			t.Logf("%s: %d of %d entries kept, %d skipped cliques used them", what, len(kept.clean.pot), len(kept.init), used)
+			// A kept table off by a relative 2^-20 in every other
+			// entry changes some answer.
+			want := make([]jtCleanRun, len(evs))
+			for i, obs := range evs {
+				want[i], _ = cleanCalibration(t, kept, obs)
+			}
+			for i := 0; i < len(kept.clean.pot); i += 2 {
+				kept.clean.pot[i] *= 1 + 0x1p-20
+			}
+			caught := false
+			for i, obs := range evs {
+				got, _ := cleanCalibration(t, kept, obs)
+				caught = caught || got.diff(want[i]) != ""
+			}
+			if !caught {
+				t.Errorf("%s: perturbed kept tables gave the same answers", what)
+			}
+		}
+	}
+	if impossible == 0 {
+		t.Error("no evidence of probability 0 was tried")
+	}
+}
+
+// jtCleanRun is what a calibration gives: every clique table, P(e) before
+// the constant, whether digits were lost, and Marginals' answers.
+type jtCleanRun struct {
+	pot   []float64
+	z     float64
+	exp   int
+	lost  bool
+	marg  [][]float64
+	logPE float64
+	err   error
+}
+
+// diff describes the first difference between r and s, or returns "".
+func (r jtCleanRun) diff(s jtCleanRun) string {
+	switch {
+	case math.Float64bits(r.z) != math.Float64bits(s.z) || r.exp != s.exp:
+		return fmt.Sprintf("P(e) is %v·2^%d, %v·2^%d", r.z, r.exp, s.z, s.exp)
+	case r.lost != s.lost:
+		return fmt.Sprintf("lost digits %v, %v", r.lost, s.lost)
+	case (r.err == nil) != (s.err == nil):
+		return fmt.Sprintf("Marginals' error %v, %v", r.err, s.err)
+	case math.Float64bits(r.logPE) != math.Float64bits(s.logPE):
+		return fmt.Sprintf("ln P(e) %v, %v", r.logPE, s.logPE)
+	}
+	if d := sameBits(r.pot, s.pot); d != "" {
+		return "clique tables differ (" + d + ")"
+	}
+	for v := range r.marg {
+		if d := sameBits(r.marg[v], s.marg[v]); d != "" {
+			return fmt.Sprintf("marginal of variable %d differs (%s)", v, d)
+		}
+	}
+	return ""
+}
+
+// cleanCalibration calibrates jt afresh for obs (the first calibration of
+// a tree makes its collect without evidence), and returns what it gives
+// and which cliques skipped their collect.
+func cleanCalibration(t *testing.T, jt *JTree, obs []int) (jtCleanRun, []bool) {
+	t.Helper()
+	w := jt.get()
+	w.state = jtEmpty
+	if err := jt.ensure(newKernel(nil), ir.Pos{}, w, obs, jtCalibrated); err != nil {
+		t.Fatal(err)
+	}
+	r := jtCleanRun{pot: slices.Clone(w.pot), z: w.z, exp: w.exp, lost: w.lost}
+	skip := slices.Clone(w.skip)
+	w.state = jtEmpty
+	jt.put(w)
+	r.marg = allMarginals(jt.m)
+	r.logPE, r.err = jt.Marginals(obs, r.marg)
+	if r.err != nil && !errors.Is(r.err, ErrImpossible) {
+		t.Fatal(r.err)
+	}
+	return r, skip
 }

@@ -101,6 +101,7 @@ type jtStructure struct {
 	maxFam int      // entries of the largest family table
 
 	memory int64 // bytes of the compiled tree and one workspace
+	limit  int64 // the memory limit it was compiled under (Options.MaxMemory): what memory leaves of it may keep collect tables (jtclean.go)
 }
 
 // family says where the posterior of a variable's family (its factor
@@ -566,17 +567,19 @@ func Compile(m *ir.Model, opt Options) (*JTree, error) {
 	if err != nil {
 		return nil, at(pos, err)
 	}
-	t := build(m, p, k)
+	t := build(m, p, opt.maxMemory(), k)
 	if k.poll() {
 		return nil, canceled(pos)
 	}
 	return t, nil
 }
 
-// build allocates and fills the tables of a checked plan.
-func build(m *ir.Model, p *jtPlan, k *kernel) *JTree {
+// build allocates and fills the tables of a checked plan, under the memory
+// limit limit.
+func build(m *ir.Model, p *jtPlan, limit int64, k *kernel) *JTree {
 	fs := m.Factors()
 	s, fillMaps := structure(m, fs, p)
+	s.limit = limit
 	// The initial tables and the index maps are independent of each
 	// other: compute them on every core, a clique's at a time.
 	t, exps := s.newTree(m, fs)

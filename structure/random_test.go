@@ -126,31 +126,7 @@ func TestHillClimbRandomNetworks(t *testing.T) {
 			}
 			m := randomNetwork(t, tt.seed, tt.n, tt.maxParents, tt.width)
 			d := pcSample(t, m, tt.rows, tt.seed+100, 0)
-			truth := FromModel(m)
-			var ref *Result
-			for _, w := range []int{1, 2} {
-				s := NewScorer(d, BIC, 1)
-				res, err := HillClimb(s, nil, Options{Tabu: 10, Workers: w})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ref != nil {
-					if res.Score != ref.Score || !slices.Equal(res.DAG.Edges(), ref.DAG.Edges()) {
-						t.Errorf("2 workers: score %v; 1 worker: %v", res.Score, ref.Score)
-					}
-					continue
-				}
-				ref = res
-				want := s.Total(truth)
-				f1 := skeletonF1(truth, res.DAG)
-				t.Logf("%d variables, %d rows: score %.1f, truth %.1f (%+.4f%%), %d edges (truth %d), skeleton F1 %.3f, SHD %d", tt.n, tt.rows, res.Score, want, 100*(res.Score-want)/-want, res.DAG.NumEdges(), truth.NumEdges(), f1, Compare(CPDAGOf(truth), CPDAGOf(res.DAG)).SHD)
-				if !(res.Score >= want-0.0005*math.Abs(want)) {
-					t.Errorf("score %v below the true graph's %v less 0.05%%", res.Score, want)
-				}
-				if !(f1 >= 0.9) {
-					t.Errorf("skeleton F1 %.3f < 0.9", f1)
-				}
-			}
+			climbAndCheck(t, d, FromModel(m), fmt.Sprintf("%d variables, %d rows", tt.n, tt.rows))
 		})
 	}
 }

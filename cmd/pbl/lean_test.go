@@ -12,14 +12,20 @@ import (
 // TestNoBeam fails if the pbl command links the Apache Beam SDK, or the
 // main module requires it: Beam belongs to cmd/pbl-beam, a module of its
 // own, to which pbl hands over (runner.go).
-func TestNoBeam(t *testing.T) {
-	const beam = "github.com/apache/beam"
+func TestNoBeam(t *testing.T) { notLinked(t, "github.com/apache/beam") }
+
+// notLinked fails t if the pbl command links a package of module (by the
+// test binary's build information and by go list -deps), or the main
+// module's go.mod requires it.
+func notLinked(t *testing.T, module string) {
+	t.Helper()
+	in := func(p string) bool { return p == module || strings.HasPrefix(p, module+"/") }
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		t.Fatal("no build information in the test binary")
 	}
 	for _, d := range info.Deps {
-		if strings.HasPrefix(d.Path, beam) {
+		if in(d.Path) {
 			t.Errorf("pbl links %s %s", d.Path, d.Version)
 		}
 	}
@@ -27,8 +33,8 @@ func TestNoBeam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(mod), beam) {
-		t.Errorf("the main module's go.mod requires %s", beam)
+	if strings.Contains(string(mod), module) {
+		t.Errorf("the main module's go.mod requires %s", module)
 	}
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
@@ -38,7 +44,7 @@ func TestNoBeam(t *testing.T) {
 		t.Fatalf("go list -deps . does not list pbl's own packages:\n%s", out)
 	}
 	for _, p := range strings.Fields(string(out)) {
-		if strings.HasPrefix(p, beam) {
+		if in(p) {
 			t.Errorf("pbl depends on %s", p)
 		}
 	}
@@ -53,7 +59,6 @@ var startupForbidden = []struct{ pattern, why string }{
 	{"runtime/cgo", "cgo start-up (the dynamic loader, a thread set up by C) costs about 1 ms a run"},
 	{"encoding/gob", "gob's package init takes about 0.1 ms and 420 allocations a run; learn.Counts encode by hand"},
 	{"runtime/metrics", "its package init takes about 0.09 ms and 95 allocations a run; the load's memory budget reads runtime.MemStats"},
-	{"gonum.org/v1/plot/...", "its init parses 12 TrueType fonts on every run (0.3-0.5 ms), and its backends double the binary; cluster --plot draws with internal/figure"},
 }
 
 // TestStartupDeps fails if the pbl command depends on a package of

@@ -8,9 +8,6 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"os"
-	"os/exec"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -404,34 +401,4 @@ func TestTraceTicks(t *testing.T) {
 // TestNoGonumPlot fails if the pbl command links gonum.org/v1/plot, whose
 // package initialization parses a dozen fonts on every run, or the main
 // module requires it: plots are drawn with internal/figure.
-func TestNoGonumPlot(t *testing.T) {
-	const plot = "gonum.org/v1/plot"
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		t.Fatal("no build information in the test binary")
-	}
-	for _, d := range info.Deps {
-		if d.Path == plot {
-			t.Errorf("pbl links %s %s", d.Path, d.Version)
-		}
-	}
-	mod, err := os.ReadFile("../../go.mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(mod), plot) {
-		t.Errorf("the main module's go.mod requires %s", plot)
-	}
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Skipf("go list: %v", err)
-	}
-	if !strings.Contains(string(out), "github.com/pbl-lang/pbl/internal/figure\n") {
-		t.Fatalf("go list -deps . does not list internal/figure:\n%s", out)
-	}
-	for _, p := range strings.Fields(string(out)) {
-		if p == plot || strings.HasPrefix(p, plot+"/") {
-			t.Errorf("pbl depends on %s", p)
-		}
-	}
-}
+func TestNoGonumPlot(t *testing.T) { notLinked(t, "gonum.org/v1/plot") }

@@ -443,9 +443,13 @@ func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, write bool, sc *
 	lost := false
 	polled, stop := 0, false
 	skipped := w.skip[c] && !w.loaded // c's collect table is to be computed here (jtclean.go) ...
-	var kept []float64                // ... or was kept, if not nil
+	var kept, fill []float64          // ... or was kept (kept), or is to be kept (fill)
 	if skipped {
-		kept = t.kept(c)
+		if tb, ready := t.keptTable(w, c); ready {
+			kept = tb
+		} else {
+			fill = tb
+		}
 	}
 	t.runs(w, int(c), sc.cnt, func(b0, b1 int) {
 		for b := b0; b < b1 && !stop; b++ {
@@ -467,6 +471,9 @@ func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, write bool, sc *
 					blk = sc.blk[:nb]
 				}
 				t.tableBlock(w, c, b, blk, false)
+				if fill != nil {
+					copy(fill[b*nb:(b+1)*nb], blk)
+				}
 				if check {
 					lost = mulBlockChecked(blk, r, &t.up[c], b) || lost
 				} else {
@@ -496,6 +503,9 @@ func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, write bool, sc *
 			}
 		}
 	})
+	if fill != nil {
+		t.filled(c, !stop)
+	}
 	if stop {
 		return false
 	}

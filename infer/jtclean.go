@@ -24,11 +24,16 @@ import (
 // instead of two.
 //
 // The collect tables without evidence are kept too, where the tree's
-// memory limit allows (keepTables): a skipped clique's table is then the
+// memory limit allows (planTables): a skipped clique's table is then the
 // kept one times the ratio from its parent, one product per entry, rather
-// than its initial table times each child's message. The kept table is the
-// one the collect without evidence wrote, by the same function from the
-// same numbers, so the answers are bit for bit those computed without it.
+// than its initial table times each child's message. A table is kept
+// lazily, so that a tree asked about one evidence set holds no copy: from
+// the tree's second calibration with evidence on, the distribute pass
+// writes the collect table it computes for a skipped clique into the kept
+// tables too (fillKept), and later calibrations read it there. It is the
+// product the collect without evidence computes, by the same function
+// from the same numbers, so the answers are bit for bit those computed
+// without it.
 //
 // A clique is never skipped whose collect without evidence took the
 // checked path (products that may fall below the normal range), or
@@ -47,9 +52,23 @@ type jtClean struct {
 	smin  []float64   // smin[c]: the smallest nonzero entry of c's message
 	lo    []float64   // lo[c]: the lower bound of c's collect table's smallest nonzero entry
 	use   []bool      // use[c]: c's message may be copied when its subtree holds no evidence
-	pot   []float64   // the kept collect tables, one after another
 	poff  []int       // poff[c]: the offset of c's collect table in pot, -1 if it is not kept
+	total int         // entries of the kept tables
+
+	again atomic.Bool     // a calibration with evidence has marked its skipped cliques
+	alloc sync.Once       // allocates pot
+	pot   []float64       // the kept collect tables, one after another, once allocated
+	kept  []atomic.Uint32 // kept[c]: c's kept table is keptEmpty, keptFilling or keptReady
 }
+
+// The states of a kept collect table: a workspace that moves one from
+// keptEmpty to keptFilling writes it, then marks it keptReady, after which
+// every workspace reads it.
+const (
+	keptEmpty uint32 = iota
+	keptFilling
+	keptReady
+)
 
 // cleanCollect makes t's collect pass without evidence, in w, unless it
 // is made already. It reports false if k is canceled (and nothing is
@@ -82,19 +101,21 @@ func (t *JTree) cleanCollect(k *kernel, w *jtWork) bool {
 		// recorded a loss in the kernel, which a copy would not.
 		cl.use[c] = t.parent[c] >= 0 && w.fast[c] && !w.scaled[c] && !w.clost[c] && !(w.smin[c] < minNormal) && !w.lost
 	}
-	t.keepTables(w)
+	t.planTables()
 	cl.ready.Store(true)
 	return true
 }
 
-// keepTables keeps the collect tables without evidence, in w, of the
-// cliques whose message may be copied, as many as the tree's memory limit
-// allows beside the tree and one workspace: the cliques deepest in the
-// tree first, which are the most often without evidence below them.
-func (t *JTree) keepTables(w *jtWork) {
+// planTables chooses the cliques whose collect tables without evidence
+// are kept: those whose message may be copied, as many as the tree's
+// memory limit leaves room for beside the tree and one workspace, the
+// cliques deepest in the tree first (the most often without evidence
+// below them).
+func (t *JTree) planTables() {
 	cl := &t.clean
 	n := len(t.cvars)
 	cl.poff = make([]int, n)
+	cl.kept = make([]atomic.Uint32, n)
 	room := (t.limit - t.memory) / 8
 	total := 0
 	for i := len(t.order) - 1; i >= 0; i-- {
@@ -105,24 +126,40 @@ func (t *JTree) keepTables(w *jtWork) {
 			total += size
 		}
 	}
-	if total == 0 {
-		return
-	}
-	cl.pot = make([]float64, total)
-	for c, o := range cl.poff {
-		if o >= 0 {
-			copy(cl.pot[o:], w.pot[t.off[c]:t.off[c+1]])
-		}
-	}
+	cl.total = total
 }
 
-// kept returns clique c's kept collect table, or nil if it is not kept.
-func (t *JTree) kept(c int32) []float64 {
-	o := t.clean.poff[c]
+// keptTable returns clique c's kept collect table, for w's distribute
+// pass in which c is skipped, if it is ready to be read (ready is true);
+// else, if w may fill it and no other workspace is filling it, the room
+// to write it in, which the caller hands to filled once written; else
+// nil. (pot is read only after a load of keptReady, or by a workspace
+// that allocated it or saw it allocated: never while it is allocated.)
+func (t *JTree) keptTable(w *jtWork, c int32) (table []float64, ready bool) {
+	cl := &t.clean
+	o := cl.poff[c]
 	if o < 0 {
-		return nil
+		return nil, false
 	}
-	return t.clean.pot[o : o+t.off[c+1]-t.off[c]]
+	switch cl.kept[c].Load() {
+	case keptReady:
+		return cl.pot[o : o+t.off[c+1]-t.off[c]], true
+	case keptEmpty:
+		if w.fill && w.fixHead[c] < 0 && cl.kept[c].CompareAndSwap(keptEmpty, keptFilling) {
+			return cl.pot[o : o+t.off[c+1]-t.off[c]], false
+		}
+	}
+	return nil, false
+}
+
+// filled marks clique c's kept table, which w's distribute pass has
+// written (or, if ok is false, began to write), ready (or empty).
+func (t *JTree) filled(c int32, ok bool) {
+	if ok {
+		t.clean.kept[c].Store(keptReady)
+	} else {
+		t.clean.kept[c].Store(keptEmpty)
+	}
 }
 
 // noEvidenceIn fills obs with -1 and returns it.
@@ -135,12 +172,20 @@ func noEvidenceIn(obs []int) []int {
 
 // markSkip sets w.skip for the evidence restricted in w: the cliques
 // whose subtree holds no restricted clique, whose no-evidence message may
-// be used.
+// be used; and w.fill, unless this is the tree's first calibration with
+// evidence.
 func (t *JTree) markSkip(w *jtWork) {
 	cl := &t.clean
+	w.fill = false
 	if !cl.ready.Load() {
 		clear(w.skip)
 		return
+	}
+	if cl.total > 0 && !cl.again.CompareAndSwap(false, true) {
+		// Not the tree's first calibration with evidence: the
+		// collect tables it computes are kept.
+		cl.alloc.Do(func() { cl.pot = make([]float64, cl.total) })
+		w.fill = true
 	}
 	copy(w.skip, cl.use)
 	clear(w.dirty)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -81,7 +82,7 @@ func TestJTCleanIdentical(t *testing.T) {
 // random Bayesian networks with zeros, a Markov network and corpus
 // networks, with possible and impossible evidence, on one core and on
 // two, and with room for half the tables; some skipped cliques must have
-// used a kept table, and a perturbed
+// used a ready kept table, and a perturbed
 // kept table must show in the answers (the test would otherwise prove
 // nothing).
 func TestJTCleanTables(t *testing.T) {
@@ -114,20 +115,20 @@ func TestJTCleanTables(t *testing.T) {
 			}
 			cleanCalibration(t, kept, obsRow(len(m.Vars), nil))
 			cleanCalibration(t, bare, obsRow(len(m.Vars), nil))
-			if bare.clean.pot != nil {
-				t.Fatalf("%s: a tree at its memory limit kept %d entries of collect tables", what, len(bare.clean.pot))
+			if bare.clean.total != 0 {
+				t.Fatalf("%s: a tree at its memory limit keeps %d entries of collect tables", what, bare.clean.total)
 			}
-			if kept.clean.pot == nil {
-				t.Fatalf("%s: no collect table kept", what)
+			if kept.clean.total == 0 {
+				t.Fatalf("%s: no collect table is kept", what)
 			}
 			// A limit with room for half the tables keeps some.
-			half := int64(len(kept.clean.pot)) * 8 / 2
+			half := int64(kept.clean.total) * 8 / 2
 			part, err := Compile(m, Options{MaxMemory: kept.memory + half})
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
 			cleanCalibration(t, part, obsRow(len(m.Vars), nil))
-			if n := int64(len(part.clean.pot)) * 8; n == 0 || n > half {
+			if n := int64(part.clean.total) * 8; n == 0 || n > half {
 				t.Fatalf("%s: %d bytes of collect tables kept under a limit leaving %d", what, n, half)
 			}
 			var evs [][]int
@@ -155,7 +156,7 @@ func TestJTCleanTables(t *testing.T) {
 				}
 				u := 0
 				for c, s := range skip {
-					if s && kept.clean.poff[c] >= 0 {
+					if s && kept.clean.kept[c].Load() == keptReady {
 						u++
 					}
 				}
@@ -167,7 +168,10 @@ func TestJTCleanTables(t *testing.T) {
 			if used == 0 {
 				t.Fatalf("%s: no skipped clique used a kept table", what)
 			}
-			t.Logf("%s: %d of %d entries kept, %d skipped cliques used them", what, len(kept.clean.pot), len(kept.init), used)
+			if bare.clean.pot != nil {
+				t.Fatalf("%s: a tree at its memory limit allocated %d entries of collect tables", what, len(bare.clean.pot))
+			}
+			t.Logf("%s: %d of %d entries kept, %d skipped cliques used them", what, kept.clean.total, len(kept.init), used)
 			// A kept table off by a relative 2^-20 in every other
 			// entry changes some answer.
 			want := make([]jtCleanRun, len(evs))
@@ -247,4 +251,79 @@ func cleanCalibration(t *testing.T, jt *JTree, obs []int) (jtCleanRun, []bool) {
 		t.Fatal(r.err)
 	}
 	return r, skip
+}
+
+// TestJTCleanTablesLazy: a tree asked about one evidence set keeps no
+// collect table; the second evidence set fills them; and four goroutines
+// filling and reading them at once on a fresh tree get every marginal and
+// ln P(e) bit for bit as a tree that keeps none (run with -race).
+func TestJTCleanTablesLazy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 20))
+	m := localNet(rng, 150, 3, 6).build(t)
+	evs := make([][]int, 16)
+	for i := range evs {
+		evs[i] = obsRow(len(m.Vars), randomEvidence(rng, m, 1+rng.IntN(3)))
+	}
+	jt := mustCompile(t, m)
+	bare, err := Compile(m, Options{MaxMemory: jt.memory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jt.Marginals(evs[0], allMarginals(m))
+	if jt.clean.total == 0 || jt.clean.pot != nil {
+		t.Fatalf("after one evidence set: %d entries to keep, %d allocated; want some to keep, none allocated", jt.clean.total, len(jt.clean.pot))
+	}
+	jt.Marginals(evs[1], allMarginals(m))
+	if len(jt.clean.pot) != jt.clean.total {
+		t.Fatalf("after two evidence sets: %d entries allocated, want %d", len(jt.clean.pot), jt.clean.total)
+	}
+
+	jt = mustCompile(t, m)
+	want := make([][][]float64, len(evs))
+	wantLP := make([]float64, len(evs))
+	for i, obs := range evs {
+		want[i] = allMarginals(m)
+		if wantLP[i], err = bare.Marginals(obs, want[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4*len(evs))
+	for g := range 4 {
+		wg.Go(func() {
+			dst := allMarginals(m)
+			for r := range 2 * len(evs) {
+				i := (r + 5*g) % len(evs)
+				lp, err := jt.Marginals(evs[i], dst)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if math.Float64bits(lp) != math.Float64bits(wantLP[i]) {
+					errs <- fmt.Sprintf("evidence %d: ln P(e) %v, want %v", i, lp, wantLP[i])
+					return
+				}
+				for v := range dst {
+					if d := sameBits(dst[v], want[i][v]); d != "" {
+						errs <- fmt.Sprintf("evidence %d: marginal of variable %d differs: %s", i, v, d)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	ready := 0
+	for c := range jt.clean.kept {
+		if jt.clean.kept[c].Load() == keptReady {
+			ready++
+		}
+	}
+	if ready == 0 {
+		t.Error("no collect table was kept")
+	}
 }

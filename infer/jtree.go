@@ -126,6 +126,7 @@ type jtWork struct {
 	fast   []bool    // fast[c]: c's last collect took the unchecked path (collectClique)
 	scaled []bool    // scaled[c]: c's last collect rescaled its table (send)
 	skip   []bool    // skip[c]: c's collect copies its message without evidence (jtclean.go)
+	fill   bool      // the distribute pass may fill the kept collect tables (jtclean.go)
 	dirty  []bool    // markSkip's scratch: the restricted cliques and their ancestors
 	chosen []int     // max-product traceback: chosen entry of each clique
 	obs    []int     // the evidence loaded (VarID-indexed state or -1)

@@ -46,7 +46,7 @@ import (
 // jtClean is a tree's collect pass without evidence.
 type jtClean struct {
 	mu    sync.Mutex  // held while the pass is made
-	ready atomic.Bool // the fields below are set
+	ready atomic.Bool // the fields up to total, and kept, are set
 	sep   []float64   // the collect messages (laid out as jtWork.sep)
 	cexp  []int       // cexp[c]: the exponent taken off c's message
 	smin  []float64   // smin[c]: the smallest nonzero entry of c's message
@@ -57,7 +57,7 @@ type jtClean struct {
 
 	again atomic.Bool     // a calibration with evidence has marked its skipped cliques
 	alloc sync.Once       // allocates pot
-	pot   []float64       // the kept collect tables, one after another, once allocated
+	pot   []float64       // the kept collect tables, one after another; nil until the second calibration with evidence (markSkip)
 	kept  []atomic.Uint32 // kept[c]: c's kept table is keptEmpty, keptFilling or keptReady
 }
 

@@ -47,6 +47,13 @@ type LoadOptions struct {
 	// Data binds the model's data sets to other files with the same
 	// columns, by name (--data NAME=FILE): see ir.LowerOptions.Data.
 	Data map[string]string
+	// Cancel, if not nil and closed, stops the iterative method (em,
+	// gradient) of a learn statement at the end of its iteration: the
+	// load fails with an error at the statement that matches
+	// learn.ErrCanceled. Options can make such a method run for ages
+	// (em(restarts = 1000000, max_iter = 1000000, tol = 0)); the
+	// language server stops it rather than hang.
+	Cancel <-chan struct{}
 }
 
 // LoadFileWith is LoadFile with options. Data bindings apply to .pbl
@@ -142,7 +149,7 @@ func (l *loader) load(filename, src string, r io.ReaderAt, opt LoadOptions) (*ir
 		// source: lift the front end's limit meanwhile.
 		l.unlimit()
 		defer l.relimit()
-		return RunLearn(m, s)
+		return runLearn(m, s, opt.Cancel)
 	}
 	return ir.LowerWith(ir.LowerOptions{Learn: learn, Data: opt.Data}, l.files...)
 }
@@ -196,10 +203,17 @@ func Parse(filename string, src []byte) ([]*grammar.File, error) {
 // table. Errors are positioned: those of the data at their file:line:col,
 // the others at the statement.
 func RunLearn(m *ir.Model, s *ir.LearnStmt) (*ir.Model, error) {
+	return runLearn(m, s, nil)
+}
+
+// runLearn is RunLearn, its iterative method stopped when cancel is
+// closed (learn.Options.Cancel).
+func runLearn(m *ir.Model, s *ir.LearnStmt, cancel <-chan struct{}) (*ir.Model, error) {
 	opt, err := learn.StmtOptions(s)
 	if err != nil {
 		return nil, err
 	}
+	opt.Cancel = cancel
 	var out *ir.Model
 	if s.Table != nil {
 		out, _, err = learn.LearnTable(m, s.Table, opt)

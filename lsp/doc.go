@@ -7,7 +7,9 @@
 // document's directory, learn statements run) to publish its diagnostics —
 // every error `pbl check` reports, with its range (an imported file's on
 // the import). Changes that arrive together, typed while the server was
-// busy, are loaded once, at the last. The other features work
+// busy, are loaded once, at the last. A learn statement whose iterative
+// method (em, gradient) runs longer than learnTimeout (2 s) is stopped
+// and reported at the statement, for pbl check or pbl learn to run. The other features work
 // on a file with errors too, the usual state of a file being edited:
 //
 //   - completion: keywords, query forms, variable names, and a variable's

@@ -1,15 +1,18 @@
 package lsp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/learn"
 )
 
 // A document is an open .pbl file: its text and what the server learned
@@ -60,15 +63,31 @@ func newDocument(uri string, version int, src string) *document {
 	return d
 }
 
+// learnTimeout bounds the time the iterative method of a learn statement
+// (em, gradient) runs when a document is analysed: its options may ask
+// for ages (restarts = 1000000, max_iter = 1000000, tol = 0), and the
+// server, answering one message at a time, would hang meanwhile. Such a
+// statement is reported, for pbl check or pbl learn to run.
+var learnTimeout = 2 * time.Second
+
 // update replaces the text and analyses it again.
 func (d *document) update(src string) {
 	d.text = newText(src)
 	d.decls = scanDecls(d.path, d.text)
-	m, err := pbl.Load(d.path, []byte(src))
+	ctx, cancel := context.WithTimeout(context.Background(), learnTimeout)
+	m, err := pbl.LoadWith(d.path, []byte(src), pbl.LoadOptions{Cancel: ctx.Done()})
+	cancel()
 	d.model, d.errs = m, nil
 	if err != nil {
 		d.model = nil
 		d.errs = errorList(err)
+		for i, e := range d.errs {
+			if errors.Is(e, learn.ErrCanceled) {
+				c := *e
+				c.Msg = fmt.Sprintf("learning takes longer than %v: the language server stops it (run pbl check or pbl learn)", learnTimeout)
+				d.errs[i] = &c
+			}
+		}
 		return
 	}
 	d.last = m

@@ -28,8 +28,11 @@ func FuzzServe(f *testing.F) {
 }
 
 // seedSession frames an editor's session over one document.
-func seedSession(text string) []byte {
-	const uri = "file:///fuzz/m.pbl"
+func seedSession(text string) []byte { return sessionOf("file:///fuzz/m.pbl", text) }
+
+// sessionOf frames an editor's session over the document uri, of text:
+// open, completion, hover, definition, symbols, shutdown and exit.
+func sessionOf(uri, text string) []byte {
 	at := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 3, "character": 4}}
 	msgs := []map[string]any{
 		{"id": 1, "method": "initialize", "params": map[string]any{}},

@@ -1,0 +1,58 @@
+package lsp
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/pbl-lang/pbl/learn"
+)
+
+// TestSlowLearnStopped: a learn statement whose options ask for ages
+// (a million restarts of a million iterations, never converging) is
+// stopped after learnTimeout when the document is analysed, and reported
+// at the statement; the whole session (open, completion, hover,
+// definition, symbols, shutdown) is served within a deadline. Without the
+// limit the server hung in the load, answering nothing more.
+func TestSlowLearnStopped(t *testing.T) {
+	dir := t.TempDir()
+	csv := "X,Y,Z\ntrue,false,1\nfalse,true,2\ntrue,true,3.5\nfalse,false,4\n"
+	if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const model = "var H: {a, b}\nvar X, Y: bool\nH -> X\nH -> Y\n" +
+		"data D = { X, Y  true, false  false, true  true, true  false, false }\n"
+	tests := []struct {
+		name  string
+		learn string // the statements after model, the slow one on line 6
+	}{
+		{"em restarts", "learn from D with em(restarts = 1000000, max_iter = 1000000, tol = 0)"},
+		{"em iterations", "learn from D with em(max_iter = 1000000000, tol = 0)"},
+		{"gradient", "learn from D with gradient(restarts = 1000000, max_iter = 1000000, tol = 0)"},
+		{"em real", "learn from \"d.csv\" with em(restarts = 1000000, max_iter = 1000000, tol = 0)\nvar Z: real\nH -> Z"},
+	}
+	defer func(old time.Duration) { learnTimeout = old }(learnTimeout)
+	learnTimeout = 100 * time.Millisecond
+	const deadline = 5 * time.Second
+	uri := pathURI(filepath.Join(dir, "m.pbl"))
+	for _, tt := range tests {
+		src := model + tt.learn + "\n"
+		done := make(chan *document, 1)
+		go func() {
+			Serve(bytes.NewReader(sessionOf(uri, src)), io.Discard, nil)
+			done <- newDocument(uri, 1, src)
+		}()
+		select {
+		case d := <-done:
+			if len(d.errs) != 1 || !errors.Is(d.errs[0], learn.ErrCanceled) || d.errs[0].Pos.Line != 6 {
+				t.Errorf("%s: errors %v, want one at line 6 that matches learn.ErrCanceled", tt.name, d.errs)
+			}
+		case <-time.After(deadline):
+			t.Fatalf("%s: the session was not served within %v", tt.name, deadline)
+		}
+	}
+}

@@ -223,7 +223,12 @@
 // [Options.MaxTable] entries for the largest clique and
 // [Options.MaxMemory] bytes for the whole tree (initial and working
 // tables, separators, index maps); the error names the largest clique and
-// its size. [Explain] prints the plan without allocating it.
+// its size. [Explain] prints the plan without allocating it. What the
+// limit leaves beside the tree and one workspace holds, as far as it goes,
+// the no-evidence collect tables of the cliques a calibration may skip
+// (jtclean.go: filled lazily from a tree's second calibration on, the
+// deepest cliques first); the limit is per tree, so concurrent queries'
+// workspaces may together exceed it.
 //
 // Index maps (jtedge.go): a clique's table is cut into blocks of at least
 // 64 entries over its last variables; the offset in a separator S of a

@@ -48,6 +48,13 @@ type LowerOptions struct {
 	// (weather for "data/weather.csv"). A name that the main file does not
 	// use is an error ([ErrUnknownData]).
 	Data map[string]string
+
+	// MaxTable, if positive, is the most entries a distribution's table
+	// may have, below the limit of MaxTableSize/4: a compact table of a
+	// few hundred bytes (a noisy-OR of 28 parents) asks for 2^29 entries,
+	// seconds and gigabytes to compute. The language server gives the
+	// command line's --max-table default.
+	MaxTable int
 }
 
 // LowerWith is Lower with options.
@@ -589,9 +596,13 @@ func (l *lowerer) dist(d *grammar.Dist) {
 	for i, p := range parents {
 		card[i] = len(m.Vars[p].States)
 	}
+	limit := MaxTableSize / 4
+	if l.opt.MaxTable > 0 {
+		limit = min(limit, l.opt.MaxTable)
+	}
 	nrows, ok := TableSize(append(card, k))
-	if !ok || nrows > MaxTableSize/4 {
-		l.b.Errorf(pos(d.Pos), "the table of %s %s", strconv.Quote(cv.Name), TooLarge(append(card, k), MaxTableSize/4))
+	if !ok || nrows > limit {
+		l.b.Errorf(pos(d.Pos), "the table of %s %s", strconv.Quote(cv.Name), TooLarge(append(card, k), limit))
 		return
 	}
 	nrows /= k

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,6 +51,45 @@ func TestSlowLearnStopped(t *testing.T) {
 		case d := <-done:
 			if len(d.errs) != 1 || !errors.Is(d.errs[0], learn.ErrCanceled) || d.errs[0].Pos.Line != 6 {
 				t.Errorf("%s: errors %v, want one at line 6 that matches learn.ErrCanceled", tt.name, d.errs)
+			}
+		case <-time.After(deadline):
+			t.Fatalf("%s: the session was not served within %v", tt.name, deadline)
+		}
+	}
+}
+
+// TestHugeTableRefused: a compact table of a few hundred bytes that asks
+// for more entries than the command line's --max-table default (2^28:
+// 27 bool parents of a bool child) is refused at the distribution when a
+// document is analysed, rather than computed (seconds and gigabytes, on
+// every change: 28 parents took 12.7 s and 4.2 GB), and the session is
+// served within a deadline.
+func TestHugeTableRefused(t *testing.T) {
+	const n = 27 // parents: 2^28 entries, over infer.DefaultMaxTable
+	var names []string
+	for i := range n {
+		names = append(names, "A"+itoa(i))
+	}
+	list := strings.Join(names, ", ")
+	tests := []struct {
+		name, dist string
+	}{
+		{"noisy-OR", "noisy_or(" + strings.Join(names, ": 0.5, ") + ": 0.5)"},
+		{"formula", strings.Join(names, " or ")},
+		{"lookup", "lookup { else: true }"},
+	}
+	const deadline = 5 * time.Second
+	for _, tt := range tests {
+		src := "var " + list + ", C: bool\nP(C | " + list + ") = " + tt.dist + "\nquery P(C)\n"
+		done := make(chan *document, 1)
+		go func() {
+			Serve(bytes.NewReader(sessionOf("file:///huge.pbl", src)), io.Discard, nil)
+			done <- newDocument("file:///huge.pbl", 1, src)
+		}()
+		select {
+		case d := <-done:
+			if len(d.errs) != 1 || d.errs[0].Pos.Line != 2 {
+				t.Errorf("%s: errors %v, want one, at the distribution (line 2)", tt.name, d.errs)
 			}
 		case <-time.After(deadline):
 			t.Fatalf("%s: the session was not served within %v", tt.name, deadline)

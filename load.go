@@ -54,9 +54,9 @@ type LoadOptions struct {
 	// (em(restarts = 1000000, max_iter = 1000000, tol = 0)); the
 	// language server stops it rather than hang.
 	Cancel <-chan struct{}
-	// MaxTable, if positive, is the most entries a distribution's table
-	// may have: see ir.LowerOptions.MaxTable.
-	MaxTable int
+	// MaxEntries, if positive, is the most entries the tables of the
+	// distributions may have together: see ir.LowerOptions.MaxEntries.
+	MaxEntries int
 }
 
 // LoadFileWith is LoadFile with options. Data bindings apply to .pbl
@@ -154,7 +154,7 @@ func (l *loader) load(filename, src string, r io.ReaderAt, opt LoadOptions) (*ir
 		defer l.relimit()
 		return runLearn(m, s, opt.Cancel)
 	}
-	return ir.LowerWith(ir.LowerOptions{Learn: learn, Data: opt.Data, MaxTable: opt.MaxTable}, l.files...)
+	return ir.LowerWith(ir.LowerOptions{Learn: learn, Data: opt.Data, MaxEntries: opt.MaxEntries}, l.files...)
 }
 
 // readSource reads a .pbl file as input.ReadFile does, with the same

@@ -49,12 +49,13 @@ type LowerOptions struct {
 	// use is an error ([ErrUnknownData]).
 	Data map[string]string
 
-	// MaxTable, if positive, is the most entries a distribution's table
-	// may have, below the limit of MaxTableSize/4: a compact table of a
-	// few hundred bytes (a noisy-OR of 28 parents) asks for 2^29 entries,
-	// seconds and gigabytes to compute. The language server gives the
+	// MaxEntries, if positive, is the most entries the tables of the
+	// distributions may have together (and so each, below the limit of
+	// MaxTableSize/4): a compact table of a few hundred bytes (a noisy-OR
+	// of 28 parents) asks for 2^29 entries, seconds and gigabytes to
+	// compute, and a few of them for more. The language server gives the
 	// command line's --max-table default.
-	MaxTable int
+	MaxEntries int
 }
 
 // LowerWith is Lower with options.
@@ -308,6 +309,7 @@ type lowerer struct {
 	files    []*grammar.File // the files whose declarations were read
 	opt      LowerOptions
 	bound    map[string]bool // the names of opt.Data used
+	entries  int             // the entries of the distributions' tables so far, if opt.MaxEntries is set
 
 	baseClassifier *Classifier // Extend: the classifier of the model extended, or nil
 
@@ -597,13 +599,21 @@ func (l *lowerer) dist(d *grammar.Dist) {
 		card[i] = len(m.Vars[p].States)
 	}
 	limit := MaxTableSize / 4
-	if l.opt.MaxTable > 0 {
-		limit = min(limit, l.opt.MaxTable)
+	if l.opt.MaxEntries > 0 {
+		limit = min(limit, l.opt.MaxEntries)
 	}
 	nrows, ok := TableSize(append(card, k))
 	if !ok || nrows > limit {
 		l.b.Errorf(pos(d.Pos), "the table of %s %s", strconv.Quote(cv.Name), TooLarge(append(card, k), limit))
 		return
+	}
+	if l.opt.MaxEntries > 0 {
+		if l.entries+nrows > l.opt.MaxEntries {
+			l.b.Errorf(pos(d.Pos), "the table of %s (%d entries) would bring the distributions' tables to %d entries, more than the limit of %d",
+				strconv.Quote(cv.Name), nrows, l.entries+nrows, l.opt.MaxEntries)
+			return
+		}
+		l.entries += nrows
 	}
 	nrows /= k
 	body := d.Body

@@ -10,8 +10,9 @@
 // busy, are loaded once, at the last. A learn statement whose iterative
 // method (em, gradient) runs longer than learnTimeout (2 s) is stopped
 // and reported at the statement, for pbl check or pbl learn to run; a
-// distribution whose table has more entries than pbl's --max-table
-// default (infer.DefaultMaxTable) is reported rather than computed. The other features work
+// distribution whose table would bring the model's tables to more
+// entries than pbl's --max-table default (infer.DefaultMaxTable) is
+// reported rather than computed. The other features work
 // on a file with errors too, the usual state of a file being edited:
 //
 //   - completion: keywords, query forms, variable names, and a variable's

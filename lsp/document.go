@@ -71,15 +71,16 @@ func newDocument(uri string, version int, src string) *document {
 // statement is reported, for pbl check or pbl learn to run.
 var learnTimeout = 2 * time.Second
 
-// update replaces the text and analyses it again. A distribution's table
-// is limited to the command line's --max-table default (a compact table
-// of a few hundred bytes can ask for 2^29 entries, seconds and gigabytes
-// on every change), and a learn statement's method to learnTimeout.
+// update replaces the text and analyses it again. The distributions'
+// tables together are limited to the entries of the command line's
+// --max-table default (a compact table of a few hundred bytes can ask for
+// 2^29 entries, seconds and gigabytes on every change), and a learn
+// statement's method to learnTimeout.
 func (d *document) update(src string) {
 	d.text = newText(src)
 	d.decls = scanDecls(d.path, d.text)
 	ctx, cancel := context.WithTimeout(context.Background(), learnTimeout)
-	m, err := pbl.LoadWith(d.path, []byte(src), pbl.LoadOptions{Cancel: ctx.Done(), MaxTable: infer.DefaultMaxTable})
+	m, err := pbl.LoadWith(d.path, []byte(src), pbl.LoadOptions{Cancel: ctx.Done(), MaxEntries: infer.DefaultMaxTable})
 	cancel()
 	d.model, d.errs = m, nil
 	if err != nil {

@@ -58,29 +58,34 @@ func TestSlowLearnStopped(t *testing.T) {
 	}
 }
 
-// TestHugeTableRefused: a compact table of a few hundred bytes that asks
-// for more entries than the command line's --max-table default (2^28:
-// 27 bool parents of a bool child) is refused at the distribution when a
+// TestHugeTableRefused: compact tables of a few hundred bytes that ask
+// for more entries than the command line's --max-table default (2^27),
+// one alone (2^28: 27 bool parents of a bool child) or two together
+// (2^26 and 2^27), are refused at the distribution that would pass it when a
 // document is analysed, rather than computed (seconds and gigabytes, on
 // every change: 28 parents took 12.7 s and 4.2 GB), and the session is
 // served within a deadline.
 func TestHugeTableRefused(t *testing.T) {
-	const n = 27 // parents: 2^28 entries, over infer.DefaultMaxTable
-	var names []string
-	for i := range n {
-		names = append(names, "A"+itoa(i))
+	parents := func(n int) string {
+		var names []string
+		for i := range n {
+			names = append(names, "A"+itoa(i))
+		}
+		return strings.Join(names, ", ")
 	}
-	list := strings.Join(names, ", ")
+	many, some, more := parents(27), parents(25), parents(26)
 	tests := []struct {
-		name, dist string
+		name, src string
+		line      int // of the one error
 	}{
-		{"noisy-OR", "noisy_or(" + strings.Join(names, ": 0.5, ") + ": 0.5)"},
-		{"formula", strings.Join(names, " or ")},
-		{"lookup", "lookup { else: true }"},
+		{"noisy-OR", "var " + many + ", C: bool\nP(C | " + many + ") = noisy_or(" + strings.ReplaceAll(many, ",", ": 0.5,") + ": 0.5)\n", 2},
+		{"formula", "var " + many + ", C: bool\nP(C | " + many + ") = " + strings.ReplaceAll(many, ",", " or") + "\n", 2},
+		{"lookup", "var " + many + ", C: bool\nP(C | " + many + ") = lookup { else: true }\n", 2},
+		{"together", "var " + more + ", C, D: bool\nP(C | " + some + ") = lookup { else: true }\nP(D | " + more + ") = lookup { else: true }\n", 3},
 	}
 	const deadline = 5 * time.Second
 	for _, tt := range tests {
-		src := "var " + list + ", C: bool\nP(C | " + list + ") = " + tt.dist + "\nquery P(C)\n"
+		src := tt.src + "query P(C)\n"
 		done := make(chan *document, 1)
 		go func() {
 			Serve(bytes.NewReader(sessionOf("file:///huge.pbl", src)), io.Discard, nil)
@@ -88,8 +93,8 @@ func TestHugeTableRefused(t *testing.T) {
 		}()
 		select {
 		case d := <-done:
-			if len(d.errs) != 1 || d.errs[0].Pos.Line != 2 {
-				t.Errorf("%s: errors %v, want one, at the distribution (line 2)", tt.name, d.errs)
+			if len(d.errs) != 1 || d.errs[0].Pos.Line != tt.line {
+				t.Errorf("%s: errors %v, want one, on line %d", tt.name, d.errs, tt.line)
 			}
 		case <-time.After(deadline):
 			t.Fatalf("%s: the session was not served within %v", tt.name, deadline)

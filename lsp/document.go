@@ -71,6 +71,10 @@ func newDocument(uri string, version int, src string) *document {
 // statement is reported, for pbl check or pbl learn to run.
 var learnTimeout = 2 * time.Second
 
+// maxEntries bounds the entries of a document's distributions' tables
+// together: the command line's --max-table default.
+var maxEntries = infer.DefaultMaxTable
+
 // update replaces the text and analyses it again. The distributions'
 // tables together are limited to the entries of the command line's
 // --max-table default (a compact table of a few hundred bytes can ask for
@@ -80,7 +84,7 @@ func (d *document) update(src string) {
 	d.text = newText(src)
 	d.decls = scanDecls(d.path, d.text)
 	ctx, cancel := context.WithTimeout(context.Background(), learnTimeout)
-	m, err := pbl.LoadWith(d.path, []byte(src), pbl.LoadOptions{Cancel: ctx.Done(), MaxEntries: infer.DefaultMaxTable})
+	m, err := pbl.LoadWith(d.path, []byte(src), pbl.LoadOptions{Cancel: ctx.Done(), MaxEntries: maxEntries})
 	cancel()
 	d.model, d.errs = m, nil
 	if err != nil {

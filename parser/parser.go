@@ -108,29 +108,26 @@ func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
 		return p.file_()
 	}
 	p.sums = r != nil
-	p.lazy = grammar.NewLazyStmts(filename,
-		func(at grammar.LazyAt, reuse bool) (d *grammar.VarDecl, err error) {
-			q, err := again(at, reuse)
-			if err != nil {
-				return nil, err
-			}
-			defer q.recheck(at.Pos, &err)
-			return q.varDecl(), nil
-		},
-		func(at grammar.LazyAt, reuse bool) (d *grammar.Dist, err error) {
-			q, err := again(at, reuse)
-			if err != nil {
-				return nil, err
-			}
-			defer q.recheck(at.Pos, &err)
-			return q.dist(), nil
-		})
+	p.lazy = grammar.NewLazyStmts(filename, parseAgain(again, (*parser).varDecl), parseAgain(again, (*parser).dist))
 	f := p.file_()
 	if r != nil {
 		cloneStrings(reflect.ValueOf(f.Stmts))
 		text, rd = "", &stmtReader{r: r}
 	}
 	return f
+}
+
+// parseAgain returns the function that parses a lazy statement again
+// with parse, on the parser again sets at the statement.
+func parseAgain[T any](again func(at grammar.LazyAt, reuse bool) (*parser, error), parse func(*parser) *T) func(grammar.LazyAt, bool) (*T, error) {
+	return func(at grammar.LazyAt, reuse bool) (_ *T, err error) {
+		q, err := again(at, reuse)
+		if err != nil {
+			return nil, err
+		}
+		defer q.recheck(at.Pos, &err)
+		return parse(q), nil
+	}
 }
 
 // sumSeed seeds the hashes of lazy statements, which ParseLeanFrom takes

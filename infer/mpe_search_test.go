@@ -73,16 +73,7 @@ func TestMPESearchBruteForce(t *testing.T) {
 				if !ok {
 					t.Fatalf("%s: the search gave up", what)
 				}
-				key := make([]byte, len(vars))
-				for i, v := range vars {
-					key[i] = byte(best[v])
-				}
-				if got := table[string(key)]; !relEqual(got, mx, 1e-12) {
-					t.Errorf("%s: assignment %v has P %v, the maximum is %v", what, best, got, mx)
-				}
-				if !(math.Abs(lnmax-math.Log(mx)) <= 1e-9) {
-					t.Errorf("%s: ln max = %v, want %v", what, lnmax, math.Log(mx))
-				}
+				checkMax(t, what, table, mx, vars, best, lnmax, 1e-12)
 				for _, o := range ev {
 					if best[o.Var] != -1 {
 						t.Errorf("%s: observed %d given state %d", what, o.Var, best[o.Var])
@@ -90,6 +81,23 @@ func TestMPESearchBruteForce(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// checkMax checks a search's assignment best of vars (a state for every
+// variable) against bruteMax's table and maximum mx, its probability to
+// the relative tolerance tol, and its ln value lnmax to 1e-9.
+func checkMax(t testing.TB, what string, table map[string]float64, mx float64, vars []ir.VarID, best []int, lnmax, tol float64) {
+	t.Helper()
+	key := make([]byte, len(vars))
+	for i, v := range vars {
+		key[i] = byte(best[v])
+	}
+	if got := table[string(key)]; !relEqual(got, mx, tol) {
+		t.Errorf("%s: assignment %v has P %v, the maximum is %v", what, best, got, mx)
+	}
+	if !(math.Abs(lnmax-math.Log(mx)) <= 1e-9) {
+		t.Errorf("%s: ln max = %v, want %v", what, lnmax, math.Log(mx))
 	}
 }
 
@@ -315,16 +323,7 @@ func TestMAPSearchBruteForce(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: gave up", what)
 			}
-			key := make([]byte, len(vars))
-			for i, v := range vars {
-				key[i] = byte(best[v])
-			}
-			if p := table[string(key)]; !relEqual(p, mx, 1e-9) {
-				t.Errorf("%s: assignment %v has P %v, the maximum is %v", what, best, p, mx)
-			}
-			if !(math.Abs(got.log()-math.Log(mx)) <= 1e-9) {
-				t.Errorf("%s: ln max = %v, want %v", what, got.log(), math.Log(mx))
-			}
+			checkMax(t, what, table, mx, vars, best, got.log(), 1e-9)
 		}
 		// And through Answer (Auto), against enumeration.
 		q := &ir.Query{Kind: ir.MAP, Targets: vars, TargetStates: make([]int, len(vars)), Evidence: ev}

@@ -55,41 +55,51 @@ func TestSMEMLeavesTrap(t *testing.T) {
 		opt := DefaultGMMOptions(3)
 		// Ten restarts (all the same) give split and merge its budget.
 		opt.Covariance, opt.Init, opt.Given, opt.NInit = cov, InitGiven, given, 10
-		var off *GMM
-		withoutSMEM(func() {
-			var err error
-			if off, err = FitGMM(x, opt); err != nil {
-				t.Fatal(err)
-			}
-		})
-		var fits []*GMM
-		for _, w := range []int{1, 4} {
-			opt.Workers = w
-			g, err := FitGMM(x, opt)
-			if err != nil {
-				t.Fatalf("%s: %v", cov, err)
-			}
-			fits = append(fits, g)
-		}
-		on := fits[0]
+		off, on := fitWithoutAndWith(t, x, opt, cov.String())
 		if !(on.LogLikelihood > off.LogLikelihood+0.1) {
 			t.Errorf("%s: log-likelihood %v with split-and-merge, %v without: want it higher", cov, on.LogLikelihood, off.LogLikelihood)
 		}
-		tr := on.Trace
-		for i := 1; i < len(tr); i++ {
-			if !(tr[i] >= tr[i-1]-1e-9*math.Abs(tr[i-1])) {
-				t.Fatalf("%s: log-likelihood decreases at iteration %d: %v after %v", cov, i+1, tr[i], tr[i-1])
-			}
+	}
+}
+
+// fitWithoutAndWith fits x by opt without split and merge, and with it on
+// 1 and 4 workers; it checks that the fit with it has a trace that never
+// decreases, a value for each iteration, and the same numbers bit for bit
+// on 1 and 4 workers, and returns the fit without it and the fit with it.
+// what begins the messages.
+func fitWithoutAndWith(t *testing.T, x *Matrix, opt GMMOptions, what string) (off, on *GMM) {
+	t.Helper()
+	withoutSMEM(func() {
+		var err error
+		if off, err = FitGMM(x, opt); err != nil {
+			t.Fatal(err)
 		}
-		if len(tr) != on.Iterations {
-			t.Errorf("%s: %d trace values for %d iterations", cov, len(tr), on.Iterations)
+	})
+	var fits []*GMM
+	for _, w := range []int{1, 4} {
+		opt.Workers = w
+		g, err := FitGMM(x, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
 		}
-		a, b := fits[0], fits[1]
-		if a.LogLikelihood != b.LogLikelihood || !slices.Equal(a.Trace, b.Trace) || !slices.Equal(a.Means, b.Means) ||
-			!slices.Equal(a.Covariances, b.Covariances) || !slices.Equal(a.Weights, b.Weights) {
-			t.Errorf("%s: 1 and 4 workers differ: %v vs %v", cov, a.LogLikelihood, b.LogLikelihood)
+		fits = append(fits, g)
+	}
+	on = fits[0]
+	tr := on.Trace
+	for i := 1; i < len(tr); i++ {
+		if !(tr[i] >= tr[i-1]-1e-9*math.Abs(tr[i-1])) {
+			t.Fatalf("%s: log-likelihood decreases at iteration %d: %v after %v", what, i+1, tr[i], tr[i-1])
 		}
 	}
+	if len(tr) != on.Iterations {
+		t.Errorf("%s: %d trace values for %d iterations", what, len(tr), on.Iterations)
+	}
+	a, b := fits[0], fits[1]
+	if a.LogLikelihood != b.LogLikelihood || !slices.Equal(a.Trace, b.Trace) || !slices.Equal(a.Means, b.Means) ||
+		!slices.Equal(a.Covariances, b.Covariances) || !slices.Equal(a.Weights, b.Weights) {
+		t.Errorf("%s: 1 and 4 workers differ: %v vs %v", what, a.LogLikelihood, b.LogLikelihood)
+	}
+	return off, on
 }
 
 // TestSMEMNeverWorse checks that split-and-merge never lowers the kept
@@ -164,23 +174,7 @@ func TestSpikeMove(t *testing.T) {
 	}
 	opt := DefaultGMMOptions(3)
 	opt.Covariance, opt.Init, opt.Given, opt.NInit = Diag, InitGiven, given, 10
-	var off *GMM
-	withoutSMEM(func() {
-		var err error
-		if off, err = FitGMM(x, opt); err != nil {
-			t.Fatal(err)
-		}
-	})
-	var fits []*GMM
-	for _, w := range []int{1, 4} {
-		opt.Workers = w
-		g, err := FitGMM(x, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fits = append(fits, g)
-	}
-	on := fits[0]
+	off, on := fitWithoutAndWith(t, x, opt, "spike")
 	if !(on.LogLikelihood > off.LogLikelihood+0.01) {
 		t.Errorf("log-likelihood %v with the moves, %v without: want it higher", on.LogLikelihood, off.LogLikelihood)
 	}
@@ -201,15 +195,5 @@ func TestSpikeMove(t *testing.T) {
 		if !(math.Abs(v-opt.RegCovar) <= 1e-12) {
 			t.Errorf("the spike's variance is %v, want the floor %v", v, opt.RegCovar)
 		}
-	}
-	tr := on.Trace
-	for i := 1; i < len(tr); i++ {
-		if !(tr[i] >= tr[i-1]-1e-9*math.Abs(tr[i-1])) {
-			t.Fatalf("log-likelihood decreases at iteration %d: %v after %v", i+1, tr[i], tr[i-1])
-		}
-	}
-	a, c := fits[0], fits[1]
-	if a.LogLikelihood != c.LogLikelihood || !slices.Equal(a.Means, c.Means) || !slices.Equal(a.Covariances, c.Covariances) {
-		t.Errorf("1 and 4 workers differ: %v vs %v", a.LogLikelihood, c.LogLikelihood)
 	}
 }

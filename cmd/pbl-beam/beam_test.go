@@ -75,6 +75,20 @@ func pblBeam(t *testing.T, args ...string) string {
 	return stdout.String()
 }
 
+// sameTrace checks pbl-beam's EM trace against pbl's, value by value
+// (near, relative to pbl's value).
+func sameTrace(t *testing.T, got, want []float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("trace %v, pbl's %v", got, want)
+	}
+	for i := range got {
+		if !near(got[i], want[i], math.Abs(want[i])) {
+			t.Errorf("trace[%d] = %v, pbl's %v", i, got[i], want[i])
+		}
+	}
+}
+
 // local learns m from the whole file as pbl learn does.
 func local(t *testing.T, m *ir.Model, csv string, opt learn.Options) (*ir.Model, *learn.Report) {
 	t.Helper()
@@ -238,14 +252,7 @@ Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
 			if err := json.Unmarshal([]byte(pblBeam(t, args...)), &rep); err != nil {
 				t.Fatal(err)
 			}
-			if len(rep.Trace) != len(wrep.Trace) {
-				t.Fatalf("trace %v, want %v", rep.Trace, wrep.Trace)
-			}
-			for i := range rep.Trace {
-				if !near(rep.Trace[i], wrep.Trace[i], math.Abs(wrep.Trace[i])) {
-					t.Errorf("trace[%d] = %v, want %v", i, rep.Trace[i], wrep.Trace[i])
-				}
-			}
+			sameTrace(t, rep.Trace, wrep.Trace)
 			got, err := pbl.LoadFile(out)
 			if err != nil {
 				t.Fatal(err)
@@ -652,14 +659,7 @@ func TestMixtureMissing(t *testing.T) {
 	if err := json.Unmarshal([]byte(pblBeam(t, "learn", model, "--data", shard(t, csv, 10000), "--method", "em", "--seed", "1", "--max-iter", "4", "-o", out, "--json")), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Trace) != len(wrep.Trace) {
-		t.Fatalf("trace %v, pbl's %v", rep.Trace, wrep.Trace)
-	}
-	for i := range rep.Trace {
-		if !near(rep.Trace[i], wrep.Trace[i], math.Abs(wrep.Trace[i])) {
-			t.Errorf("trace[%d] = %v, pbl's %v", i, rep.Trace[i], wrep.Trace[i])
-		}
-	}
+	sameTrace(t, rep.Trace, wrep.Trace)
 	got, err := pbl.LoadFile(out)
 	if err != nil {
 		t.Fatal(err)

@@ -101,6 +101,29 @@ func checkMax(t testing.TB, what string, table map[string]float64, mx float64, v
 	}
 }
 
+// autoAsEnum answers q with the default engine and by enumeration and
+// checks that both refuse impossible evidence (the error's kind) or give
+// the same ln P to 1e-9; it returns the two answers, or nils if the
+// evidence is impossible. what begins the messages.
+func autoAsEnum(t testing.TB, m *ir.Model, q *ir.Query, what string) (got, want *Result) {
+	t.Helper()
+	want, errW := Answer(m, q, Options{Engine: Enum})
+	got, errG := Answer(m, q, Options{})
+	if errors.Is(errW, ErrImpossible) {
+		if !errors.Is(errG, ErrImpossible) {
+			t.Errorf("%s: error %v, want the impossible-evidence kind", what, errG)
+		}
+		return nil, nil
+	}
+	if errW != nil || errG != nil {
+		t.Fatalf("%s: %v, %v", what, errW, errG)
+	}
+	if !(math.Abs(got.LogP-want.LogP) <= 1e-9) {
+		t.Errorf("%s: ln P %v, want %v", what, got.LogP, want.LogP)
+	}
+	return got, want
+}
+
 // TestMPESearchAnswer checks the answers of the Auto engine (the search on
 // a model without a compiled tree) against enumeration, with the error of
 // impossible evidence.
@@ -112,19 +135,9 @@ func TestMPESearchAnswer(t *testing.T) {
 		for range 4 {
 			ev := randomStates(rng, spec.card, rng.IntN(3))
 			q := &ir.Query{Kind: ir.MPE, Evidence: ev}
-			want, errW := Answer(m, q, Options{Engine: Enum})
-			got, errG := Answer(m, q, Options{})
-			if errors.Is(errW, ErrImpossible) {
-				if !errors.Is(errG, ErrImpossible) {
-					t.Errorf("net %d %v: error %v, want the impossible-evidence kind", net, ev, errG)
-				}
-				continue
-			}
-			if errW != nil || errG != nil {
-				t.Fatalf("net %d %v: %v, %v", net, ev, errW, errG)
-			}
-			if !(math.Abs(got.LogP-want.LogP) <= 1e-9) || !equal(got.P, want.P, 1e-12) {
-				t.Errorf("net %d %v: P %v (ln %v), want %v (ln %v)", net, ev, got.P, got.LogP, want.P, want.LogP)
+			got, want := autoAsEnum(t, m, q, fmt.Sprintf("net %d %v", net, ev))
+			if got != nil && !equal(got.P, want.P, 1e-12) {
+				t.Errorf("net %d %v: P %v, want %v", net, ev, got.P, want.P)
 			}
 		}
 	}
@@ -330,20 +343,7 @@ func TestMAPSearchBruteForce(t *testing.T) {
 		for i := range q.TargetStates {
 			q.TargetStates[i] = -1
 		}
-		want, errW := Answer(m, q, Options{Engine: Enum})
-		got, errG := Answer(m, q, Options{})
-		if errors.Is(errW, ErrImpossible) {
-			if !errors.Is(errG, ErrImpossible) {
-				t.Errorf("net %d: error %v, want the impossible-evidence kind", net, errG)
-			}
-			continue
-		}
-		if errW != nil || errG != nil {
-			t.Fatalf("net %d: %v, %v", net, errW, errG)
-		}
-		if !(math.Abs(got.LogP-want.LogP) <= 1e-9) {
-			t.Errorf("net %d MAP %v: ln P %v, want %v", net, vars, got.LogP, want.LogP)
-		}
+		autoAsEnum(t, m, q, fmt.Sprintf("net %d MAP %v", net, vars))
 	}
 }
 
@@ -366,17 +366,7 @@ func TestMPESearchGivesUp(t *testing.T) {
 			{Kind: ir.MPE, Evidence: ev},
 			{Kind: ir.MAP, Targets: ids(0, 1), TargetStates: []int{-1, -1}, Evidence: nil},
 		} {
-			want, errW := Answer(m, q, Options{Engine: Enum})
-			got, errG := Answer(m, q, Options{})
-			if errW != nil || errG != nil {
-				if !errors.Is(errW, ErrImpossible) || !errors.Is(errG, ErrImpossible) {
-					t.Errorf("net %d %v: %v, %v", net, q.Kind, errW, errG)
-				}
-				continue
-			}
-			if !(math.Abs(got.LogP-want.LogP) <= 1e-9) {
-				t.Errorf("net %d %v: ln P %v, want %v", net, q.Kind, got.LogP, want.LogP)
-			}
+			autoAsEnum(t, m, q, fmt.Sprintf("net %d %v", net, q.Kind))
 		}
 	}
 	if fell == 0 {
@@ -399,17 +389,7 @@ func TestMPESearchMarkov(t *testing.T) {
 			if q.Kind == ir.MAP && indexOfObs(ev, 0) >= 0 {
 				continue
 			}
-			want, errW := Answer(m, q, Options{Engine: Enum})
-			got, errG := Answer(m, q, Options{})
-			if errW != nil || errG != nil {
-				if !errors.Is(errW, ErrImpossible) || !errors.Is(errG, ErrImpossible) {
-					t.Errorf("net %d %v: %v, %v", net, q.Kind, errW, errG)
-				}
-				continue
-			}
-			if !(math.Abs(got.LogP-want.LogP) <= 1e-9) {
-				t.Errorf("net %d %v %v: ln P %v, want %v", net, q.Kind, ev, got.LogP, want.LogP)
-			}
+			autoAsEnum(t, m, q, fmt.Sprintf("net %d %v %v", net, q.Kind, ev))
 		}
 	}
 }

@@ -10,13 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/format"
+	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -24,7 +24,7 @@ import (
 // positions aside; it returns the difference or "".
 func sameIR(a, b *ir.Model) string {
 	return cmp.Diff(a, b,
-		cmpopts.IgnoreTypes(ir.Pos{}, lexer.Position{}),
+		cmpopts.IgnoreTypes(ir.Pos{}, grammar.Position{}),
 		cmpopts.EquateNaNs(),
 		cmp.Exporter(func(reflect.Type) bool { return true }))
 }

@@ -5,8 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pbl-lang/pbl/grammar"
 )
 
@@ -24,7 +22,7 @@ type token struct {
 }
 
 // is reports whether the token is of type tt.
-func (t *token) is(tt lexer.TokenType) bool { return lexer.TokenType(t.typ) == tt }
+func (t *token) is(tt grammar.TokenType) bool { return grammar.TokenType(t.typ) == tt }
 
 // comment is a // or /* */ comment.
 type comment struct {

@@ -1,10 +1,8 @@
 package grammar
 
-import "github.com/alecthomas/participle/v2/lexer"
-
 // File is a whole .pbl source file: a sequence of statements.
 type File struct {
-	Pos   lexer.Position
+	Pos   Position
 	Stmts []Stmt `parser:"@@*"`
 
 	// Lazy is set in a tree made by parser.ParseLean: the file's variable
@@ -19,13 +17,13 @@ type Stmt interface{ stmt() }
 
 // Import is `import "other.pbl"`.
 type Import struct {
-	Pos  lexer.Position
+	Pos  Position
 	Path string `parser:"'import':Ident @String"`
 }
 
 // VarDecl is `var A, B: TYPE`.
 type VarDecl struct {
-	Pos   lexer.Position
+	Pos   Position
 	Names []*Name `parser:"'var':Ident @@ ( ',':Punct @@ )*"`
 	Type  *Type   `parser:"':':Punct @@"`
 }
@@ -33,7 +31,7 @@ type VarDecl struct {
 // Type is a variable's domain: bool, real, a set of named states, or an
 // integer range lo..hi.
 type Type struct {
-	Pos    lexer.Position
+	Pos    Position
 	Bool   bool    `parser:"(  @'bool':Ident"`
 	Real   bool    `parser:" | @'real':Ident"`
 	States []*Name `parser:" | '{':Punct @@ ( ',':Punct @@ )* '}':Punct"`
@@ -44,7 +42,7 @@ type Type struct {
 // Name is a variable or state name: an identifier, a quoted string, or an
 // integer (for integer-like states).
 type Name struct {
-	Pos    lexer.Position
+	Pos    Position
 	Ident  string `parser:"(  @Ident"`
 	Quoted string `parser:" | @String"`
 	Number string `parser:" | @Number )"`
@@ -64,13 +62,13 @@ func (n *Name) Text() string {
 // Edges is a chain of edge lists, `A, B -> C -> D, E`: every name of one
 // list is a parent of every name of the next.
 type Edges struct {
-	Pos   lexer.Position
+	Pos   Position
 	Lists []*NameList `parser:"@@ ( '->':Punct @@ )+"`
 }
 
 // NameList is a comma-separated list of names.
 type NameList struct {
-	Pos   lexer.Position
+	Pos   Position
 	Names []*Name `parser:"@@ ( ',':Punct @@ )*"`
 }
 
@@ -79,7 +77,7 @@ type NameList struct {
 // or weights, or the joint normal density of several real variables,
 // `P(X, Y | A) = BODY`.
 type Dist struct {
-	Pos       lexer.Position
+	Pos       Position
 	Child     *Name   `parser:"'P':Ident '(':Punct @@"`
 	More      []*Name `parser:"( ',':Punct @@ )*"`
 	Parents   []*Name `parser:"( '|':Punct @@ ( ',':Punct @@ )* )? ')':Punct '=':Punct"`
@@ -93,20 +91,20 @@ type Dist struct {
 // lookup { ... } of the child's state by the parents' states, or a
 // logical formula of the parents (A and not B).
 type Body struct {
-	Pos    lexer.Position
+	Pos    Position
 	Value  *Value  `parser:"(  @@"`
 	Rows   []*Row  `parser:" | '{':Punct @@* '}':Punct"`
 	Noisy  *Noisy  `parser:" | @@"`
 	Lookup *Lookup `parser:" | @@"`
 	Logic  *Logic  `parser:" | @@ )"`
-	EndPos lexer.Position
+	EndPos Position
 }
 
 // Noisy is noisy_or(PARENT: LINK, ..., leak: LINK) or
 // noisy_max(PARENT: LINK, ..., leak: LINK): one link per parent, and an
 // optional leak (the entry named by the bare word leak).
 type Noisy struct {
-	Pos   lexer.Position
+	Pos   Position
 	Kind  string  `parser:"@( 'noisy_or':Ident | 'noisy_max':Ident ) '(':Punct"`
 	Links []*Link `parser:"@@ ( ',':Punct @@ )* ')':Punct"`
 }
@@ -116,7 +114,7 @@ type Noisy struct {
 // each active state; VALUE is a probability (noisy_or) or a distribution
 // of the child (noisy_max).
 type Link struct {
-	Pos   lexer.Position
+	Pos   Position
 	Name  *Name  `parser:"@@ ':':Punct"`
 	Value *Value `parser:"(  @@"`
 	Rows  []*Row `parser:" | '{':Punct @@* '}':Punct )"`
@@ -126,14 +124,14 @@ type Link struct {
 // giving the child's state for each configuration of the parents, with an
 // optional default row.
 type Lookup struct {
-	Pos   lexer.Position
+	Pos   Position
 	Cases []*Case `parser:"'lookup':Ident '{':Punct @@* '}':Punct"`
 }
 
 // Case is one row of a lookup: the parents' states (or else), then the
 // child's state, optionally followed by a comma or semicolon.
 type Case struct {
-	Pos    lexer.Position
+	Pos    Position
 	Else   bool    `parser:"(  @'else':Ident"`
 	States []*Name `parser:" | @@ ( ',':Punct @@ )* ) ':':Punct"`
 	State  *Name   `parser:"@@ ( ',':Punct | ';':Punct )?"`
@@ -143,13 +141,13 @@ type Case struct {
 // parents: terms joined by or, which bind looser than and, which bind
 // looser than not.
 type Logic struct {
-	Pos   lexer.Position
+	Pos   Position
 	Terms []*Conj `parser:"@@ ( 'or':Ident @@ )*"`
 }
 
 // Conj is literals joined by and.
 type Conj struct {
-	Pos      lexer.Position
+	Pos      Position
 	Literals []*Literal `parser:"@@ ( 'and':Ident @@ )*"`
 }
 
@@ -157,7 +155,7 @@ type Conj struct {
 // when the parent is), `A = s` (A is in state s), or `A == B`, `A != B`
 // (two parents are, or are not, in states of the same name).
 type Literal struct {
-	Pos   lexer.Position
+	Pos   Position
 	Not   *Literal `parser:"(  'not':Ident @@"`
 	Paren *Logic   `parser:" | '(':Punct @@ ')':Punct"`
 	Var   *Name    `parser:" | @@"`
@@ -168,7 +166,7 @@ type Literal struct {
 // Value is a number, a vector, or a normal density normal(MEAN, SD) for a
 // real-valued variable.
 type Value struct {
-	Pos    lexer.Position
+	Pos    Position
 	Number *string  `parser:"(  @Number"`
 	Vector []string `parser:" | '[':Punct @Number ( ',':Punct @Number )* ']':Punct"`
 	Normal *Normal  `parser:" | @@ )"`
@@ -180,7 +178,7 @@ type Value struct {
 // (independent variables), or one variance v (the same for each,
 // independent).
 type Normal struct {
-	Pos    lexer.Position
+	Pos    Position
 	Mean   *Array `parser:"'normal':Ident '(':Punct @@ ',':Punct"`
 	Spread *Array `parser:"@@ ')':Punct"`
 }
@@ -188,7 +186,7 @@ type Normal struct {
 // Array is a number, or a bracketed list of arrays: 1.5, [1, 2],
 // [[1, 0], [0, 1]].
 type Array struct {
-	Pos    lexer.Position
+	Pos    Position
 	Number *string  `parser:"(  @Number"`
 	Items  []*Array `parser:" | '[':Punct @@ ( ',':Punct @@ )* ']':Punct )"`
 }
@@ -199,7 +197,7 @@ type Array struct {
 // covariance = full|diag|spherical|tied, variance = V (known and shared:
 // only the means are learned).
 type Mixture struct {
-	Pos       lexer.Position
+	Pos       Position
 	Component *Name     `parser:"'mixture':Ident @@ 'of':Ident"`
 	Vars      []*Name   `parser:"@@ ( ',':Punct @@ )*"`
 	Options   []*Option `parser:"( '(':Punct ( @@ ( ',':Punct @@ )* )? ')':Punct )?"`
@@ -208,26 +206,26 @@ type Mixture struct {
 // Row is one row of a CPT: the parents' states, then the child's
 // distribution, optionally followed by a comma or semicolon.
 type Row struct {
-	Pos    lexer.Position
+	Pos    Position
 	States []*Name `parser:"@@ ( ',':Punct @@ )* ':':Punct"`
 	Value  *Value  `parser:"@@ ( ',':Punct | ';':Punct )?"`
 }
 
 // QueryStmt is `query Q`.
 type QueryStmt struct {
-	Pos   lexer.Position
+	Pos   Position
 	Query *Query `parser:"'query':Ident @@"`
 }
 
 // Query is KEYWORD(TERMS | TERMS), e.g. P(Campfire | Storm=true),
 // MPE(Thunder=true), indep(A, B | C).
 type Query struct {
-	Pos     lexer.Position
+	Pos     Position
 	Kind    string  `parser:"@( 'P':Ident | 'MPE':Ident | 'MAP':Ident | 'ML':Ident | 'MDL':Ident | 'Gibbs':Ident | 'indep':Ident | 'density':Ident | 'entropy':Ident | 'MI':Ident ) '(':Punct"`
 	Targets []*Term `parser:"( @@ ( ',':Punct @@ )* )?"`
 	Bar     bool    `parser:"( @'|':Punct"`
 	Given   []*Term `parser:"  @@ ( ',':Punct @@ )* )? ')':Punct"`
-	EndPos  lexer.Position
+	EndPos  Position
 }
 
 // Term is one item of a query: `*`, a group `{A, B}` (for indep), an
@@ -236,7 +234,7 @@ type Query struct {
 // `X~[0.8, 0.2]` (Soft holds the numbers as names, for their positions;
 // the IR checks that they are numbers).
 type Term struct {
-	Pos   lexer.Position
+	Pos   Position
 	Star  bool    `parser:"(  @'*':Punct"`
 	Group []*Name `parser:" | '{':Punct @@ ( ',':Punct @@ )* '}':Punct"`
 	Do    *Term   `parser:" | 'do':Ident '(':Punct @@ ')':Punct"`
@@ -246,20 +244,25 @@ type Term struct {
 }
 
 // Expect is `expect QUERY == VALUE [within TOL]`: a regression check
-// that prints nothing when it holds. Within is TOL's token (its text and
-// position), or nil.
+// that prints nothing when it holds. Within is TOL, or nil.
 type Expect struct {
-	Pos    lexer.Position
+	Pos    Position
 	Query  *Query       `parser:"'expect':Ident @@ '==':Punct"`
 	Value  *ExpectValue `parser:"@@"`
-	Within *lexer.Token `parser:"( 'within':Ident @Number )?"`
+	Within *Tolerance   `parser:"( 'within':Ident @@ )?"`
+}
+
+// Tolerance is an expectation's tolerance: a number as written.
+type Tolerance struct {
+	Pos   Position
+	Value string `parser:"@Number"`
 }
 
 // ExpectValue is what an expectation compares with: a number, a vector
 // (the rows of a table, in order), an assignment {X: x, ...} (MPE, MAP)
 // or true/false (indep).
 type ExpectValue struct {
-	Pos    lexer.Position
+	Pos    Position
 	Number *string    `parser:"(  @Number"`
 	Vector []string   `parser:" | '[':Punct @Number ( ',':Punct @Number )* ']':Punct"`
 	Assign []*Binding `parser:" | '{':Punct @@ ( ',':Punct @@ )* '}':Punct"`
@@ -268,7 +271,7 @@ type ExpectValue struct {
 
 // Binding is `X: x` in an expected assignment.
 type Binding struct {
-	Pos   lexer.Position
+	Pos   Position
 	Name  *Name `parser:"@@ ':':Punct"`
 	State *Name `parser:"@@"`
 }
@@ -278,7 +281,7 @@ type Binding struct {
 // whose parameters are learned from data. Undeclared variables take their
 // states from the data.
 type Classifier struct {
-	Pos      lexer.Position
+	Pos      Position
 	Kind     string  `parser:"@( 'naive_bayes':Ident | 'tan':Ident )"`
 	Class    *Name   `parser:"@@ 'given':Ident"`
 	Features []*Name `parser:"@@ ( ',':Punct @@ )*"`
@@ -288,7 +291,7 @@ type Classifier struct {
 // learn the CPTs of X, Y (default: every variable) from DATA, a CSV file
 // (a quoted path) or an inline data table (its name).
 type Learn struct {
-	Pos     lexer.Position
+	Pos     Position
 	Vars    []*Name   `parser:"'learn':Ident ( (?! 'from':Ident ) @@ ( ',':Punct @@ )* )?"`
 	File    *string   `parser:"'from':Ident ( @String"`
 	Table   *Name     `parser:"            | @@ )"`
@@ -299,7 +302,7 @@ type Learn struct {
 // Option is `NAME = NUMBER` or `NAME = WORD` (init = random) in a learn
 // statement's method.
 type Option struct {
-	Pos   lexer.Position
+	Pos   Position
 	Name  string `parser:"@Ident '=':Punct"`
 	Value string `parser:"@( Number | Ident )"`
 }
@@ -309,7 +312,7 @@ type Option struct {
 // numbers), `?` for a missing cell. Newlines are not significant: each
 // row has as many cells as the header.
 type Data struct {
-	Pos    lexer.Position
+	Pos    Position
 	Name   *Name    `parser:"'data':Ident @@ '=':Punct"`
 	File   *string  `parser:"(  @String"`
 	Header []*Name  `parser:" | '{':Punct @@ ( ',':Punct @@ )*"`
@@ -318,13 +321,13 @@ type Data struct {
 
 // Cells is one row of a data table.
 type Cells struct {
-	Pos   lexer.Position
+	Pos   Position
 	Cells []*Cell `parser:"@@ ( ',':Punct @@ )*"`
 }
 
 // Cell is a state, or `?` for a missing value.
 type Cell struct {
-	Pos     lexer.Position
+	Pos     Position
 	Missing bool  `parser:"(  @'?':Punct"`
 	State   *Name `parser:" | @@ )"`
 }

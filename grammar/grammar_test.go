@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/grammar/pgrammar"
 )
 
 var update = flag.Bool("update", false, "update golden files")
@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "update golden files")
 // TestEBNF keeps the grammar's EBNF as a golden file, so that every change
 // to the grammar shows up in review.
 func TestEBNF(t *testing.T) {
-	got := grammar.Parser().String() + "\n\n" + grammar.QueryParser().String() + "\n"
+	got := pgrammar.Parser().String() + "\n\n" + pgrammar.QueryParser().String() + "\n"
 	const golden = "testdata/grammar.ebnf"
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {

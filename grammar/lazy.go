@@ -2,8 +2,6 @@ package grammar
 
 import (
 	"iter"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // LazyStmts are a file's variable declarations and distributions, in
@@ -22,9 +20,9 @@ type LazyStmts struct {
 
 // LazyAt is where a lazy statement is, as its parse again needs it.
 type LazyAt struct {
-	Pos lexer.Position // its first token's
-	End int            // the offset just past its text: where the next token starts
-	Sum uint32         // a checksum of its text, if the parser keeps one, else 0
+	Pos Position // its first token's
+	End int      // the offset just past its text: where the next token starts
+	Sum uint32   // a checksum of its text, if the parser keeps one, else 0
 }
 
 // lazyAt is a LazyAt in 32-bit numbers.
@@ -56,8 +54,8 @@ func (s *LazyStmts) Len() int { return len(s.at) }
 // Err returns the error that ended an iteration, if one did.
 func (s *LazyStmts) Err() error { return s.err }
 
-func (s *LazyStmts) pos(a lazyAt) lexer.Position {
-	return lexer.Position{Filename: s.file, Offset: int(a.off), Line: int(a.line), Column: int(a.col)}
+func (s *LazyStmts) pos(a lazyAt) Position {
+	return Position{Filename: s.file, Offset: int(a.off), Line: int(a.line), Column: int(a.col)}
 }
 
 func (s *LazyStmts) lazyAt(a lazyAt) LazyAt {
@@ -123,8 +121,8 @@ func (s *LazyStmts) Dists() iter.Seq[*Dist] {
 
 // All yields every statement, parsed again, in source order, with its
 // position. The trees stay valid.
-func (s *LazyStmts) All() iter.Seq2[lexer.Position, Stmt] {
-	return func(yield func(lexer.Position, Stmt) bool) {
+func (s *LazyStmts) All() iter.Seq2[Position, Stmt] {
+	return func(yield func(Position, Stmt) bool) {
 		for _, a := range s.at {
 			st, ok := s.parse(a, false)
 			if !ok || !yield(s.pos(a), st) {

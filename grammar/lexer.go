@@ -2,57 +2,15 @@ package grammar
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
-
-// Token types produced by [Lexer].
-const (
-	EOF    = lexer.EOF
-	Ident  = lexer.TokenType(-2 - iota) // Storm, true, query, _x1
-	Number                              // 0.4, -3, 1e-6, .5
-	String                              // "0-3_days" (Value holds the unquoted text)
-	Punct                               // -> .. == ( ) { } [ ] , : ; = | * ? + - / ^ ~ < > <= >= !=
-)
-
-// Lexer is pbl's hand-written lexer. It implements participle's
-// lexer.Definition (and the BytesDefinition and StringDefinition fast
-// paths). Comments (// to end of line, /* ... */) and white space are
-// skipped; newlines are not significant.
-var Lexer lexer.Definition = lexDef{}
-
-type lexDef struct{}
-
-func (lexDef) Symbols() map[string]lexer.TokenType {
-	return map[string]lexer.TokenType{
-		"EOF": EOF, "Ident": Ident, "Number": Number, "String": String, "Punct": Punct,
-	}
-}
-
-func (d lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
-	src, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return d.LexBytes(filename, src)
-}
-
-func (lexDef) LexString(filename, input string) (lexer.Lexer, error) {
-	return &Scanner{src: input, pos: lexer.Position{Filename: filename, Line: 1, Column: 1}}, nil
-}
-
-func (d lexDef) LexBytes(filename string, input []byte) (lexer.Lexer, error) {
-	return d.LexString(filename, string(input))
-}
 
 // Scanner produces tokens from src. pos is the position of src[pos.Offset].
 type Scanner struct {
 	src string
-	pos lexer.Position
+	pos Position
 
 	atEnd bool // the last error is a block comment that the input ended in
 }
@@ -67,16 +25,15 @@ func (s *Scanner) advance(n int) {
 	s.pos.Column += n
 }
 
-// Next returns the next token. Lexical errors are returned as
-// *participle.Error-compatible lexer errors carrying the position.
-func (s *Scanner) Next() (lexer.Token, error) {
+// Next returns the next token. Lexical errors are *Error, positioned.
+func (s *Scanner) Next() (Token, error) {
 	if err := s.skipSpace(); err != nil {
-		return lexer.Token{}, err
+		return Token{}, err
 	}
 	src, i := s.src, s.pos.Offset
 	start := s.pos
 	if i >= len(src) {
-		return lexer.EOFToken(start), nil
+		return Token{Type: EOF, Pos: start}, nil
 	}
 	c := src[i]
 	switch {
@@ -99,16 +56,16 @@ func (s *Scanner) Next() (lexer.Token, error) {
 		}
 		if j == i {
 			r, _ := utf8.DecodeRuneInString(src[i:])
-			return lexer.Token{}, lexErrorf(start, "unexpected character %q", r)
+			return Token{}, lexErrorf(start, "unexpected character %q", r)
 		}
 		s.pos.Offset = j
 		s.pos.Column += utf8.RuneCountInString(src[i:j])
-		return lexer.Token{Type: Ident, Value: src[i:j], Pos: start}, nil
+		return Token{Type: Ident, Value: src[i:j], Pos: start}, nil
 	case '0' <= c && c <= '9' || c == '.' && i+1 < len(src) && isDigit(src[i+1]) ||
 		c == '-' && i+1 < len(src) && (isDigit(src[i+1]) || src[i+1] == '.' && i+2 < len(src) && isDigit(src[i+2])):
 		j := scanNumber(src, i)
 		s.advance(j - i)
-		return lexer.Token{Type: Number, Value: src[i:j], Pos: start}, nil
+		return Token{Type: Number, Value: src[i:j], Pos: start}, nil
 	case c == '"':
 		return s.scanString()
 	}
@@ -122,7 +79,7 @@ func (s *Scanner) Next() (lexer.Token, error) {
 		if i+1 < len(src) && src[i+1] == '.' {
 			n = 2
 		} else {
-			return lexer.Token{}, lexErrorf(start, "unexpected \".\"")
+			return Token{}, lexErrorf(start, "unexpected \".\"")
 		}
 	case '=', '<', '>':
 		if i+1 < len(src) && src[i+1] == '=' {
@@ -132,15 +89,15 @@ func (s *Scanner) Next() (lexer.Token, error) {
 		if i+1 < len(src) && src[i+1] == '=' {
 			n = 2
 		} else {
-			return lexer.Token{}, lexErrorf(start, "unexpected \"!\" (did you mean !=?)")
+			return Token{}, lexErrorf(start, "unexpected \"!\" (did you mean !=?)")
 		}
 	case '(', ')', '{', '}', '[', ']', ',', ':', ';', '|', '*', '?', '+', '/', '^', '~':
 	default:
 		r, _ := utf8.DecodeRuneInString(src[i:])
-		return lexer.Token{}, lexErrorf(start, "unexpected character %q", r)
+		return Token{}, lexErrorf(start, "unexpected character %q", r)
 	}
 	s.advance(n)
-	return lexer.Token{Type: Punct, Value: src[i : i+n], Pos: start}, nil
+	return Token{Type: Punct, Value: src[i : i+n], Pos: start}, nil
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
@@ -179,7 +136,7 @@ func scanNumber(src string, i int) int {
 
 // scanString scans a double-quoted string with Go escapes. The token's
 // value is the unquoted text.
-func (s *Scanner) scanString() (lexer.Token, error) {
+func (s *Scanner) scanString() (Token, error) {
 	src, i := s.src, s.pos.Offset
 	start := s.pos
 	j := i + 1
@@ -199,16 +156,16 @@ func (s *Scanner) scanString() (lexer.Token, error) {
 			if escaped {
 				u, err := strconv.Unquote(src[i : j+1])
 				if err != nil {
-					return lexer.Token{}, lexErrorf(start, "invalid escape in string %s", src[i:j+1])
+					return Token{}, lexErrorf(start, "invalid escape in string %s", src[i:j+1])
 				}
 				text = u
 			}
 			s.pos.Offset = j + 1
 			s.pos.Column += utf8.RuneCountInString(src[i : j+1])
-			return lexer.Token{Type: String, Value: text, Pos: start}, nil
+			return Token{Type: String, Value: text, Pos: start}, nil
 		}
 	}
-	return lexer.Token{}, lexErrorf(start, "string not terminated")
+	return Token{}, lexErrorf(start, "string not terminated")
 }
 
 // skipSpace skips white space and comments.
@@ -267,7 +224,7 @@ func (s *Scanner) skipSpace() error {
 }
 
 // TokenName names a token type for messages.
-func TokenName(t lexer.TokenType) string {
+func TokenName(t TokenType) string {
 	switch t {
 	case EOF:
 		return "end of file"
@@ -283,22 +240,21 @@ func TokenName(t lexer.TokenType) string {
 	return fmt.Sprintf("token %d", t)
 }
 
-// lexErrorf returns a positioned lexical error in participle's form, so the
-// parser reports it like any other syntax error.
-func lexErrorf(pos lexer.Position, format string, args ...any) error {
-	return &lexer.Error{Msg: fmt.Sprintf(format, args...), Pos: pos}
+// lexErrorf returns a positioned lexical error.
+func lexErrorf(pos Position, format string, args ...any) error {
+	return &Error{Msg: fmt.Sprintf(format, args...), Pos: pos}
 }
 
-// NewScanner returns a scanner over src; the parser uses it directly
-// rather than through the lexer.Definition interface.
+// NewScanner returns a scanner over src. Comments (// to end of line,
+// /* ... */) and white space are skipped; newlines are not significant.
 func NewScanner(filename, src string) *Scanner {
-	return &Scanner{src: src, pos: lexer.Position{Filename: filename, Line: 1, Column: 1}}
+	return &Scanner{src: src, pos: Position{Filename: filename, Line: 1, Column: 1}}
 }
 
 // NewScannerAt returns a scanner of src that starts at pos, a position in
 // src (its Offset, and the Line and Column there) such as a token's: it
 // scans the same tokens, at the same positions, as a scanner from the
 // start does from there.
-func NewScannerAt(src string, pos lexer.Position) *Scanner {
+func NewScannerAt(src string, pos Position) *Scanner {
 	return &Scanner{src: src, pos: pos}
 }

@@ -1,19 +1,17 @@
 package grammar
 
-import "github.com/alecthomas/participle/v2/lexer"
-
 // Space is a hypothesis space, `space H { ITEMS }`: parameters and the
 // values they range over, a prior, and how each row of data is
 // distributed given a hypothesis; or a conjunctive concept.
 type Space struct {
-	Pos   lexer.Position
+	Pos   Position
 	Name  *Name        `parser:"'space':Ident @@ '{':Punct"`
 	Items []*SpaceItem `parser:"@@* '}':Punct"`
 }
 
 // SpaceItem is one item of a space.
 type SpaceItem struct {
-	Pos     lexer.Position
+	Pos     Position
 	Param   *ParamDecl `parser:"(  @@"`
 	Concept *Concept   `parser:" | @@"`
 	Observe *Observe   `parser:" | @@"`
@@ -23,7 +21,7 @@ type SpaceItem struct {
 // ParamDecl is `w0, w1 in LO .. HI by STEP` (a grid), `k in {1, 2, 3}`
 // (listed values) or `w in real` (continuous).
 type ParamDecl struct {
-	Pos    lexer.Position
+	Pos    Position
 	Names  []*Name  `parser:"@@ ( ',':Punct @@ )* 'in':Ident"`
 	Real   bool     `parser:"(  @'real':Ident"`
 	Values []string `parser:" | '{':Punct @Number ( ',':Punct @Number )* '}':Punct"`
@@ -36,7 +34,7 @@ type ParamDecl struct {
 // conjunctive concepts over the discrete attributes A1, A2, ...,
 // predicting TARGET = STATE.
 type Concept struct {
-	Pos    lexer.Position
+	Pos    Position
 	Target *Name   `parser:"@@ '=':Punct"`
 	State  *Name   `parser:"@@ 'if':Ident 'conjunction':Ident '(':Punct"`
 	Attrs  []*Name `parser:"@@ ( ',':Punct @@ )* ')':Punct"`
@@ -45,7 +43,7 @@ type Concept struct {
 // Observe is `COLUMN ~ FAMILY(ARGS)`: how a row's COLUMN is distributed
 // given a hypothesis, as normal(MEAN, SD) or bernoulli(P).
 type Observe struct {
-	Pos    lexer.Position
+	Pos    Position
 	Column *Name   `parser:"@@ '~':Punct"`
 	Family string  `parser:"@Ident '(':Punct"`
 	Args   []*Expr `parser:"@@ ( ',':Punct @@ )* ')':Punct"`
@@ -54,7 +52,7 @@ type Observe struct {
 // Prior is `prior uniform` or `prior EXPR`, the unnormalised prior weight
 // of a hypothesis as an expression of the parameters.
 type Prior struct {
-	Pos     lexer.Position
+	Pos     Position
 	Uniform bool  `parser:"'prior':Ident ( @'uniform':Ident"`
 	Expr    *Expr `parser:"            | @@ )"`
 }
@@ -64,7 +62,7 @@ type Prior struct {
 // (right-associative) over unary -, over * and /, over + and -, over
 // comparisons.
 type Expr struct {
-	Pos   lexer.Position
+	Pos   Position
 	Left  *Sum   `parser:"@@"`
 	Op    string `parser:"( @( '==':Punct | '!=':Punct | '<=':Punct | '>=':Punct | '<':Punct | '>':Punct )"`
 	Right *Sum   `parser:"  @@ )?"`
@@ -72,7 +70,7 @@ type Expr struct {
 
 // Sum is a product followed by terms added or subtracted.
 type Sum struct {
-	Pos  lexer.Position
+	Pos  Position
 	Left *Product   `parser:"@@"`
 	Tail []*SumTail `parser:"@@*"`
 }
@@ -82,7 +80,7 @@ type Sum struct {
 // number's sign is the operator (with what binds tighter after it:
 // `x-2*y` is x - (2*y)).
 type SumTail struct {
-	Pos    lexer.Position
+	Pos    Position
 	Op     string     `parser:"(  @( '+':Punct | '-':Punct )"`
 	Right  *Product   `parser:"   @@"`
 	Number *string    `parser:" | @Number"`
@@ -92,28 +90,28 @@ type SumTail struct {
 
 // Product is a unary expression followed by factors multiplied or divided.
 type Product struct {
-	Pos  lexer.Position
+	Pos  Position
 	Left *Unary     `parser:"@@"`
 	Tail []*MulTail `parser:"@@*"`
 }
 
 // MulTail is `* UNARY` or `/ UNARY`.
 type MulTail struct {
-	Pos   lexer.Position
+	Pos   Position
 	Op    string `parser:"@( '*':Punct | '/':Punct )"`
 	Right *Unary `parser:"@@"`
 }
 
 // Unary is `- UNARY` or a power.
 type Unary struct {
-	Pos   lexer.Position
+	Pos   Position
 	Neg   *Unary `parser:"(  '-':Punct @@"`
 	Power *Power `parser:" | @@ )"`
 }
 
 // Power is a primary raised to an optional exponent, BASE ^ UNARY.
 type Power struct {
-	Pos  lexer.Position
+	Pos  Position
 	Base *Primary `parser:"@@"`
 	Exp  *Unary   `parser:"( '^':Punct @@ )?"`
 }
@@ -121,7 +119,7 @@ type Power struct {
 // Primary is a number, a function call, a name (a parameter or a data
 // column) or a parenthesised expression.
 type Primary struct {
-	Pos    lexer.Position
+	Pos    Position
 	Number *string `parser:"(  @Number"`
 	Call   *Call   `parser:" | @@"`
 	Ident  string  `parser:" | @Ident"`
@@ -131,7 +129,7 @@ type Primary struct {
 
 // Call is FUNCTION(ARGS): exp, log, sqrt, sigmoid, abs.
 type Call struct {
-	Pos  lexer.Position
+	Pos  Position
 	Fn   string  `parser:"@Ident '(':Punct"`
 	Args []*Expr `parser:"@@ ( ',':Punct @@ )* ')':Punct"`
 }

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/internal/spell"
 )
@@ -361,7 +359,7 @@ func (l *lowerer) setDist(v VarID, at Pos) {
 	l.dists[v] = distPos{at, true}
 }
 
-func pos(p lexer.Position) Pos { return Pos{File: p.Filename, Line: p.Line, Col: p.Column} }
+func pos(p grammar.Position) Pos { return Pos{File: p.Filename, Line: p.Line, Col: p.Column} }
 
 func (l *lowerer) varDecl(d *grammar.VarDecl) {
 	t := d.Type
@@ -753,7 +751,7 @@ func (l *lowerer) value(v *grammar.Value, child *Variable, normalize bool, dst [
 	return true
 }
 
-func (l *lowerer) number(p lexer.Position, s string) (float64, bool) {
+func (l *lowerer) number(p grammar.Position, s string) (float64, bool) {
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(x, 0) {
 		l.b.Errorf(pos(p), "number %s is out of range", s)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"hash/maphash"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -19,8 +17,8 @@ import (
 type parser struct {
 	file   string
 	sc     *grammar.Scanner
-	tok    lexer.Token // current token
-	ahead  lexer.Token // the token after tok, if peeked
+	tok    grammar.Token // current token
+	ahead  grammar.Token // the token after tok, if peeked
 	peeked bool
 
 	// lazy, if set, receives the positions of the variable declarations
@@ -45,11 +43,11 @@ func newParser(filename, src string) *parser {
 	return p
 }
 
-func (p *parser) read() lexer.Token {
+func (p *parser) read() grammar.Token {
 	t, err := p.sc.Next()
 	if err != nil {
 		pos := p.tok.Pos
-		var le *lexer.Error
+		var le *grammar.Error
 		if errors.As(err, &le) {
 			pos, err = le.Pos, errors.New(le.Msg)
 		}
@@ -73,14 +71,14 @@ func (p *parser) next() {
 }
 
 // peek returns the token after the current one.
-func (p *parser) peek() lexer.Token {
+func (p *parser) peek() grammar.Token {
 	if !p.peeked {
 		p.ahead, p.peeked = p.read(), true
 	}
 	return p.ahead
 }
 
-func (p *parser) fail(pos lexer.Position, format string, args ...any) {
+func (p *parser) fail(pos grammar.Position, format string, args ...any) {
 	var kind error
 	if p.tok.Type == grammar.EOF {
 		kind = ErrIncomplete
@@ -181,7 +179,7 @@ func (p *parser) takePool() {
 
 // addLazy adds the statement just parsed, which started at pos, to the
 // lazy ones (its text runs to the current token), and frees its nodes.
-func (p *parser) addLazy(pos lexer.Position, dist bool) {
+func (p *parser) addLazy(pos grammar.Position, dist bool) {
 	if p.pool != nil {
 		p.pool.reset()
 		p.pool = nil
@@ -736,8 +734,7 @@ func (p *parser) expectStmt() *grammar.Expect {
 		if p.tok.Type != grammar.Number {
 			p.fail(p.tok.Pos, "expected a tolerance after within, found %s", describe(p.tok))
 		}
-		t := p.tok
-		e.Within = &t
+		e.Within = &grammar.Tolerance{Pos: p.tok.Pos, Value: p.tok.Value}
 		p.next()
 	}
 	return e

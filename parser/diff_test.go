@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/grammar/pgrammar"
 	"github.com/pbl-lang/pbl/parser"
 )
 
@@ -21,7 +21,7 @@ import (
 func checkSame(t *testing.T, filename, src string) {
 	t.Helper()
 	hand, herr := parser.Parse(filename, []byte(src))
-	part, perr := grammar.Parser().ParseString(filename, src)
+	part, perr := pgrammar.Parser().ParseString(filename, src)
 	switch {
 	case herr != nil && perr != nil:
 		return
@@ -39,12 +39,12 @@ func checkSame(t *testing.T, filename, src string) {
 
 // positionComparer compares positions field by field, so that a diff names
 // the differing field.
-var positionComparer = cmp.Comparer(func(a, b lexer.Position) bool { return a == b })
+var positionComparer = cmp.Comparer(func(a, b grammar.Position) bool { return a == b })
 
 func checkSameQuery(t *testing.T, src string) {
 	t.Helper()
 	hand, herr := parser.ParseQuery("query", src)
-	part, perr := grammar.QueryParser().ParseString("query", src)
+	part, perr := pgrammar.QueryParser().ParseString("query", src)
 	switch {
 	case herr != nil && perr != nil:
 		return

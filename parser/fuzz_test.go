@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/grammar/pgrammar"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/parser"
 )
@@ -38,7 +39,7 @@ func participleParse(filename, src string) (f *grammar.File, err error) {
 			err = errors.New("participle panicked")
 		}
 	}()
-	return grammar.Parser().ParseString(filename, src)
+	return pgrammar.Parser().ParseString(filename, src)
 }
 
 func FuzzParse(f *testing.F) {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/pbl-lang/pbl/grammar"
@@ -44,8 +43,8 @@ func loadAll(f *grammar.File) (*grammar.File, int) {
 }
 
 // stmtPos returns a statement's position (its Pos field).
-func stmtPos(s grammar.Stmt) lexer.Position {
-	return reflect.ValueOf(s).Elem().FieldByName("Pos").Interface().(lexer.Position)
+func stmtPos(s grammar.Stmt) grammar.Position {
+	return reflect.ValueOf(s).Elem().FieldByName("Pos").Interface().(grammar.Position)
 }
 
 // checkLean fails unless ParseLean fails as Parse does, with the same

@@ -105,7 +105,7 @@ var fileTests = []struct{ input, want string }{
 	{`expect P(A=a | B=b) == 0.4`,
 		`(File Stmts=((Expect Query=(Query Kind=P Targets=((Term Name=(Name Ident=A) State=(Name Ident=a))) Bar=true Given=((Term Name=(Name Ident=B) State=(Name Ident=b)))) Value=(ExpectValue Number=0.4))))`},
 	{`expect P(A | B=b) == [0.3, 0.7] within 1e-6`,
-		`(File Stmts=((Expect Query=(Query Kind=P Targets=((Term Name=(Name Ident=A))) Bar=true Given=((Term Name=(Name Ident=B) State=(Name Ident=b)))) Value=(ExpectValue Vector=(0.3 0.7)) Within=1e-6)))`},
+		`(File Stmts=((Expect Query=(Query Kind=P Targets=((Term Name=(Name Ident=A))) Bar=true Given=((Term Name=(Name Ident=B) State=(Name Ident=b)))) Value=(ExpectValue Vector=(0.3 0.7)) Within=(Tolerance Value=1e-6))))`},
 	{`expect MPE(T=true) == {S: true, "L x": 0}`,
 		`(File Stmts=((Expect Query=(Query Kind=MPE Targets=((Term Name=(Name Ident=T) State=(Name Ident=true)))) Value=(ExpectValue Assign=((Binding Name=(Name Ident=S) State=(Name Ident=true)) (Binding Name=(Name Quoted="L x") State=(Name Number=0)))))))`},
 	{`expect indep(A, B | C) == false`,

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -9,9 +8,6 @@ import (
 	"reflect"
 	"strings"
 	"unsafe"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
@@ -136,7 +132,7 @@ var sumSeed = maphash.MakeSeed()
 
 // changed is the error of a statement that reads differently the second
 // time.
-func changed(at lexer.Position) error {
+func changed(at grammar.Position) error {
 	return &ir.Error{Pos: Pos(at), Msg: "the file changed while it was loaded (this statement reads differently the second time)", Err: ErrSourceChanged}
 }
 
@@ -202,7 +198,7 @@ func cloneStrings(v reflect.Value) {
 // if the statement was read again from a file (that changed since,
 // beyond what the hash saw), else into a plain panic (src changed since,
 // which ParseLean rules out).
-func (p *parser) recheck(at lexer.Position, err *error) {
+func (p *parser) recheck(at grammar.Position, err *error) {
 	if r := recover(); r != nil {
 		if b, ok := r.(bailout); ok {
 			if p.reread {
@@ -242,35 +238,13 @@ func recoverErr(filename string, err *error) {
 	}
 }
 
-// Pos converts a participle position.
-func Pos(p lexer.Position) ir.Pos {
+// Pos converts a syntax tree position.
+func Pos(p grammar.Position) ir.Pos {
 	return ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
 }
 
-// convert turns a participle error into an ir.ErrorList with a message in
-// pbl's words.
-func convert(filename string, err error) error {
-	var ut *participle.UnexpectedTokenError
-	var pe participle.Error
-	switch {
-	case errors.As(err, &ut):
-		pos := Pos(ut.Unexpected.Pos)
-		pos.File = filename
-		msg := "unexpected " + describe(ut.Unexpected)
-		if ut.Expect != "" {
-			msg += ", expected " + ut.Expect
-		}
-		return ir.ErrorList{&ir.Error{Pos: pos, Msg: msg}}
-	case errors.As(err, &pe):
-		pos := Pos(pe.Position())
-		pos.File = filename
-		return ir.ErrorList{&ir.Error{Pos: pos, Msg: cleanMsg(pe.Message())}}
-	}
-	return ir.ErrorList{ir.Errorf(ir.Pos{File: filename}, "%v", err)}
-}
-
 // describe names a token for an error message.
-func describe(t lexer.Token) string {
+func describe(t grammar.Token) string {
 	switch t.Type {
 	case grammar.EOF:
 		return "end of file"
@@ -280,14 +254,4 @@ func describe(t lexer.Token) string {
 		return "number " + t.Value
 	}
 	return fmt.Sprintf("%q", t.Value)
-}
-
-// cleanMsg rewrites participle's messages into pbl's style: lower case, no
-// Go type names.
-func cleanMsg(msg string) string {
-	msg = strings.ReplaceAll(msg, "<ident>", "name")
-	msg = strings.ReplaceAll(msg, "<string>", "string")
-	msg = strings.ReplaceAll(msg, "<number>", "number")
-	msg = strings.ReplaceAll(msg, "<eof>", "end of file")
-	return msg
 }

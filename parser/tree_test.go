@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/pbl-lang/pbl/grammar"
 )
 
 // treeString prints a syntax tree as a compact S-expression, showing only
-// non-empty fields and no positions (a captured token shows its text), e.g.
+// non-empty fields and no positions, e.g.
 // (File Stmts=((VarDecl Names=((Name Ident=Storm)) Type=(Type Bool=true)))).
 func treeString(n any) string {
 	var b strings.Builder
@@ -21,10 +21,7 @@ func treeString(n any) string {
 
 var plain = regexp.MustCompile(`^[A-Za-z0-9_.+-]+$`)
 
-var (
-	positionType = reflect.TypeOf(lexer.Position{})
-	tokenType    = reflect.TypeOf(lexer.Token{})
-)
+var positionType = reflect.TypeOf(grammar.Position{})
 
 func writeTree(out *strings.Builder, x reflect.Value) {
 	switch x.Kind() {
@@ -43,10 +40,6 @@ func writeTree(out *strings.Builder, x reflect.Value) {
 			writeTree(out, x.Elem())
 		}
 	case reflect.Struct:
-		if x.Type() == tokenType { // a captured token: its text
-			writeTree(out, x.FieldByName("Value"))
-			return
-		}
 		fmt.Fprintf(out, "(%s", x.Type().Name())
 		for i := range x.NumField() {
 			f := x.Field(i)

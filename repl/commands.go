@@ -13,8 +13,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pbl-lang/pbl/formats/dot"
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/infer"
@@ -219,8 +217,8 @@ func (s *Session) lookupVar(w word) (*ir.Variable, bool) {
 // the words: the words a query would get for an undefined variable or an
 // unknown state, with the same hints. It is nil if the query is valid.
 func (s *Session) nameError(name, state word) error {
-	at := func(p ir.Pos) lexer.Position {
-		return lexer.Position{Filename: p.File, Line: p.Line, Column: p.Col}
+	at := func(p ir.Pos) grammar.Position {
+		return grammar.Position{Filename: p.File, Line: p.Line, Column: p.Col}
 	}
 	t := &grammar.Term{Pos: at(name.pos), Name: &grammar.Name{Pos: at(name.pos), Quoted: name.text}}
 	if state.text != "" {

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
@@ -111,7 +109,7 @@ func (s *Session) learnCompletions(head string) ([]string, bool) {
 	if len(s.pending) > 0 {
 		text = strings.Join(s.pending, "\n") + "\n" + head
 	}
-	var toks []lexer.Token
+	var toks []grammar.Token
 	sc := grammar.NewScanner(InputName, text)
 	for {
 		t, err := sc.Next()
@@ -123,7 +121,7 @@ func (s *Session) learnCompletions(head string) ([]string, bool) {
 		}
 		toks = append(toks, t)
 	}
-	isWith := func(t lexer.Token) bool { return t.Type == grammar.Ident && t.Value == "with" }
+	isWith := func(t grammar.Token) bool { return t.Type == grammar.Ident && t.Value == "with" }
 	n := len(toks)
 	if n > 0 && isWith(toks[n-1]) {
 		return learn.MethodNames(), true

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -38,23 +37,6 @@ type decl struct {
 	off, end int    // the name's bytes
 	line     int    // the declaration's line (zero-based)
 	stmtEnd  int    // the byte offset where the line of the declaring statement's name ends
-}
-
-// uriPath returns the file path of a file: URI, or the URI itself.
-func uriPath(uri string) string {
-	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" {
-		return uri
-	}
-	return filepath.FromSlash(u.Path)
-}
-
-// pathURI returns the file: URI of an absolute path (others unchanged).
-func pathURI(path string) string {
-	if !filepath.IsAbs(path) {
-		return path
-	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
 
 // newDocument reads a document's text and analyses it.

@@ -48,7 +48,7 @@ func Read(filename string, src []byte) (m *ir.Model, err error) {
 // syntax is BIF's lexical syntax. Words are maximal runs of bytes other
 // than these, so names such as "<5", "5-12", "12+", ">=7.5" and
 // "Asy/Patch" (all in bnlearn's child.bif) are single words.
-var syntax = textscan.NewSyntax("{}()[],;|", textscan.Comment{Open: "//"}, textscan.Comment{Open: "/*", Close: "*/"})
+var syntax = &textscan.Syntax{Punct: "{}()[],;|", Comments: []textscan.Comment{{Open: "//"}, {Open: "/*", Close: "*/"}}}
 
 // parser reads a BIF file in one pass, declaring variables on the builder
 // as their blocks end and filling each CPT directly from its rows.

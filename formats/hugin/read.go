@@ -71,7 +71,7 @@ type group struct {
 // than these, so that a number such as 1.5e-3 and a name such as
 // N0_7muVerMo are single words; what a word means depends on where it
 // appears.
-var syntax = textscan.NewSyntax("{}()=;|,", textscan.Comment{Open: "%"})
+var syntax = &textscan.Syntax{Punct: "{}()=;|,", Comments: []textscan.Comment{{Open: "%"}}}
 
 // parser reads a NET file in one pass into node and potential
 // declarations, then builds the model from them.
@@ -88,10 +88,13 @@ func newParser(filename string, src []byte) *parser {
 	return p
 }
 
-// nodeWords are the words that may begin a node declaration.
-var nodeWords = map[string]bool{
-	"node": true, "discrete": true, "continuous": true,
-	"chance": true, "decision": true, "utility": true, "function": true,
+// isNodeWord reports whether w may begin a node declaration.
+func isNodeWord(w string) bool {
+	switch w {
+	case "node", "discrete", "continuous", "chance", "decision", "utility", "function":
+		return true
+	}
+	return false
 }
 
 // atElement reports whether the current token begins a node or potential.
@@ -100,7 +103,7 @@ func (p *parser) atElement() bool {
 		return false
 	}
 	w := string(p.S.Bytes(p.Tok))
-	return w == "potential" || nodeWords[w]
+	return w == "potential" || isNodeWord(w)
 }
 
 // atElementStart reports whether the current token begins a node or a
@@ -282,7 +285,7 @@ func (p *parser) expectSemi(what string) {
 func (p *parser) parseNode() {
 	first := p.Tok
 	var words []string
-	for p.Tok.Kind == textscan.Word && nodeWords[string(p.S.Bytes(p.Tok))] && !p.Is("node") {
+	for p.Tok.Kind == textscan.Word && isNodeWord(string(p.S.Bytes(p.Tok))) && !p.Is("node") {
 		words = append(words, string(p.S.Bytes(p.Tok)))
 		p.Next()
 	}

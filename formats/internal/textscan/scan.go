@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -69,16 +70,36 @@ const (
 )
 
 // Syntax is the lexical syntax of a format: its punctuation and its
-// comments.
+// comments. A reader may declare its syntax as a literal,
+//
+//	var syntax = &textscan.Syntax{Punct: "{}();", Comments: []textscan.Comment{{Open: "%"}}}
+//
+// which costs nothing at start-up: the table of byte classes is built on
+// first use (or by [NewSyntax]), and a bad punctuation or comment opener
+// panics then. A Syntax must not be changed once used.
 type Syntax struct {
-	class    [256]class
-	comments []Comment
+	Punct    string    // the bytes that are tokens of their own
+	Comments []Comment // the forms of comment
+
+	once  sync.Once
+	class [256]class // built by table
 }
 
 // NewSyntax returns the syntax whose punctuation is the bytes of punct and
-// whose comments are comments.
+// whose comments are comments, its table built.
 func NewSyntax(punct string, comments ...Comment) *Syntax {
-	syn := &Syntax{comments: comments}
+	syn := &Syntax{Punct: punct, Comments: comments}
+	syn.table()
+	return syn
+}
+
+// table returns the byte classes of syn, building them on first use.
+func (syn *Syntax) table() *[256]class {
+	syn.once.Do(syn.build)
+	return &syn.class
+}
+
+func (syn *Syntax) build() {
 	for c := 0; c < 0x20; c++ {
 		syn.class[c] = cIllegal
 	}
@@ -88,19 +109,18 @@ func NewSyntax(punct string, comments ...Comment) *Syntax {
 	}
 	syn.class['\n'] = cNewline
 	syn.class['"'] = cQuote
-	for _, c := range []byte(punct) {
+	for _, c := range []byte(syn.Punct) {
 		if syn.class[c] != cWord || c >= utf8.RuneSelf {
 			panic("textscan: bad punctuation " + strconv.QuoteRune(rune(c)))
 		}
 		syn.class[c] = cPunct
 	}
-	for _, cm := range comments {
+	for _, cm := range syn.Comments {
 		if cm.Open == "" || syn.class[cm.Open[0]] != cWord && syn.class[cm.Open[0]] != cComment {
 			panic("textscan: bad comment opener " + strconv.Quote(cm.Open))
 		}
 		syn.class[cm.Open[0]] = cComment
 	}
-	return syn
 }
 
 // IsWord reports whether s reads back as a single word: it is not empty,
@@ -110,8 +130,9 @@ func (syn *Syntax) IsWord(s string) bool {
 	if s == "" {
 		return false
 	}
+	class := syn.table()
 	for i := 0; i < len(s); i++ {
-		switch syn.class[s[i]] {
+		switch class[s[i]] {
 		case cWord:
 		case cComment:
 			if syn.commentAt([]byte(s[i:])) != nil {
@@ -126,8 +147,8 @@ func (syn *Syntax) IsWord(s string) bool {
 
 // commentAt returns the comment that begins src, or nil.
 func (syn *Syntax) commentAt(src []byte) *Comment {
-	for i := range syn.comments {
-		cm := &syn.comments[i]
+	for i := range syn.Comments {
+		cm := &syn.Comments[i]
 		if len(src) >= len(cm.Open) && string(src[:len(cm.Open)]) == cm.Open {
 			return cm
 		}
@@ -160,6 +181,7 @@ type Scanner struct {
 // NewScanner returns a scanner of src, in the syntax syn, whose positions
 // are in file.
 func NewScanner(syn *Syntax, file string, src []byte, errf func(ir.Pos, string, ...any)) *Scanner {
+	syn.table()
 	s := &Scanner{syn: syn, src: src, file: file, line: 1, errf: errf}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		s.bom = 3 // UTF-8 byte order mark
@@ -177,7 +199,7 @@ func (s *Scanner) newline(off int) {
 // Next returns the next token. The offset is kept in a local variable
 // while scanning (3% fewer instructions than the field on pigs.bif).
 func (s *Scanner) Next() Token {
-	src, class := s.src, &s.syn.class
+	src, class := s.src, &s.syn.class // built by NewScanner
 	off := s.off
 	bol := off == s.lineStart
 skip:

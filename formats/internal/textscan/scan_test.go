@@ -8,8 +8,10 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
+// The syntaxes of the tests: one declared as a literal, as readers do,
+// whose table is built on first use, one by NewSyntax.
 var (
-	slashes = NewSyntax("{}()[],;|", Comment{Open: "//"}, Comment{Open: "/*", Close: "*/"})
+	slashes = &Syntax{Punct: "{}()[],;|", Comments: []Comment{{Open: "//"}, {Open: "/*", Close: "*/"}}}
 	percent = NewSyntax("{}()=;|,", Comment{Open: "%"})
 )
 
@@ -183,5 +185,26 @@ func TestNewSyntaxPanics(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// A Syntax declared as a literal answers IsWord before any scanner has
+// used it, as NewSyntax's does.
+func TestSyntaxLiteral(t *testing.T) {
+	lit := &Syntax{Punct: "{}=;", Comments: []Comment{{Open: "%"}, {Open: "/*", Close: "*/"}}}
+	built := NewSyntax("{}=;", Comment{Open: "%"}, Comment{Open: "/*", Close: "*/"})
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"abc", true}, {"a/b", true}, {"5-12", true}, {"", false}, {"a b", false}, {"a=b", false},
+		{"50%", false}, {"a/*b", false}, {`"q"`, false}, {"a\x01", false},
+	} {
+		if got := lit.IsWord(c.s); got != c.want {
+			t.Errorf("literal IsWord(%q) = %v, want %v", c.s, got, c.want)
+		}
+		if got := built.IsWord(c.s); got != c.want {
+			t.Errorf("NewSyntax IsWord(%q) = %v, want %v", c.s, got, c.want)
+		}
 	}
 }

@@ -13,17 +13,21 @@ import (
 // This file writes the compact tables as they are written in pbl:
 // noisy_or(...), noisy_max(...), a logical formula or a lookup.
 
-// keywords are the words that a compact table reads as its own where a
-// name may stand: a variable or state so named is written quoted.
-var keywords = map[string]bool{
-	"leak": true, "and": true, "or": true, "not": true, "else": true,
-	"normal": true, "normalize": true, "noisy_or": true, "noisy_max": true, "lookup": true,
+// isKeyword reports whether a compact table reads w as its own word where
+// a name may stand: a variable or state so named is written quoted.
+func isKeyword(w string) bool {
+	switch w {
+	case "leak", "and", "or", "not", "else",
+		"normal", "normalize", "noisy_or", "noisy_max", "lookup":
+		return true
+	}
+	return false
 }
 
 // word quotes name as a compact table needs it: a keyword or a number is
 // quoted too.
 func word(name string) string {
-	if ir.IsIdent(name) && !keywords[name] {
+	if ir.IsIdent(name) && !isKeyword(name) {
 		return name
 	}
 	return strconv.Quote(name)

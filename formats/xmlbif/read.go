@@ -97,11 +97,22 @@ type seg struct {
 // bail is the panic value that stops the reader after malformed XML.
 type bail struct{}
 
-// xmlDeclRx matches the XML declaration's encoding. It is compiled at the
-// first read, not in package init, which every run of pbl pays (issue 16).
-var xmlDeclRx = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']`)
-})
+// xmlDecl holds the regular expression that matches the XML declaration's
+// encoding. It is compiled at the first read, not in package init, which
+// every run of pbl pays (issue 16); a sync.OnceValue would still allocate
+// there.
+var xmlDecl struct {
+	once sync.Once
+	rx   *regexp.Regexp
+}
+
+// xmlDeclRx returns xmlDecl's regular expression, compiling it once.
+func xmlDeclRx() *regexp.Regexp {
+	xmlDecl.once.Do(func() {
+		xmlDecl.rx = regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']`)
+	})
+	return xmlDecl.rx
+}
 
 func newReader(filename string, src []byte) *reader {
 	r := &reader{file: filename, src: src, b: ir.NewBuilder(filename), cLine: 1, cCol: 1, broken: map[string]bool{}}

@@ -34,10 +34,20 @@ func hasAVX512() bool {
 	return b7&avx512f != 0 && b7&avx512dq != 0
 }
 
-// cpuHasAVX512 is hasAVX512, asked at the first k-means rather than at
-// start-up: under a hypervisor each CPUID traps, and the three cost every
-// run of pbl about 30 µs (issue 16).
-var cpuHasAVX512 = sync.OnceValue(hasAVX512)
+// avx512 is the answer of hasAVX512, asked at the first k-means rather
+// than at start-up: under a hypervisor each CPUID traps, and the three
+// cost every run of pbl about 30 µs (issue 16). (A sync.OnceValue would
+// still allocate at start-up.)
+var avx512 struct {
+	once sync.Once
+	ok   bool
+}
+
+// cpuHasAVX512 is hasAVX512, asked once.
+func cpuHasAVX512() bool {
+	avx512.once.Do(func() { avx512.ok = hasAVX512() })
+	return avx512.ok
+}
 
 // argmin2AVX512 is written in kernel_amd64.s.
 //

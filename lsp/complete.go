@@ -10,17 +10,27 @@ import (
 
 // queryForms are the keywords that start a query, offered with what they
 // ask for.
-var queryForms = map[string]string{
-	"P":       "P(X | e): a probability, a table, P(e), P(* | e)",
-	"MPE":     "MPE(e): the most probable assignment of every unobserved variable",
-	"MAP":     "MAP(X, Y | e): the most probable assignment of X, Y",
-	"indep":   "indep(A, B | C): d-separation",
-	"density": "density(x=1.3 | e): the density of real values",
-	"entropy": "entropy(X | e): in bits",
-	"MI":      "MI(X, Y | e): mutual information, in bits",
-	"ML":      "ML(H | D): the maximum likelihood hypothesis",
-	"MDL":     "MDL(H | D): the minimum description length hypothesis",
-	"Gibbs":   "Gibbs(H | D): a hypothesis drawn from the posterior",
+var queryForms = [...]struct{ keyword, doc string }{
+	{"P", "P(X | e): a probability, a table, P(e), P(* | e)"},
+	{"MPE", "MPE(e): the most probable assignment of every unobserved variable"},
+	{"MAP", "MAP(X, Y | e): the most probable assignment of X, Y"},
+	{"indep", "indep(A, B | C): d-separation"},
+	{"density", "density(x=1.3 | e): the density of real values"},
+	{"entropy", "entropy(X | e): in bits"},
+	{"MI", "MI(X, Y | e): mutual information, in bits"},
+	{"ML", "ML(H | D): the maximum likelihood hypothesis"},
+	{"MDL", "MDL(H | D): the minimum description length hypothesis"},
+	{"Gibbs", "Gibbs(H | D): a hypothesis drawn from the posterior"},
+}
+
+// queryForm returns what the keyword k asks for if it starts a query.
+func queryForm(k string) (doc string, ok bool) {
+	for _, f := range queryForms {
+		if f.keyword == k {
+			return f.doc, true
+		}
+	}
+	return "", false
 }
 
 // complete returns the completions of the word that ends at byte offset
@@ -60,7 +70,7 @@ func (d *document) complete(off int) []CompletionItem {
 		if strings.HasPrefix(k, prefix) && !seen[k] {
 			seen[k] = true
 			item := CompletionItem{Label: k, Kind: KindKeyword}
-			if doc, ok := queryForms[k]; ok {
+			if doc, ok := queryForm(k); ok {
 				item.Kind, item.Detail = KindFunction, doc
 			}
 			out = append(out, item)

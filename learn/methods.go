@@ -97,14 +97,17 @@ var Methods = []*MethodSpec{
 	{Name: "mestimate", Method: MEstimate, Summary: "Mitchell's m-estimate (n_c + m/k)/(n + m), with the prior p = 1/k",
 		Options: []OptionSpec{{Name: "m", Default: 1, Help: "the equivalent sample size m"}}},
 	{Name: "em", Method: EM, Summary: "expectation-maximisation: maximum likelihood with hidden variables and missing cells (MAP with alpha or ess)",
-		Options: append([]OptionSpec{
+		Options: []OptionSpec{
 			{Name: "alpha", Help: "a pseudo-count added to every cell's expected count (MAP); 0: maximum likelihood"},
 			{Name: "ess", Positive: true, Help: "the BDeu equivalent sample size of the prior (MAP; replaces alpha)"},
-		}, iterOptions(DefaultEMIter)...),
+			optInit, optSeed, optRestarts, maxIterOption(DefaultEMIter), optTol,
+		},
 		Exclusive: [][]string{{"alpha", "ess"}}},
 	{Name: "gradient", Method: Gradient, Summary: "gradient ascent on the log-likelihood (Mitchell §6.11.5), with a line search that adapts the step",
-		Options: append(iterOptions(DefaultGradientIter),
-			OptionSpec{Name: "eta", Default: DefaultEta, Positive: true, Help: "the first step size η, per row and case; the line search adapts it"})},
+		Options: []OptionSpec{
+			optInit, optSeed, optRestarts, maxIterOption(DefaultGradientIter), optTol,
+			{Name: "eta", Default: DefaultEta, Positive: true, Help: "the first step size η, per row and case; the line search adapts it"},
+		}},
 }
 
 // The default numbers of iterations of the iterative methods.
@@ -117,15 +120,21 @@ const (
 // when the log-likelihood changes by less than this share of itself.
 const DefaultTol = 1e-6
 
-// iterOptions are the options of an iterative method.
-func iterOptions(maxIter int) []OptionSpec {
-	return []OptionSpec{
-		{Name: "init", Choices: InitNames, Help: "the start: model (the model's own tables), uniform or random (default: random with hidden variables, else model)"},
-		{Name: "seed", Default: 1, Integer: true, Max: 1 << 53, Help: "the seed of random starts"},
-		{Name: "restarts", Default: 1, Positive: true, Integer: true, Max: 1e6, Help: "the number of starts (the first from init, the others random); the best is kept"},
-		{Name: "max_iter", Default: float64(maxIter), Positive: true, Integer: true, Max: 1e9, Help: "the most iterations of each start"},
-		{Name: "tol", Default: DefaultTol, Help: "stop when the log-likelihood changes by less than this share of itself (0: run max-iter iterations)"},
-	}
+// The options of the iterative methods, which Methods lists in this order
+// (init, seed, restarts, max_iter, tol). They are variables, not a
+// function's result, so that Methods is laid out by the compiler rather
+// than built at start-up.
+var (
+	optInit     = OptionSpec{Name: "init", Choices: InitNames, Help: "the start: model (the model's own tables), uniform or random (default: random with hidden variables, else model)"}
+	optSeed     = OptionSpec{Name: "seed", Default: 1, Integer: true, Max: 1 << 53, Help: "the seed of random starts"}
+	optRestarts = OptionSpec{Name: "restarts", Default: 1, Positive: true, Integer: true, Max: 1e6, Help: "the number of starts (the first from init, the others random); the best is kept"}
+	optTol      = OptionSpec{Name: "tol", Default: DefaultTol, Help: "stop when the log-likelihood changes by less than this share of itself (0: run max-iter iterations)"}
+)
+
+// maxIterOption is the option max_iter of an iterative method whose
+// default is maxIter.
+func maxIterOption(maxIter float64) OptionSpec {
+	return OptionSpec{Name: "max_iter", Default: maxIter, Positive: true, Integer: true, Max: 1e9, Help: "the most iterations of each start"}
 }
 
 // Iterative reports whether the method learns by iterating from a start

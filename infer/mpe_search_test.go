@@ -393,3 +393,19 @@ func TestMPESearchMarkov(t *testing.T) {
 		}
 	}
 }
+
+// The cache codes +Inf, the bound of a subproblem with none known, as 0 (a
+// fresh table's entries), and decodes every bound back bit for bit.
+func TestCacheCode(t *testing.T) {
+	if infBits != math.Float64bits(math.Inf(1)) {
+		t.Fatalf("infBits = %#x, want the bits of +Inf", uint64(infBits))
+	}
+	if c := cacheCode(math.Inf(1)); c != 0 {
+		t.Errorf("cacheCode(+Inf) = %#x, want 0", c)
+	}
+	for _, u := range []float64{math.Inf(1), math.Inf(-1), 0, -1.5, 1e-300, -745.1} {
+		if got := cacheBound(cacheCode(u)); math.Float64bits(got) != math.Float64bits(u) {
+			t.Errorf("cacheBound(cacheCode(%g)) = %g", u, got)
+		}
+	}
+}

@@ -393,8 +393,10 @@ func (s *aoSearch) greedy(i int32, ga []int) float64 {
 	return math.Inf(-1)
 }
 
-// infBits are the bits of +Inf, the bound of a subproblem with none known.
-var infBits = math.Float64bits(math.Inf(1))
+// infBits are the bits of +Inf (math.Float64bits(math.Inf(1))), the bound
+// of a subproblem with none known; a constant, so that start-up need not
+// compute it.
+const infBits = 0x7ff0000000000000
 
 // cacheCode encodes a cached bound so that +Inf is 0, and cacheBound
 // decodes it: a fresh table need not be filled.

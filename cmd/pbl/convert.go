@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,26 +14,22 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
-// writers maps an output extension to its exporter: pbl.Write, but for
-// the header comment a .pbl file gets, which names the input.
-var writers = func() map[string]func(w io.Writer, m *ir.Model, in string) error {
-	out := map[string]func(w io.Writer, m *ir.Model, in string) error{}
-	for _, ext := range pbl.WriteFormats {
-		out[ext] = func(w io.Writer, m *ir.Model, _ string) error { return pbl.Write(w, m, ext) }
-	}
-	out[".pbl"] = func(w io.Writer, m *ir.Model, in string) error {
-		return source.Write(w, m, "Converted from "+filepath.Base(in)+" by pbl convert.")
-	}
-	return out
-}()
+// canWrite reports whether pbl writes the format of the output file path,
+// by its extension (in any case).
+func canWrite(path string) bool {
+	return slices.Contains(pbl.WriteFormats, strings.ToLower(filepath.Ext(path)))
+}
 
-func outputFormats() string {
-	var exts []string
-	for e := range writers {
-		exts = append(exts, e)
+// outputFormats lists the extensions pbl writes, for messages.
+func outputFormats() string { return strings.Join(pbl.WriteFormats, ", ") }
+
+// writeModel writes m to w in the format of the output file path's
+// extension: pbl.Write, but a .pbl file begins with the comment header.
+func writeModel(w io.Writer, m *ir.Model, path, header string) error {
+	if strings.EqualFold(filepath.Ext(path), ".pbl") {
+		return source.Write(w, m, header)
 	}
-	sort.Strings(exts)
-	return strings.Join(exts, ", ")
+	return pbl.Write(w, m, filepath.Ext(path))
 }
 
 // convertCmd reads a model in one format and writes it in another, chosen
@@ -43,8 +39,7 @@ func convertCmd(c *cli, args []string) int {
 		return c.usageErr("convert", "want an input and an output file, got %s", plural(len(args), "argument"))
 	}
 	in, out := args[0], args[1]
-	write, ok := writers[strings.ToLower(filepath.Ext(out))]
-	if !ok {
+	if !canWrite(out) {
 		return c.usageErr("convert", "cannot write %q: unknown output format (pbl writes %s)", out, outputFormats())
 	}
 	if err := checkOutput(out, in); err != nil {
@@ -61,7 +56,7 @@ func convertCmd(c *cli, args []string) int {
 		return exitError
 	}
 	var buf bytes.Buffer
-	if err := write(&buf, m, in); err != nil {
+	if err := writeModel(&buf, m, out, "Converted from "+filepath.Base(in)+" by pbl convert."); err != nil {
 		c.report(fmt.Errorf("%s: %v", out, err))
 		return exitError
 	}

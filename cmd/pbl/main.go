@@ -75,29 +75,25 @@ type command struct {
 	flags               func(c *cli, fs *flag.FlagSet)
 }
 
-var commands []*command
-
-func init() {
-	commands = []*command{
-		{name: "run", args: "FILE.pbl", summary: "Run runs a model file's statements (its queries) in order and prints each result.", run: runCmd, flags: engineFlags},
-		{name: "query", args: "MODEL QUERY...", summary: "Query answers the queries given on the command line using only the model's declarations;\nit does not run the file's own statements. MODEL is a .pbl, .bif, .bif.gz, .xml\n(XMLBIF), .net (Hugin) or .uai file.\nQuote each query for the shell: pbl query m.pbl 'P(Campfire | Storm=true)'.", run: queryCmd, flags: queryFlags},
-		{name: "test", args: "[PATH...]", summary: "Test runs every model file (recursively in folders; default .), checks its expect\nstatements, and compares its output with its golden file NAME.golden when there is one.\nLike go test it skips folders named testdata or starting with . or _. It prints ok or\nFAIL per file and a summary, and exits 1 on any failure. --update writes the golden\nfiles instead of comparing (atomically; expect lines are never touched).", run: testCmd, flags: testFlagsFor},
-		{name: "convert", args: "IN OUT", summary: "Convert reads the model IN (any format pbl reads) and writes it to OUT in the format\nits extension names. Every number is kept exactly. OUT is written atomically.", run: convertCmd},
-		{name: "learn", args: "MODEL --data CSV", summary: learnSummary, run: learnCmd, flags: learnFlags},
-		{name: "classify", args: "MODEL --target C --data CSV", summary: classifySummary, run: classifyCmd, flags: classifyFlags},
-		{name: "sample", args: "MODEL -n N", summary: sampleSummary, run: sampleCmd, flags: sampleFlags},
-		{name: "cluster", args: "CSV -k K", summary: clusterSummary, run: clusterCmd, flags: clusterFlags},
-		{name: "repl", args: "[MODEL]", summary: replSummary, run: replCmd, flags: replFlags},
-		{name: "uai", args: uaiArgs, summary: uaiSummary, run: uaiCmd, flags: uaiFlags},
-		{name: "sensitivity", args: sensitivityArgs, summary: sensitivitySummary, run: sensitivityCmd, flags: sensitivityFlags},
-		{name: "voi", args: voiArgs, summary: voiSummary, run: voiCmd, flags: voiFlags},
-		{name: "structure", args: "DATA.csv", summary: structureSummary, run: structureCmd, flags: structureFlags},
-		{name: "score", args: "MODEL --data CSV", summary: scoreSummary, run: scoreCmd, flags: scoreFlags},
-		{name: "compare", args: "A B", summary: compareSummary, run: compareCmd, flags: compareFlags},
-		{name: "lsp", summary: lspSummary, run: lspCmd, flags: lspFlagsFor},
-		{name: "fmt", args: fmtArgs, summary: fmtSummary, run: fmtCmd, flags: fmtFlagsFor},
-		{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
-	}
+var commands = []*command{
+	{name: "run", args: "FILE.pbl", summary: "Run runs a model file's statements (its queries) in order and prints each result.", run: runCmd, flags: engineFlags},
+	{name: "query", args: "MODEL QUERY...", summary: "Query answers the queries given on the command line using only the model's declarations;\nit does not run the file's own statements. MODEL is a .pbl, .bif, .bif.gz, .xml\n(XMLBIF), .net (Hugin) or .uai file.\nQuote each query for the shell: pbl query m.pbl 'P(Campfire | Storm=true)'.", run: queryCmd, flags: queryFlags},
+	{name: "test", args: "[PATH...]", summary: "Test runs every model file (recursively in folders; default .), checks its expect\nstatements, and compares its output with its golden file NAME.golden when there is one.\nLike go test it skips folders named testdata or starting with . or _. It prints ok or\nFAIL per file and a summary, and exits 1 on any failure. --update writes the golden\nfiles instead of comparing (atomically; expect lines are never touched).", run: testCmd, flags: testFlagsFor},
+	{name: "convert", args: "IN OUT", summary: "Convert reads the model IN (any format pbl reads) and writes it to OUT in the format\nits extension names. Every number is kept exactly. OUT is written atomically.", run: convertCmd},
+	{name: "learn", args: "MODEL --data CSV", summary: learnSummary, run: learnCmd, flags: learnFlags},
+	{name: "classify", args: "MODEL --target C --data CSV", summary: classifySummary, run: classifyCmd, flags: classifyFlags},
+	{name: "sample", args: "MODEL -n N", summary: sampleSummary, run: sampleCmd, flags: sampleFlags},
+	{name: "cluster", args: "CSV -k K", summary: clusterSummary, run: clusterCmd, flags: clusterFlags},
+	{name: "repl", args: "[MODEL]", summary: replSummary, run: replCmd, flags: replFlags},
+	{name: "uai", args: uaiArgs, summary: uaiSummary, run: uaiCmd, flags: uaiFlags},
+	{name: "sensitivity", args: sensitivityArgs, summary: sensitivitySummary, run: sensitivityCmd, flags: sensitivityFlags},
+	{name: "voi", args: voiArgs, summary: voiSummary, run: voiCmd, flags: voiFlags},
+	{name: "structure", args: "DATA.csv", summary: structureSummary, run: structureCmd, flags: structureFlags},
+	{name: "score", args: "MODEL --data CSV", summary: scoreSummary, run: scoreCmd, flags: scoreFlags},
+	{name: "compare", args: "A B", summary: compareSummary, run: compareCmd, flags: compareFlags},
+	{name: "lsp", summary: lspSummary, run: lspCmd, flags: lspFlagsFor},
+	{name: "fmt", args: fmtArgs, summary: fmtSummary, run: fmtCmd, flags: fmtFlagsFor},
+	{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
 }
 
 // cli holds the streams and the common flags of one invocation.

@@ -16,7 +16,6 @@ import (
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
-	"github.com/pbl-lang/pbl/formats/source"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
 	"github.com/pbl-lang/pbl/report"
@@ -168,15 +167,11 @@ func structureCmd(c *cli, args []string) int {
 	}
 	var write func(w *bytes.Buffer, m *ir.Model) error
 	if stOut != "" {
-		wr, ok := writers[strings.ToLower(filepath.Ext(stOut))]
-		if !ok {
+		if !canWrite(stOut) {
 			return c.usageErr("structure", "cannot write %q: unknown output format (pbl writes %s)", stOut, outputFormats())
 		}
-		write = func(w *bytes.Buffer, m *ir.Model) error { return wr(w, m, in) }
-		if strings.ToLower(filepath.Ext(stOut)) == ".pbl" {
-			write = func(w *bytes.Buffer, m *ir.Model) error {
-				return source.Write(w, m, fmt.Sprintf("Learned from %s by pbl structure --method %s (CPTs by %s).", filepath.Base(in), stMethod, stParams))
-			}
+		write = func(w *bytes.Buffer, m *ir.Model) error {
+			return writeModel(w, m, stOut, fmt.Sprintf("Learned from %s by pbl structure --method %s (CPTs by %s).", filepath.Base(in), stMethod, stParams))
 		}
 		if err := checkOutput(stOut, in); err != nil {
 			c.report(err)

@@ -16,21 +16,21 @@ import (
 // decompression (256 MiB).
 const DefaultMaxSize = 256 << 20
 
+// maxSize is the limit set by SetMaxSize, or 0 for DefaultMaxSize (so
+// that start-up need not set it).
 var maxSize atomic.Int64
 
-func init() { maxSize.Store(DefaultMaxSize) }
-
 // MaxSize returns the limit on the size of one input, in bytes.
-func MaxSize() int64 { return maxSize.Load() }
+func MaxSize() int64 {
+	if n := maxSize.Load(); n > 0 {
+		return n
+	}
+	return DefaultMaxSize
+}
 
 // SetMaxSize sets the limit on the size of one input, in bytes; n ≤ 0
 // restores the default.
-func SetMaxSize(n int64) {
-	if n <= 0 {
-		n = DefaultMaxSize
-	}
-	maxSize.Store(n)
-}
+func SetMaxSize(n int64) { maxSize.Store(max(n, 0)) }
 
 // TooLargeError is the error of an input larger than the limit.
 type TooLargeError struct {

@@ -106,3 +106,20 @@ func TestTooLargeMessage(t *testing.T) {
 		}
 	}
 }
+
+// MaxSize is the default until set, the limit set, and the default again
+// after a limit ≤ 0.
+func TestMaxSize(t *testing.T) {
+	defer SetMaxSize(0)
+	if got := MaxSize(); got != DefaultMaxSize {
+		t.Errorf("MaxSize() at start = %d, want %d", got, DefaultMaxSize)
+	}
+	for _, c := range []struct{ set, want int64 }{
+		{1999, 1999}, {0, DefaultMaxSize}, {1 << 40, 1 << 40}, {-5, DefaultMaxSize}, {1, 1},
+	} {
+		SetMaxSize(c.set)
+		if got := MaxSize(); got != c.want {
+			t.Errorf("after SetMaxSize(%d): MaxSize() = %d, want %d", c.set, got, c.want)
+		}
+	}
+}

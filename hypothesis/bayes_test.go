@@ -219,3 +219,11 @@ func TestSufficientStatisticsAgainstDirect(t *testing.T) {
 		}
 	}
 }
+
+// ln2Pi is the constant the package used to compute at start-up, bit for
+// bit.
+func TestLn2Pi(t *testing.T) {
+	if got, want := math.Float64bits(ln2Pi), math.Float64bits(math.Log(2*math.Pi)); got != want {
+		t.Errorf("ln2Pi has bits %#x, math.Log(2π) %#x", got, want)
+	}
+}

@@ -186,7 +186,7 @@ func (p *parser) addLazy(pos grammar.Position, dist bool) {
 	}
 	at := grammar.LazyAt{Pos: pos, End: p.tok.Pos.Offset}
 	if p.sums {
-		at.Sum = uint32(maphash.String(sumSeed, p.src[pos.Offset:at.End]))
+		at.Sum = uint32(maphash.String(sumSeed(), p.src[pos.Offset:at.End]))
 	}
 	p.lazy.Add(at, dist)
 }
@@ -622,11 +622,18 @@ func (p *parser) array(what string) *grammar.Array {
 	return a
 }
 
-var queryKinds = map[string]bool{"P": true, "MPE": true, "MAP": true, "ML": true, "MDL": true, "Gibbs": true, "indep": true, "density": true, "entropy": true, "MI": true}
+// isQueryKind reports whether name starts a query.
+func isQueryKind(name string) bool {
+	switch name {
+	case "P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI":
+		return true
+	}
+	return false
+}
 
 // isQueryStart reports whether a query keyword followed by "(" is next.
 func (p *parser) isQueryStart() bool {
-	if p.tok.Type != grammar.Ident || !queryKinds[p.tok.Value] {
+	if p.tok.Type != grammar.Ident || !isQueryKind(p.tok.Value) {
 		return false
 	}
 	t := p.peek()

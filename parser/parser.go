@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/pbl-lang/pbl/grammar"
@@ -86,7 +87,7 @@ func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
 		if err != nil {
 			return nil, &ir.Error{Pos: Pos(at.Pos), Msg: fmt.Sprintf("cannot read the file again: %v", err), Err: err}
 		}
-		if uint32(maphash.String(sumSeed, stmt)) != at.Sum {
+		if uint32(maphash.String(sumSeed(), stmt)) != at.Sum {
 			return nil, changed(at.Pos)
 		}
 		start := at.Pos
@@ -126,9 +127,18 @@ func parseAgain[T any](again func(at grammar.LazyAt, reuse bool) (*parser, error
 	}
 }
 
-// sumSeed seeds the hashes of lazy statements, which ParseLeanFrom takes
-// and checks in the same process.
-var sumSeed = maphash.MakeSeed()
+// sumSeed returns the seed of the hashes of lazy statements, which
+// ParseLeanFrom takes and checks in the same process; it is made at the
+// first use, not at start-up.
+func sumSeed() maphash.Seed {
+	sumSeedOnce.Do(func() { sumSeedValue = maphash.MakeSeed() })
+	return sumSeedValue
+}
+
+var (
+	sumSeedOnce  sync.Once
+	sumSeedValue maphash.Seed
+)
 
 // changed is the error of a statement that reads differently the second
 // time.

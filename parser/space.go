@@ -146,7 +146,14 @@ func (p *parser) exprList(depth int) []*grammar.Expr {
 	return es
 }
 
-var comparisons = map[string]bool{"==": true, "!=": true, "<=": true, ">=": true, "<": true, ">": true}
+// isComparison reports whether op is a comparison operator.
+func isComparison(op string) bool {
+	switch op {
+	case "==", "!=", "<=", ">=", "<", ">":
+		return true
+	}
+	return false
+}
 
 // The expression parsers take the depth of nesting (parentheses, calls,
 // unary minus, exponents) they are at, and refuse more than
@@ -156,7 +163,7 @@ var comparisons = map[string]bool{"==": true, "!=": true, "<=": true, ">=": true
 func (p *parser) expr(depth int) *grammar.Expr {
 	e := &grammar.Expr{Pos: p.tok.Pos}
 	e.Left = p.sum(depth)
-	if p.tok.Type == grammar.Punct && comparisons[p.tok.Value] {
+	if p.tok.Type == grammar.Punct && isComparison(p.tok.Value) {
 		e.Op = p.tok.Value
 		p.next()
 		e.Right = p.sum(depth)

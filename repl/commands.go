@@ -99,10 +99,11 @@ func (s *Session) reportAt(pos ir.Pos, err error) {
 	s.report(ir.Positioned(pos, err), s.src)
 }
 
-var commands []*replCommand
-
-func init() {
-	commands = []*replCommand{
+// commands returns the colon commands, in the order help lists them.
+// (A function, not a variable: :help's method refers to the list, and a
+// list built at start-up would cost every run of pbl.)
+func commands() []*replCommand {
+	return []*replCommand{
 		{"load", "FILE", "load a model file (.pbl, .bif, .xml, .net, .uai), dropping declarations and evidence", (*Session).cmdLoad},
 		{"reload", "", "read the model file again and replay the declarations typed since", (*Session).cmdReload},
 		{"vars", "", "list the variables with their states and parents", (*Session).cmdVars},
@@ -121,8 +122,9 @@ func init() {
 
 // commandNames returns ":load", ":reload", ...
 func commandNames() []string {
-	names := make([]string, len(commands))
-	for i, c := range commands {
+	cmds := commands()
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
 		names[i] = ":" + c.name
 	}
 	return names
@@ -135,7 +137,7 @@ func lookupCommand(name string) *replCommand {
 	case "h", "?":
 		name = "help"
 	}
-	for _, c := range commands {
+	for _, c := range commands() {
 		if c.name == name {
 			return c
 		}
@@ -698,7 +700,7 @@ func (s *Session) cmdHelp(cl *cmdLine) {
 	}
 	fmt.Fprint(s.out, helpText)
 	var t report.Table
-	for _, c := range commands {
+	for _, c := range commands() {
 		t.Add("  :"+c.name+" "+c.args, c.help)
 	}
 	t.Write(s.out)

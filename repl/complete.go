@@ -13,9 +13,6 @@ import (
 	"github.com/pbl-lang/pbl/learn"
 )
 
-// keywords are the language's words offered by completion.
-var keywords = grammar.Keywords
-
 // Complete returns the completions of the word before the cursor, in the
 // form of liner's WordCompleter: line is the line being edited and pos
 // the cursor's position in runes; the line becomes head + c + tail for a
@@ -40,7 +37,7 @@ func (s *Session) Complete(line string, pos int) (head string, completions []str
 		return head, prefixed(cands, word), tail
 	}
 	cands := quoteAll(s.model.Names())
-	cands = append(cands, keywords...)
+	cands = append(cands, grammar.Keywords...)
 	return head, prefixed(cands, word), tail
 }
 
@@ -69,8 +66,9 @@ func (s *Session) completeCommand(before, trimmed, tail string) (string, []strin
 	case "json":
 		return before[:argStart], prefixed([]string{"on", "off"}, arg), tail
 	case "help":
-		names := make([]string, len(commands))
-		for i, c := range commands {
+		cmds := commands()
+		names := make([]string, len(cmds))
+		for i, c := range cmds {
 			names[i] = c.name
 		}
 		return before[:argStart], prefixed(names, arg), tail

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/learn"
 )
 
@@ -106,7 +107,7 @@ func TestCompleteLearn(t *testing.T) {
 		{nil, "learn from t with mle(", "learn from t with mle(", nil},
 		{nil, "learn from t with nosuch(", "learn from t with nosuch(", nil},
 		{[]string{"learn from t"}, "  with ", "  with ", methods},
-		{nil, "expect P(A) == 0.5 within ", "expect P(A) == 0.5 within ", keywords},
+		{nil, "expect P(A) == 0.5 within ", "expect P(A) == 0.5 within ", grammar.Keywords},
 	} {
 		s.pending = c.pending
 		head, got, tail := s.Complete(c.line, len([]rune(c.line)))

@@ -59,6 +59,8 @@ var startupForbidden = []struct{ pattern, why string }{
 	{"runtime/cgo", "cgo start-up (the dynamic loader, a thread set up by C) costs about 1 ms a run"},
 	{"encoding/gob", "gob's package init takes about 0.1 ms and 420 allocations a run; learn.Counts encode by hand"},
 	{"runtime/metrics", "its package init takes about 0.09 ms and 95 allocations a run; the load's memory budget reads runtime.MemStats"},
+	{"github.com/alecthomas/participle/v2/...", "its lexer compiles a regexp at init (0.05 ms and a stack growth a run) and the library adds code to page in; pbl parses by hand, and only tests build participle parsers (grammar/pgrammar)"},
+	{"net/url", "it brings net/netip, whose init runs every start (0.02 ms), and 0.4 MB of code; lsp reads and writes file: URIs by hand"},
 }
 
 // TestStartupDeps fails if the pbl command depends on a package of

@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -29,7 +28,7 @@ type testFlags struct {
 func testFlagsFor(c *cli, fs *flag.FlagSet) {
 	engineFlags(c, fs)
 	fs.BoolVar(&c.test.update, "update", false, "write or rewrite each file's golden output (NAME.golden) instead of comparing")
-	fs.StringVar(&c.test.run, "run", "", "test only the files whose path matches this `regexp`")
+	fs.StringVar(&c.test.run, "run", "", "test only the files whose path contains a match of this `pattern` (* ? [a-z] \\x; a|b either)")
 	fs.Float64Var(&c.test.tol, "tol", 1e-9, "numbers in the output may differ from the golden file's by this much")
 }
 
@@ -51,9 +50,9 @@ func testCmd(c *cli, args []string) int {
 	if err != nil {
 		return c.usageErr("test", "%v", err)
 	}
-	var filter *regexp.Regexp
+	var filter pathPattern
 	if c.test.run != "" {
-		if filter, err = regexp.Compile(c.test.run); err != nil {
+		if filter, err = parsePathPattern(c.test.run); err != nil {
 			return c.usageErr("test", "--run: %v", err)
 		}
 	}

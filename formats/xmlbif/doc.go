@@ -66,10 +66,10 @@
 // # Errors
 //
 // Every error is an [ir.Error] in an [ir.ErrorList], positioned at the
-// offending element or number. Malformed XML (which encoding/xml detects,
-// plus mismatched end tags and truncated input, which the reader checks
-// itself to name both tags' positions) stops the reader at the first
-// error. Otherwise all errors are collected: a VARIABLE without NAME or
+// offending element or number. Malformed XML (which the reader's own
+// tokenizer detects as encoding/xml's Decoder would, plus mismatched end
+// tags and truncated input, reported with both tags' positions) stops the
+// reader at the first error. Otherwise all errors are collected: a VARIABLE without NAME or
 // OUTCOME, duplicate variables and states, unsupported variable types,
 // DEFINITIONs for undeclared variables and undeclared GIVENs (with a "did
 // you mean" hint), missing FOR and TABLE, tables with the wrong number of

@@ -2,14 +2,11 @@ package xmlbif
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl/formats/internal/importer"
@@ -47,16 +44,16 @@ func Read(filename string, src []byte) (m *ir.Model, err error) {
 	return r.finish()
 }
 
-// reader reads one XMLBIF document. It walks the token stream of
-// encoding/xml (RawToken: it matches start and end tags itself, to position
-// the errors), declares variables as their VARIABLE elements end, and
+// reader reads one XMLBIF document. It walks the token stream of its
+// tokenizer (see xmltok.go), matching start and end tags itself, to
+// position the errors, declares variables as their VARIABLE elements end, and
 // resolves the DEFINITIONs once the whole document is read, so that a
 // DEFINITION may precede the VARIABLEs it names.
 type reader struct {
 	file string
 	src  []byte // the text, in UTF-8; offsets are into it
-	base int    // offset in src of the decoder's first byte (past a BOM)
-	d    *xml.Decoder
+	base int    // offset in src of the tokenizer's first byte (past a BOM)
+	d    *tokenizer
 	b    *ir.Builder
 
 	// Position cache: positions are asked for in increasing order, so
@@ -97,45 +94,27 @@ type seg struct {
 // bail is the panic value that stops the reader after malformed XML.
 type bail struct{}
 
-// xmlDecl holds the regular expression that matches the XML declaration's
-// encoding. It is compiled at the first read, not in package init, which
-// every run of pbl pays (issue 16); a sync.OnceValue would still allocate
-// there.
-var xmlDecl struct {
-	once sync.Once
-	rx   *regexp.Regexp
-}
-
-// xmlDeclRx returns xmlDecl's regular expression, compiling it once.
-func xmlDeclRx() *regexp.Regexp {
-	xmlDecl.once.Do(func() {
-		xmlDecl.rx = regexp.MustCompile(`^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']`)
-	})
-	return xmlDecl.rx
-}
-
 func newReader(filename string, src []byte) *reader {
 	r := &reader{file: filename, src: src, b: ir.NewBuilder(filename), cLine: 1, cCol: 1, broken: map[string]bool{}}
-	if m := xmlDeclRx().FindSubmatch(src[:min(len(src), 200)]); m != nil && isLatin1(string(m[1])) {
+	if enc, ok := declEncoding(src); ok && isLatin1(enc) {
 		r.src = latin1ToUTF8(src)
 	}
 	in := r.src
 	if bytes.HasPrefix(in, []byte("\uFEFF")) {
 		in, r.base = in[3:], 3
 	}
-	r.d = xml.NewDecoder(bytes.NewReader(in))
-	r.d.CharsetReader = charsetReader
+	r.d = newTokenizer(in, checkCharset)
 	return r
 }
 
-// charsetReader accepts the encodings the reader understands. Latin-1 input
-// was converted to UTF-8 before decoding began.
-func charsetReader(label string, in io.Reader) (io.Reader, error) {
+// checkCharset accepts the encodings the reader understands. Latin-1 input
+// was converted to UTF-8 before tokenizing began.
+func checkCharset(label string) error {
 	switch l := strings.ToLower(label); {
 	case l == "us-ascii" || l == "ascii" || l == "utf8" || isLatin1(l):
-		return in, nil
+		return nil
 	}
-	return nil, &charsetError{fmt.Sprintf("unsupported encoding %q (use UTF-8, US-ASCII or ISO-8859-1)", label)}
+	return &charsetError{fmt.Sprintf("unsupported encoding %q (use UTF-8, US-ASCII or ISO-8859-1)", label)}
 }
 
 type charsetError struct{ msg string }
@@ -180,7 +159,7 @@ func (r *reader) pos(off int) ir.Pos {
 	return ir.Pos{File: r.file, Line: r.cLine, Col: r.cCol}
 }
 
-func (r *reader) offset() int { return int(r.d.InputOffset()) }
+func (r *reader) offset() int { return r.d.offset() }
 
 func (r *reader) errorf(pos ir.Pos, format string, args ...any) {
 	r.b.Errorf(pos, format, args...)
@@ -194,21 +173,22 @@ func (r *reader) fatalf(pos ir.Pos, format string, args ...any) {
 
 // next returns the next token and the offset where it begins; nil at the
 // end of the input.
-func (r *reader) next() (xml.Token, int) {
+func (r *reader) next() (any, int) {
 	off := r.offset()
-	tok, err := r.d.RawToken()
+	tok, err := r.d.next()
 	if err == io.EOF {
 		return nil, off
 	}
 	if err != nil {
-		var se *xml.SyntaxError
+		var se *xmlSyntaxError
 		var ce *charsetError
 		switch {
 		case errors.As(err, &ce):
 			r.fatalf(r.pos(off), "%s", ce.msg)
 		case errors.As(err, &se):
-			// encoding/xml notices a character XML does not allow only
-			// once it has read past it, often at the end of a token:
+			// The tokenizer, as encoding/xml, notices a character XML
+			// does not allow only once it has read past it, often at
+			// the end of a token:
 			// position the first such character of the token instead.
 			if at, c, ok := r.badChar(off, r.offset()); ok {
 				if c == utf8.RuneError {
@@ -216,7 +196,7 @@ func (r *reader) next() (xml.Token, int) {
 				}
 				r.fatalf(r.pos(at), "malformed XML: illegal character code %U", c)
 			}
-			r.fatalf(r.pos(r.offset()), "malformed XML: %s", se.Msg)
+			r.fatalf(r.pos(r.offset()), "malformed XML: %s", se.msg)
 		}
 		r.fatalf(r.pos(r.offset()), "malformed XML: %v", err)
 	}
@@ -260,7 +240,7 @@ func (r *reader) document() (ok bool) {
 				r.fatalf(r.pos(off), "no <BIF> element: this is not an XMLBIF file")
 			}
 			return true
-		case xml.StartElement:
+		case startTag:
 			switch {
 			case root:
 				r.errorf(r.pos(off), "unexpected <%s> after the end of the document", tagName(t.Name))
@@ -276,9 +256,9 @@ func (r *reader) document() (ok bool) {
 				r.errorf(r.pos(off), "expected <BIF>, found <%s>", tagName(t.Name))
 				r.skip(t, off)
 			}
-		case xml.EndElement:
+		case endTag:
 			r.fatalf(r.pos(off), "malformed XML: unexpected </%s>", tagName(t.Name))
-		case xml.CharData:
+		case charData:
 			r.strayText(t, off, "outside <BIF>")
 		}
 	}
@@ -286,7 +266,7 @@ func (r *reader) document() (ok bool) {
 
 // strayText reports character data other than white space where only
 // elements belong.
-func (r *reader) strayText(t xml.CharData, off int, where string) {
+func (r *reader) strayText(t charData, off int, where string) {
 	s := bytes.Trim(t, " \t\r\n")
 	if len(s) == 0 {
 		return
@@ -300,24 +280,24 @@ func (r *reader) strayText(t xml.CharData, off int, where string) {
 // elements reads the content of the element start, which began at off, up
 // to its end tag: it calls child for each child element, which must consume
 // it, and reports text. It returns the offset just past the end tag.
-func (r *reader) elements(start xml.StartElement, off int, child func(xml.StartElement, int)) int {
+func (r *reader) elements(start startTag, off int, child func(startTag, int)) int {
 	for {
 		tok, toff := r.next()
 		switch t := tok.(type) {
 		case nil:
 			r.unclosed(start, off, toff)
-		case xml.StartElement:
+		case startTag:
 			child(t, toff)
-		case xml.EndElement:
+		case endTag:
 			r.checkEnd(start, off, t, toff)
 			return r.offset()
-		case xml.CharData:
+		case charData:
 			r.strayText(t, toff, "in <"+tagName(start.Name)+">")
 		}
 	}
 }
 
-func (r *reader) unclosed(start xml.StartElement, off, eof int) {
+func (r *reader) unclosed(start startTag, off, eof int) {
 	r.fatalf(r.pos(eof), "malformed XML: unexpected end of input: <%s> at %s is not closed", tagName(start.Name), r.posNoCache(off))
 }
 
@@ -329,7 +309,7 @@ func (r *reader) posNoCache(off int) ir.Pos {
 	return p
 }
 
-func (r *reader) checkEnd(start xml.StartElement, off int, end xml.EndElement, endOff int) {
+func (r *reader) checkEnd(start startTag, off int, end endTag, endOff int) {
 	if end.Name != start.Name {
 		p := r.pos(endOff)
 		r.fatalf(p, "malformed XML: <%s> at %s is closed by </%s>", tagName(start.Name), r.posNoCache(off), tagName(end.Name))
@@ -337,9 +317,9 @@ func (r *reader) checkEnd(start xml.StartElement, off int, end xml.EndElement, e
 }
 
 // skip consumes the element start and everything in it.
-func (r *reader) skip(start xml.StartElement, off int) {
+func (r *reader) skip(start startTag, off int) {
 	type open struct {
-		name xml.Name
+		name xmlName
 		off  int
 	}
 	stack := []open{{start.Name, off}}
@@ -348,12 +328,12 @@ func (r *reader) skip(start xml.StartElement, off int) {
 		switch t := tok.(type) {
 		case nil:
 			top := stack[len(stack)-1]
-			r.unclosed(xml.StartElement{Name: top.name}, top.off, toff)
-		case xml.StartElement:
+			r.unclosed(startTag{Name: top.name}, top.off, toff)
+		case startTag:
 			stack = append(stack, open{t.Name, toff})
-		case xml.EndElement:
+		case endTag:
 			top := stack[len(stack)-1]
-			r.checkEnd(xml.StartElement{Name: top.name}, top.off, t, toff)
+			r.checkEnd(startTag{Name: top.name}, top.off, t, toff)
 			stack = stack[:len(stack)-1]
 		}
 	}
@@ -361,7 +341,7 @@ func (r *reader) skip(start xml.StartElement, off int) {
 
 // text reads the character data of a leaf element, reporting and skipping
 // any element inside it.
-func (r *reader) text(start xml.StartElement, off int) *text {
+func (r *reader) text(start startTag, off int) *text {
 	t := &text{}
 	var sb strings.Builder
 	for {
@@ -369,15 +349,15 @@ func (r *reader) text(start xml.StartElement, off int) *text {
 		switch x := tok.(type) {
 		case nil:
 			r.unclosed(start, off, toff)
-		case xml.StartElement:
+		case startTag:
 			r.errorf(r.pos(toff), "unexpected <%s> inside <%s>, which holds only text", tagName(x.Name), tagName(start.Name))
 			r.skip(x, toff)
-		case xml.EndElement:
+		case endTag:
 			r.checkEnd(start, off, x, toff)
 			t.end = r.pos(toff)
 			t.s = sb.String()
 			return t
-		case xml.CharData:
+		case charData:
 			t.segs = append(t.segs, seg{at: sb.Len(), pos: r.pos(toff)})
 			sb.Write(x)
 		}
@@ -422,19 +402,19 @@ const xmlSpace = " \t\r\n"
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // is reports whether n's local name is want, ignoring case.
-func is(n xml.Name, want string) bool { return strings.EqualFold(n.Local, want) }
+func is(n xmlName, want string) bool { return strings.EqualFold(n.Local, want) }
 
 // tagName renders n as written.
-func tagName(n xml.Name) string {
+func tagName(n xmlName) string {
 	if n.Space != "" {
 		return n.Space + ":" + n.Local
 	}
 	return n.Local
 }
 
-func (r *reader) bif(start xml.StartElement, off int) {
+func (r *reader) bif(start startTag, off int) {
 	pos := r.pos(off)
-	r.elements(start, off, func(t xml.StartElement, toff int) {
+	r.elements(start, off, func(t startTag, toff int) {
 		if is(t.Name, "NETWORK") {
 			r.network(t, toff)
 			return
@@ -447,7 +427,7 @@ func (r *reader) bif(start xml.StartElement, off int) {
 }
 
 // unexpected reports and skips an element that does not belong in parent.
-func (r *reader) unexpected(t xml.StartElement, off int, parent xml.StartElement, allowed ...string) {
+func (r *reader) unexpected(t startTag, off int, parent startTag, allowed ...string) {
 	h := ""
 	if s := spell.Nearest(strings.ToUpper(t.Name.Local), allowed); s != "" && !strings.EqualFold(s, t.Name.Local) {
 		h = fmt.Sprintf(" (did you mean <%s>?)", s)
@@ -456,14 +436,14 @@ func (r *reader) unexpected(t xml.StartElement, off int, parent xml.StartElement
 	r.skip(t, off)
 }
 
-func (r *reader) network(start xml.StartElement, off int) {
+func (r *reader) network(start startTag, off int) {
 	if r.sawNetwork {
 		r.errorf(r.pos(off), "second <NETWORK>: a file holds one network")
 		r.skip(start, off)
 		return
 	}
 	r.sawNetwork = true
-	r.elements(start, off, func(t xml.StartElement, toff int) {
+	r.elements(start, off, func(t startTag, toff int) {
 		switch {
 		case is(t.Name, "VARIABLE"):
 			r.variable(t, toff)
@@ -477,7 +457,7 @@ func (r *reader) network(start xml.StartElement, off int) {
 	})
 }
 
-func (r *reader) variable(start xml.StartElement, off int) {
+func (r *reader) variable(start startTag, off int) {
 	vpos := r.pos(off)
 	var nameText *text // or nil
 	typ := "nature"
@@ -487,7 +467,7 @@ func (r *reader) variable(start xml.StartElement, off int) {
 		}
 	}
 	var outcomes []*text
-	r.elements(start, off, func(t xml.StartElement, toff int) {
+	r.elements(start, off, func(t startTag, toff int) {
 		switch {
 		case is(t.Name, "NAME"):
 			if nameText != nil {
@@ -553,9 +533,9 @@ func (r *reader) variable(start xml.StartElement, off int) {
 	}
 }
 
-func (r *reader) definition(start xml.StartElement, off int) {
+func (r *reader) definition(start startTag, off int) {
 	d := &defDecl{pos: r.pos(off), tag: tagName(start.Name)}
-	r.elements(start, off, func(t xml.StartElement, toff int) {
+	r.elements(start, off, func(t startTag, toff int) {
 		switch {
 		case is(t.Name, "FOR"):
 			if d.child != nil {

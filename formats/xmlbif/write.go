@@ -2,7 +2,6 @@ package xmlbif
 
 import (
 	"bufio"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"math"
@@ -156,8 +155,48 @@ func networkName(source string) string {
 	return base
 }
 
+// escape escapes s as the text of an element, byte for byte as
+// encoding/xml's EscapeText: quotes, &, <, >, tab, newline and carriage
+// return become references, and invalid UTF-8 and characters XML does not
+// allow become U+FFFD.
 func escape(s string) string {
 	var b strings.Builder
-	xml.EscapeText(&b, []byte(s))
+	last := 0
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		var esc string
+		switch r {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if !isXMLChar(r) || r == utf8.RuneError && n == 1 {
+				esc = "\uFFFD"
+			}
+		}
+		if esc != "" {
+			b.WriteString(s[last:i])
+			b.WriteString(esc)
+			last = i + n
+		}
+		i += n
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
 	return b.String()
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"math"
 	"os"
 	"strconv"
@@ -21,8 +20,6 @@ import (
 
 func main() {
 	startGCPolicy()
-	log.SetPrefix("pbl: ")
-	log.SetFlags(0)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -22,9 +22,14 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?><BIF><NETWORK><VARIABLE><NAME>caf` + "\xe9" + `</NAME><OUTCOME>t</OUTCOME></VARIABLE><DEFINITION><FOR>café</FOR><TABLE>1</TABLE></DEFINITION></NETWORK></BIF>`))
 	f.Add([]byte("\uFEFF<NETWORK><VARIABLE><NAME>x&amp;y</NAME><OUTCOME><![CDATA[<5]]></OUTCOME><OUTCOME>b</OUTCOME></VARIABLE><DEFINITION><FOR>x&#38;y</FOR><TABLE>.5 5e-1</TABLE></DEFINITION></NETWORK>"))
+	f.Add([]byte("<BIF><NETWORK><NAME>n</NAME>aaaaaaaaaaaaaaaaaaaaa<VARIABLE><NAME>A</NAME><OUTCOME>a</OUTCOME></VARIABLE></NETWORK></BIF>"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		const name = "fuzz.xml"
+		orig := bytes.Clone(src)
 		m, err := Read(name, src)
+		if !bytes.Equal(src, orig) {
+			t.Fatalf("Read changed its input:\n%q\nto\n%q", orig, src)
+		}
 		if err != nil {
 			if m != nil {
 				t.Fatal("a model and an error")

@@ -272,7 +272,7 @@ func (r *reader) strayText(t charData, off int, where string) {
 		return
 	}
 	if len(s) > 20 {
-		s = append(bytes.TrimRight(s[:20], " \t\r\n"), "..."...)
+		s = append(bytes.TrimRight(s[:20:20], " \t\r\n"), "..."...)
 	}
 	r.errorf(r.pos(off+len(t)-len(bytes.TrimLeft(t, " \t\r\n"))), "unexpected text %q %s", s, where)
 }

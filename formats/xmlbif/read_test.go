@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -238,5 +239,30 @@ func TestReadFile(t *testing.T) {
 	_, err := ReadFile(filepath.Join(t.TempDir(), "missing.xml"))
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("got %v, want a not-exist error", err)
+	}
+}
+
+// TestStrayTextLeavesSource checks that reporting long stray text does not
+// write into the document (the text the tokenizer returns is a slice of
+// it): the errors after it keep their lines, and the source is unchanged.
+func TestStrayTextLeavesSource(t *testing.T) {
+	src := []byte("<BIF VERSION=\"0.3\"><NETWORK><NAME>n</NAME>\naaaaaaaaaaaaaaaaaaaaa\n\n\n" +
+		"<VARIABLE TYPE=\"nature\"><NAME>A</NAME><OUTCOME>a</OUTCOME><OUTCOME>b</OUTCOME></VARIABLE>\n" +
+		"<DEFINITION><FOR>B</FOR><TABLE>0.4 0.6</TABLE></DEFINITION></NETWORK></BIF>")
+	orig := string(src)
+	_, err := Read("stray.xml", src)
+	if string(src) != orig {
+		t.Fatalf("Read changed its input to %q", src)
+	}
+	var list ir.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("error %v, want an ir.ErrorList", err)
+	}
+	var lines []int
+	for _, e := range list {
+		lines = append(lines, e.Pos.Line)
+	}
+	if want := []int{2, 5, 6}; !slices.Equal(lines, want) {
+		t.Errorf("errors on lines %v, want %v: %v", lines, want, err)
 	}
 }

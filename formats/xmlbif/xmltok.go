@@ -326,7 +326,7 @@ func (t *tokenizer) comment() (any, error) {
 			if b != '>' {
 				return nil, t.fail(`invalid sequence "--" not allowed in comments`)
 			}
-			return comment(t.in[start : t.off-3]), nil
+			return comment(t.in[start : t.off-3 : t.off-3]), nil
 		}
 		b0, b1 = b1, b
 	}
@@ -454,9 +454,11 @@ func (t *tokenizer) text(quote byte, cdata bool) ([]byte, bool) {
 	var data []byte
 	if copied {
 		buf = append(buf, in[mark:max(mark, end)]...)
-		t.buf, data = buf, buf
+		t.buf, data = buf, buf[:len(buf):len(buf)]
 	} else {
-		data = in[mark:end]
+		// Capped: a caller appending to the text must not write into the
+		// document.
+		data = in[mark:end:end]
 	}
 	for i := 0; i < len(data); {
 		if c := data[i]; c < utf8.RuneSelf {

@@ -7,13 +7,13 @@ import (
 	"unicode/utf8"
 )
 
-// A pathPattern is pbl test --run's filter: alternatives separated by |,
-// each a glob — * any run of characters (/ included), ? one character,
-// [abc], [a-z] and [^a-z] a character of a class, \x the character x —
-// that selects a path containing a match of it. A plain word selects the
-// paths that contain it, as before: --run was a regular expression, which
-// linked package regexp, whose Unicode tables were built on every start
-// of pbl (issue 16).
+// A pathPattern is pbl test --run's filter: alternatives separated by |
+// (neither escaped nor in a class), each a glob — * any run of characters
+// (/ included), ? one character, [abc], [a-z] and [^a-z] a character of a
+// class, \x the character x — that selects a path containing a match of
+// it. A plain word selects the paths that contain it, as before: --run
+// was a regular expression, which linked package regexp, whose Unicode
+// tables were built on every start of pbl (issue 16).
 type pathPattern []string
 
 // errBadPattern is the error of a malformed pattern.
@@ -21,13 +21,34 @@ var errBadPattern = errors.New("malformed pattern")
 
 // parsePathPattern checks a --run pattern.
 func parsePathPattern(s string) (pathPattern, error) {
-	alts := strings.Split(s, "|")
+	alts := splitAlternatives(s)
 	for _, a := range alts {
 		if err := checkGlob(a); err != nil {
 			return nil, fmt.Errorf("%w %q: %v", errBadPattern, s, err)
 		}
 	}
 	return pathPattern(alts), nil
+}
+
+// splitAlternatives splits s at each | that is neither escaped nor in a
+// class.
+func splitAlternatives(s string) []string {
+	var alts []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			if end := classEnd(s, i); end >= 0 {
+				i = end
+			}
+		case '|':
+			alts = append(alts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(alts, s[start:])
 }
 
 // MatchString reports whether path contains a match of an alternative.

@@ -29,6 +29,9 @@ func TestPathPattern(t *testing.T) {
 		{"", []string{"", "anything"}, nil},
 		{"|x", []string{"y"}, nil}, // an empty alternative matches every path
 		{"é", []string{"café.pbl"}, []string{"cafe.pbl"}},
+		{`a\|b`, []string{"xa|by"}, []string{"a", "b", "ab"}},
+		{"a[|]b", []string{"a|b"}, []string{"a", "b", "ab"}},
+		{"[^|]x|y", []string{"ax", "y"}, []string{"|x", "x"}},
 	}
 	for _, test := range tests {
 		p, err := parsePathPattern(test.pattern)

@@ -76,6 +76,12 @@ func testCmd(c *cli, args []string) int {
 		results = append(results, r)
 		c.printResult(r)
 	}
+	if filter != nil && len(files) > 0 && len(results) == 0 {
+		// Testing nothing must not pass silently: a --run written for the
+		// regular expressions it once took (^nets/.*\.pbl$) matches no path.
+		fmt.Fprintf(c.stderr, "pbl test: no path of the %s found contains a match of --run %q (a glob: * ? [a-z] \\x, a|b)\n", plural(len(files), "model file"), c.test.run)
+		return exitError
+	}
 	passed, failed := 0, 0
 	for _, r := range results {
 		if r.ok {

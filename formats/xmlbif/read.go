@@ -11,6 +11,7 @@ import (
 
 	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/internal/spell"
+	"github.com/pbl-lang/pbl/internal/xmltext"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -204,7 +205,7 @@ func (r *reader) next() (any, int) {
 }
 
 // badChar finds the first character that XML does not allow (see
-// isXMLChar), or a byte that is not UTF-8, in the decoded input between
+// xmltext.IsChar), or a byte that is not UTF-8, in the decoded input between
 // offsets from and to: its offset, the character (utf8.RuneError for a
 // byte that is not UTF-8), and whether there is one.
 func (r *reader) badChar(from, to int) (int, rune, bool) {
@@ -212,7 +213,7 @@ func (r *reader) badChar(from, to int) (int, rune, bool) {
 	to = min(to, len(in))
 	for i := from; i < to; {
 		c, n := utf8.DecodeRune(in[i:])
-		if c == utf8.RuneError && n == 1 || !isXMLChar(c) {
+		if c == utf8.RuneError && n == 1 || !xmltext.IsChar(c) {
 			return i, c, true
 		}
 		i += n

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pbl-lang/pbl/internal/xmltext"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -31,12 +32,12 @@ func Write(w io.Writer, m *ir.Model) error {
 	bw.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	bw.WriteString("<!-- Bayesian network in XMLBIF v0.3, written by pbl -->\n")
 	bw.WriteString("<BIF VERSION=\"0.3\">\n<NETWORK>\n")
-	fmt.Fprintf(bw, "  <NAME>%s</NAME>\n", escape(networkName(m.Source)))
+	fmt.Fprintf(bw, "  <NAME>%s</NAME>\n", xmltext.Escape(networkName(m.Source)))
 	for _, v := range m.Vars {
 		bw.WriteString("\n  <VARIABLE TYPE=\"nature\">\n")
-		fmt.Fprintf(bw, "    <NAME>%s</NAME>\n", escape(v.Name))
+		fmt.Fprintf(bw, "    <NAME>%s</NAME>\n", xmltext.Escape(v.Name))
 		for _, s := range v.States {
-			fmt.Fprintf(bw, "    <OUTCOME>%s</OUTCOME>\n", escape(s))
+			fmt.Fprintf(bw, "    <OUTCOME>%s</OUTCOME>\n", xmltext.Escape(s))
 		}
 		bw.WriteString("  </VARIABLE>\n")
 	}
@@ -47,9 +48,9 @@ func Write(w io.Writer, m *ir.Model) error {
 			continue
 		}
 		bw.WriteString("\n  <DEFINITION>\n")
-		fmt.Fprintf(bw, "    <FOR>%s</FOR>\n", escape(m.Vars[c.Child].Name))
+		fmt.Fprintf(bw, "    <FOR>%s</FOR>\n", xmltext.Escape(m.Vars[c.Child].Name))
 		for _, p := range c.Parents {
-			fmt.Fprintf(bw, "    <GIVEN>%s</GIVEN>\n", escape(m.Vars[p].Name))
+			fmt.Fprintf(bw, "    <GIVEN>%s</GIVEN>\n", xmltext.Escape(m.Vars[p].Name))
 		}
 		f := c.Written()
 		k := f.Card[len(f.Card)-1]
@@ -128,19 +129,11 @@ func badName(s string) string {
 		return "it begins or ends with white space, which readers drop"
 	}
 	for _, r := range s {
-		if !isXMLChar(r) {
+		if !xmltext.IsChar(r) {
 			return fmt.Sprintf("XML does not allow the character %U", r)
 		}
 	}
 	return ""
-}
-
-// isXMLChar reports whether r is in the Char production of XML 1.0.
-func isXMLChar(r rune) bool {
-	return r == 0x09 || r == 0x0A || r == 0x0D ||
-		r >= 0x20 && r <= 0xD7FF ||
-		r >= 0xE000 && r <= 0xFFFD ||
-		r >= 0x10000 && r <= 0x10FFFF
 }
 
 // networkName derives the network's NAME from the file it was read from.
@@ -153,50 +146,4 @@ func networkName(source string) string {
 		return "network"
 	}
 	return base
-}
-
-// escape escapes s as the text of an element, byte for byte as
-// encoding/xml's EscapeText: quotes, &, <, >, tab, newline and carriage
-// return become references, and invalid UTF-8 and characters XML does not
-// allow become U+FFFD.
-func escape(s string) string {
-	var b strings.Builder
-	last := 0
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		var esc string
-		switch r {
-		case '"':
-			esc = "&#34;"
-		case '\'':
-			esc = "&#39;"
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		case '\t':
-			esc = "&#x9;"
-		case '\n':
-			esc = "&#xA;"
-		case '\r':
-			esc = "&#xD;"
-		default:
-			if !isXMLChar(r) || r == utf8.RuneError && n == 1 {
-				esc = "\uFFFD"
-			}
-		}
-		if esc != "" {
-			b.WriteString(s[last:i])
-			b.WriteString(esc)
-			last = i + n
-		}
-		i += n
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
 }

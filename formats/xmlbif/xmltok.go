@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pbl-lang/pbl/internal/xmltext"
 )
 
 // This file is a small XML tokenizer for the reader, in place of
@@ -474,7 +476,7 @@ func (t *tokenizer) text(quote byte, cdata bool) ([]byte, bool) {
 			t.fail("invalid UTF-8")
 			return nil, false
 		}
-		if !isXMLChar(r) {
+		if !xmltext.IsChar(r) {
 			t.fail(fmt.Sprintf("illegal character code %U", r))
 			return nil, false
 		}

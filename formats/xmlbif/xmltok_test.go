@@ -391,24 +391,3 @@ func TestDeclEncoding(t *testing.T) {
 		t.Errorf("an encoding in %d of %d cases: one side untested", found, len(cases))
 	}
 }
-
-// TestEscape compares escape with encoding/xml's EscapeText.
-func TestEscape(t *testing.T) {
-	cases := []string{"", "plain", `a<b>&"c'd`, "tab\there\nline\rcr", "é ü 😀", "\x00\x01\x1f", "a\xffb\xc3", "\uFFFD\uFFFE\uFFFF", "\U0010FFFF", "]]>"}
-	rng := rand.New(rand.NewSource(2))
-	for i := 0; i < 5000; i++ {
-		b := make([]byte, rng.Intn(8))
-		const alphabet = "a<>&'\"\t\n\r\x01\xff\xc3\xa9\xef\xbf\xbe"
-		for j := range b {
-			b[j] = alphabet[rng.Intn(len(alphabet))]
-		}
-		cases = append(cases, string(b))
-	}
-	for _, s := range cases {
-		var want bytes.Buffer
-		xml.EscapeText(&want, []byte(s))
-		if got := escape(s); got != want.String() {
-			t.Fatalf("escape(%q) = %q, want %q", s, got, want.String())
-		}
-	}
-}

@@ -7,7 +7,8 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/pbl-lang/pbl/internal/xmltext"
 )
 
 // SVG is a canvas that writes SVG text.
@@ -113,7 +114,7 @@ func (c *SVG) Text(s string, at Point, st TextStyle) {
 		c.paint("fill", col)
 	}
 	c.buf.WriteByte('>')
-	escapeText(&c.buf, s)
+	c.buf.WriteString(xmltext.Escape(s))
 	c.buf.WriteString("</text>\n")
 }
 
@@ -151,54 +152,4 @@ func num(v float64) string {
 		v = 0 // no "-0"
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
-}
-
-// escapeText writes s escaped as XML text, byte for byte as encoding/xml's
-// EscapeText (which pbl does not link: its package init costs every start,
-// issue 16): quotes, &, <, >, tab, newline and carriage return become
-// references, and invalid UTF-8 and characters XML does not allow become
-// U+FFFD.
-func escapeText(b *bytes.Buffer, s string) {
-	last := 0
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		var esc string
-		switch r {
-		case '"':
-			esc = "&#34;"
-		case '\'':
-			esc = "&#39;"
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		case '\t':
-			esc = "&#x9;"
-		case '\n':
-			esc = "&#xA;"
-		case '\r':
-			esc = "&#xD;"
-		default:
-			if r == utf8.RuneError && n == 1 || !isXMLChar(r) {
-				esc = "\uFFFD"
-			}
-		}
-		if esc != "" {
-			b.WriteString(s[last:i])
-			b.WriteString(esc)
-			last = i + n
-		}
-		i += n
-	}
-	b.WriteString(s[last:])
-}
-
-// isXMLChar reports whether r is in the Char production of XML 1.0.
-func isXMLChar(r rune) bool {
-	return r == 0x09 || r == 0x0A || r == 0x0D ||
-		r >= 0x20 && r <= 0xD7FF ||
-		r >= 0xE000 && r <= 0xFFFD ||
-		r >= 0x10000 && r <= 0x10FFFF
 }

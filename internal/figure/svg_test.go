@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"image/color"
 	"io"
-	"math/rand"
 	"strings"
 	"testing"
 )
@@ -109,28 +108,5 @@ func TestSVGPlot(t *testing.T) {
 	}
 	if len(texts) < 3 || texts[0] != "title <1>" {
 		t.Errorf("texts %q: want the title first, then the labels", texts)
-	}
-}
-
-// TestEscapeText compares escapeText with encoding/xml's EscapeText, whose
-// output it must reproduce byte for byte.
-func TestEscapeText(t *testing.T) {
-	cases := []string{"", "plain", `a<b>&"c'd`, "tab\there\nline\rcr", "é ü 😀", "\x00\x01\x1f", "a\xffb\xc3", "\uFFFD\uFFFE\uFFFF", "\U0010FFFF", "]]>"}
-	const alphabet = "a<>&'\"\t\n\r\x01\xff\xc3\xa9\xef\xbf\xbe"
-	rng := rand.New(rand.NewSource(2))
-	for i := 0; i < 5000; i++ {
-		b := make([]byte, rng.Intn(8))
-		for j := range b {
-			b[j] = alphabet[rng.Intn(len(alphabet))]
-		}
-		cases = append(cases, string(b))
-	}
-	for _, s := range cases {
-		var want, got bytes.Buffer
-		xml.EscapeText(&want, []byte(s))
-		escapeText(&got, s)
-		if got.String() != want.String() {
-			t.Fatalf("escapeText(%q) = %q, want %q", s, got.String(), want.String())
-		}
 	}
 }

@@ -19,36 +19,32 @@ type pathPattern []string
 // errBadPattern is the error of a malformed pattern.
 var errBadPattern = errors.New("malformed pattern")
 
-// parsePathPattern checks a --run pattern.
+// parsePathPattern splits a --run pattern into its alternatives, at each
+// | that is neither escaped nor in a class, and checks that every class
+// is closed and no escape ends the pattern.
 func parsePathPattern(s string) (pathPattern, error) {
-	alts := splitAlternatives(s)
-	for _, a := range alts {
-		if err := checkGlob(a); err != nil {
-			return nil, fmt.Errorf("%w %q: %v", errBadPattern, s, err)
-		}
-	}
-	return pathPattern(alts), nil
-}
-
-// splitAlternatives splits s at each | that is neither escaped nor in a
-// class.
-func splitAlternatives(s string) []string {
-	var alts []string
+	bad := func(why string) error { return fmt.Errorf("%w %q: %s", errBadPattern, s, why) }
+	var alts pathPattern
 	start := 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
+			if i+1 == len(s) {
+				return nil, bad(`\ at the end`)
+			}
 			i++
 		case '[':
-			if end := classEnd(s, i); end >= 0 {
-				i = end
+			end := classEnd(s, i)
+			if end < 0 {
+				return nil, bad("[ without ]")
 			}
+			i = end
 		case '|':
 			alts = append(alts, s[start:i])
 			start = i + 1
 		}
 	}
-	return append(alts, s[start:])
+	return append(alts, s[start:]), nil
 }
 
 // MatchString reports whether path contains a match of an alternative.
@@ -59,26 +55,6 @@ func (p pathPattern) MatchString(path string) bool {
 		}
 	}
 	return false
-}
-
-// checkGlob reports a class that is not closed or an escape at the end.
-func checkGlob(g string) error {
-	for i := 0; i < len(g); i++ {
-		switch g[i] {
-		case '\\':
-			if i+1 == len(g) {
-				return errors.New(`\ at the end`)
-			}
-			i++
-		case '[':
-			end := classEnd(g, i)
-			if end < 0 {
-				return errors.New("[ without ]")
-			}
-			i = end
-		}
-	}
-	return nil
 }
 
 // classEnd returns the index of the ] closing the class that starts at
@@ -102,7 +78,8 @@ func classEnd(g string, i int) int {
 	return -1
 }
 
-// globMatch reports whether the whole of s matches the checked glob g.
+// globMatch reports whether the whole of s matches the glob g, checked
+// by parsePathPattern.
 // On a mismatch it resumes after the last * with one more character
 // consumed by it, which is enough for globs (a later * can absorb what
 // an earlier one did not): the time is at most len(g)·len(s) steps.
@@ -122,7 +99,7 @@ func globMatch(g, s string) bool {
 					continue
 				}
 			case '[':
-				end := gi + classEnd(g[gi:], 0)
+				end := classEnd(g, gi)
 				if si < len(s) {
 					r, n := utf8.DecodeRuneInString(s[si:])
 					if inClass(g[gi+1:end], r) {

@@ -91,6 +91,16 @@ func (t *tokenizer) fail(msg string) error {
 	return t.err
 }
 
+// expected returns the error of a name that is not where msg says one
+// must be: the error name or nsname found (an invalid name, the end of
+// the input), else msg.
+func (t *tokenizer) expected(msg string) error {
+	if t.err == nil {
+		t.fail(msg)
+	}
+	return t.err
+}
+
 // getc returns the next byte; at the end of the input it fails with
 // "unexpected EOF".
 func (t *tokenizer) getc() (byte, bool) {
@@ -139,10 +149,7 @@ func (t *tokenizer) next() (any, error) {
 	case '/':
 		name, ok := t.nsname()
 		if !ok {
-			if t.err == nil {
-				t.fail("expected element name after </")
-			}
-			return nil, t.err
+			return nil, t.expected("expected element name after </")
 		}
 		t.space()
 		if b, ok = t.getc(); !ok {
@@ -185,10 +192,7 @@ func (t *tokenizer) next() (any, error) {
 func (t *tokenizer) startTag() (any, error) {
 	name, ok := t.nsname()
 	if !ok {
-		if t.err == nil {
-			t.fail("expected element name after <")
-		}
-		return nil, t.err
+		return nil, t.expected("expected element name after <")
 	}
 	tag := startTag{Name: name, Attr: []xmlAttr{}}
 	for {
@@ -213,10 +217,7 @@ func (t *tokenizer) startTag() (any, error) {
 		t.off--
 		var a xmlAttr
 		if a.Name, ok = t.nsname(); !ok {
-			if t.err == nil {
-				t.fail("expected attribute name in element")
-			}
-			return nil, t.err
+			return nil, t.expected("expected attribute name in element")
 		}
 		t.space()
 		if b, ok = t.getc(); !ok {
@@ -246,10 +247,7 @@ func (t *tokenizer) startTag() (any, error) {
 func (t *tokenizer) procInst() (any, error) {
 	target, ok := t.name()
 	if !ok {
-		if t.err == nil {
-			t.fail("expected target name after <?")
-		}
-		return nil, t.err
+		return nil, t.expected("expected target name after <?")
 	}
 	t.space()
 	start := t.off

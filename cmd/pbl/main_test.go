@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "update golden files and scripts")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"pbl": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"pbl": main,
 	})
 }
 
@@ -94,6 +94,34 @@ func TestExamples(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), fmt.Sprintf("%d passed, 0 failed", len(files))) {
 		t.Errorf("pbl test examples did not test every example:\n%s", stdout.String())
+	}
+}
+
+// TestBeforeCommand checks that main's set-up (the GC policy) runs once
+// for a command that runs, and not at all for help or a usage error.
+func TestBeforeCommand(t *testing.T) {
+	defer func(f func()) { beforeCommand = f }(beforeCommand)
+	campfire := "../../examples/campfire.pbl"
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"help"}, 0},
+		{[]string{"help", "query"}, 0},
+		{[]string{"query", "--help"}, 0},
+		{[]string{}, 0},
+		{[]string{"nosuch"}, 0},
+		{[]string{"check", "--nope", campfire}, 0},
+		{[]string{"check", campfire}, 1},
+		{[]string{"query", campfire, "P(Strom)"}, 1}, // runs, then fails
+	} {
+		calls := 0
+		beforeCommand = func() { calls++ }
+		var stdout, stderr bytes.Buffer
+		run(tc.args, &stdout, &stderr)
+		if calls != tc.want {
+			t.Errorf("pbl %s: set-up ran %d times, want %d", strings.Join(tc.args, " "), calls, tc.want)
+		}
 	}
 }
 

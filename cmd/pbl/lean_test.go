@@ -63,6 +63,9 @@ var startupForbidden = []struct{ pattern, why string }{
 	{"net/url", "it brings net/netip, whose init runs every start (0.02 ms), and 0.4 MB of code; lsp reads and writes file: URIs by hand"},
 	{"regexp", "its presence keeps unicode's category and script tables, built at init (about 0.05 ms a run); pbl test --run takes a glob (cmd/pbl/pattern.go)"},
 	{"encoding/xml", "its init builds a 250-entry entity map every run; formats/xmlbif has its own tokenizer and internal/figure escapes SVG text by hand"},
+	{"golang.org/x/image/vector", "its init probes the CPU (CPUID, a trap to the hypervisor in a VM); internal/figure rasterizes outlines itself (raster.go)"},
+	{"golang.org/x/image/font/opentype", "it brings x/image/vector; internal/figure fills sfnt's glyph outlines itself"},
+	{"image/png", "its init registers the format, and it brings image/draw's code and the decoder's; internal/figure encodes PNG itself (pngenc.go)"},
 }
 
 // TestStartupDeps fails if the pbl command depends on a package of

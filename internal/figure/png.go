@@ -3,15 +3,12 @@ package figure
 import (
 	"image"
 	"image/color"
-	"image/draw"
-	"image/png"
 	"io"
 	"math"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
-	"golang.org/x/image/vector"
 )
 
 // PNG is a canvas that rasterizes into an image and writes it as PNG.
@@ -19,8 +16,8 @@ type PNG struct {
 	w, h  float64
 	scale float64 // pixels per point
 	img   *image.RGBA
-	z     vector.Rasterizer
-	faces map[float64]font.Face // by size in pixels
+	z     raster
+	buf   sfnt.Buffer
 }
 
 // NewPNG returns a w×h canvas, sizes in points, of dpi pixels per inch.
@@ -42,7 +39,7 @@ func (c *PNG) Image() *image.RGBA { return c.img }
 // WriteTo writes the image, PNG-encoded, to w.
 func (c *PNG) WriteTo(w io.Writer) (int64, error) {
 	cw := &countWriter{w: w}
-	err := png.Encode(cw, c.img)
+	err := encodePNG(cw, c.img)
 	return cw.n, err
 }
 
@@ -179,85 +176,127 @@ func (c *PNG) fill(polys [][]Point, col color.Color) {
 	if !(lo.X <= hi.X && lo.Y <= hi.Y) { // nothing, or NaN
 		return
 	}
-	r := image.Rect(int(math.Floor(lo.X)), int(math.Floor(lo.Y)), int(math.Ceil(hi.X))+1, int(math.Ceil(hi.Y))+1)
-	r = r.Intersect(c.img.Bounds())
+	r := c.pixels(lo, hi)
 	if r.Empty() {
 		return
 	}
 	z := &c.z
-	z.Reset(r.Dx(), r.Dy())
+	z.reset(r.Dx(), r.Dy())
 	ox, oy := float64(r.Min.X), float64(r.Min.Y)
 	for _, poly := range polys {
 		if len(poly) < 3 {
 			continue
 		}
-		z.MoveTo(float32(poly[0].X-ox), float32(poly[0].Y-oy))
+		z.moveTo(poly[0].X-ox, poly[0].Y-oy)
 		for _, p := range poly[1:] {
-			z.LineTo(float32(p.X-ox), float32(p.Y-oy))
+			z.lineTo(p.X-ox, p.Y-oy)
 		}
-		z.ClosePath()
+		z.closePath()
 	}
-	z.DrawOp = draw.Over
-	z.Draw(c.img, r, image.NewUniform(col), image.Point{})
+	z.draw(c.img, r, col)
 }
 
-// face returns the font face of size pixels, or nil.
-func (c *PNG) face(size float64) font.Face {
-	if f, ok := c.faces[size]; ok {
-		return f
+// pixels returns the pixels of the image that the box from lo to hi (in
+// pixels) touches, with a pixel to spare on the right and below.
+func (c *PNG) pixels(lo, hi Point) image.Rectangle {
+	b := c.img.Bounds()
+	clamp := func(v float64, lo, hi int) int { // as floats: huge values do not convert
+		return int(min(max(v, float64(lo)), float64(hi)))
 	}
-	f := goFont()
-	if f == nil {
-		return nil
-	}
-	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
-	if err != nil {
-		return nil
-	}
-	if c.faces == nil {
-		c.faces = make(map[float64]font.Face)
-	}
-	c.faces[size] = face
-	return face
+	return image.Rect(
+		clamp(math.Floor(lo.X), b.Min.X, b.Max.X), clamp(math.Floor(lo.Y), b.Min.Y, b.Max.Y),
+		clamp(math.Ceil(hi.X)+1, b.Min.X, b.Max.X), clamp(math.Ceil(hi.Y)+1, b.Min.Y, b.Max.Y))
 }
 
-// Text writes s with the Go Regular font.
+// Text writes s with the Go Regular font: each glyph's outline, at the
+// font size in pixels, is filled like a polygon. As with whole-pixel
+// hinting, advances and kerning are rounded to whole pixels.
 func (c *PNG) Text(s string, at Point, st TextStyle) {
-	face := c.face(st.Size * c.scale)
-	if face == nil {
+	f := goFont()
+	if f == nil || !(st.Size > 0) {
 		return
 	}
-	src := image.NewUniform(textColor(st))
-	at = c.px(at)
-	d := font.Drawer{Face: face}
-	w := d.MeasureString(s)
-	shift := st.Align * float64(w) / 64
-	if !st.Vertical {
-		d.Dst, d.Src = c.img, src
-		d.Dot = fixed.Point26_6{X: fixed.Int26_6(math.Round((at.X - shift) * 64)), Y: fixed.Int26_6(math.Round(at.Y * 64))}
-		d.DrawString(s)
-		return
+	ppem := fixed.Int26_6(math.Round(st.Size * c.scale * 64))
+	// Lay the glyphs out along the baseline, in 26.6 pixels from its start.
+	type placed struct {
+		g sfnt.GlyphIndex
+		x fixed.Int26_6
 	}
-	// Write the text level into a mask, then turn the mask a quarter
-	// turn anticlockwise onto the image: mask pixel (u, v) goes to
-	// (x0+v, y0-u).
-	m := face.Metrics()
-	asc, desc := m.Ascent.Ceil(), m.Descent.Ceil()
-	mw := w.Ceil() + 2
-	mask := image.NewAlpha(image.Rect(0, 0, mw, asc+desc))
-	d.Dst, d.Src = mask, image.Opaque
-	d.Dot = fixed.Point26_6{X: 64, Y: fixed.I(asc)}
-	d.DrawString(s)
-	turned := image.NewAlpha(image.Rect(0, 0, asc+desc, mw))
-	for v := 0; v < asc+desc; v++ {
-		for u := 0; u < mw; u++ {
-			turned.Pix[(mw-1-u)*turned.Stride+v] = mask.Pix[v*mask.Stride+u]
+	var glyphs []placed
+	var pen fixed.Int26_6
+	prev := sfnt.GlyphIndex(0)
+	for i, r := range s {
+		g, err := f.GlyphIndex(&c.buf, r)
+		if err != nil {
+			continue
 		}
+		if i > 0 && prev != 0 {
+			if k, err := f.Kern(&c.buf, prev, g, ppem, font.HintingFull); err == nil {
+				pen += k
+			}
+		}
+		glyphs = append(glyphs, placed{g, pen})
+		if adv, err := f.GlyphAdvance(&c.buf, g, ppem, font.HintingFull); err == nil {
+			pen += adv
+		}
+		prev = g
 	}
-	// The baseline's start, mask (1, asc), lands on at shifted along the
-	// text.
-	x0 := int(math.Round(at.X)) - asc
-	y0 := int(math.Round(at.Y+shift)) - (mw - 1 - 1)
-	r := image.Rect(x0, y0, x0+asc+desc, y0+mw)
-	draw.DrawMask(c.img, r, src, image.Point{}, turned, image.Point{}, draw.Over)
+	// The baseline's start: the anchor less the share of the width that
+	// st.Align puts before it, along the text, rounded to a whole pixel
+	// across it (and to 1/64 pixel along it).
+	at = c.px(at)
+	shift := st.Align * float64(pen) / 64
+	origin := Point{math.Round((at.X-shift)*64) / 64, math.Round(at.Y)}
+	if st.Vertical {
+		origin = Point{math.Round(at.X), math.Round((at.Y+shift)*64) / 64}
+	}
+	// place maps a point of the level layout, relative to the baseline's
+	// start, onto the canvas: level, or turned a quarter turn
+	// anticlockwise (right becomes up, down becomes right).
+	place := func(p fixed.Point26_6, x fixed.Int26_6) Point {
+		u, v := float64(p.X+x)/64, float64(p.Y)/64
+		if st.Vertical {
+			return Point{origin.X + v, origin.Y - u}
+		}
+		return Point{origin.X + u, origin.Y + v}
+	}
+	col := textColor(st)
+	for _, gl := range glyphs {
+		segs, err := f.LoadGlyph(&c.buf, gl.g, ppem, nil)
+		if err != nil || len(segs) == 0 {
+			continue
+		}
+		b := segs.Bounds()
+		lo, hi := place(b.Min, gl.x), place(b.Max, gl.x)
+		r := c.pixels(Point{min(lo.X, hi.X), min(lo.Y, hi.Y)}, Point{max(lo.X, hi.X), max(lo.Y, hi.Y)})
+		if r.Empty() {
+			continue
+		}
+		z := &c.z
+		z.reset(r.Dx(), r.Dy())
+		o := Point{float64(r.Min.X), float64(r.Min.Y)}
+		pt := func(p fixed.Point26_6) (float64, float64) {
+			q := place(p, gl.x)
+			return q.X - o.X, q.Y - o.Y
+		}
+		for _, sg := range segs {
+			switch sg.Op {
+			case sfnt.SegmentOpMoveTo:
+				z.moveTo(pt(sg.Args[0]))
+			case sfnt.SegmentOpLineTo:
+				z.lineTo(pt(sg.Args[0]))
+			case sfnt.SegmentOpQuadTo:
+				ax, ay := pt(sg.Args[0])
+				x, y := pt(sg.Args[1])
+				z.quadTo(ax, ay, x, y)
+			case sfnt.SegmentOpCubeTo:
+				ax, ay := pt(sg.Args[0])
+				bx, by := pt(sg.Args[1])
+				x, y := pt(sg.Args[2])
+				z.cubeTo(ax, ay, bx, by, x, y)
+			}
+		}
+		z.closePath()
+		z.draw(c.img, r, col)
+	}
 }

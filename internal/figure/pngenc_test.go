@@ -1,0 +1,93 @@
+package figure
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestEncodePNG encodes random images, opaque and translucent, smooth and
+// noisy (so that every filter gets chosen), decodes them with image/png
+// and compares every pixel with the original's non-premultiplied colour.
+func TestEncodePNG(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 24 {
+		w, h := 1+rng.IntN(40), 1+rng.IntN(30)
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		opaque := trial%2 == 0
+		for y := range h {
+			for x := range w {
+				var c [4]uint8
+				switch trial % 3 {
+				case 0: // noise
+					for i := range c {
+						c[i] = uint8(rng.IntN(256))
+					}
+				case 1: // gradients
+					c = [4]uint8{uint8(3 * x), uint8(5 * y), uint8(x * y), uint8(255 - 2*x)}
+				case 2: // flat with spots
+					c = [4]uint8{200, 40, 90, 128}
+					if rng.IntN(10) == 0 {
+						c[0] = uint8(rng.IntN(256))
+					}
+				}
+				if opaque {
+					c[3] = 0xff
+				}
+				for i := range 3 { // premultiplied
+					c[i] = uint8(uint32(c[i]) * uint32(c[3]) / 0xff)
+				}
+				img.SetRGBA(x, y, color.RGBA{c[0], c[1], c[2], c[3]})
+			}
+		}
+		var buf bytes.Buffer
+		if err := encodePNG(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		if ct := buf.Bytes()[25]; opaque && ct != 2 || !opaque && ct != 6 {
+			t.Errorf("trial %d: colour type %d for an image that is opaque: %v", trial, ct, opaque)
+		}
+		got, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		if got.Bounds() != img.Bounds() {
+			t.Fatalf("trial %d: bounds %v, want %v", trial, got.Bounds(), img.Bounds())
+		}
+		for y := range h {
+			for x := range w {
+				want := color.NRGBAModel.Convert(img.At(x, y))
+				if g := color.NRGBAModel.Convert(got.At(x, y)); g != want {
+					t.Fatalf("trial %d: pixel (%d, %d) decodes as %v, want %v", trial, x, y, g, want)
+				}
+			}
+		}
+	}
+}
+
+// TestEncodePNGSize checks that the filters do their work: a plot encodes
+// to no more than 10% above what image/png makes of it.
+func TestEncodePNGSize(t *testing.T) {
+	c := NewPNG(600, 300, 110)
+	c.Fill([]Point{{0, 0}, {600, 0}, {600, 300}, {0, 300}}, color.White)
+	p := &Plot{Title: "size", X: Axis{Label: "x"}, Y: Axis{Label: "y"}}
+	var pts []XY
+	for i := range 200 {
+		pts = append(pts, XY{float64(i), float64(i * i % 97)})
+	}
+	p.Add(&Scatter{XY: pts, Glyph: GlyphStyle{Color: red, Radius: 3}})
+	p.Draw(c, Rect{Min: Point{10, 10}, Max: Point{590, 290}})
+	var ours, theirs bytes.Buffer
+	if err := encodePNG(&ours, c.Image()); err != nil {
+		t.Fatal(err)
+	}
+	if err := png.Encode(&theirs, c.Image()); err != nil {
+		t.Fatal(err)
+	}
+	if !(float64(ours.Len()) <= 1.1*float64(theirs.Len())) {
+		t.Errorf("encoded in %d bytes, image/png in %d", ours.Len(), theirs.Len())
+	}
+}

@@ -19,11 +19,6 @@ func diffTrees(a, b *grammar.File) string {
 	return ""
 }
 
-var (
-	positionType = reflect.TypeFor[grammar.Position]()
-	sumTailType  = reflect.TypeFor[*grammar.SumTail]()
-)
-
 // diff compares a and b; a difference is described from the node where it
 // is, and each caller on the way up prefixes its field or index: paths are
 // only built for a difference.
@@ -46,13 +41,13 @@ func diff(a, b reflect.Value) string {
 			}
 			return ""
 		}
-		if a.Type() == sumTailType {
+		if a.Type() == reflect.TypeFor[*grammar.SumTail]() {
 			a = reflect.ValueOf(subtraction(a.Interface().(*grammar.SumTail)))
 			b = reflect.ValueOf(subtraction(b.Interface().(*grammar.SumTail)))
 		}
 		return diff(a.Elem(), b.Elem())
 	case reflect.Struct:
-		if a.Type() == positionType {
+		if a.Type() == reflect.TypeFor[grammar.Position]() {
 			return ""
 		}
 		for i := range a.NumField() {

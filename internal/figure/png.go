@@ -83,7 +83,7 @@ func sides(r float64) int {
 // Stroke draws a polyline, as the polygons of its segments and of discs
 // at its joints.
 func (c *PNG) Stroke(pts []Point, st LineStyle) {
-	if len(pts) < 2 || st.Width <= 0 {
+	if len(pts) < 2 || !(st.Width > 0) {
 		return
 	}
 	px := make([]Point, len(pts))
@@ -119,14 +119,24 @@ func (c *PNG) Stroke(pts []Point, st LineStyle) {
 	c.fill(polys, st.Color)
 }
 
+// maxDashRepeats is the most times dash repeats a pattern along a line.
+const maxDashRepeats = 100_000
+
 // dash cuts the polyline pts into its dashes: lengths alternately drawn
-// and skipped, repeated. With no dashes, it returns pts.
+// and skipped, repeated. With no dashes, or more than maxDashRepeats
+// repetitions of them, it returns pts.
 func dash(pts []Point, dashes []float64) [][]Point {
 	total := 0.0
 	for _, d := range dashes {
 		total += d
 	}
-	if !(total > 0) {
+	length := 0.0
+	for i := 1; i < len(pts); i++ {
+		length += math.Hypot(pts[i].X-pts[i-1].X, pts[i].Y-pts[i-1].Y)
+	}
+	// A pattern too fine for the line's length (or a length that is not
+	// finite) would make dashes without bound: such a line is drawn solid.
+	if !(total > 0) || !(length/total <= maxDashRepeats) {
 		return [][]Point{pts}
 	}
 	var out [][]Point

@@ -86,6 +86,8 @@ func TestDash(t *testing.T) {
 		{[]float64{0, 0}, [][]Point{pts}},
 		{[]float64{4, 2}, [][]Point{{{0, 0}, {4, 0}}, {{6, 0}, {10, 0}}, {{10, 2}, {10, 6}}, {{10, 8}, {10, 10}}}},
 		{[]float64{12, 100}, [][]Point{{{0, 0}, {10, 0}, {10, 2}}}},
+		{[]float64{1e-5, 1e-5}, [][]Point{pts}},                       // too fine: solid
+		{[]float64{1e6, 100}, [][]Point{{{0, 0}, {10, 0}, {10, 10}}}}, //
 	} {
 		got := dash(pts, tc.dashes)
 		if len(got) != len(tc.want) {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"io"
@@ -19,6 +20,9 @@ import (
 func encodePNG(w io.Writer, img *image.RGBA) error {
 	b := img.Bounds()
 	width, height := b.Dx(), b.Dy()
+	if width <= 0 || height <= 0 || int64(width) >= 1<<31 || int64(height) >= 1<<31 {
+		return fmt.Errorf("cannot encode a %d×%d image as PNG", width, height)
+	}
 	opaque := true
 	for y := b.Min.Y; y < b.Max.Y && opaque; y++ {
 		row := img.Pix[img.PixOffset(b.Min.X, y):][:4*width]

@@ -68,6 +68,20 @@ func TestEncodePNG(t *testing.T) {
 	}
 }
 
+// TestEncodePNGEmpty checks that an image without pixels is an error, as
+// PNG has no such image.
+func TestEncodePNGEmpty(t *testing.T) {
+	for _, r := range []image.Rectangle{image.Rect(0, 0, 0, 0), image.Rect(0, 0, 0, 5), image.Rect(0, 0, 5, 0)} {
+		var buf bytes.Buffer
+		if err := encodePNG(&buf, image.NewRGBA(r)); err == nil {
+			t.Errorf("%v: no error", r)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("%v: wrote %d bytes", r, buf.Len())
+		}
+	}
+}
+
 // TestEncodePNGSize checks that the filters do their work: a plot encodes
 // to no more than 10% above what image/png makes of it.
 func TestEncodePNGSize(t *testing.T) {

@@ -117,7 +117,7 @@ func (r *raster) edge(xa, ya, xb, yb float64) {
 	px, py := xa, ya
 	for i := 1; i <= n; i++ {
 		t := ts[i]
-		qx, qy := xa+t*(xb-xa), ya+t*(yb-ya)
+		qx, qy := xa*(1-t)+xb*t, ya*(1-t)+yb*t // convex: no overflow near ±MaxFloat64
 		if i == n {
 			qx, qy = xb, yb
 		}
@@ -144,7 +144,7 @@ func (r *raster) clippedEdge(xa, ya, xb, yb float64) {
 	if yb <= 0 || ya >= float64(r.h) {
 		return
 	}
-	dxdy := (xb - xa) / (yb - ya)
+	dx, dy := xb-xa, yb-ya
 	row0 := int(max(math.Floor(ya), 0)) // clamped as floats: huge values do not convert
 	row1 := int(min(math.Ceil(yb), float64(r.h)))
 	stride := r.w + 2
@@ -154,8 +154,9 @@ func (r *raster) clippedEdge(xa, ya, xb, yb float64) {
 		if !(bottom > top) {
 			continue
 		}
-		x0 := xa + (top-ya)*dxdy
-		x1 := xa + (bottom-ya)*dxdy
+		// As fractions of the height, which stay finite for a tiny dy.
+		x0 := xa + dx*min((top-ya)/dy, 1)
+		x1 := xa + dx*min((bottom-ya)/dy, 1)
 		r.addSpan(r.delta[row*stride:(row+1)*stride], x0, x1, dir*(bottom-top))
 	}
 }
@@ -170,6 +171,9 @@ func (r *raster) clippedEdge(xa, ya, xb, yb float64) {
 func (r *raster) addSpan(row []float64, x0, x1, d float64) {
 	w := float64(r.w)
 	lo, hi := min(max(min(x0, x1), 0), w), min(max(x0, x1), w) // within [0, w] despite rounding
+	if !(lo <= hi) {
+		return // NaN: cannot happen for finite edges, but must not index
+	}
 	if c := math.Floor(lo); hi <= c+1 && c < w {
 		// Within one pixel (the common case): it gets the part of its
 		// area to the right of the edge's mean x, the next pixel the rest.

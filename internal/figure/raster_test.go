@@ -116,6 +116,10 @@ func TestRasterHostile(t *testing.T) {
 		{{math.Inf(1), 1}, {5, 5}, {1, math.Inf(-1)}},
 		{{-1e300, -1e300}, {1e300, 0}, {0, 1e300}},
 		{{2, 2}, {2, 2}, {2, 2}},
+		{{2, 0}, {8, 1e-310}, {5, 5}},               // a subnormal height
+		{{-1, 1e308}, {11, -1e308}, {5, 5}},         // y overflows where the edge crosses a side
+		{{5, 1e308}, {-1, -1e308}, {11, 5}},         //
+		{{-1e308, 3}, {1.7e308, 4}, {1e308, 1e308}}, //
 	} {
 		img := image.NewRGBA(image.Rect(0, 0, 10, 10))
 		var z raster
@@ -130,6 +134,8 @@ func TestRasterHostile(t *testing.T) {
 	// A triangle far larger than the canvas covers all of it.
 	c := NewPNG(10, 10, 72)
 	c.Fill([]Point{{-1e300, -1e300}, {1e300, -1e300}, {0, 1e300}}, red) // no panic
+	c.Fill([]Point{{2, 0}, {8, 1e-310}, {5, 5}}, red)
+	c.Stroke([]Point{{0, 0}, {1.7e308, 5}, {3, 4}}, LineStyle{Color: red, Width: 1.7e308})
 	c = NewPNG(10, 10, 72)
 	c.Fill([]Point{{-1e7, -1e7}, {1e7, -1e7}, {0, 1e7}}, red)
 	for _, p := range []image.Point{{0, 0}, {2, 2}, {9, 9}} {

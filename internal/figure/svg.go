@@ -60,7 +60,7 @@ func (c *SVG) Circle(ctr Point, r float64, col color.Color) {
 
 // Stroke draws a polyline.
 func (c *SVG) Stroke(pts []Point, st LineStyle) {
-	if len(pts) < 2 || st.Width <= 0 {
+	if len(pts) < 2 || !(st.Width > 0) {
 		return
 	}
 	c.buf.WriteString(`<path d="`)

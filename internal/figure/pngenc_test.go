@@ -2,9 +2,12 @@ package figure
 
 import (
 	"bytes"
+	"compress/zlib"
+	"encoding/binary"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math/rand/v2"
 	"testing"
 )
@@ -14,6 +17,14 @@ import (
 // and compares every pixel with the original's non-premultiplied colour.
 func TestEncodePNG(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
+	var filters [5]int // how many rows each filter was chosen for
+	defer func() {
+		for f, n := range filters {
+			if n == 0 {
+				t.Errorf("filter %d was never chosen (counts %v): the test does not check it", f, filters)
+			}
+		}
+	}()
 	for trial := range 24 {
 		w, h := 1+rng.IntN(40), 1+rng.IntN(30)
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -50,6 +61,9 @@ func TestEncodePNG(t *testing.T) {
 		if ct := buf.Bytes()[25]; opaque && ct != 2 || !opaque && ct != 6 {
 			t.Errorf("trial %d: colour type %d for an image that is opaque: %v", trial, ct, opaque)
 		}
+		for f, n := range filterCounts(t, buf.Bytes(), 1+(3+1-btoi(opaque))*w) {
+			filters[f] += n
+		}
 		got, err := png.Decode(&buf)
 		if err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
@@ -66,6 +80,44 @@ func TestEncodePNG(t *testing.T) {
 			}
 		}
 	}
+}
+
+// filterCounts inflates the IDAT data of the PNG file b, whose rows are
+// rowLen bytes with their filter byte, and counts the rows of each filter.
+func filterCounts(t *testing.T, b []byte, rowLen int) [5]int {
+	t.Helper()
+	var idat []byte
+	for p := 8; p+8 <= len(b); {
+		n := int(binary.BigEndian.Uint32(b[p:]))
+		if string(b[p+4:p+8]) == "IDAT" {
+			idat = append(idat, b[p+8:p+8+n]...)
+		}
+		p += 12 + n
+	}
+	z, err := zlib.NewReader(bytes.NewReader(idat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts [5]int
+	for i := 0; i < len(raw); i += rowLen {
+		if f := raw[i]; f < 5 {
+			counts[f]++
+		} else {
+			t.Fatalf("row %d has filter %d", i/rowLen, f)
+		}
+	}
+	return counts
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestEncodePNGEmpty checks that an image without pixels is an error, as

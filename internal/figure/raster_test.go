@@ -144,3 +144,40 @@ func TestRasterHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestFillRandomHostile fills and strokes random shapes whose coordinates
+// mix ordinary values with huge, tiny, subnormal and non-finite ones: no
+// call may panic, and every pixel stays a valid premultiplied colour.
+func TestFillRandomHostile(t *testing.T) {
+	values := []float64{0, 1, -1, 5, 9.5, 10, 11, 1e-310, -1e-310, 1e-300, 1e300, -1e300,
+		math.MaxFloat64, -math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 0.4999999999999999}
+	rng := rand.New(rand.NewPCG(5, 6))
+	pick := func() float64 {
+		if rng.IntN(2) == 0 {
+			return values[rng.IntN(len(values))]
+		}
+		return rng.Float64()*30 - 10
+	}
+	translucent := color.RGBA{0x40, 0x20, 0, 0x80}
+	for range 20000 {
+		c := NewPNG(10, 10, 72)
+		pts := make([]Point, 1+rng.IntN(6))
+		for i := range pts {
+			pts[i] = Point{pick(), pick()}
+		}
+		switch rng.IntN(3) {
+		case 0:
+			c.Fill(pts, translucent)
+		case 1:
+			c.Stroke(pts, LineStyle{Color: translucent, Width: pick(), Dashes: []float64{pick(), pick()}})
+		default:
+			c.Circle(pts[0], pick(), translucent)
+		}
+		pix := c.Image().Pix
+		for i := 0; i < len(pix); i += 4 {
+			if a := pix[i+3]; pix[i] > a || pix[i+1] > a || pix[i+2] > a {
+				t.Fatalf("points %v: pixel %d is %v, not premultiplied", pts, i/4, pix[i:i+4])
+			}
+		}
+	}
+}

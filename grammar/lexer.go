@@ -3,6 +3,7 @@ package grammar
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -247,9 +248,21 @@ func lexErrorf(pos Position, format string, args ...any) error {
 
 // NewScanner returns a scanner over src. Comments (// to end of line,
 // /* ... */) and white space are skipped; newlines are not significant.
+//
+// A UTF-8 byte order mark at the start of src is skipped, as editors that
+// write one do not show it: the first token is still at column 1 (its
+// Offset counts the mark's 3 bytes). Anywhere else U+FEFF is an unexpected
+// character.
 func NewScanner(filename, src string) *Scanner {
-	return &Scanner{src: src, pos: Position{Filename: filename, Line: 1, Column: 1}}
+	pos := Position{Filename: filename, Line: 1, Column: 1}
+	if strings.HasPrefix(src, byteOrderMark) {
+		pos.Offset = len(byteOrderMark)
+	}
+	return &Scanner{src: src, pos: pos}
 }
+
+// byteOrderMark is U+FEFF in UTF-8.
+const byteOrderMark = "\ufeff"
 
 // NewScannerAt returns a scanner of src that starts at pos, a position in
 // src (its Offset, and the Line and Column there) such as a token's: it

@@ -131,6 +131,16 @@ func TestReadForms(t *testing.T) {
 	if got := m.Potentials[1].Vals; got[0] != 1 || got[1] != 0.5 || got[2] != 0 || got[3] != 3 {
 		t.Errorf("factor 1 = %v", got)
 	}
+	// A UTF-8 byte order mark at the start is skipped (the errors of a
+	// file keep their columns).
+	if m := mustRead(t, "\ufeff"+pair); len(m.Potentials) != 2 || m.Potentials[1].Vals[5] != 6 {
+		t.Errorf("with a byte order mark: potentials %v", m.Potentials)
+	}
+	_, err := uai.Read("bom.uai", []byte("\ufeffBAYESIAN 1"))
+	var list ir.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 || list[0].Pos.Line != 1 || list[0].Pos.Col != 1 {
+		t.Errorf("with a byte order mark: %v, want an error at 1:1", err)
+	}
 	var gz bytes.Buffer
 	zw := newGzip(&gz)
 	zw.Write([]byte(pair))

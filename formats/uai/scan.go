@@ -26,8 +26,14 @@ type scanner struct {
 	errs      ir.ErrorList
 }
 
+// newScanner returns a scanner of src. A UTF-8 byte order mark at its
+// start is skipped (the first token is still at column 1).
 func newScanner(file string, src []byte) *scanner {
-	return &scanner{file: file, src: src, line: 1, col: 1}
+	s := &scanner{file: file, src: src, line: 1, col: 1}
+	if len(src) >= 3 && src[0] == 0xef && src[1] == 0xbb && src[2] == 0xbf {
+		s.off = 3
+	}
+	return s
 }
 
 func isSpace(c byte) bool {

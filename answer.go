@@ -30,6 +30,10 @@ type AnswerOptions struct {
 	Seed uint64
 	// Context, if not nil, cancels a long evaluation.
 	Context context.Context
+	// RegularFilesOnly makes a data file that is not a regular file (a
+	// named pipe, a device) an error rather than read: see
+	// LoadOptions.RegularFilesOnly.
+	RegularFilesOnly bool
 }
 
 // DefaultTop is the number of hypotheses P(H | D) lists by default.
@@ -108,7 +112,7 @@ func answerHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error)
 	if h.Space == nil {
 		return answerVarHyp(m, q, opt)
 	}
-	d, err := spaceData(m, h.Space, h.Data, q.Pos)
+	d, err := spaceData(m, h.Space, h.Data, q.Pos, opt.RegularFilesOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -195,12 +199,20 @@ func chooseHyps(out *report.Hyp, q *ir.Query, post hypPosterior, values func(int
 	return nil
 }
 
-// spaceData reads the data set t for space s.
-func spaceData(m *ir.Model, s *ir.Space, t *ir.DataTable, at ir.Pos) (*hypothesis.Data, error) {
+// spaceData reads the data set t for space s, refusing a file that is
+// not a regular file if regularOnly.
+func spaceData(m *ir.Model, s *ir.Space, t *ir.DataTable, at ir.Pos, regularOnly bool) (*hypothesis.Data, error) {
 	if t.File == "" {
 		return hypothesis.FromTable(s, m, t)
 	}
-	d, err := hypothesis.ReadCSV(t.File, s, m)
+	var d *hypothesis.Data
+	var err error
+	if regularOnly {
+		err = input.RequireRegular(t.File)
+	}
+	if err == nil {
+		d, err = hypothesis.ReadCSV(t.File, s, m)
+	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return nil, &ir.Error{Pos: at, Msg: fmt.Sprintf("cannot read data %s from %s: %v", strconv.Quote(t.Name), pe.Path, pe.Err), Err: err}

@@ -57,6 +57,12 @@ type LoadOptions struct {
 	// MaxEntries, if positive, is the most entries the tables of the
 	// distributions may have together: see ir.LowerOptions.MaxEntries.
 	MaxEntries int
+	// RegularFilesOnly makes a learn statement whose data file is not a
+	// regular file (a named pipe, a device) an error at the statement
+	// rather than read it: the language server, answering one message at
+	// a time, must not wait for a writer that may never come. (Imports
+	// are always regular files.)
+	RegularFilesOnly bool
 }
 
 // LoadFileWith is LoadFile with options. Data bindings apply to .pbl
@@ -152,7 +158,7 @@ func (l *loader) load(filename, src string, r io.ReaderAt, opt LoadOptions) (*ir
 		// source: lift the front end's limit meanwhile.
 		l.unlimit()
 		defer l.relimit()
-		return runLearn(m, s, opt.Cancel)
+		return runLearn(m, s, opt.Cancel, opt.RegularFilesOnly)
 	}
 	return ir.LowerWith(ir.LowerOptions{Learn: learn, Data: opt.Data, MaxEntries: opt.MaxEntries}, l.files...)
 }
@@ -206,12 +212,13 @@ func Parse(filename string, src []byte) ([]*grammar.File, error) {
 // table. Errors are positioned: those of the data at their file:line:col,
 // the others at the statement.
 func RunLearn(m *ir.Model, s *ir.LearnStmt) (*ir.Model, error) {
-	return runLearn(m, s, nil)
+	return runLearn(m, s, nil, false)
 }
 
 // runLearn is RunLearn, its iterative method stopped when cancel is
-// closed (learn.Options.Cancel).
-func runLearn(m *ir.Model, s *ir.LearnStmt, cancel <-chan struct{}) (*ir.Model, error) {
+// closed (learn.Options.Cancel), refusing a data file that is not a
+// regular file if regularOnly.
+func runLearn(m *ir.Model, s *ir.LearnStmt, cancel <-chan struct{}, regularOnly bool) (*ir.Model, error) {
 	opt, err := learn.StmtOptions(s)
 	if err != nil {
 		return nil, err
@@ -221,7 +228,14 @@ func runLearn(m *ir.Model, s *ir.LearnStmt, cancel <-chan struct{}) (*ir.Model, 
 	if s.Table != nil {
 		out, _, err = learn.LearnTable(m, s.Table, opt)
 	} else {
-		out, _, err = learn.Learn(m, func(m *ir.Model) (*data.Reader, error) { return data.Open(s.File, m, data.Options{}) }, opt)
+		out, _, err = learn.Learn(m, func(m *ir.Model) (*data.Reader, error) {
+			if regularOnly {
+				if err := input.RequireRegular(s.File); err != nil {
+					return nil, err
+				}
+			}
+			return data.Open(s.File, m, data.Options{})
+		}, opt)
 	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {

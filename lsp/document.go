@@ -60,13 +60,14 @@ var maxEntries = infer.DefaultMaxTable
 // update replaces the text and analyses it again. The distributions'
 // tables together are limited to the entries of the command line's
 // --max-table default (a compact table of a few hundred bytes can ask for
-// 2^29 entries, seconds and gigabytes on every change), and a learn
-// statement's method to learnTimeout.
+// 2^29 entries, seconds and gigabytes on every change), a learn
+// statement's method to learnTimeout, and data to regular files (a named
+// pipe would block the server until something wrote to it).
 func (d *document) update(src string) {
 	d.text = newText(src)
 	d.decls = scanDecls(d.path, d.text)
 	ctx, cancel := context.WithTimeout(context.Background(), learnTimeout)
-	m, err := pbl.LoadWith(d.path, []byte(src), pbl.LoadOptions{Cancel: ctx.Done(), MaxEntries: maxEntries})
+	m, err := pbl.LoadWith(d.path, []byte(src), pbl.LoadOptions{Cancel: ctx.Done(), MaxEntries: maxEntries, RegularFilesOnly: true})
 	cancel()
 	d.model, d.errs = m, nil
 	if err != nil {

@@ -141,7 +141,7 @@ func (d *document) answerAt(line int) string {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), hoverTimeout)
-		a, err := pbl.AnswerQuery(d.model, q, pbl.AnswerOptions{Context: ctx, Infer: infer.Options{Cancel: ctx.Done()}})
+		a, err := pbl.AnswerQuery(d.model, q, pbl.AnswerOptions{Context: ctx, Infer: infer.Options{Cancel: ctx.Done()}, RegularFilesOnly: true})
 		timedOut := ctx.Err() != nil
 		cancel()
 		if err != nil && (timedOut || errors.Is(err, infer.ErrCanceled) || errors.Is(err, context.DeadlineExceeded)) {

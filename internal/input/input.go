@@ -55,6 +55,21 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("the %s is %s, more than the limit of %s (raise it with --max-input)", e.What, size, limit)
 }
 
+// ErrNotRegular is the error of a path that is not a regular file (a
+// named pipe, a device, a socket) where only regular files are read.
+var ErrNotRegular = errors.New("not a regular file")
+
+// RequireRegular returns an *os.PathError wrapping ErrNotRegular if path
+// exists and is not a regular file, and nil otherwise: a path that cannot
+// be opened is left for the open to report. Opening a named pipe for
+// reading waits for a writer, which may never come.
+func RequireRegular(path string) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return &os.PathError{Op: "read", Path: path, Err: ErrNotRegular}
+	}
+	return nil
+}
+
 // GzipError is the error of input that starts with gzip's magic bytes but
 // does not decompress: a truncated or corrupt file. Err is the
 // decompressor's error: io.ErrUnexpectedEOF for a truncated file,

@@ -123,3 +123,24 @@ func TestMaxSize(t *testing.T) {
 		}
 	}
 }
+
+// TestRequireRegular: a regular file and a missing path pass (the open
+// reports the latter); a directory does not, with ErrNotRegular.
+func TestRequireRegular(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.csv")
+	if err := os.WriteFile(file, []byte("a\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := RequireRegular(file); err != nil {
+		t.Errorf("regular file: %v", err)
+	}
+	if err := RequireRegular(filepath.Join(dir, "missing.csv")); err != nil {
+		t.Errorf("missing file: %v", err)
+	}
+	err := RequireRegular(dir)
+	var pe *os.PathError
+	if !errors.Is(err, ErrNotRegular) || !errors.As(err, &pe) || pe.Path != dir {
+		t.Errorf("directory: %v, want a *os.PathError for it matching ErrNotRegular", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -93,14 +94,24 @@ func (e *GzipError) Unwrap() error { return e.Err }
 // errors are *os.PathError values naming path (errors.Is(err,
 // fs.ErrNotExist) works); a file too large holds a *TooLargeError
 // (errors.As finds it).
+//
+// A path that is not a regular file (a named pipe such as the shell's
+// <(...), or /dev/stdin) can be read only once, so what ReadFile read
+// from it is kept, and later calls with the same path return a copy of
+// it: each query of `pbl run m.pbl --data D=<(...)` reads the same rows.
 func ReadFile(path string) ([]byte, error) {
+	if b, ok := readOnce.Load(path); ok {
+		return bytes.Clone(b.([]byte)), nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	limit := MaxSize()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
+	fi, err := f.Stat()
+	regular := err == nil && fi.Mode().IsRegular()
+	if regular && fi.Size() > limit {
 		return nil, &os.PathError{Op: "read", Path: path, Err: &TooLargeError{What: "input", Size: fi.Size(), Limit: limit}}
 	}
 	b, err := readAll(f, "input", limit)
@@ -111,8 +122,15 @@ func ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !regular {
+		readOnce.Store(path, bytes.Clone(b))
+	}
 	return b, nil
 }
+
+// readOnce holds what ReadFile read from paths that are not regular
+// files, by path.
+var readOnce sync.Map
 
 // readAll reads r to its end, refusing more than limit bytes.
 func readAll(r io.Reader, what string, limit int64) ([]byte, error) {

@@ -248,7 +248,7 @@ func answerFit(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.Data
 func answerVarHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error) {
 	h := q.Hyp
 	v := m.Vars[h.Var]
-	rows, err := varRows(m, h.Data, q.Pos)
+	rows, err := varRows(m, h.Data, q.Pos, opt.RegularFilesOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -303,8 +303,9 @@ func answerVarHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, err
 	return out, nil
 }
 
-// varRows returns the rows of t as evidence on m's variables.
-func varRows(m *ir.Model, t *ir.DataTable, at ir.Pos) ([][]ir.Obs, error) {
+// varRows returns the rows of t as evidence on m's variables, refusing a
+// file that is not a regular file if regularOnly.
+func varRows(m *ir.Model, t *ir.DataTable, at ir.Pos, regularOnly bool) ([][]ir.Obs, error) {
 	var rows [][]ir.Obs
 	if t.File == "" {
 		for _, r := range t.Rows {
@@ -318,7 +319,14 @@ func varRows(m *ir.Model, t *ir.DataTable, at ir.Pos) ([][]ir.Obs, error) {
 		}
 		return rows, nil
 	}
-	src, err := input.ReadFile(t.File)
+	var src []byte
+	var err error
+	if regularOnly {
+		err = input.RequireRegular(t.File)
+	}
+	if err == nil {
+		src, err = input.ReadData(t.File)
+	}
 	if err != nil {
 		return nil, &ir.Error{Pos: at, Msg: fmt.Sprintf("cannot read data %s: %v", strconv.Quote(t.Name), unwrapPathErr(err)), Err: err}
 	}

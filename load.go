@@ -182,6 +182,16 @@ func readSource(path string) (string, *os.File, error) {
 				}
 			}
 		}
+		if err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			// A pipe: read it from this opening, for a named pipe's
+			// writer may write only once.
+			b, err := input.ReadOpen(f)
+			f.Close()
+			if err != nil {
+				return "", nil, err
+			}
+			return string(b), nil, nil
+		}
 		f.Close()
 	}
 	// Anything else (not a regular file, too large, an error, a file that

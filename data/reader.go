@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -187,7 +188,18 @@ func (r *Reader) NewBatch(size int) *Batch {
 // by its magic bytes), and calls NewReader. Close closes the file. An error
 // opening the file, or a path that names a directory, is an
 // *os.PathError.
+//
+// A path that is not a regular file (a pipe, /dev/stdin) is read whole
+// by input.ReadData, which keeps what it read: a learner that opens its
+// data for each pass reads the same rows every time.
 func Open(path string, m *ir.Model, opt Options) (*Reader, error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		b, err := input.ReadData(path)
+		if err != nil {
+			return nil, err
+		}
+		return NewReader(path, bytes.NewReader(b), m, opt)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

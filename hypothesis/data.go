@@ -278,7 +278,7 @@ func FromColumns(s *ir.Space, m *ir.Model, cols [][]float64) (*Data, error) {
 // than internal/input's limit. Errors are positioned path:line:col, as
 // NewData's.
 func ReadCSV(path string, s *ir.Space, m *ir.Model) (*Data, error) {
-	src, err := input.ReadFile(path)
+	src, err := input.ReadData(path)
 	if err != nil {
 		return nil, err
 	}

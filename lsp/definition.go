@@ -1,6 +1,9 @@
 package lsp
 
-import "os"
+import (
+	"os"
+	"strings"
+)
 
 // definition returns where the variable (or data set, space, mixture)
 // named at byte offset off is declared: from the model when the text
@@ -25,7 +28,8 @@ func (d *document) definition(off int) []Location {
 				p := Position{Line: v.Pos.Line - 1}
 				return []Location{{URI: uri, Range: Range{Start: p, End: p}}}
 			}
-			t := newText(string(src))
+			// Editors do not show a byte order mark: count without it.
+			t := newText(strings.TrimPrefix(string(src), "\ufeff"))
 			return []Location{{URI: uri, Range: t.tokenRange(t.fromPos(v.Pos.Line, v.Pos.Col))}}
 		}
 	}

@@ -15,12 +15,12 @@ import (
 
 // TestNamedPipeNotRead: a data file that is a named pipe is reported, not
 // read, by the language server: opening it would wait for a writer, and
-// the server, answering one message at a time, would hang. Both a learn
-// statement's data (when the document is analysed) and a space's data (on
-// hover over a query) are checked.
+// the server, answering one message at a time, would hang. A learn
+// statement's data (when the document is analysed), and a space's and a
+// variable's hypotheses' data (on hover over a query) are checked.
 func TestNamedPipeNotRead(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"d.csv", "e.csv"} {
+	for _, name := range []string{"d.csv", "e.csv", "f.csv"} {
 		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
 			t.Skipf("mkfifo: %v", err)
 		}
@@ -30,6 +30,7 @@ func TestNamedPipeNotRead(t *testing.T) {
 		"learn from \"d.csv\" with em(max_iter = 10)\n"
 	const space = "space S {\n    w0, w1 in -1 .. 1 by 0.5\n    d ~ normal(w0 + w1 * x, 1)\n}\n" +
 		"data D = \"e.csv\"\nquery ML(S | D)\n"
+	const varHyp = "var H: {a, b}\nvar X: bool\nH -> X\ndata D = \"f.csv\"\nquery P(H | D)\n"
 	type result struct {
 		d *document
 		h *Hover
@@ -38,12 +39,14 @@ func TestNamedPipeNotRead(t *testing.T) {
 	go func() {
 		done <- result{d: newDocument(uri, 1, src)}
 	}()
-	go func() {
-		d := newDocument(uri, 1, space)
-		line := strings.Count(space, "\n") - 1
-		done <- result{d: d, h: d.hover(d.text.offset(Position{Line: line, Character: 1}))}
-	}()
-	for range 2 {
+	for _, src := range []string{space, varHyp} {
+		go func() {
+			d := newDocument(uri, 1, src)
+			line := strings.Count(src, "\n") - 1
+			done <- result{d: d, h: d.hover(d.text.offset(Position{Line: line, Character: 1}))}
+		}()
+	}
+	for range 3 {
 		select {
 		case r := <-done:
 			if r.h == nil { // the learn statement

@@ -12,10 +12,16 @@ import (
 type text struct {
 	src   string
 	lines []int // byte offset of each line's start
+	bom   int   // the length of a UTF-8 byte order mark at the start: 0 or 3
 }
 
 func newText(src string) *text {
 	t := &text{src: src, lines: []int{0}}
+	if strings.HasPrefix(src, "\ufeff") {
+		// pbl's columns on the first line count from after it (as the
+		// lexer skips it); LSP's count it, as it is in the client's text.
+		t.bom = len("\ufeff")
+	}
 	for i := 0; i < len(src); i++ {
 		if src[i] == '\n' {
 			t.lines = append(t.lines, i+1)
@@ -87,6 +93,9 @@ func (t *text) fromPos(line, col int) int {
 	}
 	s := t.line(i)
 	off := t.lines[i]
+	if i == 0 {
+		s, off = s[min(t.bom, len(s)):], t.bom
+	}
 	for n := 1; n < col && len(s) > 0; n++ {
 		_, size := utf8.DecodeRuneInString(s)
 		s = s[size:]
@@ -125,8 +134,8 @@ func (t *text) tokenRange(off int) Range {
 // wordAt returns the identifier around byte offset off and its start, or
 // "" if there is none.
 func (t *text) wordAt(off int) (string, int) {
-	start, end := off, off
-	for start > 0 && isWordByte(t.src[start-1]) {
+	start, end := max(off, t.bom), max(off, t.bom)
+	for start > t.bom && isWordByte(t.src[start-1]) {
 		start--
 	}
 	for end < len(t.src) && isWordByte(t.src[end]) {

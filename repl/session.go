@@ -51,6 +51,11 @@ type Config struct {
 	// path. Without it the session writes through a temporary file
 	// renamed over path.
 	WriteFile func(path string, data []byte) error
+
+	// Load is how model files are loaded (:load, :reload and the file
+	// given at the start): the command line's --data bindings. They
+	// apply to the learn statements typed in the session too.
+	Load pbl.LoadOptions
 }
 
 // Session is one interactive session: a model, the evidence observed so
@@ -87,8 +92,10 @@ type Session struct {
 type obs struct{ name, state string }
 
 // lowerOptions run the learn statements of typed input as a model file's
-// are run when it is loaded.
-var lowerOptions = ir.LowerOptions{Learn: pbl.RunLearn}
+// are run when it is loaded, with the same data bindings.
+func (s *Session) lowerOptions() ir.LowerOptions {
+	return ir.LowerOptions{Learn: pbl.RunLearn, Data: s.cfg.Load.Data}
+}
 
 // New returns a session with an empty model.
 func New(cfg Config) *Session {
@@ -111,7 +118,7 @@ func (s *Session) Failed() bool { return s.failed }
 // statements run). Interactive declarations and the evidence are dropped.
 // On error the session is unchanged.
 func (s *Session) Load(path string) error {
-	m, err := pbl.LoadFile(path)
+	m, err := pbl.LoadFileWith(path, s.cfg.Load)
 	if err != nil {
 		return err
 	}
@@ -133,13 +140,13 @@ func (s *Session) Reload() error {
 	m := &ir.Model{}
 	if s.path != "" {
 		var err error
-		if m, err = pbl.LoadFile(s.path); err != nil {
+		if m, err = pbl.LoadFileWith(s.path, s.cfg.Load); err != nil {
 			return err
 		}
 	}
 	for _, files := range s.inputs {
 		var err error
-		if m, err = ir.Extend(m, lowerOptions, files...); err != nil {
+		if m, err = ir.Extend(m, s.lowerOptions(), files...); err != nil {
 			return err
 		}
 	}
@@ -446,7 +453,7 @@ func (s *Session) input(f *grammar.File, text, src string) {
 		files = s.newImports(files)
 	}
 	before := s.model
-	m, err := ir.Extend(s.model, lowerOptions, files...)
+	m, err := ir.Extend(s.model, s.lowerOptions(), files...)
 	if err != nil {
 		s.report(err, src)
 		return

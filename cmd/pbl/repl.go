@@ -34,7 +34,8 @@ func replCmd(c *cli, args []string) int {
 	}
 	interactive := term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd()))
 	cfg := repl.Config{Out: c.stdout, Err: c.stderr, Interactive: interactive, JSON: c.json, Options: opt,
-		WriteFile: writeAtomic} // :graph FILE.dot as -o writes: through links, to devices, keeping modes
+		WriteFile: writeAtomic, // :graph FILE.dot as -o writes: through links, to devices, keeping modes
+		Load:      c.loadOptions()}
 	if interactive {
 		cfg.Interrupt = repl.InterruptOnSignal
 	}

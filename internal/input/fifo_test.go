@@ -8,12 +8,13 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
-// TestReadFileNamedPipeOnce: a named pipe can be read only once, so
-// ReadFile keeps what it read and returns it again (a copy) for the same
-// path, as `pbl run m.pbl --data D=<(...)` needs for its second query.
-func TestReadFileNamedPipeOnce(t *testing.T) {
+// TestReadDataNamedPipeOnce: a named pipe can be read only once, so
+// ReadData keeps what it read and returns it again (a copy) for the same
+// file, as `pbl run m.pbl --data D=<(...)` needs for its second query.
+func TestReadDataNamedPipeOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "d.csv")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
@@ -27,13 +28,28 @@ func TestReadFileNamedPipeOnce(t *testing.T) {
 		f.Write(want)
 		f.Close()
 	}()
-	first, err := ReadFile(path)
-	if err != nil || !bytes.Equal(first, want) {
-		t.Fatalf("first read: %q, %v; want %q", first, err, want)
+	type read struct {
+		b   []byte
+		err error
 	}
-	first[0] = 'y' // the caller's copy: the kept one is not changed
-	second, err := ReadFile(path)
-	if err != nil || !bytes.Equal(second, want) {
-		t.Fatalf("second read: %q, %v; want %q again", second, err, want)
+	reads := make(chan read)
+	go func() {
+		for range 2 {
+			b, err := ReadData(path)
+			reads <- read{bytes.Clone(b), err}
+			if b != nil {
+				b[0] = 'y' // the caller's copy: the kept one must not change
+			}
+		}
+	}()
+	for i := range 2 {
+		select {
+		case r := <-reads:
+			if r.err != nil || !bytes.Equal(r.b, want) {
+				t.Fatalf("read %d: %q, %v; want %q", i+1, r.b, r.err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("read %d did not return within 10s: the pipe was opened again", i+1)
+		}
 	}
 }

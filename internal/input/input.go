@@ -94,24 +94,21 @@ func (e *GzipError) Unwrap() error { return e.Err }
 // errors are *os.PathError values naming path (errors.Is(err,
 // fs.ErrNotExist) works); a file too large holds a *TooLargeError
 // (errors.As finds it).
-//
-// A path that is not a regular file (a named pipe such as the shell's
-// <(...), or /dev/stdin) can be read only once, so what ReadFile read
-// from it is kept, and later calls with the same path return a copy of
-// it: each query of `pbl run m.pbl --data D=<(...)` reads the same rows.
 func ReadFile(path string) ([]byte, error) {
-	if b, ok := readOnce.Load(path); ok {
-		return bytes.Clone(b.([]byte)), nil
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return ReadOpen(f)
+}
+
+// ReadOpen reads the open file f to its end as ReadFile does, with its
+// limit and errors, naming f.Name(). It does not close f.
+func ReadOpen(f *os.File) ([]byte, error) {
+	path := f.Name()
 	limit := MaxSize()
-	fi, err := f.Stat()
-	regular := err == nil && fi.Mode().IsRegular()
-	if regular && fi.Size() > limit {
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
 		return nil, &os.PathError{Op: "read", Path: path, Err: &TooLargeError{What: "input", Size: fi.Size(), Limit: limit}}
 	}
 	b, err := readAll(f, "input", limit)
@@ -122,15 +119,40 @@ func ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !regular {
-		readOnce.Store(path, bytes.Clone(b))
-	}
 	return b, nil
 }
 
-// readOnce holds what ReadFile read from paths that are not regular
-// files, by path.
+// ReadData reads a data file as ReadFile does. A path that is not a
+// regular file (a pipe such as the shell's <(...), or /dev/stdin) can be
+// read only once, but a command may read its data more than once (each
+// query of `pbl run m.pbl --data D=<(...)`, each pass of a learner): so
+// what was read from it, or the error, is kept for the rest of the
+// process, by the file's identity (device and inode, so that another pipe
+// at the same /dev/fd path is read afresh), and later calls return a copy.
+func ReadData(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
+		return ReadFile(path)
+	}
+	v, _ := readOnce.LoadOrStore(fileKey(path, fi), &onceRead{})
+	r := v.(*onceRead)
+	r.once.Do(func() { r.b, r.err = ReadFile(path) })
+	if r.err != nil {
+		return nil, r.err
+	}
+	return bytes.Clone(r.b), nil
+}
+
+// readOnce holds, by fileKey, the *onceRead of each file that is not a
+// regular file that ReadData has read.
 var readOnce sync.Map
+
+// An onceRead is what reading a file once gave.
+type onceRead struct {
+	once sync.Once
+	b    []byte
+	err  error
+}
 
 // readAll reads r to its end, refusing more than limit bytes.
 func readAll(r io.Reader, what string, limit int64) ([]byte, error) {

@@ -144,3 +144,20 @@ func TestRequireRegular(t *testing.T) {
 		t.Errorf("directory: %v, want a *os.PathError for it matching ErrNotRegular", err)
 	}
 }
+
+// TestReadDataRegular: a regular file is read afresh each time (not kept),
+// and a missing one is the same error as ReadFile's.
+func TestReadDataRegular(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.csv")
+	for _, content := range []string{"a\n1\n", "a\n2\n"} {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := ReadData(path); err != nil || string(b) != content {
+			t.Errorf("ReadData = %q, %v; want %q", b, err, content)
+		}
+	}
+	if _, err := ReadData(path + ".missing"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}

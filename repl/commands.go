@@ -402,6 +402,10 @@ func (s *Session) cmdGraph(c *cmdLine) {
 			return
 		}
 		path := c.args[0].text
+		if in := s.inputFile(path); in != "" {
+			s.errorAt(c.args[0].pos, "%s is the model file %s of this session: :graph does not overwrite it; write to another file", path, in)
+			return
+		}
 		write := s.cfg.WriteFile
 		if write == nil {
 			write = writeFileAtomic
@@ -414,6 +418,29 @@ func (s *Session) cmdGraph(c *cmdLine) {
 	default:
 		s.errorAt(c.args[1].pos, ":graph takes at most one file name")
 	}
+}
+
+// inputFile returns the model file of the session (the loaded file, a
+// file it imports, or one imported in the session) that path names,
+// whatever the path or link it is named by, or "".
+func (s *Session) inputFile(path string) string {
+	fo, err := os.Stat(path)
+	if err != nil {
+		return "" // a new file
+	}
+	files := map[string]bool{s.path: true}
+	for f := range s.imported {
+		files[f] = true
+	}
+	for _, v := range s.model.Vars {
+		files[v.Pos.File] = true
+	}
+	for f := range files {
+		if fi, err := os.Stat(f); f != "" && err == nil && os.SameFile(fo, fi) {
+			return f
+		}
+	}
+	return ""
 }
 
 // writeFileAtomic writes data to path through a temporary file in the

@@ -733,3 +733,38 @@ func TestGraphFileErrors(t *testing.T) {
 		t.Errorf("WriteFile wrote %q; stderr %q", wrote, e.String())
 	}
 }
+
+// TestGraphRefusesModelFiles: :graph FILE never writes over a model file
+// of the session — the loaded file, through a link, or a file it imports —
+// and writes a new file beside them.
+func TestGraphRefusesModelFiles(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.pbl")
+	main := filepath.Join(dir, "main.pbl")
+	link := filepath.Join(dir, "link.pbl")
+	files := map[string]string{
+		base: "var Storm: bool\nP(Storm) = 0.3\n",
+		main: "import \"base.pbl\"\nvar Rain: bool\nStorm -> Rain\nP(Rain | Storm) = { true: 0.9  false: 0.1 }\n",
+	}
+	for path, src := range files {
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(main, link); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "g.dot")
+	_, errOut, _, status := session(t, main, false, ":graph "+main, ":graph "+link, ":graph "+base, ":graph "+out)
+	if status != 1 || strings.Count(errOut, "does not overwrite it") != 3 {
+		t.Errorf("status %d, stderr:\n%s\nwant three refusals", status, errOut)
+	}
+	for path, src := range files {
+		if b, err := os.ReadFile(path); err != nil || string(b) != src {
+			t.Errorf("%s is now %q, %v", path, b, err)
+		}
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "digraph") {
+		t.Errorf(":graph %s wrote %q, %v", out, b, err)
+	}
+}

@@ -285,6 +285,27 @@ func newFamilyAcc(s *Scorer, r int, q float64) *familyAcc {
 	return a
 }
 
+// logRising returns ln Γ(a+n) − ln Γ(a), given lgA = ln Γ(a), for a > 0
+// and n ≥ 0 (the log of
+// a(a+1)…(a+n−1) for a whole n). For a large α — a BDeu prior of a large
+// equivalent sample size — the difference of the two Lgammas loses every
+// digit (both near a·ln a) and then becomes Inf − Inf; there it is taken
+// from Stirling's series, differenced by hand:
+//
+//	(a−½)·log1p(n/a) + n·ln(a+n) − n − n/(12a(a+n))
+//
+// whose next term is below 1/(360a³).
+func logRising(a, lgA, n float64) float64 {
+	if n == 0 {
+		return 0
+	}
+	if a < 1e5 {
+		hi, _ := math.Lgamma(a + n)
+		return hi - lgA
+	}
+	return (a-0.5)*math.Log1p(n/a) + n*math.Log(a+n) - n - n/(12*a*(a+n))
+}
+
 func (a *familyAcc) add(row []int32) {
 	nij := int32(0)
 	for _, c := range row {
@@ -297,12 +318,10 @@ func (a *familyAcc) add(row []int32) {
 	t := 0.0
 	switch a.kind {
 	case BDeu, K2:
-		lg, _ := math.Lgamma(a.aj + float64(nij))
-		t = a.lgAj - lg
+		t = -logRising(a.aj, a.lgAj, float64(nij))
 		for _, c := range row {
 			if c > 0 {
-				lg, _ := math.Lgamma(a.ajk + float64(c))
-				t += lg - a.lgAjk
+				t += logRising(a.ajk, a.lgAjk, float64(c))
 			}
 		}
 	default:

@@ -210,3 +210,22 @@ func TestMoveDeltasAreDecomposable(t *testing.T) {
 		}
 	}
 }
+
+// TestLogRising compares ln Γ(a+n) − ln Γ(a) with the sum of ln(a+i),
+// exact for a whole n, on both sides of the switch to Stirling's series,
+// and checks that a huge a stays finite.
+func TestLogRising(t *testing.T) {
+	for _, a := range []float64{1e-3, 0.5, 1, 7, 99999, 1e5, 3e5, 1e8, 1e12, 1e200, 1e307} {
+		for _, n := range []float64{0, 1, 2, 17, 400} {
+			want := 0.0
+			for i := 0.0; i < n; i++ {
+				want += math.Log(a + i)
+			}
+			lgA, _ := math.Lgamma(a)
+			got := logRising(a, lgA, n)
+			if d := math.Abs(got - want); !(d <= 1e-9*math.Max(1, math.Abs(want))) {
+				t.Errorf("logRising(%g, %g) = %.17g, want %.17g", a, n, got, want)
+			}
+		}
+	}
+}

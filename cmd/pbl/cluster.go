@@ -297,6 +297,15 @@ func clusterCmd(c *cli, args []string) int {
 				return exitError
 			}
 		}
+		if clusterOut != "" && figure != nil {
+			// Both outputs or neither.
+			for _, out := range []string{clusterOut, clusterPlot} {
+				if err := checkCreatable(out); err != nil {
+					c.report(err)
+					return exitError
+				}
+			}
+		}
 		if clusterOut != "" {
 			if err := writeMixture(clusterOut, path, names, g); err != nil {
 				c.report(err)

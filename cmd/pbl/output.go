@@ -91,6 +91,33 @@ func streamAtomic(path string, write func(io.Writer) error) error {
 	return nil
 }
 
+// checkCreatable reports the error streamAtomic would meet creating path
+// before writing anything (a missing or unwritable directory, a
+// directory named): a command with two outputs checks both first, so
+// that one failing does not leave the other written.
+func checkCreatable(path string) error {
+	if descriptor(path) >= 0 {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil // written directly
+	}
+	target, err := resolveLinks(path)
+	if err != nil {
+		return pathErr(path, err)
+	}
+	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
+		return pathErr(path, errors.New("is a directory"))
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
+	if err != nil {
+		return pathErr(path, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
 // resolveLinks follows path's symbolic links, if any, to the file they
 // name, which need not exist yet.
 func resolveLinks(path string) (string, error) {

@@ -104,7 +104,15 @@ func whiten(c CovarianceType, k, d int, weights, means, cov []float64) (*gauss, 
 			nc = 1
 		}
 		for j := range nc {
-			w, ld, err := invChol(cov[j*d*d:(j+1)*d*d], d, j)
+			floor := make([]float64, d) // per dimension: the largest of the components' floors
+			for jj := range k {
+				if c == Tied || jj == j {
+					for l := range d {
+						floor[l] = max(floor[l], varianceFloor(means[jj*d+l]))
+					}
+				}
+			}
+			w, ld, err := invChol(cov[j*d*d:(j+1)*d*d], d, j, floor)
 			if err != nil {
 				return nil, err
 			}
@@ -137,7 +145,7 @@ func whiten(c CovarianceType, k, d int, weights, means, cov []float64) (*gauss, 
 			if c == Diag {
 				v = cov[j*d+l]
 			}
-			if !(v > 0) || math.IsInf(v, 0) {
+			if !(v > varianceFloor(means[j*d+l])) || math.IsInf(v, 0) {
 				return nil, illDefined(j)
 			}
 			is := 1 / math.Sqrt(v)
@@ -150,10 +158,23 @@ func whiten(c CovarianceType, k, d int, weights, means, cov []float64) (*gauss, 
 	return g, nil
 }
 
+// varianceFloor is the least variance a component can have along a
+// dimension where its mean is mu: below it, the variance is rounding
+// noise (the scatter of identical values about their mean, about
+// (mu·ε)²), not a spread the data has, and the component has collapsed.
+// With the default reg-covar (1e-6) it only matters for means beyond
+// about 1e11.
+func varianceFloor(mu float64) float64 {
+	e := 16 * 0x1p-52 * math.Abs(mu)
+	return e * e
+}
+
 // invChol returns the inverse W of the lower Cholesky factor L of the
 // symmetric d×d matrix cov (row-major; only its lower triangle is read),
 // as a row-major d×d lower-triangular matrix, and log|W| = -Σ log L_ll.
-func invChol(cov []float64, d, comp int) ([]float64, float64, error) {
+// A pivot L_ll² at or below floor[l] (see varianceFloor) is a collapsed
+// component.
+func invChol(cov []float64, d, comp int, floor []float64) ([]float64, float64, error) {
 	sym := mat.NewSymDense(d, nil)
 	for a := range d {
 		for b := 0; b <= a; b++ {
@@ -166,6 +187,11 @@ func invChol(cov []float64, d, comp int) ([]float64, float64, error) {
 	}
 	var l, w mat.TriDense
 	ch.LTo(&l)
+	for a := range d {
+		if p := l.At(a, a); !(p*p > floor[a]) {
+			return nil, 0, illDefined(comp)
+		}
+	}
 	if err := w.InverseTri(&l); err != nil {
 		return nil, 0, illDefined(comp)
 	}

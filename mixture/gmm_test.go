@@ -111,6 +111,12 @@ func TestGMMDegenerate(t *testing.T) {
 		{"one row", NewMatrix(1, 2, []float64{1, 2}), 1, Full, InitKMeans, 1e-6, nil},
 		{"fewer rows than clusters", NewMatrix(2, 2, []float64{1, 2, 3, 4}), 3, Full, InitKMeans, 1e-6, ErrTooFewRows},
 		{"no floor", NewMatrix(20, 2, dup), 2, Full, InitKMeans, 0, ErrIllDefinedCovariance},
+		// Identical values about their mean leave a variance of rounding
+		// noise (about 1e-31), not zero: still a collapsed component.
+		{"no floor, collapsed to rounding noise", NewMatrix(6, 1, []float64{1, 1, 1, 5, 6, 7}), 2, Full, InitKMeans, 0, ErrIllDefinedCovariance},
+		{"no floor, collapsed to rounding noise, diag", NewMatrix(6, 1, []float64{1, 1, 1, 5, 6, 7}), 2, Diag, InitKMeans, 0, ErrIllDefinedCovariance},
+		// A tiny spread the data does have is not a collapse.
+		{"no floor, tiny spread", NewMatrix(6, 1, []float64{1, 1 + 1e-9, 1 - 1e-9, 5, 6, 7}), 2, Full, InitKMeans, 0, nil},
 		{"NaN", NewMatrix(2, 1, []float64{1, math.NaN()}), 1, Full, InitKMeans, 1e-6, ErrNotFinite},
 		{"no columns", NewMatrix(3, 0, nil), 1, Full, InitKMeans, 1e-6, ErrNoColumns},
 		{"k=0", NewMatrix(3, 1, []float64{1, 2, 3}), 0, Full, InitKMeans, 1e-6, ErrBadOption},

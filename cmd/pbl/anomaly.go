@@ -78,7 +78,7 @@ func chooseThreshold(m *ir.Model, path, label string) (*anomalyResult, error) {
 	}
 	lv, ok := b.AddOpenVar(pos, label)
 	if !ok {
-		return nil, fmt.Errorf("%s: the label column %q is one of the clustered columns", path, label)
+		return nil, fileErrorf(path, "the label column %q is one of the clustered columns", label)
 	}
 	vm, err := b.Finish()
 	if err != nil {

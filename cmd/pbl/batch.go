@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/pbl-lang/pbl"
@@ -75,7 +74,7 @@ func batchCmd(c *cli, args []string) int {
 	}
 	defer r.Close()
 	if open := openVars(m); len(open) > 0 {
-		c.report(fmt.Errorf("%s: the model has variables without states (%s): learn it first", args[0], m.NameList(open, 3)))
+		c.report(fileErrorf(args[0], "the model has variables without states (%s): learn it first", m.NameList(open, 3)))
 		return exitError
 	}
 	// Every row asks the queries again: a junction tree's compilation is

@@ -113,11 +113,11 @@ func classifyCmd(c *cli, args []string) int {
 	}
 	target, err := learn.LookupTarget(m, classifyTarget)
 	if err != nil {
-		c.report(fmt.Errorf("%s: %v", path, err))
+		c.report(fileErrorf(path, "%v", err))
 		return exitError
 	}
 	if u := m.Unlearned(); classifyCV == 0 && len(u) > 0 {
-		c.report(fmt.Errorf("%s: the model has no numbers yet for %s: learn them first (pbl learn %s --data CSV -o OUT.pbl), or cross-validate with --cv K", path, m.NameList(u, 3), path))
+		c.report(fileErrorf(path, "the model has no numbers yet for %s: learn them first (pbl learn %s --data CSV -o OUT.pbl), or cross-validate with --cv K", m.NameList(u, 3), path))
 		return exitError
 	}
 	b, err := src.readRows(m, data.Options{IgnoreUnknownColumns: classifyIgnore})
@@ -126,7 +126,7 @@ func classifyCmd(c *cli, args []string) int {
 		return exitError
 	}
 	if b.N == 0 {
-		c.report(fmt.Errorf("%s: no data rows to score", classifyData))
+		c.report(fileErrorf(classifyData, "no data rows to score"))
 		return exitError
 	}
 	if b.States != nil {
@@ -160,11 +160,11 @@ func classifyCmd(c *cli, args []string) int {
 		mt, err = learn.EvaluateFunc(m, target, b, each)
 	}
 	if err != nil {
-		c.report(fmt.Errorf("%s: %w", classifyData, err))
+		c.report(fileError(classifyData, err))
 		return exitError
 	}
 	if mt.N == 0 {
-		c.report(fmt.Errorf("%s: no row could be scored (%d skipped as impossible under the model, %d without a %s)", classifyData, mt.Skipped, mt.Unlabelled, classifyTarget))
+		c.report(fileErrorf(classifyData, "no row could be scored (%d skipped as impossible under the model, %d without a %s)", mt.Skipped, mt.Unlabelled, classifyTarget))
 		return exitError
 	}
 	if classifyPredictions != "" {

@@ -248,7 +248,7 @@ func clusterCmd(c *cli, args []string) int {
 	if clusterPlot != "" {
 		cx, cy, err := plotColumns(names, plotCols)
 		if err != nil {
-			c.report(fmt.Errorf("%s: %w", path, err))
+			c.report(fileError(path, err))
 			return exitError
 		}
 		plotted = &plotSpec{path: path, names: names, cx: cx, cy: cy, x: x}
@@ -273,7 +273,7 @@ func clusterCmd(c *cli, args []string) int {
 		secs := time.Since(start).Seconds()
 		stop()
 		if err != nil {
-			c.report(fmt.Errorf("%s: %w", path, err))
+			c.report(fileError(path, err))
 			return exitError
 		}
 		gmmObject(o, g, all, secs)
@@ -293,7 +293,7 @@ func clusterCmd(c *cli, args []string) int {
 		if plotted != nil {
 			plotted.g = g
 			if figure, err = plotted.render(plotFmt); err != nil {
-				c.report(fmt.Errorf("%s: %v", clusterPlot, err))
+				c.report(fileErrorf(clusterPlot, "%v", err))
 				return exitError
 			}
 		}
@@ -335,7 +335,7 @@ func clusterCmd(c *cli, args []string) int {
 	r, err := mixture.KMeans(x, opt)
 	secs := time.Since(start).Seconds()
 	if err != nil {
-		c.report(fmt.Errorf("%s: %w", path, err))
+		c.report(fileError(path, err))
 		return exitError
 	}
 	kmeansObject(o, r, secs)
@@ -343,7 +343,7 @@ func clusterCmd(c *cli, args []string) int {
 		plotted.km = r
 		figure, err := plotted.render(plotFmt)
 		if err != nil {
-			c.report(fmt.Errorf("%s: %v", clusterPlot, err))
+			c.report(fileErrorf(clusterPlot, "%v", err))
 			return exitError
 		}
 		if err := writeFigure(clusterPlot, figure); err != nil {
@@ -672,7 +672,7 @@ func writeMixture(out, path string, names []string, g *mixture.GMM) error {
 	var buf bytes.Buffer
 	header := fmt.Sprintf("Fitted by pbl cluster to %s: %d components, covariance %s, mean log-likelihood %s.", filepath.Base(path), g.K, g.Covariance, ir.FormatFloat(g.LogLikelihood))
 	if err := source.Write(&buf, m, header); err != nil {
-		return fmt.Errorf("%s: %v", out, err)
+		return fileErrorf(out, "%v", err)
 	}
 	return writeAtomic(out, buf.Bytes())
 }
@@ -683,7 +683,7 @@ func writeMixture(out, path string, names []string, g *mixture.GMM) error {
 func mixtureModel(file, path string, names []string, g *mixture.GMM) (*ir.Model, error) {
 	for _, n := range names {
 		if n == clusterComp {
-			return nil, fmt.Errorf("%s: the component variable %q is also a column: name it otherwise with --component", path, clusterComp)
+			return nil, fileErrorf(path, "the component variable %q is also a column: name it otherwise with --component", clusterComp)
 		}
 	}
 	states := make([]string, g.K)
@@ -698,7 +698,7 @@ func mixtureModel(file, path string, names []string, g *mixture.GMM) (*ir.Model,
 		ir.Quote(clusterComp), strings.Join(states, ", "), strings.Join(quoted, ", "), ir.Quote(clusterComp), strings.Join(quoted, ", "), g.Covariance)
 	m, err := pbl.Load(file, []byte(src))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
+		return nil, fileErrorf(file, "%v", err)
 	}
 	return learn.FromGMM(m, g)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
@@ -52,12 +51,12 @@ func convertCmd(c *cli, args []string) int {
 		return exitError
 	}
 	if len(m.Spaces) > 0 {
-		c.report(fmt.Errorf("%s: declares hypothesis space %s: convert writes the network, and a space is not part of one (keep the .pbl file)", in, strconv.Quote(m.Spaces[0].Name)))
+		c.report(fileErrorf(in, "declares hypothesis space %s: convert writes the network, and a space is not part of one (keep the .pbl file)", strconv.Quote(m.Spaces[0].Name)))
 		return exitError
 	}
 	var buf bytes.Buffer
 	if err := writeModel(&buf, m, out, "Converted from "+filepath.Base(in)+" by pbl convert."); err != nil {
-		c.report(fmt.Errorf("%s: %v", out, err))
+		c.report(fileErrorf(out, "%v", err))
 		return exitError
 	}
 	if err := writeAtomic(out, buf.Bytes()); err != nil {

@@ -120,7 +120,7 @@ func learnCmd(c *cli, args []string) int {
 			}
 		}
 		if len(reals) > 0 {
-			c.report(fmt.Errorf("%s: cannot write %s: BIF has only discrete variables, and the model has real-valued %s; write .pbl instead", args[0], learnOut, m.NameList(reals, 3)))
+			c.report(fileErrorf(args[0], "cannot write %s: BIF has only discrete variables, and the model has real-valued %s; write .pbl instead", learnOut, m.NameList(reals, 3)))
 			return exitError
 		}
 	}
@@ -141,9 +141,9 @@ func learnCmd(c *cli, args []string) int {
 		var me *learn.ModelError
 		switch {
 		case errors.As(err, &me):
-			err = fmt.Errorf("%s: %v", args[0], err) // about the model, not the data
+			err = fileErrorf(args[0], "%v", err) // about the model, not the data
 		case !errors.As(err, &e) && !errors.As(err, &l) && !errors.As(err, &pe):
-			err = fmt.Errorf("%s: %v", learnData, err)
+			err = fileErrorf(learnData, "%v", err)
 		}
 		c.report(err)
 		return exitError
@@ -158,7 +158,7 @@ func learnCmd(c *cli, args []string) int {
 		err = source.Write(&buf, m, learnHeader(args[0]))
 	}
 	if err != nil {
-		c.report(fmt.Errorf("%s: %v", learnOut, err))
+		c.report(fileErrorf(learnOut, "%v", err))
 		return exitError
 	}
 	if learnOut == "" {
@@ -250,7 +250,7 @@ func resolveData(arg string) (*dataSource, error) {
 		return nil, err
 	}
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("%s: no file matches the pattern", arg)
+		return nil, fileErrorf(arg, "no file matches the pattern")
 	}
 	slices.Sort(paths)
 	d.paths = paths

@@ -359,6 +359,26 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// fileErrorf returns an error about the file path (no line): printed as
+// path: message, and with --json as {"file": path, "message": ...}.
+func fileErrorf(path, format string, args ...any) error {
+	return &ir.Error{Pos: ir.Pos{File: path}, Msg: fmt.Sprintf(format, args...)}
+}
+
+// fileError returns err as an error about the file path: err itself if it
+// has positions of its own (an ir.ErrorList, an *ir.Error or an
+// *os.PathError, which report prints as they are), else an error at path
+// with err's message that errors.Is and As still see through.
+func fileError(path string, err error) error {
+	var list ir.ErrorList
+	var e *ir.Error
+	var pe *os.PathError
+	if errors.As(err, &list) || errors.As(err, &e) || errors.As(err, &pe) {
+		return err
+	}
+	return &ir.Error{Pos: ir.Pos{File: path}, Msg: err.Error(), Err: err}
+}
+
 // report prints an error on stderr: each positioned error on its own line
 // as file:line:col: message, or with --json as one JSON object per line,
 // {"file", "line", "col", "message"} (file, line and col left out when

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -67,7 +66,7 @@ func (c *cli) handOver(cmd string, args []string) (int, bool) {
 		}
 		return exitInterrupted, true
 	case err != nil:
-		c.report(fmt.Errorf("%s: %v", path, err))
+		c.report(fileErrorf(path, "%v", err))
 		return exitError, true
 	}
 	return exitOK, true

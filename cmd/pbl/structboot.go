@@ -38,13 +38,13 @@ func bootstrapCmd(c *cli, in string, d *structure.Data, kind structure.Score, op
 	})
 	stop()
 	if err != nil {
-		c.report(fmt.Errorf("%s: %v", in, err))
+		c.report(fileErrorf(in, "%v", err))
 		return exitError
 	}
 	s := structure.NewScorer(d, kind, stESS)
 	avg, err := structure.Averaged(s, strengths, stThreshold, opt)
 	if err != nil {
-		c.report(fmt.Errorf("%s: the averaged network: %v", in, err))
+		c.report(fileErrorf(in, "the averaged network: %v", err))
 		return exitError
 	}
 	if write != nil {

@@ -235,7 +235,7 @@ func structureCmd(c *cli, args []string) int {
 	res, undirected, err := learnOne(d, opt)
 	stop()
 	if err != nil {
-		c.report(fmt.Errorf("%s: %v", in, err))
+		c.report(fileErrorf(in, "%v", err))
 		return exitError
 	}
 	if write != nil {
@@ -303,7 +303,7 @@ func writeLearned(c *cli, d *structure.Data, g *structure.DAG, lopt learn.Option
 	}
 	var buf bytes.Buffer
 	if err := write(&buf, m); err != nil {
-		c.report(fmt.Errorf("%s: %v", stOut, err))
+		c.report(fileErrorf(stOut, "%v", err))
 		return exitError
 	}
 	if err := writeAtomic(stOut, buf.Bytes()); err != nil {

@@ -210,6 +210,9 @@ func (l *lowerer) paramValues(d *grammar.ParamDecl) ([]float64, bool) {
 		return nil, false
 	}
 	steps := (hi - lo) / step
+	if math.IsInf(hi-lo, 1) { // -1e308 .. 1e308: the span overflows, the count need not
+		steps = hi/step - lo/step
+	}
 	if !(steps < MaxGrid) {
 		l.b.Errorf(at, "the grid %s .. %s by %s has more than %d values; use a larger step", *d.Lo, *d.Hi, *d.Step, MaxGrid)
 		return nil, false
@@ -239,6 +242,9 @@ func gridValues(loText, stepText string, lo, step float64, n int) []float64 {
 	}
 	for i := range vs {
 		vs[i] = lo + float64(i)*step
+		if math.IsInf(vs[i], 0) { // i·step overflows on the way to a finite value
+			vs[i] = 2 * (lo/2 + float64(i)*(step/2))
+		}
 	}
 	return vs
 }

@@ -1,6 +1,7 @@
 package ir_test
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,6 +54,21 @@ func TestSpaceExpressions(t *testing.T) {
 		got := exprText(m.Spaces[0].Obs[0].Args[0])
 		if want := tt.want; got != want {
 			t.Errorf("%s: got %s, want %s", tt.mean, got, want)
+		}
+	}
+}
+
+// TestSpaceGridHuge: a grid whose span overflows float64 has as many
+// values as its count says, all finite.
+func TestSpaceGridHuge(t *testing.T) {
+	m := lower(t, "space H {\n w in -1e308 .. 1e308 by 1e307\n d ~ normal(w, 1)\n}\n")
+	vs := m.Spaces[0].Params[0].Values
+	if len(vs) != 21 {
+		t.Fatalf("%d values, want 21", len(vs))
+	}
+	for i, v := range vs {
+		if math.IsInf(v, 0) || math.IsNaN(v) || i > 0 && !(v > vs[i-1]) {
+			t.Errorf("value %d = %v after %v", i, v, vs[max(i-1, 0)])
 		}
 	}
 }

@@ -60,6 +60,10 @@ func scoreCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
+	if d.N == 0 {
+		c.report(fileErrorf(scoreData, "the data has no rows to score the graph by")) // as learn and structure refuse it
+		return exitError
+	}
 	g := structure.FromModel(m)
 	s := structure.NewScorer(d, kind, scoreESS)
 	total := s.Total(g)

@@ -355,6 +355,12 @@ func (l *loader) visit(path string, src string, r io.ReaderAt, have bool, from i
 			f.Close()
 		}
 	}
+	if strings.HasPrefix(src, "\x1f\x8b") {
+		// Lazy statements are read again from the file at their offsets,
+		// which a compressed file does not have.
+		l.errs.Add(ir.Pos{File: path, Line: 1}, "the file is gzip-compressed: pbl reads .pbl source as text (gunzip it first)")
+		return
+	}
 	var f *grammar.File
 	var err error
 	switch {

@@ -1,6 +1,8 @@
 package pbl_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"math"
 	"os"
@@ -298,5 +300,27 @@ func TestInputLimit(t *testing.T) {
 	input.SetMaxSize(1 << 20)
 	if _, err := pbl.LoadFile(filepath.Join(dir, "main.pbl")); err != nil {
 		t.Errorf("under the limit: %v", err)
+	}
+}
+
+// TestLoadGzippedSource: a gzip-compressed .pbl file is one error at its
+// first line saying so, not a stream of lexical errors.
+func TestLoadGzippedSource(t *testing.T) {
+	src, err := os.ReadFile("examples/campfire.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(src)
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "campfire.pbl")
+	if err := os.WriteFile(path, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = pbl.LoadFile(path)
+	var list ir.ErrorList
+	if !errors.As(err, &list) || len(list) != 1 || list[0].Pos != (ir.Pos{File: path, Line: 1}) || !strings.Contains(list[0].Msg, "gzip") {
+		t.Errorf("LoadFile of gzip data: %v, want one error at %s:1 about gzip", err, path)
 	}
 }

@@ -34,11 +34,8 @@ func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, R
 // input the positions refer to the decompressed text.
 func Read(filename string, src []byte) (m *ir.Model, err error) {
 	defer importer.Recover(filename, "BIF", &m, &err)
-	if importer.IsGzip(src) {
-		src, err = importer.Gunzip(src)
-		if err != nil {
-			return nil, ir.ErrorList{{Pos: ir.Pos{File: filename, Line: 1}, Msg: err.Error(), Err: err}}
-		}
+	if src, err = importer.Decompress(filename, src); err != nil {
+		return nil, err
 	}
 	p := newParser(filename, src)
 	p.parseFile()

@@ -28,6 +28,9 @@ func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, R
 // of *ir.Error positioned in filename (line:col, 1-based, rune columns).
 func Read(filename string, src []byte) (m *ir.Model, err error) {
 	defer importer.Recover(filename, "NET", &m, &err)
+	if src, err = importer.Decompress(filename, src); err != nil {
+		return nil, err
+	}
 	p := newParser(filename, src)
 	p.parseFile()
 	return p.finish()

@@ -38,6 +38,9 @@ func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, R
 // first syntax error; every other error is collected and all are reported.
 func Read(filename string, src []byte) (m *ir.Model, err error) {
 	defer importer.Recover(filename, "XMLBIF", &m, &err)
+	if src, err = importer.Decompress(filename, src); err != nil {
+		return nil, err
+	}
 	r := newReader(filename, src)
 	if !r.document() {
 		return nil, r.b.Errs.Err() // malformed XML: the rest would mislead

@@ -126,3 +126,18 @@ func ParseNumber(b []byte) (float64, bool) {
 // pow10 holds the powers of ten that are exact float64s.
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// Decompress returns src decompressed if it starts with gzip's magic
+// bytes, else src: every format pbl reads may come gzip-compressed,
+// whatever the file's name. An error is positioned at the start of
+// filename.
+func Decompress(filename string, src []byte) ([]byte, error) {
+	if !IsGzip(src) {
+		return src, nil
+	}
+	out, err := Gunzip(src)
+	if err != nil {
+		return nil, ir.ErrorList{{Pos: ir.Pos{File: filename, Line: 1}, Msg: err.Error(), Err: err}}
+	}
+	return out, nil
+}

@@ -252,15 +252,33 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	name := args[0]
+	// --json before the command is known: its errors are JSON too, and
+	// help, whose text has no JSON form, ignores it.
+	var rest []string
+	for i, a := range args[1:] {
+		if a == "--" {
+			rest = append(rest, args[1+i:]...)
+			break
+		}
+		if a == "--json" || a == "-json" || a == "--json=true" || a == "-json=true" {
+			c.json = true
+			continue
+		}
+		rest = append(rest, a)
+	}
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 && name == "help" {
-			if cmd := lookup(args[1]); cmd != nil {
+		if len(rest) > 0 && name == "help" {
+			if cmd := lookup(rest[0]); cmd != nil {
 				c.newFlags(cmd).SetOutput(stdout)
 				c.usage(cmd, stdout)
 				return exitOK
 			}
-			fmt.Fprintf(stderr, "pbl help: unknown command %q\n", args[1])
+			if c.json {
+				c.report(fmt.Errorf("pbl help: unknown command %q", rest[0]))
+				return exitUsage
+			}
+			fmt.Fprintf(stderr, "pbl help: unknown command %q\n", rest[0])
 			return exitUsage
 		}
 		io.WriteString(stdout, mainUsage)
@@ -268,18 +286,16 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd := lookup(name)
 	if cmd == nil {
+		if c.json {
+			c.report(fmt.Errorf("pbl: unknown command %q", name))
+			return exitUsage
+		}
 		fmt.Fprintf(stderr, "pbl: unknown command %q\n\n%s", name, mainUsage)
 		return exitUsage
 	}
+	wantJSON := c.json
 	fs := c.newFlags(cmd)
-	for _, a := range args[1:] {
-		if a == "--" {
-			break
-		}
-		if a == "--json" || a == "-json" || a == "--json=true" || a == "-json=true" {
-			c.json = true // so that an error in the flags is JSON too
-		}
-	}
+	c.json = wantJSON // newFlags set the flag's default; an error in the flags is JSON too
 	pos, err := parseInterspersed(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
 		c.usage(cmd, stdout)

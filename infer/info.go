@@ -45,7 +45,28 @@ func (a *answerer) info() (*Result, error) {
 		nb *= a.card[v]
 	}
 	r.Bits = MutualInfo(p, len(p)/nb, nb)
+	if r.Bits != 0 && dseparated(a.m, q.A, q.B, q) {
+		r.Bits = 0 // exactly, where the sums leave rounding noise (1e-18)
+	}
 	return r, nil
+}
+
+// dseparated reports whether the groups a and b are d-separated given the
+// query's evidence, discrete and real, in the Bayesian network m: then
+// I(A; B | e) is 0 exactly. It is false for a Markov network.
+func dseparated(m *ir.Model, a, b []ir.VarID, q *ir.Query) bool {
+	if !m.IsBayesNet() {
+		return false
+	}
+	given := make([]ir.VarID, 0, len(q.Evidence)+len(q.Real))
+	for _, o := range q.Evidence {
+		given = append(given, o.Var)
+	}
+	for _, o := range q.Real {
+		given = append(given, o.Var)
+	}
+	ok, err := Independent(m, a, b, given)
+	return err == nil && ok
 }
 
 // Entropy returns −Σ p_i log2 p_i, in bits, taking 0 · log 0 as 0. p is a
@@ -115,6 +136,7 @@ func VOI(m *ir.Model, q *ir.Query, candidates []ir.VarID, opt Options) (*VOIResu
 		panic("infer: VOI: want a model and a query entropy(X | e)")
 	}
 	x := q.Targets[0]
+	m0 := m // the model's own graph, for d-separation
 	n := len(m.Vars)
 	obs := make([]int, n)
 	for v := range obs {
@@ -213,6 +235,9 @@ func VOI(m *ir.Model, q *ir.Query, candidates []ir.VarID, opt Options) (*VOIResu
 					mi += px[s] * y * math.Log2(y/mix[i][j])
 				}
 			}
+		}
+		if mi != 0 && dseparated(m0, []ir.VarID{x}, []ir.VarID{v}, q) {
+			mi = 0 // exactly, where the sums leave rounding noise (1e-18)
 		}
 		res.Gains[i] = Gain{Var: v, Bits: max(0, mi)}
 	}

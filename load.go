@@ -158,9 +158,37 @@ func (l *loader) load(filename, src string, r io.ReaderAt, opt LoadOptions) (*ir
 		// source: lift the front end's limit meanwhile.
 		l.unlimit()
 		defer l.relimit()
-		return runLearn(m, s, opt.Cancel, opt.RegularFilesOnly)
+		out, err := runLearn(m, s, opt.Cancel, opt.RegularFilesOnly)
+		if err != nil && s.File != "" && boundFile(opt.Data, s.File) {
+			err = namingData(err, s)
+		}
+		return out, err
 	}
 	return ir.LowerWith(ir.LowerOptions{Learn: learn, Data: opt.Data, MaxEntries: opt.MaxEntries}, l.files...)
+}
+
+// boundFile reports whether file is one that --data bound a data set to.
+func boundFile(data map[string]string, file string) bool {
+	for _, f := range data {
+		if f == file {
+			return true
+		}
+	}
+	return false
+}
+
+// namingData returns a learn statement's error about its data, which is
+// reported at the statement, with the data file named: when --data bound
+// the data set to another file the statement does not show which was
+// read. Errors positioned in the file already name it.
+func namingData(err error, s *ir.LearnStmt) error {
+	var list ir.ErrorList
+	var e *ir.Error
+	var pe *os.PathError
+	if errors.As(err, &list) || errors.As(err, &e) || errors.As(err, &pe) {
+		return err
+	}
+	return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("%v (in %s, bound with --data)", err, s.File), Err: err}
 }
 
 // readSource reads a .pbl file as input.ReadFile does, with the same

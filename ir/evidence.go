@@ -16,6 +16,24 @@ import (
 // to condition on each of its states, to give it likelihood evidence or to
 // set it to another state with do(...). q is not changed.
 func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
+	return q.withEvidence(m, ev, inSession)
+}
+
+// WithRowEvidence is WithEvidence for the observations of one row of a
+// batch of queries (pbl query --batch): its errors say the row observes
+// the variable.
+func (q *Query) WithRowEvidence(m *Model, ev []Obs) (*Query, error) {
+	return q.withEvidence(m, ev, inRow)
+}
+
+// An origin says where evidence added to a query comes from, in its
+// errors, given the quoted name of the variable observed.
+type origin func(name string) string
+
+func inSession(name string) string { return "in this session (:unobserve " + name + " first)" }
+func inRow(string) string          { return "in this row of the batch" }
+
+func (q *Query) withEvidence(m *Model, ev []Obs, from origin) (*Query, error) {
 	if len(ev) == 0 {
 		return q, nil
 	}
@@ -23,7 +41,7 @@ func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
 	where := q.mentionPos
 	observed := func(o Obs) {
 		x := m.Vars[o.Var]
-		errs.Add(where(o.Var), "%s is observed as %s=%s in this session (:unobserve %s first)", Quote(x.Name), Quote(x.Name), Quote(x.States[o.State]), Quote(x.Name))
+		errs.Add(where(o.Var), "%s is observed as %s=%s %s", Quote(x.Name), Quote(x.Name), Quote(x.States[o.State]), from(Quote(x.Name)))
 	}
 	out := *q
 	joint := q.Kind == Prob && q.Form() == FormEvidence && len(q.Evidence) > 0
@@ -58,16 +76,16 @@ func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
 			// do(X=x) observed as x: the intervention decides.
 			if d := q.Do[i]; d.State != o.State {
 				x := m.Vars[o.Var]
-				errs.Add(where(o.Var), "%s is set to %s by do(...) here but observed as %s=%s in this session (:unobserve %s first)",
-					Quote(x.Name), Quote(x.States[d.State]), Quote(x.Name), Quote(x.States[o.State]), Quote(x.Name))
+				errs.Add(where(o.Var), "%s is set to %s by do(...) here but observed as %s=%s %s",
+					Quote(x.Name), Quote(x.States[d.State]), Quote(x.Name), Quote(x.States[o.State]), from(Quote(x.Name)))
 			}
 			continue
 		}
 		if i := slices.IndexFunc(out.Evidence, func(e Obs) bool { return e.Var == o.Var }); i >= 0 {
 			if e := out.Evidence[i]; e.State != o.State {
 				x := m.Vars[o.Var]
-				errs.Add(where(o.Var), "%s is given %s=%s here but observed as %s=%s in this session (:unobserve %s first)",
-					Quote(x.Name), Quote(x.Name), Quote(x.States[e.State]), Quote(x.Name), Quote(x.States[o.State]), Quote(x.Name))
+				errs.Add(where(o.Var), "%s is given %s=%s here but observed as %s=%s %s",
+					Quote(x.Name), Quote(x.Name), Quote(x.States[e.State]), Quote(x.Name), Quote(x.States[o.State]), from(Quote(x.Name)))
 			}
 			continue
 		}
@@ -106,6 +124,16 @@ func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
 // again; another value for it, or asking for its density, is an error
 // positioned at the variable in the query. q is not changed.
 func (q *Query) WithRealEvidence(m *Model, ev []RealObs) (*Query, error) {
+	return q.withRealEvidence(m, ev, inSession)
+}
+
+// WithRowRealEvidence is WithRealEvidence for one row of a batch of
+// queries.
+func (q *Query) WithRowRealEvidence(m *Model, ev []RealObs) (*Query, error) {
+	return q.withRealEvidence(m, ev, inRow)
+}
+
+func (q *Query) withRealEvidence(m *Model, ev []RealObs, from origin) (*Query, error) {
 	if len(ev) == 0 || q.Kind == Indep {
 		return q, nil
 	}
@@ -116,13 +144,13 @@ func (q *Query) WithRealEvidence(m *Model, ev []RealObs) (*Query, error) {
 	for _, o := range ev {
 		name := Quote(m.Vars[o.Var].Name)
 		if slices.ContainsFunc(q.Values, func(r RealObs) bool { return r.Var == o.Var }) {
-			errs.Add(where(o.Var), "%s is observed as %s=%s in this session (:unobserve %s first)", name, name, FormatFloat(o.Value), name)
+			errs.Add(where(o.Var), "%s is observed as %s=%s %s", name, name, FormatFloat(o.Value), from(name))
 			continue
 		}
 		if i := slices.IndexFunc(q.Real, func(r RealObs) bool { return r.Var == o.Var }); i >= 0 {
 			if q.Real[i].Value != o.Value {
-				errs.Add(where(o.Var), "%s is given %s=%s here but observed as %s=%s in this session (:unobserve %s first)",
-					name, name, FormatFloat(q.Real[i].Value), name, FormatFloat(o.Value), name)
+				errs.Add(where(o.Var), "%s is given %s=%s here but observed as %s=%s %s",
+					name, name, FormatFloat(q.Real[i].Value), name, FormatFloat(o.Value), from(name))
 			}
 			continue
 		}

@@ -61,11 +61,11 @@ func AppendAnswers(buf []byte, m *ir.Model, queries []*ir.Query, b *data.Batch, 
 
 // answer writes the JSON answer of q given the evidence.
 func answer(w *bytes.Buffer, m *ir.Model, q *ir.Query, ev []ir.Obs, real []ir.RealObs, opt pbl.AnswerOptions) error {
-	q, err := q.WithEvidence(m, ev)
+	q, err := q.WithRowEvidence(m, ev)
 	if err != nil {
 		return err
 	}
-	if q, err = q.WithRealEvidence(m, real); err != nil {
+	if q, err = q.WithRowRealEvidence(m, real); err != nil {
 		return err
 	}
 	a, err := pbl.AnswerQuery(m, q, opt)

@@ -1,6 +1,8 @@
 package ir_test
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,5 +76,29 @@ learn from weather with bayes(alpha = 0.5)
 	}
 	if ls := m.Stmts[0].(*ir.LearnStmt); ls.File != "d.csv" || ls.Method != "" {
 		t.Errorf("learn statement %+v", ls)
+	}
+}
+
+// TestTooManyStates: a variable listing more than MaxStates states is an
+// error at its type, as a range of as many is.
+func TestTooManyStates(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("var A: {")
+	for i := range ir.MaxStates + 1 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("s")
+		b.WriteString(strconv.Itoa(i))
+	}
+	b.WriteString("}\n")
+	f, err := parser.Parse("m.pbl", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ir.Lower(f)
+	var list ir.ErrorList
+	if !errors.As(err, &list) || len(list) != 1 || list[0].Pos != (ir.Pos{File: "m.pbl", Line: 1, Col: 8}) {
+		t.Errorf("%d states: %v, want one error at m.pbl:1:8", ir.MaxStates+1, err)
 	}
 }

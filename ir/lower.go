@@ -371,6 +371,9 @@ func (l *lowerer) varDecl(d *grammar.VarDecl) {
 		kind = Bool
 	case t.Real:
 		kind = Real
+	case t.States != nil && len(t.States) > MaxStates:
+		kind = Enum
+		l.b.Errorf(pos(t.Pos), "%d states: a variable has at most %d", len(t.States), MaxStates)
 	case t.States != nil:
 		kind = Enum
 		for _, n := range t.States {

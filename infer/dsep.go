@@ -31,6 +31,20 @@ func Independent(m *ir.Model, a, b, c []ir.VarID) (bool, error) {
 			}
 		}
 	}
+	reach := dconnected(m, a, c)
+	for _, v := range b {
+		if reach[v] {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// dconnected returns, for every variable of m, whether an active trail
+// given c joins it to a variable of a (Independent's search); the
+// variables of c are never reached. The VarIDs must be in the model.
+func dconnected(m *ir.Model, a, c []ir.VarID) []bool {
+	n := len(m.Vars)
 	inC := make([]bool, n)
 	for _, v := range c {
 		inC[v] = true
@@ -96,10 +110,5 @@ func Independent(m *ir.Model, a, b, c []ir.VarID) (bool, error) {
 			}
 		}
 	}
-	for _, v := range b {
-		if !inC[v] && reach[v] {
-			return false, nil
-		}
-	}
-	return true, nil
+	return reach
 }

@@ -45,18 +45,19 @@ func (a *answerer) info() (*Result, error) {
 		nb *= a.card[v]
 	}
 	r.Bits = MutualInfo(p, len(p)/nb, nb)
-	if r.Bits != 0 && dseparated(a.m, q.A, q.B, q) {
-		r.Bits = 0 // exactly, where the sums leave rounding noise (1e-18)
+	if reach := dconnectedGiven(a.m, q.A, q); reach != nil && !slices.ContainsFunc(q.B, func(v ir.VarID) bool { return reach[v] }) {
+		r.Bits = 0 // d-separated: exactly, where the sums leave rounding noise (1e-18)
 	}
 	return r, nil
 }
 
-// dseparated reports whether the groups a and b are d-separated given the
-// query's evidence, discrete and real, in the Bayesian network m: then
-// I(A; B | e) is 0 exactly. It is false for a Markov network.
-func dseparated(m *ir.Model, a, b []ir.VarID, q *ir.Query) bool {
+// dconnectedGiven returns, for each variable of the Bayesian network m,
+// whether it is d-connected to the group a given the query's evidence,
+// discrete and real: a variable that is not carries I(A; V | e) = 0
+// exactly. It returns nil for a Markov network, or VarIDs outside m.
+func dconnectedGiven(m *ir.Model, a []ir.VarID, q *ir.Query) []bool {
 	if !m.IsBayesNet() {
-		return false
+		return nil
 	}
 	given := make([]ir.VarID, 0, len(q.Evidence)+len(q.Real))
 	for _, o := range q.Evidence {
@@ -65,8 +66,12 @@ func dseparated(m *ir.Model, a, b []ir.VarID, q *ir.Query) bool {
 	for _, o := range q.Real {
 		given = append(given, o.Var)
 	}
-	ok, err := Independent(m, a, b, given)
-	return err == nil && ok
+	for _, v := range slices.Concat(a, given) {
+		if v < 0 || int(v) >= len(m.Vars) {
+			return nil
+		}
+	}
+	return dconnected(m, a, given)
 }
 
 // Entropy returns −Σ p_i log2 p_i, in bits, taking 0 · log 0 as 0. p is a
@@ -224,6 +229,7 @@ func VOI(m *ir.Model, q *ir.Query, candidates []ir.VarID, opt Options) (*VOIResu
 		}
 	}
 	res.Gains = make([]Gain, len(candidates))
+	reach := dconnectedGiven(m0, []ir.VarID{x}, q) // one search for every candidate
 	for i, v := range candidates {
 		mi := 0.0
 		for s, c := range cond {
@@ -236,8 +242,8 @@ func VOI(m *ir.Model, q *ir.Query, candidates []ir.VarID, opt Options) (*VOIResu
 				}
 			}
 		}
-		if mi != 0 && dseparated(m0, []ir.VarID{x}, []ir.VarID{v}, q) {
-			mi = 0 // exactly, where the sums leave rounding noise (1e-18)
+		if reach != nil && !reach[v] {
+			mi = 0 // d-separated: exactly, where the sums leave rounding noise (1e-18)
 		}
 		res.Gains[i] = Gain{Var: v, Bits: max(0, mi)}
 	}

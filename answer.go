@@ -206,10 +206,7 @@ func spaceData(m *ir.Model, s *ir.Space, t *ir.DataTable, at ir.Pos, regularOnly
 		return hypothesis.FromTable(s, m, t)
 	}
 	var d *hypothesis.Data
-	var err error
-	if regularOnly {
-		err = input.RequireRegular(t.File)
-	}
+	err := requireRegular(t.File, regularOnly)
 	if err == nil {
 		d, err = hypothesis.ReadCSV(t.File, s, m)
 	}
@@ -320,10 +317,7 @@ func varRows(m *ir.Model, t *ir.DataTable, at ir.Pos, regularOnly bool) ([][]ir.
 		return rows, nil
 	}
 	var src []byte
-	var err error
-	if regularOnly {
-		err = input.RequireRegular(t.File)
-	}
+	err := requireRegular(t.File, regularOnly)
 	if err == nil {
 		src, err = input.ReadData(t.File)
 	}

@@ -167,6 +167,15 @@ func (l *loader) load(filename, src string, r io.ReaderAt, opt LoadOptions) (*ir
 	return ir.LowerWith(ir.LowerOptions{Learn: learn, Data: opt.Data, MaxEntries: opt.MaxEntries}, l.files...)
 }
 
+// requireRegular is input.RequireRegular(path) if regularOnly (the
+// language server's RegularFilesOnly), else nil.
+func requireRegular(path string, regularOnly bool) error {
+	if !regularOnly {
+		return nil
+	}
+	return input.RequireRegular(path)
+}
+
 // boundFile reports whether file is one that --data bound a data set to.
 func boundFile(data map[string]string, file string) bool {
 	for _, f := range data {
@@ -222,7 +231,7 @@ func readSource(path string) (string, *os.File, error) {
 		}
 		f.Close()
 	}
-	// Anything else (not a regular file, too large, an error, a file that
+	// Anything else (a directory, too large, empty, an error, a file that
 	// changes size) is read as before, with input.ReadFile's errors.
 	b, err := input.ReadFile(path)
 	if err != nil {
@@ -267,10 +276,8 @@ func runLearn(m *ir.Model, s *ir.LearnStmt, cancel <-chan struct{}, regularOnly 
 		out, _, err = learn.LearnTable(m, s.Table, opt)
 	} else {
 		out, _, err = learn.Learn(m, func(m *ir.Model) (*data.Reader, error) {
-			if regularOnly {
-				if err := input.RequireRegular(s.File); err != nil {
-					return nil, err
-				}
+			if err := requireRegular(s.File, regularOnly); err != nil {
+				return nil, err
 			}
 			return data.Open(s.File, m, data.Options{})
 		}, opt)

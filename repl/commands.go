@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/pbl-lang/pbl/formats/dot"
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/report"
@@ -424,10 +426,6 @@ func (s *Session) cmdGraph(c *cmdLine) {
 // file it imports, or one imported in the session) that path names,
 // whatever the path or link it is named by, or "".
 func (s *Session) inputFile(path string) string {
-	fo, err := os.Stat(path)
-	if err != nil {
-		return "" // a new file
-	}
 	files := map[string]bool{s.path: true}
 	for f := range s.imported {
 		files[f] = true
@@ -435,12 +433,7 @@ func (s *Session) inputFile(path string) string {
 	for _, v := range s.model.Vars {
 		files[v.Pos.File] = true
 	}
-	for f := range files {
-		if fi, err := os.Stat(f); f != "" && err == nil && os.SameFile(fo, fi) {
-			return f
-		}
-	}
-	return ""
+	return input.Which(path, slices.Sorted(maps.Keys(files))...)
 }
 
 // writeFileAtomic writes data to path through a temporary file in the

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/pbl-lang/pbl/internal/input"
 )
 
 // This file writes the files pbl produces (-o, convert, --predictions,
@@ -244,14 +246,8 @@ func checkOutput(out string, inputs ...string) error {
 	if out == "" {
 		return nil
 	}
-	fo, err := os.Stat(out)
-	if err != nil {
-		return nil // a new file
-	}
-	for _, in := range inputs {
-		if fi, err := os.Stat(in); err == nil && os.SameFile(fo, fi) {
-			return fmt.Errorf("%s is the input %s: pbl does not overwrite its input; write to another file", out, in)
-		}
+	if in := input.Which(out, inputs...); in != "" {
+		return fmt.Errorf("%s is the input %s: pbl does not overwrite its input; write to another file", out, in)
 	}
 	return nil
 }

@@ -71,6 +71,23 @@ func RequireRegular(path string) error {
 	return nil
 }
 
+// Which returns the file of files that path names, whatever the path or
+// symbolic link each is named by, or "" if there is none (or path does not
+// exist): a command checks with it that it does not write over one of its
+// inputs.
+func Which(path string, files ...string) string {
+	fo, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	for _, f := range files {
+		if fi, err := os.Stat(f); f != "" && err == nil && os.SameFile(fo, fi) {
+			return f
+		}
+	}
+	return ""
+}
+
 // GzipError is the error of input that starts with gzip's magic bytes but
 // does not decompress: a truncated or corrupt file. Err is the
 // decompressor's error: io.ErrUnexpectedEOF for a truncated file,

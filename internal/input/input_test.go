@@ -161,3 +161,28 @@ func TestReadDataRegular(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestWhich: a path names one of the files whatever the link it goes by;
+// a new path, or one naming none of them, gives "".
+func TestWhich(t *testing.T) {
+	dir := t.TempDir()
+	a, b, link := filepath.Join(dir, "a.pbl"), filepath.Join(dir, "b.pbl"), filepath.Join(dir, "l.pbl")
+	for _, f := range []string{a, b} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(b, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{a, a}, {link, b}, {filepath.Join(dir, ".", "b.pbl"), b}, {filepath.Join(dir, "new.pbl"), ""},
+	} {
+		if got := Which(tc.path, "", a, b); got != tc.want {
+			t.Errorf("Which(%s) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+	if got := Which(a, b); got != "" {
+		t.Errorf("Which(a, b) = %q, want none", got)
+	}
+}

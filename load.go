@@ -191,10 +191,7 @@ func boundFile(data map[string]string, file string) bool {
 // the data set to another file the statement does not show which was
 // read. Errors positioned in the file already name it.
 func namingData(err error, s *ir.LearnStmt) error {
-	var list ir.ErrorList
-	var e *ir.Error
-	var pe *os.PathError
-	if errors.As(err, &list) || errors.As(err, &e) || errors.As(err, &pe) {
+	if ir.Located(err) {
 		return err
 	}
 	return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("%v (in %s, bound with --data)", err, s.File), Err: err}

@@ -2,6 +2,8 @@ package ir_test
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,5 +102,25 @@ func TestTooManyStates(t *testing.T) {
 	var list ir.ErrorList
 	if !errors.As(err, &list) || len(list) != 1 || list[0].Pos != (ir.Pos{File: "m.pbl", Line: 1, Col: 8}) {
 		t.Errorf("%d states: %v, want one error at m.pbl:1:8", ir.MaxStates+1, err)
+	}
+}
+
+// TestLocated: an error list, a positioned error or a path error (also
+// wrapped) says where it is; a bare error does not.
+func TestLocated(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{ir.ErrorList{{Msg: "x"}}, true},
+		{&ir.Error{Msg: "x"}, true},
+		{&os.PathError{Op: "open", Path: "f", Err: os.ErrNotExist}, true},
+		{fmt.Errorf("reading: %w", &os.PathError{Op: "open", Path: "f", Err: os.ErrNotExist}), true},
+		{errors.New("x"), false},
+		{fmt.Errorf("f: %v", &ir.Error{Msg: "x"}), false},
+	} {
+		if got := ir.Located(tc.err); got != tc.want {
+			t.Errorf("Located(%v) = %v, want %v", tc.err, got, tc.want)
+		}
 	}
 }

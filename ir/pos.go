@@ -1,7 +1,9 @@
 package ir
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 )
@@ -123,4 +125,14 @@ func (l ErrorList) Lines() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// Located reports whether err says where it is: it holds an [ErrorList],
+// an [*Error] or an *os.PathError (which names its file). An error that
+// is not is reported at a position its caller knows.
+func Located(err error) bool {
+	var list ErrorList
+	var e *Error
+	var pe *os.PathError
+	return errors.As(err, &list) || errors.As(err, &e) || errors.As(err, &pe)
 }

@@ -382,14 +382,10 @@ func fileErrorf(path, format string, args ...any) error {
 }
 
 // fileError returns err as an error about the file path: err itself if it
-// has positions of its own (an ir.ErrorList, an *ir.Error or an
-// *os.PathError, which report prints as they are), else an error at path
-// with err's message that errors.Is and As still see through.
+// says where it is (ir.Located: report prints it as it is), else an error
+// at path with err's message that errors.Is and As still see through.
 func fileError(path string, err error) error {
-	var list ir.ErrorList
-	var e *ir.Error
-	var pe *os.PathError
-	if errors.As(err, &list) || errors.As(err, &e) || errors.As(err, &pe) {
+	if ir.Located(err) {
 		return err
 	}
 	return &ir.Error{Pos: ir.Pos{File: path}, Msg: err.Error(), Err: err}

@@ -97,7 +97,7 @@ func TestJTCleanTables(t *testing.T) {
 		{"bayes-zeros", randomNet(rng, 40, 3, 3, true).build(t)},
 		{"markov", randomMarkov(t, rng, 12)},
 	}
-	if !testing.Short() && corpusPresent() {
+	if heavy() && corpusPresent() {
 		for _, name := range []string{"alarm", "hepar2", "win95pts", "pathfinder", "andes", "pigs"} {
 			nets = append(nets, net{name, readCorpus(t, name)})
 		}

@@ -113,7 +113,7 @@ func TestJTCorpus(t *testing.T) {
 		{"alarm", 37}, {"hepar2", 30}, {"win95pts", 30}, {"insurance", 27}, {"hailfinder", 30},
 		{"pathfinder", 10}, {"andes", 10}, {"water", 10}, {"mildew", 5}, {"pigs", 5},
 	}
-	if testing.Short() {
+	if !heavy() {
 		nets = nets[:3]
 	}
 	start := time.Now()
@@ -231,7 +231,7 @@ func cpuTime() int64 {
 // (run with -v to see it).
 func TestJTCorpusExplain(t *testing.T) {
 	corpus(t)
-	if testing.Short() {
+	if !heavy() {
 		t.Skip("short")
 	}
 	for _, name := range []string{"alarm", "hepar2", "win95pts", "pathfinder", "andes", "water", "mildew", "barley", "diabetes", "pigs", "munin1", "munin", "link"} {

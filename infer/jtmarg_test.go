@@ -89,7 +89,7 @@ func b2i(b bool) int {
 func TestJTMarginalsCorpus(t *testing.T) {
 	corpus(t)
 	nets := []string{"alarm", "hepar2", "win95pts", "insurance", "hailfinder", "pathfinder", "andes", "water", "mildew", "pigs", "munin", "link"}
-	if testing.Short() {
+	if !heavy() {
 		nets = nets[:3]
 	}
 	for _, name := range nets {

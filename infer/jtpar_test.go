@@ -67,7 +67,7 @@ func TestJTParallelIdentical(t *testing.T) {
 	for i := range 6 {
 		nets = append(nets, net{fmt.Sprintf("random %d", i), localNet(rng, 80, 3, 6).build(t)})
 	}
-	if !testing.Short() {
+	if heavy() {
 		for _, name := range []string{"alarm", "pathfinder", "andes", "pigs", "munin", "link"} {
 			if corpusPresent() {
 				nets = append(nets, net{name, readCorpus(t, name)})

@@ -126,8 +126,8 @@ func star(n int) netSpec {
 // (the triangulation was quadratic, and worse on the root); every kind of
 // query must now be quick, and agree with VE.
 func TestStarScales(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
+	if !heavy() {
+		t.Skip("heavy: runs without -short and -race")
 	}
 	m := star(8000).build(t)
 	ev := []ir.Obs{{Var: 1, State: 0}, {Var: 7999, State: 1}}

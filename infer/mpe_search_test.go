@@ -196,8 +196,8 @@ func TestMPESearchZeros(t *testing.T) {
 // Networks whose junction tree exceeds 2 GB (munin1) are compared with
 // the tree where it fits and skipped otherwise.
 func TestMPESearchCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("corpus networks: slow")
+	if !heavy() {
+		t.Skip("corpus networks: slow (runs without -short and -race)")
 	}
 	dir := filepath.Join(corpus(t), "bif")
 	entries, err := os.ReadDir(dir)

@@ -251,7 +251,7 @@ func zeroFamily(m *ir.Model) []ir.Obs {
 // network, with possible and impossible evidence, to 1e-9.
 func TestPlanCorpus(t *testing.T) {
 	names := corpusNets(t)
-	if testing.Short() {
+	if !heavy() {
 		names = slices.DeleteFunc(names, func(n string) bool { return n != "alarm" && n != "pathfinder" && n != "munin1" })
 	}
 	for _, name := range names {

@@ -237,7 +237,7 @@ func TestEMMatchesReference(t *testing.T) {
 // for bit with 1, 2 and 4 workers (child, 20% missing, random start).
 func TestEMWorkersBitForBit(t *testing.T) {
 	truth := loadCorpus(t, "child.bif")
-	src := sampleCSV(t, truth, 3000, 7, 0.2)
+	src := sampleCSV(t, truth, rows(3000, 6), 7, 0.2)
 	var first *ir.Model
 	var firstTrace []float64
 	for _, workers := range []int{1, 2, 4} {
@@ -268,8 +268,12 @@ func TestEMNeverDecreases(t *testing.T) {
 		missing float64
 	}{{"asia.bif", 0.3}, {"child.bif", 0.2}} {
 		truth := loadCorpus(t, c.net)
-		src := sampleCSV(t, truth, 2000, 11, c.missing)
-		for seed := range uint64(3) {
+		src := sampleCSV(t, truth, rows(2000, 5), 11, c.missing)
+		seeds := uint64(3)
+		if !heavy() {
+			seeds = 1
+		}
+		for seed := range seeds {
 			_, rep, err := learn.Learn(truth, opener(t, "d.csv", src, truth), learn.Options{Method: learn.EM, Init: learn.InitRandom, Seed: seed, MaxIter: 30})
 			if err != nil {
 				t.Fatal(err)

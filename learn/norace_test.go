@@ -1,0 +1,5 @@
+//go:build !race
+
+package learn_test
+
+const raceEnabled = false

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -61,7 +62,8 @@ type Fit struct {
 	// SigmoidUnit: CrossEntropy[t] is the cross-entropy after t
 	// iterations (CrossEntropy[0] at w = 0), Iterations how many ran and
 	// Converged whether the tolerance was met (false when MaxIter ran
-	// out, as for separable data, whose ML weights are infinite).
+	// out). Separable data, whose ML weights are infinite, are an error
+	// (ErrNotIdentifiable), not a Fit.
 	CrossEntropy []float64
 	Iterations   int
 	Converged    bool
@@ -228,30 +230,89 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 		if err := qr.SolveVecTo(&w, false, mat.NewVecDense(rows, target)); err != nil {
 			return notIdent("the columns of the linear mean are collinear in the data: the least-squares parameters are not unique (%v)", err)
 		}
+		// Iterative refinement: the QR solution's rounding, ε|w|, is
+		// enough to leave residuals of 1e8 on data of 1e24 that lie on
+		// the mean, which a standard deviation of 1 makes ln P = −1e16;
+		// a few corrections solved from the residuals (each rounded once,
+		// by FMA) remove it.
+		r := mat.NewVecDense(rows, nil)
+		var dw mat.VecDense
+		for range 3 {
+			for i := range rows {
+				v := target[i]
+				for j := range free {
+					v = math.FMA(-a.At(i, j), w.AtVec(j), v)
+				}
+				r.SetVec(i, v)
+			}
+			if qr.SolveVecTo(&dw, false, r) != nil {
+				break
+			}
+			moved := false
+			for j := range free {
+				old := w.AtVec(j)
+				w.SetVec(j, old+dw.AtVec(j))
+				moved = moved || w.AtVec(j) != old
+			}
+			if !moved {
+				break
+			}
+		}
 		for j, k := range free {
 			fit.Params[k] = w.AtVec(j)
 		}
 	}
+	res := make([]float64, rows)
+	mag := make([]float64, rows) // |d_i| + |offset_i| + Σ_k |x_ik w_k|: the scale of the residual's rounding
 	for i := range rows {
 		r := target[i]
+		m := math.Abs(y[i]) + math.Abs(off[i])
 		for _, k := range free {
-			r -= x.At(i, k) * fit.Params[k]
+			t := x.At(i, k) * fit.Params[k]
+			r = math.FMA(-x.At(i, k), fit.Params[k], r)
+			m += math.Abs(t)
 		}
-		fit.SSE += r * r
+		res[i], mag[i] = r, m
 	}
+	// The norms are scaled (gonum's L2 norm), so that residuals beyond
+	// 1e154 do not overflow; the log-likelihood takes the residuals
+	// divided by SD, which keep their digits whatever its scale.
+	norm := floats.Norm(res, 2)
+	fit.SSE = norm * norm
+	n := float64(rows)
 	fit.SD = sd.val
 	if sdParam >= 0 {
-		fit.SD = math.Sqrt(fit.SSE / float64(rows))
+		fit.SD = norm / math.Sqrt(n)
 		fit.Params[sdParam] = fit.SD
-		if !(fit.SD > 0) {
-			return notIdent("the data lie exactly on the fitted mean: the ML standard deviation is 0")
+		scale := floats.Norm(mag, 2) / math.Sqrt(n)
+		if !(fit.SD > exactFit*scale) {
+			if fit.SD == 0 {
+				return notIdent("the data lie exactly on the fitted mean: the ML standard deviation is 0 and the likelihood has no maximum")
+			}
+			return notIdent("the data lie on the fitted mean to within rounding: the residuals (root mean square %.3g) are rounding noise beside values of magnitude %.3g, so the ML standard deviation is 0 and the likelihood has no maximum", fit.SD, scale)
+		}
+		// SSE/SD² = n exactly.
+		fit.LogLikelihood = -n*math.Log(fit.SD) - n/2*(ln2Pi+1)
+	} else {
+		fit.LogLikelihood = -n*math.Log(fit.SD) - n/2*ln2Pi - halfSquares(res, nil, 0, fit.SD)
+	}
+	for k, w := range fit.Params {
+		if !finite(w) {
+			return nil, ir.ErrorList{{Pos: ob.Pos, Msg: fmt.Sprintf("the least-squares value of %s is %g: the data are beyond float64's range for this fit", s.Params[k].Name, w), Err: ErrRange}}
 		}
 	}
-	n := float64(rows)
-	fit.LogLikelihood = -n*math.Log(fit.SD) - n/2*ln2Pi - fit.SSE/(2*fit.SD*fit.SD)
+	if !finite(fit.LogLikelihood) {
+		return nil, ir.ErrorList{{Pos: ob.Pos, Msg: fmt.Sprintf("ln P(D|h) of the least-squares fit is below float64's range (−1.8e308): the standard deviation %g is tiny beside the residuals (root mean square %g)", fit.SD, norm/math.Sqrt(n)), Err: ErrRange}}
+	}
 	fit.Converged = true
 	return fit, nil
 }
+
+// exactFit is the ratio of the ML standard deviation to the data's
+// magnitude below which the residuals are rounding noise (a few hundred
+// ulps of each value): the data lie on the fitted mean, and the ML
+// standard deviation is 0, not the noise's root mean square.
+const exactFit = 0x1p-40
 
 // crossEntropy returns −Σ d ln h + (1−d) ln(1−h) for h = sigmoid(z),
 // from z without loss of digits.
@@ -351,6 +412,27 @@ func sigmoidUnit(ctx context.Context, s *ir.Space, x *mat.Dense, off, y []float6
 			break
 		}
 	}
+	if separates(xs, np, w, y) {
+		return nil, ir.ErrorList{{Pos: s.Obs[0].Pos, Msg: fmt.Sprintf("the data are linearly separable: %s classifies every row, and the likelihood rises toward 1 as the weights grow along it, so it has no maximum (cross-entropy %.3g after %d iterations)", hypText(s, w), e, fit.Iterations), Err: ErrNotIdentifiable}}
+	}
 	fit.LogLikelihood = -e
 	return fit, nil
+}
+
+// separates reports whether the weights w (the parameters' part of the
+// linear expression, X w) put every row with d = 1 strictly on the
+// positive side and every row with d = 0 strictly on the negative: a
+// certificate that the data are linearly separable, so that ln P(D|h)
+// rises toward 0 along t·w as t grows and has no maximum.
+func separates(xs []float64, np int, w, y []float64) bool {
+	for i, d := range y {
+		var v float64
+		for k, xv := range xs[i*np : i*np+np] {
+			v += xv * w[k]
+		}
+		if d == 1 && !(v > 0) || d != 1 && !(v < 0) {
+			return false
+		}
+	}
+	return len(y) > 0
 }

@@ -82,8 +82,12 @@
 // direct evaluation to rounding (tested to 1e-10 relative). The expansion
 // is used only where it keeps the digits: SD in [2^-300, 2^300] and at
 // least 1e5 times the rounding of the residuals at a* (about ε·|d|·√n),
-// and a finite result; elsewhere the hypothesis is evaluated a column at
-// a time (rows of 1e24 under SD = 1 lose every digit of SSE otherwise). A bernoulli
+// and a finite result; elsewhere the hypothesis is evaluated a row at a
+// time, each residual d_i − Σ_j a_j b_ij computed in twice the working
+// precision (Ogita, Rump and Oishi's Dot2, by FMA and TwoSum) and halved,
+// so that neither SSE's cancellation nor the rounding of the mean's terms
+// (a line through data of 1e24 under SD = 1) nor an overflow of d − MEAN
+// (data of ±1e300) costs digits. A bernoulli
 // probability of the parameters only counts ones and zeros; a
 // bernoulli(sigmoid(Z)) takes ln P from Z, a column at a time, with one
 // exponential per row but no logarithm:
@@ -149,8 +153,9 @@
 //
 // with η = 4/λ_max(XᵀX) by default (every step then raises the
 // likelihood), reporting the cross-entropy per iteration. The least
-// squares solution is refined from its residuals (computed with FMA), so
-// that data on the mean are fitted exactly at any scale. Where the
+// squares solution is refined from its residuals (computed, like
+// ln P(D|h), in twice the working precision), so that it is the exact
+// solution rounded at any scale. Where the
 // maximum does not exist FitML returns ErrNotIdentifiable: residuals
 // that are rounding noise (below 2^-40 of the data's magnitude) when SD
 // is a parameter, and weights that separate the data (every row with

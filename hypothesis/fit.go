@@ -213,6 +213,7 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 	if rows < len(free) || rows == 0 {
 		return notIdent("%d rows cannot determine %d parameters", rows, len(free))
 	}
+	var cols [][]float64 // the free parameters' columns of x
 	target := make([]float64, rows)
 	for i := range target {
 		target[i] = y[i] - off[i]
@@ -224,6 +225,10 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 				a.Set(i, j, x.At(i, k))
 			}
 		}
+		cols = make([][]float64, len(free))
+		for j, k := range free {
+			cols[j] = mat.Col(nil, k, x)[:rows]
+		}
 		var qr mat.QR
 		qr.Factorize(a)
 		var w mat.VecDense
@@ -233,17 +238,17 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 		// Iterative refinement: the QR solution's rounding, ε|w|, is
 		// enough to leave residuals of 1e8 on data of 1e24 that lie on
 		// the mean, which a standard deviation of 1 makes ln P = −1e16;
-		// a few corrections solved from the residuals (each rounded once,
-		// by FMA) remove it.
+		// corrections solved from residuals computed in twice the
+		// working precision (halfResidual) remove it.
 		r := mat.NewVecDense(rows, nil)
+		ws := make([]float64, len(free))
 		var dw mat.VecDense
 		for range 3 {
+			for j := range free {
+				ws[j] = w.AtVec(j)
+			}
 			for i := range rows {
-				v := target[i]
-				for j := range free {
-					v = math.FMA(-a.At(i, j), w.AtVec(j), v)
-				}
-				r.SetVec(i, v)
+				r.SetVec(i, lsResidual(y, off, cols, ws, i))
 			}
 			if qr.SolveVecTo(&dw, false, r) != nil {
 				break
@@ -251,7 +256,7 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 			moved := false
 			for j := range free {
 				old := w.AtVec(j)
-				w.SetVec(j, old+dw.AtVec(j))
+				w.SetVec(j, old+2*dw.AtVec(j)) // r holds the residuals halved
 				moved = moved || w.AtVec(j) != old
 			}
 			if !moved {
@@ -262,29 +267,31 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 			fit.Params[k] = w.AtVec(j)
 		}
 	}
-	res := make([]float64, rows)
-	mag := make([]float64, rows) // |d_i| + |offset_i| + Σ_k |x_ik w_k|: the scale of the residual's rounding
-	for i := range rows {
-		r := target[i]
-		m := math.Abs(y[i]) + math.Abs(off[i])
-		for _, k := range free {
-			t := x.At(i, k) * fit.Params[k]
-			r = math.FMA(-x.At(i, k), fit.Params[k], r)
-			m += math.Abs(t)
-		}
-		res[i], mag[i] = r, m
+	half := make([]float64, rows) // the residuals halved, so that they do not overflow
+	mag := make([]float64, rows)  // (|d_i| + |offset_i| + Σ_k |x_ik w_k|)/2: the scale of the residual's rounding
+	ws := make([]float64, len(free))
+	for j, k := range free {
+		ws[j] = fit.Params[k]
 	}
+	for i := range rows {
+		m := math.Abs(y[i]/2) + math.Abs(off[i]/2)
+		for j, k := range free {
+			m += math.Abs(ws[j] * (x.At(i, k) / 2))
+		}
+		half[i], mag[i] = lsResidual(y, off, cols, ws, i), m
+	}
+	res := half
 	// The norms are scaled (gonum's L2 norm), so that residuals beyond
 	// 1e154 do not overflow; the log-likelihood takes the residuals
 	// divided by SD, which keep their digits whatever its scale.
-	norm := floats.Norm(res, 2)
+	norm := 2 * floats.Norm(res, 2)
 	fit.SSE = norm * norm
 	n := float64(rows)
 	fit.SD = sd.val
 	if sdParam >= 0 {
 		fit.SD = norm / math.Sqrt(n)
 		fit.Params[sdParam] = fit.SD
-		scale := floats.Norm(mag, 2) / math.Sqrt(n)
+		scale := 2 * floats.Norm(mag, 2) / math.Sqrt(n)
 		if !(fit.SD > exactFit*scale) {
 			if fit.SD == 0 {
 				return notIdent("the data lie exactly on the fitted mean: the ML standard deviation is 0 and the likelihood has no maximum")
@@ -294,7 +301,12 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 		// SSE/SD² = n exactly.
 		fit.LogLikelihood = -n*math.Log(fit.SD) - n/2*(ln2Pi+1)
 	} else {
-		fit.LogLikelihood = -n*math.Log(fit.SD) - n/2*ln2Pi - halfSquares(res, nil, 0, fit.SD)
+		var acc float64 // Σ (r_i/(2 SD))²
+		for _, h := range half {
+			z := h / fit.SD
+			acc += z * z
+		}
+		fit.LogLikelihood = -n*math.Log(fit.SD) - n/2*ln2Pi - 2*acc
 	}
 	for k, w := range fit.Params {
 		if !finite(w) {
@@ -306,6 +318,16 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 	}
 	fit.Converged = true
 	return fit, nil
+}
+
+// lsResidual returns row i's residual halved, (d_i − offset_i − Σ_j
+// w_j·cols[j][i])/2, in twice the working precision (halfResidual).
+func lsResidual(y, off []float64, cols [][]float64, w []float64, i int) float64 {
+	s, c := twoSum(y[i]/2, -off[i]/2)
+	for j, wj := range w {
+		s, c = dot2(s, c, wj, cols[j][i]/2)
+	}
+	return s + c
 }
 
 // exactFit is the ratio of the ML standard deviation to the data's

@@ -86,11 +86,7 @@ func newLikelihood(c *compiler, d *Data, p0 []float64) (*likelihood, error) {
 			}
 			o.constLL = ll
 		case o.ob.Family == ir.FamilyNormal:
-			o.suff = newSuffNormal(o.args[0], o.args[1], o.y)
-			if o.suff != nil && o.args[1].kind == kConst && !o.suff.usable(o.args[1].val) {
-				o.suff = nil // the direct evaluation keeps the digits
-			}
-			if o.suff != nil {
+			if o.suff = newSuffNormal(o.args[0], o.args[1], o.y); o.suff != nil {
 				o.mode = modeSuff
 				l.maxJ = max(l.maxJ, len(o.suff.groups))
 			} else {
@@ -364,6 +360,25 @@ func zscore(x, m, s float64) float64 {
 	return z
 }
 
+// twoSum returns a + b and its rounding error (Knuth's TwoSum): s + e
+// is a + b exactly.
+func twoSum(a, b float64) (s, e float64) {
+	s = a + b
+	bb := s - a
+	return s, (a - (s - bb)) + (b - bb)
+}
+
+// dot2 returns the compensated sum (s, c) less a·b: one step of Ogita,
+// Rump and Oishi's Dot2, each product's error found by FMA and each
+// sum's by TwoSum, so that s + c is as accurate as if computed in twice
+// the working precision and rounded once.
+func dot2(s, c, a, b float64) (float64, float64) {
+	p := -a * b
+	pe := math.FMA(-a, b, -p)
+	s, e := twoSum(s, p)
+	return s, c + (e + pe)
+}
+
 // halfSquares returns Σ_i z_i²/2 for z_i = (y_i − mean_i)/sd, mean_i
 // from mean or, when it is nil, the scalar m: the quadratic part of a
 // normal log-likelihood, computed from the z_i so that it keeps its
@@ -397,6 +412,39 @@ func halfSquares(y, mean []float64, m, sd float64) float64 {
 	return 2 * acc
 }
 
+// suffRows returns the log-likelihood of a modeSuff observation a row at
+// a time: Σ_i −ln SD − ½ ln 2π − z_i²/2 with z_i = (d_i − Σ_j a_j b_ij)/SD,
+// each residual computed in twice the working precision and halved
+// (dot2), so that neither the rounding of the mean's terms (a line
+// through data of 1e24) nor an overflow of d − MEAN (data of ±1e300)
+// changes it. a (len J) is scratch. ok is false when a value is out of
+// its domain or the result is not finite.
+func (o *obsEval) suffRows(p, a []float64) (float64, bool) {
+	s := o.suff
+	sd := s.sd.at(p, nil)
+	if !(sd > 0) || math.IsInf(sd, 0) {
+		return 0, false
+	}
+	a = a[:len(s.groups)]
+	for j := range a {
+		if a[j] = s.coefAt(j, p); !finite(a[j]) {
+			return 0, false
+		}
+	}
+	var acc float64 // Σ (z_i/2)²
+	for i, v := range o.y {
+		hs, hc := v/2, 0.0
+		for j, aj := range a {
+			hs, hc = dot2(hs, hc, aj, s.cols[j][i]/2)
+		}
+		h := (hs + hc) / sd
+		acc += h * h
+	}
+	n := float64(len(o.y))
+	ll := -n*math.Log(sd) - n/2*ln2Pi - 2*acc
+	return ll, finite(ll)
+}
+
 // logLik returns the observation's log-likelihood of the data under the
 // parameters p, by its mode, and false where a value is out of its
 // domain.
@@ -410,8 +458,10 @@ func (o *obsEval) logLik(sc *scratch, p []float64) (float64, bool) {
 		}
 		// Out of the statistics' range: SD out of [2^-300, 2^300], the
 		// data too large for their digits to survive, a sum that
-		// overflows. The direct evaluation is right there, or finds the
-		// value out of its domain.
+		// overflows. A row at a time, each residual in twice the
+		// working precision, is right there; or the direct evaluation
+		// finds the value out of its domain.
+		return o.suffRows(p, sc.delta)
 	case modeCount:
 		return o.count(p)
 	}

@@ -3,6 +3,7 @@ package hypothesis
 import (
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -181,6 +182,12 @@ type suffNormal struct {
 	coef   []float64
 	// constNorm is −n·ln SD − (n/2)·ln 2π when SD is a constant.
 	constNorm float64
+	// cols[j] is b_j over the rows, for the evaluation a row at a time
+	// (suffRows) where the statistics do not apply.
+	cols [][]float64
+	// noStats: the statistics overflowed (data beyond 1e154): every
+	// hypothesis is evaluated a row at a time.
+	noStats bool
 	// errBound bounds the error of SSE's square root that rounding the
 	// residuals r (of values up to the data's and B a*'s magnitude) may
 	// cause: SSE/(2 SD²) keeps its digits only for SD well above it.
@@ -204,7 +211,7 @@ const (
 // above the rounding of the residuals (data of 1e24 with SD = 1 are
 // not: their residuals at a* are rounded by ~1e8).
 func (s *suffNormal) usable(sd float64) bool {
-	return sd >= minSuffSD && sd <= maxSuffSD && s.errBound*suffDigits <= sd
+	return !s.noStats && sd >= minSuffSD && sd <= maxSuffSD && s.errBound*suffDigits <= sd
 }
 
 // newSuffNormal returns the sufficient statistics of a normal observation
@@ -253,6 +260,7 @@ func newSuffNormal(mean, sd *node, y []float64) *suffNormal {
 	if sd.kind == kConst {
 		s.constNorm = -s.rows*math.Log(sd.val) - s.rows/2*ln2Pi
 	}
+	s.cols = cols
 	if rows == 0 {
 		return s
 	}
@@ -277,22 +285,21 @@ func newSuffNormal(mean, sd *node, y []float64) *suffNormal {
 		}
 	}
 	r := make([]float64, rows)
-	var e2 float64 // Σ_i (|y_i| + Σ_j |a*_j b_ij|)², scaled by 2^-600 so as not to overflow
+	mag := make([]float64, rows) // |y_i| + Σ_j |a*_j b_ij|
 	for i := range r {
 		v := y[i]
-		mag := math.Abs(v)
+		m := math.Abs(v)
 		for j, c := range cols {
 			v -= s.astar[j] * c[i]
-			mag += math.Abs(s.astar[j] * c[i])
+			m += math.Abs(s.astar[j] * c[i])
 		}
-		r[i] = v
+		r[i], mag[i] = v, m
 		s.s0 += v * v
-		mag *= 0x1p-300
-		e2 += mag * mag
 	}
-	// Each residual is rounded by at most (J+1)·ε·mag_i; its square
-	// root's error by that norm.
-	s.errBound = float64(nj+1) * 0x1p-52 * math.Sqrt(e2) * 0x1p300
+	// Each residual is rounded by at most (J+1)·ε·mag_i; the square
+	// root of SSE by the norm of those (scaled: no overflow or
+	// underflow).
+	s.errBound = float64(nj+1) * 0x1p-52 * floats.Norm(mag, 2)
 	for j, c := range cols {
 		var sum float64
 		for i, x := range c {
@@ -309,9 +316,8 @@ func newSuffNormal(mean, sd *node, y []float64) *suffNormal {
 			s.m[k*nj+j] = vals[k] * v.At(j, k)
 		}
 	}
-	if !finite(s.s0) || !finite(s.errBound) || !allFinite(s.g) || !allFinite(s.m) || !allFinite(s.astar) {
-		return nil // data beyond 1e154, whose squares overflow: a column at a time
-	}
+	// Data beyond 1e154, whose squares overflow: a row at a time.
+	s.noStats = !finite(s.s0) || !finite(s.errBound) || !allFinite(s.g) || !allFinite(s.m) || !allFinite(s.astar)
 	return s
 }
 

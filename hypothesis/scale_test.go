@@ -275,3 +275,95 @@ func fitText(f *Fit) string {
 	}
 	return fmt.Sprintf("%v, ln P %g, %d iterations, converged %v", f.Params, f.LogLikelihood, f.Iterations, f.Converged)
 }
+
+// refLineLL is Σ_i ln N(d_i; w0 + w1·x_i, sd) in 256-bit arithmetic.
+func refLineLL(d, x []float64, w0, w1, sd float64) float64 {
+	const prec = 256
+	f := func(v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }
+	half := f(0)
+	for i := range d {
+		m := f(w1)
+		m.Mul(m, f(x[i])).Add(m, f(w0))
+		z := f(d[i])
+		z.Sub(z, m).Quo(z, f(sd))
+		z.Mul(z, z).Quo(z, f(2))
+		half.Add(half, z)
+	}
+	c := f(float64(len(d)) * (-math.Log(sd) - 0.5*math.Log(2*math.Pi)))
+	ll, _ := c.Sub(c, half).Float64()
+	return ll
+}
+
+// TestLineAtLargeScale: a line through data near 2^80 ≈ 1.2e24 with
+// noise of a few ulps and SD = 2^29 or 1: the mean's terms round by 2^27
+// and more, as much as the residuals, so the sufficient statistics do
+// not apply and the rows are evaluated with residuals in twice the
+// working precision. Every ln P(D|h) of the grid is the reference's to
+// 1e-12, ML the reference's best, and the least-squares fit the exact
+// one (solved in 256 bits) with the reference's ln P(D|h).
+func TestLineAtLargeScale(t *testing.T) {
+	const b0, b1, u = 0x1p80, 0x1p79, 0x1p28 // u: an ulp of 2^80
+	x := []float64{0, 1, 2, 3, 4, 5}
+	noise := []float64{0, 2 * u, -2 * u, 0, 2 * u, -2 * u}
+	d := make([]float64, len(x))
+	for i := range d {
+		d[i] = b0 + b1*x[i] + noise[i] // exact
+	}
+	w0s := []float64{b0 - u, b0, b0 + u}
+	w1s := []float64{b1 - u/2, b1, b1 + u/2}
+	for _, sd := range []float64{0x1p29, 1} {
+		s := newSpace(t, []*ir.SpaceParam{param("w0", w0s), param("w1", w1s)}, "", fmt.Sprintf("d ~ normal(w0 + w1 * x, %.0f)", sd))
+		for _, runs := range []bool{true, false} {
+			dd, err := FromColumns(s, nil, [][]float64{d, x})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := evaluateBy(context.Background(), s, dd, runs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			best, bi := math.Inf(-1), -1
+			for i := range p.Len() {
+				h := p.Hypothesis(i)
+				want := refLineLL(d, x, h[0], h[1], sd)
+				if got := p.LogLikelihood(i); !(math.Abs(got-want) <= 1e-12*math.Max(1, math.Abs(want))) {
+					t.Errorf("sd %g, runs %v, %v: ln P(D|h) = %.17g, want %.17g", sd, runs, h, got, want)
+				}
+				if want > best {
+					best, bi = want, i
+				}
+			}
+			if p.ML() != bi {
+				t.Errorf("sd %g, runs %v: ML %v, want %v", sd, runs, p.Hypothesis(p.ML()), p.Hypothesis(bi))
+			}
+		}
+		// The least-squares line, exactly: the normal equations in 256 bits.
+		f := func(v float64) *big.Float { return new(big.Float).SetPrec(256).SetFloat64(v) }
+		n, sx, sy, sxx, sxy := f(float64(len(x))), f(0), f(0), f(0), f(0)
+		for i := range x {
+			sx.Add(sx, f(x[i]))
+			sy.Add(sy, f(d[i]))
+			sxx.Add(sxx, new(big.Float).SetPrec(256).Mul(f(x[i]), f(x[i])))
+			sxy.Add(sxy, new(big.Float).SetPrec(256).Mul(f(x[i]), f(d[i])))
+		}
+		det := new(big.Float).SetPrec(256).Mul(n, sxx)
+		det.Sub(det, new(big.Float).SetPrec(256).Mul(sx, sx))
+		w1 := new(big.Float).SetPrec(256).Mul(n, sxy)
+		w1.Sub(w1, new(big.Float).SetPrec(256).Mul(sx, sy)).Quo(w1, det)
+		w0 := new(big.Float).SetPrec(256).Mul(w1, sx)
+		w0.Sub(sy, w0).Quo(w0, n)
+		ew0, _ := w0.Float64()
+		ew1, _ := w1.Float64()
+		ls := newSpace(t, []*ir.SpaceParam{param("w0", nil), param("w1", nil)}, "", fmt.Sprintf("d ~ normal(w0 + w1 * x, %.0f)", sd))
+		fit, err := fitML(t, ls, nil, d, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fit.Params[0] != ew0 || fit.Params[1] != ew1 {
+			t.Errorf("sd %g: fit w0 = %v, w1 = %v; exact %v, %v", sd, fit.Params[0], fit.Params[1], ew0, ew1)
+		}
+		if want := refLineLL(d, x, fit.Params[0], fit.Params[1], sd); !(math.Abs(fit.LogLikelihood-want) <= 1e-12*math.Max(1, math.Abs(want))) {
+			t.Errorf("sd %g: fit's ln P(D|h) = %.17g, want %.17g", sd, fit.LogLikelihood, want)
+		}
+	}
+}

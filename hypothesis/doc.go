@@ -161,5 +161,7 @@
 // is a parameter, and weights that separate the data (every row with
 // d = 1 on the positive side of X w, every other on the negative) for
 // the sigmoid unit, whose likelihood then rises toward 1 without a
-// maximum.
+// maximum; when the iteration limit stopped the ascent, also weights that
+// separate all but rows on their boundary (|x·w| ≤ 2^-30 |x| |w|:
+// quasi-complete separation, Albert and Anderson 1984).
 package hypothesis

@@ -434,27 +434,45 @@ func sigmoidUnit(ctx context.Context, s *ir.Space, x *mat.Dense, off, y []float6
 			break
 		}
 	}
-	if separates(xs, np, w, y) {
+	switch {
+	case separates(xs, np, w, y, 0):
 		return nil, ir.ErrorList{{Pos: s.Obs[0].Pos, Msg: fmt.Sprintf("the data are linearly separable: %s classifies every row, and the likelihood rises toward 1 as the weights grow along it, so it has no maximum (cross-entropy %.3g after %d iterations)", hypText(s, w), e, fit.Iterations), Err: ErrNotIdentifiable}}
+	case !fit.Converged && separates(xs, np, w, y, quasiTies):
+		return nil, ir.ErrorList{{Pos: s.Obs[0].Pos, Msg: fmt.Sprintf("the data are separable but for rows on the boundary (quasi-complete separation): %s classifies every other row, and the likelihood rises as the weights grow along it, so it has no maximum (cross-entropy %.3g after %d iterations)", hypText(s, w), e, fit.Iterations), Err: ErrNotIdentifiable}}
 	}
 	fit.LogLikelihood = -e
 	return fit, nil
 }
 
+// quasiTies is the |x_i·w|/(|x_i| |w|) below which a row that the
+// weights of a sigmoid unit stopped by its iteration limit put on the
+// wrong side counts as on the boundary (a tie), for the test of
+// quasi-complete separation.
+const quasiTies = 0x1p-30
+
 // separates reports whether the weights w (the parameters' part of the
-// linear expression, X w) put every row with d = 1 strictly on the
-// positive side and every row with d = 0 strictly on the negative: a
-// certificate that the data are linearly separable, so that ln P(D|h)
-// rises toward 0 along t·w as t grows and has no maximum.
-func separates(xs []float64, np int, w, y []float64) bool {
+// linear expression, X w) put every row with d = 1 on the positive side
+// and every row with d = 0 on the negative, strictly, but for rows with
+// |x_i·w| ≤ ties·|x_i| |w| (with ties = 0: none), and at least one row
+// strictly: a certificate that the data are (quasi-completely) linearly
+// separable, so that ln P(D|h) rises along t·w as t grows and has no
+// maximum (Albert and Anderson, 1984).
+func separates(xs []float64, np int, w, y []float64, ties float64) bool {
+	nw := floats.Norm(w, 2)
+	strict := false
 	for i, d := range y {
+		row := xs[i*np : i*np+np]
 		var v float64
-		for k, xv := range xs[i*np : i*np+np] {
+		for k, xv := range row {
 			v += xv * w[k]
 		}
-		if d == 1 && !(v > 0) || d != 1 && !(v < 0) {
+		switch {
+		case d == 1 && v > 0 || d != 1 && v < 0:
+			strict = true
+		case ties > 0 && math.Abs(v) <= ties*floats.Norm(row, 2)*nw:
+		default:
 			return false
 		}
 	}
-	return len(y) > 0
+	return strict
 }

@@ -367,3 +367,35 @@ func TestLineAtLargeScale(t *testing.T) {
 		}
 	}
 }
+
+// TestQuasiSeparation: issue 27's sigmoid weight of 11.29 after
+// 100,000 iterations: data separated but for a tie on the boundary
+// (x = 0 with d = 0 and d = 1), whose likelihood rises toward 1/4 as
+// w1 grows without a maximum: ErrNotIdentifiable, not a fit. A tie
+// that is not on the separating line leaves a maximum, which is found.
+func TestQuasiSeparation(t *testing.T) {
+	x := []float64{-2, -1, 0, 0, 1, 2}
+	y := []float64{0, 0, 0, 1, 1, 1}
+	s := newSpace(t, []*ir.SpaceParam{param("w0", nil), param("w1", nil)}, "", "d ~ bernoulli(sigmoid(w0 + w1 * x))")
+	fit, err := fitML(t, s, nil, y, x)
+	var e *ir.Error
+	if !errors.Is(err, ErrNotIdentifiable) || !errors.As(err, &e) || !e.Pos.IsValid() {
+		t.Errorf("quasi-separated: fit %s, err %v; want a positioned ErrNotIdentifiable", fitText(fit), err)
+	}
+	// An overlap (x = ±1 in both classes): a maximum exists.
+	x2 := []float64{-2, -1, -1, 1, 1, 2}
+	y2 := []float64{0, 0, 1, 0, 1, 1}
+	fit, err = fitML(t, s, nil, y2, x2)
+	if err != nil || !fit.Converged {
+		t.Fatalf("overlapping: fit %s, err %v", fitText(fit), err)
+	}
+	// The score equations at the maximum: Σ (d − h) = 0, Σ (d − h) x = 0.
+	var g0, g1 float64
+	for i := range x2 {
+		r := y2[i] - sigmoid(fit.Params[0]+fit.Params[1]*x2[i])
+		g0, g1 = g0+r, g1+r*x2[i]
+	}
+	if !(math.Abs(g0) <= 1e-8 && math.Abs(g1) <= 1e-8) {
+		t.Errorf("overlapping: gradient (%g, %g) at %v", g0, g1, fit.Params)
+	}
+}

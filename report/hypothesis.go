@@ -201,7 +201,7 @@ func HypText(w io.Writer, h *Hyp) {
 		if n := len(h.Trace); n > 0 {
 			fmt.Fprintf(w, "  %s of gradient ascent; cross-entropy %s\n", Plural(n-1, "iteration", "iterations"), Num(h.Trace[n-1]))
 			if h.NotConverged {
-				fmt.Fprintf(w, "  not converged: the weights still move after %s, so they are not yet the maximum\n", Plural(n-1, "iteration", "iterations"))
+				fmt.Fprintf(w, "  not converged: the weights still move after %s, so they are not a maximum\n", Plural(n-1, "iteration", "iterations"))
 			}
 		}
 	default:

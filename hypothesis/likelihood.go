@@ -139,8 +139,10 @@ func (l *likelihood) newScratch() *scratch {
 // 1.9e154), which is not an impossibility.
 func (l *likelihood) logLik(sc *scratch, p []float64) (ll float64, below bool, err error) {
 	var total float64
+	impossible := false
 	for _, o := range l.obs {
 		ll, ok := o.logLik(sc, p)
+		impossible = impossible || ok && math.IsInf(ll, -1) // a probability of 0
 		if !ok {
 			if o.mode != modeConst { // its errors were found by newLikelihood
 				if err := l.diagnose(o, p); err != nil {
@@ -151,7 +153,7 @@ func (l *likelihood) logLik(sc *scratch, p []float64) (ll float64, below bool, e
 		}
 		total += ll
 	}
-	return total, below && math.IsInf(total, -1), nil
+	return total, below && !impossible, nil
 }
 
 func (o *obsEval) count(p []float64) (float64, bool) {

@@ -399,3 +399,24 @@ func TestQuasiSeparation(t *testing.T) {
 		t.Errorf("overlapping: gradient (%g, %g) at %v", g0, g1, fit.Params)
 	}
 }
+
+// TestBelowRangeOrImpossible: a hypothesis under which one observation's
+// ln P is below float64's range and another's probability is 0 is
+// impossible (ErrImpossible), not merely improbable (ErrRange).
+func TestBelowRangeOrImpossible(t *testing.T) {
+	for _, tc := range []struct {
+		p    []float64
+		want error
+	}{{[]float64{0}, ErrImpossible}, {[]float64{0.5}, ErrRange}} {
+		s := newSpace(t, []*ir.SpaceParam{param("w", []float64{0}), param("p", tc.p)}, "", "d ~ normal(w, 1e-300)", "b ~ bernoulli(p)")
+		dd, err := FromColumns(s, nil, [][]float64{{1e24}, {1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, runs := range []bool{true, false} {
+			if _, err := evaluateBy(context.Background(), s, dd, runs); !errors.Is(err, tc.want) {
+				t.Errorf("p = %v, runs %v: %v, want %v", tc.p, runs, err, tc.want)
+			}
+		}
+	}
+}

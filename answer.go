@@ -74,6 +74,9 @@ func AnswerQuery(m *ir.Model, q *ir.Query, opt AnswerOptions) (*Answer, error) {
 		return &Answer{Infer: res, model: m}, nil
 	}
 	h, err := answerHyp(m, q, opt)
+	if err == nil {
+		err = h.Check() // never a NaN printed
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +232,7 @@ func answerFit(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.Data
 	if err != nil {
 		return nil, err
 	}
-	out := &report.Hyp{Query: q, Continuous: true, Trace: fit.CrossEntropy}
+	out := &report.Hyp{Query: q, Continuous: true, Trace: fit.CrossEntropy, NotConverged: !fit.Converged}
 	var vs []any
 	for i, p := range s.Params {
 		out.Names = append(out.Names, p.Name)

@@ -49,7 +49,13 @@
 //	ln P(D|h) = Σ_i −ln SD − ½ ln 2π − (d_i − MEAN_i)² / (2 SD²)
 //	ln P(D|h) = Σ_i d_i ln P_i + (1 − d_i) ln(1 − P_i)          (bernoulli)
 //
-// and the posterior is normalised by log-sum-exp. At most MaxHypotheses
+// and the posterior is normalised by log-sum-exp. A column at a time the
+// normal's quadratic term is Σ z_i²/2 with z_i = (d_i − MEAN_i)/SD, never
+// (d − MEAN)²/SD², so that it keeps its digits from SD = 1e-300 (SD²
+// underflows) to data of 1e300 ((d − MEAN)² overflows). A log-likelihood
+// below float64's range (|z| beyond ~1.9e154) is −Inf but not an
+// impossibility: when every hypothesis the prior allows is so, Evaluate
+// returns ErrRange, not ErrImpossible. At most MaxHypotheses
 // (10^8) are enumerated, 8 bytes each (16 with a non-uniform prior).
 //
 // # Compilation
@@ -73,7 +79,15 @@
 //	SSE = Σ r² − 2 δ·(Bᵀr) + |S Vᵀ δ|²
 //
 // so that the grid's best point and its log-likelihood agree with the
-// direct evaluation to rounding (tested to 1e-10 relative). A bernoulli
+// direct evaluation to rounding (tested to 1e-10 relative). The expansion
+// is used only where it keeps the digits: SD in [2^-300, 2^300] and at
+// least 1e5 times the rounding of the residuals at a* (about ε·|d|·√n),
+// and a finite result; elsewhere the hypothesis is evaluated a row at a
+// time, each residual d_i − Σ_j a_j b_ij computed in twice the working
+// precision (Ogita, Rump and Oishi's Dot2, by FMA and TwoSum) and halved,
+// so that neither SSE's cancellation nor the rounding of the mean's terms
+// (a line through data of 1e24 under SD = 1) nor an overflow of d − MEAN
+// (data of ±1e300) costs digits. A bernoulli
 // probability of the parameters only counts ones and zeros; a
 // bernoulli(sigmoid(Z)) takes ln P from Z, a column at a time, with one
 // exponential per row but no logarithm:
@@ -138,5 +152,16 @@
 //	w_k ← w_k + η Σ_i (d_i − h(x_i)) x_ik
 //
 // with η = 4/λ_max(XᵀX) by default (every step then raises the
-// likelihood), reporting the cross-entropy per iteration.
+// likelihood), reporting the cross-entropy per iteration. The least
+// squares solution is refined from its residuals (computed, like
+// ln P(D|h), in twice the working precision), so that it is the exact
+// solution rounded at any scale. Where the
+// maximum does not exist FitML returns ErrNotIdentifiable: residuals
+// that are rounding noise (below 2^-40 of the data's magnitude) when SD
+// is a parameter, and weights that separate the data (every row with
+// d = 1 on the positive side of X w, every other on the negative) for
+// the sigmoid unit, whose likelihood then rises toward 1 without a
+// maximum; when the iteration limit stopped the ascent, also weights that
+// separate all but rows on their boundary (|x·w| ≤ 2^-30 |x| |w|:
+// quasi-complete separation, Albert and Anderson 1984).
 package hypothesis

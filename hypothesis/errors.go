@@ -26,6 +26,11 @@ var (
 	// version space is empty, or the data are impossible under every
 	// hypothesis the prior allows).
 	ErrImpossible = errors.New("impossible data")
+	// ErrRange: ln P(D|h) is below float64's range (−1.8e308) under every
+	// hypothesis the prior allows, though the data are possible under
+	// them (a normal observation whose |d − MEAN|/SD exceeds ~1e154), so
+	// that their posteriors cannot be compared.
+	ErrRange = errors.New("log-likelihood out of range")
 	// ErrTooLarge: the space has more hypotheses than MaxHypotheses.
 	ErrTooLarge = errors.New("too many hypotheses")
 	// ErrContinuous: the space has a continuous parameter (`in real`),
@@ -36,7 +41,10 @@ var (
 	// neither a normal observation with a mean linear in the parameters
 	// nor bernoulli(sigmoid(linear)).
 	ErrNoClosedForm = errors.New("no ML fitting method")
-	// ErrNotIdentifiable: the data do not determine the ML parameters
-	// (collinear columns, fewer rows than parameters, σ = 0).
+	// ErrNotIdentifiable: the data do not determine the ML parameters,
+	// or the likelihood has no maximum (collinear columns, fewer rows
+	// than parameters, data on the fitted mean to within rounding, so
+	// that the ML σ is 0, data a sigmoid unit separates, whose ML
+	// weights are infinite).
 	ErrNotIdentifiable = errors.New("parameters not identifiable")
 )

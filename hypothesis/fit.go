@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -61,7 +62,8 @@ type Fit struct {
 	// SigmoidUnit: CrossEntropy[t] is the cross-entropy after t
 	// iterations (CrossEntropy[0] at w = 0), Iterations how many ran and
 	// Converged whether the tolerance was met (false when MaxIter ran
-	// out, as for separable data, whose ML weights are infinite).
+	// out). Separable data, whose ML weights are infinite, are an error
+	// (ErrNotIdentifiable), not a Fit.
 	CrossEntropy []float64
 	Iterations   int
 	Converged    bool
@@ -211,6 +213,7 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 	if rows < len(free) || rows == 0 {
 		return notIdent("%d rows cannot determine %d parameters", rows, len(free))
 	}
+	var cols [][]float64 // the free parameters' columns of x
 	target := make([]float64, rows)
 	for i := range target {
 		target[i] = y[i] - off[i]
@@ -222,36 +225,116 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 				a.Set(i, j, x.At(i, k))
 			}
 		}
+		cols = make([][]float64, len(free))
+		for j, k := range free {
+			cols[j] = mat.Col(nil, k, x)[:rows]
+		}
 		var qr mat.QR
 		qr.Factorize(a)
 		var w mat.VecDense
 		if err := qr.SolveVecTo(&w, false, mat.NewVecDense(rows, target)); err != nil {
 			return notIdent("the columns of the linear mean are collinear in the data: the least-squares parameters are not unique (%v)", err)
 		}
+		// Iterative refinement: the QR solution's rounding, ε|w|, is
+		// enough to leave residuals of 1e8 on data of 1e24 that lie on
+		// the mean, which a standard deviation of 1 makes ln P = −1e16;
+		// corrections solved from residuals computed in twice the
+		// working precision (halfResidual) remove it.
+		r := mat.NewVecDense(rows, nil)
+		ws := make([]float64, len(free))
+		var dw mat.VecDense
+		for range 3 {
+			for j := range free {
+				ws[j] = w.AtVec(j)
+			}
+			for i := range rows {
+				r.SetVec(i, lsResidual(y, off, cols, ws, i))
+			}
+			if qr.SolveVecTo(&dw, false, r) != nil {
+				break
+			}
+			moved := false
+			for j := range free {
+				old := w.AtVec(j)
+				w.SetVec(j, old+2*dw.AtVec(j)) // r holds the residuals halved
+				moved = moved || w.AtVec(j) != old
+			}
+			if !moved {
+				break
+			}
+		}
 		for j, k := range free {
 			fit.Params[k] = w.AtVec(j)
 		}
 	}
-	for i := range rows {
-		r := target[i]
-		for _, k := range free {
-			r -= x.At(i, k) * fit.Params[k]
-		}
-		fit.SSE += r * r
+	half := make([]float64, rows) // the residuals halved, so that they do not overflow
+	mag := make([]float64, rows)  // (|d_i| + |offset_i| + Σ_k |x_ik w_k|)/2: the scale of the residual's rounding
+	ws := make([]float64, len(free))
+	for j, k := range free {
+		ws[j] = fit.Params[k]
 	}
+	for i := range rows {
+		m := math.Abs(y[i]/2) + math.Abs(off[i]/2)
+		for j, k := range free {
+			m += math.Abs(ws[j] * (x.At(i, k) / 2))
+		}
+		half[i], mag[i] = lsResidual(y, off, cols, ws, i), m
+	}
+	res := half
+	// The norms are scaled (gonum's L2 norm), so that residuals beyond
+	// 1e154 do not overflow; the log-likelihood takes the residuals
+	// divided by SD, which keep their digits whatever its scale.
+	norm := 2 * floats.Norm(res, 2)
+	fit.SSE = norm * norm
+	n := float64(rows)
 	fit.SD = sd.val
 	if sdParam >= 0 {
-		fit.SD = math.Sqrt(fit.SSE / float64(rows))
+		fit.SD = norm / math.Sqrt(n)
 		fit.Params[sdParam] = fit.SD
-		if !(fit.SD > 0) {
-			return notIdent("the data lie exactly on the fitted mean: the ML standard deviation is 0")
+		scale := 2 * floats.Norm(mag, 2) / math.Sqrt(n)
+		if !(fit.SD > exactFit*scale) {
+			if fit.SD == 0 {
+				return notIdent("the data lie exactly on the fitted mean: the ML standard deviation is 0 and the likelihood has no maximum")
+			}
+			return notIdent("the data lie on the fitted mean to within rounding: the residuals (root mean square %.3g) are rounding noise beside values of magnitude %.3g, so the ML standard deviation is 0 and the likelihood has no maximum", fit.SD, scale)
+		}
+		// SSE/SD² = n exactly.
+		fit.LogLikelihood = -n*math.Log(fit.SD) - n/2*(ln2Pi+1)
+	} else {
+		var acc float64 // Σ (r_i/(2 SD))²
+		for _, h := range half {
+			z := h / fit.SD
+			acc += z * z
+		}
+		fit.LogLikelihood = -n*math.Log(fit.SD) - n/2*ln2Pi - 2*acc
+	}
+	for k, w := range fit.Params {
+		if !finite(w) {
+			return nil, ir.ErrorList{{Pos: ob.Pos, Msg: fmt.Sprintf("the least-squares value of %s is %g: the data are beyond float64's range for this fit", s.Params[k].Name, w), Err: ErrRange}}
 		}
 	}
-	n := float64(rows)
-	fit.LogLikelihood = -n*math.Log(fit.SD) - n/2*ln2Pi - fit.SSE/(2*fit.SD*fit.SD)
+	if !finite(fit.LogLikelihood) {
+		return nil, ir.ErrorList{{Pos: ob.Pos, Msg: fmt.Sprintf("ln P(D|h) of the least-squares fit is below float64's range (−1.8e308): the standard deviation %g is tiny beside the residuals (root mean square %g)", fit.SD, norm/math.Sqrt(n)), Err: ErrRange}}
+	}
 	fit.Converged = true
 	return fit, nil
 }
+
+// lsResidual returns row i's residual halved, (d_i − offset_i − Σ_j
+// w_j·cols[j][i])/2, in twice the working precision (halfResidual).
+func lsResidual(y, off []float64, cols [][]float64, w []float64, i int) float64 {
+	s, c := twoSum(y[i]/2, -off[i]/2)
+	for j, wj := range w {
+		s, c = dot2(s, c, wj, cols[j][i]/2)
+	}
+	return s + c
+}
+
+// exactFit is the ratio of the ML standard deviation to the data's
+// magnitude below which the residuals are rounding noise (a few hundred
+// ulps of each value): the data lie on the fitted mean, and the ML
+// standard deviation is 0, not the noise's root mean square.
+const exactFit = 0x1p-40
 
 // crossEntropy returns −Σ d ln h + (1−d) ln(1−h) for h = sigmoid(z),
 // from z without loss of digits.
@@ -351,6 +434,45 @@ func sigmoidUnit(ctx context.Context, s *ir.Space, x *mat.Dense, off, y []float6
 			break
 		}
 	}
+	switch {
+	case separates(xs, np, w, y, 0):
+		return nil, ir.ErrorList{{Pos: s.Obs[0].Pos, Msg: fmt.Sprintf("the data are linearly separable: %s classifies every row, and the likelihood rises toward 1 as the weights grow along it, so it has no maximum (cross-entropy %.3g after %d iterations)", hypText(s, w), e, fit.Iterations), Err: ErrNotIdentifiable}}
+	case !fit.Converged && separates(xs, np, w, y, quasiTies):
+		return nil, ir.ErrorList{{Pos: s.Obs[0].Pos, Msg: fmt.Sprintf("the data are separable but for rows on the boundary (quasi-complete separation): %s classifies every other row, and the likelihood rises as the weights grow along it, so it has no maximum (cross-entropy %.3g after %d iterations)", hypText(s, w), e, fit.Iterations), Err: ErrNotIdentifiable}}
+	}
 	fit.LogLikelihood = -e
 	return fit, nil
+}
+
+// quasiTies is the |x_i·w|/(|x_i| |w|) below which a row that the
+// weights of a sigmoid unit stopped by its iteration limit put on the
+// wrong side counts as on the boundary (a tie), for the test of
+// quasi-complete separation.
+const quasiTies = 0x1p-30
+
+// separates reports whether the weights w (the parameters' part of the
+// linear expression, X w) put every row with d = 1 on the positive side
+// and every row with d = 0 on the negative, strictly, but for rows with
+// |x_i·w| ≤ ties·|x_i| |w| (with ties = 0: none), and at least one row
+// strictly: a certificate that the data are (quasi-completely) linearly
+// separable, so that ln P(D|h) rises along t·w as t grows and has no
+// maximum (Albert and Anderson, 1984).
+func separates(xs []float64, np int, w, y []float64, ties float64) bool {
+	nw := floats.Norm(w, 2)
+	strict := false
+	for i, d := range y {
+		row := xs[i*np : i*np+np]
+		var v float64
+		for k, xv := range row {
+			v += xv * w[k]
+		}
+		switch {
+		case d == 1 && v > 0 || d != 1 && v < 0:
+			strict = true
+		case ties > 0 && math.Abs(v) <= ties*floats.Norm(row, 2)*nw:
+		default:
+			return false
+		}
+	}
+	return strict
 }

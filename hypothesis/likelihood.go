@@ -27,10 +27,11 @@ type obsEval struct {
 	y    []float64 // the observed column
 	mode mode
 
-	constLL float64     // modeConst
-	suff    *suffNormal // modeSuff
-	k1, k0  float64     // modeCount: rows with 1, with 0
-	sign    []float64   // modeSigmoid: −1 for a row with 1, 1 otherwise
+	constLL    float64     // modeConst
+	constBelow bool        // modeConst: constLL is −Inf, below float64's range, though the data are possible
+	suff       *suffNormal // modeSuff
+	k1, k0     float64     // modeCount: rows with 1, with 0
+	sign       []float64   // modeSigmoid: −1 for a row with 1, 1 otherwise
 }
 
 // likelihood is the log-likelihood of the data under a space's
@@ -81,7 +82,7 @@ func newLikelihood(c *compiler, d *Data, p0 []float64) (*likelihood, error) {
 				if err := l.diagnose(o, p0); err != nil {
 					return nil, err
 				}
-				ll = math.Inf(-1)
+				ll, o.constBelow = math.Inf(-1), true
 			}
 			o.constLL = ll
 		case o.ob.Family == ir.FamilyNormal:
@@ -132,20 +133,27 @@ func (l *likelihood) newScratch() *scratch {
 
 // logLik returns ln P(D|h) for the hypothesis with parameters p: the sum
 // over observations and rows, every constant included. An expression out
-// of its domain is an *ir.Error at it (ErrDomain).
-func (l *likelihood) logLik(sc *scratch, p []float64) (float64, error) {
+// of its domain is an *ir.Error at it (ErrDomain). below is true when
+// ln P(D|h) is −Inf though P(D|h) > 0: every value is in its domain but
+// the log-likelihood is below float64's range (a normal's |z| beyond
+// 1.9e154), which is not an impossibility.
+func (l *likelihood) logLik(sc *scratch, p []float64) (ll float64, below bool, err error) {
 	var total float64
+	impossible := false
 	for _, o := range l.obs {
 		ll, ok := o.logLik(sc, p)
+		impossible = impossible || ok && math.IsInf(ll, -1) // a probability of 0
 		if !ok {
-			if err := l.diagnose(o, p); err != nil {
-				return 0, err
+			if o.mode != modeConst { // its errors were found by newLikelihood
+				if err := l.diagnose(o, p); err != nil {
+					return 0, false, err
+				}
 			}
-			ll = math.Inf(-1) // finite everywhere, but the density underflows
+			ll, below = math.Inf(-1), true
 		}
 		total += ll
 	}
-	return total, nil
+	return total, below && !impossible, nil
 }
 
 func (o *obsEval) count(p []float64) (float64, bool) {
@@ -176,22 +184,17 @@ func (o *obsEval) direct(w *work, p []float64) (float64, bool) {
 			if !(sds > 0) || math.IsInf(sds, 0) {
 				return 0, false
 			}
-			var sse float64
+			var half float64
 			if mu == nil {
-				for _, v := range y {
-					sse += (v - mus) * (v - mus)
-				}
+				half = halfSquares(y, nil, mus, sds)
 			} else {
-				mu = mu[:rows]
-				for i, v := range y {
-					sse += (v - mu[i]) * (v - mu[i])
-				}
+				half = halfSquares(y, mu[:rows], 0, sds)
 			}
-			ll := -float64(rows)*math.Log(sds) - float64(rows)/2*ln2Pi - sse/(2*sds*sds)
+			ll := -float64(rows)*math.Log(sds) - float64(rows)/2*ln2Pi - half
 			return ll, !math.IsNaN(ll) && !math.IsInf(ll, 0)
 		}
 		sd = sd[:rows]
-		var ll float64
+		var ll, half float64
 		bad := false
 		for i, v := range y {
 			m := mus
@@ -200,10 +203,11 @@ func (o *obsEval) direct(w *work, p []float64) (float64, bool) {
 			}
 			s := sd[i]
 			bad = bad || !(s > 0) || math.IsInf(s, 0)
-			z := (v - m) / s
-			ll -= math.Log(s) + z*z/2
+			h := zscore(v, m, s) / 2
+			ll -= math.Log(s)
+			half += h * h
 		}
-		ll -= float64(rows) / 2 * ln2Pi
+		ll -= float64(rows)/2*ln2Pi + 2*half
 		return ll, !bad && !math.IsNaN(ll) && !math.IsInf(ll, 0)
 	}
 	if o.mode == modeSigmoid {
@@ -213,7 +217,7 @@ func (o *obsEval) direct(w *work, p []float64) (float64, bool) {
 		}
 		_ = zs
 		ll := logSigmoidSum(z[:rows], o.sign)
-		return ll, !math.IsNaN(ll)
+		return ll, !math.IsNaN(ll) && !math.IsInf(ll, 0) // −Inf: the sum overflowed
 	}
 	q, qs := o.args[0].operand(w, p)
 	var ll float64
@@ -348,15 +352,118 @@ func logSigmoidSum(z, sign []float64) float64 {
 	return -(m + (l + math.Log1p(q)))
 }
 
+// zscore returns (x − m)/s, also where x − m overflows though the
+// quotient does not (x = 1e300, m = −1e300, s = 10).
+func zscore(x, m, s float64) float64 {
+	z := (x - m) / s
+	if math.IsInf(z, 0) && !math.IsInf(x, 0) && !math.IsInf(m, 0) {
+		z = 2 * ((x/2 - m/2) / s)
+	}
+	return z
+}
+
+// twoSum returns a + b and its rounding error (Knuth's TwoSum): s + e
+// is a + b exactly.
+func twoSum(a, b float64) (s, e float64) {
+	s = a + b
+	bb := s - a
+	return s, (a - (s - bb)) + (b - bb)
+}
+
+// dot2 returns the compensated sum (s, c) less a·b: one step of Ogita,
+// Rump and Oishi's Dot2, each product's error found by FMA and each
+// sum's by TwoSum, so that s + c is as accurate as if computed in twice
+// the working precision and rounded once.
+func dot2(s, c, a, b float64) (float64, float64) {
+	p := -a * b
+	pe := math.FMA(-a, b, -p)
+	s, e := twoSum(s, p)
+	return s, c + (e + pe)
+}
+
+// halfSquares returns Σ_i z_i²/2 for z_i = (y_i − mean_i)/sd, mean_i
+// from mean or, when it is nil, the scalar m: the quadratic part of a
+// normal log-likelihood, computed from the z_i so that it keeps its
+// digits whatever the scale (y = 1e24 and σ = 1, σ = 1e-300, where σ²
+// underflows, y = 1e300, where (y − mean)² overflows); it is +Inf only
+// where the sum is beyond float64's range. The sum is 2·Σ (z_i/2)²,
+// which is Σ z_i²/2 with the same roundings but overflows only at
+// |z| ≈ 1.9e154, as z²/2 does.
+func halfSquares(y, mean []float64, m, sd float64) float64 {
+	var acc float64
+	if inv := 1 / sd; !math.IsInf(inv, 0) {
+		for i, v := range y {
+			if mean != nil {
+				m = mean[i]
+			}
+			h := (v - m) * inv / 2
+			if math.IsInf(h, 0) {
+				h = zscore(v, m, sd) / 2
+			}
+			acc += h * h
+		}
+		return 2 * acc
+	}
+	for i, v := range y {
+		if mean != nil {
+			m = mean[i]
+		}
+		h := zscore(v, m, sd) / 2
+		acc += h * h
+	}
+	return 2 * acc
+}
+
+// suffRows returns the log-likelihood of a modeSuff observation a row at
+// a time: Σ_i −ln SD − ½ ln 2π − z_i²/2 with z_i = (d_i − Σ_j a_j b_ij)/SD,
+// each residual computed in twice the working precision and halved
+// (dot2), so that neither the rounding of the mean's terms (a line
+// through data of 1e24) nor an overflow of d − MEAN (data of ±1e300)
+// changes it. a (len J) is scratch. ok is false when a value is out of
+// its domain or the result is not finite.
+func (o *obsEval) suffRows(p, a []float64) (float64, bool) {
+	s := o.suff
+	sd := s.sd.at(p, nil)
+	if !(sd > 0) || math.IsInf(sd, 0) {
+		return 0, false
+	}
+	a = a[:len(s.groups)]
+	for j := range a {
+		if a[j] = s.coefAt(j, p); !finite(a[j]) {
+			return 0, false
+		}
+	}
+	var acc float64 // Σ (z_i/2)²
+	for i, v := range o.y {
+		hs, hc := v/2, 0.0
+		for j, aj := range a {
+			hs, hc = dot2(hs, hc, aj, s.cols[j][i]/2)
+		}
+		h := (hs + hc) / sd
+		acc += h * h
+	}
+	n := float64(len(o.y))
+	ll := -n*math.Log(sd) - n/2*ln2Pi - 2*acc
+	return ll, finite(ll)
+}
+
 // logLik returns the observation's log-likelihood of the data under the
 // parameters p, by its mode, and false where a value is out of its
 // domain.
 func (o *obsEval) logLik(sc *scratch, p []float64) (float64, bool) {
 	switch o.mode {
 	case modeConst:
-		return o.constLL, true
+		return o.constLL, !o.constBelow
 	case modeSuff:
-		return o.suff.logLik(p, sc.delta)
+		if ll, ok := o.suff.logLik(p, sc.delta); ok {
+			return ll, true
+		}
+		// Out of the statistics' range: SD out of [2^-300, 2^300], the
+		// data too large for their digits to survive, a sum that
+		// overflows. A row at a time, each residual in twice the
+		// working precision, is right there; or the direct evaluation
+		// finds the value out of its domain.
+		return o.suffRows(p, sc.delta)
 	case modeCount:
 		return o.count(p)
 	}

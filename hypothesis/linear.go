@@ -3,6 +3,7 @@ package hypothesis
 import (
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -181,6 +182,36 @@ type suffNormal struct {
 	coef   []float64
 	// constNorm is −n·ln SD − (n/2)·ln 2π when SD is a constant.
 	constNorm float64
+	// cols[j] is b_j over the rows, for the evaluation a row at a time
+	// (suffRows) where the statistics do not apply.
+	cols [][]float64
+	// noStats: the statistics overflowed (data beyond 1e154): every
+	// hypothesis is evaluated a row at a time.
+	noStats bool
+	// errBound bounds the error of SSE's square root that rounding the
+	// residuals r (of values up to the data's and B a*'s magnitude) may
+	// cause: SSE/(2 SD²) keeps its digits only for SD well above it.
+	errBound float64
+}
+
+// The range of SD over which suffNormal is used (usable): beyond it SD²
+// or SSE/SD² leave float64's range, and a column at a time, from z =
+// (d − MEAN)/SD, keeps the digits.
+const (
+	minSuffSD = 0x1p-300
+	maxSuffSD = 0x1p300
+	// suffDigits: SD must exceed errBound by this factor, so that the
+	// rounding of the residuals changes ln P(D|h) by less than 1e-10 or
+	// so (errBound²/(2 SD²)), as it does a column at a time.
+	suffDigits = 1e5
+)
+
+// usable reports whether the sufficient statistics give ln P(D|h) to
+// rounding for the standard deviation sd: sd in [2^-300, 2^300] and far
+// above the rounding of the residuals (data of 1e24 with SD = 1 are
+// not: their residuals at a* are rounded by ~1e8).
+func (s *suffNormal) usable(sd float64) bool {
+	return !s.noStats && sd >= minSuffSD && sd <= maxSuffSD && s.errBound*suffDigits <= sd
 }
 
 // newSuffNormal returns the sufficient statistics of a normal observation
@@ -229,6 +260,7 @@ func newSuffNormal(mean, sd *node, y []float64) *suffNormal {
 	if sd.kind == kConst {
 		s.constNorm = -s.rows*math.Log(sd.val) - s.rows/2*ln2Pi
 	}
+	s.cols = cols
 	if rows == 0 {
 		return s
 	}
@@ -253,14 +285,21 @@ func newSuffNormal(mean, sd *node, y []float64) *suffNormal {
 		}
 	}
 	r := make([]float64, rows)
+	mag := make([]float64, rows) // |y_i| + Σ_j |a*_j b_ij|
 	for i := range r {
 		v := y[i]
+		m := math.Abs(v)
 		for j, c := range cols {
 			v -= s.astar[j] * c[i]
+			m += math.Abs(s.astar[j] * c[i])
 		}
-		r[i] = v
+		r[i], mag[i] = v, m
 		s.s0 += v * v
 	}
+	// Each residual is rounded by at most (J+1)·ε·mag_i; the square
+	// root of SSE by the norm of those (scaled: no overflow or
+	// underflow).
+	s.errBound = float64(nj+1) * 0x1p-52 * floats.Norm(mag, 2)
 	for j, c := range cols {
 		var sum float64
 		for i, x := range c {
@@ -277,7 +316,20 @@ func newSuffNormal(mean, sd *node, y []float64) *suffNormal {
 			s.m[k*nj+j] = vals[k] * v.At(j, k)
 		}
 	}
+	// Data beyond 1e154, whose squares overflow: a row at a time.
+	s.noStats = !finite(s.s0) || !finite(s.errBound) || !allFinite(s.g) || !allFinite(s.m) || !allFinite(s.astar)
 	return s
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func allFinite(x []float64) bool {
+	for _, v := range x {
+		if !finite(v) {
+			return false
+		}
+	}
+	return true
 }
 
 func equal(x, y []float64) bool {
@@ -302,11 +354,13 @@ func (s *suffNormal) coefAt(j int, p []float64) float64 {
 }
 
 // logLik returns ln P(D|h) under parameters p, using delta (len J) as
-// scratch; ok is false when SD is not > 0 and finite or a coefficient is
-// not finite (the caller diagnoses it).
+// scratch; ok is false when SD is not usable (not > 0 and finite, or out
+// of the statistics' range), a coefficient is not finite or SSE
+// overflows: the caller then evaluates the hypothesis a column at a
+// time.
 func (s *suffNormal) logLik(p, delta []float64) (ll float64, ok bool) {
 	sd := s.sd.at(p, nil)
-	if !(sd > 0) || math.IsInf(sd, 0) {
+	if !s.usable(sd) {
 		return 0, false
 	}
 	nj := len(s.groups)
@@ -328,11 +382,13 @@ func (s *suffNormal) logLik(p, delta []float64) (ll float64, ok bool) {
 		}
 		q += v * v
 	}
-	sse := max(s.s0-2*lin+q, 0)
+	sse := max(s.s0-2*lin+q, 0) // NaN stays NaN
 	if s.sd.kind == kConst {
-		return s.constNorm - sse/(2*sd*sd), true
+		ll = s.constNorm - sse/(2*sd*sd)
+	} else {
+		ll = -s.rows*math.Log(sd) - s.rows/2*ln2Pi - sse/(2*sd*sd)
 	}
-	return -s.rows*math.Log(sd) - s.rows/2*ln2Pi - sse/(2*sd*sd), true
+	return ll, finite(ll) // −Inf: below float64's range, which the caller tells apart
 }
 
 // ln2Pi is math.Log(2 * math.Pi), bit for bit (TestLn2Pi), as a

@@ -201,6 +201,7 @@ type chunkResult struct {
 	mapIdx, mlIdx    int
 	maxPost, maxLike float64
 	support          int
+	below            int  // hypotheses of weight > 0 whose ln P(D|h) is below float64's range
 	anyPrior         bool // some weight > 0
 }
 
@@ -235,8 +236,9 @@ func (p *Posterior) run(ctx context.Context, count int) error {
 		return res[e].err
 	}
 	p.maxPost, p.mapIdx, p.mlIdx = math.Inf(-1), 0, 0
-	maxLike, anyPrior := math.Inf(-1), false
+	maxLike, anyPrior, below := math.Inf(-1), false, 0
 	for _, r := range res {
+		below += r.below
 		if r.maxPost > p.maxPost {
 			p.maxPost, p.mapIdx = r.maxPost, r.mapIdx
 		}
@@ -250,6 +252,8 @@ func (p *Posterior) run(ctx context.Context, count int) error {
 	switch {
 	case !anyPrior:
 		return ir.ErrorList{{Pos: s.Prior.Position(), Msg: fmt.Sprintf("the prior weight is 0 for every hypothesis of %s", s.Name), Err: ErrPrior}}
+	case p.support == 0 && below > 0:
+		return ir.ErrorList{{Pos: s.Pos, Msg: fmt.Sprintf("ln P(D|h) is below float64's range (−1.8e308) under every hypothesis of %s that the prior allows: the data are possible but too improbable to compare (a standard deviation tiny beside the data's distance from the mean)", s.Name), Err: ErrRange}}
 	case p.support == 0:
 		return ir.ErrorList{{Pos: s.Pos, Msg: fmt.Sprintf("the data are impossible under every hypothesis of %s that the prior allows", s.Name), Err: ErrImpossible}}
 	}
@@ -340,9 +344,12 @@ func (p *Posterior) evalRange(sc *scratch, lo, hi int, r *chunkResult) error {
 		if lw > math.Inf(-1) {
 			r.anyPrior = true
 		}
-		ll, err := p.like.logLik(sc, params)
+		ll, below, err := p.like.logLik(sc, params)
 		if err != nil {
 			return err
+		}
+		if below && lw > math.Inf(-1) {
+			r.below++
 		}
 		p.ll[i] = ll
 		if ll > r.maxLike {

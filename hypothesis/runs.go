@@ -462,11 +462,11 @@ func (p *Posterior) suffRun(sc *scratch, ro *runObs, params []float64, t0, t1 in
 	if s.sd.lastDep {
 		sd.v, _ = s.sd.runOperand(rs.rbufs, params, g)
 		for _, v := range sd.v {
-			if !(v > 0) || math.IsInf(v, 0) {
+			if !s.usable(v) {
 				return tot, false
 			}
 		}
-	} else if sd.s = s.sd.at(params, nil); !(sd.s > 0) || math.IsInf(sd.s, 0) {
+	} else if sd.s = s.sd.at(params, nil); !s.usable(sd.s) {
 		return tot, false
 	}
 	nj := len(s.groups)
@@ -494,7 +494,7 @@ func (p *Posterior) suffRun(sc *scratch, ro *runObs, params []float64, t0, t1 in
 		}
 	}
 	if sd.v == nil && s.k <= maxFused && fusable(rs.dv[:nj]) {
-		return s.fusedRun(rs, sd.s, dst, tot), true
+		return s.fusedRun(rs, sd.s, dst, tot)
 	}
 	var lin vs
 	for j := range nj {
@@ -516,29 +516,40 @@ func (p *Posterior) suffRun(sc *scratch, ro *runObs, params []float64, t0, t1 in
 		den := 2 * sd.s * sd.s
 		if lin.v == nil && q.v == nil {
 			ll := norm - max(s.s0-2*lin.s+q.s, 0)/den
+			if !finite(ll) {
+				return tot, false
+			}
 			return axpy(dst, tot, vs{s: ll}, 1), true
 		}
 		linv, qv := vector(rs.lin[:n], lin), vector(rs.q[:n], q)
 		s0 := s.s0
+		var chk float64 // NaN when some ll is not finite
 		if tot.v == nil {
 			a := tot.s
 			for t := range dst {
-				dst[t] = a + (norm - max(s0-2*linv[t]+qv[t], 0)/den)
+				ll := norm - max(s0-2*linv[t]+qv[t], 0)/den
+				chk += ll * 0
+				dst[t] = a + ll
 			}
 		} else {
 			tv := tot.v[:n]
 			for t := range dst {
-				dst[t] = tv[t] + (norm - max(s0-2*linv[t]+qv[t], 0)/den)
+				ll := norm - max(s0-2*linv[t]+qv[t], 0)/den
+				chk += ll * 0
+				dst[t] = tv[t] + ll
 			}
 		}
-		return vs{v: dst}, true
+		return vs{v: dst}, chk == 0
 	}
 	linv, qv, totv := vector(rs.lin[:n], lin), vector(rs.q[:n], q), vector(dst, tot)
+	var chk float64
 	for t, sd := range sd.v {
 		sse := max(s.s0-2*linv[t]+qv[t], 0)
-		dst[t] = totv[t] + (-s.rows*math.Log(sd) - s.rows/2*ln2Pi - sse/(2*sd*sd))
+		ll := -s.rows*math.Log(sd) - s.rows/2*ln2Pi - sse/(2*sd*sd)
+		chk += ll * 0
+		dst[t] = totv[t] + ll
 	}
-	return vs{v: dst}, true
+	return vs{v: dst}, chk == 0
 }
 
 // coefRun computes a_j − a*_j over a run into dst (coefAt's operations);
@@ -596,8 +607,9 @@ const maxFused = 16
 // fusedRun is the rest of suffRun, in one pass, when the last coefficient
 // is the only vector (fusable) and SD a scalar: the same operations, in
 // the same order, with the sums over the scalar coefficients computed
-// once for the run.
-func (s *suffNormal) fusedRun(rs *runScratch, sd float64, dst []float64, tot vs) vs {
+// once for the run. It reports false when some log-likelihood is not
+// finite (the run is then evaluated a hypothesis at a time).
+func (s *suffNormal) fusedRun(rs *runScratch, sd float64, dst []float64, tot vs) (vs, bool) {
 	nj, last := len(s.groups), len(s.groups)-1
 	var lin0 float64
 	for j := range last {
@@ -624,17 +636,21 @@ func (s *suffNormal) fusedRun(rs *runScratch, sd float64, dst []float64, tot vs)
 	totv = totv[:len(dst)]
 	if inv, ok := reciprocal(den); ok && s.k == 2 { // the line: a mean w0 + w1·x
 		c0, c1, m0, m1 := v0[0], v0[1], mj[0], mj[1]
+		var chk float64 // NaN when some ll is not finite
 		for t, x := range d {
 			lin := lin0 + x*gl
 			v := c0 + m0*x
 			q := v * v
 			v = c1 + m1*x
 			q += v * v
-			dst[t] = totv[t] + (norm - max(s0-2*lin+q, 0)*inv)
+			ll := norm - max(s0-2*lin+q, 0)*inv
+			chk += ll * 0
+			dst[t] = totv[t] + ll
 		}
-		return vs{v: dst}
+		return vs{v: dst}, chk == 0
 	}
 	v0s, mjs := v0[:s.k], mj[:s.k]
+	var chk float64
 	for t, x := range d {
 		lin := lin0 + x*gl
 		var q float64
@@ -642,9 +658,11 @@ func (s *suffNormal) fusedRun(rs *runScratch, sd float64, dst []float64, tot vs)
 			v := c + mjs[k]*x
 			q += v * v
 		}
-		dst[t] = totv[t] + (norm - max(s0-2*lin+q, 0)/den)
+		ll := norm - max(s0-2*lin+q, 0)/den
+		chk += ll * 0
+		dst[t] = totv[t] + ll
 	}
-	return vs{v: dst}
+	return vs{v: dst}, chk == 0
 }
 
 // reciprocal returns 1/x when it is exact, x a power of two: then

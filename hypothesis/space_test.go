@@ -198,7 +198,8 @@ func (p *exprParser) primary() (ir.Expr, error) {
 		return x, err
 	case unicode.IsDigit(c) || c == '.':
 		start := p.pos
-		for p.pos < len(p.src) && (unicode.IsDigit(p.src[p.pos]) || p.src[p.pos] == '.' || p.src[p.pos] == 'e') {
+		for p.pos < len(p.src) && (unicode.IsDigit(p.src[p.pos]) || p.src[p.pos] == '.' || p.src[p.pos] == 'e' ||
+			p.src[p.pos] == '-' && p.src[p.pos-1] == 'e') { // 1e-300
 			p.pos++
 		}
 		v, err := strconv.ParseFloat(string(p.src[start:p.pos]), 64)

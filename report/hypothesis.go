@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -43,6 +44,64 @@ type Hyp struct {
 	// Continuous is set when the space's parameters are continuous (a fit,
 	// not a search of a grid): Total and Support mean nothing.
 	Continuous bool
+	// NotConverged: an iterative fit (Trace) stopped at its iteration
+	// limit with the weights still moving: they are not yet the maximum.
+	NotConverged bool
+}
+
+// ErrNotFinite is the kind of the error Check and HypJSON return for an
+// answer holding a number that is NaN or infinite where it must be
+// finite: a bug upstream, reported cleanly instead of printed.
+var ErrNotFinite = errors.New("not a finite number")
+
+// Check returns an error whose kind is ErrNotFinite when a number of h
+// that must be finite is not: a parameter's value, a class probability,
+// a description length, a cross-entropy, or a log prior, likelihood or
+// posterior that is NaN or +Inf (−Inf is an impossible hypothesis).
+func (h *Hyp) Check() error {
+	bad := func(what string, x float64) error {
+		return fmt.Errorf("report: %s of %s is %v: %w", what, h.Query.Text, x, ErrNotFinite)
+	}
+	notLog := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 1) }
+	rows := [][]HypRow{h.Hyps, h.S, h.G}
+	for _, rs := range rows {
+		for i := range rs {
+			r := &rs[i]
+			for k, v := range r.Values {
+				if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+					name := "a parameter"
+					if k < len(h.Names) {
+						name = h.Names[k]
+					}
+					return bad("the value of "+name, x)
+				}
+			}
+			switch {
+			case notLog(r.LogLik):
+				return bad("ln P(D|h)", r.LogLik)
+			case !h.Continuous && notLog(r.LogPrior):
+				return bad("ln P(h)", r.LogPrior)
+			case !h.Continuous && notLog(r.LogPost):
+				return bad("ln P(h|D)", r.LogPost)
+			}
+		}
+	}
+	for _, p := range h.P {
+		if !(p >= 0 && p <= 1) {
+			return bad("a probability", p)
+		}
+	}
+	for _, b := range []float64{h.BitsH, h.BitsD} {
+		if math.IsNaN(b) {
+			return bad("a description length", b)
+		}
+	}
+	for _, e := range h.Trace {
+		if math.IsNaN(e) || math.IsInf(e, 0) {
+			return bad("a cross-entropy", e)
+		}
+	}
+	return nil
 }
 
 // HypRow is one hypothesis: its components' values (float64 for a
@@ -140,7 +199,10 @@ func HypText(w io.Writer, h *Hyp) {
 	case h.Continuous:
 		fmt.Fprintf(w, "  ln P(D|h) = %s\n", Num(r.LogLik))
 		if n := len(h.Trace); n > 0 {
-			fmt.Fprintf(w, "  %s of gradient ascent; cross-entropy %s\n", Plural(n, "iteration", "iterations"), Num(h.Trace[n-1]))
+			fmt.Fprintf(w, "  %s of gradient ascent; cross-entropy %s\n", Plural(n-1, "iteration", "iterations"), Num(h.Trace[n-1]))
+			if h.NotConverged {
+				fmt.Fprintf(w, "  not converged: the weights still move after %s, so they are not a maximum\n", Plural(n-1, "iteration", "iterations"))
+			}
 		}
 	default:
 		fmt.Fprintf(w, "  P(h) = %s, P(D|h) = %s, P(D|h)P(h) = %s, P(h|D) = %s, ln P(D|h) = %s\n",
@@ -173,6 +235,9 @@ func Plural(n int, one, many string) string {
 // HypJSON writes a hypothesis answer as one line of JSON, in the schema
 // docs/cli.md documents.
 func HypJSON(w io.Writer, h *Hyp) error {
+	if err := h.Check(); err != nil {
+		return err
+	}
 	b, err := json.Marshal(HypJSONValue(h))
 	if err != nil {
 		return err
@@ -289,6 +354,7 @@ func HypJSONValue(h *Hyp) *Object {
 	}
 	o.Set("bits_d_given_h", bitsJSON(bitsD))
 	if h.Trace != nil {
+		o.Set("converged", !h.NotConverged)
 		tr := make([]Float, len(h.Trace))
 		for i, x := range h.Trace {
 			tr[i] = Float(x)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -210,5 +211,68 @@ func TestJSONFromLog(t *testing.T) {
 	}
 	if got := string(jsonFromLog(math.Log(2) - 400*math.Ln10)); got != "2e-400" {
 		t.Errorf("jsonFromLog(ln 2e-400) = %s", got)
+	}
+}
+
+// TestHypNotFinite: an answer holding NaN or +Inf where a number must be
+// finite is refused with ErrNotFinite, in JSON as in Check, instead of
+// printing NaNeNaN or failing inside encoding/json (issue 27: a space
+// with σ = 1e-170 gave both).
+func TestHypNotFinite(t *testing.T) {
+	q := &ir.Query{Text: "P(H | D)", Kind: ir.Prob}
+	ok := HypRow{Values: []any{0.0, 1.0}, LogPrior: math.Log(0.5), LogLik: -0.9, LogPost: 0}
+	for _, tc := range []struct {
+		name string
+		h    Hyp
+		bad  bool
+	}{
+		{"finite", Hyp{Query: q, Names: []string{"w", "s"}, Hyps: []HypRow{ok}}, false},
+		{"impossible hypothesis", Hyp{Query: q, Names: []string{"w", "s"}, Hyps: []HypRow{ok, {Values: []any{0.0, 2.0}, LogPrior: math.Log(0.5), LogLik: math.Inf(-1), LogPost: math.Inf(-1)}}}, false},
+		{"NaN posterior", Hyp{Query: q, Names: []string{"w", "s"}, Hyps: []HypRow{{Values: []any{0.0, 1e-170}, LogPrior: math.Log(0.5), LogLik: 390, LogPost: math.NaN()}}}, true},
+		{"NaN likelihood", Hyp{Query: q, Names: []string{"w", "s"}, Hyps: []HypRow{{Values: []any{0.0, 1e-170}, LogPrior: math.Log(0.5), LogLik: math.NaN(), LogPost: 0}}}, true},
+		{"+Inf likelihood", Hyp{Query: q, Names: []string{"w", "s"}, Hyps: []HypRow{{Values: []any{0.0, 1e-170}, LogPrior: math.Log(0.5), LogLik: math.Inf(1), LogPost: 0}}}, true},
+		{"infinite parameter", Hyp{Query: &ir.Query{Text: "ML(H | D)", Kind: ir.ML}, Names: []string{"w"}, Continuous: true, Hyps: []HypRow{{Values: []any{math.Inf(1)}, LogPrior: math.NaN(), LogLik: -1, LogPost: math.NaN()}}}, true},
+		{"fit", Hyp{Query: &ir.Query{Text: "ML(H | D)", Kind: ir.ML}, Names: []string{"w"}, Continuous: true, Hyps: []HypRow{{Values: []any{2.0}, LogPrior: math.NaN(), LogLik: -1, LogPost: math.NaN()}}}, false},
+		{"NaN class probability", Hyp{Query: q, Target: "d", Classes: []string{"1", "0"}, P: []float64{math.NaN(), 0.5}}, true},
+		{"NaN cross-entropy", Hyp{Query: &ir.Query{Text: "ML(H | D)", Kind: ir.ML}, Names: []string{"w"}, Continuous: true, Trace: []float64{1, math.NaN()}, Hyps: []HypRow{{Values: []any{2.0}, LogPrior: math.NaN(), LogLik: -1, LogPost: math.NaN()}}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			err := HypJSON(&b, &tc.h)
+			if tc.bad != errors.Is(err, ErrNotFinite) || tc.bad != errors.Is(tc.h.Check(), ErrNotFinite) {
+				t.Errorf("HypJSON: %v (%q), Check: %v; want ErrNotFinite: %v", err, b.String(), tc.h.Check(), tc.bad)
+			}
+			if !tc.bad && (err != nil || strings.Contains(b.String(), "NaN")) {
+				t.Errorf("HypJSON: %q, %v", b.String(), err)
+			}
+			if tc.bad && b.Len() > 0 {
+				t.Errorf("HypJSON wrote %q before failing", b.String())
+			}
+		})
+	}
+}
+
+// TestHypNotConverged: a fit stopped by its iteration limit says so, in
+// text and in JSON ("converged": false), and counts its iterations (the
+// trace holds one cross-entropy more: issue 27 printed 100,001).
+func TestHypNotConverged(t *testing.T) {
+	q := &ir.Query{Text: "ML(S | D)", Kind: ir.ML}
+	for _, notConv := range []bool{false, true} {
+		h := &Hyp{Query: q, Names: []string{"w0", "w1"}, Continuous: true, Trace: []float64{2, 1.5, 1.25, 1.2}, NotConverged: notConv,
+			Hyps: []HypRow{{Values: []any{1.0, 2.0}, LogPrior: math.NaN(), LogLik: -1.2, LogPost: math.NaN()}}}
+		var b strings.Builder
+		HypText(&b, h)
+		text := b.String()
+		if !strings.Contains(text, "3 iterations of gradient ascent") || strings.Contains(text, "not converged") != notConv {
+			t.Errorf("not converged %v: text %q", notConv, text)
+		}
+		b.Reset()
+		if err := HypJSON(&b, h); err != nil {
+			t.Fatal(err)
+		}
+		var got struct{ Converged *bool }
+		if err := json.Unmarshal([]byte(b.String()), &got); err != nil || got.Converged == nil || *got.Converged == notConv {
+			t.Errorf("not converged %v: JSON %s", notConv, b.String())
+		}
 	}
 }

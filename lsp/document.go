@@ -27,6 +27,9 @@ type document struct {
 	last  *ir.Model    // the last model of this document that loaded, or nil
 	errs  ir.ErrorList // the text's errors: parse, import, lowering, learning
 	decls []decl       // the declarations, scanned from the tokens
+
+	part     *ir.Model // the model of the text without its statements with errors (partialModel), or nil
+	partDone bool      // part was computed for this text
 }
 
 // A decl is a name the document declares.
@@ -66,6 +69,7 @@ var maxEntries = infer.DefaultMaxTable
 func (d *document) update(src string) {
 	d.text = newText(src)
 	d.decls = scanDecls(d.path, d.text)
+	d.part, d.partDone = nil, false
 	ctx, cancel := context.WithTimeout(context.Background(), learnTimeout)
 	m, err := pbl.LoadWith(d.path, []byte(src), pbl.LoadOptions{Cancel: ctx.Done(), MaxEntries: maxEntries, RegularFilesOnly: true})
 	cancel()
@@ -119,43 +123,82 @@ func (d *document) diagnostics() []Diagnostic {
 	return out
 }
 
-// importRange returns the range of the path of the import statement that
-// brings file in: the one naming it, else (file comes in by way of
-// another) the first import; the start of the text if there is none.
+// importRange returns the range of the path of the statement that
+// brings file in (fileRef), else of the first import (file comes in by
+// way of one); the start of the text if there is none.
 func (d *document) importRange(file string) Range {
+	off, _ := d.fileStmt(file)
+	return d.text.tokenRange(off)
+}
+
+// fileStmt returns the offset of the path that brings file in: the one
+// that names it (fileRef), else the first import's; ok is false if there
+// is neither.
+func (d *document) fileStmt(file string) (off int, ok bool) {
+	if off, ok := d.fileRef(file); ok {
+		return off, true
+	}
 	sc := grammar.NewScanner(d.path, d.text.src)
-	first, prevImport := -1, false
+	prevImport := false
 	for {
 		tk, err := sc.Next()
 		if err != nil || tk.EOF() {
 			break
 		}
 		if prevImport && tk.Type == grammar.String {
+			return tk.Pos.Offset, true
+		}
+		prevImport = tk.Type == grammar.Ident && tk.Value == "import"
+	}
+	return 0, false
+}
+
+// fileRef returns the offset of the path that names file in the text: an
+// import's (import "base.pbl"), a data file's (data D = "d.csv", learn
+// from "d.csv"), relative to the document's directory; ok is false if
+// none names it (file comes in by way of an import).
+func (d *document) fileRef(file string) (off int, ok bool) {
+	sc := grammar.NewScanner(d.path, d.text.src)
+	prev := ""
+	for {
+		tk, err := sc.Next()
+		if err != nil || tk.EOF() {
+			break
+		}
+		if tk.Type == grammar.String && (prev == "import" || prev == "from" || prev == "=") {
 			path := tk.Value
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(filepath.Dir(d.path), path)
 			}
 			if filepath.Clean(path) == filepath.Clean(file) {
-				return d.text.tokenRange(tk.Pos.Offset)
-			}
-			if first < 0 {
-				first = tk.Pos.Offset
+				return tk.Pos.Offset, true
 			}
 		}
-		prevImport = tk.Type == grammar.Ident && tk.Value == "import"
+		prev = tk.Value
+		if tk.Type == grammar.String {
+			prev = ""
+		}
 	}
-	if first >= 0 {
-		return d.text.tokenRange(first)
-	}
-	return d.text.tokenRange(0)
+	return 0, false
 }
 
-// model returns the model to answer from: this text's, else the last one
-// that loaded (names may be stale, but an editor's file has errors most
-// of the time it is being typed).
+// bestModel returns the model to answer from: this text's; else, as an
+// editor's file has errors most of the time it is being typed, the model
+// of this text without the statements that have errors (partialModel,
+// computed once per text, within learnTimeout); else the last one that
+// loaded (names may be stale).
 func (d *document) bestModel() *ir.Model {
 	if d.model != nil {
 		return d.model
+	}
+	if !d.partDone {
+		d.partDone = true
+		ctx, cancel := context.WithTimeout(context.Background(), learnTimeout)
+		d.part = d.partialModel(ctx)
+		cancel()
+	}
+	if d.part != nil {
+		return d.part
 	}
 	return d.last
 }

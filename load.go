@@ -272,12 +272,31 @@ func runLearn(m *ir.Model, s *ir.LearnStmt, cancel <-chan struct{}, regularOnly 
 	if s.Table != nil {
 		out, _, err = learn.LearnTable(m, s.Table, opt)
 	} else {
+		var files []*os.File
+		defer func() {
+			for _, f := range files {
+				f.Close()
+			}
+		}()
 		out, _, err = learn.Learn(m, func(m *ir.Model) (*data.Reader, error) {
 			if err := requireRegular(s.File, regularOnly); err != nil {
 				return nil, err
 			}
-			return data.Open(s.File, m, data.Options{})
+			if cancel == nil || input.RequireRegular(s.File) != nil {
+				return data.Open(s.File, m, data.Options{})
+			}
+			// Read through cancelReader, so that reading a large file
+			// (counting, a pass of em) stops too, within a megabyte.
+			f, err := os.Open(s.File)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, f)
+			return data.NewReader(s.File, &cancelReader{r: f, cancel: cancel}, m, data.Options{})
 		}, opt)
+	}
+	if err != nil && closed(cancel) {
+		return nil, &ir.Error{Pos: s.Pos, Msg: "learning canceled", Err: learn.ErrCanceled}
 	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -448,4 +467,34 @@ func ParseQuery(m *ir.Model, text string) (*ir.Query, error) {
 		return nil, err
 	}
 	return ir.LowerQuery(m, g)
+}
+
+// closed reports whether c is closed (never, if nil).
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// A cancelReader reads r until cancel is closed, then fails (with
+// learn.ErrCanceled; the callers tell by the channel). It closes r at its
+// end if r is an io.Closer: a learner that opens its data for each pass
+// (em's streaming) does not hold a file open per pass.
+type cancelReader struct {
+	r      io.Reader
+	cancel <-chan struct{}
+}
+
+func (c *cancelReader) Read(p []byte) (int, error) {
+	if closed(c.cancel) {
+		return 0, learn.ErrCanceled
+	}
+	n, err := c.r.Read(p)
+	if cl, ok := c.r.(io.Closer); ok && err == io.EOF {
+		cl.Close()
+	}
+	return n, err
 }

@@ -30,6 +30,8 @@ type document struct {
 
 	part     *ir.Model // the model of the text without its statements with errors (partialModel), or nil
 	partDone bool      // part was computed for this text
+
+	answered chan struct{} // closed when the last answer a hover started ends (answerWithin), or nil
 }
 
 // A decl is a name the document declares.
@@ -49,11 +51,13 @@ func newDocument(uri string, version int, src string) *document {
 	return d
 }
 
-// learnTimeout bounds the time the iterative method of a learn statement
-// (em, gradient) runs when a document is analysed: its options may ask
+// learnTimeout bounds the time a learn statement runs when a document is
+// analysed — its iterative method (em, gradient), whose options may ask
 // for ages (restarts = 1000000, max_iter = 1000000, tol = 0), and the
-// server, answering one message at a time, would hang meanwhile. Such a
-// statement is reported, for pbl check or pbl learn to run.
+// reading of its data file, which may be large — as the server, answering
+// one message at a time, would hang meanwhile. Such a statement is
+// reported, for pbl check or pbl learn to run. It bounds partialModel's
+// loads too.
 var learnTimeout = 2 * time.Second
 
 // maxEntries bounds the entries of a document's distributions' tables

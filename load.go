@@ -47,12 +47,13 @@ type LoadOptions struct {
 	// Data binds the model's data sets to other files with the same
 	// columns, by name (--data NAME=FILE): see ir.LowerOptions.Data.
 	Data map[string]string
-	// Cancel, if not nil and closed, stops the iterative method (em,
-	// gradient) of a learn statement at the end of its iteration: the
-	// load fails with an error at the statement that matches
-	// learn.ErrCanceled. Options can make such a method run for ages
-	// (em(restarts = 1000000, max_iter = 1000000, tol = 0)); the
-	// language server stops it rather than hang.
+	// Cancel, if not nil and closed, stops a learn statement: its
+	// iterative method (em, gradient) at the end of its iteration, the
+	// reading of its data file within a megabyte. The load fails with an
+	// error at the statement that matches learn.ErrCanceled. Options can
+	// make such a method run for ages (em(restarts = 1000000, max_iter =
+	// 1000000, tol = 0)), and a file be large; the language server stops
+	// it rather than hang.
 	Cancel <-chan struct{}
 	// MaxEntries, if positive, is the most entries the tables of the
 	// distributions may have together: see ir.LowerOptions.MaxEntries.

@@ -6,7 +6,8 @@
 // loads it the way every command does (pbl.Load: imports resolved from the
 // document's directory, learn statements run) to publish its diagnostics —
 // every error `pbl check` reports, with its range (an imported file's on
-// the import, a data file's on the statement naming it). Changes that
+// the import, a data file's on the statement naming it), at most
+// maxDiagnostics (100), the last saying how many more. Changes that
 // arrive together, typed while the server was busy, are loaded once, at
 // the last. A learn statement that runs longer than learnTimeout (2 s) —
 // its iterative method (em, gradient), or the reading of its data file —

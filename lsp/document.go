@@ -106,25 +106,41 @@ func errorList(err error) ir.ErrorList {
 	return ir.ErrorList{{Msg: err.Error()}}
 }
 
-// diagnostics returns the document's errors as LSP diagnostics. An error
-// in an imported file is shown on the import that brings it in, naming
-// its place.
+// maxDiagnostics is the most diagnostics published for a document: a
+// data file's header with 40,000 columns that name no variable gave as
+// many, which an editor lists one by one.
+var maxDiagnostics = 100
+
+// diagnostics returns the document's errors as LSP diagnostics, at most
+// maxDiagnostics: past maxDiagnostics-1, the last says how many more
+// there are, at the first of them. An error in an imported file is shown
+// on the import that brings it in, naming its place.
 func (d *document) diagnostics() []Diagnostic {
 	out := []Diagnostic{}
-	for _, e := range d.errs {
-		diag := Diagnostic{Severity: SeverityError, Source: "pbl", Message: e.Msg}
-		switch {
-		case !e.Pos.IsValid():
-			diag.Range = d.text.tokenRange(0)
-		case e.Pos.File != "" && filepath.Clean(e.Pos.File) != filepath.Clean(d.path):
-			diag.Message = fmt.Sprintf("%s: %s", e.Pos, e.Msg)
-			diag.Range = d.importRange(e.Pos.File)
-		default:
-			diag.Range = d.text.tokenRange(d.text.fromPos(e.Pos.Line, e.Pos.Col))
+	for i, e := range d.errs {
+		if i == maxDiagnostics-1 && len(d.errs) > maxDiagnostics {
+			diag := d.diagnostic(e)
+			diag.Message = fmt.Sprintf("and %d more errors (pbl check lists them all)", len(d.errs)-i)
+			return append(out, diag)
 		}
-		out = append(out, diag)
+		out = append(out, d.diagnostic(e))
 	}
 	return out
+}
+
+// diagnostic returns an error as an LSP diagnostic.
+func (d *document) diagnostic(e *ir.Error) Diagnostic {
+	diag := Diagnostic{Severity: SeverityError, Source: "pbl", Message: e.Msg}
+	switch {
+	case !e.Pos.IsValid():
+		diag.Range = d.text.tokenRange(0)
+	case e.Pos.File != "" && filepath.Clean(e.Pos.File) != filepath.Clean(d.path):
+		diag.Message = fmt.Sprintf("%s: %s", e.Pos, e.Msg)
+		diag.Range = d.importRange(e.Pos.File)
+	default:
+		diag.Range = d.text.tokenRange(d.text.fromPos(e.Pos.Line, e.Pos.Col))
+	}
+	return diag
 }
 
 // importRange returns the range of the path of the statement that

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/pbl-lang/pbl/data"
@@ -274,6 +275,7 @@ func runLearn(m *ir.Model, s *ir.LearnStmt, cancel <-chan struct{}, regularOnly 
 		out, _, err = learn.LearnTable(m, s.Table, opt)
 	} else {
 		var files []*os.File
+		var fired atomic.Bool // a cancelReader stopped a read
 		defer func() {
 			for _, f := range files {
 				f.Close()
@@ -293,11 +295,13 @@ func runLearn(m *ir.Model, s *ir.LearnStmt, cancel <-chan struct{}, regularOnly 
 				return nil, err
 			}
 			files = append(files, f)
-			return data.NewReader(s.File, &cancelReader{r: f, cancel: cancel}, m, data.Options{})
+			return data.NewReader(s.File, &cancelReader{r: f, cancel: cancel, fired: &fired}, m, data.Options{})
 		}, opt)
-	}
-	if err != nil && closed(cancel) {
-		return nil, &ir.Error{Pos: s.Pos, Msg: "learning canceled", Err: learn.ErrCanceled}
+		if err != nil && fired.Load() {
+			// The reader's error says "read error: learning canceled",
+			// at a line of the file: it is the statement's.
+			return nil, &ir.Error{Pos: s.Pos, Msg: "learning canceled", Err: learn.ErrCanceled}
+		}
 	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -487,10 +491,14 @@ func closed(c <-chan struct{}) bool {
 type cancelReader struct {
 	r      io.Reader
 	cancel <-chan struct{}
+	fired  *atomic.Bool // if not nil, set when a read fails for cancel
 }
 
 func (c *cancelReader) Read(p []byte) (int, error) {
 	if closed(c.cancel) {
+		if c.fired != nil {
+			c.fired.Store(true)
+		}
 		return 0, learn.ErrCanceled
 	}
 	n, err := c.r.Read(p)

@@ -135,13 +135,18 @@ var answering atomic.Int32
 // infer.Options.Cancel): the reply comes at the limit whatever the
 // answer is doing, and the work stops soon after (it checks the context
 // every few thousand rows, hypotheses or inferences). One answer of the
-// document runs at a time: a new one waits for the one before to stop.
+// document runs at a time: a new one waits for the one before to stop,
+// within the limit.
 func (d *document) answerWithin(m *ir.Model, q *ir.Query, limit time.Duration) (a *pbl.Answer, timedOut bool, err error) {
-	if d.answered != nil {
-		<-d.answered
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
+	if d.answered != nil {
+		select {
+		case <-d.answered:
+		case <-ctx.Done():
+			return nil, true, ctx.Err() // the one before has not stopped yet
+		}
+	}
 	type result struct {
 		a   *pbl.Answer
 		err error
@@ -157,7 +162,7 @@ func (d *document) answerWithin(m *ir.Model, q *ir.Query, limit time.Duration) (
 	}()
 	select {
 	case r := <-ch:
-		return r.a, ctx.Err() != nil, r.err
+		return r.a, r.err != nil && ctx.Err() != nil, r.err
 	case <-ctx.Done():
 		return nil, true, ctx.Err()
 	}

@@ -333,7 +333,10 @@ func varRows(ctx context.Context, m *ir.Model, t *ir.DataTable, at ir.Pos, regul
 	var src []byte
 	err := requireRegular(t.File, regularOnly)
 	if err == nil {
-		src, err = input.ReadData(t.File)
+		src, err = input.ReadDataContext(ctx, t.File)
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	if err != nil {
 		return nil, &ir.Error{Pos: at, Msg: fmt.Sprintf("cannot read data %s: %v", strconv.Quote(t.Name), unwrapPathErr(err)), Err: err}

@@ -285,7 +285,7 @@ func ReadCSV(path string, s *ir.Space, m *ir.Model) (*Data, error) {
 // ReadCSVContext is ReadCSV, stopped when ctx is done (returning
 // ctx.Err()): its rows are read with a check every few thousand.
 func ReadCSVContext(ctx context.Context, path string, s *ir.Space, m *ir.Model) (*Data, error) {
-	src, err := readFile(ctx, path)
+	src, err := input.ReadDataContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -298,40 +298,6 @@ func ReadCSVContext(ctx context.Context, path string, s *ir.Space, m *ir.Model) 
 		return nil, err
 	}
 	return readCSV(ctx, path, src, s, m)
-}
-
-// readFile is input.ReadData(path) but for a regular file within the
-// limit, which is read into a buffer of its size a megabyte at a time,
-// ctx checked between (returning ctx.Err()).
-func readFile(ctx context.Context, path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return input.ReadData(path)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > input.MaxSize() {
-		return input.ReadData(path) // its errors, and pipes read once
-	}
-	b := make([]byte, fi.Size()+1)
-	n := 0
-	for n < len(b) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		k, err := f.Read(b[n:min(len(b), n+1<<20)])
-		n += k
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, &os.PathError{Op: "read", Path: path, Err: err}
-		}
-	}
-	if n == len(b) { // the file grew: read as the others are
-		return input.ReadData(path)
-	}
-	return b[:n], nil
 }
 
 func readCSV(ctx context.Context, path string, src []byte, s *ir.Space, m *ir.Model) (*Data, error) {

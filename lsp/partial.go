@@ -108,10 +108,11 @@ var statementKeywords = map[string]bool{
 }
 
 // statements splits a text into its top-level statements by its tokens: a
-// statement starts at a word or a quoted name at the start of a line
-// (column 1) outside any bracket, or at a statement keyword there whatever
-// the brackets, and runs to the next. Scanning stops at a lexical error:
-// the rest is the last statement.
+// statement starts at a token at the start of a line (column 1) outside
+// any bracket (a word, a quoted name, or something stray such as a "}"
+// too many), or at a statement keyword there whatever the brackets, and
+// runs to the next. Scanning stops at a lexical error: the rest is the
+// last statement.
 func statements(path string, t *text) []span {
 	sc := grammar.NewScanner(path, t.src)
 	var out []span
@@ -121,16 +122,14 @@ func statements(path string, t *text) []span {
 		if err != nil || tk.EOF() {
 			break
 		}
-		switch tk.Type {
-		case grammar.Ident, grammar.String:
-			if tk.Pos.Column == 1 && (depth == 0 || tk.Type == grammar.Ident && statementKeywords[tk.Value]) {
-				if n := len(out); n > 0 {
-					out[n-1].end, out[n-1].open = tk.Pos.Offset, depth != 0
-				}
-				out = append(out, span{start: tk.Pos.Offset})
-				depth = 0
+		if tk.Pos.Column == 1 && (depth <= 0 || tk.Type == grammar.Ident && statementKeywords[tk.Value]) {
+			if n := len(out); n > 0 {
+				out[n-1].end, out[n-1].open = tk.Pos.Offset, depth != 0
 			}
-		case grammar.Punct:
+			out = append(out, span{start: tk.Pos.Offset})
+			depth = 0
+		}
+		if tk.Type == grammar.Punct {
 			switch tk.Value {
 			case "(", "[", "{":
 				depth++

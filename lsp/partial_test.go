@@ -43,12 +43,20 @@ func TestHoverCompleteWithErrors(t *testing.T) {
 		{"a bad import", "import \"bad.pbl\"\n", "", true, true},
 		{"a missing import", "import \"none.pbl\"\n", "", true, true},
 		{"bad data to learn from", "", "learn from \"bad.csv\"\n", true, true},
+		{"a typo at the start", "vra Early: bool\n", "", true, true},
+		{"a stray closing brace", "", "}\nquery P(Wet)\n", true, true},
+		{"a space in error", "", "space S {\n    w in 0 .. 1 by 0\n    d ~ normal(w, 1)\n}\ndata X = {\n    d\n    1\n}\nquery P(S | X)\n", true, true},
+		{"an unclosed space", "", "space S {\n    w in 0 .. 1 by 0.5\nquery P(Wet)\n", true, true},
+		{"CRLF line ends", "", "query P(Wet | Rain=\n", true, true},
 	}
 	uri := pathURI(filepath.Join(dir, "m.pbl"))
 	for _, tt := range tests {
 		src := tt.before + model + tt.after
 		if tt.name == "the distribution in error" {
 			src = strings.Replace(src, "light: 0.4", "light: 1.4", 1)
+		}
+		if tt.name == "CRLF line ends" {
+			src = strings.ReplaceAll(src, "\n", "\r\n")
 		}
 		// Wet's line in the model (from zero), and a line to type on.
 		wetLine := strings.Count(tt.before, "\n") + 1

@@ -28,7 +28,12 @@ type AnswerOptions struct {
 	// Seed seeds Gibbs draws (default 1): the same seed draws the same
 	// hypothesis.
 	Seed uint64
-	// Context, if not nil, cancels a long evaluation.
+	// Context, if not nil, stops a long answer when it is done: the
+	// reading of a data file's rows, the evaluation of hypotheses, the
+	// inference of each row (the states of a variable as hypotheses)
+	// check it every few thousand steps, and the answer fails with
+	// ctx.Err(); an ordinary query is stopped through Infer.Cancel,
+	// which is Context.Done() if not set.
 	Context context.Context
 	// RegularFilesOnly makes a data file that is not a regular file (a
 	// named pipe, a device) an error rather than read: see
@@ -66,6 +71,9 @@ type Answer struct {
 // package hypothesis (or, when the hypotheses are a variable's states, by
 // exact inference on each row), any other by infer.Answer.
 func AnswerQuery(m *ir.Model, q *ir.Query, opt AnswerOptions) (*Answer, error) {
+	if opt.Context != nil && opt.Infer.Cancel == nil {
+		opt.Infer.Cancel = opt.Context.Done()
+	}
 	if q.Hyp == nil {
 		res, err := infer.Answer(m, q, opt.Infer)
 		if err != nil {
@@ -113,9 +121,9 @@ func answerHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error)
 	}
 	h := q.Hyp
 	if h.Space == nil {
-		return answerVarHyp(m, q, opt)
+		return answerVarHyp(ctx, m, q, opt)
 	}
-	d, err := spaceData(m, h.Space, h.Data, q.Pos, opt.RegularFilesOnly)
+	d, err := spaceData(ctx, m, h.Space, h.Data, q.Pos, opt.RegularFilesOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -204,14 +212,14 @@ func chooseHyps(out *report.Hyp, q *ir.Query, post hypPosterior, values func(int
 
 // spaceData reads the data set t for space s, refusing a file that is
 // not a regular file if regularOnly.
-func spaceData(m *ir.Model, s *ir.Space, t *ir.DataTable, at ir.Pos, regularOnly bool) (*hypothesis.Data, error) {
+func spaceData(ctx context.Context, m *ir.Model, s *ir.Space, t *ir.DataTable, at ir.Pos, regularOnly bool) (*hypothesis.Data, error) {
 	if t.File == "" {
 		return hypothesis.FromTable(s, m, t)
 	}
 	var d *hypothesis.Data
 	err := requireRegular(t.File, regularOnly)
 	if err == nil {
-		d, err = hypothesis.ReadCSV(t.File, s, m)
+		d, err = hypothesis.ReadCSVContext(ctx, t.File, s, m)
 	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -245,10 +253,10 @@ func answerFit(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.Data
 // answerVarHyp answers a query whose hypotheses are the states of a
 // discrete variable H of the model: P(H | D) ∝ P(H) Π_rows P(row | H),
 // each row's probability given H by exact inference.
-func answerVarHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error) {
+func answerVarHyp(ctx context.Context, m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error) {
 	h := q.Hyp
 	v := m.Vars[h.Var]
-	rows, err := varRows(m, h.Data, q.Pos, opt.RegularFilesOnly)
+	rows, err := varRows(ctx, m, h.Data, q.Pos, opt.RegularFilesOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +276,10 @@ func answerVarHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, err
 	}
 	var pats []*pattern
 	index := map[string]*pattern{}
-	for _, obs := range rows {
+	for i, obs := range rows {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		key := fmt.Sprint(obs)
 		if p, ok := index[key]; ok {
 			p.count++
@@ -284,6 +295,9 @@ func answerVarHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, err
 			continue
 		}
 		for _, p := range pats {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			e := append(slices.Clip(p.obs), ir.Obs{Var: h.Var, State: s})
 			lj, err := infer.LogPE(m, e, opt.Infer)
 			if err != nil {
@@ -305,7 +319,7 @@ func answerVarHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, err
 
 // varRows returns the rows of t as evidence on m's variables, refusing a
 // file that is not a regular file if regularOnly.
-func varRows(m *ir.Model, t *ir.DataTable, at ir.Pos, regularOnly bool) ([][]ir.Obs, error) {
+func varRows(ctx context.Context, m *ir.Model, t *ir.DataTable, at ir.Pos, regularOnly bool) ([][]ir.Obs, error) {
 	var rows [][]ir.Obs
 	if t.File == "" {
 		for _, r := range t.Rows {
@@ -322,16 +336,25 @@ func varRows(m *ir.Model, t *ir.DataTable, at ir.Pos, regularOnly bool) ([][]ir.
 	var src []byte
 	err := requireRegular(t.File, regularOnly)
 	if err == nil {
-		src, err = input.ReadData(t.File)
+		src, err = input.ReadDataContext(ctx, t.File)
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	if err != nil {
 		return nil, &ir.Error{Pos: at, Msg: fmt.Sprintf("cannot read data %s: %v", strconv.Quote(t.Name), unwrapPathErr(err)), Err: err}
 	}
-	b, err := data.ReadAll(t.File, bytes.NewReader(src), m, data.Options{})
+	b, err := data.ReadAll(t.File, &cancelReader{r: bytes.NewReader(src), cancel: ctx.Done()}, m, data.Options{})
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, err
 	}
 	for i := range b.N {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		var obs []ir.Obs
 		for j, col := range b.Cols {
 			if col != nil && col[i] != data.Missing {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/pbl-lang/pbl/data"
@@ -47,12 +48,13 @@ type LoadOptions struct {
 	// Data binds the model's data sets to other files with the same
 	// columns, by name (--data NAME=FILE): see ir.LowerOptions.Data.
 	Data map[string]string
-	// Cancel, if not nil and closed, stops the iterative method (em,
-	// gradient) of a learn statement at the end of its iteration: the
-	// load fails with an error at the statement that matches
-	// learn.ErrCanceled. Options can make such a method run for ages
-	// (em(restarts = 1000000, max_iter = 1000000, tol = 0)); the
-	// language server stops it rather than hang.
+	// Cancel, if not nil and closed, stops a learn statement: its
+	// iterative method (em, gradient) at the end of its iteration, the
+	// reading of its data file within a megabyte. The load fails with an
+	// error at the statement that matches learn.ErrCanceled. Options can
+	// make such a method run for ages (em(restarts = 1000000, max_iter =
+	// 1000000, tol = 0)), and a file be large; the language server stops
+	// it rather than hang.
 	Cancel <-chan struct{}
 	// MaxEntries, if positive, is the most entries the tables of the
 	// distributions may have together: see ir.LowerOptions.MaxEntries.
@@ -272,12 +274,34 @@ func runLearn(m *ir.Model, s *ir.LearnStmt, cancel <-chan struct{}, regularOnly 
 	if s.Table != nil {
 		out, _, err = learn.LearnTable(m, s.Table, opt)
 	} else {
+		var files []*os.File
+		var fired atomic.Bool // a cancelReader stopped a read
+		defer func() {
+			for _, f := range files {
+				f.Close()
+			}
+		}()
 		out, _, err = learn.Learn(m, func(m *ir.Model) (*data.Reader, error) {
 			if err := requireRegular(s.File, regularOnly); err != nil {
 				return nil, err
 			}
-			return data.Open(s.File, m, data.Options{})
+			if cancel == nil || input.RequireRegular(s.File) != nil {
+				return data.Open(s.File, m, data.Options{})
+			}
+			// Read through cancelReader, so that reading a large file
+			// (counting, a pass of em) stops too, within a megabyte.
+			f, err := os.Open(s.File)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, f)
+			return data.NewReader(s.File, &cancelReader{r: f, cancel: cancel, fired: &fired}, m, data.Options{})
 		}, opt)
+		if err != nil && fired.Load() {
+			// The reader's error says "read error: learning canceled",
+			// at a line of the file: it is the statement's.
+			return nil, &ir.Error{Pos: s.Pos, Msg: "learning canceled", Err: learn.ErrCanceled}
+		}
 	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -448,4 +472,38 @@ func ParseQuery(m *ir.Model, text string) (*ir.Query, error) {
 		return nil, err
 	}
 	return ir.LowerQuery(m, g)
+}
+
+// closed reports whether c is closed (never, if nil).
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// A cancelReader reads r until cancel is closed, then fails (with
+// learn.ErrCanceled; the callers tell by the channel). It closes r at its
+// end if r is an io.Closer: a learner that opens its data for each pass
+// (em's streaming) does not hold a file open per pass.
+type cancelReader struct {
+	r      io.Reader
+	cancel <-chan struct{}
+	fired  *atomic.Bool // if not nil, set when a read fails for cancel
+}
+
+func (c *cancelReader) Read(p []byte) (int, error) {
+	if closed(c.cancel) {
+		if c.fired != nil {
+			c.fired.Store(true)
+		}
+		return 0, learn.ErrCanceled
+	}
+	n, err := c.r.Read(p)
+	if cl, ok := c.r.(io.Closer); ok && err == io.EOF {
+		cl.Close()
+	}
+	return n, err
 }

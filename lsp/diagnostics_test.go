@@ -98,3 +98,81 @@ func TestChangesCoalesced(t *testing.T) {
 		t.Errorf("messages\n%s\nwant\n%s", strings.Join(got, "; "), strings.Join(want, "; "))
 	}
 }
+
+// TestDiagnosticsCapped: a document with more errors than maxDiagnostics
+// gets maxDiagnostics diagnostics, the last saying how many more there
+// are; with as many as that or fewer, all of them. Before, every error was
+// published: 39,998 for a data file's header of 40,000 columns that name
+// no variable, which an editor lists one by one. The errors come from
+// the model (rows that do not sum to 1) and from a learn statement's data
+// file (columns that name no variable), and are reported in their order.
+func TestDiagnosticsCapped(t *testing.T) {
+	dir := t.TempDir()
+	wide := func(n int) string {
+		var b strings.Builder
+		b.WriteString("A")
+		for i := range n {
+			b.WriteString(",u" + itoa(i))
+		}
+		b.WriteString("\ntrue" + strings.Repeat(",1", n) + "\n")
+		return b.String()
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wide.csv"), []byte(wide(3000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString("var X" + itoa(i) + ": bool\nP(X" + itoa(i) + ") = [0.5, 0.6]\n")
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name, text string
+		errors     int // the document's errors, 0 if not known
+	}{
+		{"250 rows", rows(250), 250},
+		{"100 rows", rows(100), 100},
+		{"101 rows", rows(101), 101},
+		{"3 rows", rows(3), 3},
+		{"a wide header", "var A: bool\nlearn from \"wide.csv\"\n", 0},
+	}
+	uri := pathURI(filepath.Join(dir, "m.pbl"))
+	for _, tt := range tests {
+		s := &session{t: t}
+		s.send("initialize", map[string]any{}, true)
+		s.send("textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: uri, LanguageID: "pbl", Version: 1, Text: tt.text}}, false)
+		s.send("shutdown", nil, true)
+		s.send("exit", nil, false)
+		if err := s.run(); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.diags) != 1 {
+			t.Fatalf("%s: %d publications", tt.name, len(s.diags))
+		}
+		ds := s.diags[0].Diagnostics
+		want := min(tt.errors, maxDiagnostics)
+		if tt.errors == 0 {
+			want = len(ds)
+		}
+		if len(ds) != want || len(ds) == 0 || len(ds) > maxDiagnostics {
+			t.Errorf("%s: %d diagnostics, want %d (at most %d)", tt.name, len(ds), want, maxDiagnostics)
+			continue
+		}
+		more := strings.HasPrefix(ds[len(ds)-1].Message, "and ")
+		switch {
+		case tt.errors > maxDiagnostics && ds[len(ds)-1].Message != "and "+itoa(tt.errors-maxDiagnostics+1)+" more errors (pbl check lists them all)":
+			t.Errorf("%s: the last diagnostic says %q, want how many more", tt.name, ds[len(ds)-1].Message)
+		case tt.errors > 0 && tt.errors <= maxDiagnostics && more:
+			t.Errorf("%s: the last diagnostic says %q, with no more", tt.name, ds[len(ds)-1].Message)
+		case tt.errors == 0 && len(ds) == maxDiagnostics && !more:
+			t.Errorf("%s: %d diagnostics, the last %q, want how many more", tt.name, len(ds), ds[len(ds)-1].Message)
+		}
+		for i, d := range ds[:len(ds)-1] {
+			if i > 0 && tt.errors > 0 && d.Range.Start.Line != ds[i-1].Range.Start.Line+2 {
+				t.Errorf("%s: diagnostic %d at %+v, after %+v", tt.name, i, d.Range.Start, ds[i-1].Range.Start)
+				break
+			}
+		}
+	}
+}

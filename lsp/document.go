@@ -27,6 +27,11 @@ type document struct {
 	last  *ir.Model    // the last model of this document that loaded, or nil
 	errs  ir.ErrorList // the text's errors: parse, import, lowering, learning
 	decls []decl       // the declarations, scanned from the tokens
+
+	part     *ir.Model // the model of the text without its statements with errors (partialModel), or nil
+	partDone bool      // part was computed for this text
+
+	answered chan struct{} // closed when the last answer a hover started ends (answerWithin), or nil
 }
 
 // A decl is a name the document declares.
@@ -46,11 +51,13 @@ func newDocument(uri string, version int, src string) *document {
 	return d
 }
 
-// learnTimeout bounds the time the iterative method of a learn statement
-// (em, gradient) runs when a document is analysed: its options may ask
+// learnTimeout bounds the time a learn statement runs when a document is
+// analysed — its iterative method (em, gradient), whose options may ask
 // for ages (restarts = 1000000, max_iter = 1000000, tol = 0), and the
-// server, answering one message at a time, would hang meanwhile. Such a
-// statement is reported, for pbl check or pbl learn to run.
+// reading of its data file, which may be large — as the server, answering
+// one message at a time, would hang meanwhile. Such a statement is
+// reported, for pbl check or pbl learn to run. It bounds partialModel's
+// loads too.
 var learnTimeout = 2 * time.Second
 
 // maxEntries bounds the entries of a document's distributions' tables
@@ -66,6 +73,7 @@ var maxEntries = infer.DefaultMaxTable
 func (d *document) update(src string) {
 	d.text = newText(src)
 	d.decls = scanDecls(d.path, d.text)
+	d.part, d.partDone = nil, false
 	ctx, cancel := context.WithTimeout(context.Background(), learnTimeout)
 	m, err := pbl.LoadWith(d.path, []byte(src), pbl.LoadOptions{Cancel: ctx.Done(), MaxEntries: maxEntries, RegularFilesOnly: true})
 	cancel()
@@ -98,64 +106,119 @@ func errorList(err error) ir.ErrorList {
 	return ir.ErrorList{{Msg: err.Error()}}
 }
 
-// diagnostics returns the document's errors as LSP diagnostics. An error
-// in an imported file is shown on the import that brings it in, naming
-// its place.
+// maxDiagnostics is the most diagnostics published for a document: a
+// data file's header with 40,000 columns that name no variable gave as
+// many, which an editor lists one by one.
+var maxDiagnostics = 100
+
+// diagnostics returns the document's errors as LSP diagnostics, at most
+// maxDiagnostics: past maxDiagnostics-1, the last says how many more
+// there are, at the first of them. An error in an imported file is shown
+// on the import that brings it in, naming its place.
 func (d *document) diagnostics() []Diagnostic {
 	out := []Diagnostic{}
-	for _, e := range d.errs {
-		diag := Diagnostic{Severity: SeverityError, Source: "pbl", Message: e.Msg}
-		switch {
-		case !e.Pos.IsValid():
-			diag.Range = d.text.tokenRange(0)
-		case e.Pos.File != "" && filepath.Clean(e.Pos.File) != filepath.Clean(d.path):
-			diag.Message = fmt.Sprintf("%s: %s", e.Pos, e.Msg)
-			diag.Range = d.importRange(e.Pos.File)
-		default:
-			diag.Range = d.text.tokenRange(d.text.fromPos(e.Pos.Line, e.Pos.Col))
+	for i, e := range d.errs {
+		if i == maxDiagnostics-1 && len(d.errs) > maxDiagnostics {
+			diag := d.diagnostic(e)
+			diag.Message = fmt.Sprintf("and %d more errors (pbl check lists them all)", len(d.errs)-i)
+			return append(out, diag)
 		}
-		out = append(out, diag)
+		out = append(out, d.diagnostic(e))
 	}
 	return out
 }
 
-// importRange returns the range of the path of the import statement that
-// brings file in: the one naming it, else (file comes in by way of
-// another) the first import; the start of the text if there is none.
+// diagnostic returns an error as an LSP diagnostic.
+func (d *document) diagnostic(e *ir.Error) Diagnostic {
+	diag := Diagnostic{Severity: SeverityError, Source: "pbl", Message: e.Msg}
+	switch {
+	case !e.Pos.IsValid():
+		diag.Range = d.text.tokenRange(0)
+	case e.Pos.File != "" && filepath.Clean(e.Pos.File) != filepath.Clean(d.path):
+		diag.Message = fmt.Sprintf("%s: %s", e.Pos, e.Msg)
+		diag.Range = d.importRange(e.Pos.File)
+	default:
+		diag.Range = d.text.tokenRange(d.text.fromPos(e.Pos.Line, e.Pos.Col))
+	}
+	return diag
+}
+
+// importRange returns the range of the path of the statement that
+// brings file in (fileRef), else of the first import (file comes in by
+// way of one); the start of the text if there is none.
 func (d *document) importRange(file string) Range {
+	off, _ := d.fileStmt(file)
+	return d.text.tokenRange(off)
+}
+
+// fileStmt returns the offset of the path that brings file in: the one
+// that names it (fileRef), else the first import's; ok is false if there
+// is neither.
+func (d *document) fileStmt(file string) (off int, ok bool) {
+	if off, ok := d.fileRef(file); ok {
+		return off, true
+	}
 	sc := grammar.NewScanner(d.path, d.text.src)
-	first, prevImport := -1, false
+	prevImport := false
 	for {
 		tk, err := sc.Next()
 		if err != nil || tk.EOF() {
 			break
 		}
 		if prevImport && tk.Type == grammar.String {
+			return tk.Pos.Offset, true
+		}
+		prevImport = tk.Type == grammar.Ident && tk.Value == "import"
+	}
+	return 0, false
+}
+
+// fileRef returns the offset of the path that names file in the text: an
+// import's (import "base.pbl"), a data file's (data D = "d.csv", learn
+// from "d.csv"), relative to the document's directory; ok is false if
+// none names it (file comes in by way of an import).
+func (d *document) fileRef(file string) (off int, ok bool) {
+	sc := grammar.NewScanner(d.path, d.text.src)
+	prev := ""
+	for {
+		tk, err := sc.Next()
+		if err != nil || tk.EOF() {
+			break
+		}
+		if tk.Type == grammar.String && (prev == "import" || prev == "from" || prev == "=") {
 			path := tk.Value
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(filepath.Dir(d.path), path)
 			}
 			if filepath.Clean(path) == filepath.Clean(file) {
-				return d.text.tokenRange(tk.Pos.Offset)
-			}
-			if first < 0 {
-				first = tk.Pos.Offset
+				return tk.Pos.Offset, true
 			}
 		}
-		prevImport = tk.Type == grammar.Ident && tk.Value == "import"
+		prev = tk.Value
+		if tk.Type == grammar.String {
+			prev = ""
+		}
 	}
-	if first >= 0 {
-		return d.text.tokenRange(first)
-	}
-	return d.text.tokenRange(0)
+	return 0, false
 }
 
-// model returns the model to answer from: this text's, else the last one
-// that loaded (names may be stale, but an editor's file has errors most
-// of the time it is being typed).
+// bestModel returns the model to answer from: this text's; else, as an
+// editor's file has errors most of the time it is being typed, the model
+// of this text without the statements that have errors (partialModel,
+// computed once per text, within learnTimeout); else the last one that
+// loaded (names may be stale).
 func (d *document) bestModel() *ir.Model {
 	if d.model != nil {
 		return d.model
+	}
+	if !d.partDone {
+		d.partDone = true
+		ctx, cancel := context.WithTimeout(context.Background(), learnTimeout)
+		d.part = d.partialModel(ctx)
+		cancel()
+	}
+	if d.part != nil {
+		return d.part
 	}
 	return d.last
 }

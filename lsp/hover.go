@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pbl-lang/pbl"
@@ -123,6 +124,50 @@ func writeTable(b *strings.Builder, m *ir.Model, t *ir.CPT) {
 	tab.Write(b)
 }
 
+// answering counts the answers under way (answerWithin's goroutines),
+// those whose hover has had its reply included: the tests check that the
+// work stops.
+var answering atomic.Int32
+
+// answerWithin answers q on m within limit: the answer, or timedOut
+// when the limit passed first. The answer is computed on another
+// goroutine, cancelled at the limit (pbl.AnswerOptions.Context,
+// infer.Options.Cancel): the reply comes at the limit whatever the
+// answer is doing, and the work stops soon after (it checks the context
+// every few thousand rows, hypotheses or inferences). One answer of the
+// document runs at a time: a new one waits for the one before to stop,
+// within the limit.
+func (d *document) answerWithin(m *ir.Model, q *ir.Query, limit time.Duration) (a *pbl.Answer, timedOut bool, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	if d.answered != nil {
+		select {
+		case <-d.answered:
+		case <-ctx.Done():
+			return nil, true, ctx.Err() // the one before has not stopped yet
+		}
+	}
+	type result struct {
+		a   *pbl.Answer
+		err error
+	}
+	ch, done := make(chan result, 1), make(chan struct{})
+	d.answered = done
+	answering.Add(1)
+	go func() {
+		defer close(done)
+		defer answering.Add(-1)
+		a, err := pbl.AnswerQuery(m, q, pbl.AnswerOptions{Context: ctx, Infer: infer.Options{Cancel: ctx.Done()}, RegularFilesOnly: true})
+		ch <- result{a, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.a, r.err != nil && ctx.Err() != nil, r.err
+	case <-ctx.Done():
+		return nil, true, ctx.Err()
+	}
+}
+
 // answerAt answers the query or expectation statement on a line (from
 // one) of this document, as `pbl run` prints it, or returns "".
 func (d *document) answerAt(line int) string {
@@ -140,11 +185,8 @@ func (d *document) answerAt(line int) string {
 		if pos.Line != line || pos.File != "" && filepath.Clean(pos.File) != filepath.Clean(d.path) {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), hoverTimeout)
-		a, err := pbl.AnswerQuery(d.model, q, pbl.AnswerOptions{Context: ctx, Infer: infer.Options{Cancel: ctx.Done()}, RegularFilesOnly: true})
-		timedOut := ctx.Err() != nil
-		cancel()
-		if err != nil && (timedOut || errors.Is(err, infer.ErrCanceled) || errors.Is(err, context.DeadlineExceeded)) {
+		a, timedOut, err := d.answerWithin(d.model, q, hoverTimeout)
+		if timedOut || err != nil && (errors.Is(err, infer.ErrCanceled) || errors.Is(err, context.DeadlineExceeded)) {
 			return fmt.Sprintf("`%s` takes longer than %v to answer: run it with `pbl run` or `pbl query`", q.Text, hoverTimeout)
 		}
 		if err != nil {

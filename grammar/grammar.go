@@ -153,7 +153,8 @@ type Conj struct {
 
 // Literal is `not LITERAL`, a parenthesised formula, a bool parent (true
 // when the parent is), `A = s` (A is in state s), or `A == B`, `A != B`
-// (two parents are, or are not, in states of the same name).
+// (two parents are, or are not, in states of the same name; when no
+// parent is named B, A is, or is not, in state B).
 type Literal struct {
 	Pos   Position
 	Not   *Literal `parser:"(  'not':Ident @@"`

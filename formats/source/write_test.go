@@ -216,6 +216,34 @@ func TestRoundTripStructure(t *testing.T) {
 	}
 }
 
+// TestRoundTripFormulaNe: A != s (a state) is written as such and reads
+// back as the same table; A != B (a parent) stays a comparison of parents.
+func TestRoundTripFormulaNe(t *testing.T) {
+	m, err := pbl.Load("m.pbl", []byte(`var A, Y, Z: bool
+var S, lo: {lo, hi, "not"}
+P(A) = 0.3
+P(S) = [0.2, 0.3, 0.5]
+P(lo) = [0.6, 0.3, 0.1]
+P(Y | A, S) = A and S != hi or not S != "not"
+P(Z | S, lo) = S != lo or S == hi
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := source.Write(&buf, m, ""); err != nil {
+		t.Fatal(err)
+	}
+	if d := sameModel(m, roundTrip(t, m)); d != "" {
+		t.Errorf("%s\n%s", d, buf.String())
+	}
+	for _, want := range []string{`= A and S != hi or not S != "not"`, `= S != lo or S = hi`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("written text lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
 func TestRoundTripCompact(t *testing.T) {
 	m, err := pbl.Load("m.pbl", []byte(`var A, leak, not, Y, Z, W: bool
 var S: {hi, "else", no}

@@ -622,7 +622,7 @@ func (l *lowerer) literal(d *grammar.Dist, g *grammar.Literal, parents []VarID, 
 	for _, p := range parents {
 		names = append(names, m.Vars[p].Name)
 	}
-	msg := fmt.Sprintf("%s is neither a state of %s nor a parent of %s", strconv.Quote(g.Right.Text()), Quote(pv.Name), strconv.Quote(d.Child.Text()))
+	msg := fmt.Sprintf("%s is neither a state of %s nor a parent of %s", strconv.Quote(g.Right.Text()), strconv.Quote(pv.Name), strconv.Quote(d.Child.Text()))
 	if s := spell.Nearest(g.Right.Text(), names); s != "" {
 		msg += " (did you mean " + strconv.Quote(s) + "?)"
 	}

@@ -189,7 +189,7 @@ func writeMultiNormal(b *bufio.Writer, m *ir.Model, d *ir.MultiNormal) {
 		c := d.Cov[r]
 		named := d.SpreadOf(r)
 		// The variances, as standard deviations if so named: the square
-		// root of a float64's square is the number squared.
+		// root of a float64's square (in range) is that float64 again.
 		diag := make([]float64, n)
 		for i := range n {
 			diag[i] = c[i*n+i]
@@ -198,10 +198,14 @@ func writeMultiNormal(b *bufio.Writer, m *ir.Model, d *ir.MultiNormal) {
 			}
 		}
 		var cov string
-		switch d.Form {
-		case ir.SphericalCov:
+		switch {
+		case d.Form == ir.SphericalCov:
 			cov = ir.FormatFloat(diag[0])
-		case ir.DiagCov:
+		case d.Form == ir.DiagCov:
+			cov = vector(diag)
+		case (named == ir.SpreadSD || named == ir.SpreadVar) && diagonal(c, n):
+			// A row named sd = or var = in a density with a full matrix
+			// elsewhere: its diagonal, so named.
 			cov = vector(diag)
 		default:
 			rows := make([]string, n)
@@ -218,6 +222,18 @@ func writeMultiNormal(b *bufio.Writer, m *ir.Model, d *ir.MultiNormal) {
 		}
 		return "normal(" + vector(d.Mean[r]) + ", " + cov + ")"
 	})
+}
+
+// diagonal reports whether the n×n row-major matrix c is diagonal.
+func diagonal(c []float64, n int) bool {
+	for i := range n {
+		for j := range n {
+			if i != j && c[i*n+j] != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // writeDensities writes title = VALUE for no parents, else one aligned row

@@ -227,6 +227,8 @@ P(x | A) = { true: normal(0, var = 2)  false: normal(1, sd = 0.1) }
 P(r) = normal(-1, 3)
 P(y, u | A) = { true: normal([0, 1], sd = [0.1, 3])  false: normal([1, 2], var = [2, 0.3]) }
 P(v, s) = normal([0, 0], sd = 0.7)
+var e, f: real
+P(e, f | A) = { true: normal([0, 1], cov = [[1, 0.5], [0.5, 2]])  false: normal([1, -1], var = [1, 2]) }
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +241,7 @@ P(v, s) = normal([0, 0], sd = 0.7)
 	if d := sameModel(m, back); d != "" {
 		t.Errorf("%s\n%s", d, buf.String())
 	}
-	for _, name := range []string{"y", "v"} {
+	for _, name := range []string{"y", "v", "e"} {
 		a, _ := m.Lookup(name)
 		da, db := m.MultiNormal(a.ID), back.MultiNormal(a.ID)
 		for u := range da.Cov {
@@ -251,7 +253,8 @@ P(v, s) = normal([0, 0], sd = 0.7)
 		}
 	}
 	for _, want := range []string{"normal(0, var = 2)", "normal(1, sd = 0.1)", "normal(-1, 3)",
-		"normal([0, 1], sd = [0.1, 3])", "normal([1, 2], var = [2, 0.3])", "normal([0, 0], sd = 0.7)"} {
+		"normal([0, 1], sd = [0.1, 3])", "normal([1, 2], var = [2, 0.3])", "normal([0, 0], sd = 0.7)",
+		"normal([0, 1], cov = [[1, 0.5], [0.5, 2]])", "normal([1, -1], var = [1, 2])"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("written text lacks %q:\n%s", want, buf.String())
 		}

@@ -101,11 +101,19 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 	l.b.SetMultiNormal(mn)
 }
 
-// spreadAliases are names a user may reach for, and the name pbl gives
-// what they mean.
-var spreadAliases = map[string]string{
-	"std": "sd", "stdev": "sd", "stddev": "sd", "sigma": "sd", "scale": "sd",
-	"variance": "var", "sigma2": "var", "covariance": "cov", "sigma_matrix": "cov",
+// spreadAlias returns the name pbl gives what a name a user may reach
+// for means (stddev: sd), or "". (A function, not a map: pbl's packages
+// allocate nothing at start-up.)
+func spreadAlias(name string) string {
+	switch name {
+	case "std", "stdev", "stddev", "sigma", "scale":
+		return "sd"
+	case "variance", "sigma2":
+		return "var"
+	case "covariance", "sigma_matrix":
+		return "cov"
+	}
+	return ""
 }
 
 // spreadName lowers the name of a normal density's spread, if it is
@@ -129,7 +137,7 @@ func (l *lowerer) spreadName(n *grammar.ArgName, several bool) (Spread, bool) {
 	if several {
 		msg = "normal([MEANS], ...) names its spread sd =, var = or cov =, not " + strconv.Quote(n.Name)
 	}
-	h := spreadAliases[n.Name]
+	h := spreadAlias(n.Name)
 	if !slices.Contains(names, h) {
 		h = spell.Nearest(n.Name, names)
 	}

@@ -409,9 +409,21 @@ func (p *printer) value(v *grammar.Value) {
 		p.array(v.Normal.Mean)
 		p.tok(",")
 		p.space()
+		p.argName(v.Normal.Named)
 		p.array(v.Normal.Spread)
 		p.tok(")")
 	}
+}
+
+// argName writes `NAME = ` before a named argument (sd = 2), or nothing.
+func (p *printer) argName(n *grammar.ArgName) {
+	if n == nil {
+		return
+	}
+	p.tok("")
+	p.space()
+	p.tok("=")
+	p.space()
 }
 
 // vector writes [n numbers].
@@ -645,7 +657,13 @@ func (p *printer) spaceItem(it *grammar.SpaceItem) {
 		p.tok("~")
 		p.space()
 		p.tok("")
-		p.call(o.Args)
+		p.tok("(")
+		for i, a := range o.Args {
+			p.comma(i)
+			p.argName(a.Named)
+			p.expr(a.Value)
+		}
+		p.tok(")")
 	case it.Prior != nil:
 		p.tok("prior")
 		p.space()

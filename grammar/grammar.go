@@ -153,7 +153,8 @@ type Conj struct {
 
 // Literal is `not LITERAL`, a parenthesised formula, a bool parent (true
 // when the parent is), `A = s` (A is in state s), or `A == B`, `A != B`
-// (two parents are, or are not, in states of the same name).
+// (two parents are, or are not, in states of the same name; when no
+// parent is named B, A is, or is not, in state B).
 type Literal struct {
 	Pos   Position
 	Not   *Literal `parser:"(  'not':Ident @@"`
@@ -176,11 +177,20 @@ type Value struct {
 // that mean and standard deviation; normal([MEANS], COV) for several, COV
 // being their covariance matrix [[...], ...], its diagonal [v1, v2, ...]
 // (independent variables), or one variance v (the same for each,
-// independent).
+// independent). The spread may be named, to say which it is:
+// normal(0, sd = 2), normal(0, var = 4), normal([0, 1], cov = [[...]]).
 type Normal struct {
 	Pos    Position
-	Mean   *Array `parser:"'normal':Ident '(':Punct @@ ',':Punct"`
-	Spread *Array `parser:"@@ ')':Punct"`
+	Mean   *Array   `parser:"'normal':Ident '(':Punct @@ ',':Punct"`
+	Named  *ArgName `parser:"@@?"`
+	Spread *Array   `parser:"@@ ')':Punct"`
+}
+
+// ArgName is `NAME =` before an argument that is named: sd, var or cov
+// in normal(0, sd = 2) (the IR checks the name).
+type ArgName struct {
+	Pos  Position
+	Name string `parser:"@Ident '=':Punct"`
 }
 
 // Array is a number, or a bracketed list of arrays: 1.5, [1, 2],

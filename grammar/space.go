@@ -44,9 +44,17 @@ type Concept struct {
 // given a hypothesis, as normal(MEAN, SD) or bernoulli(P).
 type Observe struct {
 	Pos    Position
-	Column *Name   `parser:"@@ '~':Punct"`
-	Family string  `parser:"@Ident '(':Punct"`
-	Args   []*Expr `parser:"@@ ( ',':Punct @@ )* ')':Punct"`
+	Column *Name  `parser:"@@ '~':Punct"`
+	Family string `parser:"@Ident '(':Punct"`
+	Args   []*Arg `parser:"@@ ( ',':Punct @@ )* ')':Punct"`
+}
+
+// Arg is an argument of an observation's distribution: an expression,
+// named or not (normal(w, sd = s), normal(w, var = v)).
+type Arg struct {
+	Pos   Position
+	Named *ArgName `parser:"@@?"`
+	Value *Expr    `parser:"@@"`
 }
 
 // Prior is `prior uniform` or `prior EXPR`, the unnormalised prior weight

@@ -224,13 +224,18 @@ func (b *Builder) SetParents(v VarID, parents []VarID) {
 // configuration of its discrete parents. Standard deviations must be
 // positive and finite, means finite.
 func (b *Builder) SetGaussian(pos Pos, child VarID, parents []VarID, mean, sd []float64) {
-	m := b.m
+	b.setGaussian(&Gaussian{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...),
+		Mean: append([]float64(nil), mean...), SD: append([]float64(nil), sd...)})
+}
+
+// setGaussian is SetGaussian of g, which it keeps.
+func (b *Builder) setGaussian(g *Gaussian) {
+	m, child := b.m, g.Child
 	if m.Dists[child] != nil {
-		b.Errorf(pos, "second distribution for %s (first at %s)", strconv.Quote(m.Vars[child].Name), m.Dists[child].Position())
+		b.Errorf(g.Pos, "second distribution for %s (first at %s)", strconv.Quote(m.Vars[child].Name), m.Dists[child].Position())
 		return
 	}
-	g := &Gaussian{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...),
-		Mean: append([]float64(nil), mean...), SD: append([]float64(nil), sd...)}
+	parents := g.Parents
 	if !checkGaussian(&b.Errs, m, g) {
 		return
 	}

@@ -6,7 +6,9 @@ package ir
 // [Model.Table] gives the engines and the table formats.
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,8 +25,12 @@ type Formula interface{ formula() }
 // FormulaVar is a bool parent: true when it is.
 type FormulaVar struct{ Parent int }
 
-// FormulaState is `A = s`: parent A is in state State.
-type FormulaState struct{ Parent, State int }
+// FormulaState is `A = s` (or `A != s`, Negate): parent A is (is not) in
+// state State.
+type FormulaState struct {
+	Parent, State int
+	Negate        bool
+}
 
 // FormulaSame is `A == B` (or `A != B`, Negate): parents A and B are in
 // states of the same name.
@@ -56,7 +62,7 @@ func evalFormula(f Formula, a []int, states [][]string) bool {
 	case *FormulaVar:
 		return a[f.Parent] == 0 // true is a bool's first state
 	case *FormulaState:
-		return a[f.Parent] == f.State
+		return (a[f.Parent] == f.State) != f.Negate
 	case *FormulaSame:
 		return (states[f.A][a[f.A]] == states[f.B][a[f.B]]) != f.Negate
 	case *FormulaNot:
@@ -601,10 +607,35 @@ func (l *lowerer) literal(d *grammar.Dist, g *grammar.Literal, parents []VarID, 
 		s, _ := lookupState(pv, g.Right, &l.b.Errs)
 		return &FormulaState{Parent: i, State: s}
 	}
-	j, ok := l.parentIndex(d, g.Right, parents)
-	if !ok {
-		return &FormulaVar{}
+	// A == B and A != B compare A with the parent B or, when no parent is
+	// named B, with A's state B: a parent wins, as it did before states
+	// were allowed here, and A = B says the state whatever the parents.
+	negate := g.Op == "!="
+	if j, ok := l.parentOf(g.Right, parents); ok {
+		used[j] = true
+		return &FormulaSame{A: i, B: j, Negate: negate}
 	}
-	used[j] = true
-	return &FormulaSame{A: i, B: j, Negate: g.Op == "!="}
+	if s := pv.State(g.Right.Text()); s >= 0 {
+		return &FormulaState{Parent: i, State: s, Negate: negate}
+	}
+	names := slices.Clone(pv.States)
+	for _, p := range parents {
+		names = append(names, m.Vars[p].Name)
+	}
+	msg := fmt.Sprintf("%s is neither a state of %s nor a parent of %s", strconv.Quote(g.Right.Text()), strconv.Quote(pv.Name), strconv.Quote(d.Child.Text()))
+	if s := spell.Nearest(g.Right.Text(), names); s != "" {
+		msg += " (did you mean " + strconv.Quote(s) + "?)"
+	}
+	l.b.Errorf(pos(g.Right.Pos), "%s", msg)
+	return &FormulaVar{}
+}
+
+// parentOf returns the index of the parent named n, if there is one.
+func (l *lowerer) parentOf(n *grammar.Name, parents []VarID) (int, bool) {
+	for i, p := range parents {
+		if l.b.m.Vars[p].Name == n.Text() {
+			return i, true
+		}
+	}
+	return 0, false
 }

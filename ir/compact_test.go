@@ -57,6 +57,15 @@ func TestDeterministicTables(t *testing.T) {
 		{`P(Y | S) = S = hi or S = lo`, []int{0, 1, 0}},
 		{`P(Y | S, T) = S == T`, []int{0, 1, 1, 1, 1, 0}},
 		{`P(Y | A, S) = A and not S = mid`, []int{0, 1, 0, 1, 1, 1}},
+		// == and != with a state of the left parent (no parent of that
+		// name): A != s is not A = s, A == s is A = s.
+		{`P(Y | S) = S != mid`, []int{0, 1, 0}},
+		{`P(Y | S) = S == hi`, []int{1, 1, 0}},
+		{`P(Y | A, S) = A and S != mid`, []int{0, 1, 0, 1, 1, 1}},
+		{`P(Y | S, T) = S != lo and T != hi`, []int{1, 1, 0, 1, 0, 1}},
+		{`P(Y | A) = A != false`, []int{0, 1}},
+		{`P(Y | A) = not A != true`, []int{0, 1}},
+		{`P(Y | G) = G != "y" or G == z`, []int{0, 1, 0}},
 		{`P(G | S) = lookup { lo: x  mid: y  hi: z }`, []int{0, 1, 2}},
 		{`P(G | A, S) = lookup { true, hi: z; else: x }`, []int{0, 0, 2, 0, 0, 0}},
 		{`P(G | A) = lookup { else: y }`, []int{1, 1}},
@@ -85,6 +94,29 @@ func TestDeterministicTables(t *testing.T) {
 		}
 		if p := m.Dist(v.ID).(*ir.Deterministic).Params(); p != 0 {
 			t.Errorf("%s: %d free parameters, want 0", test.dist, p)
+		}
+	}
+}
+
+// TestFormulaParentWins: in A == B and A != B, a parent named B is
+// compared with A even when A has a state B too (the meaning these had
+// before they took states); A = B, and not A = B, say the state.
+func TestFormulaParentWins(t *testing.T) {
+	const decls = "var S, lo: {lo, hi}\nvar Y: bool\n"
+	tests := []struct {
+		dist string
+		want []float64 // P(Y=true) per configuration of the parents
+	}{
+		{`P(Y | S, lo) = S != lo`, []float64{0, 1, 1, 0}},
+		{`P(Y | S, lo) = S == lo`, []float64{1, 0, 0, 1}},
+		{`P(Y | S, lo) = not S = lo and lo = hi`, []float64{0, 0, 0, 1}},
+	}
+	for _, test := range tests {
+		vals := table(t, lowerSrc(t, decls+test.dist), "Y")
+		for r, w := range test.want {
+			if got := vals[2*r]; got != w {
+				t.Errorf("%s: row %d: P(Y=true) = %v, want %v", test.dist, r, got, w)
+			}
 		}
 	}
 }

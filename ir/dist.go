@@ -1,6 +1,9 @@
 package ir
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // Dist is the distribution of one variable given its parents
 // (Model.Parents). The set of kinds is closed: [*CPT] (a table),
@@ -133,6 +136,55 @@ type Gaussian struct {
 	Parents []VarID
 	Mean    []float64 // one per parent configuration
 	SD      []float64 // standard deviations, > 0
+
+	// Spread is how each configuration's spread was written (normal(0,
+	// 2), normal(0, sd = 2), normal(0, var = 4)), or nil when every one is
+	// by position, as learned densities are. Var holds, for those written
+	// var = V, V as written (SD is its square root), else 0, so that a
+	// writer gives back the number read; nil when none is.
+	Spread []Spread
+	Var    []float64
+}
+
+// Spread is how a normal density's spread was written: by position (a
+// standard deviation for one variable, normal(0, 2); a covariance for
+// several, normal([0, 0], 4)), or named: sd =, var = or cov =.
+type Spread uint8
+
+const (
+	SpreadPositional Spread = iota // normal(MEAN, SD), normal([MEANS], COV)
+	SpreadSD                       // sd = a standard deviation (several: one, or one per variable)
+	SpreadVar                      // var = a variance (several: one, or one per variable)
+	SpreadCov                      // cov = a covariance: as by position, of several variables
+)
+
+// SpreadNames are the names of the named spreads, indexed by Spread ("" for
+// SpreadPositional).
+var SpreadNames = [...]string{"", "sd", "var", "cov"}
+
+func (s Spread) String() string {
+	if int(s) < len(SpreadNames) {
+		return SpreadNames[s]
+	}
+	return "Spread(" + strconv.Itoa(int(s)) + ")"
+}
+
+// SpreadOf returns how configuration u's spread was written.
+func (d *Gaussian) SpreadOf(u int) Spread {
+	if u < len(d.Spread) {
+		return d.Spread[u]
+	}
+	return SpreadPositional
+}
+
+// VarOf returns the variance configuration u's was written with (var =
+// V), and whether it was so written and is still the density's: V's
+// square root is SD[u].
+func (d *Gaussian) VarOf(u int) (float64, bool) {
+	if d.SpreadOf(u) != SpreadVar || u >= len(d.Var) || math.Sqrt(d.Var[u]) != d.SD[u] {
+		return 0, false
+	}
+	return d.Var[u], true
 }
 
 func (d *CPT) Position() Pos      { return d.Pos }

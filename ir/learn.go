@@ -371,39 +371,57 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 		l.b.Errorf(pos(d.Pos), "the densities of %q (one per parent configuration) %s", name, TooLarge(card, MaxTableSize/16))
 		return
 	}
-	mean, sd := make([]float64, n), make([]float64, n)
+	g := &Gaussian{Pos: pos(d.Pos), Child: child, Parents: append([]VarID(nil), parents...), Mean: make([]float64, n), SD: make([]float64, n)}
+	spread := make([]Spread, n)
+	variance := make([]float64, n)
 	normal := func(v *grammar.Value, i int) bool {
 		if v.Normal == nil {
 			l.b.Errorf(pos(v.Pos), "%q is real-valued: give normal(MEAN, SD)", name)
 			return false
 		}
-		if v.Normal.Mean.Number == nil || v.Normal.Spread.Number == nil {
-			l.b.Errorf(pos(v.Normal.Pos), "normal(MEAN, SD) of one variable, %q, takes two numbers (lists are for the joint density of several variables, P(x, y | ...))", name)
+		nm := v.Normal
+		if nm.Mean.Number == nil || nm.Spread.Number == nil {
+			l.b.Errorf(pos(nm.Pos), "normal(MEAN, SD) of one variable, %q, takes two numbers (lists are for the joint density of several variables, P(x, y | ...))", name)
 			return false
 		}
-		mu, ok1 := l.number(v.Normal.Pos, *v.Normal.Mean.Number)
-		s, ok2 := l.number(v.Normal.Pos, *v.Normal.Spread.Number)
-		mean[i], sd[i] = mu, s
-		return ok1 && ok2
+		form, ok := l.spreadName(nm.Named, false)
+		mu, ok1 := l.number(nm.Pos, *nm.Mean.Number)
+		x, ok2 := l.number(nm.Pos, *nm.Spread.Number)
+		if !ok || !ok1 || !ok2 || !l.positiveSpread(form, nm.Spread, x) {
+			return false
+		}
+		if form == SpreadVar {
+			variance[i], x = x, math.Sqrt(x)
+		}
+		g.Mean[i], g.SD[i], spread[i] = mu, x, form
+		return true
 	}
 	body := d.Body
-	if len(parents) == 0 {
-		if body.Value == nil {
-			l.b.Errorf(pos(body.Pos), "P(%s) has no parents: give normal(MEAN, SD)", Quote(name))
+	switch {
+	case len(parents) == 0 && body.Value == nil:
+		l.b.Errorf(pos(body.Pos), "P(%s) has no parents: give normal(MEAN, SD)", Quote(name))
+		return
+	case len(parents) == 0:
+		if !normal(body.Value, 0) {
 			return
 		}
-		if normal(body.Value, 0) {
-			l.b.SetGaussian(pos(d.Pos), child, nil, mean, sd)
-		}
-		return
-	}
-	if body.Value != nil {
+	case body.Value != nil:
 		l.b.Errorf(pos(body.Pos), "P(%s | ...) has parents: give one normal(MEAN, SD) per parent configuration, as in { %s: normal(0, 1) }", Quote(name), exampleRow(m, parents))
 		return
+	default:
+		if !l.densityRows(d, parents, card, n, "P("+Quote(name), normal) {
+			return
+		}
 	}
-	if l.densityRows(d, parents, card, n, "P("+Quote(name), normal) {
-		l.b.SetGaussian(pos(d.Pos), child, parents, mean, sd)
+	for _, s := range spread {
+		if s != SpreadPositional {
+			g.Spread = spread
+		}
+		if s == SpreadVar {
+			g.Var = variance
+		}
 	}
+	l.b.setGaussian(g)
 }
 
 // densityRows lowers the rows of a density's body, one per configuration

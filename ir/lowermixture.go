@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,6 +47,7 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 	mn := &MultiNormal{Pos: pos(d.Pos), Children: children, Parents: parents,
 		Mean: make([][]float64, rows), Cov: make([][]float64, rows)}
 	forms := map[CovForm]bool{}
+	spread := make([]Spread, rows)
 	normal := func(v *grammar.Value, u int) bool {
 		if v.Normal == nil {
 			l.b.Errorf(pos(v.Pos), "%s is a joint density of real-valued variables: give normal([MEANS], COV)", what)
@@ -55,11 +58,15 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 			l.b.Errorf(pos(v.Normal.Mean.Pos), "%s: the means are a list of %d numbers, one per variable, as in [%s]", what, n, exampleVec(n))
 			return false
 		}
-		cov, form, ok := l.covariance(v.Normal.Spread, n, what)
+		named, ok := l.spreadName(v.Normal.Named, true)
 		if !ok {
 			return false
 		}
-		mn.Mean[u], mn.Cov[u] = mean, cov
+		cov, form, ok := l.covariance(v.Normal.Spread, named, n, what)
+		if !ok {
+			return false
+		}
+		mn.Mean[u], mn.Cov[u], spread[u] = mean, cov, named
 		forms[form] = true
 		return true
 	}
@@ -88,7 +95,73 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 	default:
 		mn.Form = SphericalCov
 	}
+	if slices.ContainsFunc(spread, func(s Spread) bool { return s != SpreadPositional }) {
+		mn.Spread = spread
+	}
 	l.b.SetMultiNormal(mn)
+}
+
+// spreadAlias returns the name pbl gives what a name a user may reach
+// for means (stddev: sd), or "". (A function, not a map: pbl's packages
+// allocate nothing at start-up.)
+func spreadAlias(name string) string {
+	switch name {
+	case "std", "stdev", "stddev", "sigma", "scale":
+		return "sd"
+	case "variance", "sigma2":
+		return "var"
+	case "covariance", "sigma_matrix":
+		return "cov"
+	}
+	return ""
+}
+
+// spreadName lowers the name of a normal density's spread, if it is
+// named: sd or var, and cov for the joint density of several variables.
+func (l *lowerer) spreadName(n *grammar.ArgName, several bool) (Spread, bool) {
+	if n == nil {
+		return SpreadPositional, true
+	}
+	names := []string{"sd", "var"}
+	if several {
+		names = append(names, "cov")
+	}
+	if i := slices.Index(SpreadNames[:], n.Name); i > 0 && slices.Contains(names, n.Name) {
+		return Spread(i), true
+	}
+	if n.Name == "cov" {
+		l.b.Errorf(pos(n.Pos), "cov = is the covariance matrix of several variables' joint density: normal(MEAN, ...) of one variable takes sd = or var =")
+		return 0, false
+	}
+	msg := "normal(MEAN, ...) of one variable names its spread sd = or var =, not " + strconv.Quote(n.Name)
+	if several {
+		msg = "normal([MEANS], ...) names its spread sd =, var = or cov =, not " + strconv.Quote(n.Name)
+	}
+	h := spreadAlias(n.Name)
+	if !slices.Contains(names, h) {
+		h = spell.Nearest(n.Name, names)
+	}
+	if h != "" {
+		msg += " (did you mean " + strconv.Quote(h) + "?)"
+	}
+	l.b.Errorf(pos(n.Pos), "%s", msg)
+	return 0, false
+}
+
+// positiveSpread reports whether x, a standard deviation or variance
+// written as such (named sd = or var =), is positive, and reports it if
+// not, at a; a spread by position, or named cov =, is checked with the
+// density.
+func (l *lowerer) positiveSpread(form Spread, a *grammar.Array, x float64) bool {
+	if x > 0 || form != SpreadSD && form != SpreadVar {
+		return true
+	}
+	what := "a standard deviation"
+	if form == SpreadVar {
+		what = "a variance"
+	}
+	l.b.Errorf(pos(a.Pos), "%s = %s: %s must be positive", form, FormatFloat(x), what)
+	return false
 }
 
 // numbers lowers an array of numbers, [1, 2, 3].
@@ -113,13 +186,32 @@ func (l *lowerer) numbers(a *grammar.Array) ([]float64, bool) {
 }
 
 // covariance lowers the covariance of a joint normal density of n
-// variables: a matrix [[...], ...] (full), its diagonal [v1, ..., vn], or
-// one variance v for every variable, as a d×d row-major matrix.
-func (l *lowerer) covariance(a *grammar.Array, n int, what string) ([]float64, CovForm, bool) {
+// variables, as a d×d row-major matrix: by position or named cov =, a
+// matrix [[...], ...] (full), its diagonal [v1, ..., vn], or one variance
+// v for every variable; named var =, the variances [v1, ..., vn] or one v;
+// named sd =, the standard deviations [s1, ..., sn] or one s.
+func (l *lowerer) covariance(a *grammar.Array, named Spread, n int, what string) ([]float64, CovForm, bool) {
 	cov := make([]float64, n*n)
+	// variance lowers one variance, or standard deviation, at.
+	variance := func(at *grammar.Array, x float64) (float64, bool) {
+		if !l.positiveSpread(named, at, x) {
+			return 0, false
+		}
+		if named != SpreadSD {
+			return x, true
+		}
+		if v := x * x; v > 0 && !math.IsInf(v, 0) {
+			return v, true
+		}
+		l.b.Errorf(pos(at.Pos), "sd = %s: its square, the variance, is beyond float64's range", FormatFloat(x))
+		return 0, false
+	}
 	switch {
 	case a.Number != nil:
 		v, ok := l.number(a.Pos, *a.Number)
+		if ok {
+			v, ok = variance(a, v)
+		}
 		for i := range n {
 			cov[i*n+i] = v
 		}
@@ -127,13 +219,26 @@ func (l *lowerer) covariance(a *grammar.Array, n int, what string) ([]float64, C
 	case len(a.Items) > 0 && a.Items[0].Number != nil:
 		vs, ok := l.numbers(a)
 		if ok && len(vs) != n {
-			l.b.Errorf(pos(a.Pos), "%s: the variances are a list of %d numbers, one per variable, or a %d×%d covariance matrix", what, n, n, n)
+			per := fmt.Sprintf("the variances are a list of %d numbers, one per variable, or a %d×%d covariance matrix", n, n, n)
+			switch named {
+			case SpreadSD:
+				per = fmt.Sprintf("sd = takes a list of %d standard deviations, one per variable, or one number for all", n)
+			case SpreadVar:
+				per = fmt.Sprintf("var = takes a list of %d variances, one per variable, or one number for all", n)
+			}
+			l.b.Errorf(pos(a.Pos), "%s: %s", what, per)
 			return nil, 0, false
 		}
 		for i, v := range vs {
+			if v, ok = variance(a.Items[i], v); !ok {
+				return nil, 0, false
+			}
 			cov[i*n+i] = v
 		}
 		return cov, DiagCov, ok
+	case named == SpreadSD || named == SpreadVar:
+		l.b.Errorf(pos(a.Pos), "%s = takes one number per variable, or one for all, not a matrix: a covariance matrix is cov = [[...], ...]", named)
+		return nil, 0, false
 	}
 	if len(a.Items) != n {
 		l.b.Errorf(pos(a.Pos), "%s: the covariance matrix has %s, expected %d", what, Plural(len(a.Items), "row"), n)

@@ -121,13 +121,27 @@ func (l *lowerer) space(g *grammar.Space) {
 			l.b.Errorf(pos(o.Pos), "%s takes %s, not %d", o.Family, map[int]string{1: "one argument, bernoulli(P)", 2: "two arguments, normal(MEAN, SD)"}[want], len(o.Args))
 			continue
 		}
-		for _, a := range o.Args {
-			e := x.expr(a)
-			if e != nil && !x.shallow(pos(a.Pos), e) {
+		for i, a := range o.Args {
+			named := SpreadPositional
+			if a.Named != nil {
+				switch {
+				case ob.Family == FamilyNormal && i == 1:
+					named, _ = l.spreadName(a.Named, false)
+				case ob.Family == FamilyNormal:
+					l.b.Errorf(pos(a.Named.Pos), "the mean of normal(MEAN, ...) is given by position; only its spread is named, sd = or var =")
+				default:
+					l.b.Errorf(pos(a.Named.Pos), "bernoulli(P) takes its probability by position, not named")
+				}
+			}
+			e := x.expr(a.Value)
+			if e != nil && !x.shallow(pos(a.Value.Pos), e) {
 				e = nil
 			}
 			if e != nil && mentions(e, ob.Column) {
-				l.b.Errorf(pos(a.Pos), "the distribution of %s cannot depend on %s itself", strconv.Quote(col), strconv.Quote(col))
+				l.b.Errorf(pos(a.Value.Pos), "the distribution of %s cannot depend on %s itself", strconv.Quote(col), strconv.Quote(col))
+			}
+			if e != nil && (named == SpreadSD || named == SpreadVar) {
+				e = l.observedSD(named, e)
 			}
 			ob.Args = append(ob.Args, e)
 		}
@@ -544,4 +558,26 @@ func (l *lowerer) checkBound(main *grammar.File) {
 		}
 		l.b.Errs = append(l.b.Errs, &Error{Pos: Pos{File: l.b.m.Source}, Msg: msg, Err: ErrUnknownData})
 	}
+}
+
+// observedSD returns the standard deviation of an observation whose
+// spread e is named sd = (e) or var = (its square root, computed here for
+// a number, which must then be positive, as must a standard deviation).
+func (l *lowerer) observedSD(named Spread, e Expr) Expr {
+	num, isNum := e.(*Num)
+	if isNum && !(num.Value > 0) {
+		what := "a standard deviation"
+		if named == SpreadVar {
+			what = "a variance"
+		}
+		l.b.Errorf(num.Pos, "%s = %s: %s must be positive", named, FormatFloat(num.Value), what)
+		return nil
+	}
+	switch {
+	case named == SpreadSD:
+		return e
+	case isNum:
+		return &Num{Pos: num.Pos, Value: math.Sqrt(num.Value)}
+	}
+	return &Call{Pos: e.Position(), Fn: FnSqrt, Args: []Expr{e}}
 }

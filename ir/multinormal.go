@@ -47,6 +47,15 @@ type MultiNormal struct {
 	Mean     [][]float64 // Mean[u][i]: the mean of Children[i] in configuration u
 	Cov      [][]float64 // Cov[u]: the covariance matrix in configuration u, d×d row-major, symmetric positive definite
 	Form     CovForm     // how the covariances were written (or are to be learned)
+	Spread   []Spread    // how each configuration's covariance was named (sd =, var =, cov =), or nil: by position
+}
+
+// SpreadOf returns how configuration u's covariance was written.
+func (d *MultiNormal) SpreadOf(u int) Spread {
+	if u < len(d.Spread) {
+		return d.Spread[u]
+	}
+	return SpreadPositional
 }
 
 func (d *MultiNormal) Position() Pos { return d.Pos }

@@ -588,6 +588,7 @@ func (p *parser) value() *grammar.Value {
 		p.expect("(", "after normal, as in normal(MEAN, SD)")
 		n.Mean = p.array("the mean of normal(MEAN, SD)")
 		p.expect(",", "between the mean and the standard deviation (or covariance)")
+		n.Named = p.argName()
 		n.Spread = p.array("the standard deviation of normal(MEAN, SD), or the covariance of normal([MEANS], COV)")
 		p.expect(")", "to close normal(MEAN, SD)")
 		v.Normal = n
@@ -595,6 +596,18 @@ func (p *parser) value() *grammar.Value {
 		p.fail(p.tok.Pos, "expected a probability, a vector [p1, p2, ...] or normal(MEAN, SD), found %s", describe(p.tok))
 	}
 	return v
+}
+
+// argName parses `NAME =` before an argument, if the current token is a
+// word followed by "=", or returns nil.
+func (p *parser) argName() *grammar.ArgName {
+	if p.tok.Type != grammar.Ident || p.peek().Type != grammar.Punct || p.peek().Value != "=" {
+		return nil
+	}
+	a := &grammar.ArgName{Pos: p.tok.Pos, Name: p.tok.Value}
+	p.next()
+	p.next()
+	return a
 }
 
 // array parses a number or a bracketed list of arrays; what names it in

@@ -142,6 +142,14 @@ var differentialOnly = []string{
 	`P(F | A) = not not A`, `P(F | A) = (A`, `P(F | A) = ()`, `P(F | A) = (A))`, `P(F | A) = A and -> B`, `P(F | A) = A or A -> B`,
 	`P(F | A) = "a b" and 1`, `P(F | A) = A query P(F)`, `P(F | A) = A = "x y" and B != C`, `P(F | A) = A and not ( B`,
 	`P(F | A) = A B`, `P(F | A) = not -> B`, `P(F | and) = and and and`, `P(F | or) = or or or or`,
+	// Named arguments: normal(0, sd = 2), d ~ normal(w, var = v).
+	`P(X) = normal(0, sd = 2)`, `P(X) = normal(0, sd =)`, `P(X) = normal(0, sd 2)`, `P(X) = normal(sd = 0, 2)`,
+	`P(X) = normal(0, = 2)`, `P(X) = normal(0, sd = = 2)`, `P(X) = normal(0, "sd" = 2)`, `P(X) = normal(0, sd == 2)`,
+	`P(X) = normal(0, sd = [1, 2])`, `P(X) = normal(0, sd = var = 2)`, `P(X) = normal(0, 1 = 2)`, `P(X) = { a: normal(0, var = 1) b: normal(1, x = 2) }`,
+	`space H { d ~ normal(w, sd = s) }`, `space H { d ~ normal(w, var = s^2) }`, `space H { d ~ normal(w, sd = ) }`,
+	`space H { d ~ normal(sd = w, s) }`, `space H { d ~ normal(w, sd == s) }`, `space H { d ~ normal(w, sd = s = t) }`,
+	`space H { d ~ normal(w, s = ) }`, `space H { d ~ bernoulli(p = sigmoid(w)) }`, `space H { d ~ normal(w, sd = (s)) }`,
+	`space H { d ~ normal(w, sd = -1) }`, `space H { d ~ normal(w, "sd" = 1) }`, `space H { d ~ normal(w, sd = x-1) }`,
 	// Information measures.
 	`entropy(X)`, `entropy(X, Y | A=a, x=1.5)`, `entropy({X, Y} | A=a)`, `entropy()`, `entropy(`, `entropy(X |)`,
 	`MI(X, Y)`, `MI(X, Y | A=a)`, `MI({A, B}, C | D=d)`, `MI(X)`, `MI(X, )`, `MI`, `query entropy(X | A=a)`,

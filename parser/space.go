@@ -120,7 +120,16 @@ func (p *parser) observe() *grammar.Observe {
 	o.Family = p.tok.Value
 	p.next()
 	p.expect("(", "after "+o.Family)
-	o.Args = p.exprList(0)
+	for {
+		a := &grammar.Arg{Pos: p.tok.Pos}
+		a.Named = p.argName()
+		a.Value = p.expr(0)
+		o.Args = append(o.Args, a)
+		if !p.is(",") {
+			break
+		}
+		p.next()
+	}
 	p.expect(")", "to close "+o.Family+"(...)")
 	return o
 }

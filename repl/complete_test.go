@@ -45,7 +45,7 @@ func TestComplete(t *testing.T) {
 		{"P(Campfire | do(Storm=f", -1, "P(Campfire | do(Storm=", "", []string{"false"}},
 		{"P(Campfire | Thunder~[0.5, 0.5], Li", -1, "P(Campfire | Thunder~[0.5, 0.5], ", "", []string{"Lightning"}},
 		{"P(B", -1, "P(", "", []string{"BusTourGroup"}},
-		{"P(Nope=", -1, "P(Nope=", "", []string{"BusTourGroup", "Campfire", "ForestFire", "Gibbs", "Lightning", "MAP", "MDL", "MI", "ML", "MPE", "P", "Storm", "Thunder", "and", "bernoulli", "bool", "by", "conjunction", "data", "density", "do", "else", "entropy", "expect", "false", "from", "given", "if", "import", "in", "indep", "leak", "learn", "lookup", "mixture", "naive_bayes", "noisy_max", "noisy_or", "normal", "normalize", "not", "of", "or", "prior", "query", "real", "space", "tan", "true", "uniform", "var", "with", "within"}},
+		{"P(Nope=", -1, "P(Nope=", "", []string{"BusTourGroup", "Campfire", "ForestFire", "Gibbs", "Lightning", "MAP", "MDL", "MI", "ML", "MPE", "P", "Storm", "Thunder", "and", "bernoulli", "bool", "by", "conjunction", "cov", "data", "density", "do", "else", "entropy", "expect", "false", "from", "given", "if", "import", "in", "indep", "leak", "learn", "lookup", "mixture", "naive_bayes", "noisy_max", "noisy_or", "normal", "normalize", "not", "of", "or", "prior", "query", "real", "sd", "space", "tan", "true", "uniform", "var", "with", "within"}},
 		{":", -1, "", "", prefixed(commandNames(), "")},
 		{":ob", -1, "", "", []string{":observe "}},
 		{"  :re", -1, "  ", "", []string{":reload"}},

@@ -2,6 +2,7 @@ package source
 
 import (
 	"bufio"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -105,7 +106,16 @@ func formula(m *ir.Model, parents []ir.VarID, f ir.Formula, prec int) string {
 	case *ir.FormulaVar:
 		return name(f.Parent)
 	case *ir.FormulaState:
-		return name(f.Parent) + " = " + word(m.Vars[parents[f.Parent]].States[f.State])
+		state := m.Vars[parents[f.Parent]].States[f.State]
+		if !f.Negate {
+			return name(f.Parent) + " = " + word(state)
+		}
+		// A != s, unless a parent is named s: A != s would then compare
+		// A with that parent.
+		if !slices.ContainsFunc(parents, func(p ir.VarID) bool { return m.Vars[p].Name == state }) {
+			return name(f.Parent) + " != " + word(state)
+		}
+		s, own = "not "+name(f.Parent)+" = "+word(state), 2
 	case *ir.FormulaSame:
 		op := " == "
 		if f.Negate {

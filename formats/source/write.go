@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -151,7 +152,18 @@ func vector(xs []float64) string {
 // normal(MEAN, SD) per parent configuration.
 func writeGaussian(b *bufio.Writer, m *ir.Model, g *ir.Gaussian) {
 	writeDensities(b, m, importer.CPTTitle(m, g.Child, g.Parents), g.Parents, len(g.Mean), func(r int) string {
-		return "normal(" + ir.FormatFloat(g.Mean[r]) + ", " + ir.FormatFloat(g.SD[r]) + ")"
+		spread := ir.FormatFloat(g.SD[r])
+		switch g.SpreadOf(r) {
+		case ir.SpreadSD:
+			spread = "sd = " + spread
+		case ir.SpreadVar:
+			if v, ok := g.VarOf(r); ok {
+				spread = "var = " + ir.FormatFloat(v)
+			} else {
+				spread = "sd = " + spread
+			}
+		}
+		return "normal(" + ir.FormatFloat(g.Mean[r]) + ", " + spread + ")"
 	})
 }
 
@@ -175,15 +187,25 @@ func writeMultiNormal(b *bufio.Writer, m *ir.Model, d *ir.MultiNormal) {
 	title += ")"
 	writeDensities(b, m, title, d.Parents, len(d.Mean), func(r int) string {
 		c := d.Cov[r]
-		var cov string
-		switch d.Form {
-		case ir.SphericalCov:
-			cov = ir.FormatFloat(c[0])
-		case ir.DiagCov:
-			diag := make([]float64, n)
-			for i := range n {
-				diag[i] = c[i*n+i]
+		named := d.SpreadOf(r)
+		// The variances, as standard deviations if so named: the square
+		// root of a float64's square (in range) is that float64 again.
+		diag := make([]float64, n)
+		for i := range n {
+			diag[i] = c[i*n+i]
+			if named == ir.SpreadSD {
+				diag[i] = math.Sqrt(diag[i])
 			}
+		}
+		var cov string
+		switch {
+		case d.Form == ir.SphericalCov:
+			cov = ir.FormatFloat(diag[0])
+		case d.Form == ir.DiagCov:
+			cov = vector(diag)
+		case (named == ir.SpreadSD || named == ir.SpreadVar) && diagonal(c, n):
+			// A row named sd = or var = in a density with a full matrix
+			// elsewhere: its diagonal, so named.
 			cov = vector(diag)
 		default:
 			rows := make([]string, n)
@@ -191,9 +213,27 @@ func writeMultiNormal(b *bufio.Writer, m *ir.Model, d *ir.MultiNormal) {
 				rows[i] = vector(c[i*n : (i+1)*n])
 			}
 			cov = "[" + strings.Join(rows, ", ") + "]"
+			if named != ir.SpreadCov {
+				named = ir.SpreadPositional // a matrix is a covariance, by position
+			}
+		}
+		if named != ir.SpreadPositional {
+			cov = named.String() + " = " + cov
 		}
 		return "normal(" + vector(d.Mean[r]) + ", " + cov + ")"
 	})
+}
+
+// diagonal reports whether the n×n row-major matrix c is diagonal.
+func diagonal(c []float64, n int) bool {
+	for i := range n {
+		for j := range n {
+			if i != j && c[i*n+j] != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // writeDensities writes title = VALUE for no parents, else one aligned row

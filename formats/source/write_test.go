@@ -216,6 +216,79 @@ func TestRoundTripStructure(t *testing.T) {
 	}
 }
 
+// TestRoundTripNamedSpread: normal's named spreads are written with their
+// names and numbers as read (var = 2, whose square root squared is not 2,
+// included), and read back to bit-identical densities.
+func TestRoundTripNamedSpread(t *testing.T) {
+	m, err := pbl.Load("m.pbl", []byte(`var A: bool
+var x, y, u, v, r, s: real
+P(A) = 0.3
+P(x | A) = { true: normal(0, var = 2)  false: normal(1, sd = 0.1) }
+P(r) = normal(-1, 3)
+P(y, u | A) = { true: normal([0, 1], sd = [0.1, 3])  false: normal([1, 2], var = [2, 0.3]) }
+P(v, s) = normal([0, 0], sd = 0.7)
+var e, f: real
+P(e, f | A) = { true: normal([0, 1], cov = [[1, 0.5], [0.5, 2]])  false: normal([1, -1], var = [1, 2]) }
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := source.Write(&buf, m, ""); err != nil {
+		t.Fatal(err)
+	}
+	back := roundTrip(t, m)
+	if d := sameModel(m, back); d != "" {
+		t.Errorf("%s\n%s", d, buf.String())
+	}
+	for _, name := range []string{"y", "v", "e"} {
+		a, _ := m.Lookup(name)
+		da, db := m.MultiNormal(a.ID), back.MultiNormal(a.ID)
+		for u := range da.Cov {
+			for i, c := range da.Cov[u] {
+				if math.Float64bits(c) != math.Float64bits(db.Cov[u][i]) {
+					t.Errorf("the covariance of %s, row %d, entry %d: %v read back as %v\n%s", name, u, i, c, db.Cov[u][i], buf.String())
+				}
+			}
+		}
+	}
+	for _, want := range []string{"normal(0, var = 2)", "normal(1, sd = 0.1)", "normal(-1, 3)",
+		"normal([0, 1], sd = [0.1, 3])", "normal([1, 2], var = [2, 0.3])", "normal([0, 0], sd = 0.7)",
+		"normal([0, 1], cov = [[1, 0.5], [0.5, 2]])", "normal([1, -1], var = [1, 2])"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("written text lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+// TestRoundTripFormulaNe: A != s (a state) is written as such and reads
+// back as the same table; A != B (a parent) stays a comparison of parents.
+func TestRoundTripFormulaNe(t *testing.T) {
+	m, err := pbl.Load("m.pbl", []byte(`var A, Y, Z: bool
+var S, lo: {lo, hi, "not"}
+P(A) = 0.3
+P(S) = [0.2, 0.3, 0.5]
+P(lo) = [0.6, 0.3, 0.1]
+P(Y | A, S) = A and S != hi or not S != "not"
+P(Z | S, lo) = S != lo or S == hi
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := source.Write(&buf, m, ""); err != nil {
+		t.Fatal(err)
+	}
+	if d := sameModel(m, roundTrip(t, m)); d != "" {
+		t.Errorf("%s\n%s", d, buf.String())
+	}
+	for _, want := range []string{`= A and S != hi or not S != "not"`, `= S != lo or S = hi`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("written text lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
 func TestRoundTripCompact(t *testing.T) {
 	m, err := pbl.Load("m.pbl", []byte(`var A, leak, not, Y, Z, W: bool
 var S: {hi, "else", no}

@@ -17,7 +17,7 @@ syn iskeyword @,48-57,_,192-255
 " Statements and declarations.
 syn keyword pblStatement   import query expect learn from with within
 syn keyword pblDeclaration var data space mixture naive_bayes tan
-syn keyword pblKeyword     given of normalize in by prior if else leak
+syn keyword pblKeyword     given of normalize in by prior if else leak sd cov
 syn keyword pblType        bool real
 syn keyword pblBoolean     true false
 syn keyword pblLogic       and or not

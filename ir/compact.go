@@ -80,9 +80,12 @@ func evalFormula(f Formula, a []int, states [][]string) bool {
 }
 
 // Params returns the noisy-OR's number of free parameters: one per
-// active parent state (a bool parent's true), and the leak.
+// active parent state (a bool parent's true), and the leak if it has one.
 func (d *NoisyOr) Params() int {
-	n := 1
+	n := 0
+	if d.Leak != 0 {
+		n++
+	}
 	for _, l := range d.Link {
 		for _, p := range l {
 			if p != 0 {
@@ -95,10 +98,14 @@ func (d *NoisyOr) Params() int {
 
 // Params returns the noisy-MAX's number of free parameters: k − 1 for
 // each active parent state (one whose link is not the point mass on the
-// child's last state) and for the leak, the child having k states.
+// child's last state) and for the leak if it has one, the child having k
+// states.
 func (d *NoisyMax) Params() int {
 	k := len(d.Leak)
-	n := 1
+	n := 0
+	if !absent(d.Leak) {
+		n++
+	}
 	for _, l := range d.Link {
 		for _, dist := range l {
 			if !absent(dist) {

@@ -45,6 +45,7 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 	mn := &MultiNormal{Pos: pos(d.Pos), Children: children, Parents: parents,
 		Mean: make([][]float64, rows), Cov: make([][]float64, rows)}
 	forms := map[CovForm]bool{}
+	rowForms := make([]CovForm, rows)
 	normal := func(v *grammar.Value, u int) bool {
 		if v.Normal == nil {
 			l.b.Errorf(pos(v.Pos), "%s is a joint density of real-valued variables: give normal([MEANS], COV)", what)
@@ -61,6 +62,7 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 		}
 		mn.Mean[u], mn.Cov[u] = mean, cov
 		forms[form] = true
+		rowForms[u] = form
 		return true
 	}
 	body := d.Body
@@ -87,6 +89,9 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 		mn.Form = DiagCov
 	default:
 		mn.Form = SphericalCov
+	}
+	if len(forms) > 1 {
+		mn.Forms = rowForms
 	}
 	l.b.SetMultiNormal(mn)
 }

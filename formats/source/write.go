@@ -176,7 +176,7 @@ func writeMultiNormal(b *bufio.Writer, m *ir.Model, d *ir.MultiNormal) {
 	writeDensities(b, m, title, d.Parents, len(d.Mean), func(r int) string {
 		c := d.Cov[r]
 		var cov string
-		switch d.Form {
+		switch d.FormOf(r) {
 		case ir.SphericalCov:
 			cov = ir.FormatFloat(c[0])
 		case ir.DiagCov:

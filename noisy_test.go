@@ -3,10 +3,14 @@ package pbl_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl"
@@ -211,9 +215,7 @@ func TestNoisyTablesRoundTrip(t *testing.T) {
 				continue
 			}
 			for v := range m.Vars {
-				if got, want := back.Factor(ir.VarID(v)).Vals, m.Factor(ir.VarID(v)).Vals; !slices.Equal(got, want) {
-					t.Errorf("%s%s: %s read back as %v, want %v", name, ext, m.Vars[v].Name, got, want)
-				}
+				checkReadBack(t, name+ext+": "+m.Vars[v].Name, back.Table(ir.VarID(v)), m.Factor(ir.VarID(v)).Vals)
 			}
 		}
 	}
@@ -250,5 +252,147 @@ func TestNoisyTablesRoundTrip(t *testing.T) {
 	}
 	if got, _ := ans.Prob("A=true"); got != 1 {
 		t.Errorf("P(A=true | Y=true, B=false) = %v, want 1", got)
+	}
+}
+
+// TestNoisyRandomRoundTrip: random noisy_max and noisy_or tables whose
+// links and leaks are off by up to the tolerance, either way, and hold
+// exact zeros: every table is the closed form's, non-negative, its rows
+// summing to 1, and every table format reads back what pbl writes.
+func TestNoisyRandomRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 3))
+	dir := t.TempDir()
+	dist := func(k int) []float64 {
+		d := make([]float64, k)
+		sum := 0.0
+		for i := range d {
+			if rng.IntN(3) > 0 { // a third of the entries exactly 0
+				d[i] = float64(1+rng.IntN(99)) / 100
+			}
+			sum += d[i]
+		}
+		if sum == 0 {
+			d[k-1], sum = 1, 1
+		}
+		for i := range d {
+			d[i] /= sum
+			d[i] = math.Round(d[i]*1e4) / 1e4 // a decimal as written
+		}
+		// Off by up to 9e-7 either way, on a non-zero entry.
+		for i := range d {
+			if d[i] != 0 {
+				delta := (rng.Float64()*2 - 1) * 9e-7
+				if d[i]+delta > 1 { // a probability above 1 is an error
+					delta = -delta
+				}
+				d[i] += delta
+				break
+			}
+		}
+		s := 0.0
+		for _, x := range d {
+			s += x
+		}
+		if !(math.Abs(s-1) <= 9.9e-7) {
+			for i := range d { // keep the written sum within the tolerance
+				if x := d[i] + 1 - s; x >= 0 && x <= 1 {
+					d[i] = x
+					break
+				}
+			}
+		}
+		return d
+	}
+	vec := func(d []float64) string {
+		s := make([]string, len(d))
+		for i, x := range d {
+			s[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		return "[" + strings.Join(s, ", ") + "]"
+	}
+	for trial := range 30 {
+		k := 2 + trial%3
+		n := 1 + trial%3
+		var src strings.Builder
+		var names, links []string
+		lk := make([][]float64, n)
+		for i := range n {
+			name := fmt.Sprintf("A%d", i)
+			names = append(names, name)
+			fmt.Fprintf(&src, "var %s: bool\nP(%s) = %v\n", name, name, float64(1+rng.IntN(9))/10)
+			lk[i] = dist(k)
+			links = append(links, name+": "+vec(lk[i]))
+		}
+		leak := dist(k)
+		links = append(links, "leak: "+vec(leak))
+		states := []string{"s0", "s1", "s2", "s3"}[:k]
+		fmt.Fprintf(&src, "var C: {%s}\nP(C | %s) = noisy_max(%s)\n", strings.Join(states, ", "), strings.Join(names, ", "), strings.Join(links, ", "))
+		m, err := pbl.Load("random.pbl", []byte(src.String()))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src.String())
+		}
+		c, _ := m.Lookup("C")
+		vals := m.Table(c.ID).Factor.Vals
+		off := make([]float64, k)
+		off[k-1] = 1
+		for r := 0; r < 1<<n; r++ {
+			causes := [][]float64{leak}
+			for i := range n {
+				if r>>(n-1-i)&1 == 0 { // A_i = true
+					causes = append(causes, lk[i])
+				} else {
+					causes = append(causes, off)
+				}
+			}
+			want := noisyMaxRow(causes...)
+			sum := 0.0
+			for j := range k {
+				got := vals[r*k+j]
+				sum += got
+				if !(math.Abs(got-want[j]) <= 1e-14) || got < 0 || (want[j] == 0) != (got == 0) {
+					t.Errorf("trial %d row %d state %d: %v, want %v\n%s", trial, r, j, got, want[j], src.String())
+				}
+			}
+			if !(math.Abs(sum-1) <= 4e-16) {
+				t.Errorf("trial %d row %d sums to 1%+v", trial, r, sum-1)
+			}
+		}
+		for _, ext := range []string{".bif", ".net", ".uai", ".xml", ".pbl"} {
+			path := filepath.Join(dir, fmt.Sprintf("r%d%s", trial, ext))
+			var buf bytes.Buffer
+			if err := pbl.Write(&buf, m, ext); err != nil {
+				t.Errorf("trial %d: write %s: %v", trial, ext, err)
+				continue
+			}
+			if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			back, err := pbl.LoadFile(path)
+			if err != nil {
+				t.Errorf("trial %d: %s does not read back: %v", trial, ext, err)
+				continue
+			}
+			checkReadBack(t, fmt.Sprintf("trial %d%s", trial, ext), back.Table(c.ID), vals)
+		}
+	}
+}
+
+// checkReadBack: a table read back from a file holds, as written, the
+// numbers want exactly, and as the engines multiply them want within
+// rounding (a row that sums to 1 within a few ulps is renormalised on
+// reading, as every row is).
+func checkReadBack(t *testing.T, what string, back *ir.CPT, want []float64) {
+	t.Helper()
+	if back == nil {
+		t.Errorf("%s: no table read back", what)
+		return
+	}
+	if got := back.Written().Vals; !slices.Equal(got, want) {
+		t.Errorf("%s: written as %v, want %v", what, got, want)
+	}
+	for i, x := range back.Factor.Vals {
+		if !(math.Abs(x-want[i]) <= 5e-16) || (x == 0) != (want[i] == 0) {
+			t.Errorf("%s: entry %d read back as %v, want %v", what, i, x, want[i])
+		}
 	}
 }

@@ -256,7 +256,7 @@ func answerFit(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.Data
 func answerVarHyp(ctx context.Context, m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error) {
 	h := q.Hyp
 	v := m.Vars[h.Var]
-	rows, err := varRows(ctx, m, h.Data, q.Pos, opt.RegularFilesOnly)
+	rows, err := varRows(ctx, m, h.Data, h.Var, q.Pos, opt.RegularFilesOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +319,7 @@ func answerVarHyp(ctx context.Context, m *ir.Model, q *ir.Query, opt AnswerOptio
 
 // varRows returns the rows of t as evidence on m's variables, refusing a
 // file that is not a regular file if regularOnly.
-func varRows(ctx context.Context, m *ir.Model, t *ir.DataTable, at ir.Pos, regularOnly bool) ([][]ir.Obs, error) {
+func varRows(ctx context.Context, m *ir.Model, t *ir.DataTable, hyp ir.VarID, at ir.Pos, regularOnly bool) ([][]ir.Obs, error) {
 	var rows [][]ir.Obs
 	if t.File == "" {
 		for _, r := range t.Rows {
@@ -350,6 +350,15 @@ func varRows(ctx context.Context, m *ir.Model, t *ir.DataTable, at ir.Pos, regul
 			return nil, ctx.Err()
 		}
 		return nil, err
+	}
+	for j, col := range b.Reals {
+		// Each row is discrete evidence: a real column would be left out
+		// of the likelihood, silently (as an inline table's is refused
+		// when the query is lowered).
+		if col != nil {
+			return nil, &ir.Error{Pos: at, Msg: fmt.Sprintf("the data %s has a column of the real-valued %s: the rows of P(%s | D) are observations of discrete variables",
+				strconv.Quote(t.Name), ir.Quote(m.Vars[b.Vars[j]].Name), ir.Quote(m.Vars[hyp].Name))}
+		}
 	}
 	for i := range b.N {
 		if i%4096 == 0 && ctx.Err() != nil {

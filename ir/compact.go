@@ -86,9 +86,12 @@ func evalFormula(f Formula, a []int, states [][]string) bool {
 }
 
 // Params returns the noisy-OR's number of free parameters: one per
-// active parent state (a bool parent's true), and the leak.
+// active parent state (a bool parent's true), and the leak if it has one.
 func (d *NoisyOr) Params() int {
-	n := 1
+	n := 0
+	if d.Leak != 0 {
+		n++
+	}
 	for _, l := range d.Link {
 		for _, p := range l {
 			if p != 0 {
@@ -101,10 +104,14 @@ func (d *NoisyOr) Params() int {
 
 // Params returns the noisy-MAX's number of free parameters: k − 1 for
 // each active parent state (one whose link is not the point mass on the
-// child's last state) and for the leak, the child having k states.
+// child's last state) and for the leak if it has one, the child having k
+// states.
 func (d *NoisyMax) Params() int {
 	k := len(d.Leak)
-	n := 1
+	n := 0
+	if !absent(d.Leak) {
+		n++
+	}
 	for _, l := range d.Link {
 		for _, dist := range l {
 			if !absent(dist) {
@@ -151,47 +158,96 @@ func tableOf(m *Model, pos Pos, child VarID, parents []VarID, row func(a []int, 
 	return &CPT{Pos: pos, Child: child, Parents: append([]VarID(nil), parents...), Factor: f}
 }
 
-// noisyOrTable computes d's table.
+// noisyOrTable computes d's table: a noisy-OR is the noisy-MAX of a bool
+// child whose links are [p, 1 − p].
 func noisyOrTable(m *Model, d *NoisyOr) *CPT {
-	return tableOf(m, d.Pos, d.Child, d.Parents, func(a []int, dst []float64) {
-		off := 1 - d.Leak
-		for i, s := range a {
-			off *= 1 - d.Link[i][s]
-		}
-		dst[0], dst[1] = 1-off, off
-	})
-}
-
-// noisyMaxTable computes d's table from the cumulative distributions of
-// the links, summed from the child's last state.
-func noisyMaxTable(m *Model, d *NoisyMax) *CPT {
-	k := len(d.Leak)
-	cum := func(dist []float64) []float64 {
-		c := make([]float64, k+1) // c[j] = Σ_{t ≥ j} dist[t]; c[0] = 1, c[k] = 0
-		for j := k - 1; j > 0; j-- {
-			c[j] = c[j+1] + dist[j]
-		}
-		c[0] = 1
-		return c
-	}
-	leak := cum(d.Leak)
+	bern := func(p float64) []float64 { return []float64{p, 1 - p} }
 	links := make([][][]float64, len(d.Link))
 	for i, l := range d.Link {
 		links[i] = make([][]float64, len(l))
-		for s, dist := range l {
-			links[i][s] = cum(dist)
+		for s, p := range l {
+			links[i][s] = bern(p)
 		}
 	}
-	c := make([]float64, k+1)
-	return tableOf(m, d.Pos, d.Child, d.Parents, func(a []int, dst []float64) {
-		copy(c, leak)
+	return noisyTable(m, d.Pos, d.Child, d.Parents, links, bern(d.Leak))
+}
+
+// noisyMaxTable computes d's table from its renormalised links and leak.
+func noisyMaxTable(m *Model, d *NoisyMax) *CPT {
+	return noisyTable(m, d.Pos, d.Child, d.Parents, d.Link, d.Leak)
+}
+
+// noisyTable computes the table of a noisy-MAX whose links (link[i][s],
+// parent i in state s) and leak are distributions of the child, each
+// summing to 1. With F_c(j) the probability that cause c alone gives the
+// child y_j or a milder state (Σ_{t ≥ j} of its distribution d_c), a row
+// is P(y_j) = Π_c F_c(j) − Π_c F_c(j+1). That difference is computed as
+// the telescoping sum
+//
+//	Σ_c Π_{c' < c} F_c'(j) · d_c[j] · Π_{c' > c} F_c'(j+1)
+//
+// whose terms are products of non-negative numbers: no entry comes out
+// negative by rounding (1 − (0.56 + 0.34 + 0.1) is −2.2e-16) and none
+// small is lost to cancellation (1 − (1 − 1e-20) is 0, where a cause of
+// probability 1e-20 must leave the state possible). Each row is then
+// divided by its sum, 1 within rounding, so that it sums to 1 as a CPT's
+// renormalised rows do. Causes that give the last state for certain (an
+// inactive state, an absent leak) are the factor 1 and are left out.
+func noisyTable(m *Model, pos Pos, child VarID, parents []VarID, link [][][]float64, leak []float64) *CPT {
+	k := len(leak)
+	type cause struct{ d, f []float64 } // the distribution, and f[j] = F(j) for j in 0..k
+	prep := func(d []float64) *cause {
+		if absent(d) {
+			return nil
+		}
+		f := make([]float64, k+1) // f[k] = 0
+		for j := k - 1; j > 0; j-- {
+			f[j] = f[j+1] + d[j]
+		}
+		f[0] = 1
+		return &cause{d, f}
+	}
+	leakC := prep(leak)
+	links := make([][]*cause, len(link))
+	for i, l := range link {
+		links[i] = make([]*cause, len(l))
+		for s, d := range l {
+			links[i][s] = prep(d)
+		}
+	}
+	cs := make([]*cause, 0, len(parents)+1)
+	suf := make([]float64, len(parents)+2)
+	return tableOf(m, pos, child, parents, func(a []int, dst []float64) {
+		cs = cs[:0]
+		if leakC != nil {
+			cs = append(cs, leakC)
+		}
 		for i, s := range a {
-			for j := 1; j < k; j++ {
-				c[j] *= links[i][s][j]
+			if c := links[i][s]; c != nil {
+				cs = append(cs, c)
 			}
 		}
+		if len(cs) == 0 {
+			dst[k-1] = 1 // no cause active: the distinguished state
+			return
+		}
+		n := len(cs)
+		sum := 0.0
 		for j := range k {
-			dst[j] = c[j] - c[j+1]
+			suf[n] = 1
+			for c := n - 1; c >= 0; c-- {
+				suf[c] = suf[c+1] * cs[c].f[j+1]
+			}
+			pre, p := 1.0, 0.0
+			for c, x := range cs {
+				p += pre * x.d[j] * suf[c+1]
+				pre *= x.f[j]
+			}
+			dst[j] = p
+			sum += p
+		}
+		for j := range dst {
+			dst[j] /= sum
 		}
 	})
 }
@@ -390,7 +446,9 @@ func (l *lowerer) noisy(d *grammar.Dist, n *grammar.Noisy, child VarID, parents 
 		l.b.setCompact(nd)
 		return
 	}
-	l.b.setCompact(&NoisyMax{Pos: pos(d.Pos), Child: child, Parents: parents, Link: links, Leak: leak})
+	nd := &NoisyMax{Pos: pos(d.Pos), Child: child, Parents: parents, Link: links, Leak: leak}
+	nd.normalize()
+	l.b.setCompact(nd)
 }
 
 // link lowers one link or the leak: a probability (noisy_or; also a bool

@@ -111,6 +111,56 @@ type NoisyMax struct {
 	Leak    []float64     // a distribution of the child; the point mass on its last state if none
 
 	table *CPT
+
+	// The links and the leak as written, when renormalising changed
+	// them; else nil.
+	writtenLink [][][]float64
+	writtenLeak []float64
+}
+
+// Written returns the links and the leak with the numbers as they were
+// written, for writers; they are Link and Leak when renormalising
+// changed nothing. As a CPT's rows, links and a leak are accepted when
+// they sum to 1 within [RowTolerance], and renormalised.
+func (d *NoisyMax) Written() (link [][][]float64, leak []float64) {
+	if d.writtenLink == nil {
+		return d.Link, d.Leak
+	}
+	return d.writtenLink, d.writtenLeak
+}
+
+// normalize renormalises d's links and leak to sum to 1, keeping the
+// numbers as written if that changes any. It is called once, while the
+// model is built.
+func (d *NoisyMax) normalize() {
+	changed := false
+	norm := func(dist []float64) []float64 {
+		sum := 0.0
+		for _, p := range dist {
+			sum += p
+		}
+		if sum == 1 || !(sum > 0) {
+			return dist
+		}
+		changed = true
+		out := make([]float64, len(dist))
+		for i, p := range dist {
+			out[i] = p / sum
+		}
+		return out
+	}
+	link := make([][][]float64, len(d.Link))
+	for i, l := range d.Link {
+		link[i] = make([][]float64, len(l))
+		for s, dist := range l {
+			link[i][s] = norm(dist)
+		}
+	}
+	leak := norm(d.Leak)
+	if changed {
+		d.writtenLink, d.writtenLeak = d.Link, d.Leak
+		d.Link, d.Leak = link, leak
+	}
 }
 
 // Deterministic is a table that gives the child one state per parent

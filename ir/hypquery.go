@@ -259,7 +259,7 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 				errs.Add(pos(rest[0].Pos), "%s takes the data only: each row of %s is an observation given a hypothesis", QueryText(q), strconv.Quote(h.Data.Name))
 				return nil, errs
 			}
-			if h.Data.File == "" && h.Data.Vars == nil {
+			if h.Data.File == "" && (h.Data.Vars == nil || h.Data.HasReals()) {
 				errs.Add(pos(q.Given[0].Pos), "the data %s has columns that are not discrete variables of the model", strconv.Quote(h.Data.Name))
 				return nil, errs
 			}

@@ -50,13 +50,20 @@ type DataTable struct {
 	Cells     [][]string
 	CellPos   [][]Pos
 
-	// An inline table whose columns are all discrete variables of the
-	// model, resolved: nil otherwise (a table of a hypothesis space's
-	// data columns, x and d) and for a file.
-	Vars  []VarID   // the header's variables, in column order
-	Rows  [][]int32 // Rows[i][j]: state of Vars[j] in row i, or -1 if missing
-	Lines []Pos     // Lines[i]: position of row i
+	// An inline table whose columns are all variables of the model,
+	// resolved: nil otherwise (a table of a hypothesis space's data
+	// columns, x and d) and for a file. A real-valued variable's cells
+	// are numbers, read as a CSV file's are (see package data): Reals
+	// holds them, and Rows holds -1 in its column.
+	Vars  []VarID     // the header's variables, in column order
+	Rows  [][]int32   // Rows[i][j]: state of Vars[j] in row i, or -1 if missing or real-valued
+	Reals [][]float64 // Reals[i][j]: value of the real-valued Vars[j] in row i, NaN if missing; nil if no column is real-valued
+	Lines []Pos       // Lines[i]: position of row i
 }
+
+// HasReals reports whether a column of the resolved table t is a
+// real-valued variable.
+func (t *DataTable) HasReals() bool { return t.Reals != nil }
 
 // LearnStmt is `learn [X, Y] from DATA [with METHOD(options)]`. The
 // method and its options are as written: the learn package's registry of
@@ -199,10 +206,10 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 		t.CellPos = append(t.CellPos, at)
 	}
 	// A table of a space's data need not name variables: it is resolved
-	// only if every column is a discrete variable.
+	// only if every column is a variable.
 	if len(m.Spaces) > 0 {
 		for _, h := range d.Header {
-			if id, found := m.byName[h.Text()]; !found || !m.Vars[id].Discrete() {
+			if _, found := m.byName[h.Text()]; !found {
 				for _, r := range d.Rows {
 					if len(r.Cells) != len(d.Header) {
 						l.b.Errorf(pos(r.Pos), "data row has %s, expected %d (one for each column)", Plural(len(r.Cells), "cell"), len(d.Header))
@@ -219,9 +226,6 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 		switch {
 		case !found:
 			ok = false
-		case !m.Vars[id].Discrete():
-			l.b.Errorf(pos(h.Pos), "%q is real-valued; inline data tables hold discrete states", h.Text())
-			ok = false
 		case seen[id]:
 			ok = false
 		}
@@ -232,19 +236,34 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 		t.Vars = nil
 		return
 	}
+	hasReal := false
+	for _, v := range t.Vars {
+		hasReal = hasReal || !m.Vars[v].Discrete()
+	}
 	for _, r := range d.Rows {
 		if len(r.Cells) != len(t.Vars) {
 			l.b.Errorf(pos(r.Pos), "data row has %s, expected %d (one for each of %s)", Plural(len(r.Cells), "cell"), len(t.Vars), nameList(m, t.Vars))
 			continue
 		}
 		row := make([]int32, len(t.Vars))
+		var reals []float64
+		if hasReal {
+			reals = make([]float64, len(t.Vars))
+		}
 		good := true
 		for j, c := range r.Cells {
+			v := m.Vars[t.Vars[j]]
+			if !v.Discrete() {
+				row[j] = -1
+				x, ok := l.realCell(c, v)
+				reals[j] = x
+				good = good && ok
+				continue
+			}
 			if c.Missing {
 				row[j] = -1
 				continue
 			}
-			v := m.Vars[t.Vars[j]]
 			s := v.State(c.State.Text())
 			if s < 0 && v.Open {
 				v.States = append(v.States, c.State.Text())
@@ -259,9 +278,42 @@ func (l *lowerer) dataTable(d *grammar.Data) {
 		}
 		if good {
 			t.Rows = append(t.Rows, row)
+			if hasReal {
+				t.Reals = append(t.Reals, reals)
+			}
 			t.Lines = append(t.Lines, pos(r.Pos))
 		}
 	}
+	if hasReal && t.Reals == nil {
+		t.Reals = [][]float64{} // no row, but a real-valued column
+	}
+}
+
+// realCell reads a cell of the real-valued variable v in an inline data
+// table as package data reads a CSV file's: a number in the syntax of
+// strconv.ParseFloat; missing (NaN) when it is ?, "", NA or NaN; an
+// infinity or a number out of float64's range is an error.
+func (l *lowerer) realCell(c *grammar.Cell, v *Variable) (float64, bool) {
+	if c.Missing {
+		return math.NaN(), true
+	}
+	text := c.State.Text()
+	if text == "" || text == "NA" {
+		return math.NaN(), true
+	}
+	x, err := strconv.ParseFloat(text, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		l.b.Errorf(pos(c.Pos), "number %s for %s is out of range", text, Quote(v.Name))
+		return 0, false
+	case err != nil:
+		l.b.Errorf(pos(c.Pos), "%s is not a number (%s is real-valued)", strconv.Quote(text), Quote(v.Name))
+		return 0, false
+	case math.IsInf(x, 0):
+		l.b.Errorf(pos(c.Pos), "number %s for %s is not finite", text, Quote(v.Name))
+		return 0, false
+	}
+	return x, true // NaN written as such is a missing value
 }
 
 // learnStmt lowers a learn statement, or reports it and returns nil.
@@ -318,11 +370,11 @@ func (l *lowerer) learnStmt(s *grammar.Learn) *LearnStmt {
 		case t.Vars == nil:
 			var bad []string
 			for _, h := range t.Header {
-				if id, found := l.b.m.byName[h]; !found || !l.b.m.Vars[id].Discrete() {
+				if _, found := l.b.m.byName[h]; !found {
 					bad = append(bad, strconv.Quote(h))
 				}
 			}
-			l.b.Errorf(pos(s.Table.Pos), "data table %q has columns that are not discrete variables of the model (%s): learn reads variables' states", t.Name, strings.Join(bad, ", "))
+			l.b.Errorf(pos(s.Table.Pos), "data table %q has columns that are not variables of the model (%s): learn reads variables' values", t.Name, strings.Join(bad, ", "))
 			return nil
 		default:
 			ls.Table = t

@@ -48,6 +48,7 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 		Mean: make([][]float64, rows), Cov: make([][]float64, rows)}
 	forms := map[CovForm]bool{}
 	spread := make([]Spread, rows)
+	rowForms := make([]CovForm, rows)
 	normal := func(v *grammar.Value, u int) bool {
 		if v.Normal == nil {
 			l.b.Errorf(pos(v.Pos), "%s is a joint density of real-valued variables: give normal([MEANS], COV)", what)
@@ -68,6 +69,7 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 		}
 		mn.Mean[u], mn.Cov[u], spread[u] = mean, cov, named
 		forms[form] = true
+		rowForms[u] = form
 		return true
 	}
 	body := d.Body
@@ -97,6 +99,9 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 	}
 	if slices.ContainsFunc(spread, func(s Spread) bool { return s != SpreadPositional }) {
 		mn.Spread = spread
+	}
+	if len(forms) > 1 {
+		mn.Forms = rowForms
 	}
 	l.b.SetMultiNormal(mn)
 }

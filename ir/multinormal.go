@@ -48,6 +48,11 @@ type MultiNormal struct {
 	Cov      [][]float64 // Cov[u]: the covariance matrix in configuration u, d×d row-major, symmetric positive definite
 	Form     CovForm     // how the covariances were written (or are to be learned)
 	Spread   []Spread    // how each configuration's covariance was named (sd =, var =, cov =), or nil: by position
+
+	// Forms[u] is the form configuration u's covariance was written in,
+	// when the rows were written in different forms (Form is then the
+	// most general of them); nil when every row has Form.
+	Forms []CovForm
 }
 
 // SpreadOf returns how configuration u's covariance was written.
@@ -56,6 +61,14 @@ func (d *MultiNormal) SpreadOf(u int) Spread {
 		return d.Spread[u]
 	}
 	return SpreadPositional
+}
+
+// FormOf returns the form of configuration u's covariance.
+func (d *MultiNormal) FormOf(u int) CovForm {
+	if d.Forms != nil {
+		return d.Forms[u]
+	}
+	return d.Form
 }
 
 func (d *MultiNormal) Position() Pos { return d.Pos }
@@ -229,20 +242,28 @@ func sqNorm(w []float64) float64 {
 	return s * m * m
 }
 
-// Params returns the number of free parameters of d: the means, and the
-// covariances by their form (a full matrix n(n+1)/2 numbers, a diagonal n,
-// a spherical one 1, per configuration; tied, one matrix for all).
+// Params returns the number of free parameters of d: per configuration,
+// the n means and the covariance by the form it was written in (a full
+// matrix n(n+1)/2 numbers, a diagonal n, one variance 1); tied, one
+// matrix for every configuration.
 func (d *MultiNormal) Params() int {
 	n, k := len(d.Children), len(d.Mean)
-	switch d.Form {
-	case DiagCov:
-		return k * (n + n)
-	case SphericalCov:
-		return k * (n + 1)
-	case TiedCov:
+	if d.Form == TiedCov && d.Forms == nil {
 		return k*n + n*(n+1)/2
 	}
-	return k * (n + n*(n+1)/2)
+	p := 0
+	for u := range k {
+		p += n
+		switch d.FormOf(u) {
+		case DiagCov:
+			p += n
+		case SphericalCov:
+			p++
+		default:
+			p += n * (n + 1) / 2
+		}
+	}
+	return p
 }
 
 var errNotPD = &Error{Msg: "a covariance matrix is not positive definite"}

@@ -76,7 +76,11 @@ func Learn(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt Option
 		}
 		defer r.Close()
 		if mx != nil {
-			return timed(start)(learnMixture(m, mx, r, opt))
+			p, err := readPatterns(r, m)
+			if err != nil {
+				return nil, nil, err
+			}
+			return timed(start)(learnMixture(m, mx, p, r.States(), opt))
 		}
 		p, held, err := readPatternsUpTo(r, m, maxPatternCells)
 		if err != nil {
@@ -118,11 +122,22 @@ func Learn(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt Option
 	return out, rep, nil
 }
 
-// LearnTable learns from an inline data table, like Learn. The open
-// variables of m already have the table's states (lowering gave them).
+// LearnTable learns from an inline data table, like Learn: its columns
+// are those of a CSV file (states of discrete variables, numbers of real
+// ones), and its rows' lines, in the model file, position the errors
+// about rows. The open variables of m already have the table's states
+// (lowering gave them).
 func LearnTable(m *ir.Model, t *ir.DataTable, opt Options) (*ir.Model, *Report, error) {
 	b := &data.Batch{N: len(t.Rows), Cols: make([][]int32, len(t.Vars)), Reals: make([][]float64, len(t.Vars)), Vars: t.Vars}
-	for j := range t.Vars {
+	for j, v := range t.Vars {
+		if !m.Vars[v].Discrete() {
+			col := make([]float64, len(t.Rows))
+			for i, r := range t.Reals {
+				col[i] = r[j]
+			}
+			b.Reals[j] = col
+			continue
+		}
 		col := make([]int32, len(t.Rows))
 		for i, r := range t.Rows {
 			col[i] = r[j]
@@ -132,23 +147,34 @@ func LearnTable(m *ir.Model, t *ir.DataTable, opt Options) (*ir.Model, *Report, 
 	for _, l := range t.Lines {
 		b.Lines = append(b.Lines, l.Line)
 	}
-	return LearnBatch(m, b, opt)
+	return learnBatch(m, b, t.Pos.File, opt)
 }
 
 // LearnBatch learns from the rows of b, like Learn. b's state indices
 // must be those of m's variables, or of b.States for open variables (see
 // data.ReadAll).
 func LearnBatch(m *ir.Model, b *data.Batch, opt Options) (*ir.Model, *Report, error) {
+	return learnBatch(m, b, "", opt)
+}
+
+// learnBatch is LearnBatch, b's rows being lines of file (for messages).
+func learnBatch(m *ir.Model, b *data.Batch, file string, opt Options) (*ir.Model, *Report, error) {
 	start := time.Now()
 	if opt.Method.iterative() {
 		if err := checkModel(m, opt); err != nil {
 			return nil, nil, err
 		}
-		if len(m.Mixtures) > 0 {
-			return nil, nil, modelErrorf("a mixture is learned from a CSV file, whose columns hold its real values")
+		mx, err := mixtureModel(m)
+		if err != nil {
+			return nil, nil, err
 		}
 		p := newPatterns(len(m.Vars))
+		p.reals = densityVars(m)
+		p.file = file
 		p.add(b)
+		if mx != nil {
+			return timed(start)(learnMixture(m, mx, p, b.States, opt))
+		}
 		return timed(start)(learnIterative(m.WithStates(b.States), p, opt))
 	}
 	var cols []ir.VarID

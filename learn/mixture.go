@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/mixture"
 )
@@ -107,19 +106,17 @@ func mixtureRows(p *patterns, vars []ir.VarID) *mixture.Matrix {
 	return mixture.NewMatrix(n, len(vars), vals)
 }
 
-// learnMixture learns the mixture mx of m from the rows of r: by package
-// mixture if it is a pure mixture (pureMixture), else by network EM.
-func learnMixture(m *ir.Model, mx *ir.Mixture, r *data.Reader, opt Options) (*ir.Model, *Report, error) {
-	p, err := readPatterns(r, m)
-	if err != nil {
-		return nil, nil, err
-	}
+// learnMixture learns the mixture mx of m from the rows p (states: the
+// open variables' states they were read with): by package mixture if it
+// is a pure mixture (pureMixture), else by network EM.
+func learnMixture(m *ir.Model, mx *ir.Mixture, p *patterns, states map[ir.VarID][]string, opt Options) (*ir.Model, *Report, error) {
 	if p.n == 0 {
 		return nil, nil, ErrNoRows
 	}
 	if !pureMixture(m, mx, p, opt) {
-		return learnIterative(m.WithStates(r.States()), p, opt)
+		return learnIterative(m.WithStates(states), p, opt)
 	}
+	var err error
 	x := mixtureRows(p, mx.Vars)
 	k := len(m.Vars[mx.Component].States)
 	if x.Rows < k {
@@ -134,7 +131,7 @@ func learnMixture(m *ir.Model, mx *ir.Mixture, r *data.Reader, opt Options) (*ir
 	if err != nil {
 		var me *mixture.Error
 		if errors.As(err, &me) && me.Row > 0 {
-			return nil, nil, &ir.Error{Pos: ir.Pos{File: r.File()}, Msg: fmt.Sprintf("data row %d: %s", me.Row, me.Msg), Err: err}
+			return nil, nil, &ir.Error{Pos: ir.Pos{File: p.file}, Msg: fmt.Sprintf("data row %d: %s", me.Row, me.Msg), Err: err}
 		}
 		return nil, nil, err
 	}

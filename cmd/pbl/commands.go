@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pbl-lang/pbl"
@@ -193,33 +194,24 @@ func checkCmd(c *cli, args []string) int {
 			}
 			continue
 		}
-		edges, params := 0, 0
-		for v, ps := range m.Parents {
+		edges := 0
+		for _, ps := range m.Parents {
 			edges += len(ps)
-			switch d := m.Dist(ir.VarID(v)).(type) {
-			case *ir.NoisyOr:
-				params += d.Params() // one per active parent state, and the leak
-				continue
-			case *ir.NoisyMax:
-				params += d.Params()
-				continue
-			case *ir.Deterministic:
-				continue // no free parameter
-			}
-			if f := m.Factor(ir.VarID(v)); f != nil {
-				k := f.Card[len(f.Card)-1]
-				params += len(f.Vals) / k * (k - 1)
-			}
-			if g := m.Gaussian(ir.VarID(v)); g != nil {
-				params += 2 * len(g.Mean)
-			}
-			if d := m.MultiNormal(ir.VarID(v)); d != nil && d.Children[0] == ir.VarID(v) {
-				params += d.Params()
-			}
 		}
-		var toLearn []string
-		for _, v := range m.Unlearned() {
-			toLearn = append(toLearn, m.Vars[v].Name)
+		params := m.FreeParams()
+		var toLearn []string // each distribution to learn: its variable, or a joint density's, by ", "
+		var learnText []string
+		for _, vs := range m.ToLearn() {
+			raw, quoted := make([]string, len(vs)), make([]string, len(vs))
+			for i, v := range vs {
+				raw[i], quoted[i] = m.Vars[v].Name, ir.Quote(m.Vars[v].Name)
+			}
+			toLearn = append(toLearn, strings.Join(raw, ", "))
+			text := strings.Join(quoted, ", ")
+			if len(vs) > 1 {
+				text = "(" + text + ")"
+			}
+			learnText = append(learnText, text)
 		}
 		if c.json {
 			o := &report.Object{}
@@ -238,10 +230,7 @@ func checkCmd(c *cli, args []string) int {
 		}
 		learned := ""
 		if u := len(toLearn); u > 0 {
-			names := make([]string, 0, 5)
-			for _, n := range toLearn[:min(u, 5)] {
-				names = append(names, ir.Quote(n))
-			}
+			names := slices.Clone(learnText[:min(u, 5)])
 			if u > 5 {
 				names = append(names, "...")
 			}

@@ -49,12 +49,13 @@ func writeCompact(b *bufio.Writer, m *ir.Model, d ir.Dist) bool {
 		}
 		b.WriteString(importer.CPTTitle(m, d.Child, d.Parents) + " = noisy_or(" + strings.Join(links, ", ") + ")\n")
 	case *ir.NoisyMax:
+		written, leak := d.Written() // the numbers as written, so that a round trip is bit for bit
 		links := make([]string, 0, len(d.Parents)+1)
 		for i, p := range d.Parents {
-			links = append(links, link(m.Vars[p], d.Link[i], vector, absent))
+			links = append(links, link(m.Vars[p], written[i], vector, absent))
 		}
-		if !absent(d.Leak) {
-			links = append(links, "leak: "+vector(d.Leak))
+		if !absent(leak) {
+			links = append(links, "leak: "+vector(leak))
 		}
 		b.WriteString(importer.CPTTitle(m, d.Child, d.Parents) + " = noisy_max(" + strings.Join(links, ", ") + ")\n")
 	case *ir.Deterministic:

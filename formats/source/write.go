@@ -199,9 +199,9 @@ func writeMultiNormal(b *bufio.Writer, m *ir.Model, d *ir.MultiNormal) {
 		}
 		var cov string
 		switch {
-		case d.Form == ir.SphericalCov:
+		case d.FormOf(r) == ir.SphericalCov:
 			cov = ir.FormatFloat(diag[0])
-		case d.Form == ir.DiagCov:
+		case d.FormOf(r) == ir.DiagCov:
 			cov = vector(diag)
 		case (named == ir.SpreadSD || named == ir.SpreadVar) && diagonal(c, n):
 			// A row named sd = or var = in a density with a full matrix

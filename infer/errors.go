@@ -19,6 +19,12 @@ var (
 	// ln P(e).
 	ErrUnderflow = errors.New("the probability of the evidence underflows float64")
 
+	// ErrRange is the kind of error of real-valued evidence whose
+	// likelihoods favour a configuration of their densities' parents
+	// that the discrete evidence makes less likely than e^−1000 by more
+	// than float64 can hold beside the rest of the answer.
+	ErrRange = errors.New("real-valued evidence beyond the range of float64")
+
 	// ErrCanceled is the kind of error of a computation stopped through
 	// [Options].Cancel.
 	ErrCanceled = errors.New("inference canceled")

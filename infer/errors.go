@@ -24,10 +24,12 @@ var (
 	// ln P(e).
 	ErrUnderflow = errors.New("the probability of the evidence underflows float64")
 
-	// ErrRange is the kind of error of real-valued evidence whose
-	// likelihoods favour a configuration of their densities' parents
-	// that the discrete evidence makes less likely than e^−1000 by more
-	// than float64 can hold beside the rest of the answer.
+	// ErrRange is the kind of error of real values beyond what float64
+	// holds: a density whose logarithm underflows (density(x=1e300)
+	// under normal(0, 1): ln = −5e599), or likelihoods that lift a
+	// configuration of their densities' parents that the discrete
+	// evidence makes less likely than e^−700 to the weight of others,
+	// which float64 cannot hold beside it.
 	ErrRange = errors.New("real-valued evidence beyond the range of float64")
 
 	// ErrCanceled is the kind of error of a computation stopped through

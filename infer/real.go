@@ -391,7 +391,8 @@ func farPotential(mn *ir.Model, pos ir.Pos, group []obsDensity, obs []ir.RealObs
 		}
 		// c scales the row: W(c), or more where a configuration of tiny
 		// probability (below e^−700) has a likelihood that large above
-		// the rest, so that no entry exceeds e^maxLogPotential.
+		// the rest, so that no entry exceeds e^maxLogPotential; the
+		// entries then flushed must weigh nothing beside the largest.
 		w, top := math.Inf(-1), math.Inf(-1)
 		for i := r.lo; i < r.hi; i++ {
 			if !math.IsInf(lp[i], -1) {
@@ -407,8 +408,12 @@ func farPotential(mn *ir.Model, pos ir.Pos, group []obsDensity, obs []ir.RealObs
 			w, top = 0, 0
 		}
 		c := max(w, top-maxLogPotential)
-		if c-w > maxLift {
-			return nil, 0, rangeError(pos, mn, ev)
+		for i := r.lo; i < r.hi; i++ {
+			// An entry flushed by that scale that weighs as much as the
+			// row's largest (within e^−40): float64 cannot hold both.
+			if !math.IsInf(lp[i], -1) && L[i]-c < -nearLog && L[i]+lp[i] > w-40 {
+				return nil, 0, rangeError(pos, mn, ev)
+			}
 		}
 		if math.IsNaN(first) {
 			first = rowShift + c
@@ -468,19 +473,19 @@ func rowLikelihoods(m *ir.Model, pos ir.Pos, f *ir.Factor, L, lp []float64, r bl
 // few such stay finite.
 const maxLogPotential = 700
 
-// maxLift is how far above W(c) (see farPotential) a row's scale may be
-// raised to keep its entries below e^maxLogPotential: the entries flushed
-// then weigh less than e^−(745−maxLift) of the row's largest.
-const maxLift = 300
-
 // rangeError is the error of real-valued evidence whose likelihoods
 // outweigh a configuration's probability by more than float64 can hold
-// (a posterior below e^−1000 given the discrete evidence, under
-// likelihoods that favour it by more), or whose configurations' densities
-// differ by more than float64 holds even as logarithms.
+// beside another configuration of as much weight (a posterior below
+// e^−700 given the discrete evidence, lifted by likelihoods that favour it
+// by as much), or whose configurations' densities differ by more than
+// float64 holds even as logarithms.
 func rangeError(pos ir.Pos, m *ir.Model, ev []ir.Obs) error {
-	return &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf(
-		"the real-valued evidence is too far in its densities' tails to be weighed against %s in float64 (its likelihoods differ by more than e^1000 from the probabilities of their parents' configurations, or by more than float64 holds as a logarithm)", evidenceText(m, ev))}
+	given := "the model's probabilities"
+	if len(ev) > 0 {
+		given = "the probabilities given " + strings.TrimSuffix(strings.TrimPrefix(evidenceText(m, ev), "P("), ")")
+	}
+	return &ir.Error{Pos: pos, Err: ErrRange, Msg: "the real-valued evidence is too far in its densities' tails to be weighed against " + given +
+		" in float64"}
 }
 
 // block is a range of a factor's entries.

@@ -616,3 +616,56 @@ func TestRealTailProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestRealTailTinyPrior: a configuration the discrete evidence makes
+// tiny (P(b) = 1e-300, five findings of 1e-100 each under b: ln P(b | e)
+// ≈ −1842.07) lifted by a reading that favours it by Δ nats. For Δ = 737
+// or 3000 it wins outright (P(b | e, x) = 1/(1 + e^−(Δ + ln P(b | e) −
+// ln P(a | e)))), computed where the potentials of the far path reach
+// e^700; for Δ = 1842.07 + 5 both weigh alike (b 5 nats more), which
+// float64 cannot hold beside each other: an error of kind ErrRange, not
+// a wrong number.
+func TestRealTailTinyPrior(t *testing.T) {
+	// ln P(b | e) − ln P(a | e): ln 1e-300 + 5 ln 1e-100 (P(a | e) ≈ 1).
+	lb := math.Log(1e-300) + 5*math.Log(1e-100)
+	for _, tc := range []struct {
+		delta float64 // ln N(x; μ_b, 1) − ln N(x; μ_a, 1) at x = μ_b
+		fail  bool
+	}{{737, false}, {3000, false}, {-lb + 5, true}} {
+		mu := math.Sqrt(2 * tc.delta) // ln N(μ; μ, 1) − ln N(μ; 0, 1) = μ²/2
+		b := ir.NewBuilder("tiny")
+		pos := ir.Pos{File: "tiny", Line: 1, Col: 1}
+		mode, _ := b.AddVar(pos, "Mode", ir.Enum, []string{"a", "b"}, 0)
+		b.SetCPT(pos, mode, nil, []float64{1, 1e-300}, nil)
+		var ev []ir.Obs
+		for i := range 5 {
+			e, _ := b.AddVar(pos, fmt.Sprintf("E%d", i), ir.Enum, []string{"yes", "no"}, 0)
+			b.SetCPT(pos, e, []ir.VarID{mode}, []float64{1, 0, 1e-100, 1 - 1e-100}, nil)
+			ev = append(ev, ir.Obs{Var: e, State: 0})
+		}
+		x, _ := b.AddVar(pos, "x", ir.Real, nil, 0)
+		b.SetParents(x, []ir.VarID{mode})
+		b.SetGaussian(pos, x, []ir.VarID{mode}, []float64{0, mu}, []float64{1, 1})
+		m, err := b.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs := []ir.RealObs{{Var: x, Value: mu}}
+		want := 1 / (1 + math.Exp(-(tc.delta + lb)))
+		for _, eng := range tailEngines {
+			name := fmt.Sprintf("Δ = %g, %v", tc.delta, eng)
+			r, err := Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(Mode | e, x)", Targets: []ir.VarID{mode}, TargetStates: []int{-1}, Evidence: ev, Real: obs, Bar: true}, Options{Engine: eng})
+			if tc.fail {
+				if !errors.Is(err, ErrRange) {
+					t.Errorf("%s: want an error of kind ErrRange, got %v, %v", name, r, err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			} else if !(math.Abs(r.Rows[1].P-want) <= 1e-12) {
+				t.Errorf("%s: P(b | e, x) = %v, want %v", name, r.Rows[1].P, want)
+			}
+		}
+	}
+}

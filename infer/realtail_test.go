@@ -439,8 +439,8 @@ func (n tailNet) logWeights(c tailCase) ([][]int, []*big.Float) {
 func TestRealTailProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 1))
 	trials := 300
-	if testing.Short() {
-		trials = 60
+	if testing.Short() || raceEnabled {
+		trials = 60 // under the race detector, ten times slower
 	}
 	for trial := range trials {
 		n := newTailNet(t, r)

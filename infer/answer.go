@@ -190,7 +190,11 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 		}
 		return &Result{Query: q, Independent: ind}, nil
 	}
-	return answer(m, q, opt, nil)
+	r, err := answer(m, q, opt, nil)
+	if err != nil {
+		return nil, culprit(m, q, opt, err)
+	}
+	return r, nil
 }
 
 // Answer answers q on t's model with t, as Answer with the JT engine does
@@ -201,7 +205,11 @@ func (t *JTree) Answer(q *ir.Query, opt Options) (*Result, error) {
 		panic("infer: Answer: nil query")
 	}
 	opt.Engine = JT
-	return answer(t.m, q, opt, t)
+	r, err := answer(t.m, q, opt, t)
+	if err != nil {
+		return nil, culprit(t.m, q, opt, err)
+	}
+	return r, nil
 }
 
 // answer is Answer with an optional precompiled junction tree.

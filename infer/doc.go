@@ -389,6 +389,10 @@
 //	ErrImpossible         the evidence has probability 0
 //	*UnderflowError       a query for P(e) whose value is below 2.2e-308, with
 //	                      its LogP and LogZ (errors.Is(err, ErrUnderflow) holds)
+//	ErrRange              real values beyond float64: a density whose logarithm
+//	                      underflows (below -1.8e308), or likelihoods that lift
+//	                      parent configurations the discrete evidence makes less
+//	                      likely than e^-700 to the weight of others
 //	*TooLargeError        a table, clique, tree, plan, enumeration or answer
 //	                      over the limits: What (an Oversize), Vars, Size and Limit
 //	ErrCanceled           Options.Cancel was closed

@@ -174,7 +174,7 @@ func VOI(m *ir.Model, q *ir.Query, candidates []ir.VarID, opt Options) (*VOIResu
 	}
 	if len(q.Real) > 0 {
 		var err error
-		if m, _, err = withLikelihoods(m, q.Pos, q.Real); err != nil {
+		if m, _, err = withLikelihoods(m, q.Pos, q.Real, q.Evidence, nil, opt); err != nil {
 			return nil, err
 		}
 	}

@@ -1,8 +1,10 @@
 package infer
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -215,9 +217,22 @@ func TestRealEvidenceFar(t *testing.T) {
 				t.Errorf("x = %g, %v: P(C=a | x) = %v, want %v", tc.x, eng, res.Rows[0].P, tc.wantA)
 			}
 		}
+		// ln(N(x; 21, 1)/2 + N(x; 11, 1)/2) in big.Float; beyond
+		// float64 (x = ±1e300: −5e599), an error of kind ErrRange,
+		// not a density of 0.
+		top, rest := logSumExp([]*big.Float{bigLogNormal(tc.x, 21, 1), bigLogNormal(tc.x, 11, 1)})
+		lw, _ := top.Float64()
+		want := lw + rest + math.Log(0.5)
 		d, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density(x)", Values: []ir.RealObs{{Var: x, Value: tc.x}}}, Options{})
-		if err != nil || math.IsNaN(d.Density) || math.IsNaN(d.LogDensity) || math.IsInf(d.LogDensity, 1) {
-			t.Errorf("density(x=%g) = %v (log %v), %v", tc.x, d.Density, d.LogDensity, err)
+		switch {
+		case math.IsInf(lw, -1):
+			if !errors.Is(err, ErrRange) {
+				t.Errorf("density(x=%g): want an error of kind ErrRange (ln density %v), got %v, %v", tc.x, top, d, err)
+			}
+		case err != nil:
+			t.Errorf("density(x=%g): %v", tc.x, err)
+		case !relEqual(d.LogDensity, want, 1e-12):
+			t.Errorf("density(x=%g) = %v (log %v), want log %v", tc.x, d.Density, d.LogDensity, want)
 		}
 	}
 }
@@ -255,8 +270,10 @@ func TestMultiNormalFar(t *testing.T) {
 				t.Errorf("%v, %v: P(C | x) = %v, %v", obs, eng, res.Rows[0].P, res.Rows[1].P)
 			}
 		}
+		// A density whose logarithm underflows float64 is an error of
+		// kind ErrRange, not 0.
 		d, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density", Values: obs}, Options{})
-		if err != nil || math.IsNaN(d.Density) || math.IsNaN(d.LogDensity) || math.IsInf(d.LogDensity, 1) {
+		if !errors.Is(err, ErrRange) && (err != nil || math.IsNaN(d.Density) || math.IsInf(d.LogDensity, 0) || math.IsNaN(d.LogDensity)) {
 			t.Errorf("%v: density %v (log %v), %v", obs, d.Density, d.LogDensity, err)
 		}
 	}

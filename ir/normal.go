@@ -124,3 +124,47 @@ func LogDensities(d Dist, obs []RealObs) (parents []VarID, l []float64, shift fl
 	}
 	panic("ir: LogDensities: not a density")
 }
+
+// LogDensitiesAt is LogDensities over the parent configurations keep
+// alone (indices in d's row-major order, increasing): l still has an
+// entry per configuration, −Inf outside keep, and shift is common to those
+// of keep, the nearest of which is the reference. Far from every mean, the
+// differences between the configurations of keep are then kept where
+// those to the others overflow (x = 1e300 under normal(0, 0.01), observed
+// with that configuration, and normal(0.5, 1)). keep must not be empty.
+func LogDensitiesAt(d Dist, obs []RealObs, keep []int) (parents []VarID, l []float64, shift float64, err error) {
+	var sub Dist
+	n := 0
+	switch d := d.(type) {
+	case *Gaussian:
+		g := *d
+		n = len(d.Mean)
+		g.Mean, g.SD = make([]float64, len(keep)), make([]float64, len(keep))
+		for k, u := range keep {
+			g.Mean[k], g.SD[k] = d.Mean[u], d.SD[u]
+		}
+		parents, sub = d.Parents, &g
+	case *MultiNormal:
+		g := *d
+		n = len(d.Mean)
+		g.Mean, g.Cov = make([][]float64, len(keep)), make([][]float64, len(keep))
+		for k, u := range keep {
+			g.Mean[k], g.Cov[k] = d.Mean[u], d.Cov[u]
+		}
+		parents, sub = d.Parents, &g
+	default:
+		panic("ir: LogDensitiesAt: not a density")
+	}
+	_, lk, shift, err := LogDensities(sub, obs)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	l = make([]float64, n)
+	for u := range l {
+		l[u] = math.Inf(-1)
+	}
+	for k, u := range keep {
+		l[u] = lk[k]
+	}
+	return parents, l, shift, nil
+}

@@ -265,15 +265,21 @@ func (d *density) logDensities(x []float64, dst, buf []float64) (shift float64, 
 			return 0, true, nil
 		}
 	}
+	_, l, shift, err := ir.LogDensities(d.cur, d.observed(x))
+	copy(dst, l)
+	return shift, true, err
+}
+
+// observed returns the row's values x of d's children that are not
+// missing.
+func (d *density) observed(x []float64) []ir.RealObs {
 	var obs []ir.RealObs
 	for i, c := range d.col {
 		if !math.IsNaN(x[c]) {
 			obs = append(obs, ir.RealObs{Var: d.children[i], Value: x[c]})
 		}
 	}
-	_, l, shift, err := ir.LogDensities(d.cur, obs)
-	copy(dst, l)
-	return shift, true, err
+	return obs
 }
 
 // addStats adds to st, d's statistics, the row's values x with the

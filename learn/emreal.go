@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
@@ -197,15 +198,35 @@ func (e *emRun) expectReal(t *infer.JTree, b int) {
 						}
 					}
 				}
+				// Scaled by the largest entry the row's observed parents
+				// allow: far in a density's tails the others may lie more
+				// than float64 holds above it (x = 0.5 with Mode =
+				// calibrated, normal(0, 0.01), beside normal(0.5, 1)).
+				keep := allowedConfigs(e.m, d.parents, rows[k].Obs)
 				top := math.Inf(-1)
-				for _, l := range dl {
-					top = max(top, l)
+				for _, u := range keep {
+					top = max(top, dl[u])
+				}
+				if math.IsInf(top, -1) && len(keep) > 0 {
+					// Every configuration allowed is beyond float64 from the
+					// nearest of all: compare them among themselves.
+					_, l, sh, err := ir.LogDensitiesAt(d.cur, d.observed(x), keep)
+					if err != nil {
+						e.rerr[b] = e.rowErr(i, "the density of %s: %v", e.m.NameList(d.children, 3), err)
+						return
+					}
+					copy(dl, l)
+					shift = sh
+					for _, u := range keep {
+						top = max(top, dl[u])
+					}
 				}
 				scale += shift + top
 				if d.slot >= 0 {
 					l := w.lik[k][d.slot]
-					for u, x := range dl {
-						l[u] = math.Exp(x - top)
+					clear(l)
+					for _, u := range keep {
+						l[u] = math.Exp(dl[u] - top)
 					}
 					rows[k].Lik[d.slot] = l
 				}
@@ -268,4 +289,54 @@ func (e *emRun) sumReal() (float64, error) {
 		}
 	}
 	return ll, nil
+}
+
+// allowedConfigs returns the configurations (row-major) of parents that
+// agree with the row's observations obs (a state or −1 by VarID).
+func allowedConfigs(m *ir.Model, parents []ir.VarID, obs []int) []int {
+	if !slices.ContainsFunc(parents, func(p ir.VarID) bool { return obs[p] >= 0 }) {
+		n := 1
+		for _, p := range parents {
+			n *= len(m.Vars[p].States)
+		}
+		return allConfigs(n)
+	}
+	out := []int{0}
+	for _, p := range parents {
+		c := len(m.Vars[p].States)
+		next := out[:0:0]
+		for _, u := range out {
+			if s := obs[p]; s >= 0 {
+				next = append(next, u*c+s)
+				continue
+			}
+			for s := range c {
+				next = append(next, u*c+s)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// allConfigs returns 0, 1, ..., n−1, shared for the n of up to 64.
+func allConfigs(n int) []int {
+	if n <= len(iota64) {
+		return iota64[:n:n]
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+var iota64 = allConfigs64()
+
+func allConfigs64() []int {
+	out := make([]int, 64)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }

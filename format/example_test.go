@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/pbl-lang/pbl/format"
-	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/loc"
 )
 
 func ExampleSource() {
@@ -36,7 +36,7 @@ P(Sprinkler | Rain) = {
 
 func ExampleSource_syntaxError() {
 	_, err := format.Source("garden.pbl", []byte("var Rain: bool\nP(Rain) = \n"))
-	var e *ir.Error
+	var e *loc.Error
 	if errors.As(err, &e) {
 		fmt.Printf("line %d, column %d: %s\n", e.Pos.Line, e.Pos.Col, e.Msg)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/pbl-lang/pbl/format"
-	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/loc"
 	"github.com/pbl-lang/pbl/parser"
 )
 
@@ -92,9 +92,9 @@ func TestSyntaxError(t *testing.T) {
 		if out != nil {
 			t.Errorf("%q: got output %q with an error", tt.src, out)
 		}
-		var e *ir.Error
+		var e *loc.Error
 		if !errors.As(err, &e) {
-			t.Errorf("%q: got %v, want an *ir.Error", tt.src, err)
+			t.Errorf("%q: got %v, want a *loc.Error", tt.src, err)
 			continue
 		}
 		if e.Pos.File != "m.pbl" || e.Pos.Line != tt.line || e.Pos.Col != tt.col {

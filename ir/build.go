@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/pbl-lang/pbl/grammar"
 )
 
 // RowTolerance is how far from 1 a CPT row may sum and still be accepted.
@@ -423,46 +425,8 @@ func checkCycles(errs *ErrorList, m *Model) {
 // FormatFloat formats x in the shortest form that reads back as x.
 func FormatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// Quote returns name as written in pbl source: bare if it is an identifier
-// or an integer, otherwise double-quoted.
-func Quote(name string) string {
-	if IsIdent(name) || isInt(name) {
-		return name
-	}
-	return strconv.Quote(name)
-}
+// Quote returns name as written in pbl source (see [grammar.Quote]).
+func Quote(name string) string { return grammar.Quote(name) }
 
-// IsIdent reports whether s is a pbl identifier: a letter or underscore
-// followed by letters, digits and underscores.
-func IsIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r >= 0x80 && isLetter(r):
-		case i > 0 && ('0' <= r && r <= '9'):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func isInt(s string) bool {
-	if s == "" {
-		return false
-	}
-	if s[0] == '-' {
-		s = s[1:]
-	}
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+// IsIdent reports whether s is a pbl identifier (see [grammar.IsIdent]).
+func IsIdent(s string) bool { return grammar.IsIdent(s) }

@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/pbl-lang/pbl/grammar"
+
 // Expr is an arithmetic expression of a hypothesis space ([Space]): of its
 // parameters, of the columns of the data it is given, and of numbers. The
 // set of node kinds is closed: [*Num], [*ParamRef], [*ColumnRef],
@@ -122,11 +124,10 @@ func (*Unary) expr()               {}
 func (*Binary) expr()              {}
 func (*Call) expr()                {}
 
-// MaxExprDepth is the deepest an expression may be: the parser refuses
-// more levels of nesting (parentheses, calls, unary minus, exponents), and
-// lowering a longer chain of operators (a sum of more terms), so that no
-// recursive pass over an expression can exhaust the stack.
-const MaxExprDepth = 10_000
+// MaxExprDepth is the deepest an expression may be (see
+// [grammar.MaxExprDepth]): the parser refuses more levels of nesting, and
+// lowering a longer chain of operators.
+const MaxExprDepth = grammar.MaxExprDepth
 
 // ExprDepth returns the depth of e: 1 for a number or a name, one more
 // than its deepest operand for an operation. It does not recurse, so any

@@ -6,7 +6,7 @@ import (
 	"hash/maphash"
 
 	"github.com/pbl-lang/pbl/grammar"
-	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/loc"
 )
 
 // parser is a hand-written recursive-descent parser for the grammar that
@@ -35,7 +35,7 @@ type parser struct {
 }
 
 // bailout carries the first syntax error out of the recursion.
-type bailout struct{ err *ir.Error }
+type bailout struct{ err *loc.Error }
 
 func newParser(filename, src string) *parser {
 	p := &parser{file: filename, sc: grammar.NewScanner(filename, src), src: src}
@@ -55,7 +55,7 @@ func (p *parser) read() grammar.Token {
 		if p.sc.Unterminated() {
 			kind = ErrIncomplete
 		}
-		panic(bailout{&ir.Error{Pos: ir.Pos{File: p.file, Line: pos.Line, Col: pos.Column}, Msg: err.Error(), Err: kind}})
+		panic(bailout{&loc.Error{Pos: loc.Pos{File: p.file, Line: pos.Line, Col: pos.Column}, Msg: err.Error(), Err: kind}})
 	}
 	t.Pos.Offset += p.base
 	return t
@@ -83,7 +83,7 @@ func (p *parser) fail(pos grammar.Position, format string, args ...any) {
 	if p.tok.Type == grammar.EOF {
 		kind = ErrIncomplete
 	}
-	panic(bailout{&ir.Error{Pos: ir.Pos{File: p.file, Line: pos.Line, Col: pos.Column}, Msg: fmt.Sprintf(format, args...), Err: kind}})
+	panic(bailout{&loc.Error{Pos: loc.Pos{File: p.file, Line: pos.Line, Col: pos.Column}, Msg: fmt.Sprintf(format, args...), Err: kind}})
 }
 
 // is reports whether the current token is the punctuation or keyword s.
@@ -325,7 +325,7 @@ func listText(l *grammar.NameList) string {
 		if i > 0 {
 			s += ", "
 		}
-		s += ir.Quote(n.Text())
+		s += grammar.Quote(n.Text())
 	}
 	return s
 }
@@ -433,7 +433,7 @@ func (p *parser) noisy() *grammar.Noisy {
 	for {
 		l := &grammar.Link{Pos: p.tok.Pos}
 		l.Name = p.name("a parent's name or leak in " + n.Kind + "(...)")
-		p.expect(":", "after "+ir.Quote(l.Name.Text())+" in "+n.Kind+"(...)")
+		p.expect(":", "after "+grammar.Quote(l.Name.Text())+" in "+n.Kind+"(...)")
 		if p.is("{") {
 			l.Rows = p.rows("the parent's states")
 		} else {

@@ -2,7 +2,7 @@ package parser
 
 import "errors"
 
-// ErrIncomplete is the kind (ir.Error.Err) of a syntax error found because
+// ErrIncomplete is the kind (loc.Error.Err) of a syntax error found because
 // the input ended: at the end of input, or in a block comment still open
 // there. More input may complete it; the REPL reads on.
 var ErrIncomplete = errors.New("the input ends before the statement does")

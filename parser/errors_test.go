@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/pbl-lang/pbl/internal/chunkedfile"
-	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/loc"
 	"github.com/pbl-lang/pbl/parser"
 )
 
@@ -31,8 +31,8 @@ func TestQueryErrors(t *testing.T) {
 		got := ""
 		if err != nil {
 			got = err.Error()
-			if _, ok := err.(ir.ErrorList); !ok {
-				t.Errorf("ParseQuery(%q) returned a %T, want an ir.ErrorList", test.input, err)
+			if _, ok := err.(loc.ErrorList); !ok {
+				t.Errorf("ParseQuery(%q) returned a %T, want a loc.ErrorList", test.input, err)
 			}
 		}
 		if got != test.want {

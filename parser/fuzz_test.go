@@ -6,24 +6,24 @@ import (
 
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/grammar/pgrammar"
-	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/loc"
 	"github.com/pbl-lang/pbl/parser"
 )
 
-// checkErr fails unless err is nil or an ir.ErrorList of errors positioned
+// checkErr fails unless err is nil or a loc.ErrorList of errors positioned
 // in filename.
 func checkErr(t *testing.T, filename, src string, err error) {
 	t.Helper()
 	if err == nil {
 		return
 	}
-	var list ir.ErrorList
+	var list loc.ErrorList
 	if !errors.As(err, &list) || len(list) == 0 {
-		t.Fatalf("%q: error %v is a %T, want a non-empty ir.ErrorList", src, err, err)
+		t.Fatalf("%q: error %v is a %T, want a non-empty loc.ErrorList", src, err, err)
 	}
 	for _, e := range list {
 		if e == nil {
-			t.Fatalf("%q: nil *ir.Error in %v", src, list)
+			t.Fatalf("%q: nil *loc.Error in %v", src, list)
 		}
 		if e.Pos.File != filename || e.Pos.Line < 1 || e.Pos.Col < 1 {
 			t.Fatalf("%q: error %v has position %#v, want %s:line:col", src, e, e.Pos, filename)

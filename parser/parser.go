@@ -11,10 +11,10 @@ import (
 	"unsafe"
 
 	"github.com/pbl-lang/pbl/grammar"
-	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/loc"
 )
 
-// Parse parses a .pbl file. On error it returns an ir.ErrorList holding
+// Parse parses a .pbl file. On error it returns a loc.ErrorList holding
 // the first syntax error, positioned in filename.
 func Parse(filename string, src []byte) (f *grammar.File, err error) {
 	defer recoverErr(filename, &err)
@@ -53,7 +53,7 @@ func ParseLean(filename, src string) (f *grammar.File, err error) {
 // is lowered to at once. A
 // statement read again is checked against a hash taken as it was first
 // parsed; if r cannot be read or no longer holds it, the iteration of the
-// lazy statements stops, and LazyStmts.Err returns an *ir.Error matching
+// lazy statements stops, and LazyStmts.Err returns a *loc.Error matching
 // ErrSourceChanged or the read's error.
 func ParseLeanFrom(filename, src string, r io.ReaderAt) (f *grammar.File, err error) {
 	defer recoverErr(filename, &err)
@@ -85,7 +85,7 @@ func parseLean(filename, src string, r io.ReaderAt) *grammar.File {
 		}
 		stmt, err := rd.text(at.Pos.Offset, at.End)
 		if err != nil {
-			return nil, &ir.Error{Pos: Pos(at.Pos), Msg: fmt.Sprintf("cannot read the file again: %v", err), Err: err}
+			return nil, &loc.Error{Pos: Pos(at.Pos), Msg: fmt.Sprintf("cannot read the file again: %v", err), Err: err}
 		}
 		if uint32(maphash.String(sumSeed(), stmt)) != at.Sum {
 			return nil, changed(at.Pos)
@@ -143,7 +143,7 @@ var (
 // changed is the error of a statement that reads differently the second
 // time.
 func changed(at grammar.Position) error {
-	return &ir.Error{Pos: Pos(at), Msg: "the file changed while it was loaded (this statement reads differently the second time)", Err: ErrSourceChanged}
+	return &loc.Error{Pos: Pos(at), Msg: "the file changed while it was loaded (this statement reads differently the second time)", Err: ErrSourceChanged}
 }
 
 // stmtReader reads the text of statements again, in chunks.
@@ -241,16 +241,16 @@ func ParseQuery(filename, text string) (q *grammar.Query, err error) {
 func recoverErr(filename string, err *error) {
 	if r := recover(); r != nil {
 		if b, ok := r.(bailout); ok {
-			*err = ir.ErrorList{b.err}
+			*err = loc.ErrorList{b.err}
 			return
 		}
-		*err = ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1, Col: 1}, "internal error while parsing: %v", r)}
+		*err = loc.ErrorList{loc.Errorf(loc.Pos{File: filename, Line: 1, Col: 1}, "internal error while parsing: %v", r)}
 	}
 }
 
 // Pos converts a syntax tree position.
-func Pos(p grammar.Position) ir.Pos {
-	return ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+func Pos(p grammar.Position) loc.Pos {
+	return loc.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
 }
 
 // describe names a token for an error message.

@@ -1,9 +1,6 @@
 package parser
 
-import (
-	"github.com/pbl-lang/pbl/grammar"
-	"github.com/pbl-lang/pbl/ir"
-)
+import "github.com/pbl-lang/pbl/grammar"
 
 // space parses `space NAME { ITEMS }`.
 func (p *parser) space() *grammar.Space {
@@ -166,7 +163,7 @@ func isComparison(op string) bool {
 
 // The expression parsers take the depth of nesting (parentheses, calls,
 // unary minus, exponents) they are at, and refuse more than
-// ir.MaxExprDepth levels: the recursion would otherwise exhaust the
+// grammar.MaxExprDepth levels: the recursion would otherwise exhaust the
 // stack on ((((...)))) a million deep, which no recover can catch.
 
 func (p *parser) expr(depth int) *grammar.Expr {
@@ -225,8 +222,8 @@ func (p *parser) mulTail(depth int) *grammar.MulTail {
 }
 
 func (p *parser) unary(depth int) *grammar.Unary {
-	if depth > ir.MaxExprDepth {
-		p.fail(p.tok.Pos, "the expression nests more than %d levels deep (parentheses, calls, minus signs, exponents)", ir.MaxExprDepth)
+	if depth > grammar.MaxExprDepth {
+		p.fail(p.tok.Pos, "the expression nests more than %d levels deep (parentheses, calls, minus signs, exponents)", grammar.MaxExprDepth)
 	}
 	u := &grammar.Unary{Pos: p.tok.Pos}
 	if p.is("-") {

@@ -1,5 +1,0 @@
-package ir
-
-import "unicode"
-
-func isLetter(r rune) bool { return unicode.IsLetter(r) }

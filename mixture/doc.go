@@ -195,7 +195,27 @@
 // Fewer rows than clusters is an error ([ErrTooFewRows]). Duplicate rows, a
 // constant column, or fewer distinct rows than clusters are fitted: k-means
 // then has clusters of identical rows (and inertia 0 if every row is a
-// centre), and the covariance floor keeps every Gaussian proper. A value
-// so large that squared distances overflow is [ErrOverflow]. No result
-// holds a NaN.
+// centre), and the covariance floor keeps every Gaussian proper. No
+// result holds a NaN.
+//
+// # Scale
+//
+// k-means is equivariant under translation and scaling: data whose values
+// exceed 2^400 (about 2.6e120) in magnitude, or whose spread (the largest
+// distance of a value from its column's mean) is below 2^-400, is
+// clustered as its columns centred and scaled by powers of two to about
+// 1, where squared distances neither overflow nor underflow, and the
+// centres are mapped back; other data is used as it is, bit for bit. So
+// data near 1e-200, subnormal data, or data near 1e300 gets the clusters
+// the same data at about 1 gets. The inertia is then outside float64's
+// range: Inertia holds it rounded (0, subnormal or +Inf) and LogInertia
+// its natural log; the squared distances within the clusters are added
+// up scaled wherever the inertia is below 2^-900, so its digits are kept.
+//
+// A Gaussian mixture is not scale-equivariant, since reg-covar is an
+// absolute floor. A variance below float64's normal range (about
+// 2.2e-308), where it has lost digits, is [ErrUnderflow]: a column whose
+// values differ from their mean by less than 2^-511 while reg-covar is
+// below that range, or a covariance computed so. A covariance that
+// overflows float64 is [ErrOverflow].
 package mixture

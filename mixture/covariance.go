@@ -93,6 +93,19 @@ func whiten(c CovarianceType, k, d int, weights, means, cov []float64) (*gauss, 
 			return nil, &Error{Err: ErrOverflow, Msg: "a covariance overflows float64: rescale the data"}
 		}
 	}
+	// A variance below float64's normal range has lost digits (data
+	// whose spread is below about 1e-154, with a smaller reg-covar).
+	stride, step := 1, 1
+	if c == Full || c == Tied {
+		stride, step = d*d, d+1
+	}
+	for t := 0; t < len(cov); t += stride {
+		for u := t; u < min(t+stride, len(cov)); u += step {
+			if v := cov[u]; v > 0 && v < 0x1p-1022 {
+				return nil, &Error{Err: ErrUnderflow, Msg: fmt.Sprintf("a variance, %.3g, is below float64's normal range (2.2e-308), where it has lost digits: rescale the data", v)}
+			}
+		}
+	}
 	g := &gauss{k: k, d: d, tri: c == Full || c == Tied, wmu: make([]float64, k*d), logc: make([]float64, k)}
 	half := 0.5 * float64(d) * math.Log(2*math.Pi)
 	if g.tri {

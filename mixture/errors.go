@@ -11,6 +11,7 @@ var (
 	ErrBadOption            = errors.New("bad option")
 	ErrIllDefinedCovariance = errors.New("ill-defined covariance")
 	ErrOverflow             = errors.New("numeric overflow")
+	ErrUnderflow            = errors.New("numeric underflow")
 )
 
 // Error is an error of a fit caused by its data or options.

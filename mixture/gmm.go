@@ -195,6 +195,9 @@ func FitGMM(x *Matrix, opt GMMOptions) (*GMM, error) {
 	if err := opt.check(x.Cols); err != nil {
 		return nil, err
 	}
+	if err := x.checkSpread(opt.RegCovar); err != nil {
+		return nil, err
+	}
 	e := newEM(x, opt)
 	var runs []*emRun
 	var lastErr error
@@ -365,8 +368,15 @@ func (e *em) initial(rng *rand.Rand) (params, error) {
 		g := opt.Given
 		return params{slices.Clone(g.Weights), slices.Clone(g.Means), slices.Clone(g.Covariances)}, nil
 	case InitKMeansPP:
-		km := newKMeans(x, k, e.w)
-		centers, _ := km.seed(rng)
+		// The seeds are chosen on the data scaled as KMeans scales it
+		// (see scaleData), whose squared distances do not underflow.
+		y, _ := scaleData(x)
+		km := newKMeans(y, k, e.w)
+		_, rows := km.seed(rng)
+		centers := make([]float64, k*d)
+		for j, i := range rows {
+			copy(centers[j*d:(j+1)*d], x.Row(i))
+		}
 		p := params{weights: make([]float64, k), means: centers, cov: make([]float64, opt.Covariance.covLen(k, d))}
 		for j := range p.weights {
 			p.weights[j] = 1 / float64(k)
@@ -385,9 +395,10 @@ func (e *em) initial(rng *rand.Rand) (params, error) {
 		}
 		return p, nil
 	case InitKMeans:
-		km := newKMeans(x, k, e.w)
+		y, _ := scaleData(x)
+		km := newKMeans(y, k, e.w)
 		centers, _ := km.seed(rng)
-		r := km.lloyd(centers, 300, 1e-4*x.colMeanVariance())
+		r := km.lloyd(centers, 300, 1e-4*y.colMeanVariance())
 		clear(e.resp)
 		for i, j := range r.Labels {
 			e.resp[i*k+int(j)] = 1

@@ -40,7 +40,8 @@ type KMeansResult struct {
 	Centers    []float64 // K×D, row-major
 	Labels     []int32   // the nearest centre of each row
 	Sizes      []int     // the number of rows of each cluster
-	Inertia    float64   // the sum of squared distances to the nearest centre
+	Inertia    float64   // the sum of squared distances to the nearest centre, rounded to float64 (0, subnormal or +Inf beyond its range: see LogInertia)
+	LogInertia float64   // the natural log of the inertia (-Inf if it is 0), which holds it where Inertia cannot
 	Iterations int       // Lloyd iterations of the kept restart
 	Converged  bool      // the kept restart's Lloyd iterations stopped before MaxIter
 	Moves      int       // single-row moves of the kept restart's refinement after Lloyd (0 if not converged)
@@ -60,6 +61,7 @@ func KMeans(x *Matrix, opt KMeansOptions) (*KMeansResult, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
+	x, sc := scaleData(x)
 	km := newKMeans(x, opt.K, workers(opt.Workers))
 	tol := opt.Tol * x.colMeanVariance()
 	var best *KMeansResult
@@ -79,8 +81,21 @@ func KMeans(x *Matrix, opt KMeansOptions) (*KMeansResult, error) {
 		best = km.swap(best, opt.MaxIter, tol, int(swapBudget*float64(iters)))
 	}
 	if math.IsInf(best.Inertia, 0) || math.IsNaN(best.Inertia) {
+		// Not reached: scaleData keeps squared distances in range.
 		return nil, &Error{Err: ErrOverflow, Msg: "squared distances overflow: rescale the data"}
 	}
+	// The inertia, and its log, on the data's scale.
+	frac, e := best.Inertia, 0
+	if frac < 0x1p-900 {
+		// Squared distances within the clusters may have lost digits
+		// or vanished: add them up again, scaled.
+		frac, e = km.scaledInertia(best.Centers, best.Labels)
+	}
+	if sc != nil {
+		sc.centers(best.Centers)
+		e += sc.sqExp()
+	}
+	best.Inertia, best.LogInertia = math.Ldexp(frac, e), math.Log(frac)+float64(e)*math.Ln2
 	best.NInit = opt.NInit
 	return best, nil
 }
@@ -402,6 +417,33 @@ func (km *kmeans) inertia(centers []float64, labels []int32) float64 {
 		s += v
 	}
 	return s
+}
+
+// scaledInertia returns the inertia of the labels and centres as frac ×
+// 2^exp, the differences scaled by a power of two so that their squares
+// neither underflow nor overflow (with frac 0 if every row is on its
+// centre).
+func (km *kmeans) scaledInertia(centers []float64, labels []int32) (frac float64, exp int) {
+	x, d := km.x, km.x.Cols
+	t := 0.0
+	for i, j := range labels {
+		c := centers[int(j)*d : (int(j)+1)*d]
+		for l, v := range x.Row(i) {
+			t = max(t, math.Abs(v-c[l]))
+		}
+	}
+	if t == 0 {
+		return 0, 0
+	}
+	s := -math.Ilogb(t)
+	for i, j := range labels {
+		c := centers[int(j)*d : (int(j)+1)*d]
+		for l, v := range x.Row(i) {
+			u := math.Ldexp(v-c[l], s)
+			frac += u * u
+		}
+	}
+	return frac, -2 * s
 }
 
 func sqNorm(a []float64) float64 {

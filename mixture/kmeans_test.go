@@ -93,7 +93,15 @@ func TestKMeansDegenerate(t *testing.T) {
 		{"constant column", NewMatrix(4, 2, []float64{0, 7, 1, 7, 10, 7, 11, 7}), 2, 1, nil},
 		{"n < k", NewMatrix(2, 2, three[:4]), 3, 0, ErrTooFewRows},
 		{"infinite", NewMatrix(2, 1, []float64{1, math.Inf(1)}), 1, 0, ErrNotFinite},
-		{"huge", NewMatrix(2, 1, []float64{1e300, -1e300}), 1, 0, ErrOverflow},
+	}
+	// Values whose squared distances overflow are clustered all the same
+	// (see TestKMeansScale): the inertia, 2e600, is in LogInertia.
+	r, err := KMeans(NewMatrix(2, 1, []float64{1e300, -1e300}), DefaultKMeansOptions(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := math.Log(2) + 600*math.Ln10; r.Center(0)[0] != 0 || !math.IsInf(r.Inertia, 1) || !(math.Abs(r.LogInertia-want) <= 1e-12*want) {
+		t.Errorf("huge: centre %v, inertia %v, ln inertia %v, want 0, +Inf, %v", r.Center(0), r.Inertia, r.LogInertia, want)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -117,9 +117,24 @@ func (km *kmeans) swapMoves(r *KMeansResult) (moves []kmMove, axes []float64) {
 // principal returns, for each cluster of r, the largest eigenvalue of
 // its rows' scatter about its centre divided by its size, and its unit
 // eigenvector (k×d, the sign fixed so that the first nonzero element is
-// positive).
+// positive): from the d×d scatter for at most denseMaxCols columns, by
+// principalWide for more.
 func (km *kmeans) principal(r *KMeansResult) (lam, vecs []float64) {
 	x, k, d := km.x, km.k, km.x.Cols
+	if d > denseMaxCols {
+		// Without the d×d scatter: linear in the columns.
+		members := make([][]int, k)
+		for i, j := range r.Labels {
+			members[j] = append(members[j], i)
+		}
+		lam, vecs = make([]float64, k), make([]float64, k*d)
+		for c := range k {
+			l, v := principalWide(x, members[c], nil, r.Centers[c*d:(c+1)*d])
+			lam[c] = l
+			copy(vecs[c*d:(c+1)*d], v)
+		}
+		return lam, vecs
+	}
 	s := make([]float64, k*d*d)
 	diff := make([]float64, d)
 	for i, j := range r.Labels {

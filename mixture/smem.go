@@ -356,9 +356,26 @@ func (e *em) smemFinish(cur *emRun, p params, used, budget int) (*emRun, int) {
 }
 
 // splitAxis returns half the principal axis, 0.5·√λ₁·v₁, of the
-// responsibility-weighted scatter of the rows about component c's mean.
+// responsibility-weighted scatter of the rows about component c's mean:
+// from the d×d scatter for at most denseMaxCols columns, by
+// principalWide for more.
 func (e *em) splitAxis(p params, c int, r0 []float64) []float64 {
 	x, k, d, n := e.x, e.opt.K, e.x.Cols, e.x.Rows
+	if d > denseMaxCols {
+		// Without the d×d scatter: linear in the columns.
+		var rows []int
+		var w []float64
+		for i := range n {
+			if rc := r0[i*k+c]; rc != 0 {
+				rows, w = append(rows, i), append(w, rc)
+			}
+		}
+		lam, axis := principalWide(x, rows, w, p.means[c*d:(c+1)*d])
+		for l := range axis {
+			axis[l] *= 0.5 * math.Sqrt(lam)
+		}
+		return axis
+	}
 	nb := numBlocks(n)
 	part := make([]float64, nb*(d*d+1))
 	mu := p.means[c*d : (c+1)*d]

@@ -23,14 +23,27 @@ type Data struct {
 	N      int        // the number of rows
 }
 
+// MaxVars is the most variables (columns) ReadCSV accepts, which the
+// largest networks of the bnlearn repository (munin, 1,041) fit. Every
+// search here weighs every pair of variables (Chow-Liu's mutual
+// information, the hill climber's moves, tabu list, constraints and
+// score cache, PC's adjacencies and separating sets), in memory that
+// grows as the square of their number and time faster: 50,000 columns
+// would need tens of gigabytes (see docs/cli.md for measurements).
+const MaxVars = 1100
+
 // ReadCSV reads a CSV file (gzip recognised) whose columns are all
 // discrete variables: each column's states are its distinct values, in
 // order of first appearance; an empty cell, ? or NA is missing. It reads
-// the file in batches with package data's reader.
+// the file in batches with package data's reader. A file of more than
+// MaxVars columns is an error, found from its header alone.
 func ReadCSV(path string) (*Data, error) {
 	names, err := csvHeader(path)
 	if err != nil {
 		return nil, err
+	}
+	if len(names) > MaxVars {
+		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: fmt.Sprintf("%d columns: structure learning takes at most %d variables (its searches score every pair, in memory and time that grow as the square)", len(names), MaxVars)}
 	}
 	b := ir.NewBuilder(path)
 	for _, name := range names {

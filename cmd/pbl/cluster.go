@@ -563,7 +563,7 @@ func kmeansObject(o *report.Object, r *mixture.KMeansResult, secs float64) {
 	o.Set("n_init", r.NInit)
 	o.Set("iterations", r.Iterations)
 	o.Set("converged", r.Converged)
-	o.Set("inertia", report.Float(r.Inertia))
+	o.Set("inertia", report.DensityJSON(r.Inertia, r.LogInertia))
 	o.Set("fit_seconds", seconds(secs))
 	o.Set("centers", rows(r.Centers, r.D))
 	o.Set("sizes", r.Sizes)
@@ -649,7 +649,7 @@ func gmmText(w io.Writer, path string, names []string, g *mixture.GMM, all []*mi
 // kmeansText prints a k-means fit for people.
 func kmeansText(w io.Writer, path string, names []string, r *mixture.KMeansResult, secs float64) {
 	fitLine(w, path, fmt.Sprintf("k-means, k=%d", r.K), len(r.Labels), names, r.Iterations, r.Converged, r.NInit, secs)
-	fmt.Fprintf(w, "inertia %s\n\n", report.Num(r.Inertia))
+	fmt.Fprintf(w, "inertia %s\n\n", report.NumDensity(r.Inertia, r.LogInertia))
 	t := &report.Table{Right: true}
 	t.Add(append([]string{"cluster", "rows"}, names...)...)
 	for j := range r.K {

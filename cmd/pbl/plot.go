@@ -229,7 +229,7 @@ func (p *plotSpec) render(format string) (io.WriterTo, error) {
 		}
 		caption += fmt.Sprintf("; mean log-likelihood %s, %s after %s", report.Num(p.g.LogLikelihood), state, plural(p.g.Iterations, "iteration"))
 	} else {
-		caption += fmt.Sprintf("; inertia %s after %s", report.Num(p.km.Inertia), plural(p.km.Iterations, "iteration"))
+		caption += fmt.Sprintf("; inertia %s after %s", report.NumDensity(p.km.Inertia, p.km.LogInertia), plural(p.km.Iterations, "iteration"))
 	}
 	if stride > 1 {
 		caption += fmt.Sprintf("; drawn: every %s row, %s of %s", ordinal(stride), thousands(len(rows)), thousands(n))

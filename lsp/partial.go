@@ -99,12 +99,15 @@ type span struct {
 	open       bool // its brackets do not close
 }
 
-// statementKeywords start a statement whatever the brackets before: a
+// statementKeyword reports whether w starts a statement whatever the brackets before: a
 // line that starts with one of them starts a statement even after a
 // bracket left open (the usual state of a line being typed).
-var statementKeywords = map[string]bool{
-	"var": true, "query": true, "expect": true, "learn": true, "data": true,
-	"space": true, "import": true, "mixture": true, "P": true,
+func statementKeyword(w string) bool {
+	switch w {
+	case "var", "query", "expect", "learn", "data", "space", "import", "mixture", "P":
+		return true
+	}
+	return false
 }
 
 // statements splits a text into its top-level statements by its tokens: a
@@ -122,7 +125,7 @@ func statements(path string, t *text) []span {
 		if err != nil || tk.EOF() {
 			break
 		}
-		if tk.Pos.Column == 1 && (depth <= 0 || tk.Type == grammar.Ident && statementKeywords[tk.Value]) {
+		if tk.Pos.Column == 1 && (depth <= 0 || tk.Type == grammar.Ident && statementKeyword(tk.Value)) {
 			if n := len(out); n > 0 {
 				out[n-1].end, out[n-1].open = tk.Pos.Offset, depth != 0
 			}

@@ -96,7 +96,11 @@
 //
 // A row with too many or too few fields is reported before any bad cell
 // in it. An error reading the underlying file, including corrupt gzip
-// data, is reported as an *ir.Error at the line being read.
+// data, is reported as an *ir.Error at the line of the row it cuts short,
+// after the rows before it: every byte read before the failure is parsed
+// first, so a bad row there (even one the failure cuts short, as by a bare
+// quote in its first field) is the error, whatever the number of workers
+// and however the source splits its reads.
 //
 // # Writing
 //

@@ -73,7 +73,10 @@ var errorTests = []struct {
 	{"Outlook,Windy\n" + strings.Repeat("sunny,", 1<<22) + "\n", Options{}, `^data.csv:2:1: a row is longer than 16 MiB$`},
 
 	// Input.
-	{gz("Outlook\nsunny\n")[:20], Options{}, `^data.csv:1: the file starts as gzip data but is not valid gzip \(unexpected EOF\): is it truncated\?$`},
+	// The data stops in the row of line 2: the error is there, whether
+	// the gzip reader returns the bytes before its error in a read of
+	// their own or with it.
+	{gz("Outlook\nsunny\n")[:20], Options{}, `^data.csv:2: the file starts as gzip data but is not valid gzip \(unexpected EOF\): is it truncated\?$`},
 	{"\x1f\x8b", Options{}, `^data.csv:1: the file starts as gzip data but is not valid gzip`},
 }
 

@@ -59,7 +59,8 @@ type chunk struct {
 	line int   // the line buf[0] is on
 	last bool  // buf ends at the end of the input
 	long bool  // buf is the start of a row longer than maxRow: no boundary in it
-	err  error // a read error after the previous chunk (buf is empty)
+	rerr error // the read error after buf, which ends where the input failed, or nil
+	err  error // errStopped: the pipeline was halted (buf is empty)
 
 	done    chan struct{}
 	batches []*Batch
@@ -91,7 +92,6 @@ type pipeline struct {
 	carry    []byte // the start of the next chunk: a row cut by the last one
 	line     int    // the line carry starts on
 	eof      bool   // src is exhausted
-	rerr     error  // a read error, to hand out after the rows before it
 	finished bool   // the last chunk has been handed out: queue is closed
 
 	cur   *chunk // the chunk Read is delivering, or nil
@@ -122,7 +122,7 @@ func (r *Reader) startParallel(w int) { r.startPipeline(w, nil) }
 // if it is not nil (ReadParallel).
 func (r *Reader) startPipeline(w int, fn func(worker int, b *Batch) error) {
 	s := &r.s
-	if w <= 1 || s.eof || r.nf <= 1 || s.err != nil || s.end-s.pos < min(r.chunk, len(s.buf)/2) {
+	if w <= 1 || s.eof || s.rerr != nil || r.nf <= 1 || s.err != nil || s.end-s.pos < min(r.chunk, len(s.buf)/2) {
 		return
 	}
 	depth := 2*w + 2
@@ -170,7 +170,7 @@ func (p *pipeline) next() *chunk {
 	case <-p.stop:
 		return nil
 	}
-	if c.last || c.long || c.err != nil {
+	if c.last || c.long || c.rerr != nil || c.err != nil {
 		p.finished = true
 		close(p.queue)
 	}
@@ -178,11 +178,12 @@ func (p *pipeline) next() *chunk {
 }
 
 // cut reads the next chunk: the carry and as much more as fills a buffer,
-// cut after its last row boundary.
+// cut after its last row boundary; or, if the input fails, everything up
+// to the failure, with the error: the rows before it, and the row it cuts
+// short, are parsed as one reader would, which reports a bad row in them
+// before the error (even one the error cuts short: a bare quote in its
+// first field).
 func (p *pipeline) cut() *chunk {
-	if p.rerr != nil {
-		return &chunk{err: p.rerr}
-	}
 	var buf []byte
 	select {
 	case buf = <-p.free:
@@ -205,14 +206,7 @@ func (p *pipeline) cut() *chunk {
 		var err error
 		buf, p.eof, err = fillChunk(p.src, buf, p.eof)
 		if err != nil {
-			msg := "read error: %v"
-			if p.gz {
-				msg = "the file starts as gzip data but is not valid gzip (%v): is it truncated?"
-			}
-			c := &chunk{buf: buf[:rowEnd(buf)], line: p.line}
-			p.line += bytes.Count(c.buf, []byte{'\n'})
-			p.rerr = ir.Errorf(ir.Pos{File: p.file, Line: p.line}, msg, err)
-			return c // the complete rows before the error; the error next
+			return &chunk{buf: buf, line: p.line, rerr: err}
 		}
 		if p.eof {
 			break
@@ -275,11 +269,6 @@ func rowEnd(buf []byte) int {
 	}
 }
 
-// tooLong is the source of a chunk without a row boundary.
-type tooLong struct{}
-
-func (tooLong) Read([]byte) (int, error) { return 0, errRowTooLong }
-
 // parse reads and parses chunks until there are none.
 func (p *pipeline) parse(lay *layout, worker int) {
 	r := &Reader{m: lay.m, nf: lay.nf, bind: lay.bind, Vars: lay.vars, workers: 1, started: true}
@@ -316,7 +305,15 @@ func (p *pipeline) parseChunk(r *Reader, lay *layout, c *chunk, worker int) {
 			open = true
 		}
 	}
-	r.s = scanner{file: lay.file, src: tooLong{}, buf: c.buf, end: len(c.buf), eof: !c.long, line: c.line}
+	r.s = scanner{file: lay.file, buf: c.buf, end: len(c.buf), line: c.line, gzip: p.gz}
+	switch {
+	case c.long: // a row longer than maxRow
+		r.s.src = failing{errRowTooLong}
+	case c.rerr != nil: // the rows before a read error: it comes after them
+		r.s.src, r.s.rerr = failing{c.rerr}, c.rerr
+	default: // the chunk ends at a row boundary, or at the end of the input
+		r.s.src, r.s.eof = failing{io.ErrUnexpectedEOF}, true
+	}
 	r.rows, r.rowErr, r.pending = 0, nil, 0
 	for {
 		var b *Batch

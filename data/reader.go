@@ -254,8 +254,11 @@ func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reade
 	if s.end >= 2 && s.buf[0] == 0x1f && s.buf[1] == 0x8b {
 		start := bytes.NewReader(append([]byte(nil), s.buf[:s.end]...))
 		rest := src
-		if s.eof {
+		switch {
+		case s.eof:
 			rest = bytes.NewReader(nil)
+		case s.rerr != nil: // src failed after the bytes read
+			rest, s.rerr = failing{s.rerr}, nil
 		}
 		zr, err := gzip.NewReader(io.MultiReader(start, rest))
 		if err != nil {

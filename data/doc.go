@@ -86,7 +86,9 @@
 // # Errors
 //
 // Errors in the header are reported together by [NewReader], as an
-// ir.ErrorList. Reading stops at the first bad row: [Reader.Read] returns
+// ir.ErrorList: the first [MaxHeaderErrors] bad columns one by one, then
+// one error that counts the rest (kind [ErrUnknownColumn] if some name no
+// variable), found in time linear in the header's length. Reading stops at the first bad row: [Reader.Read] returns
 // an *ir.Error positioned file:line:col, where line is the line of the
 // file (counting the line breaks inside quoted fields) and col the
 // 1-based rune column at which the offending cell starts (or, for a

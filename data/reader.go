@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -20,9 +21,17 @@ import (
 // Missing is the state of a missing cell of a discrete column.
 const Missing = -1
 
-// maxHints is the number of unknown header columns for which a similar
-// variable name is looked for.
-const maxHints = 20
+// MaxHeaderErrors is the most errors about the columns of a header that
+// are reported one by one (each unknown column with the variable it may
+// have meant); one more error says how many more columns are in error.
+// A header of a million columns that name no variable is so eleven
+// errors, found in time linear in the header's length.
+const MaxHeaderErrors = 10
+
+// ErrUnknownColumn is the kind (ir.Error.Err) of the error about a header
+// column that names no variable of the model, and of the error that
+// counts those beyond MaxHeaderErrors.
+var ErrUnknownColumn = errors.New("column names no variable of the model")
 
 // maxListed is the number of variables listed in a message about a
 // column that names none.
@@ -334,7 +343,9 @@ func (r *Reader) header(opt Options) error {
 	}
 }
 
-// bindColumns binds the header's columns to the model's variables.
+// bindColumns binds the header's columns to the model's variables. It
+// reports the first MaxHeaderErrors bad columns, and then how many more
+// there are; its time is linear in the header's length.
 func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorList {
 	s := &r.s
 	m := r.m
@@ -342,30 +353,50 @@ func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorLi
 	r.nf = len(names)
 	r.bind = make([]int32, len(names))
 	first := map[ir.VarID]int{} // column of each bound variable
-	hints := 0
+	at := s.cursor()
+	var varNames []string // m.Names(), for hints
+	var more struct {
+		pos                       ir.Pos // of the first column not reported
+		unknown, unnamed, repeats int
+	}
+	// bad reports the error of column k, or counts it when MaxHeaderErrors
+	// have been.
+	bad := func(k int, count *int, err error, format string, args ...any) {
+		if len(errs) < MaxHeaderErrors {
+			e := ir.Errorf(at.pos(offs[k]), format, args...)
+			e.Err = err
+			errs = append(errs, e)
+			return
+		}
+		if more.unknown+more.unnamed+more.repeats == 0 {
+			more.pos = at.pos(offs[k])
+		}
+		*count++
+	}
 	for k, name := range names {
 		r.bind[k] = -1
 		v, ok := m.Lookup(name)
 		if !ok {
-			if opt.IgnoreUnknownColumns {
-				continue
-			}
-			if name == "" {
-				errs.Add(s.posAt(offs[k]), "column %d of the header has no name", k+1)
-				continue
-			}
-			msg := "column " + show([]byte(name)) + " names no variable of the model"
-			if hints < maxHints {
-				hints++
-				if h := spell.Nearest(name, m.Names()); h != "" {
+			switch {
+			case opt.IgnoreUnknownColumns:
+			case name == "":
+				bad(k, &more.unnamed, nil, "column %d of the header has no name", k+1)
+			case len(errs) < MaxHeaderErrors:
+				msg := "column " + show([]byte(name)) + " names no variable of the model"
+				if varNames == nil {
+					varNames = m.Names()
+				}
+				if h := spell.Nearest(name, varNames); h != "" {
 					msg += " (did you mean " + strconv.Quote(h) + "?)"
 				}
+				bad(k, nil, ErrUnknownColumn, "%s", msg)
+			default:
+				bad(k, &more.unknown, nil, "")
 			}
-			errs.Add(s.posAt(offs[k]), "%s", msg)
 			continue
 		}
 		if prev, dup := first[v.ID]; dup {
-			errs.Add(s.posAt(offs[k]), "duplicate column %s (also column %d)", strconv.Quote(name), prev+1)
+			bad(k, &more.repeats, nil, "duplicate column %s (also column %d)", strconv.Quote(name), prev+1)
 			continue
 		}
 		first[v.ID] = k
@@ -374,10 +405,41 @@ func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorLi
 		r.Cols = append(r.Cols, k)
 		r.cols = append(r.cols, newColumn(v))
 	}
+	if n := more.unknown + more.unnamed + more.repeats; n > 0 {
+		var msg string
+		if n == more.unknown {
+			msg = "and " + ir.Plural(n, "more column") + " " + verb(n, "names", "name") + " no variable of the model"
+		} else {
+			var parts []string
+			if more.unknown > 0 {
+				parts = append(parts, strconv.Itoa(more.unknown)+" "+verb(more.unknown, "names", "name")+" no variable of the model")
+			}
+			if more.unnamed > 0 {
+				parts = append(parts, strconv.Itoa(more.unnamed)+" "+verb(more.unnamed, "has", "have")+" no name")
+			}
+			if more.repeats > 0 {
+				parts = append(parts, strconv.Itoa(more.repeats)+" "+verb(more.repeats, "repeats", "repeat")+" an earlier column")
+			}
+			msg = "and " + ir.Plural(n, "more column") + " in error: " + strings.Join(parts, ", ")
+		}
+		e := ir.Errorf(more.pos, "%s", msg)
+		if more.unknown > 0 {
+			e.Err = ErrUnknownColumn
+		}
+		errs = append(errs, e)
+	}
 	if len(r.cols) == 0 && len(errs) == 0 {
 		errs.Add(ir.Pos{File: s.file, Line: 1, Col: 1}, "no column of the header names a variable of the model (%s)", varList(m))
 	}
 	return errs
+}
+
+// verb returns one if n is 1, else many.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func newColumn(v *ir.Variable) column {

@@ -125,6 +125,34 @@ func (s *scanner) posAt(off int) ir.Pos {
 	return ir.Pos{File: s.file, Line: line, Col: utf8.RuneCount(b) + 1}
 }
 
+// cursor returns a cursor at the start of the row being scanned.
+func (s *scanner) cursor() *cursor {
+	return &cursor{s: s, off: s.rowStart, line: s.line, col: 1}
+}
+
+// A cursor gives the positions of offsets of the row being scanned, taken
+// in increasing order, in time linear in the row's length overall (posAt
+// counts from the row's start each time).
+type cursor struct {
+	s         *scanner
+	off       int // the offset of line:col
+	line, col int
+}
+
+// pos returns the position of buf[off], off at least the last offset
+// asked for.
+func (c *cursor) pos(off int) ir.Pos {
+	b := c.s.buf[c.off:off]
+	if k := bytes.LastIndexByte(b, '\n'); k >= 0 {
+		c.line += bytes.Count(b, []byte{'\n'})
+		c.col = 1
+		b = b[k+1:]
+	}
+	c.col += utf8.RuneCount(b)
+	c.off = off
+	return ir.Pos{File: c.s.file, Line: c.line, Col: c.col}
+}
+
 // errorf returns an error at buf[off].
 func (s *scanner) errorf(off int, format string, args ...any) *ir.Error {
 	return ir.Errorf(s.posAt(off), format, args...)

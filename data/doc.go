@@ -4,7 +4,11 @@
 // decoding each cell to a state index (or a float64 for a real-valued
 // variable) in column-major [Batch]es, so that a file larger than memory
 // can be learned from: memory use is bounded by the read buffer (1 MiB,
-// growing only for a row longer than that, up to 16 MiB) and the batch.
+// growing only for a row longer than that, up to 16 MiB) and the batch,
+// which holds fewer rows than asked for when they are wide ([BatchBytes]:
+// a million columns take 4 to 8 MB a row), so that a file of few wide
+// rows is read in memory in proportion to its size. [ReadHead] reads the
+// first rows of a data set in one batch grown as they arrive.
 //
 // # Dialect
 //

@@ -55,12 +55,13 @@ var errRowTooLong = errors.New("row too long")
 // chunk is a piece of the input that ends at a row boundary (or at the end
 // of the input), and, once parsed (done closed), its rows.
 type chunk struct {
-	buf  []byte
-	line int   // the line buf[0] is on
-	last bool  // buf ends at the end of the input
-	long bool  // buf is the start of a row longer than maxRow: no boundary in it
-	rerr error // the read error after buf, which ends where the input failed, or nil
-	err  error // errStopped: the pipeline was halted (buf is empty)
+	buf     []byte
+	line    int   // the line buf[0] is on
+	maxRows int   // at most the rows in buf: its line feeds, plus one
+	last    bool  // buf ends at the end of the input
+	long    bool  // buf is the start of a row longer than maxRow: no boundary in it
+	rerr    error // the read error after buf, which ends where the input failed, or nil
+	err     error // errStopped: the pipeline was halted (buf is empty)
 
 	done    chan struct{}
 	batches []*Batch
@@ -109,8 +110,9 @@ type layout struct {
 	m    *ir.Model
 	nf   int
 	bind []int32
-	cols []column
+	cols []column // read only: shared by the workers when none is open
 	vars []ir.VarID
+	open bool // some column is of an open variable
 }
 
 // startParallel puts r in parallel mode with w workers, if the input is
@@ -135,10 +137,13 @@ func (r *Reader) startPipeline(w int, fn func(worker int, b *Batch) error) {
 		src:   s.src, gz: s.gzip, file: s.file, size: r.chunk, bufs: depth,
 		carry: append([]byte(nil), s.buf[s.pos:s.end]...), line: s.line,
 	}
-	lay := &layout{file: s.file, m: r.m, nf: r.nf, bind: r.bind, vars: r.Vars}
-	lay.cols = append([]column(nil), r.cols...)
-	for j, c := range lay.cols {
+	lay := &layout{file: s.file, m: r.m, nf: r.nf, bind: r.bind, vars: r.Vars, cols: r.cols}
+	for j, c := range r.cols {
 		if c.v.Open {
+			if !lay.open {
+				lay.open = true
+				lay.cols = append([]column(nil), r.cols...)
+			}
 			lay.cols[j] = column{} // made afresh per chunk (newColumn)
 		}
 	}
@@ -206,7 +211,7 @@ func (p *pipeline) cut() *chunk {
 		var err error
 		buf, p.eof, err = fillChunk(p.src, buf, p.eof)
 		if err != nil {
-			return &chunk{buf: buf, line: p.line, rerr: err}
+			return &chunk{buf: buf, line: p.line, maxRows: bytes.Count(buf, []byte{'\n'}) + 1, rerr: err}
 		}
 		if p.eof {
 			break
@@ -226,7 +231,9 @@ func (p *pipeline) cut() *chunk {
 		p.carry = append(p.carry, buf[cut:]...)
 		c.buf = buf[:cut]
 	}
-	p.line += bytes.Count(c.buf, []byte{'\n'})
+	n := bytes.Count(c.buf, []byte{'\n'})
+	p.line += n
+	c.maxRows = n + 1
 	return c
 }
 
@@ -271,8 +278,10 @@ func rowEnd(buf []byte) int {
 
 // parse reads and parses chunks until there are none.
 func (p *pipeline) parse(lay *layout, worker int) {
-	r := &Reader{m: lay.m, nf: lay.nf, bind: lay.bind, Vars: lay.vars, workers: 1, started: true}
-	r.cols = make([]column, len(lay.cols))
+	r := &Reader{m: lay.m, nf: lay.nf, bind: lay.bind, Vars: lay.vars, workers: 1, started: true, cols: lay.cols}
+	if lay.open { // the worker's own columns, its open ones extended by its chunks
+		r.cols = make([]column, len(lay.cols))
+	}
 	for {
 		c := p.next()
 		if c == nil {
@@ -297,12 +306,13 @@ func (p *pipeline) stopped() bool {
 
 // parseChunk parses c's rows into batches.
 func (p *pipeline) parseChunk(r *Reader, lay *layout, c *chunk, worker int) {
-	copy(r.cols, lay.cols)
-	open := false
-	for j, col := range lay.cols {
-		if col.v == nil {
-			r.cols[j] = newColumn(lay.m.Vars[lay.vars[j]])
-			open = true
+	open := lay.open
+	if open {
+		copy(r.cols, lay.cols)
+		for j, col := range lay.cols {
+			if col.v == nil {
+				r.cols[j] = newColumn(lay.m.Vars[lay.vars[j]])
+			}
 		}
 	}
 	r.s = scanner{file: lay.file, buf: c.buf, end: len(c.buf), line: c.line, gzip: p.gz}
@@ -319,8 +329,8 @@ func (p *pipeline) parseChunk(r *Reader, lay *layout, c *chunk, worker int) {
 		var b *Batch
 		select {
 		case b = <-p.bfree:
-		default:
-			b = r.NewBatch(parallelBatch)
+		default: // room for the chunk's rows: a chunk of a few wide rows takes a few
+			b = r.NewBatch(min(parallelBatch, c.maxRows))
 		}
 		err := r.Read(b)
 		switch {

@@ -171,12 +171,33 @@ type Batch struct {
 	States map[ir.VarID][]string
 }
 
-// NewBatch returns a batch for r with room for size rows. It panics if size
-// is not positive.
+// BatchBytes is the most memory [Reader.NewBatch] gives a batch: a batch
+// of wide rows has room for fewer of them than asked for (at least one).
+const BatchBytes = 4 << 20
+
+// rowBytes returns the memory a row of r takes in a batch.
+func (r *Reader) rowBytes() int {
+	n := 8 // its line
+	for _, c := range r.cols {
+		if c.real {
+			n += 8
+		} else {
+			n += 4
+		}
+	}
+	return n
+}
+
+// NewBatch returns a batch for r with room for size rows, or for as many
+// as BatchBytes holds (at least one) if that is fewer: a row of a million
+// columns takes 4 to 8 MB, and a thousand of them would not fit in memory.
+// Read fills a batch up to its room, len(Lines); to have the first n rows
+// in one batch, use ReadHead. NewBatch panics if size is not positive.
 func (r *Reader) NewBatch(size int) *Batch {
 	if size <= 0 {
 		panic("data: NewBatch: size must be positive")
 	}
+	size = max(1, min(size, BatchBytes/r.rowBytes()))
 	b := &Batch{
 		Cols:  make([][]int32, len(r.cols)),
 		Reals: make([][]float64, len(r.cols)),
@@ -289,14 +310,18 @@ func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reade
 	return r, nil
 }
 
-// header reads the header row and binds its columns.
+// header reads the header row and binds its columns. A header longer
+// than the buffer is scanned once: the fields scanned are kept across
+// fills.
 func (r *Reader) header(opt Options) error {
 	s := &r.s
 	start := ir.Pos{File: s.file, Line: 1, Col: 1}
-	var names []string
-	var offs []int // offset of each header field, for positions
+	var text []byte // the names, one after another (one string in the end)
+	var ends []int  // the end of each name in text
+	var offs []int  // the offset of each field from the row's start, for positions
+	next := 0       // the offset of the next field to scan from the row's start
+	s.rowStart, s.rowLines = s.pos, 0
 	for {
-		s.rowStart, s.rowLines = s.pos, 0
 		if s.pos == s.end {
 			if s.eof {
 				return ir.ErrorList{ir.Errorf(start, "empty file: expected a header row naming model variables")}
@@ -304,24 +329,23 @@ func (r *Reader) header(opt Options) error {
 			if err := s.fill(); err != nil {
 				return ir.Positioned(ir.Pos{File: s.file}, err)
 			}
+			s.rowStart = s.pos
 			continue
 		}
-		names, offs = names[:0], offs[:0]
-		p, st := s.pos, stOK
-		for st == stOK {
-			if len(names) == maxColumns {
-				return ir.ErrorList{s.errorf(p, "the header has more than %d columns", maxColumns)}
+		st, done := stOK, false
+		for !done {
+			if len(ends) == maxColumns {
+				return ir.ErrorList{s.errorf(s.rowStart+next, "the header has more than %d columns", maxColumns)}
 			}
-			val, next, eol, fst := s.field(p)
+			p := s.rowStart + next
+			val, to, eol, fst := s.field(p)
 			if st = fst; st != stOK {
 				break
 			}
-			names = append(names, string(val))
-			offs = append(offs, p)
-			p = next
-			if eol {
-				break
-			}
+			text = append(text, val...)
+			ends = append(ends, len(text))
+			offs = append(offs, next)
+			next, done = to-s.rowStart, eol
 		}
 		switch st {
 		case stBad:
@@ -330,15 +354,28 @@ func (r *Reader) header(opt Options) error {
 			if err := s.fill(); err != nil {
 				return ir.Positioned(ir.Pos{File: s.file}, err)
 			}
+			s.rowStart = s.pos // fill moves the row to the buffer's start
 			continue
 		}
-		if len(names) == 1 && names[0] == "" && s.buf[s.pos] != '"' {
+		if len(ends) == 1 && ends[0] == 0 && s.buf[s.pos] != '"' {
 			return ir.ErrorList{ir.Errorf(start, "the header row is empty: expected the names of model variables")}
 		}
+		all := string(text)
+		names := make([]string, len(ends))
+		for k, e := range ends {
+			b := 0
+			if k > 0 {
+				b = ends[k-1]
+			}
+			names[k] = all[b:e]
+		}
 		r.Header = names
+		for k := range offs {
+			offs[k] += s.rowStart
+		}
 		errs := r.bindColumns(names, offs, opt)
 		s.line += 1 + s.rowLines
-		s.pos = p
+		s.pos = s.rowStart + next
 		return errs.Err()
 	}
 }
@@ -352,7 +389,9 @@ func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorLi
 	var errs ir.ErrorList
 	r.nf = len(names)
 	r.bind = make([]int32, len(names))
-	first := map[ir.VarID]int{} // column of each bound variable
+	n := min(len(names), len(m.Vars)) // at most, the columns bound
+	r.Vars, r.Cols, r.cols = make([]ir.VarID, 0, n), make([]int, 0, n), make([]column, 0, n)
+	first := make(map[ir.VarID]int, n) // column of each bound variable
 	at := s.cursor()
 	var varNames []string // m.Names(), for hints
 	var more struct {
@@ -801,6 +840,22 @@ func ReadAll(filename string, src io.Reader, m *ir.Model, opt Options) (out *Bat
 // ReadAll: for data that fits in memory, from any reader (OpenShards'
 // included).
 func ReadRest(r *Reader) (out *Batch, err error) {
+	return readRows(r, -1)
+}
+
+// ReadHead reads the next n rows of r (fewer at the end of its data) into
+// one batch, whose slices have length N and grow with the rows read: the
+// first rows of a data set, read whole however wide they are. The end of
+// the data is no error. n must be positive.
+func ReadHead(r *Reader, n int) (*Batch, error) {
+	if n <= 0 {
+		panic("data: ReadHead: n must be positive")
+	}
+	return readRows(r, n)
+}
+
+// readRows is ReadRest (limit < 0) and ReadHead.
+func readRows(r *Reader, limit int) (out *Batch, err error) {
 	out = &Batch{Cols: make([][]int32, len(r.cols)), Reals: make([][]float64, len(r.cols)), Vars: r.Vars}
 	for j, c := range r.cols {
 		if c.real {
@@ -809,13 +864,23 @@ func ReadRest(r *Reader) (out *Batch, err error) {
 			out.Cols[j] = []int32{}
 		}
 	}
-	b := r.NewBatch(1024)
+	size := 1024
+	if limit > 0 {
+		size = min(size, limit)
+	}
+	b := r.NewBatch(size)
 	defer func() {
 		if out != nil {
 			out.States = r.States()
 		}
 	}()
 	for {
+		if limit >= 0 && out.N+len(b.Lines) > limit {
+			if out.N == limit {
+				return out, nil
+			}
+			b = r.NewBatch(limit - out.N) // the last rows: no more than asked for
+		}
 		err := r.Read(b)
 		for j := range r.cols {
 			if out.Reals[j] != nil {

@@ -4,7 +4,11 @@
 // decoding each cell to a state index (or a float64 for a real-valued
 // variable) in column-major [Batch]es, so that a file larger than memory
 // can be learned from: memory use is bounded by the read buffer (1 MiB,
-// growing only for a row longer than that, up to 16 MiB) and the batch.
+// growing only for a row longer than that, up to 16 MiB) and the batch,
+// which holds fewer rows than asked for when they are wide ([BatchBytes]:
+// a million columns take 4 to 8 MB a row), so that a file of few wide
+// rows is read in memory in proportion to its size. [ReadHead] reads the
+// first rows of a data set in one batch grown as they arrive.
 //
 // # Dialect
 //
@@ -86,7 +90,9 @@
 // # Errors
 //
 // Errors in the header are reported together by [NewReader], as an
-// ir.ErrorList. Reading stops at the first bad row: [Reader.Read] returns
+// ir.ErrorList: the first [MaxHeaderErrors] bad columns one by one, then
+// one error that counts the rest (kind [ErrUnknownColumn] if some name no
+// variable), found in time linear in the header's length. Reading stops at the first bad row: [Reader.Read] returns
 // an *ir.Error positioned file:line:col, where line is the line of the
 // file (counting the line breaks inside quoted fields) and col the
 // 1-based rune column at which the offending cell starts (or, for a
@@ -96,7 +102,11 @@
 //
 // A row with too many or too few fields is reported before any bad cell
 // in it. An error reading the underlying file, including corrupt gzip
-// data, is reported as an *ir.Error at the line being read.
+// data, is reported as an *ir.Error at the line of the row it cuts short,
+// after the rows before it: every byte read before the failure is parsed
+// first, so a bad row there (even one the failure cuts short, as by a bare
+// quote in its first field) is the error, whatever the number of workers
+// and however the source splits its reads.
 //
 // # Writing
 //

@@ -55,11 +55,13 @@ var errRowTooLong = errors.New("row too long")
 // chunk is a piece of the input that ends at a row boundary (or at the end
 // of the input), and, once parsed (done closed), its rows.
 type chunk struct {
-	buf  []byte
-	line int   // the line buf[0] is on
-	last bool  // buf ends at the end of the input
-	long bool  // buf is the start of a row longer than maxRow: no boundary in it
-	err  error // a read error after the previous chunk (buf is empty)
+	buf     []byte
+	line    int   // the line buf[0] is on
+	maxRows int   // at most the rows in buf: its line feeds, plus one
+	last    bool  // buf ends at the end of the input
+	long    bool  // buf is the start of a row longer than maxRow: no boundary in it
+	rerr    error // the read error after buf, which ends where the input failed, or nil
+	err     error // errStopped: the pipeline was halted (buf is empty)
 
 	done    chan struct{}
 	batches []*Batch
@@ -91,7 +93,6 @@ type pipeline struct {
 	carry    []byte // the start of the next chunk: a row cut by the last one
 	line     int    // the line carry starts on
 	eof      bool   // src is exhausted
-	rerr     error  // a read error, to hand out after the rows before it
 	finished bool   // the last chunk has been handed out: queue is closed
 
 	cur   *chunk // the chunk Read is delivering, or nil
@@ -109,8 +110,9 @@ type layout struct {
 	m    *ir.Model
 	nf   int
 	bind []int32
-	cols []column
+	cols []column // read only: shared by the workers when none is open
 	vars []ir.VarID
+	open bool // some column is of an open variable
 }
 
 // startParallel puts r in parallel mode with w workers, if the input is
@@ -122,7 +124,7 @@ func (r *Reader) startParallel(w int) { r.startPipeline(w, nil) }
 // if it is not nil (ReadParallel).
 func (r *Reader) startPipeline(w int, fn func(worker int, b *Batch) error) {
 	s := &r.s
-	if w <= 1 || s.eof || r.nf <= 1 || s.err != nil || s.end-s.pos < min(r.chunk, len(s.buf)/2) {
+	if w <= 1 || s.eof || s.rerr != nil || r.nf <= 1 || s.err != nil || s.end-s.pos < min(r.chunk, len(s.buf)/2) {
 		return
 	}
 	depth := 2*w + 2
@@ -135,10 +137,13 @@ func (r *Reader) startPipeline(w int, fn func(worker int, b *Batch) error) {
 		src:   s.src, gz: s.gzip, file: s.file, size: r.chunk, bufs: depth,
 		carry: append([]byte(nil), s.buf[s.pos:s.end]...), line: s.line,
 	}
-	lay := &layout{file: s.file, m: r.m, nf: r.nf, bind: r.bind, vars: r.Vars}
-	lay.cols = append([]column(nil), r.cols...)
-	for j, c := range lay.cols {
+	lay := &layout{file: s.file, m: r.m, nf: r.nf, bind: r.bind, vars: r.Vars, cols: r.cols}
+	for j, c := range r.cols {
 		if c.v.Open {
+			if !lay.open {
+				lay.open = true
+				lay.cols = append([]column(nil), r.cols...)
+			}
 			lay.cols[j] = column{} // made afresh per chunk (newColumn)
 		}
 	}
@@ -170,7 +175,7 @@ func (p *pipeline) next() *chunk {
 	case <-p.stop:
 		return nil
 	}
-	if c.last || c.long || c.err != nil {
+	if c.last || c.long || c.rerr != nil || c.err != nil {
 		p.finished = true
 		close(p.queue)
 	}
@@ -178,11 +183,12 @@ func (p *pipeline) next() *chunk {
 }
 
 // cut reads the next chunk: the carry and as much more as fills a buffer,
-// cut after its last row boundary.
+// cut after its last row boundary; or, if the input fails, everything up
+// to the failure, with the error: the rows before it, and the row it cuts
+// short, are parsed as one reader would, which reports a bad row in them
+// before the error (even one the error cuts short: a bare quote in its
+// first field).
 func (p *pipeline) cut() *chunk {
-	if p.rerr != nil {
-		return &chunk{err: p.rerr}
-	}
 	var buf []byte
 	select {
 	case buf = <-p.free:
@@ -205,14 +211,7 @@ func (p *pipeline) cut() *chunk {
 		var err error
 		buf, p.eof, err = fillChunk(p.src, buf, p.eof)
 		if err != nil {
-			msg := "read error: %v"
-			if p.gz {
-				msg = "the file starts as gzip data but is not valid gzip (%v): is it truncated?"
-			}
-			c := &chunk{buf: buf[:rowEnd(buf)], line: p.line}
-			p.line += bytes.Count(c.buf, []byte{'\n'})
-			p.rerr = ir.Errorf(ir.Pos{File: p.file, Line: p.line}, msg, err)
-			return c // the complete rows before the error; the error next
+			return &chunk{buf: buf, line: p.line, maxRows: bytes.Count(buf, []byte{'\n'}) + 1, rerr: err}
 		}
 		if p.eof {
 			break
@@ -232,7 +231,9 @@ func (p *pipeline) cut() *chunk {
 		p.carry = append(p.carry, buf[cut:]...)
 		c.buf = buf[:cut]
 	}
-	p.line += bytes.Count(c.buf, []byte{'\n'})
+	n := bytes.Count(c.buf, []byte{'\n'})
+	p.line += n
+	c.maxRows = n + 1
 	return c
 }
 
@@ -275,15 +276,12 @@ func rowEnd(buf []byte) int {
 	}
 }
 
-// tooLong is the source of a chunk without a row boundary.
-type tooLong struct{}
-
-func (tooLong) Read([]byte) (int, error) { return 0, errRowTooLong }
-
 // parse reads and parses chunks until there are none.
 func (p *pipeline) parse(lay *layout, worker int) {
-	r := &Reader{m: lay.m, nf: lay.nf, bind: lay.bind, Vars: lay.vars, workers: 1, started: true}
-	r.cols = make([]column, len(lay.cols))
+	r := &Reader{m: lay.m, nf: lay.nf, bind: lay.bind, Vars: lay.vars, workers: 1, started: true, cols: lay.cols}
+	if lay.open { // the worker's own columns, its open ones extended by its chunks
+		r.cols = make([]column, len(lay.cols))
+	}
 	for {
 		c := p.next()
 		if c == nil {
@@ -308,22 +306,31 @@ func (p *pipeline) stopped() bool {
 
 // parseChunk parses c's rows into batches.
 func (p *pipeline) parseChunk(r *Reader, lay *layout, c *chunk, worker int) {
-	copy(r.cols, lay.cols)
-	open := false
-	for j, col := range lay.cols {
-		if col.v == nil {
-			r.cols[j] = newColumn(lay.m.Vars[lay.vars[j]])
-			open = true
+	open := lay.open
+	if open {
+		copy(r.cols, lay.cols)
+		for j, col := range lay.cols {
+			if col.v == nil {
+				r.cols[j] = newColumn(lay.m.Vars[lay.vars[j]])
+			}
 		}
 	}
-	r.s = scanner{file: lay.file, src: tooLong{}, buf: c.buf, end: len(c.buf), eof: !c.long, line: c.line}
+	r.s = scanner{file: lay.file, buf: c.buf, end: len(c.buf), line: c.line, gzip: p.gz}
+	switch {
+	case c.long: // a row longer than maxRow
+		r.s.src = failing{errRowTooLong}
+	case c.rerr != nil: // the rows before a read error: it comes after them
+		r.s.src, r.s.rerr = failing{c.rerr}, c.rerr
+	default: // the chunk ends at a row boundary, or at the end of the input
+		r.s.src, r.s.eof = failing{io.ErrUnexpectedEOF}, true
+	}
 	r.rows, r.rowErr, r.pending = 0, nil, 0
 	for {
 		var b *Batch
 		select {
 		case b = <-p.bfree:
-		default:
-			b = r.NewBatch(parallelBatch)
+		default: // room for the chunk's rows: a chunk of a few wide rows takes a few
+			b = r.NewBatch(min(parallelBatch, c.maxRows))
 		}
 		err := r.Read(b)
 		switch {

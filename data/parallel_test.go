@@ -314,6 +314,108 @@ func TestParallelReadError(t *testing.T) {
 	}
 }
 
+// withData returns data followed by err: in one Read with the last bytes
+// if together, or in a Read of its own.
+type withData struct {
+	data     []byte
+	err      error
+	together bool
+}
+
+func (r *withData) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, r.err
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	if len(r.data) == 0 && r.together {
+		return n, r.err
+	}
+	return n, nil
+}
+
+// TestReadErrorSameWhateverWorkers: input that ends in a read error (gzip
+// data cut short or with a bad checksum, a source that fails, alone or
+// with its last bytes) gives the rows and the error of one reader, for
+// every number of workers, chunk size and way the source splits its
+// reads: a bad row before the error, even one the error cuts short, is
+// reported; a row the error cuts short, and that has nothing wrong in
+// what came of it, is the read error (FuzzReadParallel found a gzip input
+// whose cut row held a bare quote, reported by one reader and not by three
+// workers).
+func TestReadErrorSameWhateverWorkers(t *testing.T) {
+	m := withOpen(t)
+	opt := Options{IgnoreUnknownColumns: true}
+	csv := append(quotedCSV(40, 11), "sunny,x\"y,NA,c1\nrain,,NA,c2\n"...)
+	type input struct {
+		name string
+		src  func() io.Reader
+	}
+	var inputs []input
+	zipped := []byte(gz(string(csv)))
+	for cut := 10; cut < len(zipped); cut += 3 {
+		z := zipped[:cut]
+		inputs = append(inputs, input{fmt.Sprintf("gzip-cut-%d", cut), func() io.Reader { return bytes.NewReader(z) }})
+	}
+	for cut := len(csv) - 60; cut <= len(csv); cut += 2 {
+		// A whole gzip member, and then bytes that are not another.
+		z := append([]byte(gz(string(csv[:cut]))), "junk"...)
+		inputs = append(inputs, input{fmt.Sprintf("gzip-junk-%d", cut), func() io.Reader { return bytes.NewReader(z) }})
+	}
+	// Over 32 KiB of data, which a gzip reader hands out in pieces before
+	// its error.
+	long := append(quotedCSV(3000, 12), "sunny,x\"y,NA,c1\nrain,,NA,c2"...)
+	for _, cut := range []int{len(long) - 10, len(long)} {
+		z := append([]byte(gz(string(long[:cut]))), "junk"...)
+		inputs = append(inputs, input{fmt.Sprintf("gzip-long-junk-%d", cut), func() io.Reader { return bytes.NewReader(z) }})
+	}
+	badSum := bytes.Clone(zipped)
+	badSum[len(badSum)-5] ^= 1
+	inputs = append(inputs, input{"gzip-checksum", func() io.Reader { return bytes.NewReader(badSum) }})
+	fail := errors.New("disk on fire")
+	for cut := len(csv) - 60; cut <= len(csv); cut += 2 {
+		for _, together := range []bool{false, true} {
+			c := csv[:cut]
+			inputs = append(inputs, input{fmt.Sprintf("fail-%d-%v", cut, together), func() io.Reader {
+				return &withData{data: c, err: fail, together: together}
+			}})
+		}
+	}
+	sawBare := false
+	for _, in := range inputs {
+		seq := opt
+		seq.Workers = 1
+		wantRows, wantStates, wantErr := readEvery(m, in.src(), seq, 100)
+		if wantErr == "" {
+			t.Fatalf("%s: no error", in.name)
+		}
+		sawBare = sawBare || strings.Contains(wantErr, "bare")
+		for _, w := range []int{1, 2, 3} {
+			for _, chunk := range []int{7, 64, 1000} {
+				par := opt
+				par.Workers, par.chunkSize = w, chunk
+				for _, split := range []struct {
+					name string
+					wrap func(io.Reader) io.Reader
+				}{
+					{"whole", func(r io.Reader) io.Reader { return r }},
+					{"half", iotest.HalfReader},
+					{"bytes", iotest.OneByteReader},
+				} {
+					rows, states, errText := readEvery(m, split.wrap(in.src()), par, 37)
+					if rows != wantRows || states != wantStates || errText != wantErr {
+						t.Fatalf("%s, %d workers, chunks of %d, %s reads: %d rows, %q; one reader: %d rows, %q",
+							in.name, w, chunk, split.name, strings.Count(rows, "\n"), errText, strings.Count(wantRows, "\n"), wantErr)
+					}
+				}
+			}
+		}
+	}
+	if !sawBare {
+		t.Errorf("no input gave the bare quote before the read error: the test does not test it")
+	}
+}
+
 // FuzzReadParallel: any input parsed in small chunks on several workers
 // gives the rows, states and error of one reader.
 func FuzzReadParallel(f *testing.F) {

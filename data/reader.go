@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -20,9 +21,17 @@ import (
 // Missing is the state of a missing cell of a discrete column.
 const Missing = -1
 
-// maxHints is the number of unknown header columns for which a similar
-// variable name is looked for.
-const maxHints = 20
+// MaxHeaderErrors is the most errors about the columns of a header that
+// are reported one by one (each unknown column with the variable it may
+// have meant); one more error says how many more columns are in error.
+// A header of a million columns that name no variable is so eleven
+// errors, found in time linear in the header's length.
+const MaxHeaderErrors = 10
+
+// ErrUnknownColumn is the kind (ir.Error.Err) of the error about a header
+// column that names no variable of the model, and of the error that
+// counts those beyond MaxHeaderErrors.
+var ErrUnknownColumn = errors.New("column names no variable of the model")
 
 // maxListed is the number of variables listed in a message about a
 // column that names none.
@@ -162,12 +171,33 @@ type Batch struct {
 	States map[ir.VarID][]string
 }
 
-// NewBatch returns a batch for r with room for size rows. It panics if size
-// is not positive.
+// BatchBytes is the most memory [Reader.NewBatch] gives a batch: a batch
+// of wide rows has room for fewer of them than asked for (at least one).
+const BatchBytes = 4 << 20
+
+// rowBytes returns the memory a row of r takes in a batch.
+func (r *Reader) rowBytes() int {
+	n := 8 // its line
+	for _, c := range r.cols {
+		if c.real {
+			n += 8
+		} else {
+			n += 4
+		}
+	}
+	return n
+}
+
+// NewBatch returns a batch for r with room for size rows, or for as many
+// as BatchBytes holds (at least one) if that is fewer: a row of a million
+// columns takes 4 to 8 MB, and a thousand of them would not fit in memory.
+// Read fills a batch up to its room, len(Lines); to have the first n rows
+// in one batch, use ReadHead. NewBatch panics if size is not positive.
 func (r *Reader) NewBatch(size int) *Batch {
 	if size <= 0 {
 		panic("data: NewBatch: size must be positive")
 	}
+	size = max(1, min(size, BatchBytes/r.rowBytes()))
 	b := &Batch{
 		Cols:  make([][]int32, len(r.cols)),
 		Reals: make([][]float64, len(r.cols)),
@@ -254,8 +284,11 @@ func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reade
 	if s.end >= 2 && s.buf[0] == 0x1f && s.buf[1] == 0x8b {
 		start := bytes.NewReader(append([]byte(nil), s.buf[:s.end]...))
 		rest := src
-		if s.eof {
+		switch {
+		case s.eof:
 			rest = bytes.NewReader(nil)
+		case s.rerr != nil: // src failed after the bytes read
+			rest, s.rerr = failing{s.rerr}, nil
 		}
 		zr, err := gzip.NewReader(io.MultiReader(start, rest))
 		if err != nil {
@@ -277,14 +310,18 @@ func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reade
 	return r, nil
 }
 
-// header reads the header row and binds its columns.
+// header reads the header row and binds its columns. A header longer
+// than the buffer is scanned once: the fields scanned are kept across
+// fills.
 func (r *Reader) header(opt Options) error {
 	s := &r.s
 	start := ir.Pos{File: s.file, Line: 1, Col: 1}
-	var names []string
-	var offs []int // offset of each header field, for positions
+	var text []byte // the names, one after another (one string in the end)
+	var ends []int  // the end of each name in text
+	var offs []int  // the offset of each field from the row's start, for positions
+	next := 0       // the offset of the next field to scan from the row's start
+	s.rowStart, s.rowLines = s.pos, 0
 	for {
-		s.rowStart, s.rowLines = s.pos, 0
 		if s.pos == s.end {
 			if s.eof {
 				return ir.ErrorList{ir.Errorf(start, "empty file: expected a header row naming model variables")}
@@ -292,24 +329,23 @@ func (r *Reader) header(opt Options) error {
 			if err := s.fill(); err != nil {
 				return ir.Positioned(ir.Pos{File: s.file}, err)
 			}
+			s.rowStart = s.pos
 			continue
 		}
-		names, offs = names[:0], offs[:0]
-		p, st := s.pos, stOK
-		for st == stOK {
-			if len(names) == maxColumns {
-				return ir.ErrorList{s.errorf(p, "the header has more than %d columns", maxColumns)}
+		st, done := stOK, false
+		for !done {
+			if len(ends) == maxColumns {
+				return ir.ErrorList{s.errorf(s.rowStart+next, "the header has more than %d columns", maxColumns)}
 			}
-			val, next, eol, fst := s.field(p)
+			p := s.rowStart + next
+			val, to, eol, fst := s.field(p)
 			if st = fst; st != stOK {
 				break
 			}
-			names = append(names, string(val))
-			offs = append(offs, p)
-			p = next
-			if eol {
-				break
-			}
+			text = append(text, val...)
+			ends = append(ends, len(text))
+			offs = append(offs, next)
+			next, done = to-s.rowStart, eol
 		}
 		switch st {
 		case stBad:
@@ -318,51 +354,88 @@ func (r *Reader) header(opt Options) error {
 			if err := s.fill(); err != nil {
 				return ir.Positioned(ir.Pos{File: s.file}, err)
 			}
+			s.rowStart = s.pos // fill moves the row to the buffer's start
 			continue
 		}
-		if len(names) == 1 && names[0] == "" && s.buf[s.pos] != '"' {
+		if len(ends) == 1 && ends[0] == 0 && s.buf[s.pos] != '"' {
 			return ir.ErrorList{ir.Errorf(start, "the header row is empty: expected the names of model variables")}
 		}
+		all := string(text)
+		names := make([]string, len(ends))
+		for k, e := range ends {
+			b := 0
+			if k > 0 {
+				b = ends[k-1]
+			}
+			names[k] = all[b:e]
+		}
 		r.Header = names
+		for k := range offs {
+			offs[k] += s.rowStart
+		}
 		errs := r.bindColumns(names, offs, opt)
 		s.line += 1 + s.rowLines
-		s.pos = p
+		s.pos = s.rowStart + next
 		return errs.Err()
 	}
 }
 
-// bindColumns binds the header's columns to the model's variables.
+// bindColumns binds the header's columns to the model's variables. It
+// reports the first MaxHeaderErrors bad columns, and then how many more
+// there are; its time is linear in the header's length.
 func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorList {
 	s := &r.s
 	m := r.m
 	var errs ir.ErrorList
 	r.nf = len(names)
 	r.bind = make([]int32, len(names))
-	first := map[ir.VarID]int{} // column of each bound variable
-	hints := 0
+	n := min(len(names), len(m.Vars)) // at most, the columns bound
+	r.Vars, r.Cols, r.cols = make([]ir.VarID, 0, n), make([]int, 0, n), make([]column, 0, n)
+	first := make(map[ir.VarID]int, n) // column of each bound variable
+	at := s.cursor()
+	var varNames []string // m.Names(), for hints
+	var more struct {
+		pos                       ir.Pos // of the first column not reported
+		unknown, unnamed, repeats int
+	}
+	// bad reports the error of column k, or counts it when MaxHeaderErrors
+	// have been.
+	bad := func(k int, count *int, err error, format string, args ...any) {
+		if len(errs) < MaxHeaderErrors {
+			e := ir.Errorf(at.pos(offs[k]), format, args...)
+			e.Err = err
+			errs = append(errs, e)
+			return
+		}
+		if more.unknown+more.unnamed+more.repeats == 0 {
+			more.pos = at.pos(offs[k])
+		}
+		*count++
+	}
 	for k, name := range names {
 		r.bind[k] = -1
 		v, ok := m.Lookup(name)
 		if !ok {
-			if opt.IgnoreUnknownColumns {
-				continue
-			}
-			if name == "" {
-				errs.Add(s.posAt(offs[k]), "column %d of the header has no name", k+1)
-				continue
-			}
-			msg := "column " + show([]byte(name)) + " names no variable of the model"
-			if hints < maxHints {
-				hints++
-				if h := spell.Nearest(name, m.Names()); h != "" {
+			switch {
+			case opt.IgnoreUnknownColumns:
+			case name == "":
+				bad(k, &more.unnamed, nil, "column %d of the header has no name", k+1)
+			case len(errs) < MaxHeaderErrors:
+				msg := "column " + show([]byte(name)) + " names no variable of the model"
+				if varNames == nil {
+					varNames = m.Names()
+				}
+				if h := spell.Nearest(name, varNames); h != "" {
 					msg += " (did you mean " + strconv.Quote(h) + "?)"
 				}
+				bad(k, nil, ErrUnknownColumn, "%s", msg)
+			default:
+				bad(k, &more.unknown, nil, "")
 			}
-			errs.Add(s.posAt(offs[k]), "%s", msg)
 			continue
 		}
 		if prev, dup := first[v.ID]; dup {
-			errs.Add(s.posAt(offs[k]), "duplicate column %s (also column %d)", strconv.Quote(name), prev+1)
+			bad(k, &more.repeats, nil, "duplicate column %s (also column %d)", strconv.Quote(name), prev+1)
 			continue
 		}
 		first[v.ID] = k
@@ -371,10 +444,41 @@ func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorLi
 		r.Cols = append(r.Cols, k)
 		r.cols = append(r.cols, newColumn(v))
 	}
+	if n := more.unknown + more.unnamed + more.repeats; n > 0 {
+		var msg string
+		if n == more.unknown {
+			msg = "and " + ir.Plural(n, "more column") + " " + verb(n, "names", "name") + " no variable of the model"
+		} else {
+			var parts []string
+			if more.unknown > 0 {
+				parts = append(parts, strconv.Itoa(more.unknown)+" "+verb(more.unknown, "names", "name")+" no variable of the model")
+			}
+			if more.unnamed > 0 {
+				parts = append(parts, strconv.Itoa(more.unnamed)+" "+verb(more.unnamed, "has", "have")+" no name")
+			}
+			if more.repeats > 0 {
+				parts = append(parts, strconv.Itoa(more.repeats)+" "+verb(more.repeats, "repeats", "repeat")+" an earlier column")
+			}
+			msg = "and " + ir.Plural(n, "more column") + " in error: " + strings.Join(parts, ", ")
+		}
+		e := ir.Errorf(more.pos, "%s", msg)
+		if more.unknown > 0 {
+			e.Err = ErrUnknownColumn
+		}
+		errs = append(errs, e)
+	}
 	if len(r.cols) == 0 && len(errs) == 0 {
 		errs.Add(ir.Pos{File: s.file, Line: 1, Col: 1}, "no column of the header names a variable of the model (%s)", varList(m))
 	}
 	return errs
+}
+
+// verb returns one if n is 1, else many.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func newColumn(v *ir.Variable) column {
@@ -736,6 +840,22 @@ func ReadAll(filename string, src io.Reader, m *ir.Model, opt Options) (out *Bat
 // ReadAll: for data that fits in memory, from any reader (OpenShards'
 // included).
 func ReadRest(r *Reader) (out *Batch, err error) {
+	return readRows(r, -1)
+}
+
+// ReadHead reads the next n rows of r (fewer at the end of its data) into
+// one batch, whose slices have length N and grow with the rows read: the
+// first rows of a data set, read whole however wide they are. The end of
+// the data is no error. n must be positive.
+func ReadHead(r *Reader, n int) (*Batch, error) {
+	if n <= 0 {
+		panic("data: ReadHead: n must be positive")
+	}
+	return readRows(r, n)
+}
+
+// readRows is ReadRest (limit < 0) and ReadHead.
+func readRows(r *Reader, limit int) (out *Batch, err error) {
 	out = &Batch{Cols: make([][]int32, len(r.cols)), Reals: make([][]float64, len(r.cols)), Vars: r.Vars}
 	for j, c := range r.cols {
 		if c.real {
@@ -744,13 +864,23 @@ func ReadRest(r *Reader) (out *Batch, err error) {
 			out.Cols[j] = []int32{}
 		}
 	}
-	b := r.NewBatch(1024)
+	size := 1024
+	if limit > 0 {
+		size = min(size, limit)
+	}
+	b := r.NewBatch(size)
 	defer func() {
 		if out != nil {
 			out.States = r.States()
 		}
 	}()
 	for {
+		if limit >= 0 && out.N+len(b.Lines) > limit {
+			if out.N == limit {
+				return out, nil
+			}
+			b = r.NewBatch(limit - out.N) // the last rows: no more than asked for
+		}
 		err := r.Read(b)
 		for j := range r.cols {
 			if out.Reals[j] != nil {

@@ -47,6 +47,13 @@ type scanner struct {
 	err  error
 	gzip bool // src decompresses gzip input
 
+	// rerr is an error src returned with the last bytes it gave, or
+	// src's error after the bytes of a chunk (parallel mode): fill
+	// returns it when the rows need more than those bytes, so that what
+	// is read before a read error does not depend on how src splits its
+	// reads.
+	rerr error
+
 	line     int // line number of buf[pos]
 	rowStart int // offset of the row being scanned, for positions
 	rowLines int // newlines inside quoted fields of the row being scanned
@@ -57,6 +64,9 @@ type scanner struct {
 // fill reads more input, first making room by dropping consumed bytes and
 // then, if the unconsumed row fills the whole buffer, by growing it.
 func (s *scanner) fill() error {
+	if s.rerr != nil {
+		return s.readError(s.rerr)
+	}
 	if s.end == len(s.buf) {
 		if s.pos > 0 {
 			n := copy(s.buf, s.buf[s.pos:s.end])
@@ -78,20 +88,30 @@ func (s *scanner) fill() error {
 			s.eof = true
 			return nil
 		}
-		if err == errRowTooLong {
-			return ir.Errorf(ir.Pos{File: s.file, Line: s.line, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
-		}
-		if err != nil && s.gzip {
-			return ir.Errorf(ir.Pos{File: s.file, Line: s.line}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)
+		if err != nil && n > 0 {
+			s.rerr = err // the bytes first
+			return nil
 		}
 		if err != nil {
-			return ir.Errorf(ir.Pos{File: s.file, Line: s.line}, "read error: %v", err)
+			return s.readError(err)
 		}
 		if n > 0 {
 			return nil
 		}
 	}
-	return ir.Errorf(ir.Pos{File: s.file, Line: s.line}, "read error: %v", io.ErrNoProgress)
+	return s.readError(io.ErrNoProgress)
+}
+
+// readError is the error of a failed read of src, at the line of the row
+// that needed more input.
+func (s *scanner) readError(err error) error {
+	switch {
+	case err == errRowTooLong:
+		return ir.Errorf(ir.Pos{File: s.file, Line: s.line, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
+	case s.gzip && err != io.ErrNoProgress:
+		return ir.Errorf(ir.Pos{File: s.file, Line: s.line}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)
+	}
+	return ir.Errorf(ir.Pos{File: s.file, Line: s.line}, "read error: %v", err)
 }
 
 // posAt returns the position of buf[off], which is in the row being
@@ -103,6 +123,34 @@ func (s *scanner) posAt(off int) ir.Pos {
 		b = b[k+1:]
 	}
 	return ir.Pos{File: s.file, Line: line, Col: utf8.RuneCount(b) + 1}
+}
+
+// cursor returns a cursor at the start of the row being scanned.
+func (s *scanner) cursor() *cursor {
+	return &cursor{s: s, off: s.rowStart, line: s.line, col: 1}
+}
+
+// A cursor gives the positions of offsets of the row being scanned, taken
+// in increasing order, in time linear in the row's length overall (posAt
+// counts from the row's start each time).
+type cursor struct {
+	s         *scanner
+	off       int // the offset of line:col
+	line, col int
+}
+
+// pos returns the position of buf[off], off at least the last offset
+// asked for.
+func (c *cursor) pos(off int) ir.Pos {
+	b := c.s.buf[c.off:off]
+	if k := bytes.LastIndexByte(b, '\n'); k >= 0 {
+		c.line += bytes.Count(b, []byte{'\n'})
+		c.col = 1
+		b = b[k+1:]
+	}
+	c.col += utf8.RuneCount(b)
+	c.off = off
+	return ir.Pos{File: c.s.file, Line: c.line, Col: c.col}
 }
 
 // errorf returns an error at buf[off].
@@ -234,6 +282,11 @@ func (s *scanner) quoted(p int) (val []byte, next int, eol bool, st status) {
 		return val, next, eol, stOK
 	}
 }
+
+// failing is a source that has failed: every Read returns its error.
+type failing struct{ err error }
+
+func (f failing) Read([]byte) (int, error) { return 0, f.err }
 
 // quoteRune quotes the first rune of b for a message.
 func quoteRune(b []byte) string {

@@ -74,13 +74,11 @@ func learnStream(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt 
 	cols := r.Vars
 	// The rows a density that starts from data starts from: the first
 	// ones (the in-memory learner uses them all).
-	sample := r.NewBatch(1 << 16)
-	if err := r.Read(sample); err != nil && err != io.EOF {
-		r.Close()
+	sample, err := data.ReadHead(r, 1<<16)
+	r.Close()
+	if err != nil {
 		return nil, nil, err
 	}
-	r.Close()
-	sample = trim(sample)
 	plan, err := NewEMPlan(m, cols, opt)
 	if err != nil {
 		return nil, nil, err
@@ -127,20 +125,6 @@ func hasOpen(m *ir.Model, cols []ir.VarID) bool {
 		}
 	}
 	return false
-}
-
-// trim returns b with its slices cut to its rows.
-func trim(b *data.Batch) *data.Batch {
-	for j := range b.Cols {
-		if b.Cols[j] != nil {
-			b.Cols[j] = b.Cols[j][:b.N]
-		}
-		if b.Reals[j] != nil {
-			b.Reals[j] = b.Reals[j][:b.N]
-		}
-	}
-	b.Lines = b.Lines[:b.N]
-	return b
 }
 
 // stream is a streaming EM run.

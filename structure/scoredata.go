@@ -46,10 +46,22 @@ func ReadCSV(path string) (*Data, error) {
 		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: fmt.Sprintf("%d columns: structure learning takes at most %d variables (its searches score every pair, in memory and time that grow as the square)", len(names), MaxVars)}
 	}
 	b := ir.NewBuilder(path)
+	twice := 0
 	for _, name := range names {
 		if _, ok := b.AddOpenVar(ir.Pos{File: path, Line: 1}, name); !ok && name != "" {
-			b.Errorf(ir.Pos{File: path, Line: 1}, "column %q appears twice", name)
+			// The first few, and the number of the rest (as package data
+			// reports a header's errors).
+			if twice++; twice <= data.MaxHeaderErrors {
+				b.Errorf(ir.Pos{File: path, Line: 1}, "column %q appears twice", name)
+			}
 		}
+	}
+	if n := twice - data.MaxHeaderErrors; n > 0 {
+		verb := "appear"
+		if n == 1 {
+			verb = "appears"
+		}
+		b.Errorf(ir.Pos{File: path, Line: 1}, "and %s %s twice", ir.Plural(n, "more column"), verb)
 	}
 	if len(b.Errs) > 0 {
 		return nil, b.Errs

@@ -442,11 +442,7 @@ func (l *learner) head(ctx context.Context, m *ir.Model) (*data.Batch, error) {
 		return nil, err
 	}
 	defer r.Close()
-	b := r.NewBatch(headRows)
-	if err := r.Read(b); err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	return b, nil
+	return data.ReadHead(r, headRows)
 }
 
 // em learns by network EM, one pipeline per iteration: each shard's
@@ -657,8 +653,8 @@ func (l *learner) headMatrix(ctx context.Context, m *ir.Model, vars []ir.VarID) 
 	if !ok {
 		return nil, errImpure
 	}
-	b := r.NewBatch(mixtureHead)
-	if err := r.Read(b); err != nil && !errors.Is(err, io.EOF) {
+	b, err := data.ReadHead(r, mixtureHead)
+	if err != nil {
 		return nil, err
 	}
 	vals, pure := mixtureRows(b, cols, comp, make([]float64, 0, b.N*len(vars)))

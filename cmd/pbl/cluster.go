@@ -434,25 +434,35 @@ func readMatrix(path string, cols []string) (*mixture.Matrix, []string, error) {
 	}
 	d := len(cols)
 	vals := make([]float64, batch.N*d)
-	var errs ir.ErrorList
+	missing := 0
 	for j, v := range batch.Vars {
-		name := m.Vars[v].Name
-		at := -1
-		for t, cn := range cols {
-			if cn == name {
-				at = t
-			}
-		}
-		col := batch.Reals[j]
-		for i, x := range col {
+		at := int(v) // the model's variables are cols, in order
+		for i, x := range batch.Reals[j] {
 			if math.IsNaN(x) {
-				errs.Add(ir.Pos{File: path, Line: batch.Lines[i]}, "missing value for %s: pbl cluster needs a number in every cell", ir.Quote(name))
+				missing++
 			}
 			vals[i*d+at] = x
 		}
 	}
-	if err := errs.Err(); err != nil {
-		return nil, nil, err
+	if missing > 0 {
+		// The first few in the file's order, and the number of the rest
+		// at the first of them.
+		var errs ir.ErrorList
+	rows:
+		for i := range batch.N {
+			for j, v := range batch.Vars {
+				if !math.IsNaN(batch.Reals[j][i]) {
+					continue
+				}
+				pos := ir.Pos{File: path, Line: batch.Lines[i]}
+				if len(errs) == data.MaxHeaderErrors {
+					errs.Add(pos, "and %s", ir.Plural(missing-len(errs), "more missing value"))
+					break rows
+				}
+				errs.Add(pos, "missing value for %s: pbl cluster needs a number in every cell", ir.Quote(m.Vars[v].Name))
+			}
+		}
+		return nil, nil, errs
 	}
 	return mixture.NewMatrix(batch.N, d, vals), cols, nil
 }

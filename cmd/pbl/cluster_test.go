@@ -2,10 +2,16 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/pbl-lang/pbl/ir"
 )
 
 // TestClusterExit checks pbl cluster's exit statuses: 2 for usage errors,
@@ -45,5 +51,83 @@ func TestClusterExit(t *testing.T) {
 		if code != tc.want || !strings.Contains(stderr.String(), tc.err) {
 			t.Errorf("pbl %s: exit %d, stderr %q; want exit %d, stderr containing %q", strings.Join(tc.args, " "), code, stderr.String(), tc.want, tc.err)
 		}
+	}
+}
+
+// TestReadMatrixWide: pbl cluster reads a file of few rows and many
+// columns in time and memory linear in its size, every cell in its place
+// (each column was looked for among all of them: 100,000 columns took
+// 170 s), and many missing cells are ten errors and a count.
+func TestReadMatrixWide(t *testing.T) {
+	const d, n = 50_000, 3
+	var b bytes.Buffer
+	for j := range d {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "c%d", j)
+	}
+	b.WriteByte('\n')
+	for i := range n {
+		for j := range d {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%d", (i*d+j)%97)
+		}
+		b.WriteByte('\n')
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "wide.csv.gz")
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(b.Bytes())
+	zw.Close()
+	if err := os.WriteFile(path, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	x, names, err := readMatrix(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 10*time.Second { // 42 s before
+		t.Errorf("reading %d columns took %v", d, took)
+	}
+	if x.Rows != n || x.Cols != d || len(names) != d {
+		t.Fatalf("%d×%d matrix with %d names, want %d×%d", x.Rows, x.Cols, len(names), n, d)
+	}
+	for i := range n {
+		for j := range d {
+			if got := x.Data[i*d+j]; !(got == float64((i*d+j)%97)) {
+				t.Fatalf("cell (%d, %d) = %v, want %d", i, j, got, (i*d+j)%97)
+			}
+		}
+	}
+
+	// 3 rows of 20 cells, 30 missing: ten errors, in the file's order, and
+	// a count of the rest.
+	var m bytes.Buffer
+	for j := range 20 {
+		fmt.Fprintf(&m, "c%d,", j)
+	}
+	m.Truncate(m.Len() - 1)
+	m.WriteString("\n" + strings.Repeat("1,", 19) + "1\n")
+	m.WriteString(strings.Repeat(",1", 10)[1:] + "," + strings.Repeat(",", 9) + "\n")
+	m.WriteString(strings.Repeat(",", 19) + "\n")
+	miss := filepath.Join(dir, "miss.csv")
+	if err := os.WriteFile(miss, m.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = readMatrix(miss, nil)
+	var list ir.ErrorList
+	if !errors.As(err, &list) || len(list) != 11 {
+		t.Fatalf("30 missing cells: %v, want 11 errors", err)
+	}
+	if got, want := list[0].Error(), miss+`:3: missing value for c10: pbl cluster needs a number in every cell`; got != want {
+		t.Errorf("first error %q, want %q", got, want)
+	}
+	if got, want := list[10].Error(), miss+`:4: and 20 more missing values`; got != want {
+		t.Errorf("last error %q, want %q", got, want)
 	}
 }

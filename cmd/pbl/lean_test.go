@@ -60,7 +60,6 @@ var startupForbidden = []struct{ pattern, why string }{
 	{"encoding/gob", "gob's package init takes about 0.1 ms and 420 allocations a run; learn.Counts encode by hand"},
 	{"runtime/metrics", "its package init takes about 0.09 ms and 95 allocations a run; the load's memory budget reads runtime.MemStats"},
 	{"github.com/alecthomas/participle/v2/...", "its lexer compiles a regexp at init (0.05 ms and a stack growth a run) and the library adds code to page in; pbl parses by hand, and only tests build participle parsers (grammar/pgrammar)"},
-	{"net/url", "it brings net/netip, whose init runs every start (0.02 ms), and 0.4 MB of code; lsp reads and writes file: URIs by hand"},
 	{"regexp", "its presence keeps unicode's category and script tables, built at init (about 0.05 ms a run); pbl test --run takes a glob (cmd/pbl/pattern.go)"},
 	{"encoding/xml", "its init builds a 250-entry entity map every run; formats/xmlbif has its own tokenizer and internal/figure escapes SVG text by hand"},
 	{"golang.org/x/image/vector", "its init probes the CPU (CPUID, a trap to the hypervisor in a VM); internal/figure rasterizes outlines itself (raster.go)"},

@@ -65,14 +65,42 @@ type LoadOptions struct {
 	// a time, must not wait for a writer that may never come. (Imports
 	// are always regular files.)
 	RegularFilesOnly bool
+	// MemoryBudget, if not nil, is told the memory that loading a .pbl
+	// source will hold: it is called with a number of bytes for the main
+	// file and for each import read (a multiple of its size, fileBudget or
+	// memBudget), and the function it returns is called when that memory
+	// is no longer needed: once the model is loaded, and while a learn
+	// statement runs (learning takes memory in proportion to its data,
+	// not to the source), after which the budgets are given again. The
+	// library itself leaves the runtime's settings (debug.SetMemoryLimit,
+	// debug.SetGCPercent) alone: the pbl command lowers its memory limit
+	// by these budgets (cmd/pbl/loadmem.go, docs/performance.md
+	// "Front-end memory").
+	MemoryBudget func(bytes int64) (release func())
 }
+
+// The memory a lean load holds per byte of source, for
+// LoadOptions.MemoryBudget.
+const (
+	// fileBudget is the budget per byte of a file whose source is
+	// dropped once parsed (parser.ParseLeanFrom): the source while it is
+	// parsed, then the model and the lowering's tables (2.8 times the
+	// source at the end for a model of many small tables), and the
+	// collector's slack. (3.5 took 9% less CPU, for 7 MB more at the peak
+	// of a 23.7 MB model.)
+	fileBudget = 3.0
+	// memBudget is the budget per byte of source held in memory, which
+	// the lowering parses again (an import that is not a regular file):
+	// the source as well as the model.
+	memBudget = 5
+)
 
 // LoadFileWith is LoadFile with options. Data bindings apply to .pbl
 // files; the other formats name no data, and binding one is an error.
 func LoadFileWith(path string, opt LoadOptions) (*ir.Model, error) {
 	switch ext := modelExt(path); ext {
 	case ".pbl":
-		l := newLoader(true)
+		l := newLoader(true, opt.MemoryBudget)
 		defer l.done()
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 			l.limit(fi.Size(), fileBudget)
@@ -131,7 +159,7 @@ func Load(filename string, src []byte) (*ir.Model, error) {
 // (15–20 times the source; docs/performance.md), nor a copy of the
 // source.
 func LoadWith(filename string, src []byte, opt LoadOptions) (*ir.Model, error) {
-	l := newLoader(true)
+	l := newLoader(true, opt.MemoryBudget)
 	defer l.done()
 	l.limit(int64(len(src)), fileBudget)
 	// Parsed by parser.ParseLeanFrom, which reads the lazy statements again
@@ -243,7 +271,7 @@ func readSource(path string) (string, *os.File, error) {
 // returns them in the order ir.Lower takes them: imports first, the main
 // file last. The trees are whole (no lazy statements).
 func Parse(filename string, src []byte) ([]*grammar.File, error) {
-	l := newLoader(false)
+	l := newLoader(false, nil)
 	defer l.done()
 	l.visit(filename, string(src), nil, true, ir.Pos{})
 	if err := l.errs.Err(); err != nil {
@@ -319,18 +347,13 @@ type loader struct {
 	lean  bool // parse with parser.ParseLean, or ParseLeanFrom for files read
 	open  []*os.File
 
-	budgets  []budget // the memory budgets of the sources (loadmem.go)
-	releases []func() // their releases, while in force
+	budget   func(int64) func() // LoadOptions.MemoryBudget, or nil
+	budgets  []int64            // the memory budgets of the sources
+	releases []func()           // their releases, while in force
 }
 
-// budget is a memory budget: perByte times size.
-type budget struct {
-	size    int64
-	perByte float64
-}
-
-func newLoader(lean bool) *loader {
-	return &loader{state: map[string]int{}, lean: lean}
+func newLoader(lean bool, budget func(int64) func()) *loader {
+	return &loader{state: map[string]int{}, lean: lean, budget: budget}
 }
 
 // done closes the files that the lean trees read again, and releases the
@@ -344,28 +367,31 @@ func (l *loader) done() {
 	l.budgets = nil
 }
 
-// limit adds a memory budget for a source of size bytes, perByte times
-// that, while the model is loaded (limitMemory). Only lean loads are
-// limited: whole trees take 15–20 times their source.
+// limit gives LoadOptions.MemoryBudget, if set, a budget for a source of
+// size bytes, perByte times that, while the model is loaded. Only lean
+// loads have budgets: whole trees take 15–20 times their source.
 func (l *loader) limit(size int64, perByte float64) {
-	if !l.lean {
+	if !l.lean || l.budget == nil {
 		return
 	}
-	l.budgets = append(l.budgets, budget{size, perByte})
-	l.releases = append(l.releases, limitMemory(size, perByte))
+	b := int64(float64(size) * perByte)
+	l.budgets = append(l.budgets, b)
+	l.releases = append(l.releases, l.budget(b))
 }
 
 // unlimit releases the memory budgets; relimit puts them back.
 func (l *loader) unlimit() {
 	for _, r := range l.releases {
-		r()
+		if r != nil {
+			r()
+		}
 	}
 	l.releases = l.releases[:0]
 }
 
 func (l *loader) relimit() {
 	for _, b := range l.budgets {
-		l.releases = append(l.releases, limitMemory(b.size, b.perByte))
+		l.releases = append(l.releases, l.budget(b))
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/internal/batch"
 	"github.com/pbl-lang/pbl/ir"
@@ -106,7 +105,7 @@ func classifyCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
-	m, err := pbl.LoadFile(path)
+	m, err := loadFile(path)
 	if err != nil {
 		c.report(err)
 		return exitError

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/formats/source"
 	"github.com/pbl-lang/pbl/internal/spell"
@@ -706,7 +705,7 @@ func mixtureModel(file, path string, names []string, g *mixture.GMM) (*ir.Model,
 	}
 	src := fmt.Sprintf("var %s: {%s}\nvar %s: real\nmixture %s of %s (covariance = %s)\n",
 		ir.Quote(clusterComp), strings.Join(states, ", "), strings.Join(quoted, ", "), ir.Quote(clusterComp), strings.Join(quoted, ", "), g.Covariance)
-	m, err := pbl.Load(file, []byte(src))
+	m, err := loadSource(file, []byte(src))
 	if err != nil {
 		return nil, fileErrorf(file, "%v", err)
 	}

@@ -38,7 +38,7 @@ func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
 	if err != nil {
 		return nil, opt, c.usageErr(cmd, "%v", err)
 	}
-	m, err := pbl.LoadFileWith(path, c.loadOptions())
+	m, err := loadFileWith(path, c.loadOptions())
 	if err != nil {
 		c.report(err)
 		if errors.Is(err, ir.ErrUnknownData) {
@@ -182,7 +182,7 @@ func checkCmd(c *cli, args []string) int {
 	}
 	status := exitOK
 	for _, path := range args {
-		m, err := pbl.LoadFile(path)
+		m, err := loadFile(path)
 		if err != nil {
 			c.report(err)
 			status = exitError

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/report"
 	"github.com/pbl-lang/pbl/structure"
@@ -47,7 +46,7 @@ func compareCmd(c *cli, args []string) int {
 	}
 	var dags [2]*structure.DAG
 	for i, path := range args {
-		m, err := pbl.LoadFile(path)
+		m, err := loadFile(path)
 		if err != nil {
 			c.report(err)
 			return exitError

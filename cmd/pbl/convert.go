@@ -45,7 +45,7 @@ func convertCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
-	m, err := pbl.LoadFile(in)
+	m, err := loadFile(in)
 	if err != nil {
 		c.report(err)
 		return exitError

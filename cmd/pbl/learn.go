@@ -16,7 +16,6 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/formats/bif"
 	"github.com/pbl-lang/pbl/formats/source"
@@ -107,7 +106,7 @@ func learnCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
-	m, err := pbl.LoadFile(args[0])
+	m, err := loadFile(args[0])
 	if err != nil {
 		c.report(err)
 		return exitError

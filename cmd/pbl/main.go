@@ -155,7 +155,9 @@ func hypFlags(c *cli, fs *flag.FlagSet) {
 
 // loadOptions are the options of loading a model given on the command
 // line.
-func (c *cli) loadOptions() pbl.LoadOptions { return pbl.LoadOptions{Data: c.data} }
+func (c *cli) loadOptions() pbl.LoadOptions {
+	return pbl.LoadOptions{Data: c.data, MemoryBudget: limitMemory}
+}
 
 func engineFlags(c *cli, fs *flag.FlagSet) {
 	hypFlags(c, fs)

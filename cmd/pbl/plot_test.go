@@ -397,8 +397,3 @@ func TestTraceTicks(t *testing.T) {
 		}
 	}
 }
-
-// TestNoGonumPlot fails if the pbl command links gonum.org/v1/plot, whose
-// package initialization parses a dozen fonts on every run, or the main
-// module requires it: plots are drawn with internal/figure.
-func TestNoGonumPlot(t *testing.T) { notLinked(t, "gonum.org/v1/plot") }

@@ -7,7 +7,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/report"
 	"github.com/pbl-lang/pbl/sample"
 )
@@ -60,7 +59,7 @@ func sampleCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
-	m, err := pbl.LoadFile(args[0])
+	m, err := loadFile(args[0])
 	if err != nil {
 		c.report(err)
 		return exitError

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/report"
@@ -50,7 +49,7 @@ func scoreCmd(c *cli, args []string) int {
 	if !(scoreESS > 0) || math.IsInf(scoreESS, 0) {
 		return c.usageErr("score", "--ess must be a positive number")
 	}
-	m, err := pbl.LoadFile(args[0])
+	m, err := loadFile(args[0])
 	if err != nil {
 		c.report(err)
 		return exitError

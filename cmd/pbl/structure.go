@@ -14,7 +14,6 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
@@ -440,7 +439,7 @@ func parseStart(spec string, d *structure.Data) (*structure.DAG, []structure.Sta
 		k, err := structure.ParseStart(strings.TrimSpace(name))
 		if err != nil {
 			if _, serr := os.Stat(spec); serr == nil {
-				m, err := pbl.LoadFile(spec)
+				m, err := loadFile(spec)
 				if err != nil {
 					return nil, nil, err
 				}

@@ -170,7 +170,7 @@ func (c *cli) testFile(path string, opt pbl.RunOptions) *fileResult {
 	start := time.Now()
 	r := &fileResult{path: path}
 	defer func() { r.seconds = time.Since(start).Seconds() }()
-	m, err := pbl.LoadFileWith(path, c.loadOptions())
+	m, err := loadFileWith(path, c.loadOptions())
 	if err != nil {
 		r.failures = errorLines(err)
 		return r

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/formats/uai"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
@@ -57,7 +56,7 @@ func uaiCmd(c *cli, args []string) int {
 	if pathExt(path) == ".uai" {
 		m, err = uai.ReadFile(path)
 	} else {
-		m, err = pbl.LoadFile(path)
+		m, err = loadFile(path)
 	}
 	if err != nil {
 		c.report(err)

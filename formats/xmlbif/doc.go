@@ -66,8 +66,8 @@
 // # Errors
 //
 // Every error is an [ir.Error] in an [ir.ErrorList], positioned at the
-// offending element or number. Malformed XML (which the reader's own
-// tokenizer detects as encoding/xml's Decoder would, plus mismatched end
+// offending element or number. Malformed XML (what encoding/xml's
+// Decoder detects, plus mismatched end
 // tags and truncated input, reported with both tags' positions) stops the
 // reader at the first error. Otherwise all errors are collected: a VARIABLE without NAME or
 // OUTCOME, duplicate variables and states, unsupported variable types,

@@ -276,7 +276,10 @@ func (r *reader) strayText(t charData, off int, where string) {
 		return
 	}
 	if len(s) > 20 {
-		s = append(bytes.TrimRight(s[:20:20], " \t\r\n"), "..."...)
+		// A new slice: appending to the token's bytes would write over
+		// what follows them, the caller's source once (FuzzRead's
+		// testdata/fuzz/FuzzRead/inplace_text).
+		s = append(bytes.Clone(bytes.TrimRight(s[:20], " \t\r\n")), "..."...)
 	}
 	r.errorf(r.pos(off+len(t)-len(bytes.TrimLeft(t, " \t\r\n"))), "unexpected text %q %s", s, where)
 }

@@ -1,6 +1,5 @@
 // Package figure draws simple statistical figures, axes with ticks,
-// scatter glyphs, polylines and legends, to SVG or PNG, with the standard
-// library and golang.org/x/image only.
+// scatter glyphs, polylines and legends, to SVG or PNG.
 //
 // # Canvases
 //
@@ -12,25 +11,17 @@
 //   - SVG writes XML text: shapes as <path>, <polyline> and <circle>
 //     elements, text as <text> elements naming the font by family, so that
 //     the viewer draws the letters.
-//   - PNG rasterizes into an image.RGBA, antialiased by the exact area
-//     each pixel has inside the outline (raster.go), and writes it with its
-//     own encoder (pngenc.go, with compress/zlib). A line is a polygon (a
-//     quadrilateral per segment and a disc per joint, all wound the same
-//     way so that their overlaps do not cancel), a circle a polygon of
-//     enough sides to look round at its size in pixels, and a letter its
-//     glyph's outline, filled the same way.
-//
-// The PNG canvas does not use golang.org/x/image/vector, font/opentype or
-// image/png: linking them cost every run of pbl about 0.03 ms at start (a
-// CPUID probe, package set-up and code to page in; docs/performance.md
-// "Start-up"), for a figure few runs draw.
+//   - PNG draws with gonum.org/v1/plot's image back end (vg/vgimg, which
+//     antialiases paths and glyphs with git.sr.ht/~sbinet/gg) and writes
+//     the image with image/png. (Until issue 28 the package rasterized and
+//     encoded PNG itself, to spare every run of pbl the libraries'
+//     start-up: docs/performance.md "Start-up since issue 28".)
 //
 // # Text
 //
 // Both canvases measure text with the metrics of the Go Regular font
 // (golang.org/x/image/font/gofont/goregular), which the PNG canvas also
-// draws with (golang.org/x/image/font/sfnt reads its metrics and
-// outlines). The font is parsed the first time a figure needs it, never
+// draws with. The font is parsed the first time a figure needs it, never
 // at package initialization: a program that links this package but draws
 // nothing pays nothing for it.
 //

@@ -75,39 +75,6 @@ func TestPNGShapes(t *testing.T) {
 	}
 }
 
-// TestDash checks the cutting of a polyline into dashes.
-func TestDash(t *testing.T) {
-	pts := []Point{{0, 0}, {10, 0}, {10, 10}}
-	for _, tc := range []struct {
-		dashes []float64
-		want   [][]Point
-	}{
-		{nil, [][]Point{pts}},
-		{[]float64{0, 0}, [][]Point{pts}},
-		{[]float64{4, 2}, [][]Point{{{0, 0}, {4, 0}}, {{6, 0}, {10, 0}}, {{10, 2}, {10, 6}}, {{10, 8}, {10, 10}}}},
-		{[]float64{12, 100}, [][]Point{{{0, 0}, {10, 0}, {10, 2}}}},
-		{[]float64{1e-5, 1e-5}, [][]Point{pts}},                       // too fine: solid
-		{[]float64{1e6, 100}, [][]Point{{{0, 0}, {10, 0}, {10, 10}}}}, //
-	} {
-		got := dash(pts, tc.dashes)
-		if len(got) != len(tc.want) {
-			t.Errorf("dash(%v): %v, want %v", tc.dashes, got, tc.want)
-			continue
-		}
-		for i := range got {
-			if len(got[i]) != len(tc.want[i]) {
-				t.Errorf("dash(%v): %v, want %v", tc.dashes, got, tc.want)
-				break
-			}
-			for j := range got[i] {
-				if d := math.Hypot(got[i][j].X-tc.want[i][j].X, got[i][j].Y-tc.want[i][j].Y); !(d <= 1e-12) {
-					t.Errorf("dash(%v): %v, want %v", tc.dashes, got, tc.want)
-				}
-			}
-		}
-	}
-}
-
 // inkBox returns the smallest rectangle of r's pixels that are not
 // transparent.
 func inkBox(img *image.RGBA) image.Rectangle {

@@ -1,14 +1,34 @@
-package pbl
+package main
 
 import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/ir"
 )
 
-// The front end's memory: while a model is loaded, the runtime's memory
-// limit (debug.SetMemoryLimit) is lowered to what was in use when the
-// load began plus a budget in proportion to the source, so that the
+// loadFile is pbl.LoadFile under the command's memory policy.
+func loadFile(path string) (*ir.Model, error) {
+	return loadFileWith(path, pbl.LoadOptions{})
+}
+
+// loadFileWith is pbl.LoadFileWith under the command's memory policy.
+func loadFileWith(path string, opt pbl.LoadOptions) (*ir.Model, error) {
+	opt.MemoryBudget = limitMemory
+	return pbl.LoadFileWith(path, opt)
+}
+
+// loadSource is pbl.Load under the command's memory policy.
+func loadSource(filename string, src []byte) (*ir.Model, error) {
+	return pbl.LoadWith(filename, src, pbl.LoadOptions{MemoryBudget: limitMemory})
+}
+
+// The front end's memory: while a model is loaded, the pbl command lowers
+// the runtime's memory limit (debug.SetMemoryLimit) to what was in use
+// when the load began plus the budget that pbl.LoadOptions.MemoryBudget
+// is given, in proportion to the source, so that the
 // collector keeps the heap close to what is live, whatever GOGC says,
 // rather than letting it grow to twice that (docs/performance.md,
 // "Front-end memory").
@@ -24,22 +44,15 @@ import (
 // Loads may overlap: the budgets of those in progress add up, and the
 // limit in force before the first is restored after the last. A limit set
 // meanwhile by someone else is overwritten then.
-const (
-	// fileBudget is the budget per byte of a file whose source is
-	// dropped once parsed (parser.ParseLeanFrom): the source while it is
-	// parsed, then the model and the lowering's tables (2.8 times the
-	// source at the end for a model of many small tables, where watch
-	// raises the limit a little), and the collector's slack. (3.5 took
-	// 9% less CPU, for 7 MB more at the peak of a 23.7 MB model.)
-	fileBudget = 3.0
-	// memBudget is the budget per byte of source held in memory, which
-	// the lowering parses again (an import that is not a regular file):
-	// the source as well as the model.
-	memBudget = 5
-	// minBudget is the least budget, so that small models, whose memory
-	// does not matter, are not collected more often than before.
-	minBudget = 32 << 20
-)
+//
+// This is the command's policy, not the library's: package pbl changes no
+// process-wide setting (a program that embeds it keeps its own limit), and
+// only says how much memory a load holds. The command loads through
+// loadFile, loadFileWith and loadSource, which pass limitMemory.
+//
+// minBudget is the least budget, so that small models, whose memory does
+// not matter, are not collected more often than before.
+const minBudget = 32 << 20
 
 type loadMemState struct {
 	sync.Mutex
@@ -58,11 +71,11 @@ func (m *loadMemState) set() {
 	debug.SetMemoryLimit(min(m.saved, max(m.base+m.budget, m.raised)))
 }
 
-// limitMemory adds a budget of perByte times size bytes (at least
-// minBudget) to the memory limit of the loads in progress, and returns
-// the function that removes it.
-func limitMemory(size int64, perByte float64) (release func()) {
-	b := max(int64(float64(size)*perByte), minBudget)
+// limitMemory adds a budget of bytes (at least minBudget) to the memory
+// limit of the loads in progress, and returns the function that removes
+// it. It is the command's pbl.LoadOptions.MemoryBudget.
+func limitMemory(bytes int64) (release func()) {
+	b := max(bytes, minBudget)
 	m := &loadMem
 	m.Lock()
 	if m.n == 0 {

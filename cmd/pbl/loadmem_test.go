@@ -1,4 +1,4 @@
-package pbl
+package main
 
 import (
 	"runtime"
@@ -17,12 +17,12 @@ func TestLimitMemory(t *testing.T) {
 	defer debug.SetMemoryLimit(old)
 	limit := func() int64 { return debug.SetMemoryLimit(-1) }
 
-	release1 := limitMemory(1<<20, 3) // under minBudget
+	release1 := limitMemory(3 << 20) // under minBudget
 	base := loadMem.base
 	if got, want := limit(), base+minBudget; got != want {
 		t.Fatalf("one load: limit %d, want %d", got, want)
 	}
-	release2 := limitMemory(16<<20, 3) // 48 MiB
+	release2 := limitMemory(48 << 20)
 	if got, want := limit(), base+minBudget+48<<20; got != want {
 		t.Fatalf("two loads: limit %d, want %d", got, want)
 	}

@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -307,4 +308,17 @@ func StmtOptions(s *ir.LearnStmt) (Options, error) {
 	}
 	o.Vars = s.Vars
 	return o, nil
+}
+
+// Provenance is the comment a learned .pbl model opens with, the same
+// for pbl learn and pbl-beam: "Learned by TOOL from DATA (structure of
+// MODEL), METHOD." DATA is the data argument as given, so that a glob of
+// shards (rows/*.csv) says which files were read, and "-" is "stdin";
+// MODEL is the model file's base name; method is the method and its
+// options as a command line ("--method bayes --alpha 1").
+func Provenance(tool, data, model, method string) string {
+	if data == "-" {
+		data = "stdin"
+	}
+	return "Learned by " + tool + " from " + data + " (structure of " + filepath.Base(model) + "), " + method + "."
 }

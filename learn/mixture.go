@@ -123,7 +123,7 @@ func learnMixture(m *ir.Model, mx *ir.Mixture, r *data.Reader, opt Options) (*ir
 	x := mixtureRows(p, mx.Vars)
 	k := len(m.Vars[mx.Component].States)
 	if x.Rows < k {
-		return nil, nil, fmt.Errorf("%s rows for %d components: a mixture needs at least one row per component", ir.Plural(x.Rows, "data row"), k)
+		return nil, nil, fmt.Errorf("%s for %s: a mixture needs at least one row per component", ir.Plural(x.Rows, "data row"), ir.Plural(k, "component"))
 	}
 	var fit *mixture.GMM
 	if mx.Variance > 0 {

@@ -297,7 +297,7 @@ func learnCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 	if ext == ".bif" {
 		err = bif.Write(&buf, out)
 	} else {
-		err = source.Write(&buf, out, fmt.Sprintf("Learned by pbl-beam from %s (structure of %s), --method %s.", f.data, filepath.Base(args[0]), f.method))
+		err = source.Write(&buf, out, learn.Provenance("pbl-beam", f.data, args[0], "--method "+f.method))
 	}
 	if err != nil {
 		c.report(fmt.Errorf("%s: %v", f.out, err))

@@ -211,17 +211,11 @@ func learnCmd(c *cli, args []string) int {
 
 // learnHeader is the comment written at the top of a learned .pbl model.
 func learnHeader(model string) string {
-	var b strings.Builder
-	from := filepath.Base(learnData)
-	if learnData == "-" {
-		from = "stdin"
-	}
-	fmt.Fprintf(&b, "Learned by pbl learn from %s (structure of %s), %s", from, filepath.Base(model), learnMethod.header())
+	method := learnMethod.header()
 	if c := learnMethod.fs.Lookup("var-smoothing"); c != nil && learnVarSm != learn.DefaultVarSmoothing {
-		fmt.Fprintf(&b, " --var-smoothing %s", ir.FormatFloat(learnVarSm))
+		method += " --var-smoothing " + ir.FormatFloat(learnVarSm)
 	}
-	b.WriteString(".")
-	return b.String()
+	return learn.Provenance("pbl learn", learnData, model, method)
 }
 
 // dataSource is the data a --data argument names: a CSV file, the files a

@@ -264,7 +264,11 @@ func softKMeans(m *ir.Model, mx *ir.Mixture, x *mixture.Matrix, opt Options) (*m
 			}
 			g.Trace = append(g.Trace, nll/float64(n))
 			g.Iterations = it
-			done := opt.Tol > 0 && math.Abs(nll-ll) <= opt.Tol*math.Abs(ll)
+			// As Converged: the objective and the means settled.
+			done := objectiveSettled(opt.Tol, ll, nll)
+			for i := 0; done && i < len(means); i++ {
+				done = math.Abs(next[i]-means[i]) <= opt.Tol*max(1, math.Abs(means[i]))
+			}
 			ll = nll
 			if done {
 				g.Converged = true

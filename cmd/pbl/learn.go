@@ -43,8 +43,9 @@ const learnSummary = "Learn learns every CPT of MODEL's structure from the CSV d
 	"--init model|uniform|random (default: random if a variable is hidden, else model; a\n" +
 	"hidden variable's states are symmetric under uniform tables, which EM cannot break),\n" +
 	"keep the best of --restarts N starts (the others random, from --seed), and stop when the\n" +
-	"log-likelihood changes by less than --tol of itself, or after --max-iter iterations. On a\n" +
-	"terminal they show their progress; Ctrl-C stops them and writes nothing.\n\n" +
+	"log-likelihood changes by at most --tol of itself (em: with the log prior, and no parameter\n" +
+	"moving by more than --tol), or after --max-iter iterations. On a terminal they show\n" +
+	"their progress; Ctrl-C stops them and writes nothing.\n\n" +
 	"The learned model goes to stdout as .pbl, or with -o to a .pbl or .bif file (by\n" +
 	"extension), written atomically; on any error nothing is written. --json (with -o)\n" +
 	"reports the rows used and skipped, and for em and gradient the log-likelihood, the\n" +

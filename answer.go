@@ -3,6 +3,7 @@ package pbl
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/hypothesis"
@@ -256,7 +258,7 @@ func answerFit(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.Data
 func answerVarHyp(ctx context.Context, m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error) {
 	h := q.Hyp
 	v := m.Vars[h.Var]
-	rows, err := varRows(ctx, m, h.Data, h.Var, q.Pos, opt.RegularFilesOnly)
+	rows, err := varRows(ctx, m, q, opt.RegularFilesOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -317,9 +319,35 @@ func answerVarHyp(ctx context.Context, m *ir.Model, q *ir.Query, opt AnswerOptio
 	return out, nil
 }
 
-// varRows returns the rows of t as evidence on m's variables, refusing a
-// file that is not a regular file if regularOnly.
-func varRows(ctx context.Context, m *ir.Model, t *ir.DataTable, hyp ir.VarID, at ir.Pos, regularOnly bool) ([][]ir.Obs, error) {
+// headerPos returns the position of the field of the CSV header in src
+// (read by data.ReadAll without error) that names the variable v, or of the
+// file if it cannot be found.
+func headerPos(file string, src []byte, m *ir.Model, v ir.VarID) ir.Pos {
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
+	r := csv.NewReader(bytes.NewReader(src))
+	header, err := r.Read()
+	if err != nil {
+		return ir.Pos{File: file}
+	}
+	for k, name := range header {
+		if u, ok := m.Lookup(name); ok && u.ID == v {
+			line, col := r.FieldPos(k)
+			if line != 1 {
+				return ir.Pos{File: file, Line: line}
+			}
+			first, _, _ := bytes.Cut(src, []byte("\n"))
+			return ir.Pos{File: file, Line: 1, Col: utf8.RuneCount(first[:min(col-1, len(first))]) + 1}
+		}
+	}
+	return ir.Pos{File: file}
+}
+
+// varRows returns the rows of the data of q, a query about the states of
+// a variable, as evidence on m's variables, refusing a file that is not a
+// regular file if regularOnly, and a file with a column for the variable
+// (ir.LowerQuery refuses an inline table with one).
+func varRows(ctx context.Context, m *ir.Model, q *ir.Query, regularOnly bool) ([][]ir.Obs, error) {
+	t, at, hyp := q.Hyp.Data, q.Pos, q.Hyp.Var
 	var rows [][]ir.Obs
 	if t.File == "" {
 		for _, r := range t.Rows {
@@ -350,6 +378,10 @@ func varRows(ctx context.Context, m *ir.Model, t *ir.DataTable, hyp ir.VarID, at
 			return nil, ctx.Err()
 		}
 		return nil, err
+	}
+	if slices.Contains(b.Vars, q.Hyp.Var) {
+		name := m.Vars[q.Hyp.Var].Name
+		return nil, &ir.Error{Pos: headerPos(t.File, src, m, q.Hyp.Var), Msg: ir.HypColumnMsg(name, t.Name, q.Text)}
 	}
 	for j, col := range b.Reals {
 		// Each row is discrete evidence: a real column would be left out

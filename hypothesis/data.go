@@ -137,7 +137,7 @@ func newPlan(s *ir.Space, m *ir.Model, header []string, headerPos func(field int
 func (p *plan) row(d *Data, i int, rec []string, cellPos func(field int) ir.Pos, errs *ir.ErrorList) {
 	for j, f := range p.field {
 		if f >= len(rec) {
-			*errs = append(*errs, &ir.Error{Pos: cellPos(-1), Msg: fmt.Sprintf("missing value for %q: the row has %d fields", p.names[j], len(rec)), Err: ErrMissingValue})
+			*errs = append(*errs, &ir.Error{Pos: cellPos(-1), Msg: fmt.Sprintf("missing value for %q: the row has %s", p.names[j], ir.Plural(len(rec), "field")), Err: ErrMissingValue})
 			continue
 		}
 		v, err := p.cell(j, rec[f])

@@ -211,7 +211,7 @@ func leastSquares(s *ir.Space, ob *ir.Observation, x *mat.Dense, off, y []float6
 		return nil, ir.ErrorList{{Pos: ob.Pos, Msg: fmt.Sprintf(format, args...), Err: ErrNotIdentifiable}}
 	}
 	if rows < len(free) || rows == 0 {
-		return notIdent("%d rows cannot determine %d parameters", rows, len(free))
+		return notIdent("%s cannot determine %s", ir.Plural(rows, "row"), ir.Plural(len(free), "parameter"))
 	}
 	var cols [][]float64 // the free parameters' columns of x
 	target := make([]float64, rows)

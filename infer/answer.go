@@ -344,6 +344,9 @@ const (
 
 var roleNames = [...]string{roleEvidence: "evidence", roleTarget: "a query variable", roleGiven: "a given variable"}
 
+// roleTwice says how a query names a variable twice in the same role.
+var roleTwice = [...]string{roleEvidence: "observed twice in the evidence", roleTarget: "asked for twice", roleGiven: "given twice"}
+
 // grow returns s resliced to n entries, reallocated if it is too short.
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
@@ -416,6 +419,9 @@ func (a *answerer) validate() error {
 		}
 		if a.card[v] == 0 {
 			return ir.Errorf(q.Pos, "%s is real-valued; exact discrete inference cannot use it", ir.Quote(m.Vars[v].Name))
+		}
+		if role[v] == what {
+			return ir.Errorf(q.Pos, "%s is %s", ir.Quote(m.Vars[v].Name), roleTwice[what])
 		}
 		if role[v] != roleNone {
 			return ir.Errorf(q.Pos, "%s is named twice in the query (as %s and as %s)", ir.Quote(m.Vars[v].Name), roleNames[role[v]], roleNames[what])

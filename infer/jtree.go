@@ -1081,12 +1081,12 @@ func (p *jtPlan) explain(m *ir.Model, err error) string {
 	if len(p.tri.order) <= 40 {
 		fmt.Fprintf(&b, "  elimination order: %s\n", varList2(m, p.tri.order))
 	} else {
-		fmt.Fprintf(&b, "  elimination order: %d variables, starting %s\n", len(p.tri.order), varList(m, p.tri.order))
+		fmt.Fprintf(&b, "  elimination order: %s, starting %s\n", ir.Plural(len(p.tri.order), "variable"), varList(m, p.tri.order))
 	}
 	fmt.Fprintf(&b, "  induced width: %d\n", p.tri.width)
 	fmt.Fprintf(&b, "  cliques: %d\n", len(p.cliques))
 	big := p.cliques[p.largest]
-	fmt.Fprintf(&b, "  largest clique: %d variables (%s), %s entries\n", len(big), varList(m, big), sizeFloat(cliqueSize(m, big)))
+	fmt.Fprintf(&b, "  largest clique: %s (%s), %s entries\n", ir.Plural(len(big), "variable"), varList(m, big), sizeFloat(cliqueSize(m, big)))
 	fmt.Fprintf(&b, "  total clique-table size: %s entries (separators %s)\n", sizeFloat(p.entries), sizeFloat(p.sepEnt))
 	fmt.Fprintf(&b, "  memory: %s\n", bytesString(p.memory))
 	if err != nil {

@@ -118,6 +118,10 @@ func TestPosteriorErrors(t *testing.T) {
 	if _, err := Posterior(m, 1, []ir.Obs{{Var: 1, State: 0}}, Options{}); err == nil || err.Error() != `test.pbl: X1 is named twice in the query (as evidence and as a query variable)` {
 		t.Errorf("observed target: %v", err)
 	}
+	// The same role twice says so, not "as evidence and as evidence".
+	if _, err := LogPE(m, []ir.Obs{{Var: 1, State: 0}, {Var: 1, State: 1}}, Options{}); err == nil || err.Error() != `test.pbl: X1 is observed twice in the evidence` {
+		t.Errorf("observed twice: %v", err)
+	}
 	if _, err := LogPE(m, []ir.Obs{{Var: 1, State: 2}}, Options{}); err == nil || err.Error() != "test.pbl: state 2 of X1 is out of range" {
 		t.Errorf("state out of range: %v", err)
 	}

@@ -263,6 +263,12 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 				errs.Add(pos(q.Given[0].Pos), "the data %s has columns that are not discrete variables of the model", strconv.Quote(h.Data.Name))
 				return nil, errs
 			}
+			for j, col := range h.Data.Vars {
+				if col == id {
+					errs.Add(h.Data.HeaderPos[j], "%s", HypColumnMsg(name, h.Data.Name, QueryText(q)))
+					return nil, errs
+				}
+			}
 			h.Var = id
 			lq.Mentions = append(lq.Mentions, Mention{Var: id, Pos: pos(target.Pos)})
 		}
@@ -272,6 +278,13 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 	}
 	lq.Hyp = h
 	return lq, nil
+}
+
+// HypColumnMsg says that the data set data, given to query (P(H | D)),
+// has a column for the variable name whose states are the hypotheses.
+func HypColumnMsg(name, data, query string) string {
+	return "the data " + strconv.Quote(data) + " has a column for " + Quote(name) + ", whose states are the hypotheses of " + query +
+		": each row must be an observation given a hypothesis, not name one; drop the column"
 }
 
 // spaceTargets reports whether a new instance's name is what space s

@@ -706,7 +706,12 @@ func (e *emRun) advance(f *fit, m *ir.Model, obj, ll float64, it, r, starts int)
 	// A start of objective -Inf (MAP from the model's own tables, with a
 	// zero entry: ln 0 in the log prior) has not converged, whatever the
 	// next objective: |obj - (-Inf)| <= tol·Inf would say so.
-	converged := e.opt.Tol > 0 && !math.IsInf(f.obj, 0) && math.Abs(obj-f.obj) <= e.opt.Tol*math.Abs(f.obj)
+	var converged bool
+	if e.opt.Method == Gradient {
+		converged = objectiveSettled(e.opt.Tol, f.obj, obj)
+	} else {
+		converged = Converged(e.opt.Tol, f.m, m, f.obj, obj)
+	}
 	f.m, f.obj, f.iters = m, obj, it
 	f.trace = append(f.trace, ll)
 	e.progress(r, starts, it, ll)
@@ -718,6 +723,101 @@ func (e *emRun) advance(f *fit, m *ir.Model, obj, ll float64, it, r, starts int)
 		return true, ErrCanceled
 	}
 	return false, nil
+}
+
+// Converged reports whether an EM run has converged at the tolerance tol
+// (Options.Tol) in the iteration from the parameters prev, of objective
+// prevObj (the log-likelihood, plus the log prior for MAP), to next, of
+// objective obj: the objective changed by at most tol of itself, and no
+// parameter moved by more than tol ([ParamStep]). Near a maximum the
+// objective changes as the square of the parameters' step, so the
+// objective alone would stop with the parameters still about √tol from
+// the fixed point. With tol 0 no run converges (max_iter iterations run).
+func Converged(tol float64, prev, next *ir.Model, prevObj, obj float64) bool {
+	return objectiveSettled(tol, prevObj, obj) && ParamStep(prev, next) <= tol
+}
+
+// objectiveSettled reports whether the objective changed from prev to obj
+// by at most tol of itself. A start of objective -Inf (MAP from tables
+// with a zero entry: ln 0 in the log prior) has not settled, whatever the
+// next objective: |obj - (-Inf)| <= tol·Inf would say so.
+func objectiveSettled(tol, prev, obj float64) bool {
+	return tol > 0 && !math.IsInf(prev, 0) && math.Abs(obj-prev) <= tol*math.Abs(prev)
+}
+
+// ParamStep returns the largest change of a parameter from the model a to
+// b, which have the same variables and structure: of a table's entry (a
+// probability, as it is), and of a normal density's mean, standard
+// deviation or covariance relative to its size, |x - y| / max(1, |x|).
+// Distributions a and b share are not compared. A change to or from NaN
+// is +Inf.
+func ParamStep(a, b *ir.Model) float64 {
+	step := 0.0
+	abs := func(x, y float64) {
+		d := math.Abs(x - y)
+		if math.IsNaN(d) {
+			d = math.Inf(1)
+		}
+		step = max(step, d)
+	}
+	rel := func(x, y float64) {
+		d := math.Abs(x-y) / max(1, math.Abs(x))
+		if math.IsNaN(d) {
+			d = math.Inf(1)
+		}
+		step = max(step, d)
+	}
+	rels := func(x, y []float64) {
+		if len(x) != len(y) {
+			step = math.Inf(1)
+			return
+		}
+		for i := range x {
+			rel(x[i], y[i])
+		}
+	}
+	for v := range a.Vars {
+		da, db := a.Dists[v], b.Dists[v]
+		if da == db {
+			continue
+		}
+		switch x := da.(type) {
+		case *ir.CPT:
+			y, ok := db.(*ir.CPT)
+			if !ok || len(x.Factor.Vals) != len(y.Factor.Vals) {
+				return math.Inf(1)
+			}
+			for i, p := range x.Factor.Vals {
+				abs(p, y.Factor.Vals[i])
+			}
+		case *ir.Gaussian:
+			y, ok := db.(*ir.Gaussian)
+			if !ok {
+				return math.Inf(1)
+			}
+			rels(x.Mean, y.Mean)
+			rels(x.SD, y.SD)
+		case *ir.MultiNormal:
+			y, ok := db.(*ir.MultiNormal)
+			if !ok || len(x.Mean) != len(y.Mean) || len(x.Cov) != len(y.Cov) {
+				return math.Inf(1)
+			}
+			if x.Children[0] != ir.VarID(v) {
+				continue // compared at its first child
+			}
+			for u := range x.Mean {
+				rels(x.Mean[u], y.Mean[u])
+			}
+			for u := range x.Cov {
+				rels(x.Cov[u], y.Cov[u])
+			}
+		default:
+			// Distributions EM does not learn (noisy-or, deterministic):
+			// a new value of one is a step of unknown size.
+			return math.Inf(1)
+		}
+	}
+	return step
 }
 
 // progress reports an iteration.

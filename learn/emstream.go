@@ -187,12 +187,13 @@ func (s *stream) em(m0 *ir.Model, k, starts int) (*fit, error) {
 		if st, err = s.expect(next); err != nil {
 			return nil, err
 		}
+		prev := cur
 		cur = next
 		obj := s.plan.Objective(next, st)
 		if obj < f.obj-1e-9*max(1, math.Abs(f.obj)) {
 			return nil, fmt.Errorf("%w from %s to %s at iteration %d: this is a bug in pbl, please report it", ErrDecrease, ir.FormatFloat(f.obj), ir.FormatFloat(obj), it)
 		}
-		converged := s.opt.Tol > 0 && !math.IsInf(f.obj, 0) && math.Abs(obj-f.obj) <= s.opt.Tol*math.Abs(f.obj)
+		converged := Converged(s.opt.Tol, prev, next, f.obj, obj)
 		f.m, f.obj, f.iters = next, obj, it
 		f.trace = append(f.trace, st.LogLik)
 		if s.opt.Progress != nil {

@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,8 +117,9 @@ const (
 	DefaultGradientIter = 1000
 )
 
-// DefaultTol is the default tolerance of the iterative methods: they stop
-// when the log-likelihood changes by less than this share of itself.
+// DefaultTol is the default tolerance of the iterative methods: gradient
+// ascent stops when the log-likelihood changes by less than this share of
+// itself, EM (see [Converged]) when also no parameter moves by more.
 const DefaultTol = 1e-6
 
 // The options of the iterative methods, which Methods lists in this order
@@ -128,7 +130,7 @@ var (
 	optInit     = OptionSpec{Name: "init", Choices: InitNames, Help: "the start: model (the model's own tables), uniform or random (default: random with hidden variables, else model)"}
 	optSeed     = OptionSpec{Name: "seed", Default: 1, Integer: true, Max: 1 << 53, Help: "the seed of random starts"}
 	optRestarts = OptionSpec{Name: "restarts", Default: 1, Positive: true, Integer: true, Max: 1e6, Help: "the number of starts (the first from init, the others random); the best is kept"}
-	optTol      = OptionSpec{Name: "tol", Default: DefaultTol, Help: "stop when the log-likelihood changes by less than this share of itself (0: run max-iter iterations)"}
+	optTol      = OptionSpec{Name: "tol", Default: DefaultTol, Help: "stop when the log-likelihood (em: plus the log prior) changes by at most this share of itself, and for em no parameter by more than this (0: run max-iter iterations)"}
 )
 
 // maxIterOption is the option max_iter of an iterative method whose
@@ -307,4 +309,17 @@ func StmtOptions(s *ir.LearnStmt) (Options, error) {
 	}
 	o.Vars = s.Vars
 	return o, nil
+}
+
+// Provenance is the comment a learned .pbl model opens with, the same
+// for pbl learn and pbl-beam: "Learned by TOOL from DATA (structure of
+// MODEL), METHOD." DATA is the data argument as given, so that a glob of
+// shards (rows/*.csv) says which files were read, and "-" is "stdin";
+// MODEL is the model file's base name; method is the method and its
+// options as a command line ("--method bayes --alpha 1").
+func Provenance(tool, data, model, method string) string {
+	if data == "-" {
+		data = "stdin"
+	}
+	return "Learned by " + tool + " from " + data + " (structure of " + filepath.Base(model) + "), " + method + "."
 }

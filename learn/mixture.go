@@ -120,7 +120,7 @@ func learnMixture(m *ir.Model, mx *ir.Mixture, p *patterns, states map[ir.VarID]
 	x := mixtureRows(p, mx.Vars)
 	k := len(m.Vars[mx.Component].States)
 	if x.Rows < k {
-		return nil, nil, fmt.Errorf("%s rows for %d components: a mixture needs at least one row per component", ir.Plural(x.Rows, "data row"), k)
+		return nil, nil, fmt.Errorf("%s for %s: a mixture needs at least one row per component", ir.Plural(x.Rows, "data row"), ir.Plural(k, "component"))
 	}
 	var fit *mixture.GMM
 	if mx.Variance > 0 {
@@ -261,7 +261,11 @@ func softKMeans(m *ir.Model, mx *ir.Mixture, x *mixture.Matrix, opt Options) (*m
 			}
 			g.Trace = append(g.Trace, nll/float64(n))
 			g.Iterations = it
-			done := opt.Tol > 0 && math.Abs(nll-ll) <= opt.Tol*math.Abs(ll)
+			// As Converged: the objective and the means settled.
+			done := objectiveSettled(opt.Tol, ll, nll)
+			for i := 0; done && i < len(means); i++ {
+				done = math.Abs(next[i]-means[i]) <= opt.Tol*max(1, math.Abs(means[i]))
+			}
 			ll = nll
 			if done {
 				g.Converged = true

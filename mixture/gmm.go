@@ -171,7 +171,7 @@ func (g *GMM) Mean(j int) []float64 { return g.Means[j*g.D : (j+1)*g.D] }
 // Score returns the mean log-likelihood per row of x under g.
 func (g *GMM) Score(x *Matrix, workers int) (float64, error) {
 	if x.Cols != g.D {
-		return 0, &Error{Err: ErrBadOption, Msg: fmt.Sprintf("%d columns for a mixture of dimension %d", x.Cols, g.D)}
+		return 0, &Error{Err: ErrBadOption, Msg: fmt.Sprintf("%s for a mixture of dimension %d", plural(x.Cols, "column"), g.D)}
 	}
 	if err := x.check(1); err != nil {
 		return 0, err

@@ -222,7 +222,7 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 		}
 		t.Write(w)
 		if r.Omitted > 0 {
-			fmt.Fprintf(w, "  (%d rows omitted: their conditioning configuration has probability 0 given the evidence)\n", r.Omitted)
+			fmt.Fprintf(w, "  (%s omitted: their conditioning configuration has probability 0 given the evidence)\n", ir.Plural(r.Omitted, "row"))
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pbl-lang/pbl/internal/par"
+	"github.com/pbl-lang/pbl/ir"
 )
 
 // Options configures the searches.
@@ -391,7 +392,7 @@ func HillClimb(s *Scorer, start *DAG, opt Options) (*Result, error) {
 		if opt.MaxParents > 0 {
 			for v, ps := range g.Parents {
 				if len(ps) > opt.MaxParents {
-					return nil, fmt.Errorf("%s has %d parents in the starting graph (or required), more than --max-parents %d", g.Names[v], len(ps), opt.MaxParents)
+					return nil, fmt.Errorf("%s has %s in the starting graph (or required), more than --max-parents %d", g.Names[v], ir.Plural(len(ps), "parent"), opt.MaxParents)
 				}
 			}
 		}

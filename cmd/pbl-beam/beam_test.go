@@ -206,10 +206,16 @@ naive_bayes class given colour, shape, size
 			opt.VarSmoothing = learn.DefaultVarSmoothing
 			want, _ := local(t, m, tc.csv, opt)
 			out := filepath.Join(t.TempDir(), "out.pbl")
-			args := append([]string{"learn", tc.model, "--data", shard(t, tc.csv, tc.sizes...), "-o", out, "--json"}, tc.args...)
+			glob := shard(t, tc.csv, tc.sizes...)
+			args := append([]string{"learn", tc.model, "--data", glob, "-o", out, "--json"}, tc.args...)
 			var rep learnJSON
 			if err := json.Unmarshal([]byte(pblBeam(t, args...)), &rep); err != nil {
 				t.Fatal(err)
+			}
+			// The data as given, as pbl learn records it (learn.Provenance).
+			src, err := os.ReadFile(out)
+			if want := "// Learned by pbl-beam from " + glob + " (structure of " + filepath.Base(tc.model) + "), --method "; err != nil || !strings.HasPrefix(string(src), want) {
+				t.Errorf("%s starts %.80q, want %q", out, src, want)
 			}
 			got, err := pbl.LoadFile(out)
 			if err != nil {

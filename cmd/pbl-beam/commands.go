@@ -6,6 +6,7 @@ import (
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/internal/batch"
+	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
 )
 
@@ -144,6 +145,6 @@ func queryCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		fmt.Fprintf(c.stdout, "{\"rows\":%d,\"shards\":%d,\"output\":%q}\n", p.Rows, len(l.shards), shardName(j.Out, 0, len(l.shards), j.Ext))
 		return exitOK
 	}
-	fmt.Fprintf(c.stderr, "pbl-beam query: %d rows of %d shards answered: %s ...\n", p.Rows, len(l.shards), shardName(j.Out, 0, len(l.shards), j.Ext))
+	fmt.Fprintf(c.stderr, "pbl-beam query: %s of %s answered: %s ...\n", ir.Plural(int(p.Rows), "row"), ir.Plural(len(l.shards), "shard"), shardName(j.Out, 0, len(l.shards), j.Ext))
 	return exitOK
 }

@@ -297,7 +297,7 @@ func learnCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 	if ext == ".bif" {
 		err = bif.Write(&buf, out)
 	} else {
-		err = source.Write(&buf, out, fmt.Sprintf("Learned by pbl-beam from %s (structure of %s), --method %s.", f.data, filepath.Base(args[0]), f.method))
+		err = source.Write(&buf, out, learn.Provenance("pbl-beam", f.data, args[0], "--method "+f.method))
 	}
 	if err != nil {
 		c.report(fmt.Errorf("%s: %v", f.out, err))
@@ -501,7 +501,7 @@ func (l *learner) em(ctx context.Context, m *ir.Model, first *data.Batch) (*ir.M
 			if nobj < obj-1e-9*max(1, math.Abs(obj)) {
 				return nil, nil, fmt.Errorf("%w from %s to %s at iteration %d: this is a bug in pbl, please report it", learn.ErrDecrease, ir.FormatFloat(obj), ir.FormatFloat(nobj), it)
 			}
-			done := l.opt.Tol > 0 && !math.IsInf(obj, 0) && math.Abs(nobj-obj) <= l.opt.Tol*math.Abs(obj)
+			done := learn.Converged(l.opt.Tol, cur, next, obj, nobj)
 			cur, obj, iters = next, nobj, it
 			trace = append(trace, st.LogLik)
 			if done {

@@ -254,12 +254,7 @@ func spaceNames(m *ir.Model) []string {
 	return names
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
+func plural(n int, word string) string { return ir.Plural(n, word) }
 
 // writeJSON writes one JSON object on its own line. An error is reported,
 // which makes the command's exit status 1 (see runCommand).

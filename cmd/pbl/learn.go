@@ -42,8 +42,9 @@ const learnSummary = "Learn learns every CPT of MODEL's structure from the CSV d
 	"--init model|uniform|random (default: random if a variable is hidden, else model; a\n" +
 	"hidden variable's states are symmetric under uniform tables, which EM cannot break),\n" +
 	"keep the best of --restarts N starts (the others random, from --seed), and stop when the\n" +
-	"log-likelihood changes by less than --tol of itself, or after --max-iter iterations. On a\n" +
-	"terminal they show their progress; Ctrl-C stops them and writes nothing.\n\n" +
+	"log-likelihood changes by at most --tol of itself (em: with the log prior, and no parameter\n" +
+	"moving by more than --tol), or after --max-iter iterations. On a terminal they show\n" +
+	"their progress; Ctrl-C stops them and writes nothing.\n\n" +
 	"The learned model goes to stdout as .pbl, or with -o to a .pbl or .bif file (by\n" +
 	"extension), written atomically; on any error nothing is written. --json (with -o)\n" +
 	"reports the rows used and skipped, and for em and gradient the log-likelihood, the\n" +
@@ -210,17 +211,11 @@ func learnCmd(c *cli, args []string) int {
 
 // learnHeader is the comment written at the top of a learned .pbl model.
 func learnHeader(model string) string {
-	var b strings.Builder
-	from := filepath.Base(learnData)
-	if learnData == "-" {
-		from = "stdin"
-	}
-	fmt.Fprintf(&b, "Learned by pbl learn from %s (structure of %s), %s", from, filepath.Base(model), learnMethod.header())
+	method := learnMethod.header()
 	if c := learnMethod.fs.Lookup("var-smoothing"); c != nil && learnVarSm != learn.DefaultVarSmoothing {
-		fmt.Fprintf(&b, " --var-smoothing %s", ir.FormatFloat(learnVarSm))
+		method += " --var-smoothing " + ir.FormatFloat(learnVarSm)
 	}
-	b.WriteString(".")
-	return b.String()
+	return learn.Provenance("pbl learn", learnData, model, method)
 }
 
 // dataSource is the data a --data argument names: a CSV file, the files a

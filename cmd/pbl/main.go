@@ -46,7 +46,8 @@ Usage:
   pbl query MODEL QUERY...    answer queries on a model (.pbl, .bif, .bif.gz, .xml, .net, .uai)
   pbl check FILE...           parse and validate models; exit 1 on errors
   pbl repl [MODEL]            interactive session: queries, evidence, declarations
-  pbl learn MODEL --data CSV  learn a model's CPTs from data [--method mle|bayes|mestimate] [-o OUT]
+  pbl learn MODEL --data CSV  learn a model's CPTs from data [-o OUT]
+                              [--method mle|bayes|mestimate|em|gradient]
   pbl classify MODEL --target C --data CSV
                               accuracy, confusion matrix, precision/recall/F1 [--cv K]
   pbl sample MODEL -n N       forward-sample rows as CSV [--seed S] [--missing F] [-o F]
@@ -54,13 +55,13 @@ Usage:
                               [--method gmm|kmeans] [--covariance full|diag|spherical|tied]
   pbl test [PATH...]          check expectations and golden outputs of models
   pbl convert IN OUT          convert a model between formats (by extension)
-  pbl fmt [-w] [-d] [FILE...]
+  pbl fmt [-w] [-d] [-l] [FILE|DIR...]
                               give .pbl files their canonical layout (stdin to stdout)
-  pbl uai --task PR|MAR|MPE MODEL.uai [EVIDENCE.evid]
+  pbl uai [--task PR|MAR|MPE] MODEL.uai [EVIDENCE.evid]
                               answer as a UAI competition solver
   pbl sensitivity MODEL 'P(Y=y | e)'
                               derivatives of a query by every CPT entry [--top K] [--reach P]
-  pbl voi MODEL --target X     which variable to observe next: I(X; V | e) in bits
+  pbl voi MODEL --target X    which variable to observe next: I(X; V | e) in bits
                               [--evidence 'A=a, B=b'] [--candidates A,B] [--top K]
   pbl structure DATA.csv      learn a network's graph from data [--method hc|k2|chow-liu|pc]
                               [--score bic|aic|loglik|bdeu|k2] [--bootstrap N] [-o OUT]
@@ -71,8 +72,11 @@ Usage:
 
 Every command takes --json. Exit status: 0 ok, 1 error in a model, data or
 query, 2 bad usage. Run 'pbl help COMMAND' for a command's flags.
-Queries: P(X), P(X | Y=y), P(X, Y | e), P(X | Y, Z), P(X=x | e), P(e),
-P(* | e), MPE(e), MAP(X, Y | e), indep(A, B | C). See docs/language.md.
+Queries (docs/language.md): P(X), P(X | Y=y), P(X, Y | e), P(X | Y, Z),
+P(X=x | e), P(e), P(* | e), MPE(e), MAP(X, Y | e), indep(A, B | C),
+density(x=1.5 | e), entropy(X | e), MI(X, Y | e), MI({A, B}, C | e); in the
+evidence, do(X=x) (an intervention) and X~[0.8, 0.2] (likelihood evidence); about
+hypotheses H given data D: P(H | D), MAP(H | D), ML(H | D), MDL(H | D), Gibbs(H | D).
 `
 
 type command struct {
@@ -83,7 +87,7 @@ type command struct {
 
 var commands = []*command{
 	{name: "run", args: "FILE.pbl", summary: "Run runs a model file's statements (its queries) in order and prints each result.", run: runCmd, flags: engineFlags},
-	{name: "query", args: "MODEL QUERY...", summary: "Query answers the queries given on the command line using only the model's declarations;\nit does not run the file's own statements. MODEL is a .pbl, .bif, .bif.gz, .xml\n(XMLBIF), .net (Hugin) or .uai file.\nQuote each query for the shell: pbl query m.pbl 'P(Campfire | Storm=true)'.", run: queryCmd, flags: queryFlags},
+	{name: "query", args: "MODEL QUERY...", summary: "Query answers the queries given on the command line. MODEL is loaded as every command\nloads it (a .pbl file's learn statements run), but none of its query or expect\nstatements run. MODEL is a .pbl, .bif, .bif.gz, .xml (XMLBIF), .net (Hugin) or .uai\nfile. Quote each query for the shell: pbl query m.pbl 'P(Campfire | Storm=true)'.", run: queryCmd, flags: queryFlags},
 	{name: "test", args: "[PATH...]", summary: "Test runs every model file (recursively in folders; default .), checks its expect\nstatements, and compares its output with its golden file NAME.golden when there is one.\nLike go test it skips folders named testdata or starting with . or _. It prints ok or\nFAIL per file and a summary, and exits 1 on any failure. --update writes the golden\nfiles instead of comparing (atomically; expect lines are never touched).", run: testCmd, flags: testFlagsFor},
 	{name: "convert", args: "IN OUT", summary: "Convert reads the model IN (any format pbl reads) and writes it to OUT in the format\nits extension names. Every number is kept exactly. OUT is written atomically.", run: convertCmd},
 	{name: "learn", args: "MODEL --data CSV", summary: learnSummary, run: learnCmd, flags: learnFlags},

@@ -88,7 +88,7 @@ func scoreCmd(c *cli, args []string) int {
 		return exitOK
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s, %d rows, %s\n", kind, ir.FormatFloat(total), d.N, plural(g.NumEdges(), "edge"))
+	fmt.Fprintf(&b, "%s: %s, %s, %s\n", kind, ir.FormatFloat(total), plural(d.N, "row"), plural(g.NumEdges(), "edge"))
 	for v, ps := range g.Parents {
 		names := make([]string, len(ps))
 		for i, p := range ps {

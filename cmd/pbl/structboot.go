@@ -85,8 +85,8 @@ func bootstrapCmd(c *cli, in string, d *structure.Data, kind structure.Score, op
 		return exitOK
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %s: %d resamples of %d rows, %s joined in some resample, %s at strength >= %s (averaged network score %s), %.3g s\n",
-		stMethod, kind, stBootstrap, d.N, plural(len(strengths), "pair"), plural(avg.NumEdges(), "edge"), ir.FormatFloat(stThreshold), ir.FormatFloat(s.Total(avg)), secs)
+	fmt.Fprintf(&b, "%s, %s: %s of %s, %s joined in some resample, %s at strength >= %s (averaged network score %s), %.3g s\n",
+		stMethod, kind, plural(stBootstrap, "resample"), plural(d.N, "row"), plural(len(strengths), "pair"), plural(avg.NumEdges(), "edge"), ir.FormatFloat(stThreshold), ir.FormatFloat(s.Total(avg)), secs)
 	fmt.Fprintf(&b, "strength  forward  backward\n")
 	for _, st := range strengths {
 		mark := "  "

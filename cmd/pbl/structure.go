@@ -268,7 +268,7 @@ func structureCmd(c *cli, args []string) int {
 		return exitOK
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %s: score %s, %s, %s, %d rows, %.3g s\n", stMethod, kind, ir.FormatFloat(res.Score), plural(res.DAG.NumEdges(), "edge"), plural(res.Iterations, "iteration"), d.N, secs)
+	fmt.Fprintf(&b, "%s, %s: score %s, %s, %s, %s, %.3g s\n", stMethod, kind, ir.FormatFloat(res.Score), plural(res.DAG.NumEdges(), "edge"), plural(res.Iterations, "iteration"), plural(d.N, "row"), secs)
 	for _, e := range res.DAG.Edges() {
 		fmt.Fprintf(&b, "%s -> %s\n", ir.Quote(names[e[0]]), ir.Quote(names[e[1]]))
 	}

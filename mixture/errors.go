@@ -12,6 +12,7 @@ var (
 	ErrIllDefinedCovariance = errors.New("ill-defined covariance")
 	ErrOverflow             = errors.New("numeric overflow")
 	ErrUnderflow            = errors.New("numeric underflow")
+	ErrTooLarge             = errors.New("too large")
 )
 
 // Error is an error of a fit caused by its data or options.

@@ -198,6 +198,9 @@ func FitGMM(x *Matrix, opt GMMOptions) (*GMM, error) {
 	if err := x.checkSpread(opt.RegCovar); err != nil {
 		return nil, err
 	}
+	if err := checkSize(x, opt); err != nil {
+		return nil, err
+	}
 	e := newEM(x, opt)
 	var runs []*emRun
 	var lastErr error
@@ -281,11 +284,55 @@ func newEM(x *Matrix, opt GMMOptions) *em {
 	w := workers(opt.Workers)
 	e := &em{x: x, opt: opt, w: w}
 	k := opt.K
+	// A block holds at most blockRows rows, and no more than the data
+	// has: 3 rows of 1,000,000 columns asked for 8 GB of scratch.
+	rows := min(blockRows, x.Rows)
 	for range w {
-		e.lp = append(e.lp, make([]float64, blockRows*k))
-		e.diff = append(e.diff, make([]float64, 2*blockRows*x.Cols))
+		e.lp = append(e.lp, make([]float64, rows*k))
+		e.diff = append(e.diff, make([]float64, 2*rows*x.Cols))
 	}
 	return e
+}
+
+// MaxEntries bounds the numbers a fit holds for its covariances: 2^28
+// float64s, 2 GiB. A full covariance of 1,000,000 columns asked the
+// runtime for 8 TB and crashed the process.
+const MaxEntries = 1 << 28
+
+// checkSize refuses a fit whose covariances take more than MaxEntries
+// numbers: covLen each for the scatter sums of every block of rows, the
+// parameters of the runs and of the densities (counted as four copies),
+// in floating point so that the count itself cannot overflow.
+func checkSize(x *Matrix, opt GMMOptions) error {
+	k, d := float64(opt.K), float64(x.Cols)
+	var per float64
+	switch opt.Covariance {
+	case Full:
+		per = k * d * d
+	case Tied:
+		per = d * d
+	case Diag:
+		per = k * d
+	default:
+		per = k
+	}
+	need := per * float64(numBlocks(x.Rows)+3+opt.NInit)
+	if need <= MaxEntries {
+		return nil
+	}
+	return &Error{Err: ErrTooLarge, Msg: fmt.Sprintf("a mixture of %d components with %s covariances of %d columns holds %.3g numbers (%s), more than the limit of %d (2 GiB): fewer columns, or a diagonal or spherical covariance, fit in it",
+		opt.K, opt.Covariance, x.Cols, need, bytesText(need*8), MaxEntries)}
+}
+
+// bytesText writes a number of bytes with a binary unit.
+func bytesText(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := 0
+	for b >= 1024 && i < len(units)-1 {
+		b /= 1024
+		i++
+	}
+	return fmt.Sprintf("%.3g %s", b, units[i])
 }
 
 // params are a mixture's parameters during EM.

@@ -16,17 +16,10 @@ import (
 // letter.
 var flagInText = regexp.MustCompile(`--[A-Za-z]`)
 
-// flagTextPending lists the string literals of library packages that still
-// name a flag of pbl's command line, file by file with their count: debt
-// of issue 28 item 6, to be phrased by cmd/pbl from typed errors as
-// infer's, learn's and structure's are. The test fails when a file has
-// more (a new one) or fewer (paid: lower the count).
-var flagTextPending = map[string]int{
-	"load.go":                 2, // --data NAME=FILE bound to a model with no data sets; an error in the bound file
-	"answer.go":               1, // --top over MaxTop
-	"ir/lowerspace.go":        1, // --data NAME=... naming no data set of the model
-	"internal/input/input.go": 3, // an input over the limit: raise it with --max-input
-}
+// flagTextAllowed lists the string literals of library packages allowed
+// to name a flag, as "file: literal" (the literal as written in the
+// source), each with the reason: none today.
+var flagTextAllowed = map[string]string{}
 
 // TestLibraryNamesNoFlag: no string literal of a package but cmd/pbl's
 // (tests, testdata and comments aside: comments are not literals) names a
@@ -36,7 +29,8 @@ var flagTextPending = map[string]int{
 // its flags, so that a program calling the library reads messages that
 // make sense without a command line.
 func TestLibraryNamesNoFlag(t *testing.T) {
-	got := map[string][]string{}
+	type found struct{ pos, text string }
+	got := map[string][]found{}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -71,7 +65,7 @@ func TestLibraryNamesNoFlag(t *testing.T) {
 			}
 			if flagInText.MatchString(s) {
 				key := filepath.ToSlash(path)
-				got[key] = append(got[key], fset.Position(lit.Pos()).String()+": "+lit.Value)
+				got[key] = append(got[key], found{fset.Position(lit.Pos()).String(), key + ": " + lit.Value})
 			}
 			return true
 		})
@@ -80,15 +74,11 @@ func TestLibraryNamesNoFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for file, lits := range got {
-		if len(lits) > flagTextPending[file] {
-			t.Errorf("%s: %d string literals name a command-line flag (%d pending): phrase the flag in cmd/pbl from a typed error:\n\t%s",
-				file, len(lits), flagTextPending[file], strings.Join(lits, "\n\t"))
-		}
-	}
-	for file, n := range flagTextPending {
-		if len(got[file]) < n {
-			t.Errorf("%s: %d string literals name a flag, fewer than the %d pending: lower flagTextPending", file, len(got[file]), n)
+	for _, lits := range got {
+		for _, lit := range lits {
+			if _, ok := flagTextAllowed[lit.text]; !ok {
+				t.Errorf("%s: %s names a command-line flag: give the error a kind and facts, and phrase the flag in cmd/pbl", lit.pos, lit.text)
+			}
 		}
 	}
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/structure"
 )
@@ -16,7 +19,9 @@ import (
 
 // phrase returns e with its message in the command line's terms: advice
 // to use variable elimination names --engine ve (and a clique too large
-// names --max-table), and a limit on parents names --max-parents.
+// names --max-table), an input over the limit names --max-input, and a
+// limit on parents names --max-parents; a data set bound by --data, and
+// the hypotheses asked for by --top, name those flags.
 func phrase(e *ir.Error) *ir.Error {
 	msg := e.Msg
 	var tl *infer.TooLargeError
@@ -26,11 +31,31 @@ func phrase(e *ir.Error) *ir.Error {
 		cli = strings.Replace(cli, "raise the table limit", "raise the table limit (--max-table)", 1)
 		msg = strings.Replace(msg, lib, cli, 1)
 	}
+	var in *input.TooLargeError
+	if errors.As(e, &in) {
+		lib := in.Error()
+		msg = strings.Replace(msg, lib, lib+" (raise it with --max-input)", 1)
+	}
 	var mp *structure.MaxParentsError
 	if errors.As(e, &mp) {
 		lib := mp.Error()
 		cli := strings.Replace(lib, "the limit of "+strconv.Itoa(mp.Limit)+" parents a variable may have", "--max-parents "+strconv.Itoa(mp.Limit), 1)
 		msg = strings.Replace(msg, lib, cli, 1)
+	}
+	var ud *ir.UnknownDataError
+	if errors.As(e, &ud) && !strings.Contains(msg, "--data ") {
+		lib := ud.Error()
+		msg = strings.Replace(msg, lib, "--data "+ud.Name+"=...: "+lib, 1)
+	}
+	var bd *pbl.BoundDataError
+	if errors.As(e, &bd) {
+		lib := bd.Error()
+		msg = strings.Replace(msg, lib, fmt.Sprintf("%v (in %s, bound with --data)", bd.Err, bd.File), 1)
+	}
+	var top *pbl.TopError
+	if errors.As(e, &top) {
+		lib := top.Error()
+		msg = strings.Replace(msg, lib, fmt.Sprintf("%s would list %d hypotheses (--top %d), more than the limit of %d: lower --top", top.Query, top.List, top.Top, pbl.MaxTop), 1)
 	}
 	if msg == e.Msg {
 		return e

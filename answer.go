@@ -51,11 +51,27 @@ const DefaultTop = 1000
 // refused when the posterior has more hypotheses than this to list.
 const MaxTop = 1_000_000
 
+// TopError is the refusal to list more than MaxTop hypotheses, of kind
+// hypothesis.ErrTooLarge: the query would list List of them, Options.Top
+// being Top.
+type TopError struct {
+	Query     string // the query's text
+	List, Top int
+}
+
+func (e *TopError) Error() string {
+	return fmt.Sprintf("%s would list %d hypotheses (the top %d asked for), more than the limit of %d: ask for fewer", e.Query, e.List, e.Top, MaxTop)
+}
+
+// Unwrap returns hypothesis.ErrTooLarge.
+func (e *TopError) Unwrap() error { return hypothesis.ErrTooLarge }
+
 // checkListing refuses to list more than MaxTop hypotheses: n have a
 // non-zero posterior, top are asked for.
 func checkListing(q *ir.Query, n, top int) error {
 	if k := min(n, top); k > MaxTop {
-		return &ir.Error{Pos: q.Pos, Msg: fmt.Sprintf("%s would list %d hypotheses (--top %d), more than the limit of %d: lower --top", q.Text, k, top, MaxTop), Err: hypothesis.ErrTooLarge}
+		e := &TopError{Query: q.Text, List: k, Top: top}
+		return &ir.Error{Pos: q.Pos, Msg: e.Error(), Err: e}
 	}
 	return nil
 }

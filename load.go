@@ -118,7 +118,8 @@ func LoadFileWith(path string, opt LoadOptions) (*ir.Model, error) {
 	}
 	if len(opt.Data) > 0 {
 		for name := range opt.Data {
-			return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: fmt.Sprintf("--data %s=...: a %s model names no data sets (only .pbl files do)", name, modelExt(path)), Err: ir.ErrUnknownData}
+			msg := fmt.Sprintf("a %s model names no data sets to bind %q to (only .pbl files do)", modelExt(path), name)
+			return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: msg, Err: ir.NewUnknownDataError(name, msg)}
 		}
 	}
 	switch ext := modelExt(path); ext {
@@ -217,15 +218,31 @@ func boundFile(data map[string]string, file string) bool {
 }
 
 // namingData returns a learn statement's error about its data, which is
-// reported at the statement, with the data file named: when --data bound
-// the data set to another file the statement does not show which was
-// read. Errors positioned in the file already name it.
+// reported at the statement, with the data file named: when
+// LoadOptions.Data bound the data set to another file the statement does
+// not show which was read. Errors positioned in the file already name it.
 func namingData(err error, s *ir.LearnStmt) error {
 	if ir.Located(err) {
 		return err
 	}
-	return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("%v (in %s, bound with --data)", err, s.File), Err: err}
+	e := &BoundDataError{File: s.File, Err: err}
+	return &ir.Error{Pos: s.Pos, Msg: e.Error(), Err: e}
 }
+
+// BoundDataError is an error, Err, about the data of a learn statement
+// read from File, a file bound to the statement's data set by
+// LoadOptions.Data in place of the one it names. errors.Is and As see
+// through it to Err.
+type BoundDataError struct {
+	File string
+	Err  error
+}
+
+func (e *BoundDataError) Error() string {
+	return fmt.Sprintf("%v (in %s, bound to the data set in place of the statement's file)", e.Err, e.File)
+}
+
+func (e *BoundDataError) Unwrap() error { return e.Err }
 
 // readSource reads a .pbl file as input.ReadFile does, with the same
 // errors and limit, into a string, and returns the file too, open, if it

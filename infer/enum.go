@@ -110,8 +110,8 @@ func (e *enum) check() error {
 			for i, v := range free {
 				card[i] = e.card[v]
 			}
-			err := &TooLargeError{What: OversizeEnum, Vars: free, Size: product(card), Limit: MaxEnum}
-			err.msg = fmt.Sprintf("enumeration would visit more than %d assignments of %d unobserved variables; use --engine ve", MaxEnum, len(free))
+			err := &TooLargeError{What: OversizeEnum, Vars: free, Size: product(card), Limit: MaxEnum, Instead: VE}
+			err.msg = fmt.Sprintf("enumeration would visit more than %d assignments of %d unobserved variables; use variable elimination", MaxEnum, len(free))
 			return err.at(e.pos)
 		}
 		n *= c

@@ -92,7 +92,11 @@ type TooLargeError struct {
 	Vars  []ir.VarID // the table's variables, the largest clique's, the unobserved variables enumerated, or the answer's given and target variables
 	Size  float64    // entries, bytes, assignments or rows, exact below 2^53
 	Limit int64      // the limit exceeded, in the same unit
-	msg   string
+	// Instead is the engine that may answer without the refused table
+	// (VE for a junction tree or an enumeration too large), which the
+	// message advises as "use variable elimination"; Auto when none.
+	Instead Engine
+	msg     string
 }
 
 // Error returns the message the user reads, which names the variables.

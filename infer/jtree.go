@@ -499,9 +499,9 @@ func (p *jtPlan) check(m *ir.Model, opt Options) error {
 		return cliqueTooLarge(m, big, size, limit)
 	}
 	if limit := opt.maxMemory(); p.memory > float64(limit) {
-		e := &TooLargeError{What: OversizeMemory, Vars: slices.Clone(big), Size: p.memory, Limit: limit}
+		e := &TooLargeError{What: OversizeMemory, Vars: slices.Clone(big), Size: p.memory, Limit: limit, Instead: VE}
 		e.msg = fmt.Sprintf("junction tree needs %s of memory (%s clique-table entries; the largest clique has %s (%s) and %s entries), more than the limit of %s; "+
-			"use variable elimination (--engine ve)", bytesString(p.memory), sizeFloat(p.entries), ir.Plural(len(big), "variable"), varList(m, big), sizeFloat(size), bytesString(float64(limit)))
+			"use variable elimination", bytesString(p.memory), sizeFloat(p.entries), ir.Plural(len(big), "variable"), varList(m, big), sizeFloat(size), bytesString(float64(limit)))
 		return e
 	}
 	return nil
@@ -514,9 +514,9 @@ func cliqueLimit(opt Options) float64 {
 
 // cliqueTooLarge returns the refusal of a clique over vs of size entries.
 func cliqueTooLarge(m *ir.Model, vs []ir.VarID, size, limit float64) error {
-	e := &TooLargeError{What: OversizeClique, Vars: slices.Clone(vs), Size: size, Limit: int64(limit)}
+	e := &TooLargeError{What: OversizeClique, Vars: slices.Clone(vs), Size: size, Limit: int64(limit), Instead: VE}
 	e.msg = fmt.Sprintf("junction tree needs a clique over %s (%s) with %s entries, more than the limit of %d; "+
-		"use variable elimination (--engine ve) or raise the table limit", ir.Plural(len(vs), "variable"), varList(m, vs), sizeFloat(size), int64(limit))
+		"use variable elimination or raise the table limit", ir.Plural(len(vs), "variable"), varList(m, vs), sizeFloat(size), int64(limit))
 	return e
 }
 

@@ -328,15 +328,15 @@ func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
 	}
 	switch {
 	case opt.Engine == Enum:
-		b.WriteString("  engine: enumeration (chosen by --engine)\n")
+		b.WriteString("  engine: enumeration (chosen by the caller)\n")
 	case a.need != nil:
 		b.WriteString("  engine: variable elimination (the model has variables still to learn; a junction tree needs every factor)\n")
 		a.explainVE(&b, nil)
 	case opt.Engine == VE:
-		b.WriteString("  engine: variable elimination (chosen by --engine)\n")
+		b.WriteString("  engine: variable elimination (chosen by the caller)\n")
 		a.explainVE(&b, nil)
 	case opt.Engine == JT:
-		b.WriteString("  engine: junction tree (chosen by --engine)\n")
+		b.WriteString("  engine: junction tree (chosen by the caller)\n")
 		return a.explainJT(&b)
 	case !a.planned():
 		if a.useJT() {

@@ -525,6 +525,26 @@ func (l *lowerer) num(at Pos, s string) (float64, bool) {
 // line (LowerOptions.Data) that the model does not name.
 var ErrUnknownData = errors.New("unknown data set")
 
+// UnknownDataError is an error of kind [ErrUnknownData]: the data set Name,
+// bound to a file by the caller, is not one the model names. Its message
+// names the data set, not how it was bound (cmd/pbl phrases it with
+// --data).
+type UnknownDataError struct {
+	Name string // the data set bound
+	msg  string
+}
+
+// NewUnknownDataError returns the error of the data set name bound to a
+// model that does not name it, with the message msg.
+func NewUnknownDataError(name, msg string) *UnknownDataError {
+	return &UnknownDataError{Name: name, msg: msg}
+}
+
+func (e *UnknownDataError) Error() string { return e.msg }
+
+// Unwrap returns ErrUnknownData.
+func (e *UnknownDataError) Unwrap() error { return ErrUnknownData }
+
 // checkBound reports the names of opt.Data that no data table or learn
 // statement of the main file used.
 func (l *lowerer) checkBound(main *grammar.File) {
@@ -547,7 +567,7 @@ func (l *lowerer) checkBound(main *grammar.File) {
 	}
 	slices.Sort(unknown)
 	for _, n := range unknown {
-		msg := "--data " + n + "=...: the model names no data set " + strconv.Quote(n)
+		msg := "the model names no data set " + strconv.Quote(n)
 		switch h := spell.Nearest(n, names); {
 		case h != "":
 			msg += " (did you mean " + strconv.Quote(h) + "?)"
@@ -556,7 +576,7 @@ func (l *lowerer) checkBound(main *grammar.File) {
 		default:
 			msg += " (it reads no data)"
 		}
-		l.b.Errs = append(l.b.Errs, &Error{Pos: Pos{File: l.b.m.Source}, Msg: msg, Err: ErrUnknownData})
+		l.b.Errs = append(l.b.Errs, &Error{Pos: Pos{File: l.b.m.Source}, Msg: msg, Err: NewUnknownDataError(n, msg)})
 	}
 }
 

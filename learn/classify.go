@@ -165,7 +165,7 @@ func checkTarget(m *ir.Model, target ir.VarID, b *data.Batch) (int, error) {
 		return 0, fmt.Errorf("the target %s is real-valued; classification needs a discrete variable", ir.Quote(v.Name))
 	}
 	if u := m.Unlearned(); len(u) > 0 {
-		return 0, fmt.Errorf("the model has no numbers yet for %s: learn them first (pbl learn), or cross-validate (--cv K)", m.NameList(u, 3))
+		return 0, &UnlearnedError{Vars: u, msg: fmt.Sprintf("the model has no numbers yet for %s: learn them first, or cross-validate, which learns them on each fold", m.NameList(u, 3))}
 	}
 	for j, w := range b.Vars {
 		if w == target && b.Cols[j] != nil {

@@ -1,6 +1,10 @@
 package learn
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pbl-lang/pbl/ir"
+)
 
 // ModelError is an error about the model to learn rather than its data: a
 // Markov network, a real-valued parent, a table too large to count into,
@@ -14,3 +18,17 @@ func (e *ModelError) Error() string { return e.Msg }
 func modelErrorf(format string, args ...any) error {
 	return &ModelError{Msg: fmt.Sprintf(format, args...)}
 }
+
+// UnlearnedError is the refusal to classify with a model some of whose
+// numbers are still to be learned (its Vars). Its kind is
+// ir.ErrNoDistribution. cmd/pbl phrases it with its own commands and
+// flags (pbl learn, --cv).
+type UnlearnedError struct {
+	Vars []ir.VarID // the variables with no numbers yet
+	msg  string
+}
+
+func (e *UnlearnedError) Error() string { return e.msg }
+
+// Unwrap returns ir.ErrNoDistribution.
+func (e *UnlearnedError) Unwrap() error { return ir.ErrNoDistribution }

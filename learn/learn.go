@@ -230,7 +230,7 @@ func learn(m *ir.Model, opt Options, pass pass) (*ir.Model, *Report, error) {
 		return nil, nil, err
 	}
 	if len(m.Mixtures) > 0 {
-		return nil, nil, modelErrorf("the model declares a mixture of %s given %s, which %s does not learn: learn it with em (learn from ... with em, or --method em)",
+		return nil, nil, modelErrorf("the model declares a mixture of %s given %s, which %s does not learn: learn it with em",
 			m.NameList(m.Mixtures[0].Vars, 3), ir.Quote(m.Vars[m.Mixtures[0].Component].Name), opt.Method)
 	}
 	var parents [][]ir.VarID // the TAN structure, to be installed

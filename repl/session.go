@@ -572,8 +572,20 @@ func (s *Session) report(err error, src string) {
 				}
 			}
 		}
-		fmt.Fprintln(s.err, e.Error())
+		fmt.Fprintln(s.err, phrase(e))
 	}
+}
+
+// phrase returns the text of e in the session's terms: the advice to use
+// variable elimination names the :engine command.
+func phrase(e *ir.Error) string {
+	text := e.Error()
+	var tl *infer.TooLargeError
+	if errors.As(e, &tl) && tl.Instead == infer.VE {
+		lib := tl.Error()
+		text = strings.Replace(text, lib, strings.Replace(lib, "use variable elimination", "use variable elimination (:engine ve)", 1), 1)
+	}
+	return text
 }
 
 func (s *Session) errorf(format string, args ...any) {

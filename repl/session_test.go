@@ -768,3 +768,27 @@ func TestGraphRefusesModelFiles(t *testing.T) {
 		t.Errorf(":graph %s wrote %q, %v", out, b, err)
 	}
 }
+
+// TestTooLargeNamesEngineCommand: a junction tree over the memory limit
+// is refused with the advice to use variable elimination, which the
+// session phrases with its :engine command (the library's message names
+// no command and no flag).
+func TestTooLargeNamesEngineCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	s := New(Config{Out: &out, Err: &errOut, Options: infer.Options{Engine: infer.JT, MaxMemory: 10}})
+	if err := s.Load(campfire); err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{"P(Storm)"}
+	s.Run(func() (string, error) {
+		if len(lines) == 0 {
+			return "", io.EOF
+		}
+		l := lines[0]
+		lines = lines[1:]
+		return l, nil
+	})
+	if got := errOut.String(); !strings.Contains(got, "use variable elimination (:engine ve)") || strings.Contains(got, "--") {
+		t.Errorf("got %q, want the advice to use variable elimination with :engine ve", got)
+	}
+}

@@ -50,7 +50,7 @@ func Resample(d *Data, rng *rand.Rand) *Data {
 // number of resamples learned at once.
 func Bootstrap(d *Data, n int, seed uint64, workers int, learn Learner) ([]Strength, error) {
 	if n < 1 {
-		return nil, fmt.Errorf("structure: %d resamples: want at least 1", n)
+		return nil, errorf(ErrInvalidArgument, "structure: %d resamples: want at least 1", n)
 	}
 	vars := len(d.Names)
 	type result struct {

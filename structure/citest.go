@@ -1,7 +1,6 @@
 package structure
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -41,7 +40,7 @@ func ParseCITest(name string) (CITest, error) {
 	case "x2", "chi2":
 		return Chi2, nil
 	}
-	return 0, fmt.Errorf("unknown test %q (want g2 or x2)", name)
+	return 0, &UnknownNameError{What: "test", Name: name, Want: []string{"g2", "x2"}}
 }
 
 // CIResult is the outcome of one conditional-independence test.
@@ -118,7 +117,7 @@ func (t *Tester) Test(x, y int, z []int) (CIResult, error) {
 	cx, cy := t.Card[x], t.Card[y]
 	cells := int64(nstrata) * int64(cx) * int64(cy)
 	if cells > maxCells {
-		return CIResult{}, fmt.Errorf("testing %d given %d variables: a table of %d cells is too large", x, len(z), cells)
+		return CIResult{}, errorf(ErrTooLarge, "testing %d given %d variables: a table of %d cells is too large", x, len(z), cells)
 	}
 	if cap(t.counts) < int(cells) {
 		t.counts = make([]int32, cells)
@@ -158,7 +157,7 @@ func (t *Tester) test2(x, y, u, v int) (CIResult, error) {
 	nstrata := t.Card[u] * cv
 	cells := nstrata * cx * cy
 	if cells > maxCells {
-		return CIResult{}, fmt.Errorf("testing %d given 2 variables: a table of %d cells is too large", x, cells)
+		return CIResult{}, errorf(ErrTooLarge, "testing %d given 2 variables: a table of %d cells is too large", x, cells)
 	}
 	if cap(t.counts) < cells {
 		t.counts = make([]int32, cells)
@@ -208,7 +207,7 @@ func (t *Tester) stratify(z []int) (int, error) {
 			nstrata = t.renumber(st)
 		}
 		if int64(nstrata)*int64(c) > math.MaxInt32 {
-			return 0, fmt.Errorf("a conditioning set of %d variables has too many configurations", len(z))
+			return 0, errorf(ErrTooLarge, "a conditioning set of %d variables has too many configurations", len(z))
 		}
 		for r, a := range col {
 			if a < 0 || st[r] < 0 {

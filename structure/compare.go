@@ -142,7 +142,7 @@ func Reindex(d *DAG, names []string) (*DAG, error) {
 		if len(parts) == 0 {
 			parts = append(parts, "a name appears twice")
 		}
-		return nil, fmt.Errorf("the networks have different variables (%s)", strings.Join(parts, "; "))
+		return nil, errorf(ErrDifferentVariables, "the networks have different variables (%s)", strings.Join(parts, "; "))
 	}
 	r := NewDAG(names)
 	for to, ps := range d.Parents {

@@ -1,7 +1,6 @@
 package structure
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -74,16 +73,16 @@ func (d *DAG) Reaches(a, b int) bool {
 func (d *DAG) AddEdge(from, to int) error {
 	n := len(d.Names)
 	if from < 0 || from >= n || to < 0 || to >= n {
-		return fmt.Errorf("edge %d -> %d: no such variable", from, to)
+		return edgeErr(from, to, ErrNoSuchVariable, "edge %d -> %d: no such variable", from, to)
 	}
 	if from == to {
-		return fmt.Errorf("edge %s -> %s: a self-loop", d.Names[from], d.Names[to])
+		return edgeErr(from, to, ErrSelfLoop, "edge %s -> %s: a self-loop", d.Names[from], d.Names[to])
 	}
 	if d.HasEdge(from, to) {
-		return fmt.Errorf("edge %s -> %s: already present", d.Names[from], d.Names[to])
+		return edgeErr(from, to, ErrDuplicateEdge, "edge %s -> %s: already present", d.Names[from], d.Names[to])
 	}
 	if d.Reaches(to, from) {
-		return fmt.Errorf("edge %s -> %s would close a cycle", d.Names[from], d.Names[to])
+		return edgeErr(from, to, ErrCycle, "edge %s -> %s would close a cycle", d.Names[from], d.Names[to])
 	}
 	i, _ := slices.BinarySearch(d.Parents[to], from)
 	d.Parents[to] = slices.Insert(d.Parents[to], i, from)
@@ -190,7 +189,7 @@ func FromModel(m *ir.Model) *DAG {
 // A variable whose states are exactly "true", "false" is declared Bool.
 func (d *DAG) Model(states [][]string) (*ir.Model, error) {
 	if len(states) != len(d.Names) {
-		return nil, fmt.Errorf("structure: %d state lists for %d variables", len(states), len(d.Names))
+		return nil, errorf(ErrInvalidArgument, "structure: %d state lists for %d variables", len(states), len(d.Names))
 	}
 	b := ir.NewBuilder("")
 	for v, name := range d.Names {

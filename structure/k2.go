@@ -1,7 +1,6 @@
 package structure
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -19,7 +18,7 @@ func K2Search(s *Scorer, opt Options) (*Result, error) {
 	n := len(s.D.Names)
 	order := opt.Order
 	if len(order) != n {
-		return nil, fmt.Errorf("the ordering has %d variables, the data %d", len(order), n)
+		return nil, errorf(ErrInvalidArgument, "the ordering has %d variables, the data %d", len(order), n)
 	}
 	pos := make([]int, n)
 	for i := range pos {
@@ -27,7 +26,7 @@ func K2Search(s *Scorer, opt Options) (*Result, error) {
 	}
 	for k, v := range order {
 		if v < 0 || v >= n || pos[v] >= 0 {
-			return nil, fmt.Errorf("the ordering names a variable twice or not at all")
+			return nil, errorf(ErrInvalidArgument, "the ordering names a variable twice or not at all")
 		}
 		pos[v] = k
 	}
@@ -38,7 +37,7 @@ func K2Search(s *Scorer, opt Options) (*Result, error) {
 	g := NewDAG(s.D.Names)
 	for _, e := range opt.Require {
 		if pos[e[0]] > pos[e[1]] {
-			return nil, fmt.Errorf("the required edge %s -> %s goes against the ordering", g.Names[e[0]], g.Names[e[1]])
+			return nil, edgeErr(e[0], e[1], ErrAgainstOrder, "the required edge %s -> %s goes against the ordering", g.Names[e[0]], g.Names[e[1]])
 		}
 		if err := g.AddEdge(e[0], e[1]); err != nil {
 			return nil, err

@@ -2,7 +2,6 @@ package structure
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"slices"
 	"sync/atomic"
@@ -84,11 +83,11 @@ func PC(ctx context.Context, cols [][]int32, card []int, names []string, opt PCO
 func pcLevels(ctx context.Context, cols [][]int32, card []int, names []string, opt PCOptions, levels []int) ([]*CPDAG, error) {
 	n := len(names)
 	if len(cols) != n || len(card) != n {
-		return nil, fmt.Errorf("structure: PC: %d columns and %d cardinalities for %d names", len(cols), len(card), n)
+		return nil, errorf(ErrInvalidArgument, "structure: PC: %d columns and %d cardinalities for %d names", len(cols), len(card), n)
 	}
 	for v := 1; v < n; v++ {
 		if len(cols[v]) != len(cols[0]) {
-			return nil, fmt.Errorf("structure: PC: column %q has %d rows, column %q %d", names[v], len(cols[v]), names[0], len(cols[0]))
+			return nil, errorf(ErrInvalidArgument, "structure: PC: column %q has %d rows, column %q %d", names[v], len(cols[v]), names[0], len(cols[0]))
 		}
 	}
 	alpha := opt.Alpha
@@ -96,7 +95,7 @@ func pcLevels(ctx context.Context, cols [][]int32, card []int, names []string, o
 		alpha = 0.05
 	}
 	if !(alpha > 0 && alpha < 1) {
-		return nil, fmt.Errorf("structure: PC: alpha %v is not between 0 and 1", alpha)
+		return nil, errorf(ErrInvalidArgument, "structure: PC: alpha %v is not between 0 and 1", alpha)
 	}
 	// perm[i] is the original index of the i-th variable by name.
 	perm := make([]int, n)
@@ -114,7 +113,7 @@ func pcLevels(ctx context.Context, cols [][]int32, card []int, names []string, o
 	})
 	for i := 1; i < n; i++ {
 		if names[perm[i]] == names[perm[i-1]] {
-			return nil, fmt.Errorf("structure: PC: variable %q appears twice", names[perm[i]])
+			return nil, errorf(ErrInvalidArgument, "structure: PC: variable %q appears twice", names[perm[i]])
 		}
 	}
 	pcols := make([][]int32, n)
@@ -130,7 +129,7 @@ func pcLevels(ctx context.Context, cols [][]int32, card []int, names []string, o
 	for k, list := range [][][2]int{opt.Require, opt.Forbid} {
 		for _, e := range list {
 			if e[0] < 0 || e[0] >= n || e[1] < 0 || e[1] >= n || e[0] == e[1] {
-				return nil, fmt.Errorf("structure: PC: edge %d -> %d: no such edge", e[0], e[1])
+				return nil, edgeErr(e[0], e[1], ErrNoSuchVariable, "structure: PC: edge %d -> %d: no such edge", e[0], e[1])
 			}
 			a, b := inv[e[0]], inv[e[1]]
 			if k == 0 {
@@ -143,10 +142,10 @@ func pcLevels(ctx context.Context, cols [][]int32, card []int, names []string, o
 	for i := range p.req {
 		if p.req[i] && p.forb[i] {
 			a, b := perm[i/n], perm[i%n]
-			return nil, fmt.Errorf("structure: PC: the edge %s -> %s is both required and forbidden", names[a], names[b])
+			return nil, edgeErr(a, b, ErrRequiredAndForbidden, "structure: PC: the edge %s -> %s is both required and forbidden", names[a], names[b])
 		}
 		if a, b := i/n, i%n; p.req[i] && p.req[b*n+a] {
-			return nil, fmt.Errorf("structure: PC: the edges %s -> %s and back are both required", names[perm[a]], names[perm[b]])
+			return nil, edgeErr(perm[a], perm[b], ErrCycle, "structure: PC: the edges %s -> %s and back are both required", names[perm[a]], names[perm[b]])
 		}
 	}
 	p.workers = opt.Workers

@@ -1,11 +1,9 @@
 package structure
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 )
 
@@ -36,7 +34,7 @@ func ParseScore(name string) (Score, error) {
 			return Score(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown score %q (want %s)", name, strings.Join(scoreNames, ", "))
+	return 0, &UnknownNameError{What: "score", Name: name, Want: slices.Clone(scoreNames)}
 }
 
 // DefaultESS is BDeu's default equivalent sample size.

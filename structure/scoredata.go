@@ -43,7 +43,7 @@ func ReadCSV(path string) (*Data, error) {
 		return nil, err
 	}
 	if len(names) > MaxVars {
-		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: fmt.Sprintf("%d columns: structure learning takes at most %d variables (its searches score every pair, in memory and time that grow as the square)", len(names), MaxVars)}
+		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: fmt.Sprintf("%d columns: structure learning takes at most %d variables (its searches score every pair, in memory and time that grow as the square)", len(names), MaxVars), Err: ErrTooManyVars}
 	}
 	b := ir.NewBuilder(path)
 	twice := 0
@@ -97,14 +97,14 @@ func ReadCSV(path string) (*Data, error) {
 		d.States[v] = st[ir.VarID(v)]
 		d.Card[v] = len(d.States[v])
 		if d.Card[v] == 0 {
-			return nil, fmt.Errorf("%s: column %q has no values: every cell is missing", path, d.Names[v])
+			return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: fmt.Sprintf("column %q has no values: every cell is missing", d.Names[v]), Err: ErrNoData}
 		}
 		if d.Cols[v] == nil {
 			d.Cols[v] = []int32{}
 		}
 	}
 	if d.N == 0 {
-		return nil, fmt.Errorf("%s: no data rows", path)
+		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: "no data rows", Err: ErrNoData}
 	}
 	return d, nil
 }
@@ -121,7 +121,7 @@ func csvHeader(path string) ([]string, error) {
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
+			return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: err.Error(), Err: &kindError{msg: err.Error(), kind: ErrBadData, cause: err}}
 		}
 		src = zr
 	}
@@ -129,10 +129,10 @@ func csvHeader(path string) ([]string, error) {
 	cr.FieldsPerRecord = -1
 	rec, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: empty file: want a header naming the variables", path)
+		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: "empty file: want a header naming the variables", Err: ErrNoData}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: reading the header: %v", path, err)
+		return nil, headerError(path, err)
 	}
 	if len(rec) > 0 && len(rec[0]) >= 3 && rec[0][:3] == "\uFEFF" {
 		rec[0] = rec[0][3:]
@@ -151,11 +151,11 @@ func FromBatch(m *ir.Model, b *data.Batch) (*Data, error) {
 	d := &Data{N: b.N}
 	for _, v := range m.Vars {
 		if !v.Discrete() {
-			return nil, fmt.Errorf("%s is real-valued: structure scores need discrete variables", ir.Quote(v.Name))
+			return nil, errorf(ErrNotDiscrete, "%s is real-valued: structure scores need discrete variables", ir.Quote(v.Name))
 		}
 		j, ok := col[v.ID]
 		if !ok {
-			return nil, fmt.Errorf("%s has no column in the data", ir.Quote(v.Name))
+			return nil, errorf(ErrNoColumn, "%s has no column in the data", ir.Quote(v.Name))
 		}
 		states := v.States
 		if s, ok := b.States[v.ID]; ok {
@@ -198,7 +198,7 @@ func ReadModelData(path string, m *ir.Model, opt data.Options) (*Data, error) {
 	all.States = r.States()
 	d, err := FromBatch(m, all)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: err.Error(), Err: err}
 	}
 	return d, nil
 }

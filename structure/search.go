@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/pbl-lang/pbl/internal/par"
-	"github.com/pbl-lang/pbl/ir"
 )
 
 // Options configures the searches.
@@ -67,16 +66,16 @@ func newConstraints(n int, opt *Options) (*constraints, error) {
 	c := &constraints{n: n, req: make([]bool, n*n), forb: make([]bool, n*n)}
 	for _, e := range opt.Require {
 		if e[0] < 0 || e[0] >= n || e[1] < 0 || e[1] >= n || e[0] == e[1] {
-			return nil, fmt.Errorf("required edge %d -> %d: no such edge", e[0], e[1])
+			return nil, edgeErr(e[0], e[1], ErrNoSuchVariable, "required edge %d -> %d: no such edge", e[0], e[1])
 		}
 		c.req[e[0]*n+e[1]] = true
 	}
 	for _, e := range opt.Forbid {
 		if e[0] < 0 || e[0] >= n || e[1] < 0 || e[1] >= n || e[0] == e[1] {
-			return nil, fmt.Errorf("forbidden edge %d -> %d: no such edge", e[0], e[1])
+			return nil, edgeErr(e[0], e[1], ErrNoSuchVariable, "forbidden edge %d -> %d: no such edge", e[0], e[1])
 		}
 		if c.req[e[0]*n+e[1]] {
-			return nil, fmt.Errorf("edge %d -> %d is both required and forbidden", e[0], e[1])
+			return nil, edgeErr(e[0], e[1], ErrRequiredAndForbidden, "edge %d -> %d is both required and forbidden", e[0], e[1])
 		}
 		c.forb[e[0]*n+e[1]] = true
 	}
@@ -380,19 +379,19 @@ func HillClimb(s *Scorer, start *DAG, opt Options) (*Result, error) {
 		for _, e := range opt.Require {
 			if !g.HasEdge(e[0], e[1]) {
 				if err := g.AddEdge(e[0], e[1]); err != nil {
-					return nil, fmt.Errorf("required edges: %v", err)
+					return nil, fmt.Errorf("required edges: %w", err)
 				}
 			}
 		}
 		for _, e := range opt.Forbid {
 			if g.HasEdge(e[0], e[1]) {
-				return nil, fmt.Errorf("the starting graph has the forbidden edge %s -> %s", g.Names[e[0]], g.Names[e[1]])
+				return nil, edgeErr(e[0], e[1], ErrForbiddenEdge, "the starting graph has the forbidden edge %s -> %s", g.Names[e[0]], g.Names[e[1]])
 			}
 		}
 		if opt.MaxParents > 0 {
 			for v, ps := range g.Parents {
 				if len(ps) > opt.MaxParents {
-					return nil, fmt.Errorf("%s has %s in the starting graph (or required), more than --max-parents %d", g.Names[v], ir.Plural(len(ps), "parent"), opt.MaxParents)
+					return nil, &MaxParentsError{Var: g.Names[v], Parents: len(ps), Limit: opt.MaxParents}
 				}
 			}
 		}
@@ -410,7 +409,7 @@ func HillClimb(s *Scorer, start *DAG, opt Options) (*Result, error) {
 			starts = append(starts, gs...)
 		}
 		if len(starts) == 0 {
-			return nil, fmt.Errorf("no start graph")
+			return nil, errorf(ErrInvalidArgument, "no start graph")
 		}
 	}
 	var best *DAG

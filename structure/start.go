@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 )
 
 // Start is a graph hill climbing starts from.
@@ -40,7 +39,7 @@ func ParseStart(name string) (Start, error) {
 			return Start(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown start %q (want %s)", name, strings.Join(startNames, ", "))
+	return 0, &UnknownNameError{What: "start", Name: name, Want: slices.Clone(startNames)}
 }
 
 // pcStartAlpha and pcStartLevels are the settings of the PC run that
@@ -77,7 +76,7 @@ func startGraphs(s *Scorer, k Start, opt Options) ([]*DAG, error) {
 			cands = append(cands, cp.DAG())
 		}
 	default:
-		return nil, fmt.Errorf("structure: unknown start %d", k)
+		return nil, errorf(ErrInvalidArgument, "structure: unknown start %d", k)
 	}
 	var out []*DAG
 	for _, cand := range cands {
@@ -110,7 +109,7 @@ func Admit(s *Scorer, cand *DAG, opt Options) (*DAG, error) {
 	for _, e := range opt.Require {
 		if !g.HasEdge(e[0], e[1]) {
 			if err := g.AddEdge(e[0], e[1]); err != nil {
-				return nil, fmt.Errorf("required edges: %v", err)
+				return nil, fmt.Errorf("required edges: %w", err)
 			}
 		}
 	}
@@ -141,7 +140,7 @@ func Admit(s *Scorer, cand *DAG, opt Options) (*DAG, error) {
 					}
 				}
 				if drop < 0 {
-					return nil, fmt.Errorf("%s has %d required parents, more than --max-parents %d", g.Names[v], len(g.Parents[v]), opt.MaxParents)
+					return nil, &MaxParentsError{Var: g.Names[v], Parents: len(g.Parents[v]), Limit: opt.MaxParents, Required: true}
 				}
 				g.RemoveEdge(drop, v)
 			}

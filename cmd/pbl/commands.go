@@ -102,7 +102,7 @@ func (c *cli) explainQueries(m *ir.Model, qs []*ir.Query, opt infer.Options) boo
 			c.report(err)
 			return false
 		}
-		fmt.Fprintln(w, strings.TrimRight(text, "\n"))
+		fmt.Fprintln(w, strings.TrimRight(phraseExplanation(text), "\n"))
 		if !c.json {
 			fmt.Fprintln(w)
 		}

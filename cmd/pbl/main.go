@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -418,9 +419,13 @@ func (c *cli) report(err error) {
 	case errors.As(err, &e):
 		list = ir.ErrorList{e}
 	case errors.As(err, &pe):
-		list = ir.ErrorList{{Pos: ir.Pos{File: pe.Path}, Msg: pe.Err.Error()}}
+		list = ir.ErrorList{{Pos: ir.Pos{File: pe.Path}, Msg: pe.Err.Error(), Err: pe.Err}}
 	default:
-		list = ir.ErrorList{{Msg: strings.TrimSpace(err.Error())}}
+		list = ir.ErrorList{{Msg: strings.TrimSpace(err.Error()), Err: err}}
+	}
+	list = slices.Clone(list)
+	for i, e := range list {
+		list[i] = phrase(e)
 	}
 	if len(list) > maxReported {
 		more := len(list) - maxReported

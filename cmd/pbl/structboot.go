@@ -38,13 +38,13 @@ func bootstrapCmd(c *cli, in string, d *structure.Data, kind structure.Score, op
 	})
 	stop()
 	if err != nil {
-		c.report(fileErrorf(in, "%v", err))
+		c.report(fileError(in, err))
 		return exitError
 	}
 	s := structure.NewScorer(d, kind, stESS)
 	avg, err := structure.Averaged(s, strengths, stThreshold, opt)
 	if err != nil {
-		c.report(fileErrorf(in, "the averaged network: %v", err))
+		c.report(&ir.Error{Pos: ir.Pos{File: in}, Msg: "the averaged network: " + err.Error(), Err: err})
 		return exitError
 	}
 	if write != nil {

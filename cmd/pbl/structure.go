@@ -234,7 +234,7 @@ func structureCmd(c *cli, args []string) int {
 	res, undirected, err := learnOne(d, opt)
 	stop()
 	if err != nil {
-		c.report(fileErrorf(in, "%v", err))
+		c.report(fileError(in, err))
 		return exitError
 	}
 	if write != nil {

@@ -44,16 +44,16 @@ type TooLargeError struct {
 func (e *TooLargeError) Error() string {
 	limit := Bytes(e.Limit)
 	if e.Size < 0 && e.Over > e.Limit {
-		return fmt.Sprintf("the %s is over %s, more than the limit of %s (raise it with --max-input)", e.What, Bytes(e.Over), limit)
+		return fmt.Sprintf("the %s is over %s, more than the limit of %s", e.What, Bytes(e.Over), limit)
 	}
 	if e.Size < 0 { // only known to exceed the limit
-		return fmt.Sprintf("the %s is more than the limit of %s (raise it with --max-input)", e.What, limit)
+		return fmt.Sprintf("the %s is more than the limit of %s", e.What, limit)
 	}
 	size := Bytes(e.Size)
 	if size == limit { // rounded alike: give the bytes
 		size, limit = strconv.FormatInt(e.Size, 10)+" B", strconv.FormatInt(e.Limit, 10)+" B"
 	}
-	return fmt.Sprintf("the %s is %s, more than the limit of %s (raise it with --max-input)", e.What, size, limit)
+	return fmt.Sprintf("the %s is %s, more than the limit of %s", e.What, size, limit)
 }
 
 // ErrNotRegular is the error of a path that is not a regular file (a

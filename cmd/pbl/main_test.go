@@ -36,8 +36,24 @@ func corpusDir() string {
 // that need the corpus skip themselves when $CORPUS is empty.
 func TestScripts(t *testing.T) {
 	examples, _ := filepath.Abs("../../examples")
+	// Every script, or under the race detector all but the catalogue of
+	// bad input (see raceEnabled).
+	dir, files := "testdata/script", []string(nil)
+	if raceEnabled && os.Getenv("PBL_TEST_HEAVY") != "1" {
+		all, err := filepath.Glob("testdata/script/*.txtar")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range all {
+			if !strings.HasPrefix(filepath.Base(f), "badinput_") {
+				files = append(files, f)
+			}
+		}
+		dir = "" // testscript reads Files only without a Dir
+	}
 	testscript.Run(t, testscript.Params{
-		Dir:           "testdata/script",
+		Dir:           dir,
+		Files:         files,
 		UpdateScripts: *update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("EXAMPLES", examples)

@@ -72,9 +72,9 @@ type LoadOptions struct {
 	// is no longer needed: once the model is loaded, and while a learn
 	// statement runs (learning takes memory in proportion to its data,
 	// not to the source), after which the budgets are given again. The
-	// library itself leaves the runtime's settings (debug.SetMemoryLimit,
-	// debug.SetGCPercent) alone: the pbl command lowers its memory limit
-	// by these budgets (cmd/pbl/loadmem.go, docs/performance.md
+	// library itself leaves the runtime's memory limit and collector
+	// settings alone: the pbl command lowers its memory limit by these
+	// budgets (cmd/pbl/loadmem.go, docs/performance.md
 	// "Front-end memory").
 	MemoryBudget func(bytes int64) (release func())
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/pbl-lang/pbl/internal/input"
 )
 
 // Init is how a Gaussian mixture fit chooses its first parameters.
@@ -321,18 +323,7 @@ func checkSize(x *Matrix, opt GMMOptions) error {
 		return nil
 	}
 	return &Error{Err: ErrTooLarge, Msg: fmt.Sprintf("a mixture of %d components with %s covariances of %d columns holds %.3g numbers (%s), more than the limit of %d (2 GiB): fewer columns, or a diagonal or spherical covariance, fit in it",
-		opt.K, opt.Covariance, x.Cols, need, bytesText(need*8), MaxEntries)}
-}
-
-// bytesText writes a number of bytes with a binary unit.
-func bytesText(b float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	i := 0
-	for b >= 1024 && i < len(units)-1 {
-		b /= 1024
-		i++
-	}
-	return fmt.Sprintf("%.3g %s", b, units[i])
+		opt.K, opt.Covariance, x.Cols, need, input.Bytes(int64(min(need*8, math.MaxInt64))), MaxEntries)}
 }
 
 // params are a mixture's parameters during EM.

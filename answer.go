@@ -3,7 +3,6 @@ package pbl
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/hypothesis"
@@ -335,29 +333,6 @@ func answerVarHyp(ctx context.Context, m *ir.Model, q *ir.Query, opt AnswerOptio
 	return out, nil
 }
 
-// headerPos returns the position of the field of the CSV header in src
-// (read by data.ReadAll without error) that names the variable v, or of the
-// file if it cannot be found.
-func headerPos(file string, src []byte, m *ir.Model, v ir.VarID) ir.Pos {
-	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
-	r := csv.NewReader(bytes.NewReader(src))
-	header, err := r.Read()
-	if err != nil {
-		return ir.Pos{File: file}
-	}
-	for k, name := range header {
-		if u, ok := m.Lookup(name); ok && u.ID == v {
-			line, col := r.FieldPos(k)
-			if line != 1 {
-				return ir.Pos{File: file, Line: line}
-			}
-			first, _, _ := bytes.Cut(src, []byte("\n"))
-			return ir.Pos{File: file, Line: 1, Col: utf8.RuneCount(first[:min(col-1, len(first))]) + 1}
-		}
-	}
-	return ir.Pos{File: file}
-}
-
 // varRows returns the rows of the data of q, a query about the states of
 // a variable, as evidence on m's variables, refusing a file that is not a
 // regular file if regularOnly, and a file with a column for the variable
@@ -388,16 +363,20 @@ func varRows(ctx context.Context, m *ir.Model, q *ir.Query, regularOnly bool) ([
 	if err != nil {
 		return nil, &ir.Error{Pos: at, Msg: fmt.Sprintf("cannot read data %s: %v", strconv.Quote(t.Name), unwrapPathErr(err)), Err: err}
 	}
-	b, err := data.ReadAll(t.File, &cancelReader{r: bytes.NewReader(src), cancel: ctx.Done()}, m, data.Options{})
+	rd, err := data.NewReader(t.File, &cancelReader{r: bytes.NewReader(src), cancel: ctx.Done()}, m, data.Options{})
+	var b *data.Batch
+	if err == nil {
+		defer rd.Close()
+		b, err = data.ReadRest(rd)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, err
 	}
-	if slices.Contains(b.Vars, q.Hyp.Var) {
-		name := m.Vars[q.Hyp.Var].Name
-		return nil, &ir.Error{Pos: headerPos(t.File, src, m, q.Hyp.Var), Msg: ir.HypColumnMsg(name, t.Name, q.Text)}
+	if j := slices.Index(b.Vars, hyp); j >= 0 {
+		return nil, &ir.Error{Pos: rd.HeaderPos[j], Msg: ir.HypColumnMsg(m.Vars[hyp].Name, t.Name, q.Text)}
 	}
 	for j, col := range b.Reals {
 		// Each row is discrete evidence: a real column would be left out

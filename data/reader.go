@@ -56,9 +56,12 @@ type Options struct {
 // for concurrent use: one goroutine reads batches and may hand them to
 // others.
 type Reader struct {
-	Vars   []ir.VarID // the model variable of each bound column, in column order
-	Cols   []int      // the CSV column index (0-based) of each bound column
-	Header []string   // the CSV header as written
+	Vars []ir.VarID // the model variable of each bound column, in column order
+	Cols []int      // the CSV column index (0-based) of each bound column
+	// HeaderPos[j] is where bound column j's name stands in the header,
+	// for messages about the column as a whole.
+	HeaderPos []ir.Pos
+	Header    []string // the CSV header as written
 
 	s       scanner
 	m       *ir.Model
@@ -391,6 +394,7 @@ func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorLi
 	r.bind = make([]int32, len(names))
 	n := min(len(names), len(m.Vars)) // at most, the columns bound
 	r.Vars, r.Cols, r.cols = make([]ir.VarID, 0, n), make([]int, 0, n), make([]column, 0, n)
+	r.HeaderPos = make([]ir.Pos, 0, n)
 	first := make(map[ir.VarID]int, n) // column of each bound variable
 	at := s.cursor()
 	var varNames []string // m.Names(), for hints
@@ -442,6 +446,7 @@ func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorLi
 		r.bind[k] = int32(len(r.cols))
 		r.Vars = append(r.Vars, v.ID)
 		r.Cols = append(r.Cols, k)
+		r.HeaderPos = append(r.HeaderPos, at.pos(offs[k]))
 		r.cols = append(r.cols, newColumn(v))
 	}
 	if n := more.unknown + more.unnamed + more.repeats; n > 0 {

@@ -620,8 +620,13 @@ func (a *answerer) evidenceText() string { return evidenceText(a.m, a.q.Evidence
 // evidenceText renders the evidence as P(A=a, B=b), eliding all but the
 // first eight of a long list.
 func evidenceText(m *ir.Model, ev []ir.Obs) string {
+	return "P(" + assignmentText(m, ev) + ")"
+}
+
+// assignmentText renders ev as A=a, B=b, eliding all but the first
+// eight of a long list.
+func assignmentText(m *ir.Model, ev []ir.Obs) string {
 	var b strings.Builder
-	b.WriteString("P(")
 	for i, o := range ev {
 		if i > 0 {
 			b.WriteString(", ")
@@ -635,7 +640,6 @@ func evidenceText(m *ir.Model, ev []ir.Obs) string {
 		b.WriteByte('=')
 		b.WriteString(ir.Quote(x.States[o.State]))
 	}
-	b.WriteString(")")
 	return b.String()
 }
 

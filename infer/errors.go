@@ -267,7 +267,7 @@ func probText(lp float64) string {
 
 // doList renders interventions as do(A=a, B=b).
 func doList(m *ir.Model, do []ir.Obs) string {
-	return "do(" + strings.TrimSuffix(strings.TrimPrefix(evidenceText(m, do), "P("), ")") + ")"
+	return "do(" + assignmentText(m, do) + ")"
 }
 
 // softList renders likelihood evidence as A~[1, 0.5], B~[0, 1].

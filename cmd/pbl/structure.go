@@ -76,7 +76,7 @@ func structureFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&stMethod, "method", "hc", "the search: hc, k2, chow-liu or pc")
 	fs.StringVar(&stScore, "score", "", "the score: "+strings.Join(structure.ScoreNames(), ", ")+" (default bic; k2 for --method k2)")
 	fs.Float64Var(&stESS, "ess", structure.DefaultESS, "BDeu's equivalent sample size (--score bdeu, --params bayes)")
-	fs.IntVar(&stMaxParents, "max-parents", 0, "the most parents of a variable (0: no limit)")
+	fs.IntVar(&stMaxParents, "max-parents", 0, "hc, k2: the most parents of a variable (0: no limit)")
 	fs.IntVar(&stTabu, "tabu", 10, "hc: the tabu tenure, in moves (0: stop at the first local maximum)")
 	fs.StringVar(&stStart, "start", "", "hc: the graphs climbed from, a `list` of empty, chow-liu, pc (default chow-liu,pc),\nor a model file")
 	fs.IntVar(&stRestarts, "restarts", 0, "hc: restarts from the best graph perturbed by random deletions and reversals")
@@ -153,6 +153,11 @@ func structureCmd(c *cli, args []string) int {
 	}
 	if stMethod == "chow-liu" && (stRequire != "" || stForbid != "" || stMaxParents != 0) {
 		return c.usageErr("structure", "--method chow-liu takes no --require, --forbid or --max-parents")
+	}
+	if stMethod == "pc" && stMaxParents != 0 {
+		// PC's graph is what the independence tests leave; a bound on the
+		// parents would have to drop edges the tests kept.
+		return c.usageErr("structure", "--method pc takes no --max-parents (its edges are what the tests keep; --max-cond bounds the tests)")
 	}
 	var lopt learn.Options
 	switch stParams {

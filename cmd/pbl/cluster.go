@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -379,128 +376,88 @@ func parseKRange(s string) (lo, hi int, err error) {
 }
 
 // readMatrix reads the columns named cols (every named column if cols is
-// nil) of the CSV file at path as an n×d matrix, through the data package:
-// a model of one real variable per column, so that a cell that is not a
-// number is reported where it is. A missing cell is an error too.
+// nil) of the CSV file at path as an n×d matrix, through the data
+// package's reader, as every command reads CSV: a model of one real
+// variable per column, made from the header, so that a cell that is not
+// a number, or is missing, is reported where it is.
 func readMatrix(path string, cols []string) (*mixture.Matrix, []string, error) {
-	header, err := csvHeader(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	inHeader := map[string]bool{}
-	for _, h := range header {
-		inHeader[h] = true
-	}
-	if cols == nil {
-		for _, h := range header {
-			if h != "" && !inHeader["\x00"+h] {
-				cols = append(cols, h)
-				inHeader["\x00"+h] = true // each name once: the data package reports a duplicate column
-			}
+	r, err := data.OpenFunc(path, func(h *data.Header) (*ir.Model, error) {
+		var err error
+		if cols, err = matrixColumns(h, cols); err != nil {
+			return nil, err
 		}
-		if len(cols) == 0 {
-			return nil, nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: "the header names no column"}
-		}
-	} else {
-		var errs ir.ErrorList
+		b := ir.NewBuilder(path)
 		for _, name := range cols {
-			if !inHeader[name] {
-				msg := fmt.Sprintf("no column %s in the header", strconv.Quote(name))
-				if h := spell.Nearest(name, header); h != "" {
-					msg += fmt.Sprintf(" (did you mean %s?)", strconv.Quote(h))
-				}
-				errs.Add(ir.Pos{File: path, Line: 1}, "%s", msg)
-			}
+			b.AddVar(ir.Pos{File: path, Line: 1}, name, ir.Real, nil, 0)
 		}
-		if err := errs.Err(); err != nil {
-			return nil, nil, err
-		}
-	}
-	b := ir.NewBuilder(path)
-	for _, name := range cols {
-		b.AddVar(ir.Pos{File: path, Line: 1}, name, ir.Real, nil, 0)
-	}
-	m, err := b.Finish()
+		return b.Finish()
+	}, data.Options{IgnoreUnknownColumns: true, Required: true})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, needNumbers(err)
 	}
-	batch, err := readCSV(path, m, data.Options{IgnoreUnknownColumns: true})
+	defer r.Close()
+	batch, err := data.ReadRest(r)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, needNumbers(err)
 	}
 	if batch.N == 0 {
 		return nil, nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: "no data rows after the header"}
 	}
 	d := len(cols)
 	vals := make([]float64, batch.N*d)
-	missing := 0
 	for j, v := range batch.Vars {
 		at := int(v) // the model's variables are cols, in order
 		for i, x := range batch.Reals[j] {
-			if math.IsNaN(x) {
-				missing++
-			}
 			vals[i*d+at] = x
 		}
-	}
-	if missing > 0 {
-		// The first few in the file's order, and the number of the rest
-		// at the first of them.
-		var errs ir.ErrorList
-	rows:
-		for i := range batch.N {
-			for j, v := range batch.Vars {
-				if !math.IsNaN(batch.Reals[j][i]) {
-					continue
-				}
-				pos := ir.Pos{File: path, Line: batch.Lines[i]}
-				if len(errs) == data.MaxHeaderErrors {
-					errs.Add(pos, "and %s", ir.Plural(missing-len(errs), "more missing value"))
-					break rows
-				}
-				errs.Add(pos, "missing value for %s: pbl cluster needs a number in every cell", ir.Quote(m.Vars[v].Name))
-			}
-		}
-		return nil, nil, errs
 	}
 	return mixture.NewMatrix(batch.N, d, vals), cols, nil
 }
 
-// csvHeader returns the fields of the first row of the CSV file at path
-// (gzip-compressed or not, after a UTF-8 byte order mark).
-func csvHeader(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// matrixColumns returns the columns of header h that pbl cluster reads:
+// cols, each of which must be in the header, or if cols is nil every
+// named column (each name once: the data package reports a duplicate
+// column).
+func matrixColumns(h *data.Header, cols []string) ([]string, error) {
+	inHeader := map[string]bool{}
+	for _, name := range h.Names {
+		inHeader[name] = true
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("is a directory")}
-	}
-	br := bufio.NewReader(f)
-	var r io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: fmt.Sprintf("the file starts as gzip data but is not valid gzip (%v)", err)}
+	if cols != nil {
+		var errs ir.ErrorList
+		for _, name := range cols {
+			if !inHeader[name] {
+				msg := fmt.Sprintf("no column %s in the header", strconv.Quote(name))
+				if near := spell.Nearest(name, h.Names); near != "" {
+					msg += fmt.Sprintf(" (did you mean %s?)", strconv.Quote(near))
+				}
+				errs.Add(ir.Pos{File: h.File(), Line: 1}, "%s", msg)
+			}
 		}
-		r = bufio.NewReader(zr)
+		return cols, errs.Err()
 	}
-	rb := r.(*bufio.Reader)
-	if bom, _ := rb.Peek(3); len(bom) == 3 && bom[0] == 0xef && bom[1] == 0xbb && bom[2] == 0xbf {
-		rb.Discard(3)
+	seen := map[string]bool{}
+	for _, name := range h.Names {
+		if name != "" && !seen[name] {
+			cols = append(cols, name)
+			seen[name] = true
+		}
 	}
-	rec, err := csv.NewReader(rb).Read()
-	var pe *csv.ParseError
-	switch {
-	case err == io.EOF:
-		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1, Col: 1}, Msg: "empty file: expected a header row naming the columns"}
-	case errors.As(err, &pe):
-		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: pe.Line, Col: pe.Column}, Msg: pe.Err.Error()}
-	case err != nil:
-		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: err.Error()}
+	if len(cols) == 0 {
+		return nil, &ir.Error{Pos: ir.Pos{File: h.File(), Line: 1}, Msg: "the header names no column"}
 	}
-	return rec, nil
+	return cols, nil
+}
+
+// needNumbers says why a missing cell is an error for pbl cluster.
+func needNumbers(err error) error {
+	var e *ir.Error
+	if errors.Is(err, data.ErrMissingValue) && errors.As(err, &e) {
+		out := *e
+		out.Msg += ": pbl cluster needs a number in every cell"
+		return &out
+	}
+	return err
 }
 
 // floats converts to report.Float, which marshals shortest.

@@ -151,3 +151,34 @@ func TestDecode(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorKinds: the reader's errors about the file's syntax, and about
+// a file with no header, have kinds that errors.Is finds, on one worker
+// or several.
+func TestErrorKinds(t *testing.T) {
+	m := testModel(t)
+	for _, tc := range []struct {
+		src  string
+		kind error
+	}{
+		{"", ErrNoHeader},
+		{"\n1,2\n", ErrNoHeader},
+		{"Outlook,Temp\nsu\"nny,1\n", ErrMalformed},
+		{"Outlook,Temp\n\"sunny\"x,1\n", ErrMalformed},
+		{"Outlook,Temp\n\"sunny,1\n", ErrMalformed},
+		{"Outlook,Temp\nsunny,1,2\n", ErrMalformed},
+		{"Outlook,Temp\nsunny\n", ErrMalformed},
+		{"Outlook,Temp\nsunny,1\rrain,2\n", ErrMalformed},
+		{"Outlook,\"Te\"mp\n", ErrMalformed},
+		{gz("Outlook,Temp\nsunny,1\n")[:20], ErrMalformed},
+		{"Outlook,Temp\nmabye,1\n", ErrBadValue},
+	} {
+		for _, workers := range []int{1, 3} {
+			_, err := ReadAll("d.csv", strings.NewReader(tc.src), m, Options{Workers: workers, chunkSize: 8})
+			var e *ir.Error
+			if !errors.Is(err, tc.kind) || !errors.As(err, &e) || e.Pos.File != "d.csv" {
+				t.Errorf("%q on %d workers: %v, want an *ir.Error in d.csv of kind %v", tc.src, workers, err, tc.kind)
+			}
+		}
+	}
+}

@@ -412,7 +412,7 @@ func (r *Reader) readParallel(b *Batch) error {
 				break
 			}
 			if c.long {
-				r.s.err = ir.Errorf(ir.Pos{File: r.s.file, Line: c.line + 0, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
+				r.s.err = malformed(ir.Pos{File: r.s.file, Line: c.line + 0, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
 				break
 			}
 			continue

@@ -33,6 +33,17 @@ const MaxHeaderErrors = 10
 // counts those beyond MaxHeaderErrors.
 var ErrUnknownColumn = errors.New("column names no variable of the model")
 
+// ErrMalformed is the kind of the errors about a file that is not CSV as
+// this package reads it (see "Dialect" in the package doc): a quote out
+// of place or never closed, a row with too many or too few fields, a
+// lone carriage return, a field, row or header over the limits, gzip data
+// that does not decompress.
+var ErrMalformed = errors.New("malformed CSV")
+
+// ErrNoHeader is the kind of the error about a file that is empty, or
+// whose first row is empty: it has no header.
+var ErrNoHeader = errors.New("no header row")
+
 // ErrMissingValue is the kind of the error about a missing cell (empty,
 // ? or NA, or NaN in a real-valued column) when [Options].Required says
 // every cell must have a value.
@@ -372,7 +383,7 @@ func newReader(filename string, src io.Reader, m *ir.Model, mk func(*Header) (*i
 		}
 		zr, err := gzip.NewReader(io.MultiReader(start, rest))
 		if err != nil {
-			return nil, ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)}
+			return nil, ir.ErrorList{malformed(ir.Pos{File: filename, Line: 1}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)}
 		}
 		s.src, s.pos, s.end, s.eof, s.gzip = zr, 0, 0, false, true
 		for s.end < 3 && !s.eof {
@@ -404,7 +415,9 @@ func (r *Reader) header(opt Options) error {
 	for {
 		if s.pos == s.end {
 			if s.eof {
-				return ir.ErrorList{ir.Errorf(start, "empty file: expected a header row naming model variables")}
+				e := ir.Errorf(start, "empty file: expected a header row naming model variables")
+				e.Err = ErrNoHeader
+				return ir.ErrorList{e}
 			}
 			if err := s.fill(); err != nil {
 				return ir.Positioned(ir.Pos{File: s.file}, err)
@@ -415,7 +428,7 @@ func (r *Reader) header(opt Options) error {
 		st, done := stOK, false
 		for !done {
 			if len(ends) == maxColumns {
-				return ir.ErrorList{s.errorf(s.rowStart+next, "the header has more than %d columns", maxColumns)}
+				return ir.ErrorList{malformed(s.posAt(s.rowStart+next), "the header has more than %d columns", maxColumns)}
 			}
 			p := s.rowStart + next
 			val, to, eol, fst := s.field(p)
@@ -438,7 +451,9 @@ func (r *Reader) header(opt Options) error {
 			continue
 		}
 		if len(ends) == 1 && ends[0] == 0 && s.buf[s.pos] != '"' {
-			return ir.ErrorList{ir.Errorf(start, "the header row is empty: expected the names of model variables")}
+			e := ir.Errorf(start, "the header row is empty: expected the names of model variables")
+			e.Err = ErrNoHeader
+			return ir.ErrorList{e}
 		}
 		all := string(text)
 		names := make([]string, len(ends))

@@ -85,6 +85,9 @@ func ReadCSV(path string) (*Data, error) {
 		}
 		d.N += batch.N
 	}
+	if d.N == 0 {
+		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: "no data rows", Err: ErrNoData}
+	}
 	st := r.States()
 	d.States = make([][]string, len(m.Vars))
 	d.Card = make([]int, len(m.Vars))
@@ -97,9 +100,6 @@ func ReadCSV(path string) (*Data, error) {
 		if d.Cols[v] == nil {
 			d.Cols[v] = []int32{}
 		}
-	}
-	if d.N == 0 {
-		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: "no data rows", Err: ErrNoData}
 	}
 	return d, nil
 }

@@ -26,23 +26,23 @@ import (
 // clusterSummary is the help of pbl cluster.
 const clusterSummary = "Cluster fits a Gaussian mixture (--method gmm, the default) or a k-means clustering\n" +
 	"(--method kmeans) to the numeric columns of CSV (every column, or those --columns names;\n" +
-	"gzip recognised), as scikit-learn's GaussianMixture and KMeans do. A cell that is not a\n" +
-	"finite number, or is empty, is an error at its line. -k K fits K clusters; for gmm,\n" +
-	"-k A..B fits each K from A to B and keeps the lowest BIC. EM starts from the labels of a\n" +
-	"k-means run (--init kmeans), from k-means++ seeds (--init k-means++) or from random\n" +
-	"responsibilities (--init random), keeps the best of --n-init restarts, and stops when\n" +
-	"the mean log-likelihood changes by less than --tol, or after --max-iter iterations.\n" +
-	"k-means seeds by greedy k-means++ and runs Lloyd iterations until no row changes\n" +
-	"cluster or the centres move less than --tol times the mean column variance, keeping\n" +
-	"the lowest inertia of --n-init restarts. The result is determined by the data, the\n" +
-	"flags and --seed, whatever the number of cores. --json prints one object: the fit's\n" +
+	"read as every command reads CSV), as scikit-learn's GaussianMixture and KMeans do. A cell\n" +
+	"that is not a finite number, or is missing, is an error at its line and column. -k K fits\n" +
+	"K clusters; for gmm, -k A..B fits each K from A to B and keeps the lowest BIC. EM starts\n" +
+	"from the labels of a k-means run (--init kmeans), from k-means++ seeds (--init k-means++)\n" +
+	"or from random responsibilities (--init random), keeps the best of --n-init restarts, and\n" +
+	"stops when the mean log-likelihood changes by less than --tol, or after --max-iter\n" +
+	"iterations. k-means seeds by greedy k-means++ and runs Lloyd iterations until no row\n" +
+	"changes cluster or the centres move less than --tol times the mean column variance,\n" +
+	"keeping the lowest inertia of --n-init restarts. The result is determined by the data,\n" +
+	"the flags and --seed, whatever the number of cores. --json prints one object: the fit's\n" +
 	"figures and parameters. With --method gmm, --anomaly VALID.csv chooses the density\n" +
 	"threshold ε below which a point is an anomaly, by the F1 score of the rows that the\n" +
-	"file's --label column (default anomaly) marks yes, true, 1 or anomaly. -o OUT.pbl writes the fit as a model: a\n" +
-	"component variable (--component, default Cluster) whose states c1, c2, ... are the\n" +
-	"clusters, and the columns' joint normal density given it, which answers\n" +
-	"P(Cluster | x=1.5, y=2) and density(x=1.5, y=2). --plot OUT.png or OUT.svg draws the\n" +
-	"rows coloured by cluster in the plane of the first two clustered columns (or those\n" +
+	"file's --label column (default anomaly) marks yes, true, 1 or anomaly. -o OUT.pbl writes\n" +
+	"the fit as a model: a component variable (--component, default Cluster) whose states c1,\n" +
+	"c2, ... are the clusters, and the columns' joint normal density given it, which answers\n" +
+	"P(Cluster | x=1.5, y=2) and density(x=1.5, y=2). --plot OUT.png or OUT.svg draws the rows\n" +
+	"coloured by cluster in the plane of the first two clustered columns (or those\n" +
 	"--plot-columns names), with each component's 1-σ and 2-σ ellipses (gmm) or the centres\n" +
 	"(kmeans), and for gmm the mean log-likelihood per EM iteration; above 20,000 rows every\n" +
 	"s-th row is drawn, as the caption says. On a terminal, without --json, gmm shows its\n" +

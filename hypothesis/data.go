@@ -157,13 +157,11 @@ func (p *plan) cell(j int, s string) (float64, *ir.Error) {
 	}
 	switch p.kind[j] {
 	case cellBinary:
-		switch strings.ToLower(s) {
-		case "1", "true", "yes":
-			return 1, nil
-		case "0", "false", "no":
-			return 0, nil
+		v, err := bernoulliCell(s, p.names[j])
+		if err != nil {
+			return 0, &ir.Error{Msg: err.Error(), Err: ErrBadValue}
 		}
-		return 0, &ir.Error{Msg: fmt.Sprintf("%q is not a value of the bernoulli column %q (0, 1, true, false, yes or no)", s, p.names[j]), Err: ErrBadValue}
+		return v, nil
 	case cellState:
 		for k, st := range p.states[j] {
 			if st == s {

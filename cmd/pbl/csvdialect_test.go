@@ -31,6 +31,7 @@ func TestCSVDialect(t *testing.T) {
 	}
 	net := write("net.pbl", "var x: {0, 1}\nvar y: {0, 1}\nx -> y\nP(x) = normalize [1, 1]\nP(y | x) = { 0: [0.5, 0.5]  1: [0.5, 0.5] }\n")
 	space := write("space.pbl", "space H {\n    w in -2 .. 2 by 0.5\n    y ~ normal(w * x, 1)\n}\ndata D = \"none.csv\"\n")
+	train := write("train.csv", "x,y\n0,1\n1,0\n1,1\n0,0\n0.5,0.5\n")
 	commands := []struct {
 		name string
 		args func(csv string) []string
@@ -46,6 +47,9 @@ func TestCSVDialect(t *testing.T) {
 			return []string{"query", net, "--batch", f, "--ignore-unknown-columns", "P(y)"}
 		}},
 		{"cluster", func(f string) []string { return []string{"cluster", f, "-k", "1", "--columns", "x,y"} }},
+		{"cluster --anomaly", func(f string) []string {
+			return []string{"cluster", train, "-k", "1", "--anomaly", f, "--label", "note"}
+		}},
 		{"structure", func(f string) []string { return []string{"structure", f} }},
 		{"space data", func(f string) []string { return []string{"query", space, "ML(H | D)", "--data", "D=" + f} }},
 	}
@@ -56,14 +60,14 @@ func TestCSVDialect(t *testing.T) {
 		w.Close()
 		return b.String()
 	}
-	const good = "x,y,note\r\n0,1,\"a,\"\"b\"\"\"\r\n1,0,plain\r\n1,1,\"c\"\r\n0,0,\"d\ne\"\r\n"
+	const good = "x,y,note\r\n0,1,\"a,\"\"b\"\"\"\r\n1,0,yes\r\n1,1,\"c\"\r\n0,0,\"d\ne\"\r\n"
 	for _, tc := range []struct {
 		file, text string
 		all        string            // every command's first line on stderr ("" for success)
 		want       map[string]string // or each command's
 	}{
 		{file: "good.csv", text: good},
-		{file: "bom.csv", text: "\uFEFF\"x\",y,note\n0,1,\"a,\"\"b\"\"\"\n1,0,\n1,1,c\n0,0,d\n"},
+		{file: "bom.csv", text: "\uFEFF\"x\",y,note\n0,1,\"a,\"\"b\"\"\"\n1,0,yes\n1,1,c\n0,0,d\n"},
 		{file: "good.csv.gz", text: gz("\uFEFF" + good)},
 		{file: "bare.csv", text: "x,y,note\n0,1,a\n1,0\",b\n", all: `bare.csv:3:4: bare " in an unquoted field (quote the whole field and write a quote inside it as "")`},
 		{file: "bare.csv.gz", text: gz("x,y,note\n0,1,a\n1,0\",b\n"), all: `bare.csv.gz:3:4: bare " in an unquoted field (quote the whole field and write a quote inside it as "")`},
@@ -77,20 +81,23 @@ func TestCSVDialect(t *testing.T) {
 		// command; those that need a value in every cell report it where
 		// it is.
 		{file: "miss.csv", text: "\"x\",y,note\n0,1,ä\n1,,b\n1,1,c\n", want: map[string]string{
-			"cluster":    `miss.csv:3:3: missing value for y: pbl cluster needs a number in every cell`,
-			"space data": `miss.csv:3:3: missing value for y`,
+			"cluster":           `miss.csv:3:3: missing value for y: pbl cluster needs a number in every cell`,
+			"cluster --anomaly": `miss.csv:3:3: missing value for y`,
+			"space data":        `miss.csv:3:3: missing value for y`,
 		}},
 		{file: "na.csv", text: "x,y,note\n0,1,a\n1,NA,b\n?,1,c\n", want: map[string]string{
-			"cluster":    `na.csv:3:3: missing value for y: pbl cluster needs a number in every cell`,
-			"space data": `na.csv:3:3: missing value for y`,
+			"cluster":           `na.csv:3:3: missing value for y: pbl cluster needs a number in every cell`,
+			"cluster --anomaly": `na.csv:3:3: missing value for y`,
+			"space data":        `na.csv:3:3: missing value for y`,
 		}},
 		// A header with no rows: each command says what it lacks.
 		{file: "header-only.csv", text: "\uFEFFx,y,note\r\n", want: map[string]string{
-			"learn":     `header-only.csv: the data has no rows to learn from`,
-			"classify":  `header-only.csv: no data rows to score`,
-			"score":     `header-only.csv: the data has no rows to score the graph by`,
-			"cluster":   `header-only.csv:1: no data rows after the header`,
-			"structure": `header-only.csv: no data rows`,
+			"learn":             `header-only.csv: the data has no rows to learn from`,
+			"classify":          `header-only.csv: no data rows to score`,
+			"score":             `header-only.csv: the data has no rows to score the graph by`,
+			"cluster":           `header-only.csv:1: no data rows after the header`,
+			"cluster --anomaly": `header-only.csv:1: the validation rows need anomalies (labels yes, true, 1 or anomaly) and normal rows to choose a threshold; 0 of 0 are anomalies`,
+			"structure":         `header-only.csv: no data rows`,
 		}},
 	} {
 		path := write(tc.file, tc.text)

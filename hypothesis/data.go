@@ -276,7 +276,7 @@ func FromColumns(s *ir.Space, m *ir.Model, cols [][]float64) (*Data, error) {
 // than internal/input's limit. It reads it with package data's reader,
 // as every command reads CSV (see package data's doc: quoting, byte
 // order mark, line ends, what a missing cell is), and stops at the first
-// bad row. Errors are positioned path:line:col: a missing column
+// bad row. Errors are an ir.ErrorList positioned path:line:col: a missing column
 // (ErrMissingColumn), a missing cell (ErrMissingValue: empty, ?, NA, or
 // NaN in a numeric column), text or an infinity in a numeric column, a
 // bernoulli cell that is not 0/1/true/false/yes/no, an unknown state of a
@@ -340,7 +340,7 @@ func readCSV(ctx context.Context, path string, src []byte, s *ir.Space, m *ir.Mo
 	}
 	r, err := data.NewReaderFunc(path, bytes.NewReader(src), model, data.Options{IgnoreUnknownColumns: true, Required: true, Decode: decode})
 	if err != nil {
-		return nil, err
+		return nil, readError(path, err)
 	}
 	defer r.Close()
 	d := &Data{Names: names, Cols: make([][]float64, len(names))}
@@ -358,7 +358,7 @@ func readCSV(ctx context.Context, path string, src []byte, s *ir.Space, m *ir.Mo
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, readError(path, err)
 		}
 		for j, v := range batch.Vars {
 			col := batch.Reals[j]
@@ -382,6 +382,27 @@ func readCSV(ctx context.Context, path string, src []byte, s *ir.Space, m *ir.Mo
 		return ir.Pos{File: path, Line: int(lines[row])}
 	}
 	return d, nil
+}
+
+// readError returns the data reader's error as an ir.ErrorList whose
+// errors about cells have this package's kinds as well as data's.
+func readError(path string, err error) error {
+	list := ir.Positioned(ir.Pos{File: path}, err)
+	for i, e := range list {
+		var kind error
+		switch {
+		case errors.Is(e, ErrMissingValue), errors.Is(e, ErrBadValue):
+			continue
+		case errors.Is(e, data.ErrMissingValue):
+			kind = ErrMissingValue
+		case errors.Is(e, data.ErrBadValue):
+			kind = ErrBadValue
+		default:
+			continue
+		}
+		list[i] = &ir.Error{Pos: e.Pos, Msg: e.Msg, Err: errors.Join(kind, e.Err)}
+	}
+	return list
 }
 
 // checkHeader checks that the header h has each of the columns a space

@@ -1,10 +1,6 @@
 package hypothesis
 
-import (
-	"errors"
-
-	"github.com/pbl-lang/pbl/data"
-)
+import "errors"
 
 // The kinds of the errors this package returns. Every user error is an
 // *ir.Error (or an ir.ErrorList of them) positioned at the model's
@@ -14,13 +10,14 @@ var (
 	// ErrMissingColumn: the data have no column the space reads.
 	ErrMissingColumn = errors.New("missing column")
 	// ErrMissingValue: a cell the space reads is missing (in a CSV
-	// file: empty, ?, NA, or NaN in a numeric column). It is package
-	// data's kind, so that a missing cell is one kind whatever reads it.
-	ErrMissingValue = data.ErrMissingValue
+	// file: empty, ?, NA, or NaN in a numeric column; errors.Is finds
+	// package data's data.ErrMissingValue too).
+	ErrMissingValue = errors.New("missing value")
 	// ErrBadValue: a cell is not a value of its column: text, NaN or an
 	// infinity in a numeric column, an unknown state, a bernoulli value
-	// other than 0/1/true/false/yes/no. It is package data's kind.
-	ErrBadValue = data.ErrBadValue
+	// other than 0/1/true/false/yes/no (in a CSV file, errors.Is finds
+	// data.ErrBadValue too).
+	ErrBadValue = errors.New("bad value")
 	// ErrDomain: an expression is out of its domain under a hypothesis:
 	// a standard deviation ≤ 0, a probability outside [0, 1], a mean that
 	// is NaN or infinite, NaN from log of a negative number.

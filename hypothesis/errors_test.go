@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -228,6 +229,9 @@ func TestReadCSVCells(t *testing.T) {
 				var e *ir.Error
 				if !errors.Is(err, tc.kind) || !errors.As(err, &e) || !regexp.MustCompile(tc.err).MatchString(relErr(err, dir)) {
 					t.Fatalf("err = %v, want %q of kind %v", err, tc.err, tc.kind)
+				}
+				if tc.kind == ErrMissingValue && !errors.Is(err, data.ErrMissingValue) {
+					t.Errorf("err = %v is not of data's kind %v too", err, data.ErrMissingValue)
 				}
 				return
 			}

@@ -53,6 +53,20 @@
 // It is missing (NaN in the batch) when it is empty, ?, NA or NaN.
 // Infinities and numbers out of float64's range are errors.
 //
+// # One reader
+//
+// Every command of pbl reads CSV with this reader, so that quoting, byte
+// order marks, gzip, missing cells and the errors' positions follow one
+// set of rules whichever command reads a file. A command that has no model
+// of its own (pbl cluster, pbl structure, a hypothesis space's data)
+// makes one from the header with [OpenFunc] or [NewReaderFunc]: the
+// function is given the header's fields and their positions ([Header])
+// and returns the model the columns bind to. [Options].Required makes a
+// missing cell an error at the cell, for a command that needs a value in
+// every cell; [Options].Decode reads a real column's cells that are not
+// missing with the caller's function (a bernoulli column's 0, 1, true,
+// false, yes or no).
+//
 // # Open variables
 //
 // A variable with Open set (a naive_bayes or tan declaration's variable
@@ -99,6 +113,13 @@
 // syntax error, the offending character), for example
 //
 //	data.csv:12:7: unknown state "mabye" for Outlook (did you mean "maybe"?)
+//
+// The errors have kinds that errors.Is finds: [ErrMalformed] for the
+// file's syntax (a quote out of place, a ragged row, a lone CR, the
+// limits, gzip data that does not decompress), [ErrNoHeader] for an
+// empty file or header, [ErrUnknownColumn], [ErrBadValue] for a cell that
+// is not a value of its column, [ErrMissingValue] for a missing cell with
+// Options.Required.
 //
 // A row with too many or too few fields is reported before any bad cell
 // in it. An error reading the underlying file, including corrupt gzip

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"testing"
 	"testing/iotest"
 
@@ -56,6 +57,30 @@ func FuzzRead(f *testing.F) {
 		if len(rows) != all.N {
 			t.Fatalf("ReadAll read %d rows, one byte at a time %d", all.N, len(rows))
 		}
+
+		// With the model made from the header, the same rows; with
+		// Required, an error of kind ErrMissingValue exactly when a cell
+		// is missing.
+		r3, err3 := NewReaderFunc(name, bytes.NewReader(src), func(h *Header) (*ir.Model, error) {
+			for k := range h.Names {
+				checkPos(t, name, &ir.Error{Pos: h.Pos(k)})
+			}
+			return m, nil
+		}, opt)
+		if err3 == nil {
+			var b3 *Batch
+			if b3, err3 = ReadRest(r3); err3 == nil && (b3.N != all.N || !sameCells(b3, all)) {
+				t.Fatalf("NewReaderFunc read other rows than NewReader")
+			}
+		}
+		if err3 != nil {
+			t.Fatalf("NewReaderFunc: %v, where NewReader read the rows", err3)
+		}
+		_, errReq := ReadAll(name, bytes.NewReader(src), m, Options{IgnoreUnknownColumns: ignore, Required: true})
+		checkErr(t, name, errReq)
+		if missing := hasMissing(all); (errReq != nil) != missing || errReq != nil && !errors.Is(errReq, ErrMissingValue) {
+			t.Fatalf("a missing cell: %v; with Required: %v", missing, errReq)
+		}
 		for i, b := range rows {
 			if b.N != 1 || b.Lines[0] != all.Lines[i] || !sameCells(b, slice(all, i)) {
 				t.Fatalf("row %d differs read one byte at a time", i)
@@ -74,6 +99,18 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("Write and read back changed the data")
 		}
 	})
+}
+
+// hasMissing reports whether a cell of b is missing.
+func hasMissing(b *Batch) bool {
+	for j := range b.Vars {
+		for i := range b.N {
+			if b.Reals[j] != nil && math.IsNaN(b.Reals[j][i]) || b.Cols[j] != nil && b.Cols[j][i] == Missing {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // slice returns row i of b as a batch of one row.

@@ -113,6 +113,7 @@ type layout struct {
 	cols []column // read only: shared by the workers when none is open
 	vars []ir.VarID
 	open bool // some column is of an open variable
+	req  bool // Options.Required
 }
 
 // startParallel puts r in parallel mode with w workers, if the input is
@@ -137,7 +138,7 @@ func (r *Reader) startPipeline(w int, fn func(worker int, b *Batch) error) {
 		src:   s.src, gz: s.gzip, file: s.file, size: r.chunk, bufs: depth,
 		carry: append([]byte(nil), s.buf[s.pos:s.end]...), line: s.line,
 	}
-	lay := &layout{file: s.file, m: r.m, nf: r.nf, bind: r.bind, vars: r.Vars, cols: r.cols}
+	lay := &layout{file: s.file, m: r.m, nf: r.nf, bind: r.bind, vars: r.Vars, cols: r.cols, req: r.req}
 	for j, c := range r.cols {
 		if c.v.Open {
 			if !lay.open {
@@ -278,7 +279,7 @@ func rowEnd(buf []byte) int {
 
 // parse reads and parses chunks until there are none.
 func (p *pipeline) parse(lay *layout, worker int) {
-	r := &Reader{m: lay.m, nf: lay.nf, bind: lay.bind, Vars: lay.vars, workers: 1, started: true, cols: lay.cols}
+	r := &Reader{m: lay.m, nf: lay.nf, bind: lay.bind, Vars: lay.vars, workers: 1, started: true, cols: lay.cols, req: lay.req}
 	if lay.open { // the worker's own columns, its open ones extended by its chunks
 		r.cols = make([]column, len(lay.cols))
 	}
@@ -411,7 +412,7 @@ func (r *Reader) readParallel(b *Batch) error {
 				break
 			}
 			if c.long {
-				r.s.err = ir.Errorf(ir.Pos{File: r.s.file, Line: c.line + 0, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
+				r.s.err = malformed(ir.Pos{File: r.s.file, Line: c.line + 0, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
 				break
 			}
 			continue

@@ -437,5 +437,13 @@ func FuzzReadParallel(f *testing.F) {
 		if rows != wantRows || states != wantStates || errText != wantErr {
 			t.Fatalf("in chunks of %d on 3 workers:\n%s%s %q\none reader:\n%s%s %q", opt.chunkSize, rows, states, errText, wantRows, wantStates, wantErr)
 		}
+		// A missing cell as an error (Options.Required): the same error.
+		opt.Required = true
+		rows, states, errText = readEvery(m, bytes.NewReader(src), opt, 5)
+		opt.Workers = 1
+		wantRows, wantStates, wantErr = readEvery(m, bytes.NewReader(src), opt, 7)
+		if rows != wantRows || states != wantStates || errText != wantErr {
+			t.Fatalf("with Required, in chunks of %d on 3 workers:\n%s%s %q\none reader:\n%s%s %q", opt.chunkSize, rows, states, errText, wantRows, wantStates, wantErr)
+		}
 	})
 }

@@ -33,6 +33,27 @@ const MaxHeaderErrors = 10
 // counts those beyond MaxHeaderErrors.
 var ErrUnknownColumn = errors.New("column names no variable of the model")
 
+// ErrMalformed is the kind of the errors about a file that is not CSV as
+// this package reads it (see "Dialect" in the package doc): a quote out
+// of place or never closed, a row with too many or too few fields, a
+// lone carriage return, a field, row or header over the limits, gzip data
+// that does not decompress.
+var ErrMalformed = errors.New("malformed CSV")
+
+// ErrNoHeader is the kind of the error about a file that is empty, or
+// whose first row is empty: it has no header.
+var ErrNoHeader = errors.New("no header row")
+
+// ErrMissingValue is the kind of the error about a missing cell (empty,
+// ? or NA, or NaN in a real-valued column) when [Options].Required says
+// every cell must have a value.
+var ErrMissingValue = errors.New("missing value")
+
+// ErrBadValue is the kind of the error about a cell that is not a value
+// of its column: an unknown state, text or an infinity in a real-valued
+// column, or a cell that an [Options].Decode function refuses.
+var ErrBadValue = errors.New("bad value")
+
 // maxListed is the number of variables listed in a message about a
 // column that names none.
 const maxListed = 8
@@ -46,6 +67,21 @@ type Options struct {
 	// parses on the goroutine that calls Read. The rows, their numbering
 	// and the errors are the same for any number.
 	Workers int
+
+	// Required makes a missing cell (see "Cells" in the package doc) an
+	// error of kind ErrMissingValue at the cell, for a command that needs
+	// a value in every cell (pbl cluster, a hypothesis space's data). What
+	// is missing is the same with or without it.
+	Required bool
+
+	// Decode, for the real-valued variables it has, reads their cells in
+	// place of strconv.ParseFloat: a cell that is not missing is passed
+	// to the function, and an error it returns is reported at the cell,
+	// its message the error's text and its kind (ir.Error.Err) the error
+	// itself, so that errors.Is finds the caller's kinds. The function is
+	// called from the goroutines that parse (see "Parallel parsing"), so
+	// it must be safe for concurrent use.
+	Decode map[ir.VarID]func(cell string) (float64, error)
 
 	chunkSize int // tests: the size of the chunks in parallel mode; 0 means chunkSize
 }
@@ -65,9 +101,11 @@ type Reader struct {
 
 	s       scanner
 	m       *ir.Model
-	nf      int      // number of fields in every row: len(Header)
-	bind    []int32  // bind[k]: the bound column of CSV column k, or -1
-	cols    []column // per bound column
+	nf      int                              // number of fields in every row: len(Header)
+	bind    []int32                          // bind[k]: the bound column of CSV column k, or -1
+	cols    []column                         // per bound column
+	mk      func(*Header) (*ir.Model, error) // makes the model from the header (OpenFunc), or nil
+	req     bool                             // Options.Required
 	closer  io.Closer
 	rows    int   // data rows delivered so far
 	rowErr  error // the first bad cell of the row being scanned
@@ -86,10 +124,11 @@ type Reader struct {
 type column struct {
 	v      *ir.Variable
 	real   bool
-	states []string         // the variable's states, looked up linearly when few
-	index  map[string]int32 // state index by name, when there are many
-	na     bool             // NA is a state, not a missing value
-	qmark  bool             // ? is a state, not a missing value
+	decode func(string) (float64, error) // Options.Decode's function for a real column, or nil
+	states []string                      // the variable's states, looked up linearly when few
+	index  map[string]int32              // state index by name, when there are many
+	na     bool                          // NA is a state, not a missing value
+	qmark  bool                          // ? is a state, not a missing value
 
 	// The states looked up linearly, as words for a quick comparison:
 	// key[i] holds the bytes of state i (little-endian, zero-padded) and
@@ -226,12 +265,55 @@ func (r *Reader) NewBatch(size int) *Batch {
 // by input.ReadData, which keeps what it read: a learner that opens its
 // data for each pass reads the same rows every time.
 func Open(path string, m *ir.Model, opt Options) (*Reader, error) {
+	return open(path, m, nil, opt)
+}
+
+// OpenFunc opens the CSV file at path as Open does, for a command that
+// has no model of its own (pbl cluster, pbl structure, a hypothesis
+// space's data): the model is made from the header, by model, which is
+// given the header's fields as written (unquoted, after a byte order
+// mark) and returns the model whose variables the columns bind to, by
+// name, as for Open. An error model returns is OpenFunc's. The file's
+// header is read once, with the same rules as every other (see the
+// package doc), so that its syntax errors are positioned as theirs.
+func OpenFunc(path string, model func(*Header) (*ir.Model, error), opt Options) (*Reader, error) {
+	return open(path, nil, model, opt)
+}
+
+// NewReaderFunc is NewReader with the model made from the header, as for
+// OpenFunc.
+func NewReaderFunc(filename string, src io.Reader, model func(*Header) (*ir.Model, error), opt Options) (*Reader, error) {
+	return newReader(filename, src, nil, model, opt)
+}
+
+// Header is a file's header row, as OpenFunc gives it to the function
+// that makes the model.
+type Header struct {
+	Names []string // the fields, unquoted: Names[k] is column k's
+	file  string
+	at    []cell // at[k]: where column k's field starts
+}
+
+// cell is a position in a file, without the file's name.
+type cell struct{ line, col int32 }
+
+// Pos returns where column k's field stands in the header, for messages
+// about the column.
+func (h *Header) Pos(k int) ir.Pos {
+	return ir.Pos{File: h.file, Line: int(h.at[k].line), Col: int(h.at[k].col)}
+}
+
+// File returns the name of the file, for messages.
+func (h *Header) File() string { return h.file }
+
+// open is Open and OpenFunc.
+func open(path string, m *ir.Model, mk func(*Header) (*ir.Model, error), opt Options) (*Reader, error) {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 		b, err := input.ReadData(path)
 		if err != nil {
 			return nil, err
 		}
-		return NewReader(path, bytes.NewReader(b), m, opt)
+		return newReader(path, bytes.NewReader(b), m, mk, opt)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -241,7 +323,7 @@ func Open(path string, m *ir.Model, opt Options) (*Reader, error) {
 		f.Close()
 		return nil, &os.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
 	}
-	r, err := NewReader(path, f, m, opt)
+	r, err := newReader(path, f, m, mk, opt)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -270,7 +352,13 @@ func (r *Reader) Close() error {
 // magic bytes). Errors in the header are an ir.ErrorList; an error reading
 // src is returned as an *ir.Error.
 func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reader, error) {
-	r := &Reader{m: m, workers: opt.Workers, chunk: opt.chunkSize}
+	return newReader(filename, src, m, nil, opt)
+}
+
+// newReader is NewReader and NewReaderFunc: the model is m, or made by mk
+// from the header.
+func newReader(filename string, src io.Reader, m *ir.Model, mk func(*Header) (*ir.Model, error), opt Options) (*Reader, error) {
+	r := &Reader{m: m, mk: mk, req: opt.Required, workers: opt.Workers, chunk: opt.chunkSize}
 	if r.chunk <= 0 {
 		r.chunk = chunkSize
 	}
@@ -295,7 +383,7 @@ func NewReader(filename string, src io.Reader, m *ir.Model, opt Options) (*Reade
 		}
 		zr, err := gzip.NewReader(io.MultiReader(start, rest))
 		if err != nil {
-			return nil, ir.ErrorList{ir.Errorf(ir.Pos{File: filename, Line: 1}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)}
+			return nil, ir.ErrorList{malformed(ir.Pos{File: filename, Line: 1}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)}
 		}
 		s.src, s.pos, s.end, s.eof, s.gzip = zr, 0, 0, false, true
 		for s.end < 3 && !s.eof {
@@ -327,7 +415,9 @@ func (r *Reader) header(opt Options) error {
 	for {
 		if s.pos == s.end {
 			if s.eof {
-				return ir.ErrorList{ir.Errorf(start, "empty file: expected a header row naming model variables")}
+				e := ir.Errorf(start, "empty file: expected a header row naming model variables")
+				e.Err = ErrNoHeader
+				return ir.ErrorList{e}
 			}
 			if err := s.fill(); err != nil {
 				return ir.Positioned(ir.Pos{File: s.file}, err)
@@ -338,7 +428,7 @@ func (r *Reader) header(opt Options) error {
 		st, done := stOK, false
 		for !done {
 			if len(ends) == maxColumns {
-				return ir.ErrorList{s.errorf(s.rowStart+next, "the header has more than %d columns", maxColumns)}
+				return ir.ErrorList{malformed(s.posAt(s.rowStart+next), "the header has more than %d columns", maxColumns)}
 			}
 			p := s.rowStart + next
 			val, to, eol, fst := s.field(p)
@@ -361,7 +451,9 @@ func (r *Reader) header(opt Options) error {
 			continue
 		}
 		if len(ends) == 1 && ends[0] == 0 && s.buf[s.pos] != '"' {
-			return ir.ErrorList{ir.Errorf(start, "the header row is empty: expected the names of model variables")}
+			e := ir.Errorf(start, "the header row is empty: expected the names of model variables")
+			e.Err = ErrNoHeader
+			return ir.ErrorList{e}
 		}
 		all := string(text)
 		names := make([]string, len(ends))
@@ -375,6 +467,19 @@ func (r *Reader) header(opt Options) error {
 		r.Header = names
 		for k := range offs {
 			offs[k] += s.rowStart
+		}
+		if r.mk != nil {
+			h := &Header{Names: names, file: s.file, at: make([]cell, len(offs))}
+			at := s.cursor()
+			for k, o := range offs {
+				p := at.pos(o)
+				h.at[k] = cell{int32(p.Line), int32(p.Col)}
+			}
+			m, err := r.mk(h)
+			if err != nil {
+				return err
+			}
+			r.m, r.mk = m, nil
 		}
 		errs := r.bindColumns(names, offs, opt)
 		s.line += 1 + s.rowLines
@@ -447,7 +552,11 @@ func (r *Reader) bindColumns(names []string, offs []int, opt Options) ir.ErrorLi
 		r.Vars = append(r.Vars, v.ID)
 		r.Cols = append(r.Cols, k)
 		r.HeaderPos = append(r.HeaderPos, at.pos(offs[k]))
-		r.cols = append(r.cols, newColumn(v))
+		c := newColumn(v)
+		if c.real {
+			c.decode = opt.Decode[v.ID]
+		}
+		r.cols = append(r.cols, c)
 	}
 	if n := more.unknown + more.unnamed + more.repeats; n > 0 {
 		var msg string
@@ -579,6 +688,15 @@ func (r *Reader) readOne(b *Batch) error {
 			i++
 		case stSkip:
 		case stFlush:
+			if r.req && r.pending > 0 && len(r.cols) > 0 {
+				// A blank line of a one-column file is a missing cell.
+				e := ir.Errorf(ir.Pos{File: r.s.file, Line: r.pendAt, Col: 1}, "missing value for %s", ir.Quote(r.cols[0].v.Name))
+				e.Err = ErrMissingValue
+				r.s.err = e
+				b.N = i
+				r.rows += i
+				return e
+			}
 			for ; r.pending > 0 && i < size; i++ {
 				r.missingRow(b, i, r.pendAt)
 				r.pendAt++
@@ -694,6 +812,8 @@ func (r *Reader) row(b *Batch, i int) status {
 						if st = c.state(val); st < 0 {
 							st = r.badState(c, val, fs)
 						}
+					} else if r.req {
+						r.missingCell(c, fs)
 					}
 					b.Cols[j][i] = st
 				}
@@ -746,27 +866,62 @@ func (r *Reader) fieldStart(k int) int {
 // real decodes a cell of a real-valued column.
 func (r *Reader) real(c *column, val []byte, fs int) float64 {
 	if len(val) == 0 || c.missing(val) {
+		if r.req {
+			r.missingCell(c, fs)
+		}
 		return math.NaN()
+	}
+	if c.decode != nil {
+		x, err := c.decode(string(val))
+		if err != nil {
+			e := r.s.errorf(fs, "%s", err.Error())
+			e.Err = err
+			r.rowErr = e
+			return math.NaN()
+		}
+		return x
 	}
 	x, err := strconv.ParseFloat(string(val), 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			r.rowErr = r.s.errorf(fs, "number %s for %s is out of range", show(val), ir.Quote(c.v.Name))
+			r.badValue(fs, "number %s for %s is out of range", show(val), ir.Quote(c.v.Name))
 		} else {
-			r.rowErr = r.s.errorf(fs, "%s is not a number (%s is real-valued)", show(val), ir.Quote(c.v.Name))
+			r.badValue(fs, "%s is not a number (%s is real-valued)", show(val), ir.Quote(c.v.Name))
 		}
 		return math.NaN()
 	}
-	if math.IsInf(x, 0) {
-		r.rowErr = r.s.errorf(fs, "number %s for %s is not finite", show(val), ir.Quote(c.v.Name))
+	switch {
+	case math.IsInf(x, 0):
+		r.badValue(fs, "number %s for %s is not finite", show(val), ir.Quote(c.v.Name))
+	case math.IsNaN(x) && r.req: // NaN written as such is a missing value
+		r.missingCell(c, fs)
 	}
-	return x // NaN written as such is a missing value
+	return x
+}
+
+// badValue records the error, of kind ErrBadValue, of the cell at
+// buf[fs].
+func (r *Reader) badValue(fs int, format string, args ...any) {
+	e := r.s.errorf(fs, format, args...)
+	e.Err = ErrBadValue
+	r.rowErr = e
+}
+
+// missingCell records the error of the missing cell of column c at
+// buf[fs], when Options.Required.
+func (r *Reader) missingCell(c *column, fs int) {
+	e := r.s.errorf(fs, "missing value for %s", ir.Quote(c.v.Name))
+	e.Err = ErrMissingValue
+	r.rowErr = e
 }
 
 // badState handles a cell that names no state: a missing value, or an
 // error recorded in r.rowErr.
 func (r *Reader) badState(c *column, val []byte, fs int) int32 {
 	if c.missing(val) {
+		if r.req {
+			r.missingCell(c, fs)
+		}
 		return Missing
 	}
 	v := c.v
@@ -779,7 +934,7 @@ func (r *Reader) badState(c *column, val []byte, fs int) int32 {
 	} else {
 		msg += ir.StateHint(v, string(val))
 	}
-	r.rowErr = r.s.errorf(fs, "%s", msg)
+	r.badValue(fs, "%s", msg)
 	return Missing
 }
 

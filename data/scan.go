@@ -74,7 +74,7 @@ func (s *scanner) fill() error {
 		}
 		if s.end == len(s.buf) {
 			if len(s.buf) >= maxRow {
-				return ir.Errorf(ir.Pos{File: s.file, Line: s.line, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
+				return malformed(ir.Pos{File: s.file, Line: s.line, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
 			}
 			nb := make([]byte, min(2*len(s.buf), maxRow))
 			copy(nb, s.buf[:s.end])
@@ -107,9 +107,9 @@ func (s *scanner) fill() error {
 func (s *scanner) readError(err error) error {
 	switch {
 	case err == errRowTooLong:
-		return ir.Errorf(ir.Pos{File: s.file, Line: s.line, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
+		return malformed(ir.Pos{File: s.file, Line: s.line, Col: 1}, "a row is longer than %d MiB", maxRow>>20)
 	case s.gzip && err != io.ErrNoProgress:
-		return ir.Errorf(ir.Pos{File: s.file, Line: s.line}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)
+		return malformed(ir.Pos{File: s.file, Line: s.line}, "the file starts as gzip data but is not valid gzip (%v): is it truncated?", err)
 	}
 	return ir.Errorf(ir.Pos{File: s.file, Line: s.line}, "read error: %v", err)
 }
@@ -158,10 +158,20 @@ func (s *scanner) errorf(off int, format string, args ...any) *ir.Error {
 	return ir.Errorf(s.posAt(off), format, args...)
 }
 
-// bad records an error at buf[off] and returns stBad.
+// bad records an error of kind ErrMalformed at buf[off] and returns
+// stBad.
 func (s *scanner) bad(off int, format string, args ...any) status {
-	s.err = s.errorf(off, format, args...)
+	e := s.errorf(off, format, args...)
+	e.Err = ErrMalformed
+	s.err = e
 	return stBad
+}
+
+// malformed returns an error of kind ErrMalformed at pos.
+func malformed(pos ir.Pos, format string, args ...any) *ir.Error {
+	e := ir.Errorf(pos, format, args...)
+	e.Err = ErrMalformed
+	return e
 }
 
 // field scans the field that starts at buf[p]. It returns the field's value

@@ -3,7 +3,6 @@ package hypothesis
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +10,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/internal/spell"
 	"github.com/pbl-lang/pbl/ir"
@@ -158,13 +157,11 @@ func (p *plan) cell(j int, s string) (float64, *ir.Error) {
 	}
 	switch p.kind[j] {
 	case cellBinary:
-		switch strings.ToLower(s) {
-		case "1", "true", "yes":
-			return 1, nil
-		case "0", "false", "no":
-			return 0, nil
+		v, err := bernoulliCell(s, p.names[j])
+		if err != nil {
+			return 0, &ir.Error{Msg: err.Error(), Err: ErrBadValue}
 		}
-		return 0, &ir.Error{Msg: fmt.Sprintf("%q is not a value of the bernoulli column %q (0, 1, true, false, yes or no)", s, p.names[j]), Err: ErrBadValue}
+		return v, nil
 	case cellState:
 		for k, st := range p.states[j] {
 			if st == s {
@@ -276,8 +273,15 @@ func FromColumns(s *ir.Space, m *ir.Model, cols [][]float64) (*Data, error) {
 
 // ReadCSV reads the CSV file at path (its first row the header; a gzip
 // file is decompressed) for space s of model m, refusing a file larger
-// than internal/input's limit. Errors are positioned path:line:col, as
-// NewData's.
+// than internal/input's limit. It reads it with package data's reader,
+// as every command reads CSV (see package data's doc: quoting, byte
+// order mark, line ends, what a missing cell is), and stops at the first
+// bad row. Errors are an ir.ErrorList positioned path:line:col: a missing column
+// (ErrMissingColumn), a missing cell (ErrMissingValue: empty, ?, NA, or
+// NaN in a numeric column), text or an infinity in a numeric column, a
+// bernoulli cell that is not 0/1/true/false/yes/no, an unknown state of a
+// concept's variable (ErrBadValue), and the reader's errors about the
+// file's syntax (data.ErrMalformed, data.ErrNoHeader).
 func ReadCSV(path string, s *ir.Space, m *ir.Model) (*Data, error) {
 	return ReadCSVContext(context.Background(), path, s, m)
 }
@@ -290,8 +294,15 @@ func ReadCSVContext(ctx context.Context, path string, s *ir.Space, m *ir.Model) 
 		return nil, err
 	}
 	if bytes.HasPrefix(src, []byte{0x1f, 0x8b}) {
-		if src, err = input.Gunzip(src); err != nil {
+		// Decompressed here for the size limit; data that does not
+		// decompress is left to the reader, which reports where it breaks.
+		plain, err := input.Gunzip(src)
+		var tl *input.TooLargeError
+		if errors.As(err, &tl) {
 			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		}
+		if err == nil {
+			src = plain
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -301,103 +312,69 @@ func ReadCSVContext(ctx context.Context, path string, s *ir.Space, m *ir.Model) 
 }
 
 func readCSV(ctx context.Context, path string, src []byte, s *ir.Space, m *ir.Model) (*Data, error) {
-	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
-	// The byte offset of each physical line, found a line at a time by
-	// bytes.IndexByte into a slice of the right size (an append per byte
-	// took seconds for 72 MB on a busy machine), ctx checked as it goes.
-	lineStart := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for i := 0; ; {
-		j := bytes.IndexByte(src[i:], '\n')
-		if j < 0 {
-			break
+	names := Columns(s, m)
+	decode := map[ir.VarID]func(string) (float64, error){}
+	model := func(h *data.Header) (*ir.Model, error) {
+		if err := checkHeader(h, names); err != nil {
+			return nil, err
 		}
-		i += j + 1
-		lineStart = append(lineStart, i)
-		if len(lineStart)%(1<<16) == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+		b := ir.NewBuilder(path)
+		at := ir.Pos{File: path, Line: 1}
+		for j, name := range names {
+			switch c := s.Concept; {
+			case c != nil:
+				v := c.Target
+				if j < len(c.Attrs) {
+					v = c.Attrs[j]
+				}
+				mv := m.Vars[v]
+				b.AddVar(at, name, mv.Kind, mv.States, mv.Lo)
+			default:
+				id, _ := b.AddVar(at, name, ir.Real, nil, 0)
+				if bernoulliColumn(s, j) {
+					decode[id] = func(cell string) (float64, error) { return bernoulliCell(cell, name) }
+				}
+			}
 		}
+		return b.Finish()
 	}
-	// runeCol converts csv's 1-based byte column on a line to runes.
-	runeCol := func(line, col int) int {
-		if line < 1 || line > len(lineStart) {
-			return col
-		}
-		start := lineStart[line-1]
-		end := min(start+col-1, len(src))
-		return utf8.RuneCount(src[start:end]) + 1
-	}
-	r := csv.NewReader(bytes.NewReader(src))
-	r.FieldsPerRecord = 0 // every row as many fields as the header
-	r.ReuseRecord = true
-	posErr := func(err error) error {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return ir.ErrorList{{Pos: ir.Pos{File: path, Line: pe.Line, Col: runeCol(pe.Line, pe.Column)}, Msg: pe.Err.Error(), Err: pe.Err}}
-		}
-		return &os.PathError{Op: "read", Path: path, Err: err}
-	}
-	header, err := r.Read()
-	if err == io.EOF {
-		return nil, ir.ErrorList{{Pos: ir.Pos{File: path}, Msg: "the file is empty: it has no header", Err: ErrMissingColumn}}
-	}
+	r, err := data.NewReaderFunc(path, bytes.NewReader(src), model, data.Options{IgnoreUnknownColumns: true, Required: true, Decode: decode})
 	if err != nil {
-		return nil, posErr(err)
+		return nil, readError(path, err)
 	}
-	header = append([]string(nil), header...)
-	fieldPos := func(f int) ir.Pos {
-		if f < 0 {
-			line, _ := r.FieldPos(0)
-			return ir.Pos{File: path, Line: line}
-		}
-		line, col := r.FieldPos(f)
-		return ir.Pos{File: path, Line: line, Col: runeCol(line, col)}
+	defer r.Close()
+	d := &Data{Names: names, Cols: make([][]float64, len(names))}
+	for j := range d.Cols {
+		d.Cols[j] = []float64{}
 	}
-	p, err := newPlan(s, m, header, fieldPos)
-	if err != nil {
-		return nil, err
-	}
-	cols := make([][]float64, len(p.names))
 	var lines []int32
-	var errs ir.ErrorList
-	tmp := p.newData(1)
-	for n := 1; ; n++ {
-		if n%4096 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+	batch := r.NewBatch(4096)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		rec, err := r.Read()
+		err := r.Read(batch)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			errs = append(errs, posErr(err).(ir.ErrorList)...)
-			break
+			return nil, readError(path, err)
 		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" && len(header) > 1 {
-			continue // a blank line
+		for j, v := range batch.Vars {
+			col := batch.Reals[j]
+			if col == nil { // a concept's column: state indices
+				for _, st := range batch.Cols[j][:batch.N] {
+					d.Cols[v] = append(d.Cols[v], float64(st))
+				}
+				continue
+			}
+			d.Cols[v] = append(d.Cols[v], col[:batch.N]...)
 		}
-		before := len(errs)
-		p.row(tmp, 0, rec, fieldPos, &errs)
-		if len(errs) >= maxErrors {
-			break
-		}
-		if len(errs) > before {
-			continue
-		}
-		for j := range cols {
-			cols[j] = append(cols[j], tmp.Cols[j][0])
-		}
-		line, _ := r.FieldPos(0)
-		lines = append(lines, int32(line))
-	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	d := &Data{Names: p.names, Cols: cols, n: len(lines)}
-	for j := range d.Cols {
-		if d.Cols[j] == nil {
-			d.Cols[j] = []float64{}
+		for _, line := range batch.Lines[:batch.N] {
+			lines = append(lines, int32(line))
 		}
 	}
+	d.n = len(lines)
 	d.pos = func(row, col int) ir.Pos {
 		if row < 0 {
 			return ir.Pos{File: path, Line: 1}
@@ -406,6 +383,85 @@ func readCSV(ctx context.Context, path string, src []byte, s *ir.Space, m *ir.Mo
 	}
 	return d, nil
 }
+
+// readError returns the data reader's error as an ir.ErrorList whose
+// errors about cells have this package's kinds as well as data's.
+func readError(path string, err error) error {
+	list := ir.Positioned(ir.Pos{File: path}, err)
+	for i, e := range list {
+		var kind error
+		switch {
+		case errors.Is(e, ErrMissingValue), errors.Is(e, ErrBadValue):
+			continue
+		case errors.Is(e, data.ErrMissingValue):
+			kind = ErrMissingValue
+		case errors.Is(e, data.ErrBadValue):
+			kind = ErrBadValue
+		default:
+			continue
+		}
+		list[i] = &ir.Error{Pos: e.Pos, Msg: e.Msg, Err: errors.Join(kind, e.Err)}
+	}
+	return list
+}
+
+// checkHeader checks that the header h has each of the columns a space
+// reads, once.
+func checkHeader(h *data.Header, names []string) error {
+	index := make(map[string]int, len(names))
+	for _, name := range names {
+		index[name] = -1
+	}
+	var errs ir.ErrorList
+	for k, name := range h.Names {
+		switch f, ok := index[name]; {
+		case !ok:
+		case f >= 0:
+			errs = append(errs, &ir.Error{Pos: h.Pos(k), Msg: fmt.Sprintf("column %q appears twice in the header", name), Err: ErrBadValue})
+		default:
+			index[name] = k
+		}
+	}
+	for _, name := range names {
+		if index[name] < 0 {
+			msg := fmt.Sprintf("the data have no column %q", name)
+			if near := spell.Nearest(name, h.Names); near != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", near)
+			}
+			errs = append(errs, &ir.Error{Pos: ir.Pos{File: h.File(), Line: 1}, Msg: msg, Err: ErrMissingColumn})
+		}
+	}
+	return errs.Err()
+}
+
+// bernoulliColumn reports whether column j of parameterised space s is a
+// bernoulli observation's.
+func bernoulliColumn(s *ir.Space, j int) bool {
+	for _, o := range s.Obs {
+		if o.Family == ir.FamilyBernoulli && o.Column == j {
+			return true
+		}
+	}
+	return false
+}
+
+// bernoulliCell reads a cell of the bernoulli column name: 0, 1, true,
+// false, yes or no, in any case.
+func bernoulliCell(cell, name string) (float64, error) {
+	switch strings.ToLower(cell) {
+	case "1", "true", "yes":
+		return 1, nil
+	case "0", "false", "no":
+		return 0, nil
+	}
+	return 0, &valueError{fmt.Sprintf("%q is not a value of the bernoulli column %q (0, 1, true, false, yes or no)", cell, name)}
+}
+
+// valueError is an error of kind ErrBadValue with its own message.
+type valueError struct{ msg string }
+
+func (e *valueError) Error() string { return e.msg }
+func (e *valueError) Unwrap() error { return ErrBadValue }
 
 // FromTable reads an inline data table (ir.DataTable with Header and
 // Cells, as lowered from `data D { ... }`) for space s of model m, with

@@ -9,11 +9,14 @@ import "errors"
 var (
 	// ErrMissingColumn: the data have no column the space reads.
 	ErrMissingColumn = errors.New("missing column")
-	// ErrMissingValue: a cell the space reads is empty.
+	// ErrMissingValue: a cell the space reads is missing (in a CSV
+	// file: empty, ?, NA, or NaN in a numeric column; errors.Is finds
+	// package data's data.ErrMissingValue too).
 	ErrMissingValue = errors.New("missing value")
 	// ErrBadValue: a cell is not a value of its column: text, NaN or an
 	// infinity in a numeric column, an unknown state, a bernoulli value
-	// other than 0/1/true/false/yes/no.
+	// other than 0/1/true/false/yes/no (in a CSV file, errors.Is finds
+	// data.ErrBadValue too).
 	ErrBadValue = errors.New("bad value")
 	// ErrDomain: an expression is out of its domain under a hypothesis:
 	// a standard deviation ≤ 0, a probability outside [0, 1], a mean that

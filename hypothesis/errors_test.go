@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -152,11 +153,11 @@ func TestReadCSV(t *testing.T) {
 	}{
 		{"simple", "x,d\n1,2\n3,4\n", [][]float64{{2, 4}, {1, 3}}, ""},
 		{"bom crlf extra column", "\uFEFFnote,d,x\r\nabc,2,1\r\n\"q,r\",4,3\r\n", [][]float64{{2, 4}, {1, 3}}, ""},
-		{"rune columns", "näme,x,d\né,abc,1\n", nil, `^data.csv:2:3: "abc" is not a number \(column "x"\)$`},
-		{"field count", "x,d\n1,2,3\n", nil, `^data.csv:2:\d+: wrong number of fields$`},
+		{"rune columns", "näme,x,d\né,abc,1\n", nil, `^data.csv:2:3: "abc" is not a number \(x is real-valued\)$`},
+		{"field count", "x,d\n1,2,3\n", nil, `^data.csv:2:5: row has 3 fields, expected 2 \(one per header column\)$`},
 		{"missing column", "x,D\n1,2\n", nil, `^data.csv:1: the data have no column "d" \(did you mean "D"\?\)$`},
-		{"empty file", "", nil, `^data.csv: the file is empty`},
-		{"short row", "x,d\n1\n", nil, `wrong number of fields`},
+		{"empty file", "", nil, `^data.csv:1:1: empty file`},
+		{"short row", "x,d\n1\n", nil, `^data.csv:2:2: row has 1 field, expected 2 \(one per header column\)$`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, "data.csv")
@@ -189,4 +190,64 @@ func TestReadCSV(t *testing.T) {
 
 func relErr(err error, dir string) string {
 	return regexp.MustCompile(regexp.QuoteMeta(dir+string(filepath.Separator))).ReplaceAllString(err.Error(), "")
+}
+
+// TestReadCSVCells: a space's CSV data are read as every command reads
+// CSV (package data): a bernoulli column's 0/1/true/false/yes/no in any
+// case, a concept's state names, and errors of this package's kinds at
+// the cell (a missing cell, empty, ?, NA or NaN, is ErrMissingValue;
+// encoding/csv trimmed spaces, and read ? and NA as bad values).
+func TestReadCSVCells(t *testing.T) {
+	dir := t.TempDir()
+	bern := newSpace(t, []*ir.SpaceParam{param("w", []float64{0.5})}, "", "b ~ bernoulli(w)")
+	m, concept := conceptModel(t, [][]string{{"Sunny", "Rainy"}, {"Yes", "No"}}, []string{"Sky", "Enjoy"}, 0)
+	for _, tc := range []struct {
+		name string
+		s    *ir.Space
+		src  string
+		want [][]float64
+		kind error
+		err  string
+	}{
+		{"bernoulli", bern, "\uFEFFb,note\r\nyes,\"a,\"\"b\"\"\"\r\nNo,x\r\n1,\r\nFALSE,y\r\n", [][]float64{{1, 0, 1, 0}}, nil, ""},
+		{"bernoulli bad", bern, "b\nyes\nmaybe\n", nil, ErrBadValue, `^data.csv:3:1: "maybe" is not a value of the bernoulli column "b" \(0, 1, true, false, yes or no\)$`},
+		{"bernoulli spaces", bern, "b,c\n yes,1\n", nil, ErrBadValue, `^data.csv:2:1: " yes" is not a value of the bernoulli column "b"`},
+		{"bernoulli NA", bern, "c,b\n1,NA\n", nil, ErrMissingValue, `^data.csv:2:3: missing value for b$`},
+		{"concept", concept, "Enjoy,Sky\nYes,Sunny\n\"No\",Rainy\n", [][]float64{{0, 1}, {0, 1}}, nil, ""},
+		{"concept unknown state", concept, "Enjoy,Sky\nYes,Sunny\nNo,Cloudy\n", nil, ErrBadValue, `^data.csv:3:4: unknown state "Cloudy" for Sky`},
+		{"concept ?", concept, "Sky,Enjoy\nSunny,?\n", nil, ErrMissingValue, `^data.csv:2:7: missing value for Enjoy$`},
+		{"concept missing column", concept, "Sky,enjoy\nSunny,Yes\n", nil, ErrMissingColumn, `^data.csv:1: the data have no column "Enjoy" \(did you mean "enjoy"\?\)$`},
+		{"column twice", concept, "Sky,Enjoy,Sky\nSunny,Yes,Sunny\n", nil, ErrBadValue, `^data.csv:1:11: column "Sky" appears twice in the header$`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, "data.csv")
+			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d, err := ReadCSV(path, tc.s, m)
+			if tc.err != "" {
+				var e *ir.Error
+				if !errors.Is(err, tc.kind) || !errors.As(err, &e) || !regexp.MustCompile(tc.err).MatchString(relErr(err, dir)) {
+					t.Fatalf("err = %v, want %q of kind %v", err, tc.err, tc.kind)
+				}
+				if tc.kind == ErrMissingValue && !errors.Is(err, data.ErrMissingValue) {
+					t.Errorf("err = %v is not of data's kind %v too", err, data.ErrMissingValue)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, col := range tc.want {
+				if len(d.Cols[j]) != len(col) {
+					t.Fatalf("column %s: %v, want %v", d.Names[j], d.Cols[j], col)
+				}
+				for i, v := range col {
+					if !(d.Cols[j][i] == v) {
+						t.Errorf("column %s row %d = %g, want %g", d.Names[j], i, d.Cols[j][i], v)
+					}
+				}
+			}
+		})
+	}
 }

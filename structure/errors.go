@@ -1,7 +1,6 @@
 package structure
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"strings"
@@ -125,17 +124,4 @@ func (e *kindError) Unwrap() []error {
 // errorf returns an error of kind with the message format makes of args.
 func errorf(kind error, format string, args ...any) error {
 	return &kindError{msg: fmt.Sprintf(format, args...), kind: kind}
-}
-
-// headerError returns err, met reading the header of the CSV file path, as
-// an error at its place in the file, of kind ErrBadData.
-func headerError(path string, err error) error {
-	pos := ir.Pos{File: path, Line: 1}
-	msg := "reading the header: " + err.Error()
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		pos.Line, pos.Col = pe.Line, pe.Column
-		msg = "reading the header: " + pe.Err.Error()
-	}
-	return &ir.Error{Pos: pos, Msg: msg, Err: &kindError{msg: msg, kind: ErrBadData, cause: err}}
 }

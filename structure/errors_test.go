@@ -137,7 +137,10 @@ func TestErrorKinds(t *testing.T) {
 		{name: "csv empty", run: readCSV(""), kind: ErrNoData, as: &pos, file: true},
 		{name: "csv no rows", run: readCSV("a,b\n"), kind: ErrNoData, as: &pos, file: true},
 		{name: "csv column all missing", run: readCSV("a,b\n0,?\n1,\n"), kind: ErrNoData, as: &pos, file: true, line: 1},
-		{name: "csv header quote", run: readCSV("a,\"b\nc\n"), kind: ErrBadData, as: &pos, file: true, line: 2},
+		{name: "csv header quote", run: readCSV("a,\"b\nc\n"), kind: ErrBadData, as: &pos, file: true, line: 1}, // where the quote opens (encoding/csv said line 2, where the file ends)
+		{name: "csv bare quote", run: readCSV("a,b\n0,x\"y\n"), kind: ErrBadData, as: &pos, file: true, line: 2},
+		{name: "csv ragged row", run: readCSV("a,b\n0,1,2\n"), kind: ErrBadData, as: &pos, file: true, line: 2},
+		{name: "csv header only", run: readCSV("\uFEFF\"a\",b\r\n"), kind: ErrNoData, as: &pos, file: true},
 		{name: "csv too many columns", run: readCSV(strings.Join(wide, ",") + "\n"), kind: ErrTooManyVars, as: &pos, file: true, line: 1},
 		{name: "real-valued variable", run: func() error {
 			m := buildModel(t, "x real\n")

@@ -1,13 +1,9 @@
 package structure
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/ir"
@@ -32,49 +28,48 @@ type Data struct {
 // would need tens of gigabytes (see docs/cli.md for measurements).
 const MaxVars = 1100
 
-// ReadCSV reads a CSV file (gzip recognised) whose columns are all
-// discrete variables: each column's states are its distinct values, in
-// order of first appearance; an empty cell, ? or NA is missing. It reads
-// the file in batches with package data's reader. A file of more than
-// MaxVars columns is an error, found from its header alone.
+// ReadCSV reads a CSV file whose columns are all discrete variables:
+// each column's states are its distinct values, in order of first
+// appearance; an empty cell, ? or NA is missing. It reads the file with
+// package data's reader, as every command reads CSV (quoting, byte order
+// mark, gzip, positioned errors), the model made from its header
+// (data.OpenFunc). A file of more than MaxVars columns is an error,
+// found from its header alone. The reader's errors about the file's
+// syntax are of kind ErrBadData, about a file with no header ErrNoData.
 func ReadCSV(path string) (*Data, error) {
-	names, err := csvHeader(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(names) > MaxVars {
-		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: fmt.Sprintf("%d columns: structure learning takes at most %d variables (its searches score every pair, in memory and time that grow as the square)", len(names), MaxVars), Err: ErrTooManyVars}
-	}
-	b := ir.NewBuilder(path)
-	twice := 0
-	for _, name := range names {
-		if _, ok := b.AddOpenVar(ir.Pos{File: path, Line: 1}, name); !ok && name != "" {
-			// The first few, and the number of the rest (as package data
-			// reports a header's errors).
-			if twice++; twice <= data.MaxHeaderErrors {
-				b.Errorf(ir.Pos{File: path, Line: 1}, "column %q appears twice", name)
+	r, err := data.OpenFunc(path, func(h *data.Header) (*ir.Model, error) {
+		names := h.Names
+		if len(names) > MaxVars {
+			return nil, &ir.Error{Pos: h.Pos(MaxVars), Msg: fmt.Sprintf("%d columns: structure learning takes at most %d variables (its searches score every pair, in memory and time that grow as the square)", len(names), MaxVars), Err: ErrTooManyVars}
+		}
+		b := ir.NewBuilder(path)
+		twice := 0
+		for k, name := range names {
+			if _, ok := b.AddOpenVar(h.Pos(k), name); !ok && name != "" {
+				// The first few, and the number of the rest (as package data
+				// reports a header's errors).
+				if twice++; twice <= data.MaxHeaderErrors {
+					b.Errorf(h.Pos(k), "column %q appears twice", name)
+				}
 			}
 		}
-	}
-	if n := twice - data.MaxHeaderErrors; n > 0 {
-		verb := "appear"
-		if n == 1 {
-			verb = "appears"
+		if n := twice - data.MaxHeaderErrors; n > 0 {
+			verb := "appear"
+			if n == 1 {
+				verb = "appears"
+			}
+			b.Errorf(ir.Pos{File: path, Line: 1}, "and %s %s twice", ir.Plural(n, "more column"), verb)
 		}
-		b.Errorf(ir.Pos{File: path, Line: 1}, "and %s %s twice", ir.Plural(n, "more column"), verb)
-	}
-	if len(b.Errs) > 0 {
-		return nil, b.Errs
-	}
-	m, err := b.Finish()
+		if len(b.Errs) > 0 {
+			return nil, b.Errs
+		}
+		return b.Finish()
+	}, data.Options{})
 	if err != nil {
-		return nil, err
-	}
-	r, err := data.Open(path, m, data.Options{})
-	if err != nil {
-		return nil, err
+		return nil, readError(err)
 	}
 	defer r.Close()
+	m := r.Model()
 	d := &Data{Names: m.Names(), Cols: make([][]int32, len(m.Vars))}
 	batch := r.NewBatch(8192)
 	for {
@@ -83,12 +78,15 @@ func ReadCSV(path string) (*Data, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, readError(err)
 		}
 		for j, v := range batch.Vars {
 			d.Cols[v] = append(d.Cols[v], batch.Cols[j][:batch.N]...)
 		}
 		d.N += batch.N
+	}
+	if d.N == 0 {
+		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: "no data rows", Err: ErrNoData}
 	}
 	st := r.States()
 	d.States = make([][]string, len(m.Vars))
@@ -97,47 +95,44 @@ func ReadCSV(path string) (*Data, error) {
 		d.States[v] = st[ir.VarID(v)]
 		d.Card[v] = len(d.States[v])
 		if d.Card[v] == 0 {
-			return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: fmt.Sprintf("column %q has no values: every cell is missing", d.Names[v]), Err: ErrNoData}
+			return nil, &ir.Error{Pos: r.HeaderPos[v], Msg: fmt.Sprintf("column %q has no values: every cell is missing", d.Names[v]), Err: ErrNoData}
 		}
 		if d.Cols[v] == nil {
 			d.Cols[v] = []int32{}
 		}
 	}
-	if d.N == 0 {
-		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: "no data rows", Err: ErrNoData}
-	}
 	return d, nil
 }
 
-// csvHeader returns the header row of a CSV file, which may be gzipped.
-func csvHeader(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	br := bufio.NewReader(f)
-	var src io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: err.Error(), Err: &kindError{msg: err.Error(), kind: ErrBadData, cause: err}}
+// readError gives the data reader's errors about a file's syntax the kind
+// ErrBadData, and its error about a file with no header ErrNoData, their
+// messages and positions unchanged.
+func readError(err error) error {
+	kind := func(e *ir.Error) *ir.Error {
+		var k error
+		switch {
+		case errors.Is(e, data.ErrMalformed):
+			k = ErrBadData
+		case errors.Is(e, data.ErrNoHeader):
+			k = ErrNoData
+		default:
+			return e
 		}
-		src = zr
+		return &ir.Error{Pos: e.Pos, Msg: e.Msg, Err: &kindError{msg: e.Msg, kind: k, cause: e.Err}}
 	}
-	cr := csv.NewReader(src)
-	cr.FieldsPerRecord = -1
-	rec, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: "empty file: want a header naming the variables", Err: ErrNoData}
+	var list ir.ErrorList
+	if errors.As(err, &list) {
+		out := make(ir.ErrorList, len(list))
+		for i, e := range list {
+			out[i] = kind(e)
+		}
+		return out
 	}
-	if err != nil {
-		return nil, headerError(path, err)
+	var e *ir.Error
+	if errors.As(err, &e) {
+		return kind(e)
 	}
-	if len(rec) > 0 && len(rec[0]) >= 3 && rec[0][:3] == "\uFEFF" {
-		rec[0] = rec[0][3:]
-	}
-	return rec, nil
+	return err
 }
 
 // FromBatch returns the discrete columns of a batch read for model m, in

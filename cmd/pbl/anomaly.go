@@ -84,7 +84,8 @@ func chooseThreshold(m *ir.Model, path, label string) (*anomalyResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	batch, err := readCSV(path, vm, data.Options{IgnoreUnknownColumns: true})
+	// Every cell is needed: a missing one is an error where it is.
+	batch, err := readCSV(path, vm, data.Options{IgnoreUnknownColumns: true, Required: true})
 	if err != nil {
 		return nil, err
 	}
@@ -109,15 +110,9 @@ func chooseThreshold(m *ir.Model, path, label string) (*anomalyResult, error) {
 	x := make([]float64, len(mx.Vars))
 	res := &anomalyResult{file: path}
 	for i := range batch.N {
-		s := batch.Cols[col[lv]][i]
-		if s < 0 {
-			return nil, &ir.Error{Pos: ir.Pos{File: path, Line: batch.Lines[i]}, Msg: fmt.Sprintf("the label %q is missing", label)}
-		}
+		s := batch.Cols[col[lv]][i] // no cell is missing (Options.Required)
 		for k := range mx.Vars {
 			x[k] = batch.Reals[col[ir.VarID(k)]][i]
-			if math.IsNaN(x[k]) {
-				return nil, &ir.Error{Pos: ir.Pos{File: path, Line: batch.Lines[i]}, Msg: fmt.Sprintf("%q is missing", m.Vars[mx.Vars[k]].Name)}
-			}
 		}
 		r := scored{logp: logDensity(m, x), anom: positive(states[s])}
 		if !(r.logp > math.Inf(-1)) {

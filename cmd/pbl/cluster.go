@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,23 +26,23 @@ import (
 // clusterSummary is the help of pbl cluster.
 const clusterSummary = "Cluster fits a Gaussian mixture (--method gmm, the default) or a k-means clustering\n" +
 	"(--method kmeans) to the numeric columns of CSV (every column, or those --columns names;\n" +
-	"gzip recognised), as scikit-learn's GaussianMixture and KMeans do. A cell that is not a\n" +
-	"finite number, or is empty, is an error at its line. -k K fits K clusters; for gmm,\n" +
-	"-k A..B fits each K from A to B and keeps the lowest BIC. EM starts from the labels of a\n" +
-	"k-means run (--init kmeans), from k-means++ seeds (--init k-means++) or from random\n" +
-	"responsibilities (--init random), keeps the best of --n-init restarts, and stops when\n" +
-	"the mean log-likelihood changes by less than --tol, or after --max-iter iterations.\n" +
-	"k-means seeds by greedy k-means++ and runs Lloyd iterations until no row changes\n" +
-	"cluster or the centres move less than --tol times the mean column variance, keeping\n" +
-	"the lowest inertia of --n-init restarts. The result is determined by the data, the\n" +
-	"flags and --seed, whatever the number of cores. --json prints one object: the fit's\n" +
+	"read as every command reads CSV), as scikit-learn's GaussianMixture and KMeans do. A cell\n" +
+	"that is not a finite number, or is missing, is an error at its line and column. -k K fits\n" +
+	"K clusters; for gmm, -k A..B fits each K from A to B and keeps the lowest BIC. EM starts\n" +
+	"from the labels of a k-means run (--init kmeans), from k-means++ seeds (--init k-means++)\n" +
+	"or from random responsibilities (--init random), keeps the best of --n-init restarts, and\n" +
+	"stops when the mean log-likelihood changes by less than --tol, or after --max-iter\n" +
+	"iterations. k-means seeds by greedy k-means++ and runs Lloyd iterations until no row\n" +
+	"changes cluster or the centres move less than --tol times the mean column variance,\n" +
+	"keeping the lowest inertia of --n-init restarts. The result is determined by the data,\n" +
+	"the flags and --seed, whatever the number of cores. --json prints one object: the fit's\n" +
 	"figures and parameters. With --method gmm, --anomaly VALID.csv chooses the density\n" +
 	"threshold ε below which a point is an anomaly, by the F1 score of the rows that the\n" +
-	"file's --label column (default anomaly) marks yes, true, 1 or anomaly. -o OUT.pbl writes the fit as a model: a\n" +
-	"component variable (--component, default Cluster) whose states c1, c2, ... are the\n" +
-	"clusters, and the columns' joint normal density given it, which answers\n" +
-	"P(Cluster | x=1.5, y=2) and density(x=1.5, y=2). --plot OUT.png or OUT.svg draws the\n" +
-	"rows coloured by cluster in the plane of the first two clustered columns (or those\n" +
+	"file's --label column (default anomaly) marks yes, true, 1 or anomaly. -o OUT.pbl writes\n" +
+	"the fit as a model: a component variable (--component, default Cluster) whose states c1,\n" +
+	"c2, ... are the clusters, and the columns' joint normal density given it, which answers\n" +
+	"P(Cluster | x=1.5, y=2) and density(x=1.5, y=2). --plot OUT.png or OUT.svg draws the rows\n" +
+	"coloured by cluster in the plane of the first two clustered columns (or those\n" +
 	"--plot-columns names), with each component's 1-σ and 2-σ ellipses (gmm) or the centres\n" +
 	"(kmeans), and for gmm the mean log-likelihood per EM iteration; above 20,000 rows every\n" +
 	"s-th row is drawn, as the caption says. On a terminal, without --json, gmm shows its\n" +
@@ -379,128 +376,88 @@ func parseKRange(s string) (lo, hi int, err error) {
 }
 
 // readMatrix reads the columns named cols (every named column if cols is
-// nil) of the CSV file at path as an n×d matrix, through the data package:
-// a model of one real variable per column, so that a cell that is not a
-// number is reported where it is. A missing cell is an error too.
+// nil) of the CSV file at path as an n×d matrix, through the data
+// package's reader, as every command reads CSV: a model of one real
+// variable per column, made from the header, so that a cell that is not
+// a number, or is missing, is reported where it is.
 func readMatrix(path string, cols []string) (*mixture.Matrix, []string, error) {
-	header, err := csvHeader(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	inHeader := map[string]bool{}
-	for _, h := range header {
-		inHeader[h] = true
-	}
-	if cols == nil {
-		for _, h := range header {
-			if h != "" && !inHeader["\x00"+h] {
-				cols = append(cols, h)
-				inHeader["\x00"+h] = true // each name once: the data package reports a duplicate column
-			}
+	r, err := data.OpenFunc(path, func(h *data.Header) (*ir.Model, error) {
+		var err error
+		if cols, err = matrixColumns(h, cols); err != nil {
+			return nil, err
 		}
-		if len(cols) == 0 {
-			return nil, nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: "the header names no column"}
-		}
-	} else {
-		var errs ir.ErrorList
+		b := ir.NewBuilder(path)
 		for _, name := range cols {
-			if !inHeader[name] {
-				msg := fmt.Sprintf("no column %s in the header", strconv.Quote(name))
-				if h := spell.Nearest(name, header); h != "" {
-					msg += fmt.Sprintf(" (did you mean %s?)", strconv.Quote(h))
-				}
-				errs.Add(ir.Pos{File: path, Line: 1}, "%s", msg)
-			}
+			b.AddVar(ir.Pos{File: path, Line: 1}, name, ir.Real, nil, 0)
 		}
-		if err := errs.Err(); err != nil {
-			return nil, nil, err
-		}
-	}
-	b := ir.NewBuilder(path)
-	for _, name := range cols {
-		b.AddVar(ir.Pos{File: path, Line: 1}, name, ir.Real, nil, 0)
-	}
-	m, err := b.Finish()
+		return b.Finish()
+	}, data.Options{IgnoreUnknownColumns: true, Required: true})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, needNumbers(err)
 	}
-	batch, err := readCSV(path, m, data.Options{IgnoreUnknownColumns: true})
+	defer r.Close()
+	batch, err := data.ReadRest(r)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, needNumbers(err)
 	}
 	if batch.N == 0 {
 		return nil, nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: "no data rows after the header"}
 	}
 	d := len(cols)
 	vals := make([]float64, batch.N*d)
-	missing := 0
 	for j, v := range batch.Vars {
 		at := int(v) // the model's variables are cols, in order
 		for i, x := range batch.Reals[j] {
-			if math.IsNaN(x) {
-				missing++
-			}
 			vals[i*d+at] = x
 		}
-	}
-	if missing > 0 {
-		// The first few in the file's order, and the number of the rest
-		// at the first of them.
-		var errs ir.ErrorList
-	rows:
-		for i := range batch.N {
-			for j, v := range batch.Vars {
-				if !math.IsNaN(batch.Reals[j][i]) {
-					continue
-				}
-				pos := ir.Pos{File: path, Line: batch.Lines[i]}
-				if len(errs) == data.MaxHeaderErrors {
-					errs.Add(pos, "and %s", ir.Plural(missing-len(errs), "more missing value"))
-					break rows
-				}
-				errs.Add(pos, "missing value for %s: pbl cluster needs a number in every cell", ir.Quote(m.Vars[v].Name))
-			}
-		}
-		return nil, nil, errs
 	}
 	return mixture.NewMatrix(batch.N, d, vals), cols, nil
 }
 
-// csvHeader returns the fields of the first row of the CSV file at path
-// (gzip-compressed or not, after a UTF-8 byte order mark).
-func csvHeader(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// matrixColumns returns the columns of header h that pbl cluster reads:
+// cols, each of which must be in the header, or if cols is nil every
+// named column (each name once: the data package reports a duplicate
+// column).
+func matrixColumns(h *data.Header, cols []string) ([]string, error) {
+	inHeader := map[string]bool{}
+	for _, name := range h.Names {
+		inHeader[name] = true
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("is a directory")}
-	}
-	br := bufio.NewReader(f)
-	var r io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1}, Msg: fmt.Sprintf("the file starts as gzip data but is not valid gzip (%v)", err)}
+	if cols != nil {
+		var errs ir.ErrorList
+		for _, name := range cols {
+			if !inHeader[name] {
+				msg := fmt.Sprintf("no column %s in the header", strconv.Quote(name))
+				if near := spell.Nearest(name, h.Names); near != "" {
+					msg += fmt.Sprintf(" (did you mean %s?)", strconv.Quote(near))
+				}
+				errs.Add(ir.Pos{File: h.File(), Line: 1}, "%s", msg)
+			}
 		}
-		r = bufio.NewReader(zr)
+		return cols, errs.Err()
 	}
-	rb := r.(*bufio.Reader)
-	if bom, _ := rb.Peek(3); len(bom) == 3 && bom[0] == 0xef && bom[1] == 0xbb && bom[2] == 0xbf {
-		rb.Discard(3)
+	seen := map[string]bool{}
+	for _, name := range h.Names {
+		if name != "" && !seen[name] {
+			cols = append(cols, name)
+			seen[name] = true
+		}
 	}
-	rec, err := csv.NewReader(rb).Read()
-	var pe *csv.ParseError
-	switch {
-	case err == io.EOF:
-		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: 1, Col: 1}, Msg: "empty file: expected a header row naming the columns"}
-	case errors.As(err, &pe):
-		return nil, &ir.Error{Pos: ir.Pos{File: path, Line: pe.Line, Col: pe.Column}, Msg: pe.Err.Error()}
-	case err != nil:
-		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: err.Error()}
+	if len(cols) == 0 {
+		return nil, &ir.Error{Pos: ir.Pos{File: h.File(), Line: 1}, Msg: "the header names no column"}
 	}
-	return rec, nil
+	return cols, nil
+}
+
+// needNumbers says why a missing cell is an error for pbl cluster.
+func needNumbers(err error) error {
+	var e *ir.Error
+	if errors.Is(err, data.ErrMissingValue) && errors.As(err, &e) {
+		out := *e
+		out.Msg += ": pbl cluster needs a number in every cell"
+		return &out
+	}
+	return err
 }
 
 // floats converts to report.Float, which marshals shortest.

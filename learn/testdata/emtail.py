@@ -79,33 +79,20 @@ def run(name, pm, pc, dens, rows):
         print('  real', j, ' '.join('(%s, %s)' % (f(m), f(s)) for m, s in dj))
 
 
-CAL, DR, YES, NO = 0, 1, 0, 1
+def rows(csv):
+    """The rows of a CSV text as TestEMFarTails gives it."""
+    states = [{'calibrated': 0, 'drifting': 1}, {'yes': 0, 'no': 1}]
+    out = []
+    for line in csv.strip().split('\n')[1:]:
+        cells = line.split(',')
+        out.append(tuple(states[k][c] if k < 2 and c else (c or None) for k, c in enumerate(cells)))
+    return out
+
+
 pm = [mp.mpf('0.9'), mp.mpf('0.1')]
 pc = [[mp.mpf('0.7'), mp.mpf('0.3')], [mp.mpf(0), mp.mpf(1)]]
 reading = [('0', '0.01'), ('0.5', '1')]
 level = [('0', '1'), ('0.5', '0.01')]
-run('forced', pm, pc, [reading], [
-    (None, YES, '0.5'),
-    (None, NO, '0.3'),
-    (CAL, None, '0.002'),
-    (None, None, '0.02'),
-    (DR, NO, '0.7'),
-    (None, YES, '0.001'),
-    (None, None, '0.5'),
-])
-run('two', pm, pc, [reading, level], [
-    (None, YES, '0.5', '0.0001'),
-    (None, NO, '0.5', '0.0001'),
-    (None, None, '0.5', '0.0001'),
-    (None, None, '0.01', '0.45'),
-    (CAL, None, '0.02', None),
-    (None, YES, None, '0.3'),
-    (DR, NO, '0.6', '0.49'),
-])
-run('every', pm, pc, [reading], [
-    (None, YES, '1000'),
-    (None, None, '-1000'),
-    (None, NO, '3'),
-    (None, None, '0.01'),
-    (CAL, None, '0.003'),
-])
+run('forced', pm, pc, [reading], rows("Mode,Check,reading\n,yes,0.5\n,no,0.3\ncalibrated,,0.002\n,,0.02\ndrifting,no,0.7\n,yes,0.001\n,,0.5\n"))
+run('two', pm, pc, [reading, level], rows("Mode,Check,reading,level\n,yes,0.5,0.0001\n,no,0.5,0.0001\n,,0.5,0.0001\n,,0.01,0.45\ncalibrated,,0.02,\n,yes,,0.3\ndrifting,no,0.6,0.49\n"))
+run('every', pm, pc, [reading], rows("Mode,Check,reading\n,yes,1000\n,,-1000\n,no,3\n,,0.01\ncalibrated,,0.003\n"))

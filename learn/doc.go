@@ -50,8 +50,11 @@
 // moves along Σ_d P(x, u | d)/θ(x | u), scaled per row, projected on the
 // simplex, with a line search. The E-step's blocks of patterns are summed
 // in a fixed order, so results do not depend on the number of cores.
-// [Report] gives the log-likelihood trace; EM's never decreases, and a
-// decrease is reported as a bug ([ErrDecrease]).
+// EM is one loop ([EMPlan.Run]) whatever the data's source ([EMSource]):
+// the patterns in memory, a file read again per E-step, or shards whose
+// statistics ([EMStats]) merge. [Report] gives the log-likelihood trace;
+// EM's never decreases, and a decrease is reported as a bug
+// ([ErrDecrease]).
 //
 // # Estimators
 //

@@ -20,10 +20,11 @@ import (
 // missing cells and hidden variables (variables without a column).
 //
 // The data is read once into its distinct patterns of observed cells
-// (patterns.go). The junction tree is compiled once, from the starting
-// parameters; each iteration installs new numbers in it
-// (infer.JTree.WithModel) and calibrates it once per pattern
-// (infer.JTree.Expect), which gives the expected family counts
+// (patterns.go). The inference (an infer.Learner: the junction tree
+// unless Options.Inference gives another) is compiled once, from the
+// starting parameters; each iteration installs new numbers in it
+// (infer.Learner.Install) and calibrates it once per pattern
+// (infer.Learner.Expect), which gives the expected family counts
 //
 //	n̄(u, x) = Σ_rows P(parents = u, child = x | the row's observed cells)
 //
@@ -37,7 +38,7 @@ import (
 // Real variables with normal or joint normal densities given discrete
 // parents are learned in the same run (density.go, emreal.go): their rows
 // are calibrated one by one with their values as likelihoods
-// (infer.JTree.ExpectLik), and the M-step re-estimates the densities from
+// (infer.Learner.ExpectLik), and the M-step re-estimates the densities from
 // posterior-weighted statistics.
 //
 // EM's loop (iterate: E-step, M-step, the checks and the stopping rule)
@@ -108,7 +109,7 @@ type emRun struct {
 	maxIter int
 	workers int
 	start   time.Time
-	tree    *infer.JTree // the compiled structure
+	tree    infer.Learner // the compiled structure
 
 	rows     [][]int       // the patterns with a missing or hidden cell, calibrated
 	weight   []float64     // their weights
@@ -257,7 +258,7 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 			return nil, err
 		}
 		if e.tree == nil {
-			e.tree, err = infer.Compile(e.slotted(m0), infer.Options{Cancel: opt.Cancel})
+			e.tree, err = e.opt.compile(e.slotted(m0))
 			if errors.Is(err, infer.ErrCanceled) {
 				return nil, ErrCanceled
 			}
@@ -523,7 +524,7 @@ func (e *emRun) tables() [][]float64 {
 // expected family counts and returns the log-likelihood. A wholly
 // observed pattern needs no inference: its counts are its own entries and
 // its probability the product of its entries.
-func (e *emRun) expect(t *infer.JTree, m *ir.Model) (float64, error) {
+func (e *emRun) expect(t infer.Learner, m *ir.Model) (float64, error) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	if err := e.prepareDensities(m); err != nil {
@@ -621,7 +622,7 @@ func entryOf(f *ir.Factor, row []int) int {
 
 // impossible returns the error of the first row of block b of probability
 // 0 under t.
-func (e *emRun) impossible(t *infer.JTree, b int) error {
+func (e *emRun) impossible(t infer.Learner, b int) error {
 	none := make([][]float64, len(e.m.Vars))
 	for p := e.blocks[b][0]; p < e.blocks[b][1]; p++ {
 		var st infer.ExpectStats
@@ -688,7 +689,7 @@ func (e *emRun) objective(m *ir.Model, ll float64) float64 { return ll + e.logPr
 
 // expectAt runs the E-step at m on the tree (expect).
 func (e *emRun) expectAt(m *ir.Model) (float64, error) {
-	t, err := e.tree.WithModel(e.slotted(m))
+	t, err := e.tree.Install(e.slotted(m))
 	if err != nil {
 		return 0, err
 	}

@@ -13,7 +13,7 @@ import (
 // the densities' part of an EM run (see density.go for the method).
 
 // realChunk is the number of rows of a real block handed to
-// infer.JTree.ExpectLik at once (the buffers of their likelihoods and
+// infer.Learner.ExpectLik at once (the buffers of their likelihoods and
 // posteriors).
 const realChunk = 256
 
@@ -155,7 +155,7 @@ func (e *emRun) rowErr(i int, format string, args ...any) error {
 // expectReal runs the E-step on real block b on t: its expected family
 // counts, its densities' statistics, its log-likelihood, its first
 // impossible row or its error.
-func (e *emRun) expectReal(t *infer.JTree, b int) {
+func (e *emRun) expectReal(t infer.Learner, b int) {
 	w := e.rwork[b]
 	lo, hi := e.rblocks[b][0], e.rblocks[b][1]
 	for _, a := range e.racc[b] {
@@ -312,7 +312,7 @@ func (e *emRun) setLik(w *realWork, k int, d *density, dl []float64, keep []int,
 // flushed by c that weighs within e^−40 of the largest is refused
 // (ErrRange): float64 cannot hold both. The other densities are set as by
 // nearRow.
-func (e *emRun) farRow(t *infer.JTree, w *realWork, k, i int, x []float64) (float64, error) {
+func (e *emRun) farRow(t infer.Learner, w *realWork, k, i int, x []float64) (float64, error) {
 	nd := len(e.dens)
 	row := &w.rows[k]
 	obs := row.Obs

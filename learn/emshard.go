@@ -41,8 +41,8 @@ import (
 type EMPlan struct {
 	e    *emRun // learned variables, parents, densities; no data
 	once sync.Once
-	tree *infer.JTree // compiled on the first EStep
-	err  error        // of the compilation
+	tree infer.Learner // compiled on the first EStep
+	err  error         // of the compilation
 }
 
 // NewEMPlan returns the plan of EM (opt.Method must be EM) for m, whose
@@ -147,7 +147,7 @@ func cloneDensities(ds []*density) []*density {
 type EStep struct {
 	plan   *EMPlan
 	params *ir.Model
-	tree   *infer.JTree
+	tree   infer.Learner
 }
 
 // EStep returns the E-step from params, a model the plan's model with
@@ -156,11 +156,11 @@ func (p *EMPlan) EStep(params *ir.Model) (*EStep, error) {
 	e := p.e
 	// Compiled once, on first use: the structure is the same for every
 	// start and iteration.
-	p.once.Do(func() { p.tree, p.err = infer.Compile(e.slotted(params), infer.Options{Cancel: e.opt.Cancel}) })
+	p.once.Do(func() { p.tree, p.err = e.opt.compile(e.slotted(params)) })
 	if p.err != nil {
 		return nil, p.err
 	}
-	t, err := p.tree.WithModel(e.slotted(params))
+	t, err := p.tree.Install(e.slotted(params))
 	if err != nil {
 		return nil, err
 	}

@@ -51,34 +51,51 @@ func TestEMFarTails(t *testing.T) {
 			[]float64{-5000500499.8504854, -40.793960182151749, 0.59967559117655375, 0.40032440882344625, 0.80005409738669032, 0.19994590261330968, 0, 1,
 				333.51798822344916, 471.46517318283068, -498.09602502617443, 501.49742151892903}},
 	}
+	// The junction tree, and the brute-force engine of
+	// TestEMOnAnotherEngine.
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := loadModel(t, c.model)
-			out, rep, err := learn.Learn(m, opener(t, "d.csv", []byte(c.csv), m), learn.Options{Method: learn.EM, Init: learn.InitModel, MaxIter: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := slices.Clone(rep.Trace)
-			for _, name := range []string{"Mode", "Check"} {
-				v, _ := out.Lookup(name)
-				got = append(got, out.Factor(v.ID).Vals...)
-			}
-			for _, name := range c.reals {
-				v, _ := out.Lookup(name)
-				g := out.Gaussian(v.ID)
-				for u := range g.Mean {
-					got = append(got, g.Mean[u], g.SD[u])
-				}
-			}
-			if len(got) != len(c.want) {
-				t.Fatalf("got %v, want %v", got, c.want)
-			}
-			for k, w := range c.want {
-				if !(relDiff(got[k], w) <= 1e-10) {
-					t.Errorf("number %d: got %v, want %v (all: %v)", k, got[k], w, got)
-				}
-			}
-		})
+		for _, engine := range []string{"jt", "brute"} {
+			t.Run(c.name+"/"+engine, func(t *testing.T) {
+				farTail(t, c.model, c.csv, engine, c.reals, c.want)
+			})
+		}
+	}
+}
+
+// farTail is TestEMFarTails' case: one iteration of EM on the engine.
+func farTail(t *testing.T, model, csv, engine string, reals []string, want []float64) {
+	m := loadModel(t, model)
+	opt := learn.Options{Method: learn.EM, Init: learn.InitModel, MaxIter: 1}
+	before := bruteRows.Load()
+	if engine == "brute" {
+		opt.Inference = compileBrute
+	}
+	out, rep, err := learn.Learn(m, opener(t, "d.csv", []byte(csv), m), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if engine == "brute" && bruteRows.Load() == before {
+		t.Fatal("the learner did not run on the engine of Options.Inference")
+	}
+	got := slices.Clone(rep.Trace)
+	for _, name := range []string{"Mode", "Check"} {
+		v, _ := out.Lookup(name)
+		got = append(got, out.Factor(v.ID).Vals...)
+	}
+	for _, name := range reals {
+		v, _ := out.Lookup(name)
+		g := out.Gaussian(v.ID)
+		for u := range g.Mean {
+			got = append(got, g.Mean[u], g.SD[u])
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for k, w := range want {
+		if !(relDiff(got[k], w) <= 1e-10) {
+			t.Errorf("number %d: got %v, want %v (all: %v)", k, got[k], w, got)
+		}
 	}
 }
 

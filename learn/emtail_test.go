@@ -33,9 +33,10 @@ P(reading | Mode) = { calibrated: normal(0, 0.01)  drifting: normal(0.5, 1) }
 // before and after, and the learned tables and densities.
 func TestEMFarTails(t *testing.T) {
 	const level = "var level: real\nP(level | Mode) = { calibrated: normal(0, 1)  drifting: normal(0.5, 0.01) }\n"
-	// want: the log-likelihoods before and after, P(Mode), P(Check |
-	// Mode), then per real variable (reals) the mean and sd given
-	// calibrated, then drifting.
+	const other = "var Other: {lo, hi}\nP(Other) = [0.6, 0.4]\nvar level: real\nP(level | Mode, Other) = { calibrated, lo: normal(0, 1)  calibrated, hi: normal(0.2, 1)  drifting, lo: normal(0.5, 0.01)  drifting, hi: normal(0.5, 0.02) }\n"
+	// want: the log-likelihoods before and after, P(Mode), P(Other) if
+	// the model has it, P(Check | Mode), then per real variable (reals)
+	// the mean and sd of each configuration of its parents.
 	cases := []struct {
 		name, model, csv string
 		reals            []string
@@ -47,6 +48,12 @@ func TestEMFarTails(t *testing.T) {
 		{"two readings", tailModel + level, "Mode,Check,reading,level\n,yes,0.5,0.0001\n,no,0.5,0.0001\n,,0.5,0.0001\n,,0.01,0.45\ncalibrated,,0.02,\n,yes,,0.3\ndrifting,no,0.6,0.49\n", []string{"reading", "level"},
 			[]float64{-3740.7547428941173, -0.31720914367521579, 0.78086595836984954, 0.21913404163015046, 0.73025601502241232, 0.26974398497758768, 0, 1,
 				0.2828064780549889, 0.24120121754890368, 0.56519145670468827, 0.047648147002926101, 0.16798834268371298, 0.19306692333635801, 0.31947419136408428, 0.23337209426091544}},
+		// reading given Mode, level given Mode and Other: weighed
+		// together over both, in level's slot. Tables Mode, Other, Check.
+		{"a density's parents holding the others'", tailModel + other, "Mode,Other,Check,reading,level\n,,,0.5,0.0001\n,,yes,0.5,0.0001\n,lo,no,0.5,0.0001\n,,,0.01,0.45\ncalibrated,hi,,0.02,0.1\n,hi,yes,,0.3\ndrifting,,no,0.6,0.49\n", []string{"reading", "level"},
+			[]float64{-2810.4252034937969, -1.17868401570048, 0.65990723367795436, 0.34009276632204564, 0.40862604510858712, 0.59137395489141288, 0.73580183844212623, 0.26419816155787377, 0, 1,
+				0.23220370705154326, 0.241205564362021, 0.54168975264629978, 0.051167761389377568,
+				0.14498330444206678, 0.21022089991823657, 0.20891509577760867, 0.14800762069667589, 0.31353850433842382, 0.23518252614574078, 0.12108959954866759, 0.21122156825232408}},
 		{"far from every component", tailModel, "Mode,Check,reading\n,yes,1000\n,,-1000\n,no,3\n,,0.01\ncalibrated,,0.003\n", []string{"reading"},
 			[]float64{-5000500499.8504854, -40.793960182151749, 0.59967559117655375, 0.40032440882344625, 0.80005409738669032, 0.19994590261330968, 0, 1,
 				333.51798822344916, 471.46517318283068, -498.09602502617443, 501.49742151892903}},
@@ -78,9 +85,10 @@ func farTail(t *testing.T, model, csv, engine string, reals []string, want []flo
 		t.Fatal("the learner did not run on the engine of Options.Inference")
 	}
 	got := slices.Clone(rep.Trace)
-	for _, name := range []string{"Mode", "Check"} {
-		v, _ := out.Lookup(name)
-		got = append(got, out.Factor(v.ID).Vals...)
+	for _, name := range []string{"Mode", "Other", "Check"} {
+		if v, ok := out.Lookup(name); ok {
+			got = append(got, out.Factor(v.ID).Vals...)
+		}
 	}
 	for _, name := range reals {
 		v, _ := out.Lookup(name)

@@ -1,9 +1,12 @@
 # One EM iteration, by hand in arbitrary precision (mpmath), for
-# TestEMFarTails (emtail_test.go): a network Mode -> Check, Mode -> each
-# real variable (a normal density per state of Mode), rows whose real
-# values lie far in the tails (ln densities beyond float64's range apart).
-# Prints, per case, the log-likelihood under the model and under the
-# learned parameters, and the learned parameters.
+# TestEMFarTails (emtail_test.go): tiny networks (Mode -> Check, Mode ->
+# each real variable, a normal density per configuration of its
+# parents) and rows whose real values lie far in the tails (ln densities
+# beyond float64's range apart). Prints, per case, the log-likelihood
+# under the model and under the learned parameters, then the learned
+# tables and densities (mean, sd per configuration), in the test's order.
+import itertools
+
 import mpmath as mp
 
 mp.mp.dps = 50
@@ -15,84 +18,86 @@ def lnorm(x, m, s):
     return -((x - m) / s) ** 2 / 2 - mp.log(s) - mp.log(2 * mp.pi) / 2
 
 
-def estep(pm, pc, dens, rows):
-    """pm: P(Mode); pc[u]: P(Check | Mode=u); dens[j][u]: (mean, sd).
-    rows: (mode, check, values...), '' or None for missing."""
-    ll = mp.mpf(0)
-    resp = []
-    for row in rows:
-        mode, check, vals = row[0], row[1], row[2:]
-        lw = []
-        for u in range(2):
-            if mode is not None and mode != u:
-                lw.append(None)
-                continue
-            w = mp.log(pm[u]) if pm[u] > 0 else None
-            if w is not None and check is not None:
-                w = w + mp.log(pc[u][check]) if pc[u][check] > 0 else None
-            if w is not None:
-                for j, x in enumerate(vals):
-                    if x is not None:
-                        w += lnorm(x, *dens[j][u])
-            lw.append(w)
-        top = max(w for w in lw if w is not None)
-        z = top + mp.log(sum(mp.exp(w - top) for w in lw if w is not None))
-        ll += z
-        resp.append([mp.exp(w - z) if w is not None else mp.mpf(0) for w in lw])
-    return ll, resp
+def general(name, discrete, cpts, dens, csv):
+    """One EM iteration on any tiny network: discrete = [(name, states)],
+    cpts[name] = (parents, {parent states tuple: [p per state]}),
+    dens[name] = (parents, {parent states tuple: (mean, sd)}); csv as
+    TestEMFarTails gives it. Prints the log-likelihoods, then each table
+    and density in declaration order."""
+    lines = csv.strip().split('\n')
+    cols = lines[0].split(',')
+    rows = [dict(zip(cols, l.split(','))) for l in lines[1:]]
+    names = [n for n, _ in discrete]
+    assigns = [dict(zip(names, a)) for a in itertools.product(*[s for _, s in discrete])]
 
+    def estep(cpts, dens):
+        ll, post = mp.mpf(0), []
+        for row in rows:
+            lw = []
+            for a in assigns:
+                if any(row.get(n) and row[n] != a[n] for n in names):
+                    lw.append(None)
+                    continue
+                w = mp.mpf(0)
+                for n, (pa, t) in cpts.items():
+                    p = t[tuple(a[q] for q in pa)][[s for m, ss in discrete if m == n for s in ss].index(a[n])]
+                    if p == 0:
+                        w = None
+                        break
+                    w += mp.log(p)
+                if w is not None:
+                    for n, (pa, t) in dens.items():
+                        if row.get(n):
+                            w += lnorm(row[n], *t[tuple(a[q] for q in pa)])
+                lw.append(w)
+            top = max(w for w in lw if w is not None)
+            z = top + mp.log(sum(mp.exp(w - top) for w in lw if w is not None))
+            ll += z
+            post.append([mp.exp(w - z) if w is not None else mp.mpf(0) for w in lw])
+        return ll, post
 
-def mstep(pc, rows, resp, nreal):
-    n = len(rows)
-    pm = [sum(r[u] for r in resp) / n for u in range(2)]
-    cnt = [[mp.mpf(0)] * 2 for _ in range(2)]
-    for row, r in zip(rows, resp):
-        for u in range(2):
-            for c in range(2):
-                if row[1] is None:
-                    cnt[u][c] += r[u] * pc[u][c]
-                elif row[1] == c:
-                    cnt[u][c] += r[u]
-    npc = [[cnt[u][c] / sum(cnt[u]) for c in range(2)] for u in range(2)]
-    dens = []
-    for j in range(nreal):
-        dj = []
-        for u in range(2):
-            w = sum(r[u] for row, r in zip(rows, resp) if row[2 + j] is not None)
-            mean = sum(r[u] * mp.mpf(row[2 + j]) for row, r in zip(rows, resp) if row[2 + j] is not None) / w
-            var = sum(r[u] * (mp.mpf(row[2 + j]) - mean) ** 2 for row, r in zip(rows, resp) if row[2 + j] is not None) / w
-            dj.append((mean, mp.sqrt(var + REG)))
-        dens.append(dj)
-    return pm, npc, dens
-
-
-def run(name, pm, pc, dens, rows):
-    ll0, resp = estep(pm, pc, dens, rows)
-    pm1, pc1, dens1 = mstep(pc, rows, resp, len(dens))
-    ll1, _ = estep(pm1, pc1, dens1, rows)
-    f = lambda x: mp.nstr(x, 17, min_fixed=-mp.inf, max_fixed=mp.inf) if abs(x) < 1e15 else mp.nstr(x, 17)
+    ll0, post = estep(cpts, dens)
+    ncpts, ndens = {}, {}
+    for n, (pa, t) in cpts.items():
+        states = [ss for m, ss in discrete if m == n][0]
+        nt = {}
+        for cfg in t:
+            c = [sum(r[i] for r in post for i, a in enumerate(assigns) if tuple(a[q] for q in pa) == cfg and a[n] == s) for s in states]
+            nt[cfg] = [x / sum(c) for x in c]
+        ncpts[n] = (pa, nt)
+    for n, (pa, t) in dens.items():
+        nt = {}
+        for cfg in t:
+            ws = [(sum(r[i] for i, a in enumerate(assigns) if tuple(a[q] for q in pa) == cfg), mp.mpf(row[n])) for row, r in zip(rows, post) if row.get(n)]
+            w = sum(x for x, _ in ws)
+            mean = sum(x * v for x, v in ws) / w
+            var = sum(x * (v - mean) ** 2 for x, v in ws) / w
+            nt[cfg] = (mean, mp.sqrt(var + REG))
+        ndens[n] = (pa, nt)
+    ll1, _ = estep(ncpts, ndens)
+    f = lambda x: mp.nstr(x, 17, min_fixed=-mp.inf, max_fixed=mp.inf)
     print(name)
-    print('  ll0', f(ll0), 'll1', f(ll1))
-    print('  P(Mode)', f(pm1[0]), f(pm1[1]))
-    print('  P(Check|Mode)', f(pc1[0][0]), f(pc1[0][1]), f(pc1[1][0]), f(pc1[1][1]))
-    for j, dj in enumerate(dens1):
-        print('  real', j, ' '.join('(%s, %s)' % (f(m), f(s)) for m, s in dj))
+    print('  ', ', '.join(f(x) for x in [ll0, ll1]))
+    for n, (pa, t) in ncpts.items():
+        print('  ', ', '.join(f(x) for cfg in t for x in t[cfg]))
+    for n, (pa, t) in ndens.items():
+        print('  ', ', '.join(f(x) for cfg in t for x in t[cfg]))
 
 
-def rows(csv):
-    """The rows of a CSV text as TestEMFarTails gives it."""
-    states = [{'calibrated': 0, 'drifting': 1}, {'yes': 0, 'no': 1}]
-    out = []
-    for line in csv.strip().split('\n')[1:]:
-        cells = line.split(',')
-        out.append(tuple(states[k][c] if k < 2 and c else (c or None) for k, c in enumerate(cells)))
-    return out
-
-
-pm = [mp.mpf('0.9'), mp.mpf('0.1')]
-pc = [[mp.mpf('0.7'), mp.mpf('0.3')], [mp.mpf(0), mp.mpf(1)]]
-reading = [('0', '0.01'), ('0.5', '1')]
-level = [('0', '1'), ('0.5', '0.01')]
-run('forced', pm, pc, [reading], rows("Mode,Check,reading\n,yes,0.5\n,no,0.3\ncalibrated,,0.002\n,,0.02\ndrifting,no,0.7\n,yes,0.001\n,,0.5\n"))
-run('two', pm, pc, [reading, level], rows("Mode,Check,reading,level\n,yes,0.5,0.0001\n,no,0.5,0.0001\n,,0.5,0.0001\n,,0.01,0.45\ncalibrated,,0.02,\n,yes,,0.3\ndrifting,no,0.6,0.49\n"))
-run('every', pm, pc, [reading], rows("Mode,Check,reading\n,yes,1000\n,,-1000\n,no,3\n,,0.01\ncalibrated,,0.003\n"))
+C, D, L, H = 'calibrated', 'drifting', 'lo', 'hi'
+P = lambda *xs: [mp.mpf(x) for x in xs]
+mode = {'Mode': ((), {(): P('0.9', '0.1')}), 'Check': (('Mode',), {(C,): P('0.7', '0.3'), (D,): P(0, 1)})}
+reading = {'reading': (('Mode',), {(C,): ('0', '0.01'), (D,): ('0.5', '1')})}
+sensor = [('Mode', [C, D]), ('Check', ['yes', 'no'])]
+general('forced by a child', sensor, mode, reading,
+        "Mode,Check,reading\n,yes,0.5\n,no,0.3\ncalibrated,,0.002\n,,0.02\ndrifting,no,0.7\n,yes,0.001\n,,0.5\n")
+general('two readings', sensor, mode, {**reading, 'level': (('Mode',), {(C,): ('0', '1'), (D,): ('0.5', '0.01')})},
+        "Mode,Check,reading,level\n,yes,0.5,0.0001\n,no,0.5,0.0001\n,,0.5,0.0001\n,,0.01,0.45\ncalibrated,,0.02,\n,yes,,0.3\ndrifting,no,0.6,0.49\n")
+# reading given Mode, level given Mode and Other: far rows weighed
+# together over Mode and Other, in level's slot.
+general("a density's parents holding the others'", [('Mode', [C, D]), ('Other', [L, H]), ('Check', ['yes', 'no'])],
+        {'Mode': mode['Mode'], 'Other': ((), {(): P('0.6', '0.4')}), 'Check': mode['Check']},
+        {**reading, 'level': (('Mode', 'Other'), {(C, L): ('0', '1'), (C, H): ('0.2', '1'), (D, L): ('0.5', '0.01'), (D, H): ('0.5', '0.02')})},
+        "Mode,Other,Check,reading,level\n,,,0.5,0.0001\n,,yes,0.5,0.0001\n,lo,no,0.5,0.0001\n,,,0.01,0.45\ncalibrated,hi,,0.02,0.1\n,hi,yes,,0.3\ndrifting,,no,0.6,0.49\n")
+general('far from every component', sensor, mode, reading,
+        "Mode,Check,reading\n,yes,1000\n,,-1000\n,no,3\n,,0.01\ncalibrated,,0.003\n")

@@ -308,7 +308,8 @@ func (e *emRun) setLik(w *realWork, k int, d *density, dl []float64, keep []int,
 // others' left empty, where c is the largest L(u) + ln P(u | …), or more
 // where a configuration of tiny probability has a likelihood that much
 // larger, so that no entry exceeds e^maxLogPotential; the configurations
-// the row does not allow (probability 0 given the rest) get 0. An entry
+// the row does not allow (probability 0 given the rest, or below
+// float64's range: a posterior under e^−745 counts as 0) get 0. An entry
 // flushed by c that weighs within e^−40 of the largest is refused
 // (ErrRange): float64 cannot hold both. The other densities are set as by
 // nearRow.

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -44,6 +45,20 @@ type Options struct {
 	// Cancel, closed, stops an iterative method at the end of its
 	// iteration: the learner returns an error whose kind is ErrCanceled.
 	Cancel <-chan struct{}
+	// Inference, if not nil, makes the inference that EM and gradient
+	// ascent run on, from the model to learn with a likelihood slot over
+	// each density's parents (infer.LikelihoodSlots); nil means the
+	// junction tree (infer.CompileLearner).
+	Inference func(m *ir.Model, opt infer.Options) (infer.Learner, error)
+}
+
+// compile returns the inference of the learners for m (Inference).
+func (o *Options) compile(m *ir.Model) (infer.Learner, error) {
+	c := o.Inference
+	if c == nil {
+		c = infer.CompileLearner
+	}
+	return c(m, infer.Options{Cancel: o.Cancel})
 }
 
 // canceled reports whether Cancel is closed.

@@ -23,7 +23,7 @@ import (
 // parent configuration u, ln N(x_o; μ_u,o, Σ_u,oo), the marginal density
 // of the observed children x_o. The junction tree is compiled with a slot
 // over every density's parents (infer.LikelihoodSlots), and one
-// calibration per row (infer.JTree.ExpectLik) gives the discrete families'
+// calibration per row (infer.Learner.ExpectLik) gives the discrete families'
 // expected counts, the posterior P(u | row) of every density's parent
 // configurations and ln p(row). Rows with real values are all distinct:
 // they are cut into blocks that depend on the data only, calibrated on

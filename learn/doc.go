@@ -42,16 +42,21 @@
 // from every observed cell: a variable without a column is hidden, a
 // missing cell is summed out. The data is read once into its distinct
 // patterns of observed cells (EM streams instead, one pass over the file
-// per E-step, when they would take more than 2M cells: emstream.go); the junction tree is compiled once and each
-// iteration installs new numbers in it ([infer.JTree.WithModel]) and
-// calibrates once per pattern ([infer.JTree.Expect]), giving the expected
-// family counts and the log-likelihood. EM's M-step is the estimators
+// per E-step, when they would take more than 2M cells: emstream.go). They
+// run on an [infer.Learner] (the junction tree unless
+// [Options.Inference] gives another): compiled once, each iteration
+// installs new numbers in it ([infer.Learner.Install]) and calibrates once
+// per pattern ([infer.Learner.Expect]), giving the expected family counts
+// and the log-likelihood. EM's M-step is the estimators
 // below applied to expected counts (mle, or bayes for MAP); gradient ascent
 // moves along Σ_d P(x, u | d)/θ(x | u), scaled per row, projected on the
 // simplex, with a line search. The E-step's blocks of patterns are summed
 // in a fixed order, so results do not depend on the number of cores.
-// [Report] gives the log-likelihood trace; EM's never decreases, and a
-// decrease is reported as a bug ([ErrDecrease]).
+// EM is one loop ([EMPlan.Run]) whatever the data's source ([EMSource]):
+// the patterns in memory, a file read again per E-step, or shards whose
+// statistics ([EMStats]) merge. [Report] gives the log-likelihood trace;
+// EM's never decreases, and a decrease is reported as a bug
+// ([ErrDecrease]).
 //
 // # Estimators
 //

@@ -20,10 +20,11 @@ import (
 // missing cells and hidden variables (variables without a column).
 //
 // The data is read once into its distinct patterns of observed cells
-// (patterns.go). The junction tree is compiled once, from the starting
-// parameters; each iteration installs new numbers in it
-// (infer.JTree.WithModel) and calibrates it once per pattern
-// (infer.JTree.Expect), which gives the expected family counts
+// (patterns.go). The inference (an infer.Learner: the junction tree
+// unless Options.Inference gives another) is compiled once, from the
+// starting parameters; each iteration installs new numbers in it
+// (infer.Learner.Install) and calibrates it once per pattern
+// (infer.Learner.Expect), which gives the expected family counts
 //
 //	n̄(u, x) = Σ_rows P(parents = u, child = x | the row's observed cells)
 //
@@ -37,8 +38,14 @@ import (
 // Real variables with normal or joint normal densities given discrete
 // parents are learned in the same run (density.go, emreal.go): their rows
 // are calibrated one by one with their values as likelihoods
-// (infer.JTree.ExpectLik), and the M-step re-estimates the densities from
+// (infer.Learner.ExpectLik), and the M-step re-estimates the densities from
 // posterior-weighted statistics.
+//
+// EM's loop (iterate: E-step, M-step, the checks and the stopping rule)
+// is written once, over an EMSource: the patterns in memory (memory,
+// below), a file read again per E-step (emstream.go), or shards
+// (emshard.go, cmd/pbl-beam); its statistics are EMStats and its M-step
+// EMPlan.MStep whatever the source.
 //
 // The E-step splits the patterns into blocks whose number depends on the
 // data and the model only, calibrates the blocks on every core, and sums
@@ -102,7 +109,7 @@ type emRun struct {
 	maxIter int
 	workers int
 	start   time.Time
-	tree    *infer.JTree // the compiled structure
+	tree    infer.Learner // the compiled structure
 
 	rows     [][]int       // the patterns with a missing or hidden cell, calibrated
 	weight   []float64     // their weights
@@ -139,6 +146,7 @@ type fit struct {
 	obj       float64 // the objective at m (the log-likelihood, plus the log prior for MAP)
 	iters     int
 	converged bool
+	rows      int64 // the data's rows
 }
 
 // newEMRun sets up a run of EM or gradient ascent on m from the patterns p:
@@ -151,7 +159,10 @@ func newEMRun(m *ir.Model, p *patterns, opt Options) (*emRun, []bool, error) {
 	if cl := m.Classifier; cl != nil && cl.Kind == ir.TAN {
 		return nil, nil, modelErrorf("method %s learns the tables of a given structure, and a tan classifier's structure is learned from complete data: learn it with mle or bayes", opt.Method)
 	}
-	e := &emRun{opt: opt, m: m, p: p, start: time.Now()}
+	e := &emRun{opt: opt, m: m, p: p, start: time.Now(), maxIter: opt.MaxIter}
+	if e.maxIter <= 0 {
+		e.maxIter = DefaultEMIter
+	}
 	isLearned := make([]bool, len(m.Vars))
 	for _, v := range learnedVars(m, opt) {
 		isLearned[v] = true
@@ -226,59 +237,28 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 			}
 		}
 	}
-	var hidden []ir.VarID
-	e.hidden = make([]bool, len(m.Vars))
-	for v, x := range m.Vars {
-		if !x.Discrete() {
-			continue
-		}
-		switch {
-		case !isLearned[v] && m.Dist(ir.VarID(v)) == nil:
-			return nil, nil, modelErrorf("%s has no table, and is not among the variables to learn", ir.Quote(x.Name))
-		case len(x.States) == 0:
-			return nil, nil, modelErrorf("%s has no states: no row of the data gives it a value; declare its states", ir.Quote(x.Name))
-		}
-		if !observed[v] {
-			hidden = append(hidden, ir.VarID(v))
-			e.hidden[v] = true
-		}
+	if err := e.setHidden(isLearned, func(v ir.VarID) bool { return !observed[v] }); err != nil {
+		return nil, nil, err
 	}
 	if err := e.setFamilies(); err != nil {
 		return nil, nil, err
 	}
-	e.maxIter = opt.MaxIter
-	if e.maxIter <= 0 {
-		e.maxIter = DefaultEMIter
-		if opt.Method == Gradient {
-			e.maxIter = DefaultGradientIter
-		}
+	if opt.Method == Gradient && opt.MaxIter <= 0 {
+		e.maxIter = DefaultGradientIter
 	}
 	e.workers = opt.Workers
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
-	init := opt.Init
-	if init == InitAuto {
-		init = InitModel
-		for _, v := range hidden {
-			if isLearned[v] {
-				init = InitRandom
-			}
-		}
-		for _, d := range e.dens {
-			if d.learned && d.cur == nil {
-				init = InitRandom // densities to start from data
-			}
-		}
-	}
-	starts := max(1, opt.Restarts)
-	best, bestStart, err := bestOfStarts(starts, init, e.opt.canceled, func(r int, how Init) (*fit, error) {
+	plan := &EMPlan{e: e}
+	init := plan.Init()
+	start := func(r int, how Init) (*ir.Model, error) {
 		m0, err := e.initial(how, r)
 		if err != nil {
 			return nil, err
 		}
 		if e.tree == nil {
-			e.tree, err = infer.Compile(e.slotted(m0), infer.Options{Cancel: opt.Cancel})
+			e.tree, err = e.opt.compile(e.slotted(m0))
 			if errors.Is(err, infer.ErrCanceled) {
 				return nil, ErrCanceled
 			}
@@ -287,27 +267,70 @@ func learnIterative(m *ir.Model, p *patterns, opt Options) (*ir.Model, *Report, 
 			}
 			e.allocate()
 		}
-		if opt.Method == Gradient {
-			return e.gradient(m0, r, starts)
-		}
-		return e.em(m0, r, starts)
-	})
+		return m0, nil
+	}
+	var best *fit
+	var bestStart int
+	if opt.Method == Gradient {
+		best, bestStart, err = bestOfStarts(max(1, opt.Restarts), init, e.opt.canceled, func(r int, how Init) (*fit, error) {
+			m0, err := start(r, how)
+			if err != nil {
+				return nil, err
+			}
+			return e.gradient(m0, r, max(1, opt.Restarts))
+		})
+	} else {
+		best, bestStart, err = plan.fit(memory{e}, init, start)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	rep := &Report{
-		Rows:       p.n,
+	rep := e.report(best, bestStart, init)
+	rep.Patterns = len(p.rows) + p.real.n()
+	return best.m, rep, nil
+}
+
+// setHidden checks that every discrete variable of e's model has a table
+// or is learned (isLearned), and has states, and sets e.hidden: the
+// discrete variables hidden(v) says no row observes.
+func (e *emRun) setHidden(isLearned []bool, hidden func(v ir.VarID) bool) error {
+	m := e.m
+	e.hidden = make([]bool, len(m.Vars))
+	for v, x := range m.Vars {
+		if !x.Discrete() {
+			continue
+		}
+		switch {
+		case !isLearned[v] && m.Dist(ir.VarID(v)) == nil:
+			return modelErrorf("%s has no table, and is not among the variables to learn", ir.Quote(x.Name))
+		case len(x.States) == 0:
+			return modelErrorf("%s has no states: no row of the data gives it a value; declare its states", ir.Quote(x.Name))
+		}
+		e.hidden[v] = hidden(ir.VarID(v))
+	}
+	return nil
+}
+
+// report returns the report of an iterative run whose first start was
+// made by init, which kept the fit best of start bestStart.
+func (e *emRun) report(best *fit, bestStart int, init Init) *Report {
+	var hidden []ir.VarID
+	for v, h := range e.hidden {
+		if h {
+			hidden = append(hidden, ir.VarID(v))
+		}
+	}
+	return &Report{
+		Rows:       int(best.rows),
 		LogLik:     best.trace[len(best.trace)-1],
 		Iterations: best.iters,
 		Converged:  best.converged,
-		Restarts:   starts,
+		Restarts:   max(1, e.opt.Restarts),
 		Best:       bestStart,
 		Trace:      best.trace,
-		Patterns:   len(p.rows) + p.real.n(),
 		Hidden:     hidden,
 		Init:       init,
 	}
-	return best.m, rep, nil
 }
 
 // impossibleRow is the error of a data row of probability 0.
@@ -501,7 +524,7 @@ func (e *emRun) tables() [][]float64 {
 // expected family counts and returns the log-likelihood. A wholly
 // observed pattern needs no inference: its counts are its own entries and
 // its probability the product of its entries.
-func (e *emRun) expect(t *infer.JTree, m *ir.Model) (float64, error) {
+func (e *emRun) expect(t infer.Learner, m *ir.Model) (float64, error) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	if err := e.prepareDensities(m); err != nil {
@@ -599,7 +622,7 @@ func entryOf(f *ir.Factor, row []int) int {
 
 // impossible returns the error of the first row of block b of probability
 // 0 under t.
-func (e *emRun) impossible(t *infer.JTree, b int) error {
+func (e *emRun) impossible(t infer.Learner, b int) error {
 	none := make([][]float64, len(e.m.Vars))
 	for p := e.blocks[b][0]; p < e.blocks[b][1]; p++ {
 		var st infer.ExpectStats
@@ -664,34 +687,72 @@ func (e *emRun) logPrior(m *ir.Model) float64 {
 // objective returns the log-likelihood ll at m plus its log prior.
 func (e *emRun) objective(m *ir.Model, ll float64) float64 { return ll + e.logPrior(m) }
 
-// em runs EM from m0, start r of starts.
-func (e *emRun) em(m0 *ir.Model, r, starts int) (*fit, error) {
-	cur := m0
-	t, err := e.tree.WithModel(e.slotted(cur))
+// expectAt runs the E-step at m on the tree (expect).
+func (e *emRun) expectAt(m *ir.Model) (float64, error) {
+	t, err := e.tree.Install(e.slotted(m))
+	if err != nil {
+		return 0, err
+	}
+	return e.expect(t, m)
+}
+
+// memory is the in-memory learner's data as an EMSource: the patterns of
+// its run, calibrated on its tree. The statistics it returns are the
+// run's own tables, overwritten by the next E-step.
+type memory struct{ e *emRun }
+
+func (s memory) Expect(params *ir.Model) (*EMStats, error) {
+	e := s.e
+	ll, err := e.expectAt(params)
 	if err != nil {
 		return nil, err
 	}
-	ll, err := e.expect(t, cur)
-	if err != nil {
-		return nil, err
+	st := &EMStats{Rows: int64(e.p.n), LogLik: ll, Counts: make([][]float64, len(e.learned)), Dens: e.dstats}
+	for i, v := range e.learned {
+		st.Counts[i] = e.total[v]
 	}
-	f := &fit{m: cur, trace: []float64{ll}, obj: e.objective(cur, ll)}
-	for it := 1; it <= e.maxIter; it++ {
-		next, err := e.mstep()
+	return st, nil
+}
+
+// fit runs EM's starts on the data src, start making each start's
+// parameters (start r, the first by init, the others random), and returns
+// the fit of the highest objective and its start.
+func (p *EMPlan) fit(src EMSource, init Init, start func(r int, how Init) (*ir.Model, error)) (*fit, int, error) {
+	starts := max(1, p.e.opt.Restarts)
+	return bestOfStarts(starts, init, p.e.opt.canceled, func(r int, how Init) (*fit, error) {
+		m0, err := start(r, how)
 		if err != nil {
 			return nil, err
 		}
-		if t, err = e.tree.WithModel(e.slotted(next)); err != nil {
+		return p.iterate(src, m0, r, starts)
+	})
+}
+
+// iterate runs EM on src from m0, start r of starts: E-step, M-step,
+// until the run converges (Options.Tol), MaxIter iterations, or
+// Options.Cancel. The objective never decreases (Theorem 24.3): a
+// decrease beyond rounding is ErrDecrease.
+func (p *EMPlan) iterate(src EMSource, m0 *ir.Model, r, starts int) (*fit, error) {
+	e := p.e
+	st, err := src.Expect(m0)
+	if err != nil {
+		return nil, err
+	}
+	f := &fit{m: m0, trace: []float64{st.LogLik}, obj: p.Objective(m0, st), rows: st.Rows}
+	for it := 1; it <= e.maxIter; it++ {
+		next, err := p.MStep(f.m, st)
+		if err != nil {
 			return nil, err
 		}
-		if ll, err = e.expect(t, next); err != nil {
+		if st, err = src.Expect(next); err != nil {
 			return nil, err
 		}
-		obj := e.objective(next, ll)
+		obj := p.Objective(next, st)
 		if obj < f.obj-1e-9*max(1, math.Abs(f.obj)) {
 			return nil, fmt.Errorf("%w from %s to %s at iteration %d: this is a bug in pbl, please report it", ErrDecrease, ir.FormatFloat(f.obj), ir.FormatFloat(obj), it)
 		}
-		if done, err := e.advance(f, next, obj, ll, it, r, starts); done || err != nil {
+		f.rows = st.Rows
+		if done, err := e.advance(f, next, obj, st.LogLik, it, r, starts); done || err != nil {
 			return f, err
 		}
 	}
@@ -714,7 +775,7 @@ func (e *emRun) advance(f *fit, m *ir.Model, obj, ll float64, it, r, starts int)
 	}
 	f.m, f.obj, f.iters = m, obj, it
 	f.trace = append(f.trace, ll)
-	e.progress(r, starts, it, ll)
+	e.progress(f, r, starts, it, ll)
 	if converged {
 		f.converged = true
 		return true, nil
@@ -821,8 +882,8 @@ func ParamStep(a, b *ir.Model) float64 {
 }
 
 // progress reports an iteration.
-func (e *emRun) progress(r, starts, it int, ll float64) {
+func (e *emRun) progress(f *fit, r, starts, it int, ll float64) {
 	if e.opt.Progress != nil {
-		e.opt.Progress(Progress{Start: r + 1, Starts: starts, Iteration: it, LogLik: ll, Rows: e.p.n, Seconds: time.Since(e.start).Seconds()})
+		e.opt.Progress(Progress{Start: r + 1, Starts: starts, Iteration: it, LogLik: ll, Rows: int(f.rows), Seconds: time.Since(e.start).Seconds()})
 	}
 }

@@ -13,7 +13,7 @@ import (
 // the densities' part of an EM run (see density.go for the method).
 
 // realChunk is the number of rows of a real block handed to
-// infer.JTree.ExpectLik at once (the buffers of their likelihoods and
+// infer.Learner.ExpectLik at once (the buffers of their likelihoods and
 // posteriors).
 const realChunk = 256
 
@@ -155,7 +155,7 @@ func (e *emRun) rowErr(i int, format string, args ...any) error {
 // expectReal runs the E-step on real block b on t: its expected family
 // counts, its densities' statistics, its log-likelihood, its first
 // impossible row or its error.
-func (e *emRun) expectReal(t *infer.JTree, b int) {
+func (e *emRun) expectReal(t infer.Learner, b int) {
 	w := e.rwork[b]
 	lo, hi := e.rblocks[b][0], e.rblocks[b][1]
 	for _, a := range e.racc[b] {
@@ -174,62 +174,13 @@ func (e *emRun) expectReal(t *infer.JTree, b int) {
 			k := i - c0
 			x := e.p.real.vals[i*nr : (i+1)*nr]
 			rows[k].Obs, rows[k].Weight = e.p.real.obs[i], 1
-			scale := 0.0
-			for di, d := range e.dens {
-				dl := w.dl[:d.nconf]
-				shift, seen, err := d.logDensities(x, dl, w.buf)
-				if err != nil {
-					e.rerr[b] = e.rowErr(i, "the density of %s: %v", e.m.NameList(d.children, 3), err)
-					return
-				}
-				w.seen[k*nd+di] = seen
-				if d.slot >= 0 {
-					rows[k].Lik[d.slot] = nil
-				}
-				if !seen {
-					continue
-				}
-				if d.learned && d.joint {
-					for ci, c := range d.col {
-						if math.IsNaN(x[c]) {
-							e.rerr[b] = e.rowErr(i, "%s is missing, and the row gives other variables of the joint density of %s: pbl learns a joint density from rows that give all of its variables or none (fill in the cell, or empty the others)",
-								ir.Quote(e.m.Vars[d.children[ci]].Name), e.m.NameList(d.children, 3))
-							return
-						}
-					}
-				}
-				// Scaled by the largest entry the row's observed parents
-				// allow: far in a density's tails the others may lie more
-				// than float64 holds above it (x = 0.5 with Mode =
-				// calibrated, normal(0, 0.01), beside normal(0.5, 1)).
-				keep := allowedConfigs(e.m, d.parents, rows[k].Obs)
-				top := math.Inf(-1)
-				for _, u := range keep {
-					top = max(top, dl[u])
-				}
-				if math.IsInf(top, -1) && len(keep) > 0 {
-					// Every configuration allowed is beyond float64 from the
-					// nearest of all: compare them among themselves.
-					_, l, sh, err := ir.LogDensitiesAt(d.cur, d.observed(x), keep)
-					if err != nil {
-						e.rerr[b] = e.rowErr(i, "the density of %s: %v", e.m.NameList(d.children, 3), err)
-						return
-					}
-					copy(dl, l)
-					shift = sh
-					for _, u := range keep {
-						top = max(top, dl[u])
-					}
-				}
-				scale += shift + top
-				if d.slot >= 0 {
-					l := w.lik[k][d.slot]
-					clear(l)
-					for _, u := range keep {
-						l[u] = math.Exp(dl[u] - top)
-					}
-					rows[k].Lik[d.slot] = l
-				}
+			scale, far, err := e.nearRow(w, k, i, x)
+			if err == nil && far {
+				scale, err = e.farRow(t, w, k, i, x)
+			}
+			if err != nil {
+				e.rerr[b] = err
+				return
 			}
 			w.scale[k] = scale
 		}
@@ -260,6 +211,298 @@ func (e *emRun) expectReal(t *infer.JTree, b int) {
 		}
 	}
 	e.rll[b] = ll
+}
+
+// nearLog is the span, in nats, of the log-likelihoods a row's
+// likelihood over a density's parents holds relative to its largest
+// without flushing an entry below float64's normal range (e^−690 ≈
+// 3e−300), as infer/real.go's potentials do; maxLogPotential is the
+// largest ln of an entry of a far row's likelihood (see farRow).
+const (
+	nearLog         = 690
+	maxLogPotential = 700
+)
+
+// logLik writes into dl the log-likelihoods of real row i (values x)
+// under the density d, per configuration of its parents, less the
+// returned shift, and reports whether the row gives a value to one of its
+// children. A learned joint density must have all of its children or
+// none.
+func (e *emRun) logLik(i int, d *density, x, dl, buf []float64) (float64, bool, error) {
+	shift, seen, err := d.logDensities(x, dl, buf)
+	if err != nil {
+		return 0, false, e.rowErr(i, "the density of %s: %v", e.m.NameList(d.children, 3), err)
+	}
+	if seen && d.learned && d.joint {
+		for ci, c := range d.col {
+			if math.IsNaN(x[c]) {
+				return 0, false, e.rowErr(i, "%s is missing, and the row gives other variables of the joint density of %s: pbl learns a joint density from rows that give all of its variables or none (fill in the cell, or empty the others)",
+					ir.Quote(e.m.Vars[d.children[ci]].Name), e.m.NameList(d.children, 3))
+			}
+		}
+	}
+	return shift, seen, nil
+}
+
+// nearRow sets the likelihoods of row k of w (real row i, values x) and
+// returns its scale, the ln of the factor they were divided by: each
+// density's likelihood is scaled by its largest entry over the parent
+// configurations the row's observed parents allow, and the others are 0.
+// It reports far, and sets nothing, when a density's log-likelihoods over
+// those configurations span more than nearLog: entries that the rest of
+// the row (a discrete child that forces the parent, another density)
+// may make the only ones that matter would be flushed (farRow).
+func (e *emRun) nearRow(w *realWork, k, i int, x []float64) (scale float64, far bool, err error) {
+	nd := len(e.dens)
+	row := &w.rows[k]
+	for di, d := range e.dens {
+		dl := w.dl[:d.nconf]
+		shift, seen, err := e.logLik(i, d, x, dl, w.buf)
+		if err != nil {
+			return 0, false, err
+		}
+		w.seen[k*nd+di] = seen
+		if d.slot >= 0 {
+			row.Lik[d.slot] = nil
+		}
+		if !seen {
+			continue
+		}
+		keep := allowedConfigs(e.m, d.parents, row.Obs)
+		top, low := math.Inf(-1), math.Inf(1)
+		for _, u := range keep {
+			top, low = max(top, dl[u]), min(low, dl[u])
+		}
+		if !(top-low <= nearLog) {
+			return 0, true, nil // also −Inf: a difference beyond float64
+		}
+		scale += shift + e.setLik(w, k, d, dl, keep, top)
+	}
+	return scale, false, nil
+}
+
+// setLik sets d's likelihood in row k of w to exp(dl − top) over the
+// configurations keep, 0 elsewhere, and returns top.
+func (e *emRun) setLik(w *realWork, k int, d *density, dl []float64, keep []int, top float64) float64 {
+	if d.slot < 0 {
+		return top
+	}
+	l := w.lik[k][d.slot]
+	clear(l)
+	for _, u := range keep {
+		l[u] = math.Exp(dl[u] - top)
+	}
+	w.rows[k].Lik[d.slot] = l
+	return top
+}
+
+// farRow sets the likelihoods of row k of w (real row i, values x), some
+// of whose densities are far (nearRow), and returns its scale. It weighs
+// them as infer/real.go does a query's real evidence far in its tails:
+// the far densities and those that share a missing parent with one
+// (transitively) are summed, in log space, into one log-likelihood L over
+// the parents of one of them that has every missing parent of the group
+// (else the row is refused: ErrRange), and weighed with ln P(u | the
+// row's discrete cells and other densities), from one calibration without
+// them. The likelihood exp(L(u) − c) is set in that density's slot, the
+// others' left empty, where c is the largest L(u) + ln P(u | …), or more
+// where a configuration of tiny probability has a likelihood that much
+// larger, so that no entry exceeds e^maxLogPotential; the configurations
+// the row does not allow (probability 0 given the rest, or below
+// float64's range: a posterior under e^−745 counts as 0) get 0. An entry
+// flushed by c that weighs within e^−40 of the largest is refused
+// (ErrRange): float64 cannot hold both. The other densities are set as by
+// nearRow.
+func (e *emRun) farRow(t infer.Learner, w *realWork, k, i int, x []float64) (float64, error) {
+	nd := len(e.dens)
+	row := &w.rows[k]
+	obs := row.Obs
+	dl := make([][]float64, nd)
+	shift := make([]float64, nd)
+	join := make([]bool, nd)
+	for di, d := range e.dens {
+		if d.slot >= 0 {
+			row.Lik[d.slot] = nil
+		}
+		l := make([]float64, d.nconf)
+		sh, seen, err := e.logLik(i, d, x, l, w.buf)
+		if err != nil {
+			return 0, err
+		}
+		w.seen[k*nd+di] = seen
+		if !seen {
+			continue
+		}
+		dl[di], shift[di] = l, sh
+		top, low := math.Inf(-1), math.Inf(1)
+		for _, u := range allowedConfigs(e.m, d.parents, obs) {
+			top, low = max(top, l[u]), min(low, l[u])
+		}
+		join[di] = !(top-low <= nearLog)
+	}
+	for changed := true; changed; {
+		changed = false
+		for di, d := range e.dens {
+			if join[di] || dl[di] == nil {
+				continue
+			}
+			for dj, o := range e.dens {
+				if join[dj] && sharesMissing(d.parents, o.parents, obs) {
+					join[di], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	scale := 0.0
+	var group []int
+	var missing []ir.VarID
+	for di, d := range e.dens {
+		switch {
+		case dl[di] == nil:
+		case join[di]:
+			group = append(group, di)
+			for _, p := range d.parents {
+				if obs[p] < 0 && !slices.Contains(missing, p) {
+					missing = append(missing, p)
+				}
+			}
+		default:
+			keep := allowedConfigs(e.m, d.parents, obs)
+			top := math.Inf(-1)
+			for _, u := range keep {
+				top = max(top, dl[di][u])
+			}
+			scale += shift[di] + e.setLik(w, k, d, dl[di], keep, top)
+		}
+	}
+	// The member whose parents hold the group's missing parents, the
+	// smallest.
+	gi := -1
+	for _, di := range group {
+		d := e.dens[di]
+		if !slices.ContainsFunc(missing, func(p ir.VarID) bool { return !slices.Contains(d.parents, p) }) && (gi < 0 || d.nconf < e.dens[gi].nconf) {
+			gi = di
+		}
+	}
+	if gi < 0 {
+		return 0, &ir.Error{Pos: ir.Pos{File: e.p.file, Line: e.p.real.line[i]}, Err: infer.ErrRange,
+			Msg: fmt.Sprintf("the real values of the row lie so far in the tails of the densities of %s that their likelihoods must be weighed together over %s, which no one density's parents hold: pbl cannot learn from this row (give one of them a value, or leave the row out)",
+				e.densNames(group), e.m.NameList(missing, 5))}
+	}
+	g := e.dens[gi]
+	post := make([]float64, g.nconf)
+	posts := make([][]float64, len(e.scopes))
+	posts[g.slot] = post
+	lp := []float64{0}
+	st, err := t.ExpectLik([]infer.LikRow{*row}, make([][]float64, len(e.m.Vars)), [][][]float64{posts}, lp)
+	if err != nil {
+		return 0, err
+	}
+	lik := w.lik[k][g.slot]
+	clear(lik)
+	row.Lik[g.slot] = lik
+	if st.Impossible > 0 {
+		return scale, nil // impossible whatever the group's likelihoods: 0 in the slot says so
+	}
+	// entry[j][u]: member j's configuration at g's configuration u.
+	entry := make([][]int, len(group))
+	a := slices.Clone(obs)
+	for j, di := range group {
+		d := e.dens[di]
+		entry[j] = make([]int, g.nconf)
+		for u := range g.nconf {
+			configState(e.m, g.parents, u, a)
+			idx := 0
+			for _, p := range d.parents {
+				idx = idx*len(e.m.Vars[p].States) + a[p]
+			}
+			entry[j][u] = idx
+		}
+	}
+	L := make([]float64, g.nconf)
+	sum := func() bool {
+		lost := false
+		for u := range g.nconf {
+			L[u] = 0
+			for j, di := range group {
+				L[u] += dl[di][entry[j][u]]
+			}
+			lost = lost || post[u] > 0 && math.IsInf(L[u], -1)
+		}
+		return lost
+	}
+	if sum() {
+		// Differences beyond float64 (x = 1e300): each member again, over
+		// the configurations the row allows.
+		for j, di := range group {
+			var keep []int
+			for u, p := range post {
+				if p > 0 {
+					keep = append(keep, entry[j][u])
+				}
+			}
+			slices.Sort(keep)
+			keep = slices.Compact(keep)
+			var err error
+			d := e.dens[di]
+			if _, dl[di], shift[di], err = ir.LogDensitiesAt(d.cur, d.observed(x), keep); err != nil {
+				return 0, e.rowErr(i, "the density of %s: %v", e.m.NameList(d.children, 3), err)
+			}
+		}
+		sum()
+	}
+	wt, top := math.Inf(-1), math.Inf(-1)
+	for u, p := range post {
+		if p > 0 {
+			wt, top = max(wt, L[u]+math.Log(p)), max(top, L[u])
+		}
+	}
+	c := max(wt, top-maxLogPotential)
+	for u, p := range post {
+		if p == 0 {
+			continue
+		}
+		if math.IsInf(top, -1) || L[u]-c < -nearLog && L[u]+math.Log(p) > wt-40 {
+			return 0, &ir.Error{Pos: ir.Pos{File: e.p.file, Line: e.p.real.line[i]}, Err: infer.ErrRange,
+				Msg: fmt.Sprintf("the real values of the row lie too far in the tails of the densities of %s to be weighed against the probabilities of their parents in float64", e.densNames(group))}
+		}
+		lik[u] = math.Exp(L[u] - c)
+	}
+	for _, di := range group {
+		scale += shift[di]
+	}
+	return scale + c, nil
+}
+
+// densNames names the children of the densities ds.
+func (e *emRun) densNames(ds []int) string {
+	var vs []ir.VarID
+	for _, di := range ds {
+		vs = append(vs, e.dens[di].children...)
+	}
+	return e.m.NameList(vs, 5)
+}
+
+// sharesMissing reports whether a and b have a parent in common that the
+// row's cells obs leave missing.
+func sharesMissing(a, b []ir.VarID, obs []int) bool {
+	for _, v := range a {
+		if obs[v] < 0 && slices.Contains(b, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// configState writes into a (states by VarID) the states of parents in
+// their configuration u (row-major).
+func configState(m *ir.Model, parents []ir.VarID, u int, a []int) {
+	for k := len(parents) - 1; k >= 0; k-- {
+		c := len(m.Vars[parents[k]].States)
+		a[parents[k]] = u % c
+		u /= c
+	}
 }
 
 // sumReal sums the real blocks' results in block order: it returns their

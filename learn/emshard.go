@@ -25,6 +25,10 @@ import (
 // M-step is the local learner's, so an iteration from the same parameters
 // gives the local learner's parameters to the same precision.
 //
+// The loop over iterations and starts is EMPlan.Run's, the one EM loop
+// (em.go's iterate): the shards are its EMSource, an E-step over them
+// the merged statistics.
+//
 // What the local learner learns from the whole data before it starts,
 // the plan takes as given: the open variables' states (settled with
 // data.ScanStates and data.MergeStates), the columns (a variable without
@@ -37,8 +41,8 @@ import (
 type EMPlan struct {
 	e    *emRun // learned variables, parents, densities; no data
 	once sync.Once
-	tree *infer.JTree // compiled on the first EStep
-	err  error        // of the compilation
+	tree infer.Learner // compiled on the first EStep
+	err  error         // of the compilation
 }
 
 // NewEMPlan returns the plan of EM (opt.Method must be EM) for m, whose
@@ -64,19 +68,8 @@ func NewEMPlan(m *ir.Model, cols []ir.VarID, opt Options) (*EMPlan, error) {
 		return nil, err
 	}
 	e.workers = 1
-	m = e.m
-	e.hidden = make([]bool, len(m.Vars))
-	for v, x := range m.Vars {
-		if !x.Discrete() {
-			continue
-		}
-		switch {
-		case !isLearned[v] && m.Dist(ir.VarID(v)) == nil:
-			return nil, modelErrorf("%s has no table, and is not among the variables to learn", ir.Quote(x.Name))
-		case len(x.States) == 0:
-			return nil, modelErrorf("%s has no states: no row of the data gives it a value; declare its states", ir.Quote(x.Name))
-		}
-		e.hidden[v] = !slices.Contains(cols, ir.VarID(v))
+	if err := e.setHidden(isLearned, func(v ir.VarID) bool { return !slices.Contains(cols, v) }); err != nil {
+		return nil, err
 	}
 	if err := e.setFamilies(); err != nil {
 		return nil, err
@@ -154,7 +147,7 @@ func cloneDensities(ds []*density) []*density {
 type EStep struct {
 	plan   *EMPlan
 	params *ir.Model
-	tree   *infer.JTree
+	tree   infer.Learner
 }
 
 // EStep returns the E-step from params, a model the plan's model with
@@ -163,11 +156,11 @@ func (p *EMPlan) EStep(params *ir.Model) (*EStep, error) {
 	e := p.e
 	// Compiled once, on first use: the structure is the same for every
 	// start and iteration.
-	p.once.Do(func() { p.tree, p.err = infer.Compile(e.slotted(params), infer.Options{Cancel: e.opt.Cancel}) })
+	p.once.Do(func() { p.tree, p.err = e.opt.compile(e.slotted(params)) })
 	if p.err != nil {
 		return nil, p.err
 	}
-	t, err := p.tree.WithModel(e.slotted(params))
+	t, err := p.tree.Install(e.slotted(params))
 	if err != nil {
 		return nil, err
 	}
@@ -177,6 +170,32 @@ func (p *EMPlan) EStep(params *ir.Model) (*EStep, error) {
 		}
 	}
 	return &EStep{plan: p, params: params, tree: t}, nil
+}
+
+// EMSource is the data of an EM run as its E-step reads it: in memory
+// (the distinct rows, calibrated once per pattern), a file read again at
+// every iteration, or shards whose statistics are merged (a Beam
+// pipeline). [EMPlan.Run] iterates on it.
+type EMSource interface {
+	// Expect returns the statistics of the E-step from params (the
+	// plan's model with learned numbers: a start's or MStep's) over every
+	// row of the data.
+	Expect(params *ir.Model) (*EMStats, error)
+}
+
+// Run runs EM on the data src as the local learner does: Options.Restarts
+// starts (start r from Start(r, sample)), each iterated until it
+// converges (Options.Tol: Converged), MaxIter iterations (DefaultEMIter
+// when 0) or Options.Cancel; an iteration that decreases the objective
+// beyond rounding is ErrDecrease. It returns the parameters of the
+// highest objective and their report.
+func (p *EMPlan) Run(src EMSource, sample *data.Batch) (*ir.Model, *Report, error) {
+	init := p.Init()
+	best, bestStart, err := p.fit(src, init, func(r int, _ Init) (*ir.Model, error) { return p.Start(r, sample) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return best.m, p.e.report(best, bestStart, init), nil
 }
 
 // EMStats are the statistics of an EM iteration over some rows: sums over

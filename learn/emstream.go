@@ -2,7 +2,6 @@ package learn
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"time"
@@ -19,7 +18,8 @@ import (
 // maxPatternCells cells of patterns, Learn streams instead: each iteration
 // reads the file again, its E-step's statistics computed per batch on
 // every core (EMPlan, emshard.go) and merged, so memory does not grow
-// with the data. The iterations, the restarts, the stopping rule, the
+// with the data. The file is an EMSource, iterated by the one EM loop
+// (EMPlan.Run): the iterations, the restarts, the stopping rule, the
 // checks and the report are the in-memory learner's; the numbers agree
 // with it to rounding (the sums are in another order: about 1e-15
 // relative, not to the last bit).
@@ -83,38 +83,13 @@ func learnStream(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt 
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &stream{plan: plan, open: open, opt: opt, start: start}
-	starts := max(1, opt.Restarts)
-	init := plan.Init()
-	best, bestStart, err := bestOfStarts(starts, init, s.opt.canceled, func(k int, _ Init) (*fit, error) {
-		m0, err := plan.Start(k, sample)
-		if err != nil {
-			return nil, err
-		}
-		return s.em(m0, k, starts)
-	})
+	plan.e.start = start
+	out, rep, err := plan.Run(&stream{plan: plan, open: open}, sample)
 	if err != nil {
 		return nil, nil, err
 	}
-	var hidden []ir.VarID
-	for v, h := range plan.e.hidden {
-		if h {
-			hidden = append(hidden, ir.VarID(v))
-		}
-	}
-	rep := &Report{
-		Rows:       int(s.rows),
-		LogLik:     best.trace[len(best.trace)-1],
-		Iterations: best.iters,
-		Converged:  best.converged,
-		Restarts:   starts,
-		Best:       bestStart,
-		Trace:      best.trace,
-		Hidden:     hidden,
-		Init:       init,
-		Seconds:    time.Since(start).Seconds(),
-	}
-	return best.m, rep, nil
+	rep.Seconds = time.Since(start).Seconds()
+	return out, rep, nil
 }
 
 // hasOpen reports whether one of cols is an open variable of m.
@@ -127,17 +102,15 @@ func hasOpen(m *ir.Model, cols []ir.VarID) bool {
 	return false
 }
 
-// stream is a streaming EM run.
+// stream is the data of a streaming EM run as an EMSource: the file,
+// opened again for every E-step.
 type stream struct {
-	plan  *EMPlan
-	open  func(m *ir.Model) (*data.Reader, error)
-	opt   Options
-	start time.Time
-	rows  int64
+	plan *EMPlan
+	open func(m *ir.Model) (*data.Reader, error)
 }
 
-// expect runs the E-step from params over the whole data, on every core.
-func (s *stream) expect(params *ir.Model) (*EMStats, error) {
+// Expect runs the E-step from params over the whole data, on every core.
+func (s *stream) Expect(params *ir.Model) (*EMStats, error) {
 	es, err := s.plan.EStep(params)
 	if err != nil {
 		return nil, err
@@ -160,52 +133,8 @@ func (s *stream) expect(params *ir.Model) (*EMStats, error) {
 	if parts[0].Rows == 0 {
 		return nil, ErrNoRows
 	}
-	s.rows = parts[0].Rows
 	if math.IsNaN(parts[0].LogLik) {
 		return nil, errors.New("learn: the log-likelihood is not a number")
 	}
 	return parts[0], nil
-}
-
-// em runs EM from m0, start k of starts, as emRun.em does.
-func (s *stream) em(m0 *ir.Model, k, starts int) (*fit, error) {
-	st, err := s.expect(m0)
-	if err != nil {
-		return nil, err
-	}
-	cur := m0
-	f := &fit{m: cur, trace: []float64{st.LogLik}, obj: s.plan.Objective(cur, st)}
-	maxIter := s.opt.MaxIter
-	if maxIter <= 0 {
-		maxIter = DefaultEMIter
-	}
-	for it := 1; it <= maxIter; it++ {
-		next, err := s.plan.MStep(cur, st)
-		if err != nil {
-			return nil, err
-		}
-		if st, err = s.expect(next); err != nil {
-			return nil, err
-		}
-		prev := cur
-		cur = next
-		obj := s.plan.Objective(next, st)
-		if obj < f.obj-1e-9*max(1, math.Abs(f.obj)) {
-			return nil, fmt.Errorf("%w from %s to %s at iteration %d: this is a bug in pbl, please report it", ErrDecrease, ir.FormatFloat(f.obj), ir.FormatFloat(obj), it)
-		}
-		converged := Converged(s.opt.Tol, prev, next, f.obj, obj)
-		f.m, f.obj, f.iters = next, obj, it
-		f.trace = append(f.trace, st.LogLik)
-		if s.opt.Progress != nil {
-			s.opt.Progress(Progress{Start: k + 1, Starts: starts, Iteration: it, LogLik: st.LogLik, Rows: int(s.rows), Seconds: time.Since(s.start).Seconds()})
-		}
-		if converged {
-			f.converged = true
-			return f, nil
-		}
-		if s.opt.canceled() {
-			return f, ErrCanceled
-		}
-	}
-	return f, nil
 }

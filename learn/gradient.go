@@ -50,15 +50,11 @@ const maxHalvings = 60
 // gradient runs gradient ascent from m0, start r of starts.
 func (e *emRun) gradient(m0 *ir.Model, r, starts int) (*fit, error) {
 	cur := m0
-	t, err := e.tree.WithModel(e.slotted(cur))
+	ll, err := e.expectAt(cur)
 	if err != nil {
 		return nil, err
 	}
-	ll, err := e.expect(t, cur)
-	if err != nil {
-		return nil, err
-	}
-	f := &fit{m: cur, trace: []float64{ll}, obj: ll}
+	f := &fit{m: cur, trace: []float64{ll}, obj: ll, rows: int64(e.p.n)}
 	eta := e.opt.Eta
 	if eta <= 0 {
 		eta = DefaultEta
@@ -125,11 +121,7 @@ func (e *emRun) search(cur *ir.Model, grad [][]float64, ll float64, eta *float64
 		if err != nil || !moved {
 			return nil, 0, moved, err
 		}
-		t, err := e.tree.WithModel(e.slotted(next))
-		if err != nil {
-			return nil, 0, true, err
-		}
-		nll, err := e.expect(t, next)
+		nll, err := e.expectAt(next)
 		return next, nll, true, err
 	}
 	for range maxHalvings {

@@ -2,7 +2,6 @@ package learn
 
 import (
 	"encoding/binary"
-	"io"
 	"math"
 
 	"github.com/pbl-lang/pbl/data"
@@ -145,18 +144,6 @@ func densityVars(m *ir.Model) []ir.VarID {
 
 // readPatterns reads every row of r into patterns for m.
 func readPatterns(r *data.Reader, m *ir.Model) (*patterns, error) {
-	p := newPatterns(len(m.Vars))
-	p.reals = densityVars(m)
-	p.file = r.File()
-	b := r.NewBatch(batchRows)
-	for {
-		err := r.Read(b)
-		p.add(b)
-		if err == io.EOF {
-			return p, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	p, _, err := readPatternsUpTo(r, m, math.MaxInt)
+	return p, err
 }

@@ -455,67 +455,39 @@ func (l *learner) em(ctx context.Context, m *ir.Model, first *data.Batch) (*ir.M
 	if err != nil {
 		return nil, nil, err
 	}
-	m = plan.Model()
-	maxIter := l.opt.MaxIter
-	if maxIter <= 0 {
-		maxIter = learn.DefaultEMIter
+	src := &shardSource{ctx: ctx, l: l, m: plan.Model(), j: &job{Kind: "counts", Counts: countJob{Opt: l.opt, Cols: first.Vars}}}
+	out, rep, err := plan.Run(src, first)
+	if err != nil {
+		return nil, nil, err
 	}
-	j := &job{Kind: "counts", Counts: countJob{Opt: l.opt, Cols: first.Vars}}
-	estep := func(params *ir.Model) (*learn.EMStats, error) {
-		text, err := paramsRef(params)
-		if err != nil {
-			return nil, err
-		}
-		p, err := l.pass(ctx, m, j, text)
-		if err != nil {
-			return nil, err
-		}
-		if p.Counts == nil || p.Counts.EM == nil || p.Counts.EM.Rows == 0 {
-			return nil, learn.ErrNoRows
-		}
-		return p.Counts.EM, nil
+	l.rep.Rows, l.rep.Trace, l.rep.LogLik = int64(rep.Rows), rep.Trace, rep.LogLik
+	l.rep.Iterations, l.rep.Converged = rep.Iterations, rep.Converged
+	return out, &l.rep, nil
+}
+
+// shardSource is the shards as the data of network EM (learn.EMSource):
+// an E-step is a pipeline over every shard under the parameters (a side
+// input), its statistics merged.
+type shardSource struct {
+	ctx context.Context
+	l   *learner
+	m   *ir.Model
+	j   *job
+}
+
+func (s *shardSource) Expect(params *ir.Model) (*learn.EMStats, error) {
+	text, err := paramsRef(params)
+	if err != nil {
+		return nil, err
 	}
-	var best *ir.Model
-	bestObj := math.Inf(-1)
-	for r := range max(1, l.opt.Restarts) {
-		cur, err := plan.Start(r, first)
-		if err != nil {
-			return nil, nil, err
-		}
-		st, err := estep(cur)
-		if err != nil {
-			return nil, nil, err
-		}
-		obj := plan.Objective(cur, st)
-		trace := []float64{st.LogLik}
-		iters, converged := 0, false
-		for it := 1; it <= maxIter; it++ {
-			next, err := plan.MStep(cur, st)
-			if err != nil {
-				return nil, nil, err
-			}
-			if st, err = estep(next); err != nil {
-				return nil, nil, err
-			}
-			nobj := plan.Objective(next, st)
-			if nobj < obj-1e-9*max(1, math.Abs(obj)) {
-				return nil, nil, fmt.Errorf("%w from %s to %s at iteration %d: this is a bug in pbl, please report it", learn.ErrDecrease, ir.FormatFloat(obj), ir.FormatFloat(nobj), it)
-			}
-			done := learn.Converged(l.opt.Tol, cur, next, obj, nobj)
-			cur, obj, iters = next, nobj, it
-			trace = append(trace, st.LogLik)
-			if done {
-				converged = true
-				break
-			}
-		}
-		if best == nil || obj > bestObj {
-			best, bestObj = cur, obj
-			l.rep.Rows, l.rep.Trace, l.rep.LogLik = st.Rows, trace, trace[len(trace)-1]
-			l.rep.Iterations, l.rep.Converged = iters, converged
-		}
+	p, err := s.l.pass(s.ctx, s.m, s.j, text)
+	if err != nil {
+		return nil, err
 	}
-	return best, &l.rep, nil
+	if p.Counts == nil || p.Counts.EM == nil || p.Counts.EM.Rows == 0 {
+		return nil, learn.ErrNoRows
+	}
+	return p.Counts.EM, nil
 }
 
 // pureMixture reports whether m is a Gaussian mixture alone (its

@@ -32,11 +32,12 @@ func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, R
 // bytes, so "x.bif.gz" works). Errors are an ir.ErrorList of *ir.Error
 // positioned in filename (line:col, 1-based, rune columns); for compressed
 // input the positions refer to the decompressed text.
-func Read(filename string, src []byte) (m *ir.Model, err error) {
-	defer importer.Recover(filename, "BIF", &m, &err)
-	if src, err = importer.Decompress(filename, src); err != nil {
-		return nil, err
-	}
+func Read(filename string, src []byte) (*ir.Model, error) {
+	return importer.Read(filename, "BIF", src, parse)
+}
+
+// parse reads src, decompressed, as Read.
+func parse(filename string, src []byte) (*ir.Model, error) {
 	p := newParser(filename, src)
 	p.parseFile()
 	return p.finish()
@@ -96,32 +97,7 @@ func (p *parser) skipToBlock() { p.SkipTo(p.atKeyword) }
 // skipStmt skips to the end of the current statement inside a block: past
 // the next ";", or up to the "}" that closes the block or a block keyword
 // that starts a line.
-func (p *parser) skipStmt() {
-	depth := 0
-	for {
-		switch p.Tok.Kind {
-		case textscan.EOF:
-			return
-		case ';':
-			if depth == 0 {
-				p.Next()
-				return
-			}
-		case '{':
-			depth++
-		case '}':
-			if depth == 0 {
-				return
-			}
-			depth--
-		case textscan.Word:
-			if p.Tok.BOL && p.atKeyword() {
-				return
-			}
-		}
-		p.Next()
-	}
-}
+func (p *parser) skipStmt() { p.SkipStmt('{', '}', p.atKeyword) }
 
 // expect consumes a token of kind k, or reports `expected k after what`.
 func (p *parser) expect(k textscan.Kind, after string) bool {

@@ -11,6 +11,21 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
+// bayesPair is the network P(a) P(c | a), c of three states, its CPTs set
+// child first.
+func bayesPair(t *testing.T) *ir.Model {
+	b := ir.NewBuilder("m.pbl")
+	a, _ := b.AddVar(ir.Pos{}, "a", ir.Bool, nil, 0)
+	c, _ := b.AddVar(ir.Pos{}, "c", ir.Enum, []string{"x", "y", "z"}, 0)
+	b.SetCPT(ir.Pos{}, c, []ir.VarID{a}, []float64{0.1, 0.2, 0.7, 1.0 / 3, 1.0 / 3, 1.0 / 3}, nil)
+	b.SetCPT(ir.Pos{}, a, nil, []float64{0.3, 0.7}, nil)
+	m, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // TestWrite checks the text written for a Markov network read from UAI
 // and for a Bayesian network built in the IR (numbers at full precision).
 func TestWrite(t *testing.T) {
@@ -56,21 +71,6 @@ func TestWrite(t *testing.T) {
 			t.Errorf("%s: got\n%s\nwant\n%s", c.name, got, c.want)
 		}
 	}
-}
-
-// bayesPair is the network P(a) P(c | a), c of three states, its CPTs set
-// child first.
-func bayesPair(t *testing.T) *ir.Model {
-	b := ir.NewBuilder("m.pbl")
-	a, _ := b.AddVar(ir.Pos{}, "a", ir.Bool, nil, 0)
-	c, _ := b.AddVar(ir.Pos{}, "c", ir.Enum, []string{"x", "y", "z"}, 0)
-	b.SetCPT(ir.Pos{}, c, []ir.VarID{a}, []float64{0.1, 0.2, 0.7, 1.0 / 3, 1.0 / 3, 1.0 / 3}, nil)
-	b.SetCPT(ir.Pos{}, a, nil, []float64{0.3, 0.7}, nil)
-	m, err := b.Finish()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 func TestWriteErrors(t *testing.T) {

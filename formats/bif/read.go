@@ -99,6 +99,18 @@ func (p *parser) skipToBlock() { p.SkipTo(p.atKeyword) }
 // that starts a line.
 func (p *parser) skipStmt() { p.SkipStmt('{', '}', p.atKeyword) }
 
+// blockName reports whether the current token is a name; if it is not,
+// it reports that what was expected after after, and skips to the next
+// block.
+func (p *parser) blockName(what, after string) bool {
+	if p.isName() {
+		return true
+	}
+	p.Errorf(p.Tok, "expected %s after %s, found %s", what, after, p.Found())
+	p.skipToBlock()
+	return false
+}
+
 // expect consumes a token of kind k, or reports `expected k after what`.
 func (p *parser) expect(k textscan.Kind, after string) bool {
 	if p.Tok.Kind != k {
@@ -129,9 +141,7 @@ func (p *parser) parseFile() {
 // properties are not kept.
 func (p *parser) parseNetwork() {
 	p.Next()
-	if !p.isName() {
-		p.Errorf(p.Tok, `expected the network name after "network", found %s`, p.Found())
-		p.skipToBlock()
+	if !p.blockName("the network name", `"network"`) {
 		return
 	}
 	p.Next()
@@ -161,9 +171,7 @@ func (p *parser) parseNetwork() {
 //	variable NAME { type discrete [ N ] { S1, S2, ... }; property ...; }
 func (p *parser) parseVariable() {
 	p.Next()
-	if !p.isName() {
-		p.Errorf(p.Tok, `expected a variable name after "variable", found %s`, p.Found())
-		p.skipToBlock()
+	if !p.blockName("a variable name", `"variable"`) {
 		return
 	}
 	nameTok := p.Tok

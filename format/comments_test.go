@@ -1,12 +1,8 @@
 package format_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/pbl-lang/pbl/format"
 )
@@ -16,27 +12,16 @@ import (
 // seventh gap of those), and checks that the formatted text keeps every
 // comment, in order, and formats to itself.
 func TestCommentsEverywhere(t *testing.T) {
-	type input struct {
-		name  string
-		src   []byte
+	type every struct {
+		input
 		every int
 	}
-	var inputs []input
-	goldens, _ := filepath.Glob("testdata/*.txtar")
-	for _, file := range goldens {
-		a, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, input{file, section(a, "in.pbl"), 1})
+	var inputs []every
+	for _, in := range goldenInputs(t) {
+		inputs = append(inputs, every{in, 1})
 	}
-	examples, _ := filepath.Glob("../examples/*.pbl")
-	for _, file := range examples {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, input{file, src, 7})
+	for _, in := range examples(t) {
+		inputs = append(inputs, every{in, 7})
 	}
 	comments := []string{" /* c */", " // c\n", "\n// c\n", "\n\n/* c\n c */\n\n"} // after a space: a / before them would start the comment
 	for _, in := range inputs {

@@ -110,22 +110,14 @@ func TestSyntaxError(t *testing.T) {
 // TestExamplesFormatted: the examples are kept formatted (pbl fmt -w
 // examples formats them).
 func TestExamplesFormatted(t *testing.T) {
-	files, err := filepath.Glob("../examples/*.pbl")
-	if err != nil || len(files) < 5 {
-		t.Fatalf("want the examples, found %d (%v)", len(files), err)
-	}
-	for _, file := range files {
-		src, err := os.ReadFile(file)
+	for _, in := range examples(t) {
+		out, err := format.Source(in.name, in.src)
 		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := format.Source(file, src)
-		if err != nil {
-			t.Errorf("%s: %v", file, err)
+			t.Errorf("%s: %v", in.name, err)
 			continue
 		}
-		if !bytes.Equal(out, src) {
-			t.Errorf("%s is not formatted: run pbl fmt -w examples", file)
+		if !bytes.Equal(out, in.src) {
+			t.Errorf("%s is not formatted: run pbl fmt -w examples", in.name)
 		}
 	}
 }

@@ -2,12 +2,8 @@ package format_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/pbl-lang/pbl/format"
 	"github.com/pbl-lang/pbl/parser"
@@ -20,21 +16,8 @@ import (
 // Source) parses to the same tree. Seeds: the examples and the golden
 // inputs.
 func FuzzSource(f *testing.F) {
-	seeds, _ := filepath.Glob("../examples/*.pbl")
-	for _, file := range seeds {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(src)
-	}
-	goldens, _ := filepath.Glob("testdata/*.txtar")
-	for _, file := range goldens {
-		a, err := txtar.ParseFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(section(a, "in.pbl"))
+	for _, in := range append(examples(f), goldenInputs(f)...) {
+		f.Add(in.src)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		_, perr := parser.Parse("f.pbl", src)

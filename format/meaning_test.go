@@ -2,8 +2,6 @@ package format_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/format"
@@ -93,29 +90,16 @@ func hasOnlyExpects(m *ir.Model) bool {
 
 // TestExamplesMeaning: every example means the same formatted.
 func TestExamplesMeaning(t *testing.T) {
-	files, err := filepath.Glob("../examples/*.pbl")
-	if err != nil || len(files) < 5 {
-		t.Fatalf("want the examples, found %d (%v)", len(files), err)
-	}
-	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkMeaning(t, file, src)
+	for _, in := range examples(t) {
+		checkMeaning(t, in.name, in.src)
 	}
 }
 
 // TestGoldenMeaning: so do the golden inputs (most do not load: they
 // must fail alike).
 func TestGoldenMeaning(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.txtar")
-	for _, file := range files {
-		a, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkMeaning(t, file+"/in.pbl", section(a, "in.pbl"))
+	for _, in := range goldenInputs(t) {
+		checkMeaning(t, in.name+"/in.pbl", in.src)
 	}
 }
 

@@ -22,9 +22,7 @@ func (p *printer) file(f *grammar.File) {
 func (p *printer) stmt(s grammar.Stmt) {
 	switch s := s.(type) {
 	case *grammar.Import:
-		p.tok("import")
-		p.space()
-		p.tok("")
+		p.words("import", "")
 	case *grammar.VarDecl:
 		p.tok("var")
 		p.space()
@@ -57,26 +55,16 @@ func (p *printer) stmt(s grammar.Stmt) {
 		p.expectValue(s.Value)
 		if s.Within != nil {
 			p.space()
-			p.tok("within")
-			p.space()
-			p.tok("")
+			p.words("within", "")
 		}
 	case *grammar.Classifier:
-		p.tok(s.Kind)
-		p.space()
-		p.tok("")
-		p.space()
-		p.tok("given")
+		p.words(s.Kind, "", "given")
 		p.space()
 		p.names(len(s.Features))
 	case *grammar.Learn:
 		p.learn(s)
 	case *grammar.Mixture:
-		p.tok("mixture")
-		p.space()
-		p.tok("")
-		p.space()
-		p.tok("of")
+		p.words("mixture", "", "of")
 		p.space()
 		p.names(len(s.Vars))
 		if p.peek() == "(" {
@@ -97,6 +85,17 @@ func (p *printer) comma(i int) {
 	if i > 0 {
 		p.tok(",")
 		p.space()
+	}
+}
+
+// words writes tokens separated by spaces, each as tok does ("" for a
+// token of any text).
+func (p *printer) words(want ...string) {
+	for i, w := range want {
+		if i > 0 {
+			p.space()
+		}
+		p.tok(w)
 	}
 }
 
@@ -389,9 +388,7 @@ func (p *printer) literal(l *grammar.Literal) {
 		p.tok("")
 		if l.Op != "" {
 			p.space()
-			p.tok(l.Op)
-			p.space()
-			p.tok("")
+			p.words(l.Op, "")
 		}
 	}
 }
@@ -420,9 +417,7 @@ func (p *printer) argName(n *grammar.ArgName) {
 	if n == nil {
 		return
 	}
-	p.tok("")
-	p.space()
-	p.tok("=")
+	p.words("", "=")
 	p.space()
 }
 
@@ -504,9 +499,7 @@ func (p *printer) expectValue(v *grammar.ExpectValue) {
 		for i := range v.Assign {
 			p.comma(i)
 			p.tok("")
-			p.tok(":")
-			p.space()
-			p.tok("")
+			p.words(":", "")
 		}
 		p.tok("}")
 	default:
@@ -522,14 +515,10 @@ func (p *printer) learn(l *grammar.Learn) {
 		p.names(len(l.Vars))
 		p.space()
 	}
-	p.tok("from")
-	p.space()
-	p.tok("")
+	p.words("from", "")
 	if l.Method != nil {
 		p.space()
-		p.tok("with")
-		p.space()
-		p.tok("")
+		p.words("with", "")
 		if p.peek() == "(" {
 			p.options(len(l.Options), false)
 		}
@@ -550,11 +539,7 @@ func (p *printer) options(n int, spaced bool) {
 	p.tok("(")
 	for i := range n {
 		p.comma(i)
-		p.tok("")
-		p.space()
-		p.tok("=")
-		p.space()
-		p.tok("")
+		p.words("", "=", "")
 	}
 	p.tok(")")
 }
@@ -562,11 +547,7 @@ func (p *printer) options(n int, spaced bool) {
 // data writes data D = "file.csv", or an inline table: the header and one
 // row a line, aligned in columns.
 func (p *printer) data(d *grammar.Data) {
-	p.tok("data")
-	p.space()
-	p.tok("")
-	p.space()
-	p.tok("=")
+	p.words("data", "", "=")
 	p.space()
 	if d.File != nil {
 		p.tok("")
@@ -598,9 +579,7 @@ func (p *printer) cells(n int) {
 
 // space_ writes space H { ITEM ... }, one item a line.
 func (p *printer) space_(s *grammar.Space) {
-	p.tok("space")
-	p.space()
-	p.tok("")
+	p.words("space", "")
 	p.space()
 	p.open("{")
 	for _, it := range s.Items {
@@ -626,37 +605,17 @@ func (p *printer) spaceItem(it *grammar.SpaceItem) {
 			p.names(len(d.Values))
 			p.tok("}")
 		default:
-			p.tok("")
-			p.space()
-			p.tok("..")
-			p.space()
-			p.tok("")
-			p.space()
-			p.tok("by")
-			p.space()
-			p.tok("")
+			p.words("", "..", "", "by", "")
 		}
 	case it.Concept != nil:
 		c := it.Concept
-		p.tok("")
-		p.space()
-		p.tok("=")
-		p.space()
-		p.tok("")
-		p.space()
-		p.tok("if")
-		p.space()
-		p.tok("conjunction")
+		p.words("", "=", "", "if", "conjunction")
 		p.tok("(")
 		p.names(len(c.Attrs))
 		p.tok(")")
 	case it.Observe != nil:
 		o := it.Observe
-		p.tok("")
-		p.space()
-		p.tok("~")
-		p.space()
-		p.tok("")
+		p.words("", "~", "")
 		p.tok("(")
 		for i, a := range o.Args {
 			p.comma(i)

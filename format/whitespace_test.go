@@ -16,6 +16,13 @@ func TestNoTrailingWhitespace(t *testing.T) {
 		{"/* a \t\r\n\r\n   b  \r\n*/\nvar A: bool\n", "/* a\n\n   b\n*/\nvar A: bool\n"},
 		{"var A: bool\n// tail   \t\nP(A) = 0.5", "var A: bool\n// tail\nP(A) = 0.5\n"},
 	}
+	checkFormats(t, tests)
+}
+
+// checkFormats checks that each in formats to its want, with no white
+// space ending a line.
+func checkFormats(t *testing.T, tests []struct{ in, want string }) {
+	t.Helper()
 	for _, tt := range tests {
 		got, err := format.Source("m.pbl", []byte(tt.in))
 		if err != nil {
@@ -53,14 +60,5 @@ func TestInlineBlockComment(t *testing.T) {
 		{"var A: {x, y}\nP(A) = [/* p */0.5, 0.5]\n", "var A: {x, y}\nP(A) = [/* p */ 0.5, 0.5]\n"},
 		{"var A: {x, y}\nP(A) = [0.5 /* p */, 0.5]\n", "var A: {x, y}\nP(A) = [0.5 /* p */, 0.5]\n"},
 	}
-	for _, tt := range tests {
-		got, err := format.Source("m.pbl", []byte(tt.in))
-		if err != nil {
-			t.Errorf("%q: %v", tt.in, err)
-			continue
-		}
-		if string(got) != tt.want {
-			t.Errorf("%q formats to\n%q, want\n%q", tt.in, got, tt.want)
-		}
-	}
+	checkFormats(t, tests)
 }

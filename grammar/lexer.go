@@ -73,25 +73,23 @@ func (s *Scanner) Next() (Token, error) {
 	n := 1
 	switch c {
 	case '-':
-		if i+1 < len(src) && src[i+1] == '>' {
+		if followedBy(src, i, '>') {
 			n = 2
 		}
 	case '.':
-		if i+1 < len(src) && src[i+1] == '.' {
-			n = 2
-		} else {
+		if !followedBy(src, i, '.') {
 			return Token{}, lexErrorf(start, "unexpected \".\"")
 		}
+		n = 2
 	case '=', '<', '>':
-		if i+1 < len(src) && src[i+1] == '=' {
+		if followedBy(src, i, '=') {
 			n = 2
 		}
 	case '!':
-		if i+1 < len(src) && src[i+1] == '=' {
-			n = 2
-		} else {
+		if !followedBy(src, i, '=') {
 			return Token{}, lexErrorf(start, "unexpected \"!\" (did you mean !=?)")
 		}
+		n = 2
 	case '(', ')', '{', '}', '[', ']', ',', ':', ';', '|', '*', '?', '+', '/', '^', '~':
 	default:
 		r, _ := utf8.DecodeRuneInString(src[i:])
@@ -271,3 +269,6 @@ const byteOrderMark = "\ufeff"
 func NewScannerAt(src string, pos Position) *Scanner {
 	return &Scanner{src: src, pos: pos}
 }
+
+// followedBy reports whether the byte after src[i] is b.
+func followedBy(src string, i int, b byte) bool { return i+1 < len(src) && src[i+1] == b }

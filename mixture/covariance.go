@@ -3,6 +3,8 @@ package mixture
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -20,21 +22,38 @@ const (
 var covarianceNames = [...]string{Full: "full", Diag: "diag", Spherical: "spherical", Tied: "tied"}
 
 func (c CovarianceType) String() string {
-	if c >= 0 && int(c) < len(covarianceNames) {
-		return covarianceNames[c]
-	}
-	return fmt.Sprintf("CovarianceType(%d)", int(c))
+	return enumName(covarianceNames[:], c, "CovarianceType")
 }
 
 // ParseCovariance returns the covariance type named s: full, diag,
 // spherical or tied.
 func ParseCovariance(s string) (CovarianceType, error) {
-	for c, name := range covarianceNames {
-		if s == name {
-			return CovarianceType(c), nil
-		}
+	return parseEnum[CovarianceType](covarianceNames[:], s, "covariance type")
+}
+
+// enumName returns names[v], or typ(v) for a value without a name.
+func enumName[T ~int](names []string, v T, typ string) string {
+	if v >= 0 && int(v) < len(names) {
+		return names[v]
 	}
-	return 0, &Error{Err: ErrBadOption, Msg: fmt.Sprintf("unknown covariance type %q: want full, diag, spherical or tied", s)}
+	return fmt.Sprintf("%s(%d)", typ, int(v))
+}
+
+// parseEnum returns the value named s among names; what names the kind of
+// value in the error, which lists the names.
+func parseEnum[T ~int](names []string, s, what string) (T, error) {
+	if i := slices.Index(names, s); i >= 0 {
+		return T(i), nil
+	}
+	return 0, &Error{Err: ErrBadOption, Msg: fmt.Sprintf("unknown %s %q: want %s", what, s, orList(names))}
+}
+
+// orList writes names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // covLen returns the number of values of the covariances of k components

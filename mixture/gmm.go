@@ -21,22 +21,12 @@ const (
 
 var initNames = [...]string{InitKMeans: "kmeans", InitKMeansPP: "k-means++", InitRandom: "random", InitGiven: "given"}
 
-func (i Init) String() string {
-	if i >= 0 && int(i) < len(initNames) {
-		return initNames[i]
-	}
-	return fmt.Sprintf("Init(%d)", int(i))
-}
+func (i Init) String() string { return enumName(initNames[:], i, "Init") }
 
 // ParseInit returns the initialisation named s: kmeans, k-means++ or
 // random (given parameters are passed as GMMOptions.Given).
 func ParseInit(s string) (Init, error) {
-	for i, name := range initNames[:InitGiven] {
-		if s == name {
-			return Init(i), nil
-		}
-	}
-	return 0, &Error{Err: ErrBadOption, Msg: fmt.Sprintf("unknown initialisation %q: want kmeans, k-means++ or random", s)}
+	return parseEnum[Init](initNames[:InitGiven], s, "initialisation")
 }
 
 // GMMOptions configures [FitGMM]. Start from [DefaultGMMOptions].
@@ -76,12 +66,11 @@ func (o *GMMOptions) check(d int) error {
 		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("bad covariance type %d", int(o.Covariance))}
 	case o.Init < InitKMeans || o.Init > InitGiven:
 		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("bad initialisation %d", int(o.Init))}
-	case o.NInit < 1:
-		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("n-init %d: want at least 1 restart", o.NInit)}
-	case o.MaxIter < 1:
-		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("max-iter %d: want at least 1 iteration", o.MaxIter)}
-	case !(o.Tol >= 0) || math.IsInf(o.Tol, 0):
-		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("tol %v: want a finite number at least 0", o.Tol)}
+	}
+	if err := checkRuns(o.NInit, o.MaxIter, o.Tol); err != nil {
+		return err
+	}
+	switch {
 	case !(o.RegCovar >= 0) || math.IsInf(o.RegCovar, 0):
 		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("reg-covar %v: want a finite number at least 0", o.RegCovar)}
 	}
@@ -464,17 +453,10 @@ func (e *em) initial(rng *rand.Rand) (params, error) {
 // when keep), and returns the mean log-likelihood, the responsibilities'
 // sums per component and their sums of r x.
 func (e *em) estep(gs *gauss, keep bool) (ll float64, nk, sx []float64, err error) {
-	x, k, d, n := e.x, e.opt.K, e.x.Cols, e.x.Rows
-	nb := numBlocks(n)
-	stride := 1 + k + k*d
-	if len(e.part) < nb*stride {
-		e.part = make([]float64, nb*stride)
-	}
-	forBlocks(e.w, n, func(wk, b int) {
-		lo, hi := blockRange(b, n)
+	x, k, d := e.x, e.opt.K, e.x.Cols
+	e.forParts(func(wk, lo, hi int, part []float64) {
 		lp := e.lp[wk][:(hi-lo)*k]
 		gs.logProb(lp, x.Data, lo, hi)
-		part := e.part[b*stride : (b+1)*stride]
 		if !keep {
 			part[0] = normalize(lp, lp, k)
 			return
@@ -483,16 +465,8 @@ func (e *em) estep(gs *gauss, keep bool) (ll float64, nk, sx []float64, err erro
 		part[0] = normalize(resp, lp, k)
 		blockSums(part[1:], resp, x.Data, lo, hi, k, d)
 	})
-	nk, sx = make([]float64, k), make([]float64, k*d)
-	for b := range nb {
-		part := e.part[b*stride : (b+1)*stride]
-		ll += part[0]
-		if keep {
-			addTo(nk, part[1:1+k])
-			addTo(sx, part[1+k:])
-		}
-	}
-	ll /= float64(n)
+	ll, nk, sx = e.partSums(keep)
+	ll /= float64(x.Rows)
 	if math.IsNaN(ll) || math.IsInf(ll, 0) {
 		return 0, nil, nil, &Error{Err: ErrOverflow, Msg: "the log-likelihood is not finite: some row is too far from every component for float64 (rescale the data)"}
 	}
@@ -508,23 +482,45 @@ func (e *em) score(gs *gauss) (float64, error) {
 // respSums returns the responsibilities' sums per component and their sums
 // of r x.
 func (e *em) respSums() (nk, sx []float64) {
-	x, k, d, n := e.x, e.opt.K, e.x.Cols, e.x.Rows
-	nb := numBlocks(n)
-	stride := 1 + k + k*d
-	if len(e.part) < nb*stride {
+	x, k, d := e.x, e.opt.K, e.x.Cols
+	e.forParts(func(_, lo, hi int, part []float64) {
+		blockSums(part[1:], e.resp[lo*k:hi*k], x.Data, lo, hi, k, d)
+	})
+	_, nk, sx = e.partSums(true)
+	return nk, sx
+}
+
+// forParts calls f for every block of rows, lo to hi, on worker wk, with
+// the block's part of e.part: 1+k+k×d values, a log-likelihood followed by
+// the sums of blockSums.
+func (e *em) forParts(f func(wk, lo, hi int, part []float64)) {
+	n := e.x.Rows
+	stride := 1 + e.opt.K + e.opt.K*e.x.Cols
+	if nb := numBlocks(n); len(e.part) < nb*stride {
 		e.part = make([]float64, nb*stride)
 	}
-	forBlocks(e.w, n, func(_, b int) {
+	forBlocks(e.w, n, func(wk, b int) {
 		lo, hi := blockRange(b, n)
-		blockSums(e.part[b*stride+1:(b+1)*stride], e.resp[lo*k:hi*k], x.Data, lo, hi, k, d)
+		f(wk, lo, hi, e.part[b*stride:(b+1)*stride])
 	})
+}
+
+// partSums returns the sum of the blocks' log-likelihoods and, if sums is
+// set, the sums of their responsibilities per component and of r x, block
+// by block in order.
+func (e *em) partSums(sums bool) (ll float64, nk, sx []float64) {
+	k, d := e.opt.K, e.x.Cols
+	stride := 1 + k + k*d
 	nk, sx = make([]float64, k), make([]float64, k*d)
-	for b := range nb {
+	for b := range numBlocks(e.x.Rows) {
 		part := e.part[b*stride : (b+1)*stride]
-		addTo(nk, part[1:1+k])
-		addTo(sx, part[1+k:])
+		ll += part[0]
+		if sums {
+			addTo(nk, part[1:1+k])
+			addTo(sx, part[1+k:])
+		}
 	}
-	return nk, sx
+	return ll, nk, sx
 }
 
 // blockSums sets dst to the k sums of the responsibilities of rows lo to

@@ -22,14 +22,18 @@ func DefaultKMeansOptions(k int) KMeansOptions {
 	return KMeansOptions{K: k, NInit: 1, MaxIter: 300, Tol: 1e-4}
 }
 
-func (o *KMeansOptions) check() error {
+func (o *KMeansOptions) check() error { return checkRuns(o.NInit, o.MaxIter, o.Tol) }
+
+// checkRuns checks the options k-means and Gaussian mixture EM share: the
+// restarts, the iterations per restart and the tolerance.
+func checkRuns(nInit, maxIter int, tol float64) error {
 	switch {
-	case o.NInit < 1:
-		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("n-init %d: want at least 1 restart", o.NInit)}
-	case o.MaxIter < 1:
-		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("max-iter %d: want at least 1 iteration", o.MaxIter)}
-	case !(o.Tol >= 0) || math.IsInf(o.Tol, 0):
-		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("tol %v: want a finite number at least 0", o.Tol)}
+	case nInit < 1:
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("n-init %d: want at least 1 restart", nInit)}
+	case maxIter < 1:
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("max-iter %d: want at least 1 iteration", maxIter)}
+	case !(tol >= 0) || math.IsInf(tol, 0):
+		return &Error{Err: ErrBadOption, Msg: fmt.Sprintf("tol %v: want a finite number at least 0", tol)}
 	}
 	return nil
 }

@@ -10,10 +10,14 @@ import (
 	"github.com/pbl-lang/pbl/parser"
 )
 
-// checkErr fails unless err is nil or a loc.ErrorList of errors positioned
-// in filename.
-func checkErr(t *testing.T, filename, src string, err error) {
+// checkErr fails unless a parser returned either a result (got, which is
+// nil if there is none) or an error, err, that is a loc.ErrorList of
+// errors positioned in filename.
+func checkErr[T any](t *testing.T, filename, src string, got *T, err error) {
 	t.Helper()
+	if (got == nil) == (err == nil) {
+		t.Fatalf("%q: the parser returned %v and error %v", src, got, err)
+	}
 	if err == nil {
 		return
 	}
@@ -42,23 +46,26 @@ func participleParse(filename, src string) (f *grammar.File, err error) {
 	return pgrammar.Parser().ParseString(filename, src)
 }
 
-func FuzzParse(f *testing.F) {
-	for _, src := range examples(f) {
-		f.Add(src)
-	}
-	for _, test := range fileTests {
+// seed adds the inputs of tests, and the inputs the differential test
+// alone checks, to f's seed corpus.
+func seed(f *testing.F, tests []struct{ input, want string }) {
+	for _, test := range tests {
 		f.Add(test.input)
 	}
 	for _, src := range differentialOnly {
 		f.Add(src)
 	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, src := range examples(f) {
+		f.Add(src)
+	}
+	seed(f, fileTests)
 	f.Fuzz(func(t *testing.T, src string) {
 		const filename = "fuzz.pbl"
 		file, err := parser.Parse(filename, []byte(src))
-		checkErr(t, filename, src, err)
-		if (file == nil) == (err == nil) {
-			t.Fatalf("%q: Parse returned file %v and error %v", src, file, err)
-		}
+		checkErr(t, filename, src, file, err)
 		// The hand-written parser must agree with participle.
 		_, perr := participleParse(filename, src)
 		if (err == nil) != (perr == nil) {
@@ -72,19 +79,11 @@ func FuzzParse(f *testing.F) {
 }
 
 func FuzzParseQuery(f *testing.F) {
-	for _, test := range queryTests {
-		f.Add(test.input)
-	}
-	for _, src := range differentialOnly {
-		f.Add(src)
-	}
+	seed(f, queryTests)
 	f.Fuzz(func(t *testing.T, src string) {
 		const filename = "query"
 		q, err := parser.ParseQuery(filename, src)
-		checkErr(t, filename, src, err)
-		if (q == nil) == (err == nil) {
-			t.Fatalf("%q: ParseQuery returned query %v and error %v", src, q, err)
-		}
+		checkErr(t, filename, src, q, err)
 		checkSameQuery(t, src)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"io"
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
@@ -83,29 +84,8 @@ func checkLean(t *testing.T, filename, src string) {
 			dists = append(dists, s)
 		}
 	}
-	i := 0
-	for d := range lean.Lazy.VarDecls() {
-		if i >= len(decls) {
-			t.Fatalf("%q: VarDecls yields more than %d declarations", src, len(decls))
-		}
-		if diff := gocmp.Diff(decls[i], grammar.Stmt(d), positionComparer); diff != "" {
-			t.Fatalf("%q: VarDecls' declaration %d differs (-All +VarDecls):\n%s", src, i, diff)
-		}
-		i++
-	}
-	j := 0
-	for d := range from.Lazy.Dists() {
-		if j >= len(dists) {
-			t.Fatalf("%q: Dists yields more than %d distributions", src, len(dists))
-		}
-		if diff := gocmp.Diff(dists[j], grammar.Stmt(d), positionComparer); diff != "" {
-			t.Fatalf("%q: Dists' distribution %d differs (-All +Dists):\n%s", src, j, diff)
-		}
-		j++
-	}
-	if i != len(decls) || j != len(dists) {
-		t.Fatalf("%q: VarDecls and Dists yield %d and %d statements, want %d and %d", src, i, j, len(decls), len(dists))
-	}
+	sameStmts(t, src, "VarDecls", "declaration", decls, lean.Lazy.VarDecls())
+	sameStmts(t, src, "Dists", "distribution", dists, from.Lazy.Dists())
 	want := 0
 	for _, s := range whole.Stmts {
 		switch s.(type) {
@@ -118,6 +98,26 @@ func checkLean(t *testing.T, filename, src string) {
 	}
 	if diff := gocmp.Diff(whole, loaded, positionComparer); diff != "" {
 		t.Fatalf("%q: the loaded lean tree differs (-Parse +ParseLean):\n%s", src, diff)
+	}
+}
+
+// sameStmts checks that seq, the iterator name, yields the statements
+// want, of the kind what, in order, each as it is yielded: the iterators
+// parse each statement into the memory of the one before.
+func sameStmts[S grammar.Stmt](t *testing.T, src, name, what string, want []grammar.Stmt, seq iter.Seq[S]) {
+	t.Helper()
+	i := 0
+	for s := range seq {
+		if i >= len(want) {
+			t.Fatalf("%q: %s yields more than %d %ss", src, name, len(want), what)
+		}
+		if diff := gocmp.Diff(want[i], grammar.Stmt(s), positionComparer); diff != "" {
+			t.Fatalf("%q: %s' %s %d differs (-All +%s):\n%s", src, name, what, i, name, diff)
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Fatalf("%q: %s yields %d %ss, want %d", src, name, i, what, len(want))
 	}
 }
 

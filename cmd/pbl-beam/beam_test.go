@@ -43,10 +43,7 @@ func near(got, want, scale float64) bool {
 // each with the header, and returns the glob of the shards.
 func shard(t *testing.T, src string, sizes ...int) string {
 	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := mustRead(t, src)
 	lines := strings.SplitAfter(strings.TrimRight(string(b), "\n")+"\n", "\n")
 	lines = lines[:len(lines)-1]
 	header, rows := lines[0], lines[1:]
@@ -198,10 +195,7 @@ naive_bayes class given colour, shape, size
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := pbl.LoadFile(tc.model)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := mustLoad(t, tc.model)
 			opt := tc.opt
 			opt.VarSmoothing = learn.DefaultVarSmoothing
 			want, _ := local(t, m, tc.csv, opt)
@@ -217,10 +211,7 @@ naive_bayes class given colour, shape, size
 			if want := "// Learned by pbl-beam from " + glob + " (structure of " + filepath.Base(tc.model) + "), --method "; err != nil || !strings.HasPrefix(string(src), want) {
 				t.Errorf("%s starts %.80q, want %q", out, src, want)
 			}
-			got, err := pbl.LoadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := mustLoad(t, out)
 			sameModel(t, got, want)
 		})
 	}
@@ -245,10 +236,7 @@ Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := pbl.LoadFile(lc)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := mustLoad(t, lc)
 			opt := tc.opt
 			opt.VarSmoothing = learn.DefaultVarSmoothing
 			want, wrep := local(t, m, csv, opt)
@@ -259,10 +247,7 @@ Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
 				t.Fatal(err)
 			}
 			sameTrace(t, rep.Trace, wrep.Trace)
-			got, err := pbl.LoadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := mustLoad(t, out)
 			sameModel(t, got, want)
 		})
 	}
@@ -278,10 +263,7 @@ func TestMixtureShards(t *testing.T) {
 	for _, form := range []string{"full", "diag", "spherical", "tied"} {
 		t.Run(form, func(t *testing.T) {
 			os.WriteFile(model, []byte("var Cluster: {a, b, c}\nvar x, y: real\nmixture Cluster of x, y (covariance = "+form+")\n"), 0o644)
-			m, err := pbl.LoadFile(model)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := mustLoad(t, model)
 			f, err := os.Open(csv)
 			if err != nil {
 				t.Fatal(err)
@@ -436,14 +418,8 @@ func TestHandOver(t *testing.T) {
 			t.Errorf("trace[%d] = %v, pbl's %v", i, g.Trace[i], w.Trace[i])
 		}
 	}
-	gm, err := pbl.LoadFile(filepath.Join(dir, "beam.pbl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	wm, err := pbl.LoadFile(filepath.Join(dir, "local.pbl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	gm := mustLoad(t, filepath.Join(dir, "beam.pbl"))
+	wm := mustLoad(t, filepath.Join(dir, "local.pbl"))
 	sameModel(t, gm, wm)
 }
 
@@ -528,14 +504,8 @@ var number = regexp.MustCompile(`-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?`)
 // parallel batch depends on the schedule, and the two round differently.
 func compareFiles(t *testing.T, got, want string) {
 	t.Helper()
-	g, err := os.ReadFile(got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := os.ReadFile(want)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := mustRead(t, got)
+	w := mustRead(t, want)
 	if len(w) < 100 {
 		t.Fatalf("%s: only %d bytes", want, len(w))
 	}
@@ -608,10 +578,7 @@ func TestBeamFilesystem(t *testing.T) {
 	glob := shard(t, csv, 900)
 	names := mustExpand(t, glob)
 	for i, name := range names {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := mustRead(t, name)
 		memfs.Write(fmt.Sprintf("memfs://rows/part-%d.csv", i), b)
 	}
 	dir := t.TempDir()
@@ -619,15 +586,9 @@ func TestBeamFilesystem(t *testing.T) {
 	os.WriteFile(model, []byte("var asia, tub, smoke, lung, bronc, either, xray, dysp: {yes, no}\nasia -> tub\nsmoke -> lung, bronc\nlung, tub -> either\neither -> xray\nbronc, either -> dysp\n"), 0o644)
 	out := filepath.Join(dir, "out.pbl")
 	pblBeam(t, "learn", model, "--data", "memfs://rows/part-*.csv", "--work", "memfs://work", "-o", out, "--method", "bayes")
-	m, err := pbl.LoadFile(model)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustLoad(t, model)
 	want, _ := local(t, m, csv, learn.Options{Method: learn.Bayes, Alpha: 1, VarSmoothing: learn.DefaultVarSmoothing})
-	got, err := pbl.LoadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := mustLoad(t, out)
 	sameModel(t, got, want)
 
 	pblBeam(t, "classify", out, "--target", "lung", "--data", "memfs://rows/part-*.csv", "--work", "memfs://work", "--predictions", "memfs://preds/p.csv")
@@ -645,20 +606,14 @@ func TestBeamFilesystem(t *testing.T) {
 // start from the same rows as pbl's (the first shard's first rows).
 func TestMixtureMissing(t *testing.T) {
 	dir := t.TempDir()
-	src, err := os.ReadFile("../../examples/data/points.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := mustRead(t, "../../examples/data/points.csv")
 	lines := strings.Split(string(src), "\n")
 	lines[7] = "," // x and y missing on line 8
 	csv := filepath.Join(dir, "points.csv")
 	os.WriteFile(csv, []byte(strings.Join(lines, "\n")), 0o644)
 	model := filepath.Join(dir, "mix.pbl")
 	os.WriteFile(model, []byte("var Cluster: {a, b, c}\nvar x, y: real\nmixture Cluster of x, y (covariance = diag)\n"), 0o644)
-	m, err := pbl.LoadFile(model)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustLoad(t, model)
 	want, wrep := local(t, m, csv, learn.Options{Method: learn.EM, Seed: 1, MaxIter: 4, VarSmoothing: learn.DefaultVarSmoothing})
 	out := filepath.Join(dir, "out.pbl")
 	var rep learnJSON
@@ -666,10 +621,7 @@ func TestMixtureMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameTrace(t, rep.Trace, wrep.Trace)
-	got, err := pbl.LoadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := mustLoad(t, out)
 	for v := range want.Vars {
 		gw, gg := want.MultiNormal(ir.VarID(v)), got.MultiNormal(ir.VarID(v))
 		if (gw == nil) != (gg == nil) {
@@ -693,4 +645,24 @@ func TestMixtureMissing(t *testing.T) {
 			}
 		}
 	}
+}
+
+// mustLoad loads the model file path.
+func mustLoad(t *testing.T, path string) *ir.Model {
+	t.Helper()
+	m, err := pbl.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// mustRead returns the contents of the file path.
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -6,9 +6,9 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -42,13 +42,7 @@ type countStats struct {
 }
 
 func (c *countStats) merge(o *countStats) {
-	if o.EM != nil {
-		if c.EM == nil {
-			c.EM = o.EM
-		} else {
-			c.EM.Merge(o.EM)
-		}
-	}
+	mergeInto(&c.EM, o.EM, (*learn.EMStats).Merge)
 	if o.Counts != nil {
 		if c.Counts == nil {
 			c.Counts = o.Counts
@@ -77,7 +71,7 @@ func (j *job) counts(m *ir.Model, r *data.Reader, params []byte) (*partial, erro
 		// The E-step calibrates each distinct row of a batch once: large
 		// batches have fewer distinct rows per row.
 		b := r.NewBatch(emRows)
-		if !sameVars(r.Vars, j.Counts.Cols) {
+		if !slices.Equal(r.Vars, j.Counts.Cols) {
 			return nil, fmt.Errorf("%s: its columns (%s) are not those of the first shard (%s): every shard must have the same columns",
 				r.File(), m.NameList(r.Vars, 8), m.NameList(j.Counts.Cols, 8))
 		}
@@ -94,30 +88,18 @@ func (j *job) counts(m *ir.Model, r *data.Reader, params []byte) (*partial, erro
 			return nil, err
 		}
 		st := es.NewStats()
-		for {
-			err := r.Read(b)
-			if errors.Is(err, io.EOF) {
-				return &partial{Rows: st.Rows, Counts: &countStats{EM: st}}, nil
-			}
-			if err == nil {
-				err = es.Add(st, b)
-			}
-			if err != nil {
-				return nil, err
-			}
-		}
-	}
-	c := learn.NewCounts(m, j.Counts.Opt)
-	b := r.NewBatch(4096)
-	for {
-		err := r.Read(b)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
+		if err := eachBatch(r, b, func(b *data.Batch) error { return es.Add(st, b) }); err != nil {
 			return nil, err
 		}
+		return &partial{Rows: st.Rows, Counts: &countStats{EM: st}}, nil
+	}
+	c := learn.NewCounts(m, j.Counts.Opt)
+	err := eachBatch(r, r.NewBatch(4096), func(b *data.Batch) error {
 		c.Add(b)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if err := c.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %v", r.File(), err)
@@ -131,19 +113,6 @@ func (j *job) counts(m *ir.Model, r *data.Reader, params []byte) (*partial, erro
 
 // emRows is the number of rows of a batch of the E-step.
 const emRows = 1 << 16
-
-// sameVars reports whether a and b are the same columns.
-func sameVars(a, b []ir.VarID) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // plans caches the EM plans of the workers, by model text (the plan
 // compiles the junction tree once).
@@ -175,25 +144,25 @@ func (j *job) gmm(m *ir.Model, r *data.Reader, g *mixture.GMM) (*partial, error)
 		return &partial{Impure: true}, nil
 	}
 	st := mixture.NewGMMStats(g)
-	b := r.NewBatch(4096)
 	d := len(cols)
 	vals := make([]float64, 0, 4096*d)
-	for {
-		err := r.Read(b)
-		if errors.Is(err, io.EOF) {
-			return &partial{Rows: st.N, GMM: st}, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	err := eachBatch(r, r.NewBatch(4096), func(b *data.Batch) error {
 		var pure bool
 		if vals, pure = mixtureRows(b, cols, comp, vals[:0]); !pure {
-			return &partial{Impure: true}, nil
+			return errImpure
 		}
 		if err := mixture.AddGMM(st, g, mixture.NewMatrix(b.N, d, vals)); err != nil {
-			return nil, fmt.Errorf("%s: %v", r.File(), err)
+			return fmt.Errorf("%s: %v", r.File(), err)
 		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errImpure):
+		return &partial{Impure: true}, nil
+	case err != nil:
+		return nil, err
 	}
+	return &partial{Rows: st.N, GMM: st}, nil
 }
 
 // mixtureColumns returns the columns of the mixture's variables vars among
@@ -432,13 +401,8 @@ const headRows = 4096
 
 // head reads the first rows of the first shard.
 func (l *learner) head(ctx context.Context, m *ir.Model) (*data.Batch, error) {
-	src, err := openShard(ctx, l.shards[0])
+	r, err := openData(ctx, l.shards[0], m, l.ignore)
 	if err != nil {
-		return nil, err
-	}
-	r, err := data.NewReader(l.shards[0], src, m, data.Options{IgnoreUnknownColumns: l.ignore})
-	if err != nil {
-		src.Close()
 		return nil, err
 	}
 	defer r.Close()
@@ -611,13 +575,8 @@ func (l *learner) iterateGMM(ctx context.Context, m *ir.Model, vars []ir.VarID, 
 // headMatrix reads the values of vars in the first shard's first rows;
 // errImpure if they are not a Gaussian mixture's alone.
 func (l *learner) headMatrix(ctx context.Context, m *ir.Model, vars []ir.VarID) (*mixture.Matrix, error) {
-	src, err := openShard(ctx, l.shards[0])
+	r, err := openData(ctx, l.shards[0], m, l.ignore)
 	if err != nil {
-		return nil, err
-	}
-	r, err := data.NewReader(l.shards[0], src, m, data.Options{IgnoreUnknownColumns: l.ignore})
-	if err != nil {
-		src.Close()
 		return nil, err
 	}
 	defer r.Close()

@@ -57,26 +57,20 @@ func (p *partial) merge(o *partial) {
 		}
 		maps.Copy(p.States, o.States)
 	}
-	if o.GMM != nil {
-		if p.GMM == nil {
-			p.GMM = o.GMM
-		} else {
-			p.GMM.Merge(o.GMM)
-		}
-	}
-	if o.Eval != nil {
-		if p.Eval == nil {
-			p.Eval = o.Eval
-		} else {
-			p.Eval.merge(o.Eval)
-		}
-	}
-	if o.Counts != nil {
-		if p.Counts == nil {
-			p.Counts = o.Counts
-		} else {
-			p.Counts.merge(o.Counts)
-		}
+	mergeInto(&p.GMM, o.GMM, (*mixture.GMMStats).Merge)
+	mergeInto(&p.Eval, o.Eval, (*evalStats).merge)
+	mergeInto(&p.Counts, o.Counts, (*countStats).merge)
+}
+
+// mergeInto merges the statistics src into *dst by merge, or makes them
+// *dst if it is nil; a nil src changes nothing.
+func mergeInto[T any](dst **T, src *T, merge func(*T, *T)) {
+	switch {
+	case src == nil:
+	case *dst == nil:
+		*dst = src
+	default:
+		merge(*dst, src)
 	}
 }
 

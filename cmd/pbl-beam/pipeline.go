@@ -88,13 +88,8 @@ func (j *job) run(ctx context.Context, i int, name string, params []byte, scope 
 	if err != nil {
 		return nil, fmt.Errorf("loading the model on a worker: %v", err)
 	}
-	src, err := openShard(ctx, name)
+	r, err := openData(ctx, name, m, j.Ignore)
 	if err != nil {
-		return nil, err
-	}
-	r, err := data.NewReader(name, src, m, data.Options{IgnoreUnknownColumns: j.Ignore})
-	if err != nil {
-		src.Close()
 		return nil, err
 	}
 	defer r.Close()

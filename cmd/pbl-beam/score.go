@@ -3,9 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
@@ -53,18 +51,10 @@ func (j *job) classify(ctx context.Context, m *ir.Model, r *data.Reader, i int) 
 	}
 	k := len(m.Vars[j.Target].States)
 	ev := &evalStats{Conf: make([]int64, k*k)}
-	b := r.NewBatch(scoreRows)
 	posts := make([][]float64, scoreRows)
 	var line []byte
 	row := 0
-	for {
-		err := r.Read(b)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = eachBatch(r, r.NewBatch(scoreRows), func(b *data.Batch) error {
 		mt, err := learn.EvaluateFunc(m, j.Target, b, func(i int, post []float64) {
 			posts[i] = append(posts[i][:0], post...)
 			if post == nil {
@@ -72,7 +62,7 @@ func (j *job) classify(ctx context.Context, m *ir.Model, r *data.Reader, i int) 
 			}
 		})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.File(), err)
+			return fmt.Errorf("%s: %w", r.File(), err)
 		}
 		for t, cells := range mt.Confusion {
 			for p, c := range cells {
@@ -91,6 +81,10 @@ func (j *job) classify(ctx context.Context, m *ir.Model, r *data.Reader, i int) 
 			}
 		}
 		row += b.N
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if w != nil {
 		if err := w.Flush(); err != nil {
@@ -149,17 +143,9 @@ func (j *job) query(ctx context.Context, m *ir.Model, r *data.Reader, i int) (p 
 		}
 	}()
 	w := bufio.NewWriterSize(out, 1<<16)
-	b := r.NewBatch(scoreRows)
 	lines := make([][]byte, scoreRows)
 	row := 0
-	for {
-		err := r.Read(b)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = eachBatch(r, r.NewBatch(scoreRows), func(b *data.Batch) error {
 		par.For(b.N, func(i int) {
 			lines[i] = batch.AppendAnswers(lines[i][:0], m, queries, b, i, row+i+1, opt)
 		})
@@ -167,6 +153,10 @@ func (j *job) query(ctx context.Context, m *ir.Model, r *data.Reader, i int) (p 
 			w.Write(l)
 		}
 		row += b.N
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if err := w.Flush(); err != nil {
 		return nil, err

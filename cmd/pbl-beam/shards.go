@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/pbl-lang/pbl/data"
+	"github.com/pbl-lang/pbl/ir"
 )
 
 // remote reports whether path names a file of a Beam filesystem with a
@@ -64,6 +67,38 @@ func openShard(ctx context.Context, path string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return r, nil
+}
+
+// openData opens the shard path and binds its columns to m's variables;
+// ignore passes over columns m does not name. The reader closes the shard.
+func openData(ctx context.Context, path string, m *ir.Model, ignore bool) (*data.Reader, error) {
+	src, err := openShard(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := data.NewReader(path, src, m, data.Options{IgnoreUnknownColumns: ignore})
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// eachBatch reads the rows of r into b until the end of the data, calling
+// f with every batch read; it returns the first error of either.
+func eachBatch(r *data.Reader, b *data.Batch, f func(*data.Batch) error) error {
+	for {
+		err := r.Read(b)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err == nil {
+			err = f(b)
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // writeFile writes data to path (local or of a Beam filesystem): a local

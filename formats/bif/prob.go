@@ -44,9 +44,7 @@ func (p *parser) parseProbability() {
 		p.skipToBlock()
 		return
 	}
-	if !p.isName() {
-		p.Errorf(p.Tok, `expected a variable name after "(", found %s`, p.Found())
-		p.skipToBlock()
+	if !p.blockName("a variable name", `"("`) {
 		return
 	}
 	childTok := p.Tok
@@ -157,8 +155,7 @@ func (p *parser) parseProbability() {
 			p.endCPT(c, childTok, childOK, end)
 			return
 		case p.Tok.Kind == textscan.EOF || p.atBlockStart():
-			p.Errorf(p.Tok, `expected "}" at the end of the probability block for %q, found %s`, p.S.Text(childTok), p.Found())
-			c.bad = true
+			p.badCPT(c, p.Tok, `expected "}" at the end of the probability block for %q, found %s`, p.S.Text(childTok), p.Found())
 			p.endCPT(c, childTok, childOK, p.Tok)
 			return
 		case p.Tok.Kind == '(':
@@ -170,8 +167,7 @@ func (p *parser) parseProbability() {
 		case p.Is("property"):
 			p.skipStmt()
 		default:
-			p.Errorf(p.Tok, `expected a row "( ... )", "table", "default" or "}" in the probability block for %q, found %s`, p.S.Text(childTok), p.Found())
-			c.bad = true
+			p.badCPT(c, p.Tok, `expected a row "( ... )", "table", "default" or "}" in the probability block for %q, found %s`, p.S.Text(childTok), p.Found())
 			p.skipStmt()
 		}
 	}
@@ -256,8 +252,7 @@ func (p *parser) parseRow(c *cpt) {
 			r += st * c.stride[i]
 		case p.Tok.Kind == ',':
 		default:
-			p.Errorf(p.Tok, `expected a state name or ")" in a row of the probability block, found %s`, p.Found())
-			c.bad = true
+			p.badCPT(c, p.Tok, `expected a state name or ")" in a row of the probability block, found %s`, p.Found())
 			p.skipStmt()
 			return
 		}
@@ -318,8 +313,7 @@ func (p *parser) parseValues(c *cpt, want int, set func(j int, x float64), what 
 		case textscan.Word:
 			x, ok := importer.ParseNumber(p.S.Bytes(p.Tok))
 			if !ok {
-				p.Errorf(p.Tok, "malformed number %s", p.Found())
-				c.bad = true
+				p.badCPT(c, p.Tok, "malformed number %s", p.Found())
 			} else if c.ok && n < want {
 				set(n, x)
 			}
@@ -346,18 +340,23 @@ func (p *parser) parseValues(c *cpt, want int, set func(j int, x float64), what 
 	return n, true
 }
 
+// badCPT reports an error at t in c's block and marks c as not to be
+// built.
+func (p *parser) badCPT(c *cpt, t textscan.Token, format string, args ...any) {
+	p.Errorf(t, format, args...)
+	c.bad = true
+}
+
 // parseDefault parses `default v1, v2, ... ;`: the distribution of the
 // child for every parent configuration without a row.
 func (p *parser) parseDefault(c *cpt) {
 	t := p.Tok
 	p.Next()
 	if c.def {
-		p.Errorf(t, "second default row in the probability block")
-		c.bad = true
+		p.badCPT(c, t, "second default row in the probability block")
 	}
 	if c.table && c.ok {
-		p.Errorf(t, "%s has both a table and a default row", p.title(c))
-		c.bad = true
+		p.badCPT(c, t, "%s has both a table and a default row", p.title(c))
 	}
 	c.def = true
 	c.defPos = p.S.At(t)
@@ -384,11 +383,9 @@ func (p *parser) parseTable(c *cpt) {
 	t := p.Tok
 	p.Next()
 	if c.table {
-		p.Errorf(t, "second table in the probability block")
-		c.bad = true
+		p.badCPT(c, t, "second table in the probability block")
 	} else if c.ok && (c.given > 0 || c.def) {
-		p.Errorf(t, "%s has both rows and a table", p.title(c))
-		c.bad = true
+		p.badCPT(c, t, "%s has both rows and a table", p.title(c))
 	}
 	c.table = true
 	c.tablePos = p.S.At(t)

@@ -32,11 +32,12 @@ func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, R
 // bytes, so "x.bif.gz" works). Errors are an ir.ErrorList of *ir.Error
 // positioned in filename (line:col, 1-based, rune columns); for compressed
 // input the positions refer to the decompressed text.
-func Read(filename string, src []byte) (m *ir.Model, err error) {
-	defer importer.Recover(filename, "BIF", &m, &err)
-	if src, err = importer.Decompress(filename, src); err != nil {
-		return nil, err
-	}
+func Read(filename string, src []byte) (*ir.Model, error) {
+	return importer.Read(filename, "BIF", src, parse)
+}
+
+// parse reads src, decompressed, as Read.
+func parse(filename string, src []byte) (*ir.Model, error) {
 	p := newParser(filename, src)
 	p.parseFile()
 	return p.finish()
@@ -96,31 +97,18 @@ func (p *parser) skipToBlock() { p.SkipTo(p.atKeyword) }
 // skipStmt skips to the end of the current statement inside a block: past
 // the next ";", or up to the "}" that closes the block or a block keyword
 // that starts a line.
-func (p *parser) skipStmt() {
-	depth := 0
-	for {
-		switch p.Tok.Kind {
-		case textscan.EOF:
-			return
-		case ';':
-			if depth == 0 {
-				p.Next()
-				return
-			}
-		case '{':
-			depth++
-		case '}':
-			if depth == 0 {
-				return
-			}
-			depth--
-		case textscan.Word:
-			if p.Tok.BOL && p.atKeyword() {
-				return
-			}
-		}
-		p.Next()
+func (p *parser) skipStmt() { p.SkipStmt('{', '}', p.atKeyword) }
+
+// blockName reports whether the current token is a name; if it is not,
+// it reports that what was expected after after, and skips to the next
+// block.
+func (p *parser) blockName(what, after string) bool {
+	if p.isName() {
+		return true
 	}
+	p.Errorf(p.Tok, "expected %s after %s, found %s", what, after, p.Found())
+	p.skipToBlock()
+	return false
 }
 
 // expect consumes a token of kind k, or reports `expected k after what`.
@@ -153,9 +141,7 @@ func (p *parser) parseFile() {
 // properties are not kept.
 func (p *parser) parseNetwork() {
 	p.Next()
-	if !p.isName() {
-		p.Errorf(p.Tok, `expected the network name after "network", found %s`, p.Found())
-		p.skipToBlock()
+	if !p.blockName("the network name", `"network"`) {
 		return
 	}
 	p.Next()
@@ -185,9 +171,7 @@ func (p *parser) parseNetwork() {
 //	variable NAME { type discrete [ N ] { S1, S2, ... }; property ...; }
 func (p *parser) parseVariable() {
 	p.Next()
-	if !p.isName() {
-		p.Errorf(p.Tok, `expected a variable name after "variable", found %s`, p.Found())
-		p.skipToBlock()
+	if !p.blockName("a variable name", `"variable"`) {
 		return
 	}
 	nameTok := p.Tok

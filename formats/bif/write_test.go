@@ -15,6 +15,7 @@ import (
 
 	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/ir"
+	"gonum.org/v1/gonum/floats"
 )
 
 // sameModel reports the first difference between a and b in variables,
@@ -585,14 +586,10 @@ func randomRow(r *rand.Rand, row []float64) {
 		row[r.IntN(len(row))] = 1
 		return
 	}
-	sum := 0.0
 	for i := range row {
 		row[i] = r.Float64()
-		sum += row[i]
 	}
-	for i := range row {
-		row[i] /= sum
-	}
+	floats.Scale(1/floats.Sum(row), row)
 }
 
 // TestWriteRandom checks that random small models round-trip exactly.

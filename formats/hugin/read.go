@@ -26,11 +26,12 @@ func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, R
 
 // Read parses a model in the Hugin NET format. Errors are an ir.ErrorList
 // of *ir.Error positioned in filename (line:col, 1-based, rune columns).
-func Read(filename string, src []byte) (m *ir.Model, err error) {
-	defer importer.Recover(filename, "NET", &m, &err)
-	if src, err = importer.Decompress(filename, src); err != nil {
-		return nil, err
-	}
+func Read(filename string, src []byte) (*ir.Model, error) {
+	return importer.Read(filename, "NET", src, parse)
+}
+
+// parse reads src, decompressed, as Read.
+func parse(filename string, src []byte) (*ir.Model, error) {
 	p := newParser(filename, src)
 	p.parseFile()
 	return p.finish()
@@ -122,31 +123,7 @@ func (p *parser) skipToElement() { p.SkipTo(p.atElement) }
 // skipAttr skips to the end of the current attribute: past the next ";"
 // outside parentheses, or up to the "}" that closes the block or an
 // element that starts a line.
-func (p *parser) skipAttr() {
-	depth := 0
-	for {
-		switch p.Tok.Kind {
-		case textscan.EOF:
-			return
-		case ';':
-			if depth <= 0 {
-				p.Next()
-				return
-			}
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case '}':
-			return
-		case textscan.Word:
-			if p.atElementStart() {
-				return
-			}
-		}
-		p.Next()
-	}
-}
+func (p *parser) skipAttr() { p.SkipStmt('(', ')', p.atElement) }
 
 func (p *parser) parseFile() {
 	if p.Is("net") {

@@ -37,7 +37,7 @@ func compareModels(t *testing.T, got, want *ir.Model, tol float64) float64 {
 			t.Errorf("%s: states %q, want %q", wv.Name, gv.States, wv.States)
 			continue
 		}
-		gp, wp := names(got, got.Parents[gv.ID]), names(want, want.Parents[wv.ID])
+		gp, wp := formattest.Names(got, got.Parents[gv.ID]), formattest.Names(want, want.Parents[wv.ID])
 		if !slices.Equal(gp, wp) {
 			t.Errorf("%s: parents %q, want %q", wv.Name, gp, wp)
 			continue
@@ -68,37 +68,13 @@ func compareModels(t *testing.T, got, want *ir.Model, tol float64) float64 {
 	return maxDiff
 }
 
-func names(m *ir.Model, ids []ir.VarID) []string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = m.Vars[id].Name
-	}
-	return out
-}
-
 // TestCorpusTwins reads every .net file of the corpus and checks it
 // against its BIF twin: the same variables, states and parents, and CPT
 // values that are equal bit for bit.
 func TestCorpusTwins(t *testing.T) {
-	netDir, bifDir := formattest.Corpus(t, "net"), formattest.Corpus(t, "bif")
-	files, _ := filepath.Glob(filepath.Join(netDir, "*.net"))
-	if len(files) == 0 {
-		t.Skip("no .net files in the corpus")
-	}
-	for _, path := range files {
-		name := strings.TrimSuffix(filepath.Base(path), ".net")
-		t.Run(name, func(t *testing.T) {
-			got, err := ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := bif.ReadFile(filepath.Join(bifDir, name+".bif"))
-			if err != nil {
-				t.Fatalf("BIF twin: %v", err)
-			}
-			compareModels(t, got, want, 0)
-		})
-	}
+	formattest.Twins(t, "net", ".net", ReadFile, bif.ReadFile, func(t *testing.T, _ string, got, want *ir.Model) {
+		compareModels(t, got, want, 0)
+	})
 }
 
 // TestRoundTrip writes every BIF network of the corpus as NET, reads it

@@ -68,17 +68,52 @@ func sameModel(a, b *ir.Model) string {
 	return ""
 }
 
+// roundTrip writes m as pbl and returns the model its text loads as.
 func roundTrip(t *testing.T, m *ir.Model) *ir.Model {
 	t.Helper()
+	back, _ := writeRead(t, m, "round trip")
+	return back
+}
+
+// writeRead writes m as pbl under the comment and returns the model the
+// text loads as, and the text.
+func writeRead(t *testing.T, m *ir.Model, comment string) (*ir.Model, string) {
+	t.Helper()
 	var buf bytes.Buffer
-	if err := source.Write(&buf, m, "round trip"); err != nil {
+	if err := source.Write(&buf, m, comment); err != nil {
 		t.Fatal(err)
 	}
 	back, err := pbl.Load("back.pbl", buf.Bytes())
 	if err != nil {
 		t.Fatalf("written source does not load: %v\n%s", err, buf.String())
 	}
-	return back
+	return back, buf.String()
+}
+
+// writeBack loads the model src, writes it as pbl and loads the text
+// back, failing the test if the model read back differs; it returns the
+// model, the model read back and the text.
+func writeBack(t *testing.T, src string) (m, back *ir.Model, text string) {
+	t.Helper()
+	m, err := pbl.Load("m.pbl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, text = writeRead(t, m, "")
+	if d := sameModel(m, back); d != "" {
+		t.Errorf("%s\n%s", d, text)
+	}
+	return m, back, text
+}
+
+// wantText checks that the written text holds each of wants.
+func wantText(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("written text lacks %q:\n%s", want, text)
+		}
+	}
 }
 
 // TestRoundTripCorpus: every corpus network, written as pbl and read back,
@@ -126,7 +161,7 @@ func TestRoundTripExamples(t *testing.T) {
 			t.Errorf("%s: %s", path, d)
 		}
 	}
-	m, err := pbl.Load("m.pbl", []byte(`var A, B: bool
+	_, _, text := writeBack(t, `var A, B: bool
 var "odd name": {"x y", 0, var}
 var G: 1..3
 var H: real
@@ -144,14 +179,7 @@ P(A) = 0.25
 P(B | A) = { true: 0.5, false: [0.1, 0.9] }
 P("odd name" | B) = { true: [0.2, 0.3, 0.5], false: [1, 0, 0] }
 P(G) = [0.5, 0.25, 0.25]
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := source.Write(&buf, m, ""); err != nil {
-		t.Fatal(err)
-	}
+`)
 	want := `var A, B: bool
 var "odd name": {"x y", 0, var}
 var G: 1..3
@@ -182,11 +210,8 @@ P(Len | A, G) = {
 
 P(Z) = normal(0, 1)
 `
-	if buf.String() != want {
-		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
-	}
-	if d := sameModel(m, roundTrip(t, m)); d != "" {
-		t.Error(d)
+	if text != want {
+		t.Errorf("got:\n%s\nwant:\n%s", text, want)
 	}
 }
 
@@ -202,17 +227,7 @@ func TestRoundTripStructure(t *testing.T) {
 		"var C: {a, b}\nvar X, Y, Z: bool\nC -> X, Y\nX, C -> Z\nP(C) = [0.5, 0.5]\nP(X | C) = { a: 0.5  b: 0.2 }\n",
 		"var \"odd name\", X: bool\n\"odd name\" -> X\n",
 	} {
-		m, err := pbl.Load("m.pbl", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := source.Write(&buf, m, ""); err != nil {
-			t.Fatal(err)
-		}
-		if d := sameModel(m, roundTrip(t, m)); d != "" {
-			t.Errorf("%s:\n%s", d, buf.String())
-		}
+		writeBack(t, src)
 	}
 }
 
@@ -220,7 +235,7 @@ func TestRoundTripStructure(t *testing.T) {
 // names and numbers as read (var = 2, whose square root squared is not 2,
 // included), and read back to bit-identical densities.
 func TestRoundTripNamedSpread(t *testing.T) {
-	m, err := pbl.Load("m.pbl", []byte(`var A: bool
+	m, back, text := writeBack(t, `var A: bool
 var x, y, u, v, r, s: real
 P(A) = 0.3
 P(x | A) = { true: normal(0, var = 2)  false: normal(1, sd = 0.1) }
@@ -229,68 +244,39 @@ P(y, u | A) = { true: normal([0, 1], sd = [0.1, 3])  false: normal([1, 2], var =
 P(v, s) = normal([0, 0], sd = 0.7)
 var e, f: real
 P(e, f | A) = { true: normal([0, 1], cov = [[1, 0.5], [0.5, 2]])  false: normal([1, -1], var = [1, 2]) }
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := source.Write(&buf, m, ""); err != nil {
-		t.Fatal(err)
-	}
-	back := roundTrip(t, m)
-	if d := sameModel(m, back); d != "" {
-		t.Errorf("%s\n%s", d, buf.String())
-	}
+`)
 	for _, name := range []string{"y", "v", "e"} {
 		a, _ := m.Lookup(name)
 		da, db := m.MultiNormal(a.ID), back.MultiNormal(a.ID)
 		for u := range da.Cov {
 			for i, c := range da.Cov[u] {
 				if math.Float64bits(c) != math.Float64bits(db.Cov[u][i]) {
-					t.Errorf("the covariance of %s, row %d, entry %d: %v read back as %v\n%s", name, u, i, c, db.Cov[u][i], buf.String())
+					t.Errorf("the covariance of %s, row %d, entry %d: %v read back as %v\n%s", name, u, i, c, db.Cov[u][i], text)
 				}
 			}
 		}
 	}
-	for _, want := range []string{"normal(0, var = 2)", "normal(1, sd = 0.1)", "normal(-1, 3)",
+	wantText(t, text, "normal(0, var = 2)", "normal(1, sd = 0.1)", "normal(-1, 3)",
 		"normal([0, 1], sd = [0.1, 3])", "normal([1, 2], var = [2, 0.3])", "normal([0, 0], sd = 0.7)",
-		"normal([0, 1], cov = [[1, 0.5], [0.5, 2]])", "normal([1, -1], var = [1, 2])"} {
-		if !strings.Contains(buf.String(), want) {
-			t.Errorf("written text lacks %q:\n%s", want, buf.String())
-		}
-	}
+		"normal([0, 1], cov = [[1, 0.5], [0.5, 2]])", "normal([1, -1], var = [1, 2])")
 }
 
 // TestRoundTripFormulaNe: A != s (a state) is written as such and reads
 // back as the same table; A != B (a parent) stays a comparison of parents.
 func TestRoundTripFormulaNe(t *testing.T) {
-	m, err := pbl.Load("m.pbl", []byte(`var A, Y, Z: bool
+	_, _, text := writeBack(t, `var A, Y, Z: bool
 var S, lo: {lo, hi, "not"}
 P(A) = 0.3
 P(S) = [0.2, 0.3, 0.5]
 P(lo) = [0.6, 0.3, 0.1]
 P(Y | A, S) = A and S != hi or not S != "not"
 P(Z | S, lo) = S != lo or S == hi
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := source.Write(&buf, m, ""); err != nil {
-		t.Fatal(err)
-	}
-	if d := sameModel(m, roundTrip(t, m)); d != "" {
-		t.Errorf("%s\n%s", d, buf.String())
-	}
-	for _, want := range []string{`= A and S != hi or not S != "not"`, `= S != lo or S = hi`} {
-		if !strings.Contains(buf.String(), want) {
-			t.Errorf("written text lacks %q:\n%s", want, buf.String())
-		}
-	}
+`)
+	wantText(t, text, `= A and S != hi or not S != "not"`, `= S != lo or S = hi`)
 }
 
 func TestRoundTripCompact(t *testing.T) {
-	m, err := pbl.Load("m.pbl", []byte(`var A, leak, not, Y, Z, W: bool
+	m, back, text := writeBack(t, `var A, leak, not, Y, Z, W: bool
 var S: {hi, "else", no}
 var C: {severe, mild, absent}
 var G: {x, y}
@@ -303,26 +289,11 @@ P(C | A, S) = noisy_max(A: [0.1, 0.3, 0.6], S: { hi: [0.5, 0.25, 0.25] }, leak: 
 P(Z | A, "not", S) = not (A or "not") and not S = "else" or A == "not"
 P(W | A, S) = A and (S = hi or not S = no)
 P(G | A, S) = lookup { true, hi: y  false, "else": x  else: y }
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := source.Write(&buf, m, ""); err != nil {
-		t.Fatal(err)
-	}
-	back := roundTrip(t, m)
-	if d := sameModel(m, back); d != "" {
-		t.Errorf("%s\n%s", d, buf.String())
-	}
+`)
 	for _, v := range m.Vars {
 		if a, b := fmt.Sprintf("%T", m.Dist(v.ID)), fmt.Sprintf("%T", back.Dist(v.ID)); a != b {
-			t.Errorf("%s: %s read back as %s\n%s", v.Name, a, b, buf.String())
+			t.Errorf("%s: %s read back as %s\n%s", v.Name, a, b, text)
 		}
 	}
-	for _, want := range []string{"noisy_or(", "noisy_max(", " and ", "lookup {"} {
-		if !strings.Contains(buf.String(), want) {
-			t.Errorf("written text lacks %q:\n%s", want, buf.String())
-		}
-	}
+	wantText(t, text, "noisy_or(", "noisy_max(", " and ", "lookup {")
 }

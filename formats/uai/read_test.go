@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,7 +91,7 @@ func TestReadBayes(t *testing.T) {
 	want := [][]ir.VarID{nil, {0}, {0, 1}}
 	for v, ps := range want {
 		got := m.Table(ir.VarID(v)).Parents
-		if len(got) != len(ps) || (len(ps) > 0 && !equalIDs(got, ps)) {
+		if !slices.Equal(got, ps) {
 			t.Errorf("X%d's parents are %v, want %v", v, got, ps)
 		}
 	}
@@ -106,18 +107,6 @@ func TestReadBayes(t *testing.T) {
 	if !(math.Abs(res.P-want0) <= 1e-15) {
 		t.Errorf("P(X2=0) = %g, want %g", res.P, want0)
 	}
-}
-
-func equalIDs(a, b []ir.VarID) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestReadForms checks lexical freedom: line breaks and tabs anywhere,

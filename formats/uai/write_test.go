@@ -11,13 +11,30 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
-func TestWriteMarkov(t *testing.T) {
-	m := mustRead(t, pair)
-	var buf bytes.Buffer
-	if err := uai.Write(&buf, m); err != nil {
+// bayesPair is the network P(a) P(c | a), c of three states, its CPTs set
+// child first.
+func bayesPair(t *testing.T) *ir.Model {
+	b := ir.NewBuilder("m.pbl")
+	a, _ := b.AddVar(ir.Pos{}, "a", ir.Bool, nil, 0)
+	c, _ := b.AddVar(ir.Pos{}, "c", ir.Enum, []string{"x", "y", "z"}, 0)
+	b.SetCPT(ir.Pos{}, c, []ir.VarID{a}, []float64{0.1, 0.2, 0.7, 1.0 / 3, 1.0 / 3, 1.0 / 3}, nil)
+	b.SetCPT(ir.Pos{}, a, nil, []float64{0.3, 0.7}, nil)
+	m, err := b.Finish()
+	if err != nil {
 		t.Fatal(err)
 	}
-	want := `MARKOV
+	return m
+}
+
+// TestWrite checks the text written for a Markov network read from UAI
+// and for a Bayesian network built in the IR (numbers at full precision).
+func TestWrite(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		m    *ir.Model
+		want string
+	}{
+		{"markov", mustRead(t, pair), `MARKOV
 2
 2 3
 2
@@ -30,27 +47,8 @@ func TestWriteMarkov(t *testing.T) {
 6
 1 2 3
 4 5 6
-`
-	if got := buf.String(); got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-}
-
-func TestWriteBayes(t *testing.T) {
-	b := ir.NewBuilder("m.pbl")
-	a, _ := b.AddVar(ir.Pos{}, "a", ir.Bool, nil, 0)
-	c, _ := b.AddVar(ir.Pos{}, "c", ir.Enum, []string{"x", "y", "z"}, 0)
-	b.SetCPT(ir.Pos{}, c, []ir.VarID{a}, []float64{0.1, 0.2, 0.7, 1.0 / 3, 1.0 / 3, 1.0 / 3}, nil)
-	b.SetCPT(ir.Pos{}, a, nil, []float64{0.3, 0.7}, nil)
-	m, err := b.Finish()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := uai.Write(&buf, m); err != nil {
-		t.Fatal(err)
-	}
-	want := `BAYES
+`},
+		{"bayes", bayesPair(t), `BAYES
 2
 2 3
 2
@@ -63,9 +61,15 @@ func TestWriteBayes(t *testing.T) {
 6
 0.1 0.2 0.7
 0.3333333333333333 0.3333333333333333 0.3333333333333333
-`
-	if got := buf.String(); got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+`},
+	} {
+		var buf bytes.Buffer
+		if err := uai.Write(&buf, c.m); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := buf.String(); got != c.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", c.name, got, c.want)
+		}
 	}
 }
 

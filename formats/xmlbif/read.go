@@ -36,11 +36,12 @@ func ReadFile(path string) (*ir.Model, error) { return importer.ReadFile(path, R
 // dialect). Errors are an ir.ErrorList of *ir.Error positioned in filename
 // (line:col, 1-based, rune columns). Malformed XML stops the reader at the
 // first syntax error; every other error is collected and all are reported.
-func Read(filename string, src []byte) (m *ir.Model, err error) {
-	defer importer.Recover(filename, "XMLBIF", &m, &err)
-	if src, err = importer.Decompress(filename, src); err != nil {
-		return nil, err
-	}
+func Read(filename string, src []byte) (*ir.Model, error) {
+	return importer.Read(filename, "XMLBIF", src, parse)
+}
+
+// parse reads src, decompressed, as Read.
+func parse(filename string, src []byte) (*ir.Model, error) {
 	r := newReader(filename, src)
 	if !r.document() {
 		return nil, r.b.Errs.Err() // malformed XML: the rest would mislead

@@ -30,34 +30,17 @@ var twinTol = map[string]float64{
 // agrees with its BIF twin: the same variables, states and parents, and
 // every CPT value within the file's tolerance.
 func TestTwins(t *testing.T) {
-	dir := formattest.Corpus(t, "xmlbif")
-	bifDir := formattest.Corpus(t, "bif")
-	files, err := filepath.Glob(filepath.Join(dir, "*.xml"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no XMLBIF files in %s", dir)
-	}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".xml")
-		t.Run(name, func(t *testing.T) {
-			got, err := ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := bif.ReadFile(filepath.Join(bifDir, name+".bif"))
-			if err != nil {
-				t.Fatalf("BIF twin: %v", err)
-			}
-			tol, ok := twinTol[name]
-			if !ok {
-				tol = 1e-12
-			}
-			diff, sameOrder := compareByName(t, got, want)
-			if !(diff <= tol) {
-				t.Errorf("largest difference from the BIF twin is %g, want at most %g", diff, tol)
-			}
-			t.Logf("%d variables; largest difference %g; parents in the BIF order: %v", len(got.Vars), diff, sameOrder)
-		})
-	}
+	formattest.Twins(t, "xmlbif", ".xml", ReadFile, bif.ReadFile, func(t *testing.T, name string, got, want *ir.Model) {
+		tol, ok := twinTol[name]
+		if !ok {
+			tol = 1e-12
+		}
+		diff, sameOrder := compareByName(t, got, want)
+		if !(diff <= tol) {
+			t.Errorf("largest difference from the BIF twin is %g, want at most %g", diff, tol)
+		}
+		t.Logf("%d variables; largest difference %g; parents in the BIF order: %v", len(got.Vars), diff, sameOrder)
+	})
 }
 
 // compareByName checks that got and want have the same variables (in any
@@ -102,7 +85,7 @@ func compareByName(t *testing.T, got, want *ir.Model) (maxDiff float64, sameOrde
 			}
 		}
 		if !okScope {
-			t.Errorf("P(%s | %v): parents %v", wv.Name, names(want, wc.Parents), names(got, gc.Parents))
+			t.Errorf("P(%s | %v): parents %v", wv.Name, formattest.Names(want, wc.Parents), formattest.Names(got, gc.Parents))
 			continue
 		}
 		wa := make([]int, len(perm))
@@ -121,14 +104,6 @@ func compareByName(t *testing.T, got, want *ir.Model) (maxDiff float64, sameOrde
 		}
 	}
 	return maxDiff, sameOrder
-}
-
-func names(m *ir.Model, ids []ir.VarID) []string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = m.Vars[id].Name
-	}
-	return out
 }
 
 // TestRead checks small documents, including the allowances of the
@@ -184,7 +159,7 @@ func dump(m *ir.Model) string {
 		for _, x := range c.Factor.Vals {
 			vals = append(vals, ir.FormatFloat(x))
 		}
-		parts = append(parts, v.Name+"{"+strings.Join(v.States, ",")+"} ["+strings.Join(names(m, c.Parents), ",")+"] "+strings.Join(vals, " "))
+		parts = append(parts, v.Name+"{"+strings.Join(v.States, ",")+"} ["+strings.Join(formattest.Names(m, c.Parents), ",")+"] "+strings.Join(vals, " "))
 	}
 	return strings.Join(parts, "; ")
 }

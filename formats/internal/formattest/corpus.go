@@ -3,7 +3,10 @@ package formattest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/pbl-lang/pbl/ir"
 )
 
 // CorpusPath returns the path of elem in the corpus, whether or not it
@@ -65,5 +68,31 @@ func Files(patterns ...string) [][]byte {
 func Seed(f *testing.F, patterns ...string) {
 	for _, src := range Files(patterns...) {
 		f.Add(src)
+	}
+}
+
+// Twins calls check, in a subtest named NAME, for each file NAME+ext in
+// the corpus directory sub, read by read, and its BIF twin bif/NAME.bif,
+// read by readBIF: the same network in two formats. It skips if there is
+// no such file.
+func Twins(t *testing.T, sub, ext string, read, readBIF func(path string) (*ir.Model, error), check func(t *testing.T, name string, got, want *ir.Model)) {
+	dir, bifDir := Corpus(t, sub), Corpus(t, "bif")
+	files, err := filepath.Glob(filepath.Join(dir, "*"+ext))
+	if err != nil || len(files) == 0 {
+		t.Skipf("no %s files in %s", ext, dir)
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ext)
+		t.Run(name, func(t *testing.T) {
+			got, err := read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := readBIF(filepath.Join(bifDir, name+".bif"))
+			if err != nil {
+				t.Fatalf("BIF twin: %v", err)
+			}
+			check(t, name, got, want)
+		})
 	}
 }

@@ -19,9 +19,20 @@ func ReadFile(path string, read func(filename string, src []byte) (*ir.Model, er
 	return read(path, src)
 }
 
+// Read is the entry point of a format's reader: src, decompressed if it is
+// gzip-compressed (see Decompress), parsed by parse as the file filename
+// in the format named format. A panic in parse, which is meant never to
+// panic, is returned as an error at the start of filename (see Recover).
+func Read(filename, format string, src []byte, parse func(filename string, src []byte) (*ir.Model, error)) (m *ir.Model, err error) {
+	defer Recover(filename, format, &m, &err)
+	if src, err = Decompress(filename, src); err != nil {
+		return nil, err
+	}
+	return parse(filename, src)
+}
+
 // Recover turns a panic in a reader into an error at the start of
-// filename. Readers are meant never to panic; defer it at their entry
-// point:
+// filename. Readers are meant never to panic; Read defers it:
 //
 //	defer importer.Recover(filename, "BIF", &m, &err)
 func Recover(filename, format string, m **ir.Model, err *error) {

@@ -72,3 +72,31 @@ func (p *Parser) SkipTo(at func() bool) {
 		}
 	}
 }
+
+// SkipStmt skips to the end of the current statement inside a block: past
+// the next ";" outside the brackets open and close, or up to the "}" that
+// closes the block (outside those brackets, or anywhere if they are not
+// braces) or a word that starts a line and at which atStart is true.
+func (p *Parser) SkipStmt(open, close Kind, atStart func() bool) {
+	depth := 0
+	for {
+		switch k := p.Tok.Kind; {
+		case k == EOF:
+			return
+		case k == ';' && depth <= 0:
+			p.Next()
+			return
+		case k == '}' && depth <= 0:
+			return
+		case k == open:
+			depth++
+		case k == close:
+			depth--
+		case k == '}':
+			return
+		case k == Word && p.Tok.BOL && atStart():
+			return
+		}
+		p.Next()
+	}
+}

@@ -170,6 +170,36 @@ func TestParser(t *testing.T) {
 	}
 }
 
+// TestSkipStmt checks where a statement skipped after an error ends, with
+// braces as the brackets (BIF's blocks) and with parentheses (Hugin's
+// attributes): past a ";" outside the brackets, at a "}" that closes the
+// block, at a word that starts a line and may start a block, or at the end.
+func TestSkipStmt(t *testing.T) {
+	for _, c := range []struct {
+		open, close Kind
+		src, want   string // want: the token the skip stops at, and its position
+	}{
+		{'{', '}', "a { ; } ; x", `"x" f:1:11`},
+		{'{', '}', "a { b } } x", `"}" f:1:9`},
+		{'{', '}', "a b\nkw x ; y", `"kw" f:2:1`},
+		{'{', '}', "a kw ; y", `"y" f:1:8`},
+		{'{', '}', "a ( ; ) y", `")" f:1:7`},
+		{'{', '}', "a { b", `end of file f:1:6`},
+		{'(', ')', "a ( ; ) ; y", `"y" f:1:11`},
+		{'(', ')', "a ( } ; y", `"}" f:1:5`},
+		{'(', ')', "a ) ; y", `"y" f:1:7`},
+		{'(', ')', "a { ; y", `"y" f:1:7`},
+		{'(', ')', "a (\nkw ; y", `"kw" f:2:1`},
+	} {
+		var p Parser
+		p.Init(slashes, "f", []byte(c.src))
+		p.SkipStmt(c.open, c.close, func() bool { return p.Is("kw") })
+		if got := p.Found() + " " + p.S.At(p.Tok).String(); got != c.want {
+			t.Errorf("SkipStmt(%c, %c) on %q stopped at %s, want %s", c.open, c.close, c.src, got, c.want)
+		}
+	}
+}
+
 func TestNewSyntaxPanics(t *testing.T) {
 	for _, f := range []func(){
 		func() { NewSyntax("{ ") },

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -154,13 +155,13 @@ type engine interface {
 	// joint returns P(keep, e) as a factor over keep (in that order)
 	// times a scale: Σ Π φ over the assignments consistent with e, with
 	// the variables of keep fixed.
-	joint(keep []ir.VarID) (*ir.Factor, xfloat, error)
+	joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error)
 	// partition returns Z, the sum of Π φ over every assignment (without
 	// the evidence).
-	partition() (xfloat, error)
+	partition() (factor.Scaled, error)
 	// maxAssign returns argmax over maxVars of P(maxVars, e) (indexed by
 	// VarID, -1 elsewhere) and the maximum.
-	maxAssign(maxVars []ir.VarID) ([]int, xfloat, error)
+	maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error)
 }
 
 // Answer answers q on m exactly. User errors (impossible evidence, a table
@@ -259,7 +260,7 @@ type answerer struct {
 	opt   Options
 	obs   []int
 	card  []int
-	k     *kernel
+	k     *factor.Kernel
 	need  []bool // the variables the query needs, if the model has unlearned ones; else nil
 	kind  Engine // Enum, VE or JT, as chosen
 	tree  *JTree // the tree of the JT engine
@@ -268,9 +269,9 @@ type answerer struct {
 	trees []*jtEngine // engines holding a workspace of tree, to release
 	plan  *queryPlan  // the Auto engine's choice, when it planned the query
 
-	kern  kernel       // what k points to (one allocation less per query)
-	tree1 [1]*jtEngine // room for trees' first engine
-	buf   answerBuf    // buffers kept from query to query (getAnswerer)
+	kern  factor.Kernel // what k points to (one allocation less per query)
+	tree1 [1]*jtEngine  // room for trees' first engine
+	buf   answerBuf     // buffers kept from query to query (getAnswerer)
 }
 
 // answerBuf holds what an answerer reuses from one query to the next, so
@@ -400,7 +401,7 @@ func (a *answerer) validate() error {
 	a.obs = grow(a.buf.obs, n)
 	a.card = grow(a.buf.card, n)
 	a.buf.obs, a.buf.card = a.obs, a.card
-	a.kern = kernel{cancel: a.opt.Cancel}
+	a.kern = factor.Kernel{Cancel: a.opt.Cancel}
 	a.k = &a.kern
 	a.trees = a.tree1[:0]
 	for v := range a.obs {
@@ -645,33 +646,33 @@ func assignmentText(m *ir.Model, ev []ir.Obs) string {
 
 // pe returns Σ_{x ⊨ e} Π φ(x) (P(e) for a Bayesian network), or the
 // impossible-evidence error when it is 0.
-func (a *answerer) pe() (xfloat, error) {
+func (a *answerer) pe() (factor.Scaled, error) {
 	p, err := peOf(a.eng)
-	if err == nil && p.m == 0 {
+	if err == nil && p.M == 0 {
 		err = a.impossible()
 	}
 	return p, err
 }
 
 // peOf returns Σ_{x ⊨ e} Π φ(x) from eng.
-func peOf(eng engine) (xfloat, error) {
+func peOf(eng engine) (factor.Scaled, error) {
 	f, c, err := eng.joint(nil)
 	if err != nil {
-		return xfloat{}, err
+		return factor.Scaled{}, err
 	}
-	return xfloat{c.m * f.Vals[0], c.e}.norm(), nil
+	return factor.Scaled{M: c.M * f.Vals[0], E: c.E}.Norm(), nil
 }
 
 // z returns the partition function Z = Σ_x Π φ(x) by which P(e) is
 // normalised: 1 for a Bayesian network (whose rows sum to 1), computed for
 // a Markov network. A Markov network whose every assignment has weight 0
 // has no distribution, which is the impossible-evidence error.
-func (a *answerer) z() (xfloat, error) {
+func (a *answerer) z() (factor.Scaled, error) {
 	if a.m.IsBayesNet() {
-		return xfloat{0.5, 1}, nil
+		return factor.Scaled{M: 0.5, E: 1}, nil
 	}
 	z, err := a.eng.partition()
-	if err == nil && z.m == 0 {
+	if err == nil && z.M == 0 {
 		err = &ir.Error{Pos: a.q.Pos, Msg: "every assignment of the model has weight 0: its partition function is 0", Err: ErrImpossible}
 	}
 	return z, err
@@ -717,7 +718,7 @@ func (a *answerer) table() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	coarse := a.k.coarse // a 0 in f may be an entry flushed below its largest
+	coarse := a.k.Coarse // a 0 in f may be an entry flushed below its largest
 	nt := 1
 	for _, v := range q.Targets {
 		nt *= a.card[v]
@@ -802,7 +803,7 @@ func (a *answerer) table() (*Result, error) {
 // probability once divided by it.
 func imprecise(block []float64, norm float64) bool {
 	for _, x := range block {
-		if x != 0 && x < minNormal || x == 0 && norm < 0x1p-50 {
+		if x != 0 && x < factor.MinNormal || x == 0 && norm < 0x1p-50 {
 			return true
 		}
 	}
@@ -835,14 +836,14 @@ func (a *answerer) number() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	coarse := a.k.coarse // a 0 in f may be an entry flushed below its largest
+	coarse := a.k.Coarse // a 0 in f may be an entry flushed below its largest
 	norm := sum(f.Vals)
 	if norm == 0 {
 		return nil, a.impossible()
 	}
 	x := f.Vals[f.Index(q.TargetStates)]
 	r := &Result{Query: q, Vars: q.Targets, P: prob(x / norm), LogP: min(0, math.Log(x)-math.Log(norm))}
-	if coarse && x < minNormal {
+	if coarse && x < factor.MinNormal {
 		// The entry has lost digits relative to the table's largest, or
 		// is 0: ask for P(x, e) and P(e) themselves, which carry their
 		// exponents.
@@ -858,9 +859,9 @@ func (a *answerer) number() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.LogP = min(0, pxe.log()-pe.log())
+		r.LogP = min(0, pxe.Log()-pe.Log())
 		r.P = prob(math.Exp(r.LogP))
-		if pxe.m == 0 {
+		if pxe.M == 0 {
 			r.P = 0
 		}
 	}
@@ -880,14 +881,14 @@ func (a *answerer) evidence() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Query: a.q, LogZ: ze.log()}
-	if ze.m != 0 {
-		r.LogP = min(0, ze.log()-z.log())
-		r.P = prob(ze.div(z))
+	r := &Result{Query: a.q, LogZ: ze.Log()}
+	if ze.M != 0 {
+		r.LogP = min(0, ze.Log()-z.Log())
+		r.P = prob(ze.Div(z))
 	} else {
 		r.LogP = math.Inf(-1)
 	}
-	if ze.m != 0 && !(r.P >= minNormal) {
+	if ze.M != 0 && !(r.P >= factor.MinNormal) {
 		return nil, &ir.Error{Pos: a.q.Pos, Err: &UnderflowError{LogP: r.LogP, LogZ: r.LogZ},
 			Msg: fmt.Sprintf("%s = exp(%s) underflows float64 (the evidence is possible, but less likely than 2.2e-308)",
 				a.evidenceText(), ir.FormatFloat(r.LogP))}
@@ -915,7 +916,7 @@ func (a *answerer) marginals() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if pe.m == 0 {
+		if pe.M == 0 {
 			return nil, a.impossible()
 		}
 		return &Result{Query: a.q, Marginals: mg}, nil

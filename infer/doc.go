@@ -45,7 +45,7 @@
 //
 // # Kernels
 //
-// One kernel, combineTo, multiplies a list of factors and folds out (sums
+// One kernel, factor.Combine, multiplies a list of factors and folds out (sums
 // or maximises) every variable not in the destination's scope. It walks the
 // union scope U = (dst vars, folded vars) with an odometer, the folded
 // variables fastest, so each destination entry is one contiguous block
@@ -67,7 +67,7 @@
 // beside it, and its entries brought by a power of two to a largest in
 // [0.5, 1). Scaling by a power of two is exact, so it changes no digit of
 // any answer. Constants are carried as a mantissa and an int exponent
-// (xfloat).
+// (factor.Scaled).
 //
 //   - The kernels multiply scaled tables only, so no product overflows: a
 //     model's factor whose largest entry is outside [2^-32, 1+2^-10] (a
@@ -79,7 +79,7 @@
 //     multiplies the tables of a bucket whose scope lies within its
 //     largest table's into a copy of it (a star's root meets thousands of
 //     unary tables), and a clique's factors are multiplied in 32 at a
-//     time, with a rescale after each pass.
+//     time, with a factor.Rescale after each pass.
 //   - Scaling cannot keep an entry that lies more than float64's range
 //     (2^1022) below its table's largest, as in a factor holding both 1e300
 //     and 1e-300, or in the product of tables whose largest entries sit at
@@ -259,7 +259,7 @@
 // power of two (exact) and its exponent added to a running int; a clique
 // whose largest entry falls below 2^-256 while absorbing is rescaled the
 // same way. P(e) is
-// (Σ root)·2^exponent, carried as an xfloat, so it never underflows
+// (Σ root)·2^exponent, carried as an factor.Scaled, so it never underflows
 // silently: the same underflow error as VE is returned when it is below
 // the smallest normal float64. In distribute, the parent's new separator
 // marginal is normalised before the division, so no clique's scale drifts

@@ -3,6 +3,7 @@ package infer
 import (
 	"errors"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -29,21 +30,21 @@ type trace struct {
 // unobserved variable (max-product VE with a constrained order), and returns
 // the maximising states (indexed by VarID; -1 elsewhere) and the maximum of
 // P(maxVars, e).
-func (r *ve) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
+func (r *ve) maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 	p, err := r.plan(nil, maxVars)
 	if err != nil {
-		return nil, xfloat{}, err
+		return nil, factor.Scaled{}, err
 	}
-	r.k.lost = false
+	r.k.Lost = false
 	out, c, tr, err := r.run(p, false)
-	if err == nil && r.k.lost {
+	if err == nil && r.k.Lost {
 		out, c, tr, err = r.run(p, true)
 	}
 	if err != nil {
 		return nil, c, err
 	}
 	// Every variable is eliminated: the result is a constant.
-	c = xfloat{c.m * out.Vals[0], c.e}.norm()
+	c = factor.Scaled{M: c.M * out.Vals[0], E: c.E}.Norm()
 	a := make([]int, len(r.m.Vars))
 	for i := range a {
 		a[i] = -1
@@ -62,13 +63,13 @@ func (r *ve) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 // maxAssign returns the assignment of maxVars (indexed by VarID; -1
 // elsewhere) that maximises P(maxVars, e), and that maximum. Among ties it
 // returns the first in lexicographic order of maxVars as given.
-func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
+func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 	if len(maxVars) == len(e.free()) {
 		// MPE: every unobserved variable. Walk without a table.
 		var best []int
-		var bp xfloat
-		err := e.walk(func(a []int, p xfloat) {
-			if best == nil || bp.less(p) {
+		var bp factor.Scaled
+		err := e.walk(func(a []int, p factor.Scaled) {
+			if best == nil || bp.Less(p) {
 				best = append(best[:0], a...)
 				bp = p
 			}
@@ -101,7 +102,7 @@ func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 	for i, v := range maxVars {
 		a[v] = st[i]
 	}
-	return a, xfloat{c.m * f.Vals[best], c.e}.norm(), nil
+	return a, factor.Scaled{M: c.M * f.Vals[best], E: c.E}.Norm(), nil
 }
 
 func (a *answerer) mpe() (*Result, error) {
@@ -168,14 +169,14 @@ func (a *answerer) maximise(vars []ir.VarID) (*Result, error) {
 
 // maxResult is the answer of a maximisation: the states best[v] of vars,
 // of joint probability mx with the evidence, whose probability is pe.
-func (a *answerer) maxResult(vars []ir.VarID, best []int, mx, pe xfloat) *Result {
+func (a *answerer) maxResult(vars []ir.VarID, best []int, mx, pe factor.Scaled) *Result {
 	r := &Result{Query: a.q, Assignment: make([]ir.Obs, len(vars))}
 	for i, v := range vars {
 		r.Assignment[i] = ir.Obs{Var: v, State: best[v]}
 	}
 	// P(assignment | e) = max / P(e), two sums computed apart: clamp the
 	// rounding that takes an assignment with all the mass to 1 + ulp.
-	r.LogP = min(0, mx.log()-pe.log())
-	r.P = prob(mx.div(pe))
+	r.LogP = min(0, mx.Log()-pe.Log())
+	r.P = prob(mx.Div(pe))
 	return r
 }

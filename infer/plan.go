@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -177,7 +178,7 @@ func (a *answerer) decide() (*queryPlan, error) {
 			return qp, nil
 		}
 		p, err := treePlan(m, a.opt, a.k)
-		if errors.Is(err, ErrCanceled) || a.k.canceledNow() {
+		if errors.Is(err, ErrCanceled) || a.k.CanceledNow() {
 			return nil, canceled(a.q.Pos)
 		}
 		if err != nil {
@@ -233,7 +234,7 @@ type treePlanEntry struct {
 // treePlan returns the plan of m's junction tree under opt, checked
 // against its limits, from the cache or made now. A canceled plan is not
 // cached.
-func treePlan(m *ir.Model, opt Options, k *kernel) (*jtPlan, error) {
+func treePlan(m *ir.Model, opt Options, k *factor.Kernel) (*jtPlan, error) {
 	key := jtKey{m, opt.maxTable(), opt.maxMemory()}
 	treePlans.Lock()
 	for _, e := range treePlans.entries {
@@ -244,7 +245,7 @@ func treePlan(m *ir.Model, opt Options, k *kernel) (*jtPlan, error) {
 	}
 	treePlans.Unlock()
 	p, err := plan(m, cliqueLimit(opt), k)
-	if errors.Is(err, ErrCanceled) || k.canceledNow() {
+	if errors.Is(err, ErrCanceled) || k.CanceledNow() {
 		return nil, ErrCanceled
 	}
 	if err == nil {

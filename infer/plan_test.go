@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -18,11 +19,11 @@ import (
 // m, and the Auto engine's choice (nil for a query it does not plan).
 func planOf(t testing.TB, m *ir.Model, q *ir.Query, opt Options) (*vePlan, *queryPlan) {
 	t.Helper()
-	a := &answerer{m: m, q: q, opt: opt, k: newKernel(nil)}
+	a := &answerer{m: m, q: q, opt: opt, k: factor.NewKernel(nil)}
 	if err := a.validate(); err != nil {
 		t.Fatalf("%s: %v", q.Text, err)
 	}
-	a.k = newKernel(nil)
+	a.k = factor.NewKernel(nil)
 	keep, _ := a.planKeep()
 	p, err := a.newVE(a.obs).plan(keep, nil)
 	if err != nil {
@@ -378,7 +379,7 @@ func TestPlanCalibration(t *testing.T) {
 		var entries float64
 		var tree *JTree
 		planNs := best(func() {
-			p, err := plan(m, cliqueLimit(Options{}), newKernel(nil))
+			p, err := plan(m, cliqueLimit(Options{}), factor.NewKernel(nil))
 			if err == nil {
 				entries = p.entries
 			}

@@ -13,45 +13,6 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
-// Engine selects an exact inference algorithm.
-type Engine int
-
-const (
-	Auto Engine = iota // the default: JT for P(*|e), the cheaper of VE and JT by estimated cost for one query (see [Options])
-	Enum               // enumeration of every assignment (the reference)
-	VE                 // variable elimination
-	JT                 // junction tree, compiled once per model (see [Compile])
-)
-
-func (e Engine) String() string {
-	switch e {
-	case Auto:
-		return "auto"
-	case Enum:
-		return "enum"
-	case VE:
-		return "ve"
-	case JT:
-		return "jt"
-	}
-	return "?"
-}
-
-// ParseEngine parses an engine name as printed by Engine.String.
-func ParseEngine(s string) (Engine, error) {
-	switch s {
-	case "auto":
-		return Auto, nil
-	case "enum":
-		return Enum, nil
-	case "ve":
-		return VE, nil
-	case "jt":
-		return JT, nil
-	}
-	return 0, fmt.Errorf("unknown engine %q (want auto, enum, ve or jt)", s)
-}
-
 // DefaultMaxTable is the default limit on the entries of one intermediate
 // table (1<<27 entries, 1 GiB of float64).
 const DefaultMaxTable = 1 << 27
@@ -90,7 +51,7 @@ const DefaultMaxRows = 1 << 22
 // Options is a value that callers copy and keep, which a context should
 // not be, and ctx.Done() is such a channel.
 type Options struct {
-	Engine    Engine          // Auto: see above
+	Engine    string          // the engine's name: Auto (or ""), see above, or a registered engine's (see [Register]); an unknown name is an *UnknownEngineError
 	Order     Heuristic       // elimination-order heuristic for VE (the junction tree tries several)
 	MaxTable  int             // largest intermediate table or clique, in entries; 0 means DefaultMaxTable
 	MaxMemory int64           // largest junction tree, or variable elimination's tables at their peak, in bytes; 0 means DefaultMaxMemory
@@ -148,20 +109,16 @@ type Result struct {
 	Density     float64    // Density: the density of the values given the conditions (0 where it underflows)
 	LogDensity  float64    // Density: its natural log, finite where the density under- or overflows; −Inf when it is 0
 	Bits        float64    // Entropy, MI: the entropy or mutual information given e, in bits (≥ 0)
-}
 
-// engine is what Answer needs from an inference algorithm.
-type engine interface {
-	// joint returns P(keep, e) as a factor over keep (in that order)
-	// times a scale: Σ Π φ over the assignments consistent with e, with
-	// the variables of keep fixed.
-	joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error)
-	// partition returns Z, the sum of Π φ over every assignment (without
-	// the evidence).
-	partition() (factor.Scaled, error)
-	// maxAssign returns argmax over maxVars of P(maxVars, e) (indexed by
-	// VarID, -1 elsewhere) and the maximum.
-	maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error)
+	// Exact reports whether the numbers are exact (to rounding): true for
+	// every built-in engine and Auto, and for a registered engine what
+	// its Exact method says.
+	Exact bool
+	// ErrEst is, when the answer is not exact and its engine estimates
+	// its error (an [ErrorEstimator]), the estimated absolute error of
+	// each number, in the order of Rows, of Marginals (each P in turn),
+	// or of P alone; nil when Exact, and when no estimate is given.
+	ErrEst []float64
 }
 
 // Answer answers q on m exactly. User errors (impossible evidence, a table
@@ -195,6 +152,7 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, culprit(m, q, opt, err)
 	}
+	markExact(r, opt)
 	return r, nil
 }
 
@@ -210,6 +168,7 @@ func (t *JTree) Answer(q *ir.Query, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, culprit(t.m, q, opt, err)
 	}
+	markExact(r, opt)
 	return r, nil
 }
 
@@ -261,9 +220,11 @@ type answerer struct {
 	obs   []int
 	card  []int
 	k     *factor.Kernel
-	need  []bool // the variables the query needs, if the model has unlearned ones; else nil
-	kind  Engine // Enum, VE or JT, as chosen
-	tree  *JTree // the tree of the JT engine
+	need  []bool     // the variables the query needs, if the model has unlearned ones; else nil
+	sel   engineKind // the engine of Options.Engine
+	ext   Engine     // Options.Engine's, when sel is kindOther
+	kind  engineKind // kindEnum, kindVE, kindJT or kindOther, as chosen
+	tree  *JTree     // the tree of the JT engine
 	eng   engine
 	jt    *JTree      // a precompiled tree for the JT engine, or nil
 	trees []*jtEngine // engines holding a workspace of tree, to release
@@ -386,6 +347,9 @@ func (a *answerer) useJT() bool {
 
 // setup validates the query against the model and builds the engine.
 func (a *answerer) setup() error {
+	if err := a.resolve(); err != nil {
+		return err
+	}
 	if err := a.validate(); err != nil {
 		return err
 	}
@@ -468,27 +432,40 @@ func (a *answerer) validate() error {
 	return a.checkRows()
 }
 
+// resolve finds the engine of Options.Engine.
+func (a *answerer) resolve() error {
+	sel, ext, err := resolve(a.opt.Engine)
+	if err != nil {
+		return &ir.Error{Pos: a.q.Pos, Msg: err.Error(), Err: err}
+	}
+	a.sel, a.ext = sel, ext
+	return nil
+}
+
 // choose builds the engine: the one of Options.Engine, or Auto's choice.
 func (a *answerer) choose() error {
 	m, q := a.m, a.q
-	switch a.opt.Engine {
-	case Enum, VE:
-		a.kind = a.opt.Engine
-	case Auto, JT:
-		a.kind = VE
+	switch a.sel {
+	case kindEnum, kindVE, kindOther:
+		a.kind = a.sel
+	case kindSearch:
+		// Branch and bound for MPE and MAP (mpe.go), VE for the rest.
+		a.kind = kindVE
+	case kindAuto, kindJT:
+		a.kind = kindVE
 		if a.need != nil {
 			// A junction tree needs every factor: with variables
 			// still to be learned, VE answers.
 			break
 		}
-		if a.opt.Engine == Auto {
+		if a.sel == kindAuto {
 			if a.planned() {
 				qp, err := a.decide()
 				if err != nil {
 					return err
 				}
 				a.plan = qp
-				if qp.engine == VE {
+				if qp.engine == kindVE {
 					break
 				}
 			} else if !a.useJT() {
@@ -503,13 +480,13 @@ func (a *answerer) choose() error {
 				return canceled(q.Pos)
 			}
 			if err != nil {
-				if a.opt.Engine == Auto {
+				if a.sel == kindAuto {
 					break
 				}
 				return at(q.Pos, err)
 			}
 		}
-		a.kind, a.tree = JT, t
+		a.kind, a.tree = kindJT, t
 	default:
 		panic("infer: Answer: unknown engine")
 	}
@@ -532,9 +509,11 @@ func (a *answerer) newVE(obs []int) *ve {
 func (a *answerer) engine(obs []int) engine {
 	v := a.newVE(obs)
 	switch a.kind {
-	case Enum:
+	case kindOther:
+		return &lazyInstance{e: a.ext, m: a.m, obs: obs, opt: a.opt}
+	case kindEnum:
 		return &enum{m: a.m, pos: a.q.Pos, k: a.k, obs: obs, card: a.card, mark: a.need}
-	case JT:
+	case kindJT:
 		e := &jtEngine{t: a.tree, w: a.tree.get(), obs: obs, ve: v, k: a.k}
 		a.trees = append(a.trees, e)
 		return e
@@ -546,8 +525,8 @@ func (a *answerer) engine(obs []int) engine {
 func (a *answerer) firstEngine() engine {
 	b := &a.buf
 	b.ve = ve{m: a.m, opt: a.opt, pos: a.q.Pos, obs: a.obs, card: a.card, k: a.k, cond: a.normalised()}
-	if a.kind != JT {
-		if a.kind == Enum {
+	if a.kind != kindJT {
+		if a.kind == kindEnum || a.kind == kindOther {
 			return a.engine(a.obs)
 		}
 		return &b.ve
@@ -555,6 +534,33 @@ func (a *answerer) firstEngine() engine {
 	b.jt = jtEngine{t: a.tree, w: a.tree.get(), obs: a.obs, ve: &b.ve, k: a.k, s: &b.js}
 	a.trees = append(a.trees, &b.jt)
 	return &b.jt
+}
+
+// markExact sets r's Exact and ErrEst for the engine of opt.
+func markExact(r *Result, opt Options) {
+	kind, e, err := resolve(opt.Engine)
+	r.Exact = err != nil || kind != kindOther || e.Exact()
+	if r.Exact {
+		return
+	}
+	est, ok := e.(ErrorEstimator)
+	if !ok {
+		return
+	}
+	n := 1
+	switch {
+	case r.Rows != nil:
+		n = len(r.Rows)
+	case r.Marginals != nil:
+		n = 0
+		for _, mg := range r.Marginals {
+			n += len(mg.P)
+		}
+	}
+	r.ErrEst = make([]float64, n)
+	for i := range r.ErrEst {
+		r.ErrEst[i] = est.ErrEst()
+	}
 }
 
 // needed marks the variables whose numbers the query needs: in a Bayesian
@@ -656,7 +662,7 @@ func (a *answerer) pe() (factor.Scaled, error) {
 
 // peOf returns Σ_{x ⊨ e} Π φ(x) from eng.
 func peOf(eng engine) (factor.Scaled, error) {
-	f, c, err := eng.joint(nil)
+	f, c, err := eng.Joint(nil)
 	if err != nil {
 		return factor.Scaled{}, err
 	}
@@ -671,7 +677,7 @@ func (a *answerer) z() (factor.Scaled, error) {
 	if a.m.IsBayesNet() {
 		return factor.Scaled{M: 0.5, E: 1}, nil
 	}
-	z, err := a.eng.partition()
+	z, err := a.eng.Partition()
 	if err == nil && z.M == 0 {
 		err = &ir.Error{Pos: a.q.Pos, Msg: "every assignment of the model has weight 0: its partition function is 0", Err: ErrImpossible}
 	}
@@ -714,7 +720,7 @@ func (a *answerer) table() (*Result, error) {
 	q := a.q
 	keep := append(append(a.buf.vars[:0], q.Free...), q.Targets...)
 	a.buf.vars = keep
-	f, _, err := a.eng.joint(keep)
+	f, _, err := a.eng.Joint(keep)
 	if err != nil {
 		return nil, err
 	}
@@ -769,7 +775,7 @@ func (a *answerer) table() (*Result, error) {
 			for i, v := range q.Free {
 				sideObs[v] = st[i]
 			}
-			b, _, err := side.joint(q.Targets)
+			b, _, err := side.Joint(q.Targets)
 			if err != nil {
 				return nil, err
 			}
@@ -832,7 +838,7 @@ func appendRow(buf, s []int) ([]int, []int) {
 
 func (a *answerer) number() (*Result, error) {
 	q := a.q
-	f, _, err := a.eng.joint(q.Targets)
+	f, _, err := a.eng.Joint(q.Targets)
 	if err != nil {
 		return nil, err
 	}
@@ -942,7 +948,7 @@ func (a *answerer) marginals() (*Result, error) {
 // of vs and the evidence divided by its sum, P(e). When P(e) = 0 it returns
 // the impossible-evidence error.
 func (a *answerer) posterior(vs []ir.VarID) ([]float64, error) {
-	f, _, err := a.eng.joint(vs)
+	f, _, err := a.eng.Joint(vs)
 	if err != nil {
 		return nil, err
 	}

@@ -652,13 +652,13 @@ type jtEngine struct {
 	s   *jtAnswerBuf // room for joint's table, reused by the next call; nil to allocate each
 }
 
-// jtAnswerBuf is the room in which jtEngine.joint returns its table, so that
+// jtAnswerBuf is the room in which jtEngine.Joint returns its table, so that
 // a query's joint allocates nothing: the table stays valid until the next
 // call of joint on the engine.
 type jtAnswerBuf struct {
 	one    [1]float64
 	scalar ir.Factor // joint(nil)
-	out    ir.Factor // joint(keep)
+	out    ir.Factor // Joint(keep)
 	sorted []ir.VarID
 	card   []int
 	stride []int
@@ -705,9 +705,9 @@ func (e *jtEngine) release() {
 // digits, so that VE must answer.
 func (e *jtEngine) exact() bool { return e.t.lost || e.w.lost }
 
-// joint returns P(keep, e) times a scale, from one calibrated clique that
+// Joint returns P(keep, e) times a scale, from one calibrated clique that
 // contains keep; P(e) itself needs only the collect pass.
-func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
+func (e *jtEngine) Joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
 	t, w := e.t, e.w
 	e.k.Coarse = false
 	if len(keep) == 0 {
@@ -715,7 +715,7 @@ func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
 			return nil, factor.Scaled{}, err
 		}
 		if e.exact() {
-			return e.ve.joint(keep)
+			return e.ve.Joint(keep)
 		}
 		var f *ir.Factor
 		if e.s != nil {
@@ -743,13 +743,13 @@ func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
 		}
 	}
 	if best < 0 {
-		return e.ve.joint(keep)
+		return e.ve.Joint(keep)
 	}
 	if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtCalibrated); err != nil {
 		return nil, factor.Scaled{}, err
 	}
 	if e.exact() {
-		return e.ve.joint(keep)
+		return e.ve.Joint(keep)
 	}
 	out := e.s.factor(keep, t.hcard)
 	e.s.marginalize(e.k, out, t.cvars[best], t.ccard[best], t.cstride[best], w.pot[t.off[best]:t.off[best+1]])
@@ -825,10 +825,10 @@ func (s *jtAnswerBuf) marginalize(k *factor.Kernel, out *ir.Factor, cvars []ir.V
 	}
 }
 
-// partition returns Σ_x Π φ(x) without evidence, computed once per tree,
+// Partition returns Σ_x Π φ(x) without evidence, computed once per tree,
 // in the engine's workspace (which then no longer holds the evidence: the
 // next question on it recalibrates).
-func (e *jtEngine) partition() (factor.Scaled, error) { return e.t.partition(e.k, e.ve.pos, e.w) }
+func (e *jtEngine) Partition() (factor.Scaled, error) { return e.t.partition(e.k, e.ve.pos, e.w) }
 
 // partition returns Σ_x Π φ(x) without evidence, computing it in w on the
 // first call (by VE if the calibration loses digits).
@@ -847,7 +847,7 @@ func (t *JTree) partition(k *factor.Kernel, pos ir.Pos, w *jtWork) (factor.Scale
 		r := t.veFor(none)
 		r.k, r.pos = k, pos
 		var err error
-		if z, err = r.partition(); err != nil {
+		if z, err = r.Partition(); err != nil {
 			return z, err
 		}
 	} else {
@@ -865,9 +865,9 @@ func sortedCopy(vs []ir.VarID) []ir.VarID {
 	return out
 }
 
-// maxAssign answers MPE (maxVars = every unobserved variable) by max-product
+// MaxAssign answers MPE (maxVars = every unobserved variable) by max-product
 // collect and traceback; MAP goes to variable elimination.
-func (e *jtEngine) maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
+func (e *jtEngine) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 	t, w := e.t, e.w
 	free := 0
 	for v, s := range e.obs {
@@ -876,13 +876,13 @@ func (e *jtEngine) maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 		}
 	}
 	if len(maxVars) != free {
-		return e.ve.maxAssign(maxVars)
+		return e.ve.MaxAssign(maxVars)
 	}
 	if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtMaxed); err != nil {
 		return nil, factor.Scaled{}, err
 	}
 	if e.exact() {
-		return e.ve.maxAssign(maxVars)
+		return e.ve.MaxAssign(maxVars)
 	}
 	a := make([]int, len(t.m.Vars))
 	for i := range a {
@@ -937,7 +937,7 @@ func (e *jtEngine) marginalsVE(vs []ir.VarID) ([]Marginal, factor.Scaled, error)
 	}
 	out := make([]Marginal, len(vs))
 	for i, v := range vs {
-		f, _, err := e.ve.joint([]ir.VarID{v})
+		f, _, err := e.ve.Joint([]ir.VarID{v})
 		if err != nil {
 			return nil, pe, err
 		}

@@ -132,9 +132,9 @@ func (e *enum) free() []ir.VarID {
 	return free
 }
 
-// joint returns P(keep, e) as a factor over keep times the returned scale,
-// like (*ve).joint.
-func (e *enum) joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
+// Joint returns P(keep, e) as a factor over keep times the returned scale,
+// like (*ve).Joint.
+func (e *enum) Joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
 	// The table over keep is no larger than the number of assignments:
 	// check that before allocating it.
 	if err := e.check(); err != nil {
@@ -175,8 +175,8 @@ func (e *enum) joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
 	return out, factor.Scaled{M: 1, E: top.E}, nil
 }
 
-// partition returns Σ_x Π φ(x) over every assignment, without evidence.
-func (e *enum) partition() (factor.Scaled, error) {
+// Partition returns Σ_x Π φ(x) over every assignment, without evidence.
+func (e *enum) Partition() (factor.Scaled, error) {
 	f := *e
 	f.obs = noEvidence(len(e.obs))
 	return peOf(&f)

@@ -95,8 +95,8 @@ type TooLargeError struct {
 	Limit int64      // the limit exceeded, in the same unit
 	// Instead is the engine that may answer without the refused table
 	// (VE for a junction tree or an enumeration too large), which the
-	// message advises as "use variable elimination"; Auto when none.
-	Instead Engine
+	// message advises as "use variable elimination"; "" when none.
+	Instead string
 	msg     string
 }
 

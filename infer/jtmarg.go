@@ -80,7 +80,7 @@ func (t *JTree) logPMarkov(pe factor.Scaled, w *jtWork) (float64, error) {
 // time, for a calibration that lost digits.
 func (t *JTree) marginalsVE(obs []int, dst [][]float64, w *jtWork) (float64, error) {
 	return t.eachVE(obs, dst, w, func(r *ve, v int, d []float64) error {
-		f, _, err := r.joint([]ir.VarID{ir.VarID(v)})
+		f, _, err := r.Joint([]ir.VarID{ir.VarID(v)})
 		if err != nil {
 			return err
 		}

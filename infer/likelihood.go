@@ -279,7 +279,7 @@ func (r *ve) familyOf(f *ir.Factor, d []float64) error {
 			keep = append(keep, u)
 		}
 	}
-	j, _, err := r.joint(keep)
+	j, _, err := r.Joint(keep)
 	if err != nil {
 		return err
 	}

@@ -26,11 +26,11 @@ type trace struct {
 	arg  []int32
 }
 
-// maxAssign maximises over maxVars after summing out every other relevant
+// MaxAssign maximises over maxVars after summing out every other relevant
 // unobserved variable (max-product VE with a constrained order), and returns
 // the maximising states (indexed by VarID; -1 elsewhere) and the maximum of
 // P(maxVars, e).
-func (r *ve) maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
+func (r *ve) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 	p, err := r.plan(nil, maxVars)
 	if err != nil {
 		return nil, factor.Scaled{}, err
@@ -60,10 +60,10 @@ func (r *ve) maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 	return a, c, nil
 }
 
-// maxAssign returns the assignment of maxVars (indexed by VarID; -1
+// MaxAssign returns the assignment of maxVars (indexed by VarID; -1
 // elsewhere) that maximises P(maxVars, e), and that maximum. Among ties it
 // returns the first in lexicographic order of maxVars as given.
-func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
+func (e *enum) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 	if len(maxVars) == len(e.free()) {
 		// MPE: every unobserved variable. Walk without a table.
 		var best []int
@@ -84,7 +84,7 @@ func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 		}
 		return best, bp, nil
 	}
-	f, c, err := e.joint(maxVars)
+	f, c, err := e.Joint(maxVars)
 	if err != nil {
 		return nil, c, err
 	}
@@ -107,7 +107,7 @@ func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 
 func (a *answerer) mpe() (*Result, error) {
 	vars := a.unobserved()
-	if a.opt.Engine == Auto && a.kind == VE && a.need == nil {
+	if (a.sel == kindAuto || a.sel == kindSearch) && a.kind == kindVE && a.need == nil {
 		// Auto without a compiled tree: branch and bound (mpesearch.go),
 		// which is max-product elimination when the width allows it.
 		pe, err := a.pe()
@@ -122,21 +122,23 @@ func (a *answerer) mpe() (*Result, error) {
 			return a.maxResult(vars, best, mx, pe), nil
 		}
 		// The search gave up: max-product on the junction tree, if it
-		// compiles within the limits, else VE.
-		t, err := cachedCompile(a.m, a.opt)
-		if errors.Is(err, ErrCanceled) {
-			return nil, canceled(a.q.Pos)
-		}
-		if err == nil {
-			a.kind, a.tree = JT, t
-			a.eng = a.engine(a.obs)
+		// compiles within the limits (Auto), else VE.
+		if a.sel == kindAuto {
+			t, err := cachedCompile(a.m, a.opt)
+			if errors.Is(err, ErrCanceled) {
+				return nil, canceled(a.q.Pos)
+			}
+			if err == nil {
+				a.kind, a.tree = kindJT, t
+				a.eng = a.engine(a.obs)
+			}
 		}
 	}
 	return a.maximise(vars)
 }
 
 func (a *answerer) mapQuery() (*Result, error) {
-	if a.opt.Engine == Auto && a.kind == VE && a.need == nil {
+	if (a.sel == kindAuto || a.sel == kindSearch) && a.kind == kindVE && a.need == nil {
 		// Auto: the other variables summed out, then branch and bound
 		// over the MAP variables (mapsearch.go).
 		pe, err := a.pe()
@@ -160,7 +162,7 @@ func (a *answerer) maximise(vars []ir.VarID) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	best, mx, err := a.eng.maxAssign(vars)
+	best, mx, err := a.eng.MaxAssign(vars)
 	if err != nil {
 		return nil, err
 	}

@@ -294,16 +294,16 @@ func TestPlanChoice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 3))
 	m := readCorpus(t, "munin1")
 	for _, q := range planQueries(rng, m, 5, false) {
-		if _, qp := planOf(t, m, q, Options{}); qp.engine != VE {
+		if _, qp := planOf(t, m, q, Options{}); qp.engine != kindVE {
 			t.Errorf("munin1 %s: %v (%s), want VE", q.Text, qp.engine, qp.why)
 		}
 	}
 	m = readCorpus(t, "alarm")
 	q := planQueries(rng, m, 5, false)[0]
-	if _, qp := planOf(t, m, q, Options{}); qp.engine != VE {
+	if _, qp := planOf(t, m, q, Options{}); qp.engine != kindVE {
 		t.Errorf("alarm %s, no tree: %v (%s), want VE", q.Text, qp.engine, qp.why)
 	}
-	if _, qp := planOf(t, m, q, Options{Queries: 1000}); qp.engine != JT {
+	if _, qp := planOf(t, m, q, Options{Queries: 1000}); qp.engine != kindJT {
 		t.Errorf("alarm, a batch of %s: %v (%s), want JT", q.Text, qp.engine, qp.why)
 	}
 	if _, err := Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(*)", Star: true}, Options{}); err != nil {
@@ -311,7 +311,7 @@ func TestPlanChoice(t *testing.T) {
 	}
 	// A tree compiled by an earlier query changes nothing: the choice,
 	// and so the answer's last digits, never depend on what ran before.
-	if _, qp := planOf(t, m, q, Options{}); qp.engine != VE {
+	if _, qp := planOf(t, m, q, Options{}); qp.engine != kindVE {
 		t.Errorf("alarm %s, tree compiled: %v (%s), want VE as before", q.Text, qp.engine, qp.why)
 	}
 }

@@ -521,7 +521,7 @@ func logPosteriorFor(m *ir.Model, pos ir.Pos, vars []ir.VarID, ev []ir.Obs, l []
 		return nil, err
 	}
 	defer a.release()
-	f, _, err := a.eng.joint(vars)
+	f, _, err := a.eng.Joint(vars)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ type ve struct {
 	card []int          // card[v]: number of states of v (0 for real variables)
 	k    *factor.Kernel // cancellation, and whether the fast run lost digits
 
-	// cond is set when the caller needs joint(keep) only up to a positive
+	// cond is set when the caller needs Joint(keep) only up to a positive
 	// constant (it normalises the table: P(X | e), entropy): the plan may
 	// then leave out the parts of the model d-separated from keep given
 	// the evidence (see separate).
@@ -99,7 +99,7 @@ func (r *ve) factors(mark []bool) ([]*ir.Factor, []bool, factor.Scaled) {
 	return fs, own, c
 }
 
-// separate leaves out of fs the factors that only change joint(keep) by a
+// separate leaves out of fs the factors that only change Joint(keep) by a
 // positive constant: those of the connected components of the interaction
 // graph of fs (the moral graph of the relevant variables, the evidence
 // absorbed) that hold no variable of keep. The variables of such a
@@ -541,9 +541,9 @@ func containsAllUnsorted(c, vs []ir.VarID) bool {
 	return true
 }
 
-// joint returns P(keep, e) as a factor over keep, in that order, times the
+// Joint returns P(keep, e) as a factor over keep, in that order, times the
 // returned scale. The variables of keep must be unobserved and discrete.
-func (r *ve) joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
+func (r *ve) Joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
 	p := r.pre
 	if p == nil || !slices.Equal(keep, r.preKeep) {
 		var err error
@@ -581,8 +581,8 @@ func scopes(fs []*ir.Factor) [][]ir.VarID {
 	return out
 }
 
-// partition returns Σ_x Π φ(x) over every assignment, without evidence.
-func (r *ve) partition() (factor.Scaled, error) {
+// Partition returns Σ_x Π φ(x) over every assignment, without evidence.
+func (r *ve) Partition() (factor.Scaled, error) {
 	s := *r
 	s.obs = noEvidence(len(r.obs))
 	return peOf(&s)

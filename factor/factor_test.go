@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pbl-lang/pbl/factor"
+	"gonum.org/v1/gonum/floats"
 )
 
 // bruteCombine computes the product of fs over the union scope and folds
@@ -45,18 +46,8 @@ func bruteCombine(keep []factor.Var, kc []int, fs []*factor.Factor, o factor.Op)
 	return logs
 }
 
-func logAdd(a, b float64) float64 {
-	if math.IsInf(a, -1) {
-		return b
-	}
-	if math.IsInf(b, -1) {
-		return a
-	}
-	if a < b {
-		a, b = b, a
-	}
-	return a + math.Log1p(math.Exp(b-a))
-}
+// logAdd returns ln(e^a + e^b).
+func logAdd(a, b float64) float64 { return floats.LogSumExp([]float64{a, b}) }
 
 // near reports whether got is within tol (relative) of want, false on NaN.
 func near(got, want, tol float64) bool {

@@ -146,7 +146,7 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, ir.Errorf(q.Pos, "%v", err)
 		}
-		return &Result{Query: q, Independent: ind}, nil
+		return &Result{Query: q, Independent: ind, Exact: true}, nil
 	}
 	r, err := answer(m, q, opt, nil)
 	if err != nil {

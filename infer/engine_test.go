@@ -80,10 +80,31 @@ func TestAnswerUnknownEngine(t *testing.T) {
 	if _, err := ExplainQuery(m, q, Options{Engine: "bp"}); !errors.As(err, &ue) {
 		t.Errorf("ExplainQuery with engine bp: %v", err)
 	}
+	ind := &ir.Query{Kind: ir.Indep, A: ids(0), B: ids(3)}
+	if r, err := Answer(m, ind, Options{}); err != nil || !r.Independent || !r.Exact {
+		t.Errorf("indep: %+v, %v", r, err)
+	}
 	for _, e := range []string{"", Auto, Enum, VE, JT, Search} {
 		r, err := Answer(m, q, Options{Engine: e})
 		if err != nil || !r.Exact || r.ErrEst != nil {
 			t.Errorf("engine %q: %+v, %v", e, r, err)
+		}
+	}
+}
+
+// TestEnginesMPE: MPE by every built-in engine name, the search's among
+// them, agrees with enumeration.
+func TestEnginesMPE(t *testing.T) {
+	m := chainModel(t, false)
+	q := &ir.Query{Kind: ir.MPE, Evidence: []ir.Obs{{Var: 2, State: 1}}}
+	want, err := Answer(m, q, Options{Engine: Enum})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []string{Auto, VE, JT, Search} {
+		r, err := Answer(m, q, Options{Engine: e})
+		if err != nil || !slices.Equal(r.Assignment, want.Assignment) || !equal(r.P, want.P, 1e-12) {
+			t.Errorf("engine %s: %+v, %v; enumeration %v, %v", e, r, err, want.Assignment, want.P)
 		}
 	}
 }

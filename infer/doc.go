@@ -36,9 +36,23 @@
 //
 // Real-valued variables have no CPT and take no part in discrete inference.
 //
+// # Engines
+//
+// Every engine implements [Engine] and registers itself ([Register]):
+// enum, ve, jt and bnb (branch and bound for MPE and MAP) are built in, and
+// [Options.Engine] and pbl's --engine take any registered name or "auto"
+// ([Engines], [Lookup], [ParseEngine]). An engine provides three
+// primitives on a model and an evidence set ([Instance]: the joint of some
+// variables with the evidence, as a factor times a [factor.Scaled]; the
+// partition function; the maximising assignment), and Answer turns them
+// into every kind of answer. Package infer/enginetest checks an engine
+// against brute-force enumeration.
+//
 // # Factor layout
 //
-// Every table is an [ir.Factor]: a flat []float64 in row-major order over
+// Every table is an [ir.Factor] (an alias of [factor.Factor]; the tables,
+// the scaled numbers and the kernels below are package factor's, on which
+// every engine is written): a flat []float64 in row-major order over
 // its scope, the last variable fastest, with explicit strides:
 //
 //	offset(a) = Σ a[i]·Stride[i],  Stride[k-1] = 1,  Stride[i] = Stride[i+1]·Card[i+1]
@@ -53,7 +67,7 @@
 // offset; when odometer digit d moves, each offset changes by that input's
 // stride for U[d] (0 if the input lacks it), and a digit that wraps takes
 // off (Card[d]-1)·stride. There are no maps, interfaces or allocations in
-// the loop. restrict fixes observed variables the same way, starting from
+// the loop. factor.Restrict fixes observed variables the same way, starting from
 // the offset of the observed states. With maximisation, the kernel also
 // records the first maximising state of the folded variable, so ties go to
 // the lowest state.

@@ -114,7 +114,7 @@ func commands() []*replCommand {
 		{"observe", "X=x ...", "add session evidence, applied to every later query", (*Session).cmdObserve},
 		{"unobserve", "[X ...]", "remove the evidence on X (all evidence without arguments)", (*Session).cmdUnobserve},
 		{"evidence", "", "show the session evidence", (*Session).cmdEvidence},
-		{"engine", "[auto|enum|ve|jt]", "show or set the inference engine", (*Session).cmdEngine},
+		{"engine", "[auto|NAME]", "show or set the inference engine (auto or a registered engine: bnb, enum, jt, ve)", (*Session).cmdEngine},
 		{"explain", "", "show how the model compiles (elimination order, cliques) for the last query", (*Session).cmdExplain},
 		{"json", "[on|off]", "print results as JSON lines (toggles without an argument)", (*Session).cmdJSON},
 		{"help", "[COMMAND]", "show this help, or one command's", (*Session).cmdHelp},

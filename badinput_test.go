@@ -305,7 +305,7 @@ func compactOutput(lines []string) string {
 
 // badEngines are the engines every model that loads is answered by; the
 // first is the reference.
-var badEngines = []infer.Engine{infer.Auto, infer.Enum, infer.VE, infer.JT}
+var badEngines = []string{infer.Auto, infer.Enum, infer.VE, infer.JT}
 
 // maxEnumCells bounds the models enumeration is asked about (it refuses
 // large ones, which is not a disagreement).
@@ -407,7 +407,7 @@ func groupOutput(text string, stmts []ir.Stmt) []badAnswer {
 
 // checkOutput fails on NaN, infinities or panics in a printed result, and
 // on probabilities outside [0, 1] in its JSON.
-func (b *badChunk) checkOutput(eng infer.Engine, text, js string) {
+func (b *badChunk) checkOutput(eng string, text, js string) {
 	if regexp.MustCompile(`NaN|Inf`).MatchString(text) || badPanic.MatchString(text) {
 		b.t.Errorf("%s:%d: engine %v prints %q", b.filename, b.c.Line, eng, text)
 	}
@@ -450,7 +450,7 @@ func probabilities(v any, isP bool) []float64 {
 }
 
 // agree fails unless two runs' JSON lines are equal, numbers within 1e-12.
-func (b *badChunk) agree(eng infer.Engine, want, got []string) {
+func (b *badChunk) agree(eng string, want, got []string) {
 	if len(want) != len(got) {
 		b.t.Errorf("%s:%d: engine %v prints %d results, %v %d", b.filename, b.c.Line, eng, len(got), badEngines[0], len(want))
 		return

@@ -9,47 +9,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
-
-// Engine selects an exact inference algorithm.
-type Engine int
-
-const (
-	Auto Engine = iota // the default: JT for P(*|e), the cheaper of VE and JT by estimated cost for one query (see [Options])
-	Enum               // enumeration of every assignment (the reference)
-	VE                 // variable elimination
-	JT                 // junction tree, compiled once per model (see [Compile])
-)
-
-func (e Engine) String() string {
-	switch e {
-	case Auto:
-		return "auto"
-	case Enum:
-		return "enum"
-	case VE:
-		return "ve"
-	case JT:
-		return "jt"
-	}
-	return "?"
-}
-
-// ParseEngine parses an engine name as printed by Engine.String.
-func ParseEngine(s string) (Engine, error) {
-	switch s {
-	case "auto":
-		return Auto, nil
-	case "enum":
-		return Enum, nil
-	case "ve":
-		return VE, nil
-	case "jt":
-		return JT, nil
-	}
-	return 0, fmt.Errorf("unknown engine %q (want auto, enum, ve or jt)", s)
-}
 
 // DefaultMaxTable is the default limit on the entries of one intermediate
 // table (1<<27 entries, 1 GiB of float64).
@@ -89,7 +51,7 @@ const DefaultMaxRows = 1 << 22
 // Options is a value that callers copy and keep, which a context should
 // not be, and ctx.Done() is such a channel.
 type Options struct {
-	Engine    Engine          // Auto: see above
+	Engine    string          // the engine's name: Auto (or ""), see above, or a registered engine's (see [Register]); an unknown name is an *UnknownEngineError
 	Order     Heuristic       // elimination-order heuristic for VE (the junction tree tries several)
 	MaxTable  int             // largest intermediate table or clique, in entries; 0 means DefaultMaxTable
 	MaxMemory int64           // largest junction tree, or variable elimination's tables at their peak, in bytes; 0 means DefaultMaxMemory
@@ -147,20 +109,16 @@ type Result struct {
 	Density     float64    // Density: the density of the values given the conditions (0 where it underflows)
 	LogDensity  float64    // Density: its natural log, finite where the density under- or overflows; −Inf when it is 0
 	Bits        float64    // Entropy, MI: the entropy or mutual information given e, in bits (≥ 0)
-}
 
-// engine is what Answer needs from an inference algorithm.
-type engine interface {
-	// joint returns P(keep, e) as a factor over keep (in that order)
-	// times a scale: Σ Π φ over the assignments consistent with e, with
-	// the variables of keep fixed.
-	joint(keep []ir.VarID) (*ir.Factor, xfloat, error)
-	// partition returns Z, the sum of Π φ over every assignment (without
-	// the evidence).
-	partition() (xfloat, error)
-	// maxAssign returns argmax over maxVars of P(maxVars, e) (indexed by
-	// VarID, -1 elsewhere) and the maximum.
-	maxAssign(maxVars []ir.VarID) ([]int, xfloat, error)
+	// Exact reports whether the numbers are exact (to rounding): true for
+	// every built-in engine and Auto, and for a registered engine what
+	// its Exact method says.
+	Exact bool
+	// ErrEst is, when the answer is not exact and its engine estimates
+	// its error (an [ErrorEstimator]), the estimated absolute error of
+	// each number, in the order of Rows, of Marginals (each P in turn),
+	// or of P alone; nil when Exact, and when no estimate is given.
+	ErrEst []float64
 }
 
 // Answer answers q on m exactly. User errors (impossible evidence, a table
@@ -188,12 +146,13 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, ir.Errorf(q.Pos, "%v", err)
 		}
-		return &Result{Query: q, Independent: ind}, nil
+		return &Result{Query: q, Independent: ind, Exact: true}, nil
 	}
 	r, err := answer(m, q, opt, nil)
 	if err != nil {
 		return nil, culprit(m, q, opt, err)
 	}
+	markExact(r, opt)
 	return r, nil
 }
 
@@ -209,6 +168,7 @@ func (t *JTree) Answer(q *ir.Query, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, culprit(t.m, q, opt, err)
 	}
+	markExact(r, opt)
 	return r, nil
 }
 
@@ -259,18 +219,20 @@ type answerer struct {
 	opt   Options
 	obs   []int
 	card  []int
-	k     *kernel
-	need  []bool // the variables the query needs, if the model has unlearned ones; else nil
-	kind  Engine // Enum, VE or JT, as chosen
-	tree  *JTree // the tree of the JT engine
+	k     *factor.Kernel
+	need  []bool     // the variables the query needs, if the model has unlearned ones; else nil
+	sel   engineKind // the engine of Options.Engine
+	ext   Engine     // Options.Engine's, when sel is kindOther
+	kind  engineKind // kindEnum, kindVE, kindJT or kindOther, as chosen
+	tree  *JTree     // the tree of the JT engine
 	eng   engine
 	jt    *JTree      // a precompiled tree for the JT engine, or nil
 	trees []*jtEngine // engines holding a workspace of tree, to release
 	plan  *queryPlan  // the Auto engine's choice, when it planned the query
 
-	kern  kernel       // what k points to (one allocation less per query)
-	tree1 [1]*jtEngine // room for trees' first engine
-	buf   answerBuf    // buffers kept from query to query (getAnswerer)
+	kern  factor.Kernel // what k points to (one allocation less per query)
+	tree1 [1]*jtEngine  // room for trees' first engine
+	buf   answerBuf     // buffers kept from query to query (getAnswerer)
 }
 
 // answerBuf holds what an answerer reuses from one query to the next, so
@@ -385,6 +347,9 @@ func (a *answerer) useJT() bool {
 
 // setup validates the query against the model and builds the engine.
 func (a *answerer) setup() error {
+	if err := a.resolve(); err != nil {
+		return err
+	}
 	if err := a.validate(); err != nil {
 		return err
 	}
@@ -400,7 +365,7 @@ func (a *answerer) validate() error {
 	a.obs = grow(a.buf.obs, n)
 	a.card = grow(a.buf.card, n)
 	a.buf.obs, a.buf.card = a.obs, a.card
-	a.kern = kernel{cancel: a.opt.Cancel}
+	a.kern = factor.Kernel{Cancel: a.opt.Cancel}
 	a.k = &a.kern
 	a.trees = a.tree1[:0]
 	for v := range a.obs {
@@ -467,27 +432,40 @@ func (a *answerer) validate() error {
 	return a.checkRows()
 }
 
+// resolve finds the engine of Options.Engine.
+func (a *answerer) resolve() error {
+	sel, ext, err := resolve(a.opt.Engine)
+	if err != nil {
+		return &ir.Error{Pos: a.q.Pos, Msg: err.Error(), Err: err}
+	}
+	a.sel, a.ext = sel, ext
+	return nil
+}
+
 // choose builds the engine: the one of Options.Engine, or Auto's choice.
 func (a *answerer) choose() error {
 	m, q := a.m, a.q
-	switch a.opt.Engine {
-	case Enum, VE:
-		a.kind = a.opt.Engine
-	case Auto, JT:
-		a.kind = VE
+	switch a.sel {
+	case kindEnum, kindVE, kindOther:
+		a.kind = a.sel
+	case kindSearch:
+		// Branch and bound for MPE and MAP (mpe.go), VE for the rest.
+		a.kind = kindVE
+	case kindAuto, kindJT:
+		a.kind = kindVE
 		if a.need != nil {
 			// A junction tree needs every factor: with variables
 			// still to be learned, VE answers.
 			break
 		}
-		if a.opt.Engine == Auto {
+		if a.sel == kindAuto {
 			if a.planned() {
 				qp, err := a.decide()
 				if err != nil {
 					return err
 				}
 				a.plan = qp
-				if qp.engine == VE {
+				if qp.engine == kindVE {
 					break
 				}
 			} else if !a.useJT() {
@@ -502,13 +480,13 @@ func (a *answerer) choose() error {
 				return canceled(q.Pos)
 			}
 			if err != nil {
-				if a.opt.Engine == Auto {
+				if a.sel == kindAuto {
 					break
 				}
 				return at(q.Pos, err)
 			}
 		}
-		a.kind, a.tree = JT, t
+		a.kind, a.tree = kindJT, t
 	default:
 		panic("infer: Answer: unknown engine")
 	}
@@ -531,9 +509,11 @@ func (a *answerer) newVE(obs []int) *ve {
 func (a *answerer) engine(obs []int) engine {
 	v := a.newVE(obs)
 	switch a.kind {
-	case Enum:
+	case kindOther:
+		return &lazyInstance{e: a.ext, m: a.m, obs: obs, opt: a.opt}
+	case kindEnum:
 		return &enum{m: a.m, pos: a.q.Pos, k: a.k, obs: obs, card: a.card, mark: a.need}
-	case JT:
+	case kindJT:
 		e := &jtEngine{t: a.tree, w: a.tree.get(), obs: obs, ve: v, k: a.k}
 		a.trees = append(a.trees, e)
 		return e
@@ -545,8 +525,8 @@ func (a *answerer) engine(obs []int) engine {
 func (a *answerer) firstEngine() engine {
 	b := &a.buf
 	b.ve = ve{m: a.m, opt: a.opt, pos: a.q.Pos, obs: a.obs, card: a.card, k: a.k, cond: a.normalised()}
-	if a.kind != JT {
-		if a.kind == Enum {
+	if a.kind != kindJT {
+		if a.kind == kindEnum || a.kind == kindOther {
 			return a.engine(a.obs)
 		}
 		return &b.ve
@@ -554,6 +534,33 @@ func (a *answerer) firstEngine() engine {
 	b.jt = jtEngine{t: a.tree, w: a.tree.get(), obs: a.obs, ve: &b.ve, k: a.k, s: &b.js}
 	a.trees = append(a.trees, &b.jt)
 	return &b.jt
+}
+
+// markExact sets r's Exact and ErrEst for the engine of opt.
+func markExact(r *Result, opt Options) {
+	kind, e, err := resolve(opt.Engine)
+	r.Exact = err != nil || kind != kindOther || e.Exact()
+	if r.Exact {
+		return
+	}
+	est, ok := e.(ErrorEstimator)
+	if !ok {
+		return
+	}
+	n := 1
+	switch {
+	case r.Rows != nil:
+		n = len(r.Rows)
+	case r.Marginals != nil:
+		n = 0
+		for _, mg := range r.Marginals {
+			n += len(mg.P)
+		}
+	}
+	r.ErrEst = make([]float64, n)
+	for i := range r.ErrEst {
+		r.ErrEst[i] = est.ErrEst()
+	}
 }
 
 // needed marks the variables whose numbers the query needs: in a Bayesian
@@ -645,33 +652,33 @@ func assignmentText(m *ir.Model, ev []ir.Obs) string {
 
 // pe returns Σ_{x ⊨ e} Π φ(x) (P(e) for a Bayesian network), or the
 // impossible-evidence error when it is 0.
-func (a *answerer) pe() (xfloat, error) {
+func (a *answerer) pe() (factor.Scaled, error) {
 	p, err := peOf(a.eng)
-	if err == nil && p.m == 0 {
+	if err == nil && p.M == 0 {
 		err = a.impossible()
 	}
 	return p, err
 }
 
 // peOf returns Σ_{x ⊨ e} Π φ(x) from eng.
-func peOf(eng engine) (xfloat, error) {
-	f, c, err := eng.joint(nil)
+func peOf(eng engine) (factor.Scaled, error) {
+	f, c, err := eng.Joint(nil)
 	if err != nil {
-		return xfloat{}, err
+		return factor.Scaled{}, err
 	}
-	return xfloat{c.m * f.Vals[0], c.e}.norm(), nil
+	return factor.Scaled{M: c.M * f.Vals[0], E: c.E}.Norm(), nil
 }
 
 // z returns the partition function Z = Σ_x Π φ(x) by which P(e) is
 // normalised: 1 for a Bayesian network (whose rows sum to 1), computed for
 // a Markov network. A Markov network whose every assignment has weight 0
 // has no distribution, which is the impossible-evidence error.
-func (a *answerer) z() (xfloat, error) {
+func (a *answerer) z() (factor.Scaled, error) {
 	if a.m.IsBayesNet() {
-		return xfloat{0.5, 1}, nil
+		return factor.Scaled{M: 0.5, E: 1}, nil
 	}
-	z, err := a.eng.partition()
-	if err == nil && z.m == 0 {
+	z, err := a.eng.Partition()
+	if err == nil && z.M == 0 {
 		err = &ir.Error{Pos: a.q.Pos, Msg: "every assignment of the model has weight 0: its partition function is 0", Err: ErrImpossible}
 	}
 	return z, err
@@ -713,11 +720,11 @@ func (a *answerer) table() (*Result, error) {
 	q := a.q
 	keep := append(append(a.buf.vars[:0], q.Free...), q.Targets...)
 	a.buf.vars = keep
-	f, _, err := a.eng.joint(keep)
+	f, _, err := a.eng.Joint(keep)
 	if err != nil {
 		return nil, err
 	}
-	coarse := a.k.coarse // a 0 in f may be an entry flushed below its largest
+	coarse := a.k.Coarse // a 0 in f may be an entry flushed below its largest
 	nt := 1
 	for _, v := range q.Targets {
 		nt *= a.card[v]
@@ -768,7 +775,7 @@ func (a *answerer) table() (*Result, error) {
 			for i, v := range q.Free {
 				sideObs[v] = st[i]
 			}
-			b, _, err := side.joint(q.Targets)
+			b, _, err := side.Joint(q.Targets)
 			if err != nil {
 				return nil, err
 			}
@@ -802,7 +809,7 @@ func (a *answerer) table() (*Result, error) {
 // probability once divided by it.
 func imprecise(block []float64, norm float64) bool {
 	for _, x := range block {
-		if x != 0 && x < minNormal || x == 0 && norm < 0x1p-50 {
+		if x != 0 && x < factor.MinNormal || x == 0 && norm < 0x1p-50 {
 			return true
 		}
 	}
@@ -831,18 +838,18 @@ func appendRow(buf, s []int) ([]int, []int) {
 
 func (a *answerer) number() (*Result, error) {
 	q := a.q
-	f, _, err := a.eng.joint(q.Targets)
+	f, _, err := a.eng.Joint(q.Targets)
 	if err != nil {
 		return nil, err
 	}
-	coarse := a.k.coarse // a 0 in f may be an entry flushed below its largest
+	coarse := a.k.Coarse // a 0 in f may be an entry flushed below its largest
 	norm := sum(f.Vals)
 	if norm == 0 {
 		return nil, a.impossible()
 	}
 	x := f.Vals[f.Index(q.TargetStates)]
 	r := &Result{Query: q, Vars: q.Targets, P: prob(x / norm), LogP: min(0, math.Log(x)-math.Log(norm))}
-	if coarse && x < minNormal {
+	if coarse && x < factor.MinNormal {
 		// The entry has lost digits relative to the table's largest, or
 		// is 0: ask for P(x, e) and P(e) themselves, which carry their
 		// exponents.
@@ -858,9 +865,9 @@ func (a *answerer) number() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.LogP = min(0, pxe.log()-pe.log())
+		r.LogP = min(0, pxe.Log()-pe.Log())
 		r.P = prob(math.Exp(r.LogP))
-		if pxe.m == 0 {
+		if pxe.M == 0 {
 			r.P = 0
 		}
 	}
@@ -880,14 +887,14 @@ func (a *answerer) evidence() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Query: a.q, LogZ: ze.log()}
-	if ze.m != 0 {
-		r.LogP = min(0, ze.log()-z.log())
-		r.P = prob(ze.div(z))
+	r := &Result{Query: a.q, LogZ: ze.Log()}
+	if ze.M != 0 {
+		r.LogP = min(0, ze.Log()-z.Log())
+		r.P = prob(ze.Div(z))
 	} else {
 		r.LogP = math.Inf(-1)
 	}
-	if ze.m != 0 && !(r.P >= minNormal) {
+	if ze.M != 0 && !(r.P >= factor.MinNormal) {
 		return nil, &ir.Error{Pos: a.q.Pos, Err: &UnderflowError{LogP: r.LogP, LogZ: r.LogZ},
 			Msg: fmt.Sprintf("%s = exp(%s) underflows float64 (the evidence is possible, but less likely than 2.2e-308)",
 				a.evidenceText(), ir.FormatFloat(r.LogP))}
@@ -915,7 +922,7 @@ func (a *answerer) marginals() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if pe.m == 0 {
+		if pe.M == 0 {
 			return nil, a.impossible()
 		}
 		return &Result{Query: a.q, Marginals: mg}, nil
@@ -941,7 +948,7 @@ func (a *answerer) marginals() (*Result, error) {
 // of vs and the evidence divided by its sum, P(e). When P(e) = 0 it returns
 // the impossible-evidence error.
 func (a *answerer) posterior(vs []ir.VarID) ([]float64, error) {
-	f, _, err := a.eng.joint(vs)
+	f, _, err := a.eng.Joint(vs)
 	if err != nil {
 		return nil, err
 	}

@@ -183,10 +183,10 @@ func TestQueryErrors(t *testing.T) {
 }
 
 func TestParseEngine(t *testing.T) {
-	for _, e := range []Engine{Auto, Enum, VE, JT} {
-		got, err := ParseEngine(e.String())
+	for _, e := range []string{Auto, Enum, VE, JT, Search} {
+		got, err := ParseEngine(e)
 		if err != nil || got != e {
-			t.Errorf("ParseEngine(%q) = %v, %v", e.String(), got, err)
+			t.Errorf("ParseEngine(%q) = %v, %v", e, got, err)
 		}
 	}
 	if _, err := ParseEngine("bp"); err == nil {

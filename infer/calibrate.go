@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -63,7 +64,7 @@ func (t *JTree) prepare(w *jtWork, obs []int) {
 // vector) and the smallest nonzero entry after scaling (+Inf if none); an
 // entry pushed below the normal range is recorded in k. It reads xs once
 // and writes it once.
-func normalize(k *kernel, xs []float64) (int, float64) {
+func normalize(k *factor.Kernel, xs []float64) (int, float64) {
 	// The entries are non-negative, so their bits order them as their
 	// values do; one less than the bits puts 0 last. min and max on the
 	// bits compile to branch-free moves.
@@ -86,18 +87,18 @@ func normalize(k *kernel, xs []float64) (int, float64) {
 	// separators of most trees).
 	e := int(hi>>52) - 1022
 	if hi < 1<<52 || e <= -1022 || e >= 1022 {
-		// mx is subnormal, or 2^-e is not a normal float64: scaleBy
+		// mx is subnormal, or 2^-e is not a normal float64: factor.ScaleBy
 		// falls back to Ldexp.
 		_, e = math.Frexp(mx)
-		return scaleBy(k, xs, mx), math.Ldexp(mn, -e)
+		return factor.ScaleBy(k, xs, mx), math.Ldexp(mn, -e)
 	}
 	if e == 0 {
 		return 0, mn
 	}
 	f := math.Float64frombits(uint64(1023-e) << 52) // 2^-e
 	mn *= f
-	if mn < minNormal {
-		k.flush()
+	if mn < factor.MinNormal {
+		k.Flush()
 	}
 	for i := range xs {
 		xs[i] *= f
@@ -107,7 +108,7 @@ func normalize(k *kernel, xs []float64) (int, float64) {
 
 // pollSpan is the number of clique entries a message loop handles between
 // two polls of the cancellation.
-const pollSpan = 16 * pollEvery
+const pollSpan = 16 * factor.PollEvery
 
 // safeProduct reports whether a product of an entry of at least lo and one
 // of at least m (both nonzero lower bounds) stays in the normal range, so
@@ -129,7 +130,7 @@ func safeProduct(lo, m float64) bool { return lo*m >= 0x1p-1020 }
 // of every message it absorbed), so a clique whose bound keeps the
 // products normal needs no check. collect reports false, leaving w empty,
 // if k is canceled.
-func (t *JTree) collect(k *kernel, w *jtWork, maxProduct bool) bool {
+func (t *JTree) collect(k *factor.Kernel, w *jtWork, maxProduct bool) bool {
 	phase := phaseCollect
 	if maxProduct {
 		phase = phaseCollectMax
@@ -180,7 +181,7 @@ func (s *jtScratch) grow(t *JTree) {
 // collectClique computes clique c's part of the collect pass: its table,
 // block by block, written to w, and the message it sends (or, at the
 // root, w.z). It reports false if k is canceled.
-func (t *JTree) collectClique(k *kernel, w *jtWork, c int32, maxProduct bool, sc *jtScratch) bool {
+func (t *JTree) collectClique(k *factor.Kernel, w *jtWork, c int32, maxProduct bool, sc *jtScratch) bool {
 	if !maxProduct && !w.loaded && w.skip[c] {
 		t.skipCollect(w, c)
 		return true
@@ -228,7 +229,7 @@ func (t *JTree) collectClique(k *kernel, w *jtWork, c int32, maxProduct bool, sc
 			}
 			if polled += nb; polled >= pollSpan {
 				polled = 0
-				stop = k.stop()
+				stop = k.Stop()
 			}
 		}
 	})
@@ -295,7 +296,7 @@ func (t *JTree) loadClique(w *jtWork, c int32, cnt []int) {
 // send normalises clique c's message up (or, at the root, records its sum
 // or maximum z as w.z), with e the exponent already taken off c's table,
 // and rescales c's table when its largest entry has fallen below smallMax.
-func (t *JTree) send(k *kernel, w *jtWork, c int32, maxProduct bool, up []float64, z float64, e int) {
+func (t *JTree) send(k *factor.Kernel, w *jtWork, c int32, maxProduct bool, up []float64, z float64, e int) {
 	pot := w.pot[t.off[c]:t.off[c+1]]
 	// A lower bound of the table's largest entry, from the message.
 	var low float64
@@ -322,7 +323,7 @@ func (t *JTree) send(k *kernel, w *jtWork, c int32, maxProduct bool, up []float6
 		return
 	}
 	if mx := maxOf(pot); mx > 0 && mx < smallMax {
-		x := scaleBy(k, pot, mx)
+		x := factor.ScaleBy(k, pot, mx)
 		w.lo[c] = math.Ldexp(w.lo[c], -x)
 		w.scaled[c] = true
 	}
@@ -333,8 +334,8 @@ func (t *JTree) send(k *kernel, w *jtWork, c int32, maxProduct bool, up []float6
 // in w, one at a time, each with a check where its bound calls for one,
 // rescaling the table after each whose largest entry fell below
 // smallMax, and then sends.
-func (t *JTree) collectChecked(k *kernel, w *jtWork, c int32, maxProduct bool, sc *jtScratch) bool {
-	if k.stop() {
+func (t *JTree) collectChecked(k *factor.Kernel, w *jtWork, c int32, maxProduct bool, sc *jtScratch) bool {
+	if k.Stop() {
 		return false
 	}
 	pot := w.pot[t.off[c]:t.off[c+1]]
@@ -359,7 +360,7 @@ func (t *JTree) collectChecked(k *kernel, w *jtWork, c int32, maxProduct bool, s
 			mx = max(mx, maxOf(blk))
 		}
 		if mx < smallMax {
-			x := scaleBy(k, pot, mx)
+			x := factor.ScaleBy(k, pot, mx)
 			e += x
 			lo = math.Ldexp(lo, -x)
 		}
@@ -397,9 +398,9 @@ func (t *JTree) collectChecked(k *kernel, w *jtWork, c int32, maxProduct bool, s
 // (enough for every marginal); the others are computed block by block and
 // dropped, and keep their collect tables. It reports false, leaving w
 // empty, if k is canceled.
-func (t *JTree) distribute(k *kernel, w *jtWork) bool { return t.distributeTo(k, w, false) }
+func (t *JTree) distribute(k *factor.Kernel, w *jtWork) bool { return t.distributeTo(k, w, false) }
 
-func (t *JTree) distributeTo(k *kernel, w *jtWork, homes bool) bool {
+func (t *JTree) distributeTo(k *factor.Kernel, w *jtWork, homes bool) bool {
 	phase := phaseDistribute
 	if homes {
 		phase = phaseDistributeHomes
@@ -426,7 +427,7 @@ func (t *JTree) distributeTo(k *kernel, w *jtWork, homes bool) bool {
 // scratch, block by block), and sends the new marginals to its children
 // as ratios (their new marginal over the message they sent). It reports
 // false if k is canceled.
-func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, write bool, sc *jtScratch) bool {
+func (t *JTree) distributeClique(k *factor.Kernel, w *jtWork, c int32, write bool, sc *jtScratch) bool {
 	pot := w.pot[t.off[c]:t.off[c+1]]
 	kids := t.kids[c]
 	for _, j := range kids {
@@ -499,7 +500,7 @@ func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, write bool, sc *
 			}
 			if polled += nb; polled >= pollSpan {
 				polled = 0
-				stop = k.stop()
+				stop = k.Stop()
 			}
 		}
 	})
@@ -533,7 +534,7 @@ func (t *JTree) distributeClique(k *kernel, w *jtWork, c int32, write bool, sc *
 // ensure brings w to at least the given state for evidence obs, reusing
 // what it already holds when the evidence is unchanged. It returns the
 // error of kind ErrCanceled, at pos, if k is canceled.
-func (t *JTree) ensure(k *kernel, pos ir.Pos, w *jtWork, obs []int, want jtState) error {
+func (t *JTree) ensure(k *factor.Kernel, pos ir.Pos, w *jtWork, obs []int, want jtState) error {
 	same := slices.Equal(w.obs, obs)
 	ok := true
 	// What w holds for obs: a sum-product collect at least (and the
@@ -572,8 +573,8 @@ func (t *JTree) ensure(k *kernel, pos ir.Pos, w *jtWork, obs []int, want jtState
 }
 
 // pe returns P(e) (or the maximum, after a max collect).
-func (t *JTree) pe(w *jtWork) xfloat {
-	return xfloat{w.z, w.exp}.norm().mul(t.konst)
+func (t *JTree) pe(w *jtWork) factor.Scaled {
+	return factor.Scaled{M: w.z, E: w.exp}.Norm().Mul(t.konst)
 }
 
 // marginal writes the normalised marginal of v, read from its calibrated
@@ -647,17 +648,17 @@ type jtEngine struct {
 	w   *jtWork
 	obs []int
 	ve  *ve
-	k   *kernel
+	k   *factor.Kernel
 	s   *jtAnswerBuf // room for joint's table, reused by the next call; nil to allocate each
 }
 
-// jtAnswerBuf is the room in which jtEngine.joint returns its table, so that
+// jtAnswerBuf is the room in which jtEngine.Joint returns its table, so that
 // a query's joint allocates nothing: the table stays valid until the next
 // call of joint on the engine.
 type jtAnswerBuf struct {
 	one    [1]float64
 	scalar ir.Factor // joint(nil)
-	out    ir.Factor // joint(keep)
+	out    ir.Factor // Joint(keep)
 	sorted []ir.VarID
 	card   []int
 	stride []int
@@ -678,7 +679,7 @@ func (s *jtAnswerBuf) factor(vars []ir.VarID, card []int) *ir.Factor {
 		for i, v := range vars {
 			kc[i] = card[v]
 		}
-		return newFactor(vars, kc)
+		return factor.New(vars, kc)
 	}
 	n := len(vars)
 	s.card, s.stride = grow(s.card, n), grow(s.stride, n)
@@ -704,28 +705,28 @@ func (e *jtEngine) release() {
 // digits, so that VE must answer.
 func (e *jtEngine) exact() bool { return e.t.lost || e.w.lost }
 
-// joint returns P(keep, e) times a scale, from one calibrated clique that
+// Joint returns P(keep, e) times a scale, from one calibrated clique that
 // contains keep; P(e) itself needs only the collect pass.
-func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
+func (e *jtEngine) Joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
 	t, w := e.t, e.w
-	e.k.coarse = false
+	e.k.Coarse = false
 	if len(keep) == 0 {
 		if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtCollected); err != nil {
-			return nil, xfloat{}, err
+			return nil, factor.Scaled{}, err
 		}
 		if e.exact() {
-			return e.ve.joint(keep)
+			return e.ve.Joint(keep)
 		}
 		var f *ir.Factor
 		if e.s != nil {
 			e.s.scalar = ir.Factor{Vals: e.s.one[:]}
 			f = &e.s.scalar
 		} else {
-			f = newFactor(nil, nil)
+			f = factor.New(nil, nil)
 		}
 		pe := t.pe(w)
-		f.Vals[0] = pe.m
-		return f, xfloat{1, pe.e}, nil
+		f.Vals[0] = pe.M
+		return f, factor.Scaled{M: 1, E: pe.E}, nil
 	}
 	var sorted []ir.VarID
 	if e.s != nil {
@@ -742,37 +743,37 @@ func (e *jtEngine) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
 		}
 	}
 	if best < 0 {
-		return e.ve.joint(keep)
+		return e.ve.Joint(keep)
 	}
 	if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtCalibrated); err != nil {
-		return nil, xfloat{}, err
+		return nil, factor.Scaled{}, err
 	}
 	if e.exact() {
-		return e.ve.joint(keep)
+		return e.ve.Joint(keep)
 	}
 	out := e.s.factor(keep, t.hcard)
 	e.s.marginalize(e.k, out, t.cvars[best], t.ccard[best], t.cstride[best], w.pot[t.off[best]:t.off[best+1]])
-	if e.k.poll() {
-		return nil, xfloat{}, canceled(e.ve.pos)
+	if e.k.Poll() {
+		return nil, factor.Scaled{}, canceled(e.ve.pos)
 	}
 	pe := t.pe(w)
 	s := sum(out.Vals)
-	if pe.m == 0 || s == 0 {
+	if pe.M == 0 || s == 0 {
 		clear(out.Vals)
-		return out, xfloat{}, nil
+		return out, factor.Scaled{}, nil
 	}
 	// The clique's own scale is arbitrary; P(e) fixes it.
-	return out, xfloat{pe.m / s, pe.e}.norm(), nil
+	return out, factor.Scaled{M: pe.M / s, E: pe.E}.Norm(), nil
 }
 
 // marginalize sets out, over some of the variables cvars of a clique
 // table (with cardinalities ccard, strides cstride and entries vals), to
-// the sum of the table over the others. It is combineTo(k, out, {table},
-// opSum, nil), bit for bit, in s's buffers (or allocated when s is nil):
+// the sum of the table over the others. It is factor.Combine(k, out, {table},
+// factor.OpSum, nil), bit for bit, in s's buffers (or allocated when s is nil):
 // the same order of summation (out's entries in turn, each the sum over
 // the other variables, in the clique's order, last fastest) and the same
 // record of entries below the normal range.
-func (s *jtAnswerBuf) marginalize(k *kernel, out *ir.Factor, cvars []ir.VarID, ccard, cstride []int, vals []float64) {
+func (s *jtAnswerBuf) marginalize(k *factor.Kernel, out *ir.Factor, cvars []ir.VarID, ccard, cstride []int, vals []float64) {
 	if s == nil {
 		s = new(jtAnswerBuf)
 	}
@@ -782,13 +783,13 @@ func (s *jtAnswerBuf) marginalize(k *kernel, out *ir.Factor, cvars []ir.VarID, c
 	// The order of the sum: out's variables, then the clique's others.
 	i := 0
 	for _, v := range out.Vars {
-		p := indexOf(cvars, v)
+		p := factor.IndexOf(cvars, v)
 		str[i], card[i] = cstride[p], ccard[p]
 		i++
 	}
 	block := 1
 	for p, v := range cvars {
-		if indexOf(out.Vars, v) < 0 {
+		if factor.IndexOf(out.Vars, v) < 0 {
 			str[i], card[i] = cstride[p], ccard[p]
 			block *= ccard[p]
 			i++
@@ -797,17 +798,17 @@ func (s *jtAnswerBuf) marginalize(k *kernel, out *ir.Factor, cvars []ir.VarID, c
 	clear(cnt)
 	idx, work := 0, 0
 	for o := range out.Vals {
-		if work += block; work >= pollEvery {
+		if work += block; work >= factor.PollEvery {
 			work = 0
-			if k.poll() {
+			if k.Poll() {
 				return
 			}
 		}
 		acc := 0.0
 		for range block {
 			p := vals[idx]
-			if p < minNormal && p != 0 {
-				k.flush()
+			if p < factor.MinNormal && p != 0 {
+				k.Flush()
 			}
 			acc += p
 			// Advance the odometer, last variable fastest.
@@ -824,14 +825,14 @@ func (s *jtAnswerBuf) marginalize(k *kernel, out *ir.Factor, cvars []ir.VarID, c
 	}
 }
 
-// partition returns Σ_x Π φ(x) without evidence, computed once per tree,
+// Partition returns Σ_x Π φ(x) without evidence, computed once per tree,
 // in the engine's workspace (which then no longer holds the evidence: the
 // next question on it recalibrates).
-func (e *jtEngine) partition() (xfloat, error) { return e.t.partition(e.k, e.ve.pos, e.w) }
+func (e *jtEngine) Partition() (factor.Scaled, error) { return e.t.partition(e.k, e.ve.pos, e.w) }
 
 // partition returns Σ_x Π φ(x) without evidence, computing it in w on the
 // first call (by VE if the calibration loses digits).
-func (t *JTree) partition(k *kernel, pos ir.Pos, w *jtWork) (xfloat, error) {
+func (t *JTree) partition(k *factor.Kernel, pos ir.Pos, w *jtWork) (factor.Scaled, error) {
 	t.zmu.Lock()
 	z, ok := t.z, t.zok
 	t.zmu.Unlock()
@@ -840,13 +841,13 @@ func (t *JTree) partition(k *kernel, pos ir.Pos, w *jtWork) (xfloat, error) {
 	}
 	none := noEvidence(len(t.card))
 	if err := t.ensure(k, pos, w, none, jtCollected); err != nil {
-		return xfloat{}, err
+		return factor.Scaled{}, err
 	}
 	if w.lost {
 		r := t.veFor(none)
 		r.k, r.pos = k, pos
 		var err error
-		if z, err = r.partition(); err != nil {
+		if z, err = r.Partition(); err != nil {
 			return z, err
 		}
 	} else {
@@ -864,9 +865,9 @@ func sortedCopy(vs []ir.VarID) []ir.VarID {
 	return out
 }
 
-// maxAssign answers MPE (maxVars = every unobserved variable) by max-product
+// MaxAssign answers MPE (maxVars = every unobserved variable) by max-product
 // collect and traceback; MAP goes to variable elimination.
-func (e *jtEngine) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
+func (e *jtEngine) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 	t, w := e.t, e.w
 	free := 0
 	for v, s := range e.obs {
@@ -875,13 +876,13 @@ func (e *jtEngine) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 		}
 	}
 	if len(maxVars) != free {
-		return e.ve.maxAssign(maxVars)
+		return e.ve.MaxAssign(maxVars)
 	}
 	if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtMaxed); err != nil {
-		return nil, xfloat{}, err
+		return nil, factor.Scaled{}, err
 	}
 	if e.exact() {
-		return e.ve.maxAssign(maxVars)
+		return e.ve.MaxAssign(maxVars)
 	}
 	a := make([]int, len(t.m.Vars))
 	for i := range a {
@@ -898,16 +899,16 @@ func (e *jtEngine) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 
 // marginals returns the posterior of every variable of vs from one
 // calibration, and P(e) (0 for impossible evidence).
-func (e *jtEngine) marginals(vs []ir.VarID) ([]Marginal, xfloat, error) {
+func (e *jtEngine) marginals(vs []ir.VarID) ([]Marginal, factor.Scaled, error) {
 	t, w := e.t, e.w
 	if err := t.ensure(e.k, e.ve.pos, w, e.obs, jtHomes); err != nil {
-		return nil, xfloat{}, err
+		return nil, factor.Scaled{}, err
 	}
 	if e.exact() {
 		return e.marginalsVE(vs)
 	}
 	pe := t.pe(w)
-	if pe.m == 0 {
+	if pe.M == 0 {
 		return nil, pe, nil
 	}
 	total := 0
@@ -921,7 +922,7 @@ func (e *jtEngine) marginals(vs []ir.VarID) ([]Marginal, xfloat, error) {
 		out[i] = Marginal{Var: v, P: buf[:k:k]}
 		buf = buf[k:]
 		if t.marginal(w, v, out[i].P) == 0 {
-			return nil, xfloat{}, nil
+			return nil, factor.Scaled{}, nil
 		}
 	}
 	return out, pe, nil
@@ -929,20 +930,20 @@ func (e *jtEngine) marginals(vs []ir.VarID) ([]Marginal, xfloat, error) {
 
 // marginalsVE is marginals by variable elimination, one variable at a
 // time, for a calibration that lost digits.
-func (e *jtEngine) marginalsVE(vs []ir.VarID) ([]Marginal, xfloat, error) {
+func (e *jtEngine) marginalsVE(vs []ir.VarID) ([]Marginal, factor.Scaled, error) {
 	pe, err := peOf(e.ve)
-	if err != nil || pe.m == 0 {
+	if err != nil || pe.M == 0 {
 		return nil, pe, err
 	}
 	out := make([]Marginal, len(vs))
 	for i, v := range vs {
-		f, _, err := e.ve.joint([]ir.VarID{v})
+		f, _, err := e.ve.Joint([]ir.VarID{v})
 		if err != nil {
 			return nil, pe, err
 		}
 		norm := sum(f.Vals)
 		if norm == 0 {
-			return nil, xfloat{}, nil
+			return nil, factor.Scaled{}, nil
 		}
 		out[i] = Marginal{Var: v, P: f.Vals}
 		for s, x := range f.Vals {

@@ -36,16 +36,30 @@
 //
 // Real-valued variables have no CPT and take no part in discrete inference.
 //
+// # Engines
+//
+// Every engine implements [Engine] and registers itself ([Register]):
+// enum, ve, jt and bnb (branch and bound for MPE and MAP) are built in, and
+// [Options.Engine] and pbl's --engine take any registered name or "auto"
+// ([Engines], [Lookup], [ParseEngine]). An engine provides three
+// primitives on a model and an evidence set ([Instance]: the joint of some
+// variables with the evidence, as a factor times a [factor.Scaled]; the
+// partition function; the maximising assignment), and Answer turns them
+// into every kind of answer. Package infer/enginetest checks an engine
+// against brute-force enumeration.
+//
 // # Factor layout
 //
-// Every table is an [ir.Factor]: a flat []float64 in row-major order over
+// Every table is an [ir.Factor] (an alias of [factor.Factor]; the tables,
+// the scaled numbers and the kernels below are package factor's, on which
+// every engine is written): a flat []float64 in row-major order over
 // its scope, the last variable fastest, with explicit strides:
 //
 //	offset(a) = Σ a[i]·Stride[i],  Stride[k-1] = 1,  Stride[i] = Stride[i+1]·Card[i+1]
 //
 // # Kernels
 //
-// One kernel, combineTo, multiplies a list of factors and folds out (sums
+// One kernel, factor.Combine, multiplies a list of factors and folds out (sums
 // or maximises) every variable not in the destination's scope. It walks the
 // union scope U = (dst vars, folded vars) with an odometer, the folded
 // variables fastest, so each destination entry is one contiguous block
@@ -53,7 +67,7 @@
 // offset; when odometer digit d moves, each offset changes by that input's
 // stride for U[d] (0 if the input lacks it), and a digit that wraps takes
 // off (Card[d]-1)·stride. There are no maps, interfaces or allocations in
-// the loop. restrict fixes observed variables the same way, starting from
+// the loop. factor.Restrict fixes observed variables the same way, starting from
 // the offset of the observed states. With maximisation, the kernel also
 // records the first maximising state of the folded variable, so ties go to
 // the lowest state.
@@ -67,7 +81,7 @@
 // beside it, and its entries brought by a power of two to a largest in
 // [0.5, 1). Scaling by a power of two is exact, so it changes no digit of
 // any answer. Constants are carried as a mantissa and an int exponent
-// (xfloat).
+// (factor.Scaled).
 //
 //   - The kernels multiply scaled tables only, so no product overflows: a
 //     model's factor whose largest entry is outside [2^-32, 1+2^-10] (a
@@ -79,7 +93,7 @@
 //     multiplies the tables of a bucket whose scope lies within its
 //     largest table's into a copy of it (a star's root meets thousands of
 //     unary tables), and a clique's factors are multiplied in 32 at a
-//     time, with a rescale after each pass.
+//     time, with a factor.Rescale after each pass.
 //   - Scaling cannot keep an entry that lies more than float64's range
 //     (2^1022) below its table's largest, as in a factor holding both 1e300
 //     and 1e-300, or in the product of tables whose largest entries sit at
@@ -259,7 +273,7 @@
 // power of two (exact) and its exponent added to a running int; a clique
 // whose largest entry falls below 2^-256 while absorbing is rescaled the
 // same way. P(e) is
-// (Σ root)·2^exponent, carried as an xfloat, so it never underflows
+// (Σ root)·2^exponent, carried as an factor.Scaled, so it never underflows
 // silently: the same underflow error as VE is returned when it is below
 // the smallest normal float64. In distribute, the parent's new separator
 // marginal is normalised before the division, so no clique's scale drifts

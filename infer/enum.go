@@ -3,6 +3,7 @@ package infer
 import (
 	"fmt"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -18,10 +19,10 @@ const MaxEnum = 1 << 25
 type enum struct {
 	m    *ir.Model
 	pos  ir.Pos
-	k    *kernel // cancellation
-	obs  []int   // obs[v]: observed state of v, or -1
-	card []int   // card[v]: number of states (0 for real variables)
-	mark []bool  // mark[v]: v is enumerated; nil for every variable
+	k    *factor.Kernel // cancellation
+	obs  []int          // obs[v]: observed state of v, or -1
+	card []int          // card[v]: number of states (0 for real variables)
+	mark []bool         // mark[v]: v is enumerated; nil for every variable
 }
 
 // factors returns the factors multiplied: every factor of the model, or
@@ -43,7 +44,7 @@ func (e *enum) factors() []*ir.Factor {
 // variables at their states, real ones at 0) with its joint p = Π φ(a). The
 // assignments come in lexicographic order of the unobserved variables by
 // VarID, the last fastest. a is reused between calls.
-func (e *enum) walk(fn func(a []int, p xfloat)) error {
+func (e *enum) walk(fn func(a []int, p factor.Scaled)) error {
 	if err := e.check(); err != nil {
 		return err
 	}
@@ -55,18 +56,18 @@ func (e *enum) walk(fn func(a []int, p xfloat)) error {
 		}
 	}
 	fs := e.factors()
-	work := pollEvery // products since the last poll of the cancellation
+	work := factor.PollEvery // products since the last poll of the cancellation
 	for {
-		if work += len(fs) + 1; work >= pollEvery {
+		if work += len(fs) + 1; work >= factor.PollEvery {
 			work = 0
-			if e.k.poll() {
+			if e.k.Poll() {
 				return canceled(e.pos)
 			}
 		}
 		// The product in mantissa and exponent: p.m stays within
 		// [2^-500, 2^500], and a factor beyond that range is multiplied
 		// into a normalised mantissa, so nothing under- or overflows.
-		p := xfloat{1, 0}
+		p := factor.Scaled{M: 1, E: 0}
 		for _, f := range fs {
 			off := 0
 			for i, v := range f.Vars {
@@ -74,15 +75,15 @@ func (e *enum) walk(fn func(a []int, p xfloat)) error {
 			}
 			x := f.Vals[off]
 			if x >= 0x1p-500 && x <= 0x1p500 {
-				p.m *= x
-				if p.m < 0x1p-500 || p.m > 0x1p500 {
-					p = p.norm()
+				p.M *= x
+				if p.M < 0x1p-500 || p.M > 0x1p500 {
+					p = p.Norm()
 				}
 			} else {
-				p = p.norm().mulf(x)
+				p = p.Norm().MulFloat(x)
 			}
 		}
-		fn(a, p.norm())
+		fn(a, p.Norm())
 		// Odometer over free, last fastest.
 		d := len(free) - 1
 		for ; d >= 0; d-- {
@@ -131,51 +132,51 @@ func (e *enum) free() []ir.VarID {
 	return free
 }
 
-// joint returns P(keep, e) as a factor over keep times the returned scale,
-// like (*ve).joint.
-func (e *enum) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
+// Joint returns P(keep, e) as a factor over keep times the returned scale,
+// like (*ve).Joint.
+func (e *enum) Joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
 	// The table over keep is no larger than the number of assignments:
 	// check that before allocating it.
 	if err := e.check(); err != nil {
-		return nil, xfloat{}, err
+		return nil, factor.Scaled{}, err
 	}
 	kc := make([]int, len(keep))
 	for i, v := range keep {
 		kc[i] = e.card[v]
 	}
-	out := newFactor(keep, kc)
-	acc := make([]xfloat, len(out.Vals))
-	err := e.walk(func(a []int, p xfloat) {
+	out := factor.New(keep, kc)
+	acc := make([]factor.Scaled, len(out.Vals))
+	err := e.walk(func(a []int, p factor.Scaled) {
 		off := 0
 		for i, v := range keep {
 			off += a[v] * out.Stride[i]
 		}
-		acc[off] = acc[off].add(p)
+		acc[off] = acc[off].Add(p)
 	})
 	if err != nil {
-		return nil, xfloat{}, err
+		return nil, factor.Scaled{}, err
 	}
 	// Bring every entry to the largest exponent.
-	top := xfloat{}
+	top := factor.Scaled{}
 	for _, x := range acc {
-		if top.less(x) {
+		if top.Less(x) {
 			top = x
 		}
 	}
-	e.k.coarse = false
+	e.k.Coarse = false
 	for i, x := range acc {
-		if x.m != 0 {
-			out.Vals[i] = x.div(xfloat{1, top.e})
-			if out.Vals[i] < minNormal {
-				e.k.coarse = true
+		if x.M != 0 {
+			out.Vals[i] = x.Div(factor.Scaled{M: 1, E: top.E})
+			if out.Vals[i] < factor.MinNormal {
+				e.k.Coarse = true
 			}
 		}
 	}
-	return out, xfloat{1, top.e}, nil
+	return out, factor.Scaled{M: 1, E: top.E}, nil
 }
 
-// partition returns Σ_x Π φ(x) over every assignment, without evidence.
-func (e *enum) partition() (xfloat, error) {
+// Partition returns Σ_x Π φ(x) over every assignment, without evidence.
+func (e *enum) Partition() (factor.Scaled, error) {
 	f := *e
 	f.obs = noEvidence(len(e.obs))
 	return peOf(&f)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -94,8 +95,8 @@ type TooLargeError struct {
 	Limit int64      // the limit exceeded, in the same unit
 	// Instead is the engine that may answer without the refused table
 	// (VE for a junction tree or an enumeration too large), which the
-	// message advises as "use variable elimination"; Auto when none.
-	Instead Engine
+	// message advises as "use variable elimination"; "" when none.
+	Instead string
 	msg     string
 }
 
@@ -246,20 +247,20 @@ func logWeight(m *ir.Model, pos ir.Pos, ev []ir.Obs, opt Options) (float64, bool
 	if err != nil {
 		return 0, false
 	}
-	if pe.m == 0 {
+	if pe.M == 0 {
 		return math.Inf(-1), true
 	}
 	z, err := a.z()
 	if err != nil {
 		return 0, false
 	}
-	return min(0, pe.log()-z.log()), true
+	return min(0, pe.Log()-z.Log()), true
 }
 
 // probText writes the probability whose natural log is lp with three
 // digits, as exp(lp) where it underflows float64.
 func probText(lp float64) string {
-	if p := math.Exp(lp); p >= minNormal {
+	if p := math.Exp(lp); p >= factor.MinNormal {
 		return strconv.FormatFloat(p, 'g', 3, 64)
 	}
 	return "exp(" + strconv.FormatFloat(lp, 'g', 6, 64) + ")"

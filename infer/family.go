@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -37,13 +38,13 @@ func (t *JTree) Families(obs []int, dst [][]float64) (logPE float64, err error) 
 	w := t.get()
 	defer t.put(w)
 	pos := ir.Pos{File: t.m.Source}
-	k := newKernel(nil)
+	k := factor.NewKernel(nil)
 	t.ensure(k, pos, w, obs, jtCalibrated)
 	if w.lost {
 		return t.familiesVE(obs, dst, w)
 	}
 	pe := t.pe(w)
-	if pe.m == 0 {
+	if pe.M == 0 {
 		return math.Inf(-1), impossible(pos, t.m, obsList(obs))
 	}
 	for v, d := range dst {
@@ -61,21 +62,21 @@ func (t *JTree) Families(obs []int, dst [][]float64) (logPE float64, err error) 
 // logP returns ln P(e) for pe = Σ_{x ⊨ e} Π φ(x): ln pe, less ln Z for a
 // Markov network. The first call on a Markov network computes Z in w,
 // which then no longer holds its calibration.
-func (t *JTree) logP(pe xfloat, w *jtWork) (float64, error) {
+func (t *JTree) logP(pe factor.Scaled, w *jtWork) (float64, error) {
 	if t.bayes {
-		return min(0, pe.log()), nil
+		return min(0, pe.Log()), nil
 	}
-	z, err := t.partition(newKernel(nil), ir.Pos{File: t.m.Source}, w)
+	z, err := t.partition(factor.NewKernel(nil), ir.Pos{File: t.m.Source}, w)
 	if err != nil {
 		return 0, err
 	}
-	return min(0, pe.log()-z.log()), nil
+	return min(0, pe.Log()-z.Log()), nil
 }
 
 // veFor returns variable elimination on t's model for the evidence obs,
 // which answers where a calibration lost digits.
 func (t *JTree) veFor(obs []int) *ve {
-	return &ve{m: t.m, pos: ir.Pos{File: t.m.Source}, obs: obs, card: t.card, k: newKernel(nil)}
+	return &ve{m: t.m, pos: ir.Pos{File: t.m.Source}, obs: obs, card: t.card, k: factor.NewKernel(nil)}
 }
 
 // familiesVE is Families by variable elimination (exact where it must
@@ -94,7 +95,7 @@ func (t *JTree) eachVE(obs []int, dst [][]float64, w *jtWork, each func(r *ve, v
 	if err != nil {
 		return 0, err
 	}
-	if pe.m == 0 {
+	if pe.M == 0 {
 		return math.Inf(-1), impossible(r.pos, t.m, obsList(obs))
 	}
 	for v, d := range dst {
@@ -175,11 +176,11 @@ func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (Expect
 	w := t.get()
 	defer t.put(w)
 	pos := ir.Pos{File: t.m.Source}
-	k := newKernel(nil)
+	k := factor.NewKernel(nil)
 	tmp := make([]float64, t.maxFam)
 	if !t.bayes {
 		// Z, which ln P(row) needs, before w holds any row's calibration.
-		if _, err := t.logP(xfloat{0.5, 1}, w); err != nil {
+		if _, err := t.logP(factor.Scaled{M: 0.5, E: 1}, w); err != nil {
 			return ExpectStats{}, err
 		}
 	}
@@ -199,7 +200,7 @@ func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (Expect
 		// Where the calibration lost digits, variable elimination
 		// answers, exactly where it must (r); else the calibrated tree.
 		var r *ve
-		var pe xfloat
+		var pe factor.Scaled
 		if w.lost {
 			r = t.veFor(row)
 			var err error
@@ -209,7 +210,7 @@ func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (Expect
 		} else {
 			pe = t.pe(w)
 		}
-		if pe.m == 0 {
+		if pe.M == 0 {
 			st.Impossible += n
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pbl-lang/pbl/infer/internal/testnet"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -87,26 +88,7 @@ func (s netSpec) buildAs(t testing.TB, file string, unl []bool) *ir.Model {
 
 // model is buildAs without a test: it returns the builder's error.
 func (s netSpec) model(file string, unl []bool) (*ir.Model, error) {
-	b := ir.NewBuilder(file)
-	for v, c := range s.card {
-		states := make([]string, c)
-		for i := range states {
-			states[i] = fmt.Sprintf("s%d", i)
-		}
-		b.AddVar(ir.Pos{File: file, Line: v + 1, Col: 1}, fmt.Sprintf("X%d", v), ir.Enum, states, 0)
-	}
-	for v := range s.card {
-		ps := make([]ir.VarID, len(s.parents[v]))
-		for i, p := range s.parents[v] {
-			ps[i] = ir.VarID(p)
-		}
-		if unl != nil && unl[v] {
-			b.SetParents(ir.VarID(v), ps)
-			continue
-		}
-		b.SetCPT(ir.Pos{File: file, Line: v + 1, Col: 1}, ir.VarID(v), ps, s.cpt[v], nil)
-	}
-	return b.Finish()
+	return testnet.Build(file, s.card, s.parents, s.cpt, unl)
 }
 
 // randomRow fills row with a random distribution; with zeros, some entries

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -185,7 +186,7 @@ func VOI(m *ir.Model, q *ir.Query, candidates []ir.VarID, opt Options) (*VOIResu
 	if err != nil {
 		return nil, at(q.Pos, err)
 	}
-	k := newKernel(opt.Cancel)
+	k := factor.NewKernel(opt.Cancel)
 	w := t.get()
 	defer t.put(w)
 	eng := func(obs []int) *jtEngine {
@@ -197,7 +198,7 @@ func VOI(m *ir.Model, q *ir.Query, candidates []ir.VarID, opt Options) (*VOIResu
 	if err != nil {
 		return nil, err
 	}
-	if pe.m == 0 || mg == nil {
+	if pe.M == 0 || mg == nil {
 		return nil, impossible(q.Pos, m, q.Evidence)
 	}
 	px := mg[0].P

@@ -104,7 +104,7 @@ func TestInfoRandom(t *testing.T) {
 			for _, v := range b {
 				nA /= card[v]
 			}
-			for _, eng := range []Engine{Enum, VE, JT} {
+			for _, eng := range []string{Enum, VE, JT} {
 				for _, q := range []*ir.Query{infoQuery(slices.Concat(a, b), nil, ev), infoQuery(a, b, ev)} {
 					r, err := Answer(m, q, Options{Engine: eng})
 					if p == nil {

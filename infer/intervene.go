@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -80,7 +81,7 @@ func intervened(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 		}
 		lp := min(0, r.LogZ-logZ)
 		r.LogP, r.P = lp, prob(math.Exp(lp))
-		if !math.IsInf(lp, -1) && !(r.P >= minNormal) {
+		if !math.IsInf(lp, -1) && !(r.P >= factor.MinNormal) {
 			return nil, &ir.Error{Pos: q.Pos, Err: &UnderflowError{LogP: r.LogP, LogZ: r.LogZ},
 				Msg: fmt.Sprintf("%s = exp(%s) underflows float64 (the evidence is possible, but less likely than 2.2e-308)", q.Text, ir.FormatFloat(r.LogP))}
 		}

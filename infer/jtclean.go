@@ -3,6 +3,8 @@ package infer
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/pbl-lang/pbl/factor"
 )
 
 // This file keeps the collect messages of a junction tree without
@@ -73,7 +75,7 @@ const (
 // cleanCollect makes t's collect pass without evidence, in w, unless it
 // is made already. It reports false if k is canceled (and nothing is
 // kept). w's state is then empty.
-func (t *JTree) cleanCollect(k *kernel, w *jtWork) bool {
+func (t *JTree) cleanCollect(k *factor.Kernel, w *jtWork) bool {
 	cl := &t.clean
 	if cl.ready.Load() {
 		return true
@@ -99,7 +101,7 @@ func (t *JTree) cleanCollect(k *kernel, w *jtWork) bool {
 	for c := range n {
 		// A message whose smallest entry fell below the normal range
 		// recorded a loss in the kernel, which a copy would not.
-		cl.use[c] = t.parent[c] >= 0 && w.fast[c] && !w.scaled[c] && !w.clost[c] && !(w.smin[c] < minNormal) && !w.lost
+		cl.use[c] = t.parent[c] >= 0 && w.fast[c] && !w.scaled[c] && !w.clost[c] && !(w.smin[c] < factor.MinNormal) && !w.lost
 	}
 	t.planTables()
 	cl.ready.Store(true)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -238,7 +239,7 @@ func cleanCalibration(t *testing.T, jt *JTree, obs []int) (jtCleanRun, []bool) {
 	t.Helper()
 	w := jt.get()
 	w.state = jtEmpty
-	if err := jt.ensure(newKernel(nil), ir.Pos{}, w, obs, jtCalibrated); err != nil {
+	if err := jt.ensure(factor.NewKernel(nil), ir.Pos{}, w, obs, jtCalibrated); err != nil {
 		t.Fatal(err)
 	}
 	r := jtCleanRun{pot: slices.Clone(w.pot), z: w.z, exp: w.exp, lost: w.lost}

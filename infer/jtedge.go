@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -103,11 +104,11 @@ func (t *jtStructure) fillSepMap(m *sepMap, c int, sv []ir.VarID, sstr []int) {
 	// separator or all outside it.
 	m.kind, m.run = mapZero, 1
 	if n := len(vars); n > d {
-		in := indexOf(sv, vars[n-1]) >= 0
+		in := factor.IndexOf(sv, vars[n-1]) >= 0
 		if in {
 			m.kind = mapIdent
 		}
-		for i := n - 1; i >= d && (indexOf(sv, vars[i]) >= 0) == in; i-- {
+		for i := n - 1; i >= d && (factor.IndexOf(sv, vars[i]) >= 0) == in; i-- {
 			m.run *= card[i]
 		}
 	}
@@ -347,7 +348,7 @@ func mulBlockChecked(blk, m []float64, e *sepMap, b int) bool {
 		a, y := blk[j], m[ob+e.inOff(j)]
 		x := a * y
 		blk[j] = x
-		if x < minNormal && (x != 0 || a != 0 && y != 0) {
+		if x < factor.MinNormal && (x != 0 || a != 0 && y != 0) {
 			lost = true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -39,14 +40,14 @@ func (t *JTree) Marginals(obs []int, dst [][]float64) (logPE float64, err error)
 	}
 	w := t.get()
 	defer t.put(w)
-	var k kernel
+	var k factor.Kernel
 	pos := ir.Pos{File: t.m.Source}
 	t.ensure(&k, pos, w, obs, jtHomes) // never canceled
 	if w.lost {
 		return t.marginalsVE(obs, dst, w)
 	}
 	pe := t.pe(w)
-	if pe.m == 0 {
+	if pe.M == 0 {
 		return math.Inf(-1), impossible(pos, t.m, obsList(obs))
 	}
 	for v, d := range dst {
@@ -55,31 +56,31 @@ func (t *JTree) Marginals(obs []int, dst [][]float64) (logPE float64, err error)
 		}
 	}
 	if t.bayes {
-		return min(0, pe.log()), nil
+		return min(0, pe.Log()), nil
 	}
 	return t.logPMarkov(pe, w)
 }
 
 // logPMarkov returns ln P(e) = ln pe - ln Z on a Markov network; the first
 // call computes Z in w, which then no longer holds its calibration.
-func (t *JTree) logPMarkov(pe xfloat, w *jtWork) (float64, error) {
+func (t *JTree) logPMarkov(pe factor.Scaled, w *jtWork) (float64, error) {
 	t.zmu.Lock()
 	z, ok := t.z, t.zok
 	t.zmu.Unlock()
 	if !ok {
 		var err error
-		if z, err = t.partition(newKernel(nil), ir.Pos{File: t.m.Source}, w); err != nil {
+		if z, err = t.partition(factor.NewKernel(nil), ir.Pos{File: t.m.Source}, w); err != nil {
 			return 0, err
 		}
 	}
-	return min(0, pe.log()-z.log()), nil
+	return min(0, pe.Log()-z.Log()), nil
 }
 
 // marginalsVE is Marginals by variable elimination, one variable at a
 // time, for a calibration that lost digits.
 func (t *JTree) marginalsVE(obs []int, dst [][]float64, w *jtWork) (float64, error) {
 	return t.eachVE(obs, dst, w, func(r *ve, v int, d []float64) error {
-		f, _, err := r.joint([]ir.VarID{ir.VarID(v)})
+		f, _, err := r.Joint([]ir.VarID{ir.VarID(v)})
 		if err != nil {
 			return err
 		}

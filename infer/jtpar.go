@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/pbl-lang/pbl/factor"
 )
 
 // This file schedules the cliques of a calibration pass, on one core or
@@ -158,7 +160,7 @@ func (t *jtStructure) cutTree() jtChunks {
 }
 
 // run does clique c's part of the phase.
-func (t *JTree) run(k *kernel, w *jtWork, phase jtPhase, c int32, sc *jtScratch) bool {
+func (t *JTree) run(k *factor.Kernel, w *jtWork, phase jtPhase, c int32, sc *jtScratch) bool {
 	switch phase {
 	case phaseCollect:
 		return t.collectClique(k, w, c, false, sc)
@@ -172,14 +174,14 @@ func (t *JTree) run(k *kernel, w *jtWork, phase jtPhase, c int32, sc *jtScratch)
 
 // runList runs the phase over the cliques cs (in breadth-first order):
 // backwards in collect, forwards in distribute.
-func (t *JTree) runList(k *kernel, w *jtWork, phase jtPhase, cs []int32, sc *jtScratch) bool {
+func (t *JTree) runList(k *factor.Kernel, w *jtWork, phase jtPhase, cs []int32, sc *jtScratch) bool {
 	n := len(cs)
 	for i := range n {
 		c := cs[n-1-i]
 		if phase >= phaseDistribute {
 			c = cs[i]
 		}
-		if k.stop() || !t.run(k, w, phase, c, sc) {
+		if k.Stop() || !t.run(k, w, phase, c, sc) {
 			return false
 		}
 	}
@@ -190,18 +192,18 @@ func (t *JTree) runList(k *kernel, w *jtWork, phase jtPhase, cs []int32, sc *jtS
 // waits for (its children in collect, its parent in distribute). It
 // reports whether it finished (false if k is canceled) and whether a
 // product fell below the normal range in its normalisations.
-func (t *JTree) schedule(k *kernel, w *jtWork, phase jtPhase) (ok, lost bool) {
+func (t *JTree) schedule(k *factor.Kernel, w *jtWork, phase jtPhase) (ok, lost bool) {
 	w.par.sc.grow(t)
-	kl := kernel{cancel: k.cancelChan()}
+	kl := factor.Kernel{Cancel: k.CancelChan()}
 	if n := runtime.GOMAXPROCS(0); n > 1 && len(t.init) >= parMinEntries && len(t.cut.chunks) > 1 {
 		return t.scheduleParallel(&kl, w, phase, n-1)
 	}
-	return t.runList(&kl, w, phase, t.order, &w.par.sc), kl.lost
+	return t.runList(&kl, w, phase, t.order, &w.par.sc), kl.Lost
 }
 
 // scheduleParallel is schedule on the calling goroutine and up to
 // helpers helpers.
-func (t *JTree) scheduleParallel(kl *kernel, w *jtWork, phase jtPhase, helpers int) (ok, lost bool) {
+func (t *JTree) scheduleParallel(kl *factor.Kernel, w *jtWork, phase jtPhase, helpers int) (ok, lost bool) {
 	p := &w.par
 	top := t.cut.top
 	if phase >= phaseDistribute && !t.runList(kl, w, phase, top, &p.sc) {
@@ -211,7 +213,7 @@ func (t *JTree) scheduleParallel(kl *kernel, w *jtWork, phase jtPhase, helpers i
 	if p.cond.L == nil {
 		p.cond.L = &p.mu
 	}
-	p.active, p.phase, p.cancel = true, phase, kl.cancel
+	p.active, p.phase, p.cancel = true, phase, kl.Cancel
 	p.stop, p.lost = false, false
 	p.next.Store(0)
 	p.done.Store(0)
@@ -228,7 +230,7 @@ func (t *JTree) scheduleParallel(kl *kernel, w *jtWork, phase jtPhase, helpers i
 	if ok && phase < phaseDistribute {
 		ok = t.runList(kl, w, phase, top, &p.sc)
 	}
-	return ok, lost || kl.lost
+	return ok, lost || kl.Lost
 }
 
 // work claims chunks of w's pass and runs them until none is left.
@@ -236,7 +238,7 @@ func (t *JTree) work(w *jtWork, sc *jtScratch) {
 	p := &w.par
 	p.mu.Lock()
 	phase := p.phase
-	kl := kernel{cancel: p.cancel}
+	kl := factor.Kernel{Cancel: p.cancel}
 	p.mu.Unlock()
 	n := int32(len(t.cut.chunks))
 	ok := true
@@ -254,7 +256,7 @@ func (t *JTree) work(w *jtWork, sc *jtScratch) {
 		}
 	}
 	p.mu.Lock()
-	p.lost = p.lost || kl.lost
+	p.lost = p.lost || kl.Lost
 	p.mu.Unlock()
 }
 

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -23,7 +24,7 @@ func calibrated(t *testing.T, jt *JTree, ev []ir.Obs, procs int) ([]Marginal, fl
 	w := jt.get()
 	w.state = jtEmpty
 	obs := obsRow(len(jt.m.Vars), ev)
-	if err := jt.ensure(newKernel(nil), ir.Pos{}, w, obs, jtCalibrated); err != nil {
+	if err := jt.ensure(factor.NewKernel(nil), ir.Pos{}, w, obs, jtCalibrated); err != nil {
 		t.Fatal(err)
 	}
 	pot := append([]float64(nil), w.pot...)

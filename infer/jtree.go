@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/internal/par"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -39,14 +40,14 @@ func (o Options) maxMemory() int64 {
 type JTree struct {
 	*jtStructure
 	m       *ir.Model
-	init    []float64 // the product of the factors assigned to each clique, rescaled
-	initExp int       // Π (init tables) = Π factors · 2^-initExp (exact)
-	konst   xfloat    // product of the model's constant (empty-scope) factors
-	lost    bool      // a product in init fell below the normal range: answer by exact VE
-	initLo  []float64 // initLo[c]: a lower bound of the smallest nonzero entry of clique c's initial table
+	init    []float64     // the product of the factors assigned to each clique, rescaled
+	initExp int           // Π (init tables) = Π factors · 2^-initExp (exact)
+	konst   factor.Scaled // product of the model's constant (empty-scope) factors
+	lost    bool          // a product in init fell below the normal range: answer by exact VE
+	initLo  []float64     // initLo[c]: a lower bound of the smallest nonzero entry of clique c's initial table
 
 	zmu sync.Mutex
-	z   xfloat // the partition function (no evidence), once zok
+	z   factor.Scaled // the partition function (no evidence), once zok
 	zok bool
 
 	mu   sync.Mutex
@@ -179,9 +180,9 @@ type jtPlan struct {
 // separators. A triangulation run stops at a clique over limit entries;
 // plan returns the *TooLargeError when every run does, and the error of
 // kind ErrCanceled when k is canceled.
-func plan(m *ir.Model, limit float64, k *kernel) (*jtPlan, error) {
+func plan(m *ir.Model, limit float64, k *factor.Kernel) (*jtPlan, error) {
 	tri, loc, over := bestTriangulation(m, limit, k)
-	if k.canceledNow() {
+	if k.CanceledNow() {
 		return nil, ErrCanceled
 	}
 	if over != nil {
@@ -557,7 +558,7 @@ func Compile(m *ir.Model, opt Options) (*JTree, error) {
 		return nil, &ir.Error{Pos: ir.Pos{File: m.Source}, Msg: noNumbers(m, u), Err: ir.ErrNoDistribution}
 	}
 	pos := ir.Pos{File: m.Source}
-	k := newKernel(opt.Cancel)
+	k := factor.NewKernel(opt.Cancel)
 	p, err := plan(m, cliqueLimit(opt), k)
 	if err == nil {
 		err = p.check(m, opt)
@@ -569,7 +570,7 @@ func Compile(m *ir.Model, opt Options) (*JTree, error) {
 		return nil, at(pos, err)
 	}
 	t := build(m, p, opt.maxMemory(), k)
-	if k.poll() {
+	if k.Poll() {
 		return nil, canceled(pos)
 	}
 	return t, nil
@@ -577,7 +578,7 @@ func Compile(m *ir.Model, opt Options) (*JTree, error) {
 
 // build allocates and fills the tables of a checked plan, under the memory
 // limit limit.
-func build(m *ir.Model, p *jtPlan, limit int64, k *kernel) *JTree {
+func build(m *ir.Model, p *jtPlan, limit int64, k *factor.Kernel) *JTree {
 	fs := m.Factors()
 	s, fillMaps := structure(m, fs, p)
 	s.limit = limit
@@ -586,12 +587,12 @@ func build(m *ir.Model, p *jtPlan, limit int64, k *kernel) *JTree {
 	t, exps := s.newTree(m, fs)
 	lost := make([]bool, len(s.cvars))
 	par.For(len(s.cvars), func(c int) {
-		kc := k.fork()
-		if kc.poll() {
+		kc := k.Fork()
+		if kc.Poll() {
 			return
 		}
 		exps[c] = t.fill(kc, fs, c)
-		lost[c] = kc.lost
+		lost[c] = kc.Lost
 		fillMaps(c)
 	})
 	t.sumExps(exps, lost)
@@ -770,9 +771,9 @@ func (t *jtStructure) withNumbers(m *ir.Model, fs []*ir.Factor) *JTree {
 	jt, exps := t.newTree(m, fs)
 	lost := make([]bool, len(exps))
 	par.For(len(exps), func(c int) {
-		k := newKernel(nil)
+		k := factor.NewKernel(nil)
 		exps[c] = jt.fill(k, fs, c)
-		lost[c] = k.lost
+		lost[c] = k.Lost
 	})
 	jt.sumExps(exps, lost)
 	return jt
@@ -783,9 +784,9 @@ func (t *jtStructure) withNumbers(m *ir.Model, fs []*ir.Factor) *JTree {
 // filled in (fill), and room for the tables' exponents.
 func (t *jtStructure) newTree(m *ir.Model, fs []*ir.Factor) (*JTree, []int) {
 	k := len(t.cvars)
-	jt := &JTree{jtStructure: t, m: m, konst: xfloat{1, 0}, init: make([]float64, t.off[k]), initLo: make([]float64, k)}
+	jt := &JTree{jtStructure: t, m: m, konst: factor.Scaled{M: 1, E: 0}, init: make([]float64, t.off[k]), initLo: make([]float64, k)}
 	for _, i := range t.konstF {
-		jt.konst = jt.konst.mulf(fs[i].Vals[0])
+		jt.konst = jt.konst.MulFloat(fs[i].Vals[0])
 	}
 	return jt, make([]int, k)
 }
@@ -794,24 +795,24 @@ func (t *jtStructure) newTree(m *ir.Model, fs []*ir.Factor) (*JTree, []int) {
 // rescales it, and returns the exponent taken off, and records a lower
 // bound of the table's smallest nonzero entry in initLo[c]. The factors
 // enter scaled (see scaled), and many factors are multiplied in a few at
-// a time (multiplyInto), so that no product overflows; a product that
+// a time (factor.MultiplyInto), so that no product overflows; a product that
 // falls below the normal range is recorded in k.
-func (t *JTree) fill(k *kernel, fs []*ir.Factor, c int) int {
+func (t *JTree) fill(k *factor.Kernel, fs []*ir.Factor, c int) int {
 	e := 0
 	in := make([]*ir.Factor, len(t.cfac[c]))
 	mins := make([]float64, len(in))
 	for j, i := range t.cfac[c] {
-		g, x, mn := scaled(k, fs[i])
+		g, x, mn := factor.Prepare(k, fs[i])
 		in[j], e, mins[j] = g, e+x, mn
 	}
 	dst := &ir.Factor{Vars: t.cvars[c], Card: t.ccard[c], Stride: t.cstride[c], Vals: t.init[t.off[c]:t.off[c+1]]}
-	n := min(len(in), maxInputs)
-	combineChecked(k, dst, in[:n], opSum, nil, productMayFlush(mins[:n]))
-	x := rescale(k, dst)
+	n := min(len(in), factor.MaxInputs)
+	factor.CombineChecked(k, dst, in[:n], factor.OpSum, nil, factor.ProductMayFlush(mins[:n]))
+	x := factor.Rescale(k, dst)
 	e += x
 	if n < len(in) {
-		e += multiplyInto(k, dst, in[n:])
-		t.initLo[c] = minNonzero(dst.Vals)
+		e += factor.MultiplyInto(k, dst, in[n:])
+		t.initLo[c] = factor.MinNonzero(dst.Vals)
 		return e
 	}
 	// Every nonzero entry is a product of nonzero entries of the factors,
@@ -914,7 +915,7 @@ func sepMapTo(out []int32, vars []ir.VarID, card []int, sv []ir.VarID, sstr []in
 	size := 1
 	for i, v := range vars {
 		str[i] = 0
-		if j := indexOf(sv, v); j >= 0 {
+		if j := factor.IndexOf(sv, v); j >= 0 {
 			str[i] = sstr[j]
 		}
 		size *= card[i]
@@ -1056,7 +1057,7 @@ func Explain(m *ir.Model, opt Options) (string, error) {
 	if m == nil {
 		panic("infer: Explain: nil model")
 	}
-	p, err := plan(m, math.Inf(1), newKernel(opt.Cancel))
+	p, err := plan(m, math.Inf(1), factor.NewKernel(opt.Cancel))
 	if err != nil {
 		return "", at(ir.Pos{File: m.Source}, err)
 	}

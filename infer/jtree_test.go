@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -227,10 +228,10 @@ func TestTriangulationHeuristics(t *testing.T) {
 		for v := range m.Vars {
 			tops := 0
 			for c, vs := range p.cliques {
-				if indexOf(vs, ir.VarID(v)) < 0 {
+				if factor.IndexOf(vs, ir.VarID(v)) < 0 {
 					continue
 				}
-				if pa := p.parent[c]; pa < 0 || indexOf(p.cliques[pa], ir.VarID(v)) < 0 {
+				if pa := p.parent[c]; pa < 0 || factor.IndexOf(p.cliques[pa], ir.VarID(v)) < 0 {
 					tops++
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -94,7 +95,7 @@ func (t *JTree) ExpectLik(rows []LikRow, acc [][]float64, post [][][]float64, lo
 	defer t.put(w)
 	defer func() { w.state = jtEmpty }() // the tables hold likelihoods that w.obs does not say
 	pos := ir.Pos{File: t.m.Source}
-	k := newKernel(nil)
+	k := factor.NewKernel(nil)
 	tmp := make([]float64, t.maxFam)
 	var st ExpectStats
 	for r, row := range rows {
@@ -108,9 +109,9 @@ func (t *JTree) ExpectLik(rows []LikRow, acc [][]float64, post [][][]float64, lo
 			return st, canceled(pos)
 		}
 		var r2 *ve
-		var pe xfloat
+		var pe factor.Scaled
 		if w.lost {
-			r2 = &ve{m: t.m.WithPotentials(likFactors(slots, row.Lik)...), pos: pos, obs: row.Obs, card: t.card, k: newKernel(nil)}
+			r2 = &ve{m: t.m.WithPotentials(likFactors(slots, row.Lik)...), pos: pos, obs: row.Obs, card: t.card, k: factor.NewKernel(nil)}
 			var err error
 			if pe, err = peOf(r2); err != nil {
 				return st, err
@@ -118,14 +119,14 @@ func (t *JTree) ExpectLik(rows []LikRow, acc [][]float64, post [][][]float64, lo
 		} else {
 			pe = t.pe(w)
 		}
-		if pe.m == 0 {
+		if pe.M == 0 {
 			st.Impossible++
 			if logp != nil {
 				logp[r] = math.Inf(-1)
 			}
 			continue
 		}
-		lp := pe.log()
+		lp := pe.Log()
 		if logp != nil {
 			logp[r] = lp
 		}
@@ -244,7 +245,7 @@ func (t *JTree) multiplySlot(w *jtWork, s *slot, l []float64) {
 		a, y := p[i], l[e]
 		x := a * y
 		p[i] = x
-		if x < minNormal && x != 0 || x == 0 && a != 0 && y != 0 {
+		if x < factor.MinNormal && x != 0 || x == 0 && a != 0 && y != 0 {
 			w.lost = true
 		}
 	}
@@ -278,7 +279,7 @@ func (r *ve) familyOf(f *ir.Factor, d []float64) error {
 			keep = append(keep, u)
 		}
 	}
-	j, _, err := r.joint(keep)
+	j, _, err := r.Joint(keep)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package infer
 import (
 	"math"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -19,7 +20,7 @@ import (
 // elsewhere) maximising P(vars, e), and that maximum. ok is false when the
 // summing out would exceed maxWork entries or the search gave up; the
 // caller then answers by variable elimination.
-func searchMAP(m *ir.Model, obs, card []int, vars []ir.VarID, k *kernel, pos ir.Pos, cfg searchConfig) (best []int, mx xfloat, ok bool, err error) {
+func searchMAP(m *ir.Model, obs, card []int, vars []ir.VarID, k *factor.Kernel, pos ir.Pos, cfg searchConfig) (best []int, mx factor.Scaled, ok bool, err error) {
 	n := len(m.Vars)
 	mark := (&ve{m: m, obs: obs}).relevant(vars)
 	isMAP := make([]bool, n)
@@ -40,7 +41,7 @@ func searchMAP(m *ir.Model, obs, card []int, vars []ir.VarID, k *kernel, pos ir.
 	}
 	var fs []*lfac
 	add := func(f *ir.Factor) {
-		g := restrict(f, obs)
+		g := factor.Restrict(f, obs)
 		if len(g.Vars) == 0 {
 			p.konst += math.Log(g.Vals[0])
 			return
@@ -100,7 +101,7 @@ func searchMAP(m *ir.Model, obs, card []int, vars []ir.VarID, k *kernel, pos ir.
 		place(f)
 	}
 	for i, v := range order {
-		if k.stop() {
+		if k.Stop() {
 			return nil, mx, false, canceled(pos)
 		}
 		in := buckets[i]
@@ -112,7 +113,7 @@ func searchMAP(m *ir.Model, obs, card []int, vars []ir.VarID, k *kernel, pos ir.
 		var vs []ir.VarID
 		for _, f := range in {
 			for _, w := range f.vars {
-				if w != v && indexOf(vs, w) < 0 {
+				if w != v && factor.IndexOf(vs, w) < 0 {
 					vs = append(vs, w)
 				}
 			}
@@ -176,12 +177,12 @@ func sumOut(dst *lfac, v ir.VarID, cv int, items []*lfac) {
 	})
 }
 
-// fromLog returns e^l as an xfloat (0 for -Inf), exact to rounding
+// fromLog returns e^l as an factor.Scaled (0 for -Inf), exact to rounding
 // whatever l.
-func fromLog(l float64) xfloat {
+func fromLog(l float64) factor.Scaled {
 	if math.IsInf(l, -1) {
-		return xfloat{}
+		return factor.Scaled{}
 	}
 	e := math.Floor(l / math.Ln2)
-	return xfloat{math.Exp(l - e*math.Ln2), int(e)}.norm()
+	return factor.Scaled{M: math.Exp(l - e*math.Ln2), E: int(e)}.Norm()
 }

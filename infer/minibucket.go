@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -159,7 +160,7 @@ func partitionInto(groups [][]ir.VarID, scopes [][]ir.VarID, card []int, ibound 
 // that variable agree (their average); the shifts add up to 0, so the
 // bound stays valid, and it is tighter (Flerova, Ihler, Dechter and
 // Otten). It returns false if canceled.
-func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, bool) {
+func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *factor.Kernel) (*mbe, bool) {
 	pos := make([]int, len(p.card))
 	for i := range pos {
 		pos[i] = -1
@@ -180,7 +181,7 @@ func runMBE(p *mpeProblem, order []ir.VarID, ibound float64, k *kernel) (*mbe, b
 	var mu [][]float64
 	var sc blockScratch
 	for i, v := range order {
-		if k.stop() {
+		if k.Stop() {
 			return nil, false
 		}
 		in := items[i]

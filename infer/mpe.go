@@ -3,6 +3,7 @@ package infer
 import (
 	"errors"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -25,25 +26,25 @@ type trace struct {
 	arg  []int32
 }
 
-// maxAssign maximises over maxVars after summing out every other relevant
+// MaxAssign maximises over maxVars after summing out every other relevant
 // unobserved variable (max-product VE with a constrained order), and returns
 // the maximising states (indexed by VarID; -1 elsewhere) and the maximum of
 // P(maxVars, e).
-func (r *ve) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
+func (r *ve) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 	p, err := r.plan(nil, maxVars)
 	if err != nil {
-		return nil, xfloat{}, err
+		return nil, factor.Scaled{}, err
 	}
-	r.k.lost = false
+	r.k.Lost = false
 	out, c, tr, err := r.run(p, false)
-	if err == nil && r.k.lost {
+	if err == nil && r.k.Lost {
 		out, c, tr, err = r.run(p, true)
 	}
 	if err != nil {
 		return nil, c, err
 	}
 	// Every variable is eliminated: the result is a constant.
-	c = xfloat{c.m * out.Vals[0], c.e}.norm()
+	c = factor.Scaled{M: c.M * out.Vals[0], E: c.E}.Norm()
 	a := make([]int, len(r.m.Vars))
 	for i := range a {
 		a[i] = -1
@@ -59,16 +60,16 @@ func (r *ve) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 	return a, c, nil
 }
 
-// maxAssign returns the assignment of maxVars (indexed by VarID; -1
+// MaxAssign returns the assignment of maxVars (indexed by VarID; -1
 // elsewhere) that maximises P(maxVars, e), and that maximum. Among ties it
 // returns the first in lexicographic order of maxVars as given.
-func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
+func (e *enum) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 	if len(maxVars) == len(e.free()) {
 		// MPE: every unobserved variable. Walk without a table.
 		var best []int
-		var bp xfloat
-		err := e.walk(func(a []int, p xfloat) {
-			if best == nil || bp.less(p) {
+		var bp factor.Scaled
+		err := e.walk(func(a []int, p factor.Scaled) {
+			if best == nil || bp.Less(p) {
 				best = append(best[:0], a...)
 				bp = p
 			}
@@ -83,7 +84,7 @@ func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 		}
 		return best, bp, nil
 	}
-	f, c, err := e.joint(maxVars)
+	f, c, err := e.Joint(maxVars)
 	if err != nil {
 		return nil, c, err
 	}
@@ -101,12 +102,12 @@ func (e *enum) maxAssign(maxVars []ir.VarID) ([]int, xfloat, error) {
 	for i, v := range maxVars {
 		a[v] = st[i]
 	}
-	return a, xfloat{c.m * f.Vals[best], c.e}.norm(), nil
+	return a, factor.Scaled{M: c.M * f.Vals[best], E: c.E}.Norm(), nil
 }
 
 func (a *answerer) mpe() (*Result, error) {
 	vars := a.unobserved()
-	if a.opt.Engine == Auto && a.kind == VE && a.need == nil {
+	if (a.sel == kindAuto || a.sel == kindSearch) && a.kind == kindVE && a.need == nil {
 		// Auto without a compiled tree: branch and bound (mpesearch.go),
 		// which is max-product elimination when the width allows it.
 		pe, err := a.pe()
@@ -121,21 +122,23 @@ func (a *answerer) mpe() (*Result, error) {
 			return a.maxResult(vars, best, mx, pe), nil
 		}
 		// The search gave up: max-product on the junction tree, if it
-		// compiles within the limits, else VE.
-		t, err := cachedCompile(a.m, a.opt)
-		if errors.Is(err, ErrCanceled) {
-			return nil, canceled(a.q.Pos)
-		}
-		if err == nil {
-			a.kind, a.tree = JT, t
-			a.eng = a.engine(a.obs)
+		// compiles within the limits (Auto), else VE.
+		if a.sel == kindAuto {
+			t, err := cachedCompile(a.m, a.opt)
+			if errors.Is(err, ErrCanceled) {
+				return nil, canceled(a.q.Pos)
+			}
+			if err == nil {
+				a.kind, a.tree = kindJT, t
+				a.eng = a.engine(a.obs)
+			}
 		}
 	}
 	return a.maximise(vars)
 }
 
 func (a *answerer) mapQuery() (*Result, error) {
-	if a.opt.Engine == Auto && a.kind == VE && a.need == nil {
+	if (a.sel == kindAuto || a.sel == kindSearch) && a.kind == kindVE && a.need == nil {
 		// Auto: the other variables summed out, then branch and bound
 		// over the MAP variables (mapsearch.go).
 		pe, err := a.pe()
@@ -159,7 +162,7 @@ func (a *answerer) maximise(vars []ir.VarID) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	best, mx, err := a.eng.maxAssign(vars)
+	best, mx, err := a.eng.MaxAssign(vars)
 	if err != nil {
 		return nil, err
 	}
@@ -168,14 +171,14 @@ func (a *answerer) maximise(vars []ir.VarID) (*Result, error) {
 
 // maxResult is the answer of a maximisation: the states best[v] of vars,
 // of joint probability mx with the evidence, whose probability is pe.
-func (a *answerer) maxResult(vars []ir.VarID, best []int, mx, pe xfloat) *Result {
+func (a *answerer) maxResult(vars []ir.VarID, best []int, mx, pe factor.Scaled) *Result {
 	r := &Result{Query: a.q, Assignment: make([]ir.Obs, len(vars))}
 	for i, v := range vars {
 		r.Assignment[i] = ir.Obs{Var: v, State: best[v]}
 	}
 	// P(assignment | e) = max / P(e), two sums computed apart: clamp the
 	// rounding that takes an assignment with all the mass to 1 + ulp.
-	r.LogP = min(0, mx.log()-pe.log())
-	r.P = prob(mx.div(pe))
+	r.LogP = min(0, mx.Log()-pe.Log())
+	r.P = prob(mx.Div(pe))
 	return r
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -28,11 +29,11 @@ func searchOn(t testing.TB, m *ir.Model, ev []ir.Obs, cfg searchConfig) ([]int, 
 	for _, o := range ev {
 		obs[o.Var] = o.State
 	}
-	best, mx, ok, err := searchMPEWith(m, obs, card, newKernel(nil), ir.Pos{}, cfg)
+	best, mx, ok, err := searchMPEWith(m, obs, card, factor.NewKernel(nil), ir.Pos{}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return best, mx.log(), ok
+	return best, mx.Log(), ok
 }
 
 // searchConfigs force the search with small i-bounds (weak bounds, much
@@ -323,7 +324,7 @@ func TestMAPSearchBruteForce(t *testing.T) {
 		table, mx, pe := bruteMax(m, vars, ev)
 		for _, cfg := range searchConfigs {
 			what := fmt.Sprintf("net %d MAP %v | %v ibound %g", net, vars, ev, cfg.ibound)
-			best, got, ok, err := searchMAP(m, obs, spec.card, vars, newKernel(nil), ir.Pos{}, cfg)
+			best, got, ok, err := searchMAP(m, obs, spec.card, vars, factor.NewKernel(nil), ir.Pos{}, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -336,7 +337,7 @@ func TestMAPSearchBruteForce(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: gave up", what)
 			}
-			checkMax(t, what, table, mx, vars, best, got.log(), 1e-9)
+			checkMax(t, what, table, mx, vars, best, got.Log(), 1e-9)
 		}
 		// And through Answer (Auto), against enumeration.
 		q := &ir.Query{Kind: ir.MAP, Targets: vars, TargetStates: make([]int, len(vars)), Evidence: ev}

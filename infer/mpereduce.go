@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -62,12 +63,12 @@ type mpeProblem struct {
 // repeated until nothing changes), fixes the variables left with one
 // state, and returns the problem over the others in logarithms. ok is
 // false when the zeros leave no assignment of positive probability.
-func reduceMPE(m *ir.Model, obs, card []int, k *kernel) (p *mpeProblem, ok bool) {
+func reduceMPE(m *ir.Model, obs, card []int, k *factor.Kernel) (p *mpeProblem, ok bool) {
 	n := len(m.Vars)
 	var fs []*ir.Factor
 	konst := 0.0
 	add := func(f *ir.Factor) {
-		g := restrict(f, obs)
+		g := factor.Restrict(f, obs)
 		if len(g.Vars) == 0 {
 			konst += math.Log(g.Vals[0])
 			return
@@ -126,7 +127,7 @@ func reduceMPE(m *ir.Model, obs, card []int, k *kernel) (p *mpeProblem, ok bool)
 	var support []bool
 	var cnt []int
 	for len(queue) > 0 {
-		if k.stop() {
+		if k.Stop() {
 			return nil, false
 		}
 		i := queue[len(queue)-1]
@@ -214,7 +215,7 @@ func reduceMPE(m *ir.Model, obs, card []int, k *kernel) (p *mpeProblem, ok bool)
 		p.vars = append(p.vars, ir.VarID(v))
 	}
 	for _, f := range fs {
-		g := restrict(f, fix)
+		g := factor.Restrict(f, fix)
 		if len(g.Vars) == 0 {
 			p.konst += math.Log(g.Vals[0])
 			continue

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -111,7 +112,7 @@ type aoSearch struct {
 	nodes   int
 	limit   int
 	maxDrop float64 // the attempt gives up when its threshold falls further below the bound
-	k       *kernel
+	k       *factor.Kernel
 	stop    bool
 
 	// Caching: ctx[i] are the ancestors i's subproblem depends on (its
@@ -135,7 +136,7 @@ type aoSearch struct {
 // newAOSearch prepares the search over the mini-bucket elimination b of p
 // with the elimination tree parent (by place in the order, -1 for roots).
 // It returns nil if the solutions' bookkeeping would exceed maxSol states.
-func newAOSearch(p *mpeProblem, b *mbe, parent []int32, nbs [][]ir.VarID, k *kernel, limit, maxSol int) *aoSearch {
+func newAOSearch(p *mpeProblem, b *mbe, parent []int32, nbs [][]ir.VarID, k *factor.Kernel, limit, maxSol int) *aoSearch {
 	n := len(b.order)
 	s := &aoSearch{order: b.order, card: p.card, orig: make([][]mpeTerm, n), cross: make([][]mpeTerm, n),
 		kids: make([][]int32, n), off: make([][]int32, n), sol: make([][]int32, n), a: make([]int, len(p.card)),
@@ -279,7 +280,7 @@ func (s *aoSearch) eval(i int32) {
 // On success sol[i] holds the subproblem's best states.
 func (s *aoSearch) solve(i int32, alpha float64) (float64, bool) {
 	s.nodes++
-	if s.limit > 0 && s.nodes > s.limit || s.nodes&1023 == 0 && s.k.stop() {
+	if s.limit > 0 && s.nodes > s.limit || s.nodes&1023 == 0 && s.k.Stop() {
 		s.stop = true
 	}
 	if s.stop {
@@ -665,7 +666,7 @@ const (
 // (indexed by VarID, -1 elsewhere) and P(x, e). ok is false when the
 // search gave up (over its node budget) or found no assignment of
 // positive probability; the caller then answers otherwise.
-func searchMPE(m *ir.Model, obs, card []int, k *kernel, pos ir.Pos) (best []int, mx xfloat, ok bool, err error) {
+func searchMPE(m *ir.Model, obs, card []int, k *factor.Kernel, pos ir.Pos) (best []int, mx factor.Scaled, ok bool, err error) {
 	return searchMPEWith(m, obs, card, k, pos, searchOverride)
 }
 
@@ -680,9 +681,9 @@ type searchConfig struct {
 	nodes  int
 }
 
-func searchMPEWith(m *ir.Model, obs, card []int, k *kernel, pos ir.Pos, cfg searchConfig) (best []int, mx xfloat, ok bool, err error) {
+func searchMPEWith(m *ir.Model, obs, card []int, k *factor.Kernel, pos ir.Pos, cfg searchConfig) (best []int, mx factor.Scaled, ok bool, err error) {
 	p, ok := reduceMPE(m, obs, card, k)
-	if k.poll() {
+	if k.Poll() {
 		return nil, mx, false, canceled(pos)
 	}
 	if !ok {
@@ -700,7 +701,7 @@ func searchMPEWith(m *ir.Model, obs, card []int, k *kernel, pos ir.Pos, cfg sear
 // maximising states (reduced, by VarID; -1 elsewhere) and the maximum. ok
 // is false when the search gave up or found no assignment of positive
 // probability.
-func solveMax(p *mpeProblem, k *kernel, pos ir.Pos, cfg searchConfig) (ra []int, lnmax float64, ok bool, err error) {
+func solveMax(p *mpeProblem, k *factor.Kernel, pos ir.Pos, cfg searchConfig) (ra []int, lnmax float64, ok bool, err error) {
 	card := p.card
 	sc := make([][]ir.VarID, len(p.fs))
 	for i, f := range p.fs {
@@ -814,7 +815,7 @@ func solveMax(p *mpeProblem, k *kernel, pos ir.Pos, cfg searchConfig) (ra []int,
 			trace("search: %d nodes, maximum %.12g, done %v", s.nodes, lnmax, ran)
 		}
 		if !ran {
-			if k.poll() {
+			if k.Poll() {
 				return nil, 0, false, canceled(pos)
 			}
 			continue
@@ -849,8 +850,8 @@ func assignmentOf(m *ir.Model, p *mpeProblem, obs, card, ra []int) []int {
 
 // jointAt returns Π φ(x) at the assignment of the observed states obs and
 // the states best of the others, exactly (a mantissa and an exponent).
-func jointAt(m *ir.Model, obs, card, best []int) xfloat {
-	x := xfloat{0.5, 1}
+func jointAt(m *ir.Model, obs, card, best []int) factor.Scaled {
+	x := factor.Scaled{M: 0.5, E: 1}
 	at := func(f *ir.Factor) {
 		o := 0
 		for i, v := range f.Vars {
@@ -860,7 +861,7 @@ func jointAt(m *ir.Model, obs, card, best []int) xfloat {
 			}
 			o += s * f.Stride[i]
 		}
-		x = x.mulf(f.Vals[o])
+		x = x.MulFloat(f.Vals[o])
 	}
 	for v := range m.Vars {
 		if f := m.Factor(ir.VarID(v)); f != nil && card[v] > 0 {

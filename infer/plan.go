@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -66,7 +67,7 @@ const planSlack = 2
 
 // queryPlan is the Auto engine's choice for one query and its reasons.
 type queryPlan struct {
-	engine Engine // VE or JT
+	engine engineKind // kindVE or kindJT
 	why    string
 
 	keep  []ir.VarID // the joint the query asks the engine for
@@ -136,7 +137,7 @@ func (a *answerer) planned() bool {
 // neither can, VE is, whose refusal the query then reports.
 func (a *answerer) decide() (*queryPlan, error) {
 	m := a.m
-	qp := &queryPlan{engine: VE}
+	qp := &queryPlan{engine: kindVE}
 	qp.keep, _ = a.planKeep()
 	r := a.newVE(a.obs)
 	qp.ve, qp.veErr = r.plan(qp.keep, nil)
@@ -177,7 +178,7 @@ func (a *answerer) decide() (*queryPlan, error) {
 			return qp, nil
 		}
 		p, err := treePlan(m, a.opt, a.k)
-		if errors.Is(err, ErrCanceled) || a.k.canceledNow() {
+		if errors.Is(err, ErrCanceled) || a.k.CanceledNow() {
 			return nil, canceled(a.q.Pos)
 		}
 		if err != nil {
@@ -200,7 +201,7 @@ func (a *answerer) decide() (*queryPlan, error) {
 	case qp.noClique:
 		qp.why = "no clique of the junction tree holds the query's variables: the tree would answer by variable elimination"
 	case qp.jtNs < qp.veNs:
-		qp.engine = JT
+		qp.engine = kindJT
 		qp.why = fmt.Sprintf("≈ %s, against ≈ %s for variable elimination", nsString(qp.jtNs), nsString(qp.veNs))
 		if qp.ve == nil {
 			qp.why = "variable elimination is over the limits"
@@ -233,7 +234,7 @@ type treePlanEntry struct {
 // treePlan returns the plan of m's junction tree under opt, checked
 // against its limits, from the cache or made now. A canceled plan is not
 // cached.
-func treePlan(m *ir.Model, opt Options, k *kernel) (*jtPlan, error) {
+func treePlan(m *ir.Model, opt Options, k *factor.Kernel) (*jtPlan, error) {
 	key := jtKey{m, opt.maxTable(), opt.maxMemory()}
 	treePlans.Lock()
 	for _, e := range treePlans.entries {
@@ -244,7 +245,7 @@ func treePlan(m *ir.Model, opt Options, k *kernel) (*jtPlan, error) {
 	}
 	treePlans.Unlock()
 	p, err := plan(m, cliqueLimit(opt), k)
-	if errors.Is(err, ErrCanceled) || k.canceledNow() {
+	if errors.Is(err, ErrCanceled) || k.CanceledNow() {
 		return nil, ErrCanceled
 	}
 	if err == nil {
@@ -323,19 +324,26 @@ func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
 		return b.String(), nil
 	}
 	a := &answerer{m: m, q: q, opt: opt}
+	if err := a.resolve(); err != nil {
+		return "", err
+	}
 	if err := a.validate(); err != nil {
 		return "", err
 	}
 	switch {
-	case opt.Engine == Enum:
+	case a.sel == kindEnum:
 		b.WriteString("  engine: enumeration (chosen by the caller)\n")
+	case a.sel == kindOther:
+		fmt.Fprintf(&b, "  engine: %s, %s (chosen by the caller)\n", a.ext.Name(), a.ext.Doc())
 	case a.need != nil:
 		b.WriteString("  engine: variable elimination (the model has variables still to learn; a junction tree needs every factor)\n")
 		a.explainVE(&b, nil)
-	case opt.Engine == VE:
+	case a.sel == kindSearch && (q.Kind == ir.MPE || q.Kind == ir.MAP):
+		b.WriteString("  engine: branch and bound (chosen by the caller; variable elimination if it gives up)\n")
+	case a.sel == kindVE || a.sel == kindSearch:
 		b.WriteString("  engine: variable elimination (chosen by the caller)\n")
 		a.explainVE(&b, nil)
-	case opt.Engine == JT:
+	case a.sel == kindJT:
 		b.WriteString("  engine: junction tree (chosen by the caller)\n")
 		return a.explainJT(&b)
 	case !a.planned():
@@ -359,7 +367,7 @@ func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
 			return "", err
 		}
 		name := "variable elimination"
-		if qp.engine == JT {
+		if qp.engine == kindJT {
 			name = "junction tree"
 		}
 		fmt.Fprintf(&b, "  engine: %s (%s)\n", name, qp.why)
@@ -376,7 +384,7 @@ func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
 			}
 			fmt.Fprintf(&b, ", calibration ≈ %s\n", nsString(qp.calib))
 		}
-		if qp.engine == JT {
+		if qp.engine == kindJT {
 			return a.explainJT(&b)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -18,11 +19,11 @@ import (
 // m, and the Auto engine's choice (nil for a query it does not plan).
 func planOf(t testing.TB, m *ir.Model, q *ir.Query, opt Options) (*vePlan, *queryPlan) {
 	t.Helper()
-	a := &answerer{m: m, q: q, opt: opt, k: newKernel(nil)}
+	a := &answerer{m: m, q: q, opt: opt, k: factor.NewKernel(nil)}
 	if err := a.validate(); err != nil {
 		t.Fatalf("%s: %v", q.Text, err)
 	}
-	a.k = newKernel(nil)
+	a.k = factor.NewKernel(nil)
 	keep, _ := a.planKeep()
 	p, err := a.newVE(a.obs).plan(keep, nil)
 	if err != nil {
@@ -293,16 +294,16 @@ func TestPlanChoice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 3))
 	m := readCorpus(t, "munin1")
 	for _, q := range planQueries(rng, m, 5, false) {
-		if _, qp := planOf(t, m, q, Options{}); qp.engine != VE {
+		if _, qp := planOf(t, m, q, Options{}); qp.engine != kindVE {
 			t.Errorf("munin1 %s: %v (%s), want VE", q.Text, qp.engine, qp.why)
 		}
 	}
 	m = readCorpus(t, "alarm")
 	q := planQueries(rng, m, 5, false)[0]
-	if _, qp := planOf(t, m, q, Options{}); qp.engine != VE {
+	if _, qp := planOf(t, m, q, Options{}); qp.engine != kindVE {
 		t.Errorf("alarm %s, no tree: %v (%s), want VE", q.Text, qp.engine, qp.why)
 	}
-	if _, qp := planOf(t, m, q, Options{Queries: 1000}); qp.engine != JT {
+	if _, qp := planOf(t, m, q, Options{Queries: 1000}); qp.engine != kindJT {
 		t.Errorf("alarm, a batch of %s: %v (%s), want JT", q.Text, qp.engine, qp.why)
 	}
 	if _, err := Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(*)", Star: true}, Options{}); err != nil {
@@ -310,7 +311,7 @@ func TestPlanChoice(t *testing.T) {
 	}
 	// A tree compiled by an earlier query changes nothing: the choice,
 	// and so the answer's last digits, never depend on what ran before.
-	if _, qp := planOf(t, m, q, Options{}); qp.engine != VE {
+	if _, qp := planOf(t, m, q, Options{}); qp.engine != kindVE {
 		t.Errorf("alarm %s, tree compiled: %v (%s), want VE as before", q.Text, qp.engine, qp.why)
 	}
 }
@@ -378,7 +379,7 @@ func TestPlanCalibration(t *testing.T) {
 		var entries float64
 		var tree *JTree
 		planNs := best(func() {
-			p, err := plan(m, cliqueLimit(Options{}), newKernel(nil))
+			p, err := plan(m, cliqueLimit(Options{}), factor.NewKernel(nil))
 			if err == nil {
 				entries = p.entries
 			}

@@ -58,5 +58,5 @@ func LogPE(m *ir.Model, evidence []ir.Obs, opt Options) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return min(0, pe.log()-z.log()), nil
+	return min(0, pe.Log()-z.Log()), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -436,7 +437,7 @@ func TestPropEvidence(t *testing.T) {
 				}
 				continue
 			case errors.As(err, &u):
-				if !logClose(u.LogZ, logZe) || !logClose(u.LogP, logZe-logZ) || !(u.LogP < math.Log(minNormal)) {
+				if !logClose(u.LogZ, logZe) || !logClose(u.LogP, logZe-logZ) || !(u.LogP < math.Log(factor.MinNormal)) {
 					t.Fatalf("%s: underflow %+v, want LogZ %v, LogP %v", e.name, *u, logZe, logZe-logZ)
 				}
 				continue

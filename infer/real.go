@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -520,11 +521,11 @@ func logPosteriorFor(m *ir.Model, pos ir.Pos, vars []ir.VarID, ev []ir.Obs, l []
 		return nil, err
 	}
 	defer a.release()
-	f, _, err := a.eng.joint(vars)
+	f, _, err := a.eng.Joint(vars)
 	if err != nil {
 		return nil, err
 	}
-	coarse := a.k.coarse
+	coarse := a.k.Coarse
 	norm := sum(f.Vals)
 	if norm == 0 {
 		return nil, a.impossible()
@@ -541,19 +542,19 @@ func logPosteriorFor(m *ir.Model, pos ir.Pos, vars []ir.VarID, ev []ir.Obs, l []
 	if ngiven > 0 {
 		size = f.Stride[ngiven-1]
 	}
-	var pe xfloat
+	var pe factor.Scaled
 	var side engine
 	var sideObs []int
 	st := make([]int, len(vars))
 	for lo := 0; lo < len(f.Vals); lo += size {
 		w := math.Inf(-1)
 		for i := lo; i < lo+size; i++ {
-			if f.Vals[i] >= minNormal {
+			if f.Vals[i] >= factor.MinNormal {
 				w = max(w, l[i]+lp[i])
 			}
 		}
 		for i := lo; i < lo+size; i++ {
-			if f.Vals[i] >= minNormal || math.IsInf(l[i], -1) || l[i]+math.Log(minNormal)-ln < w-40 {
+			if f.Vals[i] >= factor.MinNormal || math.IsInf(l[i], -1) || l[i]+math.Log(factor.MinNormal)-ln < w-40 {
 				continue
 			}
 			if side == nil {
@@ -572,8 +573,8 @@ func logPosteriorFor(m *ir.Model, pos ir.Pos, vars []ir.VarID, ev []ir.Obs, l []
 				return nil, err
 			}
 			lp[i] = math.Inf(-1)
-			if pxe.m != 0 {
-				lp[i] = pxe.log() - pe.log()
+			if pxe.M != 0 {
+				lp[i] = pxe.Log() - pe.Log()
 			}
 		}
 	}

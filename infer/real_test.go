@@ -163,7 +163,7 @@ func TestRealEvidence(t *testing.T) {
 				pe += pd[i]
 			}
 		}
-		for _, eng := range []Engine{Enum, VE, JT, Auto} {
+		for _, eng := range []string{Enum, VE, JT, Auto} {
 			q := &ir.Query{Kind: ir.Prob, Text: "P(target | reals)", Targets: []ir.VarID{target}, TargetStates: []int{-1}, Evidence: ev, Real: obs, Bar: true}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
@@ -207,7 +207,7 @@ func TestRealEvidenceFar(t *testing.T) {
 	}{
 		{1e300, 1}, {-1e300, 0}, {1e154, 1}, {-1.7e308, 0}, {16, 0.5},
 	} {
-		for _, eng := range []Engine{Enum, VE, JT} {
+		for _, eng := range []string{Enum, VE, JT} {
 			q := &ir.Query{Kind: ir.Prob, Text: "P(C | x)", Targets: []ir.VarID{c}, TargetStates: []int{-1}, Real: []ir.RealObs{{Var: x, Value: tc.x}}, Bar: true}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
@@ -260,7 +260,7 @@ func TestMultiNormalFar(t *testing.T) {
 		{{Var: y, Value: 1e300}},
 		{{Var: x, Value: 3}},
 	} {
-		for _, eng := range []Engine{Enum, VE, JT} {
+		for _, eng := range []string{Enum, VE, JT} {
 			q := &ir.Query{Kind: ir.Prob, Text: "P(C | reals)", Targets: []ir.VarID{c}, TargetStates: []int{-1}, Real: obs, Bar: true}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
@@ -315,7 +315,7 @@ func TestMultiNormalFarDigits(t *testing.T) {
 		{[]ir.RealObs{{Var: x, Value: 0.7 + 1e9/4}, {Var: y, Value: 1e9}}, pa(0.7, 0)},
 		{[]ir.RealObs{{Var: x, Value: -1.7e308}, {Var: y, Value: 1.7e308}}, 1},
 	} {
-		for _, eng := range []Engine{Enum, VE, JT} {
+		for _, eng := range []string{Enum, VE, JT} {
 			q := &ir.Query{Kind: ir.Prob, Text: "P(C | reals)", Targets: []ir.VarID{c}, TargetStates: []int{-1}, Real: tc.obs, Bar: true}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {

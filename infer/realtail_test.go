@@ -21,7 +21,7 @@ import (
 // NormalLogDensities.
 
 // tailEngines are the engines a query can be given (pbl query --engine).
-var tailEngines = []Engine{Enum, VE, JT, Auto}
+var tailEngines = []string{Enum, VE, JT, Auto}
 
 // sensorModel is the model: Mode {calibrated, drifting} with
 // P(calibrated) = prior, reading | Mode a normal density per mode, and
@@ -522,7 +522,7 @@ func TestRealTailProperty(t *testing.T) {
 			}
 		}
 		tol := 1e-10 + 1e-15*L
-		name := func(eng Engine, what string) string {
+		name := func(eng string, what string) string {
 			return fmt.Sprintf("trial %d (%d vars, ev %v, do %v, soft %v, real %v), %v, %s", trial, len(m.Vars), c.ev, c.do, c.soft, c.real, eng, what)
 		}
 		base := ir.Query{Evidence: c.ev, Do: c.do, Soft: c.soft, Real: c.real, Bar: true}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/internal/par"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -139,7 +140,7 @@ type overLimit struct {
 // w has |C_w| = |C_v| + 1 (then C_v ⊂ C_w), and it is then merged into
 // that child's clique; joining each clique to its parent's gives a tree
 // with the running-intersection property, in time linear in Σ|C_v|.
-func triangulate(h jtHeuristic, seed uint64, mg *moral, bound *sharedBound, limit float64, k *kernel) (*triangulation, *overLimit) {
+func triangulate(h jtHeuristic, seed uint64, mg *moral, bound *sharedBound, limit float64, k *factor.Kernel) (*triangulation, *overLimit) {
 	n := len(mg.ids)
 	// tie[i] breaks ties between equal scores and weights.
 	tie := make([]uint64, n)
@@ -172,7 +173,7 @@ func triangulate(h jtHeuristic, seed uint64, mg *moral, bound *sharedBound, limi
 	}
 	var over *overLimit
 	done := g.run([][]int32{all}, func(x int32, nb []int32) bool {
-		if k.poll() {
+		if k.Poll() {
 			return false
 		}
 		t.order = append(t.order, mg.ids[x])
@@ -238,7 +239,7 @@ func triangulate(h jtHeuristic, seed uint64, mg *moral, bound *sharedBound, limi
 // could not hold; if every run stops so, bestTriangulation returns no
 // triangulation and the smallest such clique met. It returns neither when
 // k is canceled.
-func bestTriangulation(m *ir.Model, limit float64, k *kernel) (*triangulation, []int, *overLimit) {
+func bestTriangulation(m *ir.Model, limit float64, k *factor.Kernel) (*triangulation, []int, *overLimit) {
 	triangulations.Add(1)
 	mg := moralGraph(m)
 	type run struct {
@@ -257,7 +258,7 @@ func bestTriangulation(m *ir.Model, limit float64, k *kernel) (*triangulation, [
 	try := func(from int) {
 		par.For(len(runs)-from, func(i int) {
 			i += from
-			t, over := triangulate(runs[i].h, runs[i].s, mg, bound, limit, k.fork())
+			t, over := triangulate(runs[i].h, runs[i].s, mg, bound, limit, k.Fork())
 			if t != nil {
 				results[i] = t
 				bound.lower(t.total)
@@ -277,7 +278,7 @@ func bestTriangulation(m *ir.Model, limit float64, k *kernel) (*triangulation, [
 		overs = append(overs, make([]*overLimit, len(runs)-n)...)
 		try(n)
 	}
-	if k.canceledNow() {
+	if k.CanceledNow() {
 		return nil, mg.loc, nil
 	}
 	var best *triangulation

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -13,11 +14,11 @@ type ve struct {
 	m    *ir.Model
 	opt  Options
 	pos  ir.Pos
-	obs  []int   // obs[v]: observed state of v, or -1
-	card []int   // card[v]: number of states of v (0 for real variables)
-	k    *kernel // cancellation, and whether the fast run lost digits
+	obs  []int          // obs[v]: observed state of v, or -1
+	card []int          // card[v]: number of states of v (0 for real variables)
+	k    *factor.Kernel // cancellation, and whether the fast run lost digits
 
-	// cond is set when the caller needs joint(keep) only up to a positive
+	// cond is set when the caller needs Joint(keep) only up to a positive
 	// constant (it normalises the table: P(X | e), entropy): the plan may
 	// then leave out the parts of the model d-separated from keep given
 	// the evidence (see separate).
@@ -72,14 +73,14 @@ func (r *ve) relevant(vs ...[]ir.VarID) []bool {
 // factors returns the factors of the marked variables restricted by the
 // evidence, whether each is a copy (the restriction) rather than the
 // model's own, and the product of those that became constants.
-func (r *ve) factors(mark []bool) ([]*ir.Factor, []bool, xfloat) {
+func (r *ve) factors(mark []bool) ([]*ir.Factor, []bool, factor.Scaled) {
 	var fs []*ir.Factor
 	var own []bool
-	c := xfloat{1, 0}
+	c := factor.Scaled{M: 1, E: 0}
 	add := func(f *ir.Factor) {
-		g := restrict(f, r.obs)
+		g := factor.Restrict(f, r.obs)
 		if len(g.Vars) == 0 {
-			c = c.mulf(g.Vals[0])
+			c = c.MulFloat(g.Vals[0])
 			return
 		}
 		fs = append(fs, g)
@@ -98,7 +99,7 @@ func (r *ve) factors(mark []bool) ([]*ir.Factor, []bool, xfloat) {
 	return fs, own, c
 }
 
-// separate leaves out of fs the factors that only change joint(keep) by a
+// separate leaves out of fs the factors that only change Joint(keep) by a
 // positive constant: those of the connected components of the interaction
 // graph of fs (the moral graph of the relevant variables, the evidence
 // absorbed) that hold no variable of keep. The variables of such a
@@ -162,7 +163,7 @@ func (r *ve) separate(mark []bool, fs []*ir.Factor, own []bool, keep []ir.VarID)
 func (r *ve) free(mark []bool, keep []ir.VarID) []ir.VarID {
 	var out []ir.VarID
 	for v := range r.m.Vars {
-		if mark[v] && r.obs[v] < 0 && r.card[v] > 0 && indexOf(keep, ir.VarID(v)) < 0 {
+		if mark[v] && r.obs[v] < 0 && r.card[v] > 0 && factor.IndexOf(keep, ir.VarID(v)) < 0 {
 			out = append(out, ir.VarID(v))
 		}
 	}
@@ -172,21 +173,21 @@ func (r *ve) free(mark []bool, keep []ir.VarID) []ir.VarID {
 // vePlan is a run of variable elimination worked out before any table is
 // allocated: the factors, the order, and the scope of every table.
 type vePlan struct {
-	mark   []bool       // the relevant variables
-	fs     []*ir.Factor // their factors restricted by the evidence
-	own    []bool       // own[i]: fs[i] is a copy, which the fast run scales in place
-	konst  xfloat       // the product of the factors that became constants
-	steps  []veStep     // table len(fs)+s is made by steps[s]
-	final  []int32      // the tables multiplied into the result
-	keep   []ir.VarID   // the result's scope
-	kc     []int        // and cardinalities
-	memory float64      // bytes at the peak
-	cost   float64      // estimated work: entries read and written (see cost)
-	order  Heuristic    // the heuristic whose order the steps follow
-	tried  []orderCost  // every order tried, for Explain
-	nvars  int          // variables left after pruning (the relevant ones less the d-separated ones)
-	dsep   int          // relevant variables left out as d-separated from keep given the evidence
-	sep    bool         // fs is what separate kept of the factors of mark
+	mark   []bool        // the relevant variables
+	fs     []*ir.Factor  // their factors restricted by the evidence
+	own    []bool        // own[i]: fs[i] is a copy, which the fast run scales in place
+	konst  factor.Scaled // the product of the factors that became constants
+	steps  []veStep      // table len(fs)+s is made by steps[s]
+	final  []int32       // the tables multiplied into the result
+	keep   []ir.VarID    // the result's scope
+	kc     []int         // and cardinalities
+	memory float64       // bytes at the peak
+	cost   float64       // estimated work: entries read and written (see cost)
+	order  Heuristic     // the heuristic whose order the steps follow
+	tried  []orderCost   // every order tried, for Explain
+	nvars  int           // variables left after pruning (the relevant ones less the d-separated ones)
+	dsep   int           // relevant variables left out as d-separated from keep given the evidence
+	sep    bool          // fs is what separate kept of the factors of mark
 }
 
 // orderCost is an order tried by plan: its heuristic and estimated cost,
@@ -338,7 +339,7 @@ func (r *ve) follow(p *vePlan, order []ir.VarID, nsum int) (*veSteps, error) {
 		delete(occ, v)
 		for _, i := range st.in {
 			for j, w := range tv[i] {
-				if w != v && indexOf(st.vars, w) < 0 {
+				if w != v && factor.IndexOf(st.vars, w) < 0 {
 					st.vars = append(st.vars, w)
 					st.card = append(st.card, tc[i][j])
 				}
@@ -403,7 +404,7 @@ func (r *ve) order(op *orderProblem, h Heuristic) ([]ir.VarID, error) {
 	limit := float64(r.opt.maxTable())
 	var err error
 	order := op.order(h, func(v ir.VarID, nb []ir.VarID, size float64) bool {
-		if r.k.poll() {
+		if r.k.Poll() {
 			err = canceled(r.pos)
 			return false
 		}
@@ -424,7 +425,7 @@ func (r *ve) order(op *orderProblem, h Heuristic) ([]ir.VarID, error) {
 // on scaled float64 tables, recording in r.k whether a product fell below
 // the normal range. It returns the table over keep times a scale, and the
 // traces of the maximised variables.
-func (r *ve) run(p *vePlan, exact bool) (*ir.Factor, xfloat, []trace, error) {
+func (r *ve) run(p *vePlan, exact bool) (*ir.Factor, factor.Scaled, []trace, error) {
 	if exact {
 		return r.runExact(p)
 	}
@@ -433,17 +434,17 @@ func (r *ve) run(p *vePlan, exact bool) (*ir.Factor, xfloat, []trace, error) {
 	tabs := make([]*ir.Factor, len(p.fs)+len(p.steps))
 	for i, f := range p.fs {
 		if p.own[i] {
-			c.e += rescale(k, f)
+			c.E += factor.Rescale(k, f)
 			tabs[i] = f
 			continue
 		}
-		g, e, _ := scaled(k, f)
-		tabs[i], c.e = g, c.e+e
+		g, e, _ := factor.Prepare(k, f)
+		tabs[i], c.E = g, c.E+e
 	}
 	var tr []trace
 	var in []*ir.Factor
 	for s, st := range p.steps {
-		if k.poll() {
+		if k.Poll() {
 			return nil, c, nil, canceled(r.pos)
 		}
 		in = in[:0]
@@ -458,23 +459,23 @@ func (r *ve) run(p *vePlan, exact bool) (*ir.Factor, xfloat, []trace, error) {
 			if st.max {
 				tr = append(tr, trace{v: st.v, arg: []int32{0}})
 			} else {
-				c = c.mulf(float64(r.card[st.v]))
+				c = c.MulFloat(float64(r.card[st.v]))
 			}
 			continue
 		}
 		in, e := absorb(k, in)
-		c.e += e
-		dst := newFactor(st.vars, st.card)
+		c.E += e
+		dst := factor.New(st.vars, st.card)
 		if st.max {
 			arg := make([]int32, len(dst.Vals))
-			combineTo(k, dst, in, opMax, arg)
+			factor.Combine(k, dst, in, factor.OpMax, arg)
 			tr = append(tr, trace{v: st.v, vars: dst.Vars, str: dst.Stride, arg: arg})
 		} else {
-			combineTo(k, dst, in, opSum, nil)
+			factor.Combine(k, dst, in, factor.OpSum, nil)
 		}
-		c.e += rescale(k, dst)
+		c.E += factor.Rescale(k, dst)
 		if len(dst.Vars) == 0 {
-			c = c.mulf(dst.Vals[0])
+			c = c.MulFloat(dst.Vals[0])
 			continue
 		}
 		tabs[len(p.fs)+s] = dst
@@ -484,18 +485,18 @@ func (r *ve) run(p *vePlan, exact bool) (*ir.Factor, xfloat, []trace, error) {
 		in = append(in, tabs[i])
 	}
 	in, e := absorb(k, in)
-	c.e += e
-	out := combineTo(k, newFactor(p.keep, p.kc), in, opSum, nil)
-	if k.poll() {
+	c.E += e
+	out := factor.Combine(k, factor.New(p.keep, p.kc), in, factor.OpSum, nil)
+	if k.Poll() {
 		return nil, c, nil, canceled(r.pos)
 	}
-	if c.m == 0 {
+	if c.M == 0 {
 		// A constant factor is 0: the evidence is impossible. Callers
 		// look only at the table, so make it say so.
 		clear(out.Vals)
-		return out, xfloat{}, tr, nil
+		return out, factor.Scaled{}, tr, nil
 	}
-	c.e += rescale(k, out)
+	c.E += factor.Rescale(k, out)
 	return out, c, tr, nil
 }
 
@@ -504,7 +505,7 @@ func (r *ve) run(p *vePlan, exact bool) (*ir.Factor, xfloat, []trace, error) {
 // more than absorbInputs of them (many unary tables over one variable,
 // say), and the exponent taken off that copy. The product then multiplies
 // few tables at a time, which keeps it fast and far from underflow.
-func absorb(k *kernel, in []*ir.Factor) ([]*ir.Factor, int) {
+func absorb(k *factor.Kernel, in []*ir.Factor) ([]*ir.Factor, int) {
 	if len(in) <= absorbInputs {
 		return in, 0
 	}
@@ -526,34 +527,34 @@ func absorb(k *kernel, in []*ir.Factor) ([]*ir.Factor, int) {
 		return in, 0
 	}
 	dst := in[big].Clone()
-	e := multiplyInto(k, dst, sub)
+	e := factor.MultiplyInto(k, dst, sub)
 	return append(rest, dst), e
 }
 
 // containsAllUnsorted reports whether every variable of vs is in c.
 func containsAllUnsorted(c, vs []ir.VarID) bool {
 	for _, v := range vs {
-		if indexOf(c, v) < 0 {
+		if factor.IndexOf(c, v) < 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// joint returns P(keep, e) as a factor over keep, in that order, times the
+// Joint returns P(keep, e) as a factor over keep, in that order, times the
 // returned scale. The variables of keep must be unobserved and discrete.
-func (r *ve) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
+func (r *ve) Joint(keep []ir.VarID) (*ir.Factor, factor.Scaled, error) {
 	p := r.pre
 	if p == nil || !slices.Equal(keep, r.preKeep) {
 		var err error
 		if p, err = r.plan(keep, nil); err != nil {
-			return nil, xfloat{}, err
+			return nil, factor.Scaled{}, err
 		}
 	}
 	r.pre, r.preKeep = nil, nil
-	r.k.lost, r.k.coarse = false, false
+	r.k.Lost, r.k.Coarse = false, false
 	out, c, _, err := r.run(p, false)
-	if err == nil && r.k.lost {
+	if err == nil && r.k.Lost {
 		out, c, _, err = r.run(p, true)
 	}
 	return out, c, err
@@ -562,7 +563,7 @@ func (r *ve) joint(keep []ir.VarID) (*ir.Factor, xfloat, error) {
 // check returns an error if a table over vars would be larger than MaxTable.
 func (r *ve) check(vars []ir.VarID, card []int) error {
 	limit := r.opt.maxTable()
-	if tableSize(card, limit) >= 0 {
+	if factor.Size(card, limit) >= 0 {
 		return nil
 	}
 	e := &TooLargeError{What: OversizeTable, Vars: slices.Clone(vars), Size: product(card), Limit: int64(limit)}
@@ -580,8 +581,8 @@ func scopes(fs []*ir.Factor) [][]ir.VarID {
 	return out
 }
 
-// partition returns Σ_x Π φ(x) over every assignment, without evidence.
-func (r *ve) partition() (xfloat, error) {
+// Partition returns Σ_x Π φ(x) over every assignment, without evidence.
+func (r *ve) Partition() (factor.Scaled, error) {
 	s := *r
 	s.obs = noEvidence(len(r.obs))
 	return peOf(&s)

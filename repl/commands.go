@@ -114,7 +114,7 @@ func commands() []*replCommand {
 		{"observe", "X=x ...", "add session evidence, applied to every later query", (*Session).cmdObserve},
 		{"unobserve", "[X ...]", "remove the evidence on X (all evidence without arguments)", (*Session).cmdUnobserve},
 		{"evidence", "", "show the session evidence", (*Session).cmdEvidence},
-		{"engine", "[auto|enum|ve|jt]", "show or set the inference engine", (*Session).cmdEngine},
+		{"engine", "[auto|NAME]", "show or set the inference engine (auto or a registered engine: bnb, enum, jt, ve)", (*Session).cmdEngine},
 		{"explain", "", "show how the model compiles (elimination order, cliques) for the last query", (*Session).cmdExplain},
 		{"json", "[on|off]", "print results as JSON lines (toggles without an argument)", (*Session).cmdJSON},
 		{"help", "[COMMAND]", "show this help, or one command's", (*Session).cmdHelp},
@@ -624,10 +624,18 @@ func (s *Session) cmdEvidence(c *cmdLine) {
 	fmt.Fprintf(s.out, "evidence: %s\n", s.evidenceOrNone())
 }
 
+// engineName is the name of opt's engine, "auto" for the default.
+func engineName(opt infer.Options) string {
+	if opt.Engine == "" {
+		return infer.Auto
+	}
+	return opt.Engine
+}
+
 func (s *Session) cmdEngine(c *cmdLine) {
 	switch len(c.args) {
 	case 0:
-		fmt.Fprintf(s.out, "engine: %s (order %s)\n", s.opt.Engine, s.opt.Order)
+		fmt.Fprintf(s.out, "engine: %s (order %s)\n", engineName(s.opt), s.opt.Order)
 	case 1:
 		e, err := infer.ParseEngine(c.args[0].text)
 		if err != nil {
@@ -643,7 +651,7 @@ func (s *Session) cmdEngine(c *cmdLine) {
 
 func (s *Session) cmdExplain(c *cmdLine) {
 	if s.last != nil {
-		fmt.Fprintf(s.out, "last query: %s (engine %s)\n", s.last.Text, s.opt.Engine)
+		fmt.Fprintf(s.out, "last query: %s (engine %s)\n", s.last.Text, engineName(s.opt))
 	}
 	if len(s.model.Vars) == 0 {
 		s.errorAt(c.pos, "the model is empty")

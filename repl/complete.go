@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/pbl-lang/pbl/grammar"
+	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
 )
@@ -62,7 +63,11 @@ func (s *Session) completeCommand(before, trimmed, tail string) (string, []strin
 	case "load", "graph":
 		return before[:argStart], completeFile(arg, c.name == "load"), tail
 	case "engine":
-		return before[:argStart], prefixed([]string{"auto", "enum", "ve", "jt"}, arg), tail
+		names := []string{infer.Auto} // and the registered engines
+		for _, e := range infer.Engines() {
+			names = append(names, e.Name())
+		}
+		return before[:argStart], prefixed(names, arg), tail
 	case "json":
 		return before[:argStart], prefixed([]string{"on", "off"}, arg), tail
 	case "help":

@@ -155,7 +155,7 @@ func queryFlags(c *cli, f *cmdFlags) {
 	c.fs.StringVar(&f.batch, "batch", "", "the CSV shards of evidence rows: a glob, or a Beam filesystem pattern; required")
 	c.fs.StringVar(&f.out, "o", "", "write each shard's answers to PREFIX-SSSSS-of-NNNNN.jsonl; required")
 	c.fs.BoolVar(&f.ignore, "ignore-unknown-columns", false, "skip CSV columns that name no variable of the model")
-	c.fs.StringVar(&f.engine, "engine", "auto", "inference engine: auto, enum, ve or jt")
+	c.fs.StringVar(&f.engine, "engine", "auto", infer.EngineHelp())
 	c.fs.StringVar(&f.order, "order", "best", "elimination order for ve: best, min-fill, min-weight or weighted-min-fill")
 	c.fs.BoolVar(&f.explain, "explain", false, "the plan of the queries: not run by pbl-beam")
 	c.fs.IntVar(&f.maxTable, "max-table", infer.DefaultMaxTable, "refuse tables with more `entries` than this")

@@ -166,7 +166,7 @@ func (c *cli) loadOptions() pbl.LoadOptions {
 
 func engineFlags(c *cli, fs *flag.FlagSet) {
 	hypFlags(c, fs)
-	fs.StringVar(&c.engine, "engine", "auto", "inference engine: auto, enum (enumeration, small models), ve (variable elimination)\nor jt (junction tree); auto chooses by estimated cost (jt for P(*|e))")
+	fs.StringVar(&c.engine, "engine", "auto", infer.EngineHelp())
 	fs.StringVar(&c.order, "order", "best", "elimination order for ve: best (the cheapest by estimated cost), min-fill, min-weight\nor weighted-min-fill")
 	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse tables (intermediate or clique) with more `entries` than this")
 	fs.StringVar(&c.maxMemory, "max-memory", "8GiB", "refuse junction trees needing more `memory` than this (e.g. 512MiB, 8GiB)")

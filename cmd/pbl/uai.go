@@ -93,7 +93,7 @@ func uaiCmd(c *cli, args []string) int {
 	if task == "PR" && errors.As(err, &under) {
 		// P(e) underflows float64, but PR asks for its logarithm (of
 		// Z(e), for a Markov network), which is finite.
-		res, err = &infer.Result{Query: q, LogZ: under.LogZ}, nil
+		res, err = &infer.Result{Query: q, LogZ: under.LogZ, Exact: true}, nil
 	}
 	if err != nil {
 		c.report(err)

@@ -50,7 +50,7 @@ func TestReadLayout(t *testing.T) {
 	if m.IsBayesNet() || len(m.Potentials) != 2 {
 		t.Fatalf("want a Markov network with 2 potentials, got %d", len(m.Potentials))
 	}
-	for _, eng := range []infer.Engine{infer.Enum, infer.VE} {
+	for _, eng := range []string{infer.Enum, infer.VE} {
 		res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob}, infer.Options{Engine: eng})
 		if err != nil {
 			t.Fatal(err)

@@ -77,7 +77,7 @@ func checkListing(q *ir.Query, n, top int) error {
 // An Answer is a query's answer: the engines' result, or for a query
 // about hypotheses given data, the hypotheses'.
 type Answer struct {
-	Infer *infer.Result
+	Infer infer.Result
 	Hyp   *report.Hyp
 
 	model *ir.Model // the model answered, for the results by name (named.go)

@@ -119,8 +119,8 @@ func (o Options) maxRows() int {
 
 // Row is one row of a table answer.
 type Row struct {
-	Values      []int   // states of Result.Vars
-	GivenValues []int   // states of Result.Given, or nil if there are none
+	Values      []int   // states of Table.Vars
+	GivenValues []int   // states of Table.Given, or nil if there are none
 	P           float64 // P(Values | GivenValues, e)
 }
 
@@ -128,25 +128,6 @@ type Row struct {
 type Marginal struct {
 	Var ir.VarID
 	P   []float64 // P[s] = P(Var = s | e)
-}
-
-// Result is the answer to a query. Which fields are set depends on the
-// query's kind and form.
-type Result struct {
-	Query       *ir.Query
-	Vars        []ir.VarID // FormTable, FormNumber: the target variables
-	Given       []ir.VarID // FormTable: the free conditioning variables (q.Free), or nil
-	Rows        []Row      // FormTable: given configurations row-major (first given slowest), targets fastest
-	Omitted     int        // FormTable: rows left out because their given configuration is impossible under e
-	P           float64    // FormNumber: P(x | e); FormEvidence: P(e); MPE, MAP: P(assignment | e); always in [0, 1]
-	LogP        float64    // ln P for FormNumber, FormEvidence, MPE and MAP; finite even where P would underflow
-	LogZ        float64    // FormEvidence: ln Σ_{x ⊨ e} Π φ(x), the partition function with the evidence (for a Bayesian network, ln P(e)); finite even where it under- or overflows float64, -Inf when it is 0
-	Assignment  []ir.Obs   // MPE: every unobserved variable in VarID order; MAP: the MAP variables in query order
-	Marginals   []Marginal // FormMarginals: every unobserved discrete variable, in VarID order
-	Independent bool       // Indep
-	Density     float64    // Density: the density of the values given the conditions (0 where it underflows)
-	LogDensity  float64    // Density: its natural log, finite where the density under- or overflows; −Inf when it is 0
-	Bits        float64    // Entropy, MI: the entropy or mutual information given e, in bits (≥ 0)
 }
 
 // engine is what Answer needs from an inference algorithm.
@@ -176,7 +157,7 @@ type engine interface {
 // exactly from the variables they need, by variable elimination (Auto and
 // JT fall back to it: a junction tree needs every factor) or by
 // enumerating those variables (Enum). indep needs no numbers.
-func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
+func Answer(m *ir.Model, q *ir.Query, opt Options) (Result, error) {
 	if m == nil || q == nil {
 		panic("infer: Answer: nil model or query")
 	}
@@ -188,7 +169,7 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, ir.Errorf(q.Pos, "%v", err)
 		}
-		return &Result{Query: q, Independent: ind}, nil
+		return &Independence{Header: exact(q), Independent: ind}, nil
 	}
 	r, err := answer(m, q, opt, nil)
 	if err != nil {
@@ -200,7 +181,7 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 // Answer answers q on t's model with t, as Answer with the JT engine does
 // (MAP, and joint queries whose variables share no clique, use variable
 // elimination).
-func (t *JTree) Answer(q *ir.Query, opt Options) (*Result, error) {
+func (t *JTree) Answer(q *ir.Query, opt Options) (Result, error) {
 	if q == nil {
 		panic("infer: Answer: nil query")
 	}
@@ -213,7 +194,7 @@ func (t *JTree) Answer(q *ir.Query, opt Options) (*Result, error) {
 }
 
 // answer is Answer with an optional precompiled junction tree.
-func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (*Result, error) {
+func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (Result, error) {
 	switch {
 	case q.Kind == ir.Indep:
 		return Answer(m, q, opt)
@@ -709,7 +690,7 @@ func (a *answerer) checkRows() error {
 	return nil
 }
 
-func (a *answerer) table() (*Result, error) {
+func (a *answerer) table() (Result, error) {
 	q := a.q
 	keep := append(append(a.buf.vars[:0], q.Free...), q.Targets...)
 	a.buf.vars = keep
@@ -729,7 +710,7 @@ func (a *answerer) table() (*Result, error) {
 			fixedOff += s * f.Stride[len(q.Free)+i]
 		}
 	}
-	r := &Result{Query: q, Vars: q.Targets, Given: q.Free}
+	r := &Table{Header: exact(q), Vars: q.Targets, Given: q.Free}
 	st := grow(a.buf.st, len(keep))
 	a.buf.st = st
 	// The rows, their values and their given values in three allocations,
@@ -829,7 +810,7 @@ func appendRow(buf, s []int) ([]int, []int) {
 	return buf, buf[n:len(buf):len(buf)]
 }
 
-func (a *answerer) number() (*Result, error) {
+func (a *answerer) number() (Result, error) {
 	q := a.q
 	f, _, err := a.eng.joint(q.Targets)
 	if err != nil {
@@ -841,7 +822,7 @@ func (a *answerer) number() (*Result, error) {
 		return nil, a.impossible()
 	}
 	x := f.Vals[f.Index(q.TargetStates)]
-	r := &Result{Query: q, Vars: q.Targets, P: prob(x / norm), LogP: min(0, math.Log(x)-math.Log(norm))}
+	r := &Number{Header: exact(q), Vars: q.Targets, P: prob(x / norm), LogP: min(0, math.Log(x)-math.Log(norm))}
 	if coarse && x < minNormal {
 		// The entry has lost digits relative to the table's largest, or
 		// is 0: ask for P(x, e) and P(e) themselves, which carry their
@@ -871,7 +852,7 @@ func (a *answerer) number() (*Result, error) {
 // forms, P(e) = 0 is an answer here, not an error. A P(e) too small for a
 // normal float64 is an error that gives ln P(e): printing 0 would claim
 // impossibility.
-func (a *answerer) evidence() (*Result, error) {
+func (a *answerer) evidence() (Result, error) {
 	ze, err := peOf(a.eng)
 	if err != nil {
 		return nil, err
@@ -880,7 +861,7 @@ func (a *answerer) evidence() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Query: a.q, LogZ: ze.log()}
+	r := &Evidence{Header: exact(a.q), LogZ: ze.log()}
 	if ze.m != 0 {
 		r.LogP = min(0, ze.log()-z.log())
 		r.P = prob(ze.div(z))
@@ -908,7 +889,7 @@ func (a *answerer) unobserved() []ir.VarID {
 	return out
 }
 
-func (a *answerer) marginals() (*Result, error) {
+func (a *answerer) marginals() (Result, error) {
 	vs := a.unobserved()
 	if e, ok := a.eng.(*jtEngine); ok {
 		mg, pe, err := e.marginals(vs)
@@ -918,9 +899,9 @@ func (a *answerer) marginals() (*Result, error) {
 		if pe.m == 0 {
 			return nil, a.impossible()
 		}
-		return &Result{Query: a.q, Marginals: mg}, nil
+		return &Marginals{Header: exact(a.q), Marginals: mg}, nil
 	}
-	r := &Result{Query: a.q, Marginals: make([]Marginal, 0, len(vs))}
+	r := &Marginals{Header: exact(a.q), Marginals: make([]Marginal, 0, len(vs))}
 	if len(vs) == 0 {
 		if _, err := a.pe(); err != nil {
 			return nil, err

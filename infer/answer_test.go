@@ -74,7 +74,7 @@ func TestEnginesAgree(t *testing.T) {
 			queries++
 			if refErr == nil && q.Form() == ir.FormTable {
 				rows, om := bruteTable(m, q)
-				if d := sameResult(ref, &Result{Rows: rows, Omitted: om}, 1e-9); d != "" {
+				if d := sameResult(ref, &Table{Rows: rows, Omitted: om}, 1e-9); d != "" {
 					t.Fatalf("net %d query %+v: enum differs from brute force: %s", net, q, d)
 				}
 			}
@@ -107,8 +107,8 @@ func TestTwoNode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for i, r := range answerEach(t, m, tt.q, allEngines) {
-			if !equal(r.P, tt.want, 1e-15) {
-				t.Errorf("%s %s: got %v, want %v", tt.name, allEngines[i].name, r.P, tt.want)
+			if !equal(probOf(r), tt.want, 1e-15) {
+				t.Errorf("%s %s: got %v, want %v", tt.name, allEngines[i].name, probOf(r), tt.want)
 			}
 		}
 	}
@@ -121,7 +121,7 @@ func TestTwoNode(t *testing.T) {
 		{[]int{0}, []int{0}, 0.27 / 0.41}, {[]int{1}, []int{0}, 0.14 / 0.41},
 		{[]int{0}, []int{1}, 0.03 / 0.59}, {[]int{1}, []int{1}, 0.56 / 0.59},
 	}
-	if d := sameResult(r, &Result{Rows: want}, 1e-15); d != "" {
+	if d := sameResult(r, &Table{Rows: want}, 1e-15); d != "" {
 		t.Errorf("P(A | B): %s", d)
 	}
 }
@@ -138,8 +138,8 @@ func TestCancer(t *testing.T) {
 	// ≈ 0.2075 comes from rounding the numerators, and it prints .21.
 	want := 0.00784 / (0.00784 + 0.02976)
 	for i, r := range answerEach(t, m, q, allEngines) {
-		if !equal(r.P, want, 1e-15) || !equal(r.P, 0.2085, 1e-4) {
-			t.Errorf("%s: P(cancer | +) = %v, want %v", allEngines[i].name, r.P, want)
+		if !equal(r.(*Number).P, want, 1e-15) || !equal(r.(*Number).P, 0.2085, 1e-4) {
+			t.Errorf("%s: P(cancer | +) = %v, want %v", allEngines[i].name, r.(*Number).P, want)
 		}
 	}
 	// MAP(cancer | +) is ¬cancer.
@@ -147,8 +147,8 @@ func TestCancer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Assignment[0].State != 1 || !equal(r.P, 1-want, 1e-15) {
-		t.Errorf("MAP(cancer | +) = %v with P %v, want state 1 with %v", r.Assignment, r.P, 1-want)
+	if r.(*Assignment).Assignment[0].State != 1 || !equal(r.(*Assignment).P, 1-want, 1e-15) {
+		t.Errorf("MAP(cancer | +) = %v with P %v, want state 1 with %v", r.(*Assignment).Assignment, r.(*Assignment).P, 1-want)
 	}
 }
 
@@ -177,7 +177,7 @@ func TestQueryErrors(t *testing.T) {
 	}
 	// Real variables are ignored by P(*).
 	r, err := Answer(m, &ir.Query{Star: true}, Options{})
-	if err != nil || len(r.Marginals) != 1 || r.Marginals[0].Var != a {
+	if err != nil || len(r.(*Marginals).Marginals) != 1 || r.(*Marginals).Marginals[0].Var != a {
 		t.Errorf("P(*) = %+v, %v", r, err)
 	}
 }
@@ -216,7 +216,7 @@ func ExampleAnswer() {
 	if err != nil {
 		panic(err)
 	}
-	for _, row := range r.Rows {
+	for _, row := range r.(*Table).Rows {
 		fmt.Printf("P(Cancer=%s | Test=pos) = %.4f\n", m.Vars[c].States[row.Values[0]], row.P)
 	}
 	// Output:

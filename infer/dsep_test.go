@@ -51,7 +51,7 @@ func TestIndependentClassic(t *testing.T) {
 			t.Errorf("%s: indep(%v, %v | %v) = %v, %v; want %v", tt.name, tt.a, tt.b, tt.c, got, err, tt.want)
 		}
 		r, err := Answer(m, &ir.Query{Kind: ir.Indep, A: ids(tt.a...), B: ids(tt.b...), C: ids(tt.c...)}, Options{})
-		if err != nil || r.Independent != tt.want {
+		if err != nil || r.(*Independence).Independent != tt.want {
 			t.Errorf("%s: Answer = %+v, %v", tt.name, r, err)
 		}
 	}

@@ -30,7 +30,7 @@ func TestEnumRefusesLargeModels(t *testing.T) {
 	}
 	// With six variables observed it fits (2^20 assignments).
 	r, err := Answer(m, &ir.Query{Evidence: []ir.Obs{{Var: 25, State: 0}, {Var: 24, State: 1}, {Var: 23, State: 1}, {Var: 22, State: 1}, {Var: 21, State: 1}, {Var: 20, State: 1}}}, Options{Engine: Enum})
-	if err != nil || !equal(r.P, 1.0/64, 1e-15) {
+	if err != nil || !equal(r.(*Evidence).P, 1.0/64, 1e-15) {
 		t.Fatalf("P(e) = %v, %v; want 1/64", r, err)
 	}
 }
@@ -45,7 +45,7 @@ func TestEnumNoPruning(t *testing.T) {
 	q := &ir.Query{Evidence: []ir.Obs{{Var: 0, State: 0}}}
 	for _, opt := range []Options{{Engine: Enum}, {Engine: VE}, {Engine: JT}} {
 		r, err := Answer(m, q, opt)
-		if err != nil || !relEqual(r.P, 0.3, 1e-15) {
+		if err != nil || !relEqual(r.(*Evidence).P, 0.3, 1e-15) {
 			t.Errorf("%v: P(X0=s0) = %v, %v; want 0.3", opt.Engine, r, err)
 		}
 	}

@@ -43,7 +43,7 @@ var (
 // it.
 type UnderflowError struct {
 	LogP float64 // ln P(e), finite
-	LogZ float64 // ln Σ_{x ⊨ e} Π φ(x), the partition function with the evidence (see Result.LogZ)
+	LogZ float64 // ln Σ_{x ⊨ e} Π φ(x), the partition function with the evidence (see Evidence.LogZ)
 }
 
 func (e *UnderflowError) Error() string { return ErrUnderflow.Error() }

@@ -50,7 +50,7 @@ func TestErrImpossibleKinds(t *testing.T) {
 		}
 	}
 	// P(e) = 0 asked as a query is an answer, not an error.
-	if r, err := Answer(m, &ir.Query{Evidence: ev}, Options{}); err != nil || r.P != 0 {
+	if r, err := Answer(m, &ir.Query{Evidence: ev}, Options{}); err != nil || r.(*Evidence).P != 0 {
 		t.Errorf("P(X1=s1) = %v, %v; want 0", r, err)
 	}
 	// A table whose given configuration X0=s1... is possible only in part:
@@ -61,8 +61,8 @@ func TestErrImpossibleKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Rows) != 2 || r.Omitted != 2 {
-		t.Errorf("P(X1 | X0): %d rows, %d omitted; want 2 and 2", len(r.Rows), r.Omitted)
+	if len(r.(*Table).Rows) != 2 || r.(*Table).Omitted != 2 {
+		t.Errorf("P(X1 | X0): %d rows, %d omitted; want 2 and 2", len(r.(*Table).Rows), r.(*Table).Omitted)
 	}
 	if _, err := Answer(m, &ir.Query{Targets: ids(5), TargetStates: []int{-1}}, Options{}); err == nil || errors.Is(err, ErrImpossible) {
 		t.Errorf("a query about a missing variable gave %v", err)

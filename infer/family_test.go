@@ -56,7 +56,7 @@ func veFamily(t *testing.T, m *ir.Model, v int, obs []int) []float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, row := range r.Rows {
+	for _, row := range r.(*Table).Rows {
 		for k, w := range q.Targets {
 			a[w] = row.Values[k]
 		}
@@ -183,7 +183,7 @@ func TestFamiliesVE(t *testing.T) {
 			t.Fatal(err)
 		}
 		pe, err := Answer(m, &ir.Query{Evidence: obsList(obs)}, Options{Engine: VE})
-		if err != nil || !equal(logPE, pe.LogP, 1e-12) {
+		if err != nil || !equal(logPE, pe.(*Evidence).LogP, 1e-12) {
 			t.Fatalf("trial %d: ln P(e) = %v, VE %v (%v)", trial, logPE, pe, err)
 		}
 		for _, v := range rng.Perm(len(dst))[:20] {

@@ -29,13 +29,13 @@ import (
 
 // info answers entropy(X | e) and MI(A, B | e) from the joint posterior of
 // the query's variables (A then B for MI).
-func (a *answerer) info() (*Result, error) {
+func (a *answerer) info() (Result, error) {
 	q := a.q
 	p, err := a.posterior(q.Targets)
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Query: q, Vars: q.Targets}
+	r := &Bits{Header: exact(q)}
 	if q.Kind == ir.Entropy {
 		r.Bits = Entropy(p)
 		return r, nil

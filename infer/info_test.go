@@ -120,8 +120,8 @@ func TestInfoRandom(t *testing.T) {
 					if q.Kind == ir.MI {
 						want = refMI(p, nA, len(p)/nA)
 					}
-					if d := math.Abs(r.Bits - want); !(d <= 1e-12) || !(r.Bits >= 0) {
-						t.Errorf("net %d %v %s(%v, %v | %v) = %.17g, want %.17g", net, eng, q.Kind, a, b, ev, r.Bits, want)
+					if d := math.Abs(r.(*Bits).Bits - want); !(d <= 1e-12) || !(r.(*Bits).Bits >= 0) {
+						t.Errorf("net %d %v %s(%v, %v | %v) = %.17g, want %.17g", net, eng, q.Kind, a, b, ev, r.(*Bits).Bits, want)
 					}
 					checked++
 				}
@@ -303,8 +303,8 @@ func TestInfoCorpus(t *testing.T) {
 					if q.Kind == ir.MI {
 						want = refMI(p, na, len(p)/na)
 					}
-					if d := math.Abs(r.Bits - want); !(d <= 2e-6) {
-						t.Errorf("%s(%s, %s | %v) = %.17g, want %.17g", q.Kind, m.Vars[a[0]].Name, m.Vars[b[0]].Name, ev, r.Bits, want)
+					if d := math.Abs(r.(*Bits).Bits - want); !(d <= 2e-6) {
+						t.Errorf("%s(%s, %s | %v) = %.17g, want %.17g", q.Kind, m.Vars[a[0]].Name, m.Vars[b[0]].Name, ev, r.(*Bits).Bits, want)
 					}
 				}
 			}
@@ -324,7 +324,7 @@ func TestInfoCorpus(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					return r.Bits
+					return r.(*Bits).Bits
 				})
 			}
 		})
@@ -384,8 +384,8 @@ func TestInfoDSeparatedZero(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Bits != 0 {
-				t.Errorf("net %d: MI(%d, %d) = %g bits, d-separated: want 0", net, x, g.Var, r.Bits)
+			if r.(*Bits).Bits != 0 {
+				t.Errorf("net %d: MI(%d, %d) = %g bits, d-separated: want 0", net, x, g.Var, r.(*Bits).Bits)
 			}
 		}
 	}

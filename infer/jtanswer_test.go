@@ -60,12 +60,12 @@ func TestJTAnswerAllocs(t *testing.T) {
 		qs := jtAnswerQueries(t, m, rng, 6)
 		ways := []struct {
 			name string
-			ask  func(q *ir.Query) (*Result, error)
+			ask  func(q *ir.Query) (Result, error)
 			only string // the one kind of query asked this way, or ""
 		}{
-			{"JTree.Answer", func(q *ir.Query) (*Result, error) { return jt.Answer(q, Options{}) }, ""},
-			{"Answer JT", func(q *ir.Query) (*Result, error) { return Answer(m, q, Options{Engine: JT}) }, ""},
-			{"Answer Auto", func(q *ir.Query) (*Result, error) { return Answer(m, q, Options{}) }, "P(*|e)"},
+			{"JTree.Answer", func(q *ir.Query) (Result, error) { return jt.Answer(q, Options{}) }, ""},
+			{"Answer JT", func(q *ir.Query) (Result, error) { return Answer(m, q, Options{Engine: JT}) }, ""},
+			{"Answer Auto", func(q *ir.Query) (Result, error) { return Answer(m, q, Options{}) }, "P(*|e)"},
 		}
 		for _, cores := range []int{1, 2} {
 			runtime.GOMAXPROCS(cores)
@@ -123,7 +123,7 @@ func TestJTAnswerReuse(t *testing.T) {
 		}
 		want[i] = resultText(r)
 	}
-	got := make([][]*Result, 4)
+	got := make([][]Result, 4)
 	done := make(chan int)
 	for g := range got {
 		go func() {
@@ -153,15 +153,9 @@ func TestJTAnswerReuse(t *testing.T) {
 }
 
 // resultText renders the numbers of a probability answer to 9 digits.
-func resultText(r *Result) string {
-	s := fmt.Sprintf("P %.9f", r.P)
-	for _, mg := range r.Marginals {
-		s += fmt.Sprintf(" %d:%.9f", mg.Var, mg.P)
-	}
-	for _, row := range r.Rows {
-		s += fmt.Sprintf(" %v|%v:%.9f", row.Values, row.GivenValues, row.P)
-	}
-	return s
+func resultText(r Result) string {
+	ps, _, shape := resultParts(r)
+	return fmt.Sprintf("%T %v %.9f", r, shape, ps)
 }
 
 // BenchmarkJTAnswer measures a query through JTree.Answer on a compiled

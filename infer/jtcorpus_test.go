@@ -139,16 +139,16 @@ func TestJTCorpus(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !equal(pe.P, vpe.P, 1e-6) || !equal(pe.LogP, vpe.LogP, 1e-6) {
-					t.Errorf("P(e): JT %v, VE %v", pe.P, vpe.P)
+				if !equal(pe.(*Evidence).P, vpe.(*Evidence).P, 1e-6) || !equal(pe.(*Evidence).LogP, vpe.(*Evidence).LogP, 1e-6) {
+					t.Errorf("P(e): JT %v, VE %v", pe.(*Evidence).P, vpe.(*Evidence).P)
 				}
-				for _, i := range rng.Perm(len(star.Marginals))[:min(nt.vars, len(star.Marginals))] {
-					mg := star.Marginals[i]
+				for _, i := range rng.Perm(len(star.(*Marginals).Marginals))[:min(nt.vars, len(star.(*Marginals).Marginals))] {
+					mg := star.(*Marginals).Marginals[i]
 					r, err := Answer(m, &ir.Query{Targets: []ir.VarID{mg.Var}, TargetStates: []int{-1}, Evidence: ev}, Options{Engine: VE})
 					if err != nil {
 						t.Fatal(err)
 					}
-					for s, row := range r.Rows {
+					for s, row := range r.(*Table).Rows {
 						if !equal(mg.P[s], row.P, 1e-6) {
 							t.Fatalf("evidence %v: P(%s=%s | e): JT %v, VE %v", ev, m.Vars[mg.Var].Name, m.Vars[mg.Var].States[s], mg.P[s], row.P)
 						}

@@ -75,12 +75,12 @@ func TestJTMPEBrute(t *testing.T) {
 		for a, p := range jointGiven(joint, card, ev) {
 			pe += p
 			mx = math.Max(mx, p)
-			if consistent(a, r.Assignment) {
+			if consistent(a, r.(*Assignment).Assignment) {
 				got = p
 			}
 		}
-		if !equal(got, mx, 1e-12) || !equal(r.P, mx/pe, 1e-12) {
-			t.Fatalf("net %d: JT MPE %v has p %v (reported %v), max %v", net, r.Assignment, got/pe, r.P, mx/pe)
+		if !equal(got, mx, 1e-12) || !equal(r.(*Assignment).P, mx/pe, 1e-12) {
+			t.Fatalf("net %d: JT MPE %v has p %v (reported %v), max %v", net, r.(*Assignment).Assignment, got/pe, r.(*Assignment).P, mx/pe)
 		}
 	}
 }
@@ -109,7 +109,7 @@ func TestJTUnderflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, mg := range r.Marginals {
+	for _, mg := range r.(*Marginals).Marginals {
 		if !equal(mg.P[0], 0.5, 1e-12) || !equal(mg.P[1], 0.5, 1e-12) {
 			t.Fatalf("marginal of X%d = %v", mg.Var, mg.P)
 		}
@@ -144,7 +144,7 @@ func TestJTLimits(t *testing.T) {
 	}
 	// Auto falls back to VE, which needs smaller tables here.
 	r, err := Answer(m, q, Options{MaxTable: 1024})
-	if err != nil || len(r.Marginals) != n {
+	if err != nil || len(r.(*Marginals).Marginals) != n {
 		t.Errorf("auto with MaxTable 1024: %v, %v", r, err)
 	}
 	if _, err := Answer(m, q, Options{Engine: JT, MaxTable: 2048}); err != nil {
@@ -248,7 +248,7 @@ func TestJTConcurrent(t *testing.T) {
 	spec := localNet(rng, 60, 3, 6)
 	m := spec.build(t)
 	var qs []*ir.Query
-	var want []*Result
+	var want []Result
 	for range 8 {
 		q := &ir.Query{Star: true, Evidence: randomStates(rng, spec.card, 4)}
 		r, err := Answer(m, q, Options{Engine: VE})

@@ -81,7 +81,7 @@ func TestMaxRows(t *testing.T) {
 	q.Free = q.Free[:10]
 	q.TargetStates = []int{-1}
 	r, err := Answer(m, q, Options{Engine: VE, MaxRows: 1 << 11})
-	if err != nil || len(r.Rows) != 1<<11 {
+	if err != nil || len(r.(*Table).Rows) != 1<<11 {
 		t.Errorf("2048 rows under a limit of 2048: %v", err)
 	}
 }
@@ -143,8 +143,8 @@ func TestStarScales(t *testing.T) {
 		t.Errorf("P(root | two children) took %v by default", d)
 	}
 	ref, err := Answer(m, &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Evidence: ev}, Options{Engine: VE})
-	if err != nil || !relEqual(r.Rows[0].P, ref.Rows[0].P, 1e-12) {
-		t.Errorf("JT %v, VE %v, %v", r.Rows, ref.Rows, err)
+	if err != nil || !relEqual(r.(*Table).Rows[0].P, ref.(*Table).Rows[0].P, 1e-12) {
+		t.Errorf("JT %v, VE %v, %v", r.(*Table).Rows, ref.(*Table).Rows, err)
 	}
 	// Every child observed: VE's root bucket holds 8,000 tables.
 	var all []ir.Obs

@@ -105,7 +105,7 @@ func checkMax(t testing.TB, what string, table map[string]float64, mx float64, v
 // checks that both refuse impossible evidence (the error's kind) or give
 // the same ln P to 1e-9; it returns the two answers, or nils if the
 // evidence is impossible. what begins the messages.
-func autoAsEnum(t testing.TB, m *ir.Model, q *ir.Query, what string) (got, want *Result) {
+func autoAsEnum(t testing.TB, m *ir.Model, q *ir.Query, what string) (got, want Result) {
 	t.Helper()
 	want, errW := Answer(m, q, Options{Engine: Enum})
 	got, errG := Answer(m, q, Options{})
@@ -118,8 +118,8 @@ func autoAsEnum(t testing.TB, m *ir.Model, q *ir.Query, what string) (got, want 
 	if errW != nil || errG != nil {
 		t.Fatalf("%s: %v, %v", what, errW, errG)
 	}
-	if !(math.Abs(got.LogP-want.LogP) <= 1e-9) {
-		t.Errorf("%s: ln P %v, want %v", what, got.LogP, want.LogP)
+	if !(math.Abs(got.(*Assignment).LogP-want.(*Assignment).LogP) <= 1e-9) {
+		t.Errorf("%s: ln P %v, want %v", what, got.(*Assignment).LogP, want.(*Assignment).LogP)
 	}
 	return got, want
 }
@@ -136,8 +136,8 @@ func TestMPESearchAnswer(t *testing.T) {
 			ev := randomStates(rng, spec.card, rng.IntN(3))
 			q := &ir.Query{Kind: ir.MPE, Evidence: ev}
 			got, want := autoAsEnum(t, m, q, fmt.Sprintf("net %d %v", net, ev))
-			if got != nil && !equal(got.P, want.P, 1e-12) {
-				t.Errorf("net %d %v: P %v, want %v", net, ev, got.P, want.P)
+			if got != nil && !equal(got.(*Assignment).P, want.(*Assignment).P, 1e-12) {
+				t.Errorf("net %d %v: P %v, want %v", net, ev, got.(*Assignment).P, want.(*Assignment).P)
 			}
 		}
 	}
@@ -232,7 +232,7 @@ func TestMPESearchCorpus(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				pe := want.LogP // ln P(x*|e); ln P(x*, e) = that + ln P(e)
+				pe := want.(*Assignment).LogP // ln P(x*|e); ln P(x*, e) = that + ln P(e)
 				lpe, err := LogPE(m, ev, Options{Engine: VE})
 				if err != nil {
 					t.Fatal(err)

@@ -69,21 +69,21 @@ func TestMPEAndMAPBruteForce(t *testing.T) {
 				if err != nil {
 					t.Fatalf("net %d %+v %s: %v", net, q, e.name, err)
 				}
-				if len(r.Assignment) != len(vars) {
-					t.Fatalf("net %d %+v %s: assignment %v, want %d variables", net, q, e.name, r.Assignment, len(vars))
+				if len(r.(*Assignment).Assignment) != len(vars) {
+					t.Fatalf("net %d %+v %s: assignment %v, want %d variables", net, q, e.name, r.(*Assignment).Assignment, len(vars))
 				}
 				key := make([]byte, len(vars))
-				for i, o := range r.Assignment {
+				for i, o := range r.(*Assignment).Assignment {
 					if o.Var != vars[i] {
-						t.Fatalf("net %d %s: assignment %v, want variables %v", net, e.name, r.Assignment, vars)
+						t.Fatalf("net %d %s: assignment %v, want variables %v", net, e.name, r.(*Assignment).Assignment, vars)
 					}
 					key[i] = byte(o.State)
 				}
 				if got := table[string(key)]; !equal(got, mx, 1e-12) {
-					t.Errorf("net %d %+v %s: assignment %v has P %v, the maximum is %v", net, q, e.name, r.Assignment, got, mx)
+					t.Errorf("net %d %+v %s: assignment %v has P %v, the maximum is %v", net, q, e.name, r.(*Assignment).Assignment, got, mx)
 				}
-				if !equal(r.P, mx/pe, 1e-12) {
-					t.Errorf("net %d %+v %s: P = %v, want %v", net, q, e.name, r.P, mx/pe)
+				if !equal(r.(*Assignment).P, mx/pe, 1e-12) {
+					t.Errorf("net %d %+v %s: P = %v, want %v", net, q, e.name, r.(*Assignment).P, mx/pe)
 				}
 			}
 		}
@@ -104,8 +104,8 @@ func TestMPETies(t *testing.T) {
 	// must pick the lowest states.
 	m := roots(2, 0.5).build(t)
 	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MPE}, allEngines) {
-		if r.Assignment[0].State != 0 || r.Assignment[1].State != 0 || !equal(r.P, 0.25, 1e-15) {
-			t.Errorf("%s: MPE = %v, P %v; want all state 0, 0.25", allEngines[i].name, r.Assignment, r.P)
+		if r.(*Assignment).Assignment[0].State != 0 || r.(*Assignment).Assignment[1].State != 0 || !equal(r.(*Assignment).P, 0.25, 1e-15) {
+			t.Errorf("%s: MPE = %v, P %v; want all state 0, 0.25", allEngines[i].name, r.(*Assignment).Assignment, r.(*Assignment).P)
 		}
 	}
 }
@@ -121,13 +121,13 @@ func TestMAPDiffersFromMPE(t *testing.T) {
 	m := netSpec{card: []int{2, 4}, parents: [][]int{nil, {0}},
 		cpt: [][]float64{{0.6, 0.4}, {0.25, 0.25, 0.25, 0.25, 0.5, 0.5, 0, 0}}}.build(t)
 	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MPE}, allEngines) {
-		if r.Assignment[0].State != 1 || r.Assignment[1].State != 0 || !equal(r.P, 0.2, 1e-15) {
-			t.Errorf("%s: MPE = %v, %v", allEngines[i].name, r.Assignment, r.P)
+		if r.(*Assignment).Assignment[0].State != 1 || r.(*Assignment).Assignment[1].State != 0 || !equal(r.(*Assignment).P, 0.2, 1e-15) {
+			t.Errorf("%s: MPE = %v, %v", allEngines[i].name, r.(*Assignment).Assignment, r.(*Assignment).P)
 		}
 	}
 	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MAP, Targets: ids(0), TargetStates: []int{-1}}, allEngines) {
-		if r.Assignment[0].State != 0 || !equal(r.P, 0.6, 1e-15) {
-			t.Errorf("%s: MAP(A) = %v, %v", allEngines[i].name, r.Assignment, r.P)
+		if r.(*Assignment).Assignment[0].State != 0 || !equal(r.(*Assignment).P, 0.6, 1e-15) {
+			t.Errorf("%s: MAP(A) = %v, %v", allEngines[i].name, r.(*Assignment).Assignment, r.(*Assignment).P)
 		}
 	}
 }

@@ -266,7 +266,7 @@ func TestPlanCorpus(t *testing.T) {
 				if zero && !errors.Is(autoErr, ErrImpossible) && q.Form() != ir.FormEvidence {
 					t.Errorf("%s: %v, want impossible evidence", what, autoErr)
 				}
-				if zero && q.Form() == ir.FormEvidence && (autoErr != nil || auto.P != 0) {
+				if zero && q.Form() == ir.FormEvidence && (autoErr != nil || auto.(*Evidence).P != 0) {
 					t.Errorf("%s: P(e) = %v, %v; want 0", what, auto, autoErr)
 				}
 				refs := []Options{{Engine: VE, Order: MinWeight}}

@@ -55,9 +55,9 @@ func TestPosteriorBrute(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for s, row := range r.Rows {
+				for s, row := range r.(*Table).Rows {
 					if row.P != p[s] {
-						t.Fatalf("net %d, %s: Posterior %v, Answer %v", net, e.name, p, r.Rows)
+						t.Fatalf("net %d, %s: Posterior %v, Answer %v", net, e.name, p, r.(*Table).Rows)
 					}
 				}
 			}

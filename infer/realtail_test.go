@@ -104,8 +104,8 @@ func TestRealTailSensor(t *testing.T) {
 				t.Errorf("%v: %s: %v", eng, q.Text, err)
 				continue
 			}
-			if !(math.Abs(r.Rows[0].P-0.1) <= 1e-12) || !(math.Abs(r.Rows[1].P-0.9) <= 1e-12) {
-				t.Errorf("%v: %s = %v, %v, want 0.1, 0.9", eng, q.Text, r.Rows[0].P, r.Rows[1].P)
+			if !(math.Abs(r.(*Table).Rows[0].P-0.1) <= 1e-12) || !(math.Abs(r.(*Table).Rows[1].P-0.9) <= 1e-12) {
+				t.Errorf("%v: %s = %v, %v, want 0.1, 0.9", eng, q.Text, r.(*Table).Rows[0].P, r.(*Table).Rows[1].P)
 			}
 		}
 		for _, q := range []*ir.Query{
@@ -118,8 +118,8 @@ func TestRealTailSensor(t *testing.T) {
 				t.Errorf("%v: %s: %v", eng, q.Text, err)
 				continue
 			}
-			if !(math.Abs(r.LogDensity-logpdf) <= 1e-9) {
-				t.Errorf("%v: %s: ln density %v, want %v", eng, q.Text, r.LogDensity, logpdf)
+			if !(math.Abs(r.(*Density).LogDensity-logpdf) <= 1e-9) {
+				t.Errorf("%v: %s: ln density %v, want %v", eng, q.Text, r.(*Density).LogDensity, logpdf)
 			}
 		}
 		free := &ir.Query{Kind: ir.Prob, Text: "P(Alarm | Mode, reading=0.5)", Targets: []ir.VarID{alarm}, TargetStates: []int{-1}, Free: []ir.VarID{mode}, Real: x, Bar: true}
@@ -129,11 +129,11 @@ func TestRealTailSensor(t *testing.T) {
 			continue
 		}
 		want := []float64{0.1, 0.9, 0.8, 0.2}
-		if len(r.Rows) != 4 || r.Omitted != 0 {
-			t.Errorf("%v: %s: %d rows (%d omitted), want 4", eng, free.Text, len(r.Rows), r.Omitted)
+		if len(r.(*Table).Rows) != 4 || r.(*Table).Omitted != 0 {
+			t.Errorf("%v: %s: %d rows (%d omitted), want 4", eng, free.Text, len(r.(*Table).Rows), r.(*Table).Omitted)
 			continue
 		}
-		for i, row := range r.Rows {
+		for i, row := range r.(*Table).Rows {
 			if !(math.Abs(row.P-want[i]) <= 1e-12) {
 				t.Errorf("%v: %s: row %d = %v, want %v", eng, free.Text, i, row.P, want[i])
 			}
@@ -172,30 +172,30 @@ func TestRealTailGrid(t *testing.T) {
 						t.Errorf("%s: %v", name, err)
 						continue
 					}
-					if !(math.Abs(r.Rows[0].P-pc) <= 1e-12) {
-						t.Errorf("%s: P(calibrated | x) = %v, want %v", name, r.Rows[0].P, pc)
+					if !(math.Abs(r.(*Table).Rows[0].P-pc) <= 1e-12) {
+						t.Errorf("%s: P(calibrated | x) = %v, want %v", name, r.(*Table).Rows[0].P, pc)
 					}
 					dr, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density(reading)", Values: obs}, opt)
 					if err != nil {
 						t.Errorf("%s: density: %v", name, err)
-					} else if !(math.Abs(dr.LogDensity-logDens) <= 1e-9*max(1, math.Abs(logDens))) {
-						t.Errorf("%s: ln density %v, want %v", name, dr.LogDensity, logDens)
+					} else if !(math.Abs(dr.(*Density).LogDensity-logDens) <= 1e-9*max(1, math.Abs(logDens))) {
+						t.Errorf("%s: ln density %v, want %v", name, dr.(*Density).LogDensity, logDens)
 					}
 					for s, want := range []float64{0.1, 0.8} {
 						q := &ir.Query{Kind: ir.Prob, Text: "P(Alarm=true | reading, Mode=m)", Targets: []ir.VarID{alarm}, TargetStates: []int{0}, Evidence: []ir.Obs{{Var: mode, State: s}}, Real: obs, Bar: true}
 						r, err := Answer(m, q, opt)
 						if err != nil {
 							t.Errorf("%s, Mode=%d: %v", name, s, err)
-						} else if !(math.Abs(r.P-want) <= 1e-12) {
-							t.Errorf("%s, Mode=%d: P(Alarm=true | ...) = %v, want %v", name, s, r.P, want)
+						} else if !(math.Abs(r.(*Number).P-want) <= 1e-12) {
+							t.Errorf("%s, Mode=%d: P(Alarm=true | ...) = %v, want %v", name, s, r.(*Number).P, want)
 						}
 						want := bigLogNormal(x, mean[s], sds[s])
 						lw, _ := want.Float64()
 						q = &ir.Query{Kind: ir.Density, Text: "density(reading | Mode=m)", Values: obs, Evidence: []ir.Obs{{Var: mode, State: s}}}
 						if dr, err := Answer(m, q, opt); err != nil {
 							t.Errorf("%s, Mode=%d: density: %v", name, s, err)
-						} else if !(math.Abs(dr.LogDensity-lw) <= 1e-9*max(1, math.Abs(lw))) {
-							t.Errorf("%s, Mode=%d: ln density %v, want %v", name, s, dr.LogDensity, lw)
+						} else if !(math.Abs(dr.(*Density).LogDensity-lw) <= 1e-9*max(1, math.Abs(lw))) {
+							t.Errorf("%s, Mode=%d: ln density %v, want %v", name, s, dr.(*Density).LogDensity, lw)
 						}
 					}
 				}
@@ -258,14 +258,14 @@ func TestRealTailSensors(t *testing.T) {
 		r, err := Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(Mode | s1, s2, s3)", Targets: []ir.VarID{mode}, TargetStates: []int{-1}, Real: obs3, Bar: true}, opt)
 		if err != nil {
 			t.Errorf("%v: three sensors: %v", eng, err)
-		} else if !(math.Abs(r.Rows[0].P-pa3) <= 1e-12) {
-			t.Errorf("%v: three sensors: P(a) = %v, want %v", eng, r.Rows[0].P, pa3)
+		} else if !(math.Abs(r.(*Table).Rows[0].P-pa3) <= 1e-12) {
+			t.Errorf("%v: three sensors: P(a) = %v, want %v", eng, r.(*Table).Rows[0].P, pa3)
 		}
 		r, err = Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(Mode | c1, c2)", Targets: []ir.VarID{mode}, TargetStates: []int{-1}, Real: obsC, Bar: true}, opt)
 		if err != nil {
 			t.Errorf("%v: copies: %v", eng, err)
-		} else if !(math.Abs(r.Rows[0].P-0.5) <= 1e-12) {
-			t.Errorf("%v: copies: P(a) = %v, want 0.5", eng, r.Rows[0].P)
+		} else if !(math.Abs(r.(*Table).Rows[0].P-0.5) <= 1e-12) {
+			t.Errorf("%v: copies: P(a) = %v, want 0.5", eng, r.(*Table).Rows[0].P)
 		}
 	}
 }
@@ -542,7 +542,7 @@ func TestRealTailProperty(t *testing.T) {
 				t.Errorf("%s: %v", name(eng, q.Text), err)
 				continue
 			}
-			for i, row := range res.Rows {
+			for i, row := range res.(*Table).Rows {
 				if !(math.Abs(row.P-want[row.Values[0]]) <= tol) {
 					t.Errorf("%s: row %d = %v, want %v", name(eng, q.Text), i, row.P, want[row.Values[0]])
 				}
@@ -557,8 +557,8 @@ func TestRealTailProperty(t *testing.T) {
 			q.Text, q.TargetStates = "P(target=s | e)", []int{s}
 			if res, err := Answer(m, &q, opt); err != nil {
 				t.Errorf("%s: %v", name(eng, q.Text), err)
-			} else if !(math.Abs(res.P-want[s]) <= tol) {
-				t.Errorf("%s = %v, want %v", name(eng, q.Text), res.P, want[s])
+			} else if !(math.Abs(res.(*Number).P-want[s]) <= tol) {
+				t.Errorf("%s = %v, want %v", name(eng, q.Text), res.(*Number).P, want[s])
 			}
 			// P(target | given, e): a row per state of given that is
 			// possible.
@@ -573,7 +573,7 @@ func TestRealTailProperty(t *testing.T) {
 					if w == nil {
 						continue
 					}
-					for _, row := range res.Rows {
+					for _, row := range res.(*Table).Rows {
 						if row.GivenValues[0] == g {
 							rows++
 							if !(math.Abs(row.P-w[row.Values[0]]) <= tol) {
@@ -582,8 +582,8 @@ func TestRealTailProperty(t *testing.T) {
 						}
 					}
 				}
-				if rows != len(res.Rows) {
-					t.Errorf("%s: %d rows, want %d", name(eng, q.Text), len(res.Rows), rows)
+				if rows != len(res.(*Table).Rows) {
+					t.Errorf("%s: %d rows, want %d", name(eng, q.Text), len(res.(*Table).Rows), rows)
 				}
 			}
 			// MPE: the probability of the best assignment given e.
@@ -593,8 +593,8 @@ func TestRealTailProperty(t *testing.T) {
 				t.Errorf("%s: %v", name(eng, mq.Text), err)
 			} else {
 				wantP := math.Exp(-rest) // the largest weight over their sum
-				if !(math.Abs(res.P-wantP) <= tol) {
-					t.Errorf("%s: p = %v, want %v", name(eng, mq.Text), res.P, wantP)
+				if !(math.Abs(res.(*Assignment).P-wantP) <= tol) {
+					t.Errorf("%s: p = %v, want %v", name(eng, mq.Text), res.(*Assignment).P, wantP)
 				}
 			}
 			// density(values | e): ln Σ w with the values − ln Σ w without.
@@ -609,8 +609,8 @@ func TestRealTailProperty(t *testing.T) {
 				wantLog := d + rest - r0
 				if res, err := Answer(m, &dq, opt); err != nil {
 					t.Errorf("%s: %v", name(eng, dq.Text), err)
-				} else if !(math.Abs(res.LogDensity-wantLog) <= tol*max(1, math.Abs(wantLog))) {
-					t.Errorf("%s: ln density %v, want %v", name(eng, dq.Text), res.LogDensity, wantLog)
+				} else if !(math.Abs(res.(*Density).LogDensity-wantLog) <= tol*max(1, math.Abs(wantLog))) {
+					t.Errorf("%s: ln density %v, want %v", name(eng, dq.Text), res.(*Density).LogDensity, wantLog)
 				}
 			}
 		}
@@ -663,8 +663,8 @@ func TestRealTailTinyPrior(t *testing.T) {
 			}
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
-			} else if !(math.Abs(r.Rows[1].P-want) <= 1e-12) {
-				t.Errorf("%s: P(b | e, x) = %v, want %v", name, r.Rows[1].P, want)
+			} else if !(math.Abs(r.(*Table).Rows[1].P-want) <= 1e-12) {
+				t.Errorf("%s: P(b | e, x) = %v, want %v", name, r.(*Table).Rows[1].P, want)
 			}
 		}
 	}

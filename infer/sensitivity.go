@@ -125,7 +125,7 @@ func Sensitivity(m *ir.Model, q *ir.Query, opt SensitivityOptions) ([]Param, flo
 	if err != nil {
 		return nil, 0, err
 	}
-	p := res.P
+	p := res.(*Number).P
 	t, err := cachedCompile(m, opt.Options)
 	if err != nil {
 		return nil, 0, err

@@ -62,7 +62,7 @@ func queryAt(tb testing.TB, m *ir.Model, q *ir.Query, v ir.VarID, idx int, t flo
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return res.P, true
+	return res.(*Number).P, true
 }
 
 // finiteDiff returns the derivative of P(y | e) with respect to entry idx
@@ -106,8 +106,8 @@ func checkSensitivity(t *testing.T, rng *rand.Rand, m *ir.Model, q *ir.Query, P 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !relEqual(p, ref.P, 1e-12) {
-		t.Errorf("%s: p = %v, want %v", what, p, ref.P)
+	if !relEqual(p, ref.(*Number).P, 1e-12) {
+		t.Errorf("%s: p = %v, want %v", what, p, ref.(*Number).P)
 	}
 	for i := 1; i < len(params); i++ {
 		if !(math.Abs(params[i-1].Derivative) >= math.Abs(params[i].Derivative)) {

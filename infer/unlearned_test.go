@@ -107,23 +107,23 @@ func TestUnlearnedCases(t *testing.T) {
 	}
 	// Enumerating all 26 roots would exceed MaxEnum; the query needs one.
 	for i, r := range answerEach(t, m, &ir.Query{Targets: ids(3), TargetStates: []int{0}, Evidence: []ir.Obs{{Var: 5, State: 1}}}, everyEngine) {
-		if !equal(r.P, 0.25, 1e-15) {
+		if !equal(r.(*Number).P, 0.25, 1e-15) {
 			t.Errorf("%s: P(X3=s0 | X5=s1) = %v; want 0.25", everyEngine[i].name, r)
 		}
 	}
 	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MAP, Targets: ids(3, 4), TargetStates: []int{-1, -1}}, everyEngine) {
-		if !equal(r.P, 0.75*0.75, 1e-15) || r.Assignment[0].State != 1 || r.Assignment[1].State != 1 {
+		if !equal(r.(*Assignment).P, 0.75*0.75, 1e-15) || r.(*Assignment).Assignment[0].State != 1 || r.(*Assignment).Assignment[1].State != 1 {
 			t.Errorf("%s: MAP(X3, X4) = %v", everyEngine[i].name, r)
 		}
 	}
 	q := &ir.Query{Kind: ir.Indep, A: ids(0), B: ids(1), C: ids(26)}
-	if r, err := Answer(m, q, Options{}); err != nil || !r.Independent {
+	if r, err := Answer(m, q, Options{}); err != nil || !r.(*Independence).Independent {
 		t.Errorf("indep(X0, X1 | X26) = %v, %v; want independent", r, err)
 	}
-	if r, err := Answer(m, &ir.Query{Kind: ir.Indep, A: ids(24), B: ids(25), C: ids(26)}, Options{}); err != nil || r.Independent {
+	if r, err := Answer(m, &ir.Query{Kind: ir.Indep, A: ids(24), B: ids(25), C: ids(26)}, Options{}); err != nil || r.(*Independence).Independent {
 		t.Errorf("indep(X24, X25 | X26) = %v, %v; want dependent", r, err)
 	}
-	if r, err := Answer(m, &ir.Query{Kind: ir.Indep, A: ids(24), B: ids(25)}, Options{}); err != nil || !r.Independent {
+	if r, err := Answer(m, &ir.Query{Kind: ir.Indep, A: ids(24), B: ids(25)}, Options{}); err != nil || !r.(*Independence).Independent {
 		t.Errorf("indep(X24, X25) = %v, %v; want independent", r, err)
 	}
 	// Five unlearned variables needed: three are named.

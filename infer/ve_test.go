@@ -27,8 +27,8 @@ func TestUnderflowChain(t *testing.T) {
 		// P(all s0) = 0.5·0.9^1999 ≈ e^-211: small but a normal float64.
 		r, err := Answer(m, &ir.Query{Evidence: same}, e.opt)
 		wantLog := math.Log(0.5) + (n-1)*math.Log(0.9)
-		if err != nil || !(r.P > 0) || !equal(r.LogP, wantLog, 1e-12) || !equal(r.P, math.Exp(wantLog), 1e-10) {
-			t.Errorf("%s: P(e) = %v (ln %v), %v; want exp(%v)", e.name, r.P, r.LogP, err, wantLog)
+		if err != nil || !(r.(*Evidence).P > 0) || !equal(r.(*Evidence).LogP, wantLog, 1e-12) || !equal(r.(*Evidence).P, math.Exp(wantLog), 1e-10) {
+			t.Errorf("%s: P(e) = %v (ln %v), %v; want exp(%v)", e.name, r.(*Evidence).P, r.(*Evidence).LogP, err, wantLog)
 		}
 		// Alternating states: P(e) = 0.5·0.1^1999 ≈ e^-4603, below every
 		// float64. That is an error giving the log, not a silent 0.
@@ -42,12 +42,12 @@ func TestUnderflowChain(t *testing.T) {
 		ev := append(append([]ir.Obs(nil), alt[:1000]...), alt[1001:]...)
 		r, err = Answer(m, &ir.Query{Targets: ids(1000), TargetStates: []int{1}, Evidence: ev}, e.opt)
 		// X999 and X1001 are both in state 1 (odd), so X1000 = 1 is favoured.
-		if err != nil || !equal(r.P, 0.81/0.82, 1e-12) {
+		if err != nil || !equal(r.(*Number).P, 0.81/0.82, 1e-12) {
 			t.Errorf("%s: P(X1000=s1 | e) = %v, %v; want %v", e.name, r, err, 0.81/0.82)
 		}
 		// MPE fills X1000 in, with P = 0.81/0.82.
 		r, err = Answer(m, &ir.Query{Kind: ir.MPE, Evidence: ev}, e.opt)
-		if err != nil || len(r.Assignment) != 1 || r.Assignment[0].State != 1 || !equal(r.P, 0.81/0.82, 1e-12) {
+		if err != nil || len(r.(*Assignment).Assignment) != 1 || r.(*Assignment).Assignment[0].State != 1 || !equal(r.(*Assignment).P, 0.81/0.82, 1e-12) {
 			t.Errorf("%s: MPE = %v, %v", e.name, r, err)
 		}
 	}
@@ -88,7 +88,7 @@ func TestVEPrunesBarren(t *testing.T) {
 	s.randomTable(rng, 29, false)
 	m := s.build(t)
 	r, err := Answer(m, &ir.Query{Targets: ids(3), TargetStates: []int{-1}}, Options{MaxTable: 4})
-	if err != nil || !equal(r.Rows[0].P, 0.5, 1e-15) {
+	if err != nil || !equal(r.(*Table).Rows[0].P, 0.5, 1e-15) {
 		t.Errorf("P(X3) = %+v, %v", r, err)
 	}
 }
@@ -100,7 +100,7 @@ func TestVELargerNets(t *testing.T) {
 		spec := localNet(rng, 100, 3, 8)
 		q := &ir.Query{Star: true, Evidence: randomStates(rng, spec.card, 10)}
 		a := agree(t, spec.build(t), q, Options{Order: MinFill}, Options{Order: MinWeight}, fmt.Sprintf("trial %d", trial))
-		for _, mg := range a.Marginals {
+		for _, mg := range a.(*Marginals).Marginals {
 			sum := 0.0
 			for _, p := range mg.P {
 				sum += p

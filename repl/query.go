@@ -91,14 +91,14 @@ func (s *Session) expect(e *ir.ExpectStmt, src string) {
 // interrupt cancels it (infer stops within about a tenth of a second) and
 // answer returns once it has stopped, so that no interrupted query goes on
 // working, or holding memory, in the background.
-func (s *Session) answer(q *ir.Query) (*infer.Result, error) {
+func (s *Session) answer(q *ir.Query) (infer.Result, error) {
 	m, opt, fn := s.model, s.opt, s.answerFn
 	s.last = q
 	if s.cfg.Interrupt == nil {
 		return fn(m, q, opt)
 	}
 	type result struct {
-		res *infer.Result
+		res infer.Result
 		err error
 	}
 	done := make(chan result, 1)
@@ -122,7 +122,7 @@ func (s *Session) answer(q *ir.Query) (*infer.Result, error) {
 
 // print writes a result: JSON, the table `pbl query` prints, or
 // interactively that table with bars.
-func (s *Session) print(res *infer.Result) {
+func (s *Session) print(res infer.Result) {
 	if s.json {
 		if err := report.JSON(s.out, s.model, res); err != nil {
 			s.report(err, "")

@@ -84,7 +84,7 @@ type Session struct {
 	quit    bool
 
 	// answerFn answers queries; tests replace it.
-	answerFn func(*ir.Model, *ir.Query, infer.Options) (*infer.Result, error)
+	answerFn func(*ir.Model, *ir.Query, infer.Options) (infer.Result, error)
 }
 
 // obs is one observation of the session evidence, by name so that it

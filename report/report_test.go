@@ -105,7 +105,7 @@ func TestLogPartition(t *testing.T) {
 			t.Errorf("got %s, %v; want %s", b.String(), err, tc.want)
 		}
 	}
-	r := &infer.Result{Query: q, P: 0, LogP: math.Inf(-1), LogZ: math.Inf(-1)}
+	r := &infer.Evidence{Header: infer.Header{Query: q}, P: 0, LogP: math.Inf(-1), LogZ: math.Inf(-1)}
 	var b strings.Builder
 	if err := JSON(&b, markovModel(t), r); err != nil || !strings.Contains(b.String(), `"p":0,"log_partition":null`) {
 		t.Errorf("Z(e) = 0: got %s, %v", b.String(), err)
@@ -122,27 +122,27 @@ func TestCheck(t *testing.T) {
 	star := &ir.Query{Text: "P(*)", Kind: ir.Prob, Star: true}
 	pe := &ir.Query{Text: "P(X=1)", Kind: ir.Prob, Evidence: []ir.Obs{{Var: 0, State: 1}}}
 	mpe := &ir.Query{Text: "MPE()", Kind: ir.MPE}
-	for _, r := range []*infer.Result{
-		{Query: num, P: math.NaN()},
-		{Query: num, P: math.Inf(1)},
-		{Query: num, P: math.Nextafter(1, 2)},
-		{Query: table, Rows: []infer.Row{{Values: []int{0}, P: math.NaN()}}},
-		{Query: star, Marginals: []infer.Marginal{{Var: 0, P: []float64{0.5, math.Inf(1)}}}},
-		{Query: pe, P: -1},
-		{Query: pe, P: 0.5, LogZ: math.NaN()},
-		{Query: mpe, P: math.NaN(), Assignment: []ir.Obs{{Var: 0, State: 0}}},
+	for _, r := range []infer.Result{
+		&infer.Number{Header: infer.Header{Query: num}, P: math.NaN()},
+		&infer.Number{Header: infer.Header{Query: num}, P: math.Inf(1)},
+		&infer.Number{Header: infer.Header{Query: num}, P: math.Nextafter(1, 2)},
+		&infer.Table{Header: infer.Header{Query: table}, Rows: []infer.Row{{Values: []int{0}, P: math.NaN()}}},
+		&infer.Marginals{Header: infer.Header{Query: star}, Marginals: []infer.Marginal{{Var: 0, P: []float64{0.5, math.Inf(1)}}}},
+		&infer.Evidence{Header: infer.Header{Query: pe}, P: -1},
+		&infer.Evidence{Header: infer.Header{Query: pe}, P: 0.5, LogZ: math.NaN()},
+		&infer.Assignment{Header: infer.Header{Query: mpe}, P: math.NaN(), Assignment: []ir.Obs{{Var: 0, State: 0}}},
 	} {
 		if Check(r) == nil {
-			t.Errorf("%s: Check accepts %+v", r.Query.Text, r)
+			t.Errorf("%s: Check accepts %+v", r.Head().Query.Text, r)
 		}
 		var b strings.Builder
 		if err := JSON(&b, m, r); err == nil || b.Len() != 0 {
-			t.Errorf("%s: JSON wrote %q, %v", r.Query.Text, b.String(), err)
+			t.Errorf("%s: JSON wrote %q, %v", r.Head().Query.Text, b.String(), err)
 		}
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("%s: Text did not panic", r.Query.Text)
+					t.Errorf("%s: Text did not panic", r.Head().Query.Text)
 				}
 			}()
 			Text(&b, m, r)
@@ -182,10 +182,10 @@ func TestNumLog(t *testing.T) {
 func TestUnderflowingAnswer(t *testing.T) {
 	m := bayesModel(t)
 	logp := math.Log(2) - 400*math.Ln10
-	mpe := &infer.Result{Query: &ir.Query{Text: "MPE()", Kind: ir.MPE}, P: 0, LogP: logp, Assignment: []ir.Obs{{Var: 0, State: 1}}}
-	num := &infer.Result{Query: &ir.Query{Text: "P(X=1 | X=0)", Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{1}}, P: 0, LogP: logp}
+	mpe := &infer.Assignment{Header: infer.Header{Query: &ir.Query{Text: "MPE()", Kind: ir.MPE}}, P: 0, LogP: logp, Assignment: []ir.Obs{{Var: 0, State: 1}}}
+	num := &infer.Number{Header: infer.Header{Query: &ir.Query{Text: "P(X=1 | X=0)", Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{1}}}, P: 0, LogP: logp}
 	for _, tc := range []struct {
-		r          *infer.Result
+		r          infer.Result
 		text, json string
 	}{
 		{mpe, "MPE()  p = 2e-400\n  X  1\n", `{"query":"MPE()","evidence":{},"assignment":{"X":"1"},"p":2e-400}`},

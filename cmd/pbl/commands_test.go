@@ -27,7 +27,7 @@ func TestPrintJSONError(t *testing.T) {
 	var out, errOut bytes.Buffer
 	c := &cli{stdout: &out, stderr: &errOut, json: true}
 	first := true
-	if got := c.print(m, &pbl.Answer{Infer: &infer.Result{Query: q, P: math.NaN()}}, &first); got != exitError {
+	if got := c.print(m, &pbl.Answer{Infer: &infer.Number{Header: infer.Header{Query: q}, P: math.NaN()}}, &first); got != exitError {
 		t.Errorf("print: status %d, want %d", got, exitError)
 	}
 	if out.Len() != 0 || !strings.Contains(errOut.String(), "is not a probability") {

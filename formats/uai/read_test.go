@@ -54,14 +54,14 @@ func TestReadLayout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := math.Exp(res.LogZ); !(math.Abs(got-51) <= 1e-12) {
+		if got := math.Exp(res.(*infer.Evidence).LogZ); !(math.Abs(got-51) <= 1e-12) {
 			t.Errorf("%v: Z = %g, want 51", eng, got)
 		}
 		res, err = infer.Answer(m, &ir.Query{Kind: ir.Prob, Star: true}, infer.Options{Engine: eng})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := res.Marginals[1].P[2]; !(math.Abs(got-21.0/51) <= 1e-12) {
+		if got := res.(*infer.Marginals).Marginals[1].P[2]; !(math.Abs(got-21.0/51) <= 1e-12) {
 			t.Errorf("%v: P(X1=2) = %g, want 21/51", eng, got)
 		}
 	}
@@ -103,8 +103,8 @@ func TestReadBayes(t *testing.T) {
 	}
 	// P(X2=0) = Σ P(a) P(b|a) P(X2=0|a,b)
 	want0 := 0.3*(0.9*0.1+0.1*0.2) + 0.7*(0.2*0.3+0.8*0.5)
-	if !(math.Abs(res.P-want0) <= 1e-15) {
-		t.Errorf("P(X2=0) = %g, want %g", res.P, want0)
+	if !(math.Abs(res.(*infer.Evidence).P-want0) <= 1e-15) {
+		t.Errorf("P(X2=0) = %g, want %g", res.(*infer.Evidence).P, want0)
 	}
 }
 
@@ -157,8 +157,8 @@ func TestReadNoFactors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if z := math.Exp(res.LogZ); !(math.Abs(z-6) <= 1e-14) || res.P != 1 {
-		t.Errorf("Z = %g, P() = %g; want 6 and 1", z, res.P)
+	if z := math.Exp(res.(*infer.Evidence).LogZ); !(math.Abs(z-6) <= 1e-14) || res.(*infer.Evidence).P != 1 {
+		t.Errorf("Z = %g, P() = %g; want 6 and 1", z, res.(*infer.Evidence).P)
 	}
 }
 

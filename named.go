@@ -95,7 +95,7 @@ func (a *Answer) Prob(states ...string) (float64, error) {
 	if a.Infer == nil || a.model == nil {
 		return 0, fmt.Errorf("%w: an answer about hypotheses has no single probability (Hypotheses lists them with theirs)", ErrNotInAnswer)
 	}
-	q := a.Infer.Head().Query
+	q := a.Infer.Head().Query.Head()
 	var p float64
 	switch r := a.Infer.(type) {
 	case *infer.Table:
@@ -131,7 +131,7 @@ func (a *Answer) rowProb(r *infer.Table, states []string) (float64, error) {
 			return row.P, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: no row %s in %s (its condition has probability 0)", ErrNotInAnswer, strings.Join(states, ", "), r.Query.Text)
+	return 0, fmt.Errorf("%w: no row %s in %s (its condition has probability 0)", ErrNotInAnswer, strings.Join(states, ", "), r.Query.Head().Text)
 }
 
 // rowOf reads "Var=state" strings into the state indices of a table row:
@@ -155,7 +155,7 @@ func (a *Answer) rowOf(r *infer.Table, states []string) ([]int, error) {
 			}
 		}
 		if i < 0 {
-			return nil, fmt.Errorf("%w: %s is not a variable of the table %s", ErrNotInAnswer, name, r.Query.Text)
+			return nil, fmt.Errorf("%w: %s is not a variable of the table %s", ErrNotInAnswer, name, r.Query.Head().Text)
 		}
 		st := a.model.Vars[vars[i]].State(value)
 		if st < 0 {
@@ -168,7 +168,7 @@ func (a *Answer) rowOf(r *infer.Table, states []string) ([]int, error) {
 	}
 	for i, st := range row {
 		if st < 0 {
-			return nil, fmt.Errorf("%w: name a state of %s to choose a row of %s", ErrNotInAnswer, a.model.Vars[vars[i]].Name, r.Query.Text)
+			return nil, fmt.Errorf("%w: name a state of %s to choose a row of %s", ErrNotInAnswer, a.model.Vars[vars[i]].Name, r.Query.Head().Text)
 		}
 	}
 	return row, nil

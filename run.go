@@ -102,7 +102,7 @@ func asError(pos ir.Pos, err error) *ir.Error {
 // values, and the difference.
 func Check(m *ir.Model, s *ir.ExpectStmt, res infer.Result) *ir.Error {
 	fail := func(format string, args ...any) *ir.Error {
-		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Text, s.Want.Text) + fmt.Sprintf(format, args...)}
+		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Head().Text, s.Want.Text) + fmt.Sprintf(format, args...)}
 	}
 	tol := ir.FormatFloat(s.Tol)
 	v := valueOf(res)
@@ -218,7 +218,7 @@ func CheckAnswer(m *ir.Model, s *ir.ExpectStmt, a *Answer) *ir.Error {
 	}
 	h := a.Hyp
 	fail := func(format string, args ...any) *ir.Error {
-		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Text, s.Want.Text) + fmt.Sprintf(format, args...)}
+		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Head().Text, s.Want.Text) + fmt.Sprintf(format, args...)}
 	}
 	tol := ir.FormatFloat(s.Tol)
 	switch s.Want.Kind {

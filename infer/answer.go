@@ -157,11 +157,17 @@ type engine interface {
 // exactly from the variables they need, by variable elimination (Auto and
 // JT fall back to it: a junction tree needs every factor) or by
 // enumerating those variables (Enum). indep needs no numbers.
-func Answer(m *ir.Model, q *ir.Query, opt Options) (Result, error) {
+func Answer(m *ir.Model, q ir.Query, opt Options) (Result, error) {
 	if m == nil || q == nil {
 		panic("infer: Answer: nil model or query")
 	}
-	if q.Kind == ir.Indep {
+	fq := flatten(q)
+	return answerQ(m, &fq, opt)
+}
+
+// answerQ is Answer of a query as infer reads it.
+func answerQ(m *ir.Model, q *query, opt Options) (Result, error) {
+	if q.Kind == kindIndep {
 		if !m.IsBayesNet() {
 			return nil, ir.Errorf(q.Pos, "indep(...) tests d-separation in a DAG; this model is a Markov network")
 		}
@@ -181,54 +187,56 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (Result, error) {
 // Answer answers q on t's model with t, as Answer with the JT engine does
 // (MAP, and joint queries whose variables share no clique, use variable
 // elimination).
-func (t *JTree) Answer(q *ir.Query, opt Options) (Result, error) {
+func (t *JTree) Answer(q ir.Query, opt Options) (Result, error) {
 	if q == nil {
 		panic("infer: Answer: nil query")
 	}
 	opt.Engine = JT
-	r, err := answer(t.m, q, opt, t)
+	fq := flatten(q)
+	r, err := answer(t.m, &fq, opt, t)
 	if err != nil {
-		return nil, culprit(t.m, q, opt, err)
+		return nil, culprit(t.m, &fq, opt, err)
 	}
 	return r, nil
 }
 
 // answer is Answer with an optional precompiled junction tree.
-func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (Result, error) {
+func answer(m *ir.Model, q *query, opt Options, t *JTree) (Result, error) {
 	switch {
-	case q.Kind == ir.Indep:
-		return Answer(m, q, opt)
+	case q.Kind == kindIndep:
+		return answerQ(m, q, opt)
 	case len(q.Do) > 0 || len(q.Soft) > 0:
 		return intervened(m, q, opt)
-	case q.Kind == ir.Density:
+	case q.Kind == kindDensity:
 		return density(m, q, opt)
 	case len(q.Real) > 0:
 		return withReal(m, q, opt)
 	}
 	a := getAnswerer()
 	defer putAnswerer(a)
-	a.m, a.q, a.opt, a.jt = m, q, opt, t
+	a.fq = *q
+	a.m, a.q, a.opt, a.jt = m, &a.fq, opt, t
 	if err := a.setup(); err != nil {
 		return nil, err
 	}
 	defer a.release()
 	switch q.Kind {
-	case ir.Prob:
+	case kindProb:
 		switch q.Form() {
-		case ir.FormTable:
+		case formTable:
 			return a.table()
-		case ir.FormNumber:
+		case formNumber:
 			return a.number()
-		case ir.FormEvidence:
+		case formEvidence:
 			return a.evidence()
-		case ir.FormMarginals:
+		case formMarginals:
 			return a.marginals()
 		}
-	case ir.MPE:
+	case kindMPE:
 		return a.mpe()
-	case ir.MAP:
+	case kindMAP:
 		return a.mapQuery()
-	case ir.Entropy, ir.MI:
+	case kindEntropy, kindMI:
 		return a.info()
 	}
 	return nil, ir.Errorf(q.Pos, "unsupported query %s", q.Text)
@@ -236,7 +244,8 @@ func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (Result, error) {
 
 type answerer struct {
 	m     *ir.Model
-	q     *ir.Query
+	q     *query
+	fq    query // what q points to when answer sets it (no allocation per query)
 	opt   Options
 	obs   []int
 	card  []int
@@ -351,11 +360,11 @@ func (a *answerer) release() {
 // needs no tree).
 func (a *answerer) useJT() bool {
 	switch {
-	case a.q.Kind == ir.MAP:
+	case a.q.Kind == kindMAP:
 		return false
-	case a.q.Kind == ir.Prob && a.q.Form() == ir.FormMarginals:
+	case a.q.Kind == kindProb && a.q.Form() == formMarginals:
 		return true
-	case a.q.Kind == ir.MPE:
+	case a.q.Kind == kindMPE:
 		// Branch and bound, whether or not a tree is compiled: the
 		// answer (a tie's assignment, the last digits) must not depend on
 		// what ran before.
@@ -423,7 +432,7 @@ func (a *answerer) validate() error {
 		if err := use(v, roleTarget); err != nil {
 			return err
 		}
-		if q.Kind == ir.Prob && i < len(q.TargetStates) && q.TargetStates[i] >= a.card[v] {
+		if q.Kind == kindProb && i < len(q.TargetStates) && q.TargetStates[i] >= a.card[v] {
 			return ir.Errorf(q.Pos, "state %d of %s is out of range", q.TargetStates[i], ir.Quote(m.Vars[v].Name))
 		}
 	}
@@ -432,7 +441,7 @@ func (a *answerer) validate() error {
 			return err
 		}
 	}
-	if q.Kind == ir.Prob && len(q.TargetStates) != len(q.Targets) {
+	if q.Kind == kindProb && len(q.TargetStates) != len(q.Targets) {
 		panic("infer: Answer: len(TargetStates) != len(Targets)")
 	}
 	// A model with variables still to be learned: refuse a query that
@@ -543,7 +552,7 @@ func (a *answerer) firstEngine() engine {
 // unobserved one. In a Markov network every variable is needed.
 func (a *answerer) needed() []bool {
 	q := a.q
-	if q.Kind == ir.MPE || q.Kind == ir.Prob && q.Form() == ir.FormMarginals || !a.m.IsBayesNet() {
+	if q.Kind == kindMPE || q.Kind == kindProb && q.Form() == formMarginals || !a.m.IsBayesNet() {
 		mark := make([]bool, len(a.m.Vars))
 		for v := range mark {
 			mark[v] = true
@@ -677,7 +686,7 @@ func (a *answerer) rowCount() float64 {
 // checkRows refuses a table answer of more rows than MaxRows.
 func (a *answerer) checkRows() error {
 	q := a.q
-	if q.Kind != ir.Prob || q.Form() != ir.FormTable {
+	if q.Kind != kindProb || q.Form() != formTable {
 		return nil
 	}
 	if rows, limit := a.rowCount(), a.opt.maxRows(); rows > float64(limit) {

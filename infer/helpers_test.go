@@ -280,10 +280,10 @@ func cards(m *ir.Model) []int {
 
 // randomQuery returns a random Prob query on a model with the given
 // cardinalities: disjoint random targets, free given variables and evidence.
-func randomQuery(rng *rand.Rand, card []int) *ir.Query {
+func randomQuery(rng *rand.Rand, card []int) ir.Query {
 	n := len(card)
 	perm := rng.Perm(n)
-	q := &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Kind: ir.Prob}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}}}
 	ne := rng.IntN(min(3, n-1) + 1)
 	for _, v := range perm[:ne] {
 		q.Evidence = append(q.Evidence, ir.Obs{Var: ir.VarID(v), State: rng.IntN(card[v])})
@@ -451,7 +451,7 @@ var (
 
 // answerEach answers q on m under each engine, failing the test on an
 // error, and returns the results in the engines' order.
-func answerEach(t *testing.T, m *ir.Model, q *ir.Query, engines []testEngine) []Result {
+func answerEach(t *testing.T, m *ir.Model, q ir.Query, engines []testEngine) []Result {
 	t.Helper()
 	rs := make([]Result, len(engines))
 	for i, e := range engines {
@@ -468,7 +468,7 @@ func answerEach(t *testing.T, m *ir.Model, q *ir.Query, engines []testEngine) []
 // fails unless they agree to 1e-12 (see sameAnswer), errors included. MPE
 // assignments are compared by probability, since ties may pick different
 // assignments. It returns enumeration's answer.
-func compareEngines(t *testing.T, m *ir.Model, q *ir.Query, what string, engines ...testEngine) (Result, error) {
+func compareEngines(t *testing.T, m *ir.Model, q ir.Query, what string, engines ...testEngine) (Result, error) {
 	t.Helper()
 	ref, refErr := Answer(m, q, Options{Engine: Enum})
 	for _, e := range engines {
@@ -483,7 +483,7 @@ func compareEngines(t *testing.T, m *ir.Model, q *ir.Query, what string, engines
 // agree answers q on m under a and b and fails the test on an error or
 // unless the answers agree to 1e-12 (see sameAnswer); what begins the
 // message. It returns a's answer.
-func agree(t *testing.T, m *ir.Model, q *ir.Query, a, b Options, what string) Result {
+func agree(t *testing.T, m *ir.Model, q ir.Query, a, b Options, what string) Result {
 	t.Helper()
 	ra, errA := Answer(m, q, a)
 	rb, errB := Answer(m, q, b)
@@ -615,4 +615,11 @@ func probOf(r Result) float64 {
 		return r.P
 	}
 	panic(fmt.Sprintf("probOf: a %T", r))
+}
+
+// flat returns q as infer reads it, for tests that look into a query of
+// any kind.
+func flat(q ir.Query) *query {
+	f := flatten(q)
+	return &f
 }

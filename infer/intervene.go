@@ -32,7 +32,7 @@ import (
 
 // intervened answers q, which has interventions or likelihood evidence,
 // on m.
-func intervened(m *ir.Model, q *ir.Query, opt Options) (Result, error) {
+func intervened(m *ir.Model, q *query, opt Options) (Result, error) {
 	m2, q2 := m, *q
 	q2.Do, q2.Soft = nil, nil
 	if len(q.Do) > 0 {
@@ -62,7 +62,7 @@ func intervened(m *ir.Model, q *ir.Query, opt Options) (Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Head().Query = q
+	r.Head().Query = q.orig
 	if len(q.Soft) == 0 {
 		return r, nil
 	}
@@ -102,7 +102,7 @@ func intervened(m *ir.Model, q *ir.Query, opt Options) (Result, error) {
 
 // partitionOf returns ln Z of m, the answer to P() (ln Σ_x Π φ(x)).
 func partitionOf(m *ir.Model, at ir.Pos, opt Options) (float64, error) {
-	r, err := answer(m, &ir.Query{Pos: at, Kind: ir.Prob, Text: "P()"}, opt, nil)
+	r, err := answer(m, &query{Pos: at, Kind: kindProb, Text: "P()"}, opt, nil)
 	if err != nil {
 		return 0, err
 	}

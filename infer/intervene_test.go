@@ -57,8 +57,8 @@ func bruteDo(m *ir.Model, do []ir.Obs, soft []ir.SoftObs) (joint []float64, card
 // card: one target variable (its table, or one state), up to two hard
 // observations, one or two interventions and up to two likelihoods, on
 // distinct variables; with atMostOne, every likelihood is at most 1.
-func randomIntervention(rng *rand.Rand, card []int, atMostOne bool) *ir.Query {
-	q := &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Kind: ir.Prob, Text: "P(...)"}
+func randomIntervention(rng *rand.Rand, card []int, atMostOne bool) *ir.ProbQuery {
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Text: "P(...)"}}
 	perm := rng.Perm(len(card))
 	t := perm[0]
 	q.Targets = []ir.VarID{ir.VarID(t)}
@@ -163,8 +163,7 @@ func TestInterventionBrute(t *testing.T) {
 		if want == 0 {
 			continue
 		}
-		mpe := pe
-		mpe.Kind = ir.MPE
+		mpe := ir.MPEQuery{QueryHeader: pe.QueryHeader, Conditions: pe.Conditions}
 		best := 0.0
 		for _, p := range jointGiven(joint, card, mpe.Evidence) {
 			best = max(best, p)
@@ -221,7 +220,7 @@ func TestLikelihoodMarkov(t *testing.T) {
 		compareEngines(t, m, q, "markov", everyEngine...)
 	}
 	m := randomMarkov(t, rng, 3)
-	q := &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Do: []ir.Obs{{Var: 1, State: 0}}}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Do: []ir.Obs{{Var: 1, State: 0}}}, Targets: ids(0), TargetStates: []int{-1}}
 	if _, err := Answer(m, q, Options{}); err == nil {
 		t.Fatal("do(...) on a Markov network answered")
 	}
@@ -295,7 +294,7 @@ func TestInterventionCorpus(t *testing.T) {
 				q.TargetStates[0] = -1
 				r, err := Answer(m, q, Options{})
 				m2, ev, _ := rebuilt(t, m, q.Do, q.Soft)
-				ref := &ir.Query{Pos: q.Pos, Kind: ir.Prob, Targets: q.Targets, TargetStates: q.TargetStates, Evidence: append(slices.Clone(q.Evidence), ev...)}
+				ref := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: q.Pos}, Conditions: ir.Conditions{Evidence: append(slices.Clone(q.Evidence), ev...)}, Targets: q.Targets, TargetStates: q.TargetStates}
 				want, werr := Answer(m2, ref, Options{Engine: VE})
 				if (err == nil) != (werr == nil) {
 					t.Fatalf("trial %d: %v vs reference %v", trial, err, werr)
@@ -351,7 +350,7 @@ func TestInterventionCorpus(t *testing.T) {
 func TestInterventionKeepsModel(t *testing.T) {
 	s := chainNet(4, 0.9)
 	m := s.buildPartial(t, []bool{false, true, false, false})
-	q := &ir.Query{Kind: ir.Prob, Targets: ids(3), TargetStates: []int{-1}, Do: []ir.Obs{{Var: 1, State: 0}}}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Do: []ir.Obs{{Var: 1, State: 0}}}, Targets: ids(3), TargetStates: []int{-1}}
 	before := m.Factor(2).Vals[0]
 	r, err := Answer(m, q, Options{})
 	if err != nil {

@@ -40,8 +40,8 @@ func TestJTMarginalsEnum(t *testing.T) {
 		for k := range 6 {
 			ev := randomStates(rng, cards(m), rng.IntN(4))
 			what := fmt.Sprintf("net %d, evidence %v", net, ev)
-			want, werr := Answer(m, &ir.Query{Star: true, Evidence: ev}, Options{Engine: Enum})
-			wpe, perr := Answer(m, &ir.Query{Evidence: ev}, Options{Engine: Enum})
+			want, werr := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, Options{Engine: Enum})
+			wpe, perr := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, Options{Engine: Enum})
 			lp, err := jt.Marginals(obsRow(len(m.Vars), ev), dst)
 			if werr != nil || err != nil || perr != nil {
 				// Impossible evidence (P(e) = 0, or a Markov network
@@ -104,7 +104,7 @@ func TestJTMarginalsCorpus(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				vpe, err := Answer(m, &ir.Query{Evidence: ev}, Options{Engine: VE})
+				vpe, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, Options{Engine: VE})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -116,7 +116,7 @@ func TestJTMarginalsCorpus(t *testing.T) {
 					if obs[v] >= 0 {
 						continue
 					}
-					r, err := Answer(m, &ir.Query{Targets: []ir.VarID{ir.VarID(v)}, TargetStates: []int{-1}, Evidence: ev}, Options{Engine: VE})
+					r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{ir.VarID(v)}, TargetStates: []int{-1}}, Options{Engine: VE})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -40,10 +40,10 @@ func TestMPEAndMAPBruteForce(t *testing.T) {
 			for _, v := range perm[:ne] {
 				ev = append(ev, ir.Obs{Var: ir.VarID(v), State: rng.IntN(spec.card[v])})
 			}
-			var q *ir.Query
+			var q ir.Query
 			var vars []ir.VarID
 			if k%2 == 0 {
-				q = &ir.Query{Kind: ir.MPE, Evidence: ev}
+				q = &ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}}
 				for v := 0; v < n; v++ {
 					if indexOfObs(ev, v) < 0 {
 						vars = append(vars, ir.VarID(v))
@@ -52,10 +52,7 @@ func TestMPEAndMAPBruteForce(t *testing.T) {
 			} else {
 				nm := 1 + rng.IntN(min(3, n-ne))
 				vars = ids(perm[ne : ne+nm]...)
-				q = &ir.Query{Kind: ir.MAP, Targets: vars, TargetStates: make([]int, nm), Evidence: ev}
-				for i := range q.TargetStates {
-					q.TargetStates[i] = -1
-				}
+				q = &ir.MAPQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: vars}
 			}
 			table, mx, pe := bruteMax(m, vars, ev)
 			for _, e := range allEngines {
@@ -103,7 +100,7 @@ func TestMPETies(t *testing.T) {
 	// Two independent fair coins: every assignment ties; both engines
 	// must pick the lowest states.
 	m := roots(2, 0.5).build(t)
-	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MPE}, allEngines) {
+	for i, r := range answerEach(t, m, &ir.MPEQuery{}, allEngines) {
 		if r.(*Assignment).Assignment[0].State != 0 || r.(*Assignment).Assignment[1].State != 0 || !equal(r.(*Assignment).P, 0.25, 1e-15) {
 			t.Errorf("%s: MPE = %v, P %v; want all state 0, 0.25", allEngines[i].name, r.(*Assignment).Assignment, r.(*Assignment).P)
 		}
@@ -120,12 +117,12 @@ func TestMAPDiffersFromMPE(t *testing.T) {
 	// MAP(A) picks A=0 (0.6 > 0.4).
 	m := netSpec{card: []int{2, 4}, parents: [][]int{nil, {0}},
 		cpt: [][]float64{{0.6, 0.4}, {0.25, 0.25, 0.25, 0.25, 0.5, 0.5, 0, 0}}}.build(t)
-	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MPE}, allEngines) {
+	for i, r := range answerEach(t, m, &ir.MPEQuery{}, allEngines) {
 		if r.(*Assignment).Assignment[0].State != 1 || r.(*Assignment).Assignment[1].State != 0 || !equal(r.(*Assignment).P, 0.2, 1e-15) {
 			t.Errorf("%s: MPE = %v, %v", allEngines[i].name, r.(*Assignment).Assignment, r.(*Assignment).P)
 		}
 	}
-	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MAP, Targets: ids(0), TargetStates: []int{-1}}, allEngines) {
+	for i, r := range answerEach(t, m, &ir.MAPQuery{Targets: ids(0)}, allEngines) {
 		if r.(*Assignment).Assignment[0].State != 0 || !equal(r.(*Assignment).P, 0.6, 1e-15) {
 			t.Errorf("%s: MAP(A) = %v, %v", allEngines[i].name, r.(*Assignment).Assignment, r.(*Assignment).P)
 		}

@@ -207,8 +207,8 @@ func drawEvidence(t *rapid.T, card []int) []ir.Obs {
 // drawQuery draws a query of every kind but indep: P(* | e), P(e),
 // P(x | e), a table P(X, Y | Z, e) (sometimes with target states), MPE
 // and MAP.
-func drawQuery(t *rapid.T, card []int) *ir.Query {
-	q := &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Kind: ir.Prob, Evidence: drawEvidence(t, card)}
+func drawQuery(t *rapid.T, card []int) ir.Query {
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}}, Conditions: ir.Conditions{Evidence: drawEvidence(t, card)}}
 	var rest []int
 	for _, v := range rapid.Permutation(permOf(len(card))).Draw(t, "order") {
 		if !observed(q.Evidence, v) {
@@ -223,13 +223,14 @@ func drawQuery(t *rapid.T, card []int) *ir.Query {
 			q.Star = true
 		}
 	case form == 2:
-		q.Kind = ir.MPE
+		return &ir.MPEQuery{QueryHeader: q.QueryHeader, Conditions: q.Conditions}
 	case form == 3:
-		q.Kind = ir.MAP
+		mq := &ir.MAPQuery{QueryHeader: q.QueryHeader, Conditions: q.Conditions}
 		k := rapid.IntRange(1, min(2, len(rest))).Draw(t, "map")
 		for _, v := range rest[:k] {
-			q.Targets = append(q.Targets, ir.VarID(v))
+			mq.Targets = append(mq.Targets, ir.VarID(v))
 		}
+		return mq
 	default:
 		k := rapid.IntRange(1, min(2, len(rest))).Draw(t, "targets")
 		fixed := rapid.IntRange(0, 3).Draw(t, "fixed") == 0
@@ -341,7 +342,7 @@ func propDiff(ref Result, refErr error, r Result, err error) string {
 
 // checkEngines answers q on m by enumeration and by every engine of
 // propEngines (MAP by VE only) and fails unless they agree (propDiff).
-func checkEngines(t *rapid.T, m *ir.Model, q *ir.Query) {
+func checkEngines(t *rapid.T, m *ir.Model, q ir.Query) {
 	ref, refErr := Answer(m, q, Options{Engine: Enum})
 	if refErr == nil {
 		if d := insane(ref); d != "" {
@@ -349,7 +350,7 @@ func checkEngines(t *rapid.T, m *ir.Model, q *ir.Query) {
 		}
 	}
 	for _, e := range propEngines {
-		if q.Kind == ir.MAP && e.opt.Engine == JT {
+		if _, isMAP := q.(*ir.MAPQuery); isMAP && e.opt.Engine == JT {
 			continue
 		}
 		r, err := Answer(m, q, e.opt)
@@ -411,7 +412,7 @@ func TestPropEvidence(t *testing.T) {
 		}
 		ze, z := bigPartition(m, ev), bigPartition(m, nil)
 		logZe, logZ := bigLog(ze), bigLog(z)
-		q := &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Kind: ir.Prob, Evidence: ev}
+		q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}}, Conditions: ir.Conditions{Evidence: ev}}
 		for _, e := range everyEngine {
 			r, err := Answer(m, q, e.opt)
 			var u *UnderflowError

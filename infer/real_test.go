@@ -164,7 +164,7 @@ func TestRealEvidence(t *testing.T) {
 			}
 		}
 		for _, eng := range []Engine{Enum, VE, JT, Auto} {
-			q := &ir.Query{Kind: ir.Prob, Text: "P(target | reals)", Targets: []ir.VarID{target}, TargetStates: []int{-1}, Evidence: ev, Real: obs, Bar: true}
+			q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(target | reals)", Bar: true}, Conditions: ir.Conditions{Evidence: ev, Real: obs}, Targets: []ir.VarID{target}, TargetStates: []int{-1}}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
 				t.Fatalf("trial %d, %v: %v", trial, eng, err)
@@ -174,7 +174,7 @@ func TestRealEvidence(t *testing.T) {
 					t.Errorf("trial %d, %v: P(target=%d | e) = %v, want %v", trial, eng, i, row.P, want[i])
 				}
 			}
-			dq := &ir.Query{Kind: ir.Density, Text: "density(x | e)", Values: obs, Evidence: ev}
+			dq := &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(x | e)"}, Conditions: ir.Conditions{Evidence: ev}, Values: obs}
 			d, err := Answer(m, dq, Options{Engine: eng})
 			if err != nil {
 				t.Fatalf("trial %d, %v: density: %v", trial, eng, err)
@@ -208,7 +208,7 @@ func TestRealEvidenceFar(t *testing.T) {
 		{1e300, 1}, {-1e300, 0}, {1e154, 1}, {-1.7e308, 0}, {16, 0.5},
 	} {
 		for _, eng := range []Engine{Enum, VE, JT} {
-			q := &ir.Query{Kind: ir.Prob, Text: "P(C | x)", Targets: []ir.VarID{c}, TargetStates: []int{-1}, Real: []ir.RealObs{{Var: x, Value: tc.x}}, Bar: true}
+			q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(C | x)", Bar: true}, Conditions: ir.Conditions{Real: []ir.RealObs{{Var: x, Value: tc.x}}}, Targets: []ir.VarID{c}, TargetStates: []int{-1}}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
 				t.Fatalf("x = %g, %v: %v", tc.x, eng, err)
@@ -223,7 +223,7 @@ func TestRealEvidenceFar(t *testing.T) {
 		top, rest := logSumExp([]*big.Float{bigLogNormal(tc.x, 21, 1), bigLogNormal(tc.x, 11, 1)})
 		lw, _ := top.Float64()
 		want := lw + rest + math.Log(0.5)
-		d, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density(x)", Values: []ir.RealObs{{Var: x, Value: tc.x}}}, Options{})
+		d, err := Answer(m, &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(x)"}, Values: []ir.RealObs{{Var: x, Value: tc.x}}}, Options{})
 		switch {
 		case math.IsInf(lw, -1):
 			if !errors.Is(err, ErrRange) {
@@ -261,7 +261,7 @@ func TestMultiNormalFar(t *testing.T) {
 		{{Var: x, Value: 3}},
 	} {
 		for _, eng := range []Engine{Enum, VE, JT} {
-			q := &ir.Query{Kind: ir.Prob, Text: "P(C | reals)", Targets: []ir.VarID{c}, TargetStates: []int{-1}, Real: obs, Bar: true}
+			q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(C | reals)", Bar: true}, Conditions: ir.Conditions{Real: obs}, Targets: []ir.VarID{c}, TargetStates: []int{-1}}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
 				t.Fatalf("%v, %v: %v", obs, eng, err)
@@ -272,7 +272,7 @@ func TestMultiNormalFar(t *testing.T) {
 		}
 		// A density whose logarithm underflows float64 is an error of
 		// kind ErrRange, not 0.
-		d, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density", Values: obs}, Options{})
+		d, err := Answer(m, &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density"}, Values: obs}, Options{})
 		if !errors.Is(err, ErrRange) && (err != nil || math.IsNaN(d.(*Density).Density) || math.IsInf(d.(*Density).LogDensity, 0) || math.IsNaN(d.(*Density).LogDensity)) {
 			t.Errorf("%v: density %v (log %v), %v", obs, d.(*Density).Density, d.(*Density).LogDensity, err)
 		}
@@ -316,7 +316,7 @@ func TestMultiNormalFarDigits(t *testing.T) {
 		{[]ir.RealObs{{Var: x, Value: -1.7e308}, {Var: y, Value: 1.7e308}}, 1},
 	} {
 		for _, eng := range []Engine{Enum, VE, JT} {
-			q := &ir.Query{Kind: ir.Prob, Text: "P(C | reals)", Targets: []ir.VarID{c}, TargetStates: []int{-1}, Real: tc.obs, Bar: true}
+			q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(C | reals)", Bar: true}, Conditions: ir.Conditions{Real: tc.obs}, Targets: []ir.VarID{c}, TargetStates: []int{-1}}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
 				t.Fatalf("%v, %v: %v", tc.obs, eng, err)
@@ -345,7 +345,7 @@ func TestMultiNormalHugeVariance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density", Values: []ir.RealObs{{Var: x, Value: 1e160}, {Var: y, Value: 0}}}, Options{})
+	d, err := Answer(m, &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density"}, Values: []ir.RealObs{{Var: x, Value: 1e160}, {Var: y, Value: 0}}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

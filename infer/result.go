@@ -19,7 +19,7 @@ type Result interface {
 // Header is what every result has: the query it answers, and how exact
 // its numbers are.
 type Header struct {
-	Query *ir.Query
+	Query ir.Query
 
 	// Exact reports whether the numbers are exact (up to floating-point
 	// rounding). Every engine pbl has today is exact.
@@ -107,4 +107,4 @@ func (*Bits) result()         {}
 
 // exact returns the header of an exact answer to q: every engine pbl has
 // today is exact.
-func exact(q *ir.Query) Header { return Header{Query: q, Exact: true} }
+func exact(q *query) Header { return Header{Query: q.orig, Exact: true} }

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -9,7 +10,7 @@ import (
 )
 
 // LowerQuery validates a parsed query against m.
-func LowerQuery(m *Model, q *grammar.Query) (*Query, error) {
+func LowerQuery(m *Model, q *grammar.Query) (Query, error) {
 	lq, errs := lowerQuery(m, q)
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -17,42 +18,38 @@ func LowerQuery(m *Model, q *grammar.Query) (*Query, error) {
 	return lq, nil
 }
 
-func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
+func lowerQuery(m *Model, q *grammar.Query) (Query, ErrorList) {
 	var errs ErrorList
 	at := pos(q.Pos)
-	lq := &Query{Pos: at, Text: QueryText(q), Bar: q.Bar}
-	kind, ok := queryKind(q.Kind)
+	kind, ok := kindOf(q.Kind)
 	if !ok {
 		errs.Add(at, "%s(...) is not a query", q.Kind)
 		return nil, errs
 	}
-	lq.Kind = kind
+	h := QueryHeader{Pos: at, Text: QueryText(q), Bar: q.Bar}
 	if isHypQuery(m, q) {
-		return lowerHypQuery(m, q, lq)
+		return lowerHypQuery(m, q, kind, h)
 	}
 	if misplacedTerms(q, kind, &errs); len(errs) > 0 {
 		return nil, errs
 	}
-	l := &queryLowerer{m: m, q: q, lq: lq, at: at, seen: map[VarID]*grammar.Term{}, role: map[VarID]int{}, doState: map[VarID]int{}}
-	var done bool
+	l := &queryLowerer{m: m, q: q, h: h, at: at, seen: map[VarID]*grammar.Term{}, role: map[VarID]int{}, doState: map[VarID]int{}}
+	var lq Query
 	switch kind {
-	case Prob:
-		done = l.prob()
-	case MPE:
-		done = l.mpe()
-	case MAP:
-		done = l.mapQuery()
-	case Density:
-		done = l.density()
-	case Entropy, MI:
-		done = l.info()
-	case Indep:
-		done = l.indep()
+	case kindProb:
+		lq = l.prob()
+	case kindMPE:
+		lq = l.mpe()
+	case kindMAP:
+		lq = l.mapQuery()
+	case kindDensity:
+		lq = l.density()
+	case kindEntropy, kindMI:
+		lq = l.info(kind)
+	case kindIndep:
+		lq = l.indep()
 	}
-	if done && len(l.errs) == 0 && lq.Kind == Prob && lq.Form() == FormEvidence {
-		softAtMostOne(lq, l.softTerms, &l.errs)
-	}
-	if !done || len(l.errs) > 0 {
+	if lq == nil || len(l.errs) > 0 {
 		return nil, l.errs
 	}
 	return lq, nil
@@ -60,19 +57,20 @@ func lowerQuery(m *Model, q *grammar.Query) (*Query, ErrorList) {
 
 // A queryLowerer lowers one query: the lowering of each kind (prob, mpe,
 // mapQuery, density, info, indep) and the conditions they share (given).
-// Its methods report to errs; a kind's method returns false when it stops
-// at an error that makes the rest meaningless.
+// Its methods report to errs; a kind's method returns the query it builds,
+// or nil when it stops at an error that makes the rest meaningless.
 type queryLowerer struct {
 	m    *Model
 	q    *grammar.Query
-	lq   *Query
+	h    QueryHeader // the lowered query's header, Mentions added as names resolve
+	c    Conditions  // its conditions, as given lowers them
 	at   Pos
 	errs ErrorList
 
 	seen      map[VarID]*grammar.Term // every variable mentioned, to catch repeats
 	role      map[VarID]int           // its state given, or -1 for free
 	doState   map[VarID]int           // the state do(...) sets a variable to
-	softTerms []*grammar.Term         // the terms of likelihood evidence, in lq.Soft's order
+	softTerms []*grammar.Term         // the terms of likelihood evidence, in c.Soft's order
 }
 
 // resolve returns the variable of a term, rejecting real-valued ones.
@@ -80,7 +78,7 @@ func (l *queryLowerer) resolve(n *grammar.Name) (VarID, bool) {
 	m := l.m
 	id, ok := lookupVar(m, n, &l.errs)
 	if ok {
-		l.lq.Mentions = append(l.lq.Mentions, Mention{Var: id, Pos: pos(n.Pos)})
+		l.h.Mentions = append(l.h.Mentions, Mention{Var: id, Pos: pos(n.Pos)})
 	}
 	if ok && !m.Vars[id].Discrete() {
 		l.errs.Add(pos(n.Pos), "%s is real-valued: ask for its density, as in density(%s=1.5), or observe it, as in P(... | %s=1.5)", strconv.Quote(n.Text()), Quote(n.Text()), Quote(n.Text()))
@@ -140,7 +138,7 @@ func (l *queryLowerer) realTerm(t *grammar.Term) (RealObs, bool, bool) {
 	if !ok || m.Vars[id].Discrete() {
 		return RealObs{}, false, false
 	}
-	l.lq.Mentions = append(l.lq.Mentions, Mention{Var: id, Pos: pos(t.Name.Pos)})
+	l.h.Mentions = append(l.h.Mentions, Mention{Var: id, Pos: pos(t.Name.Pos)})
 	x := m.Vars[id]
 	if _, dup := l.seen[id]; dup {
 		l.errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(x.Name))
@@ -172,7 +170,7 @@ func (l *queryLowerer) intervene(t *grammar.Term) {
 	if !ok {
 		return
 	}
-	l.lq.Mentions = append(l.lq.Mentions, Mention{Var: id, Pos: pos(in.Name.Pos)})
+	l.h.Mentions = append(l.h.Mentions, Mention{Var: id, Pos: pos(in.Name.Pos)})
 	x := m.Vars[id]
 	if !x.Discrete() {
 		l.errs.Add(pos(in.Name.Pos), "%s is real-valued: do(...) sets a discrete variable to one of its states", strconv.Quote(x.Name))
@@ -198,7 +196,7 @@ func (l *queryLowerer) intervene(t *grammar.Term) {
 		// observed as x, and set to x: the intervention decides
 	}
 	l.seen[id], l.role[id], l.doState[id] = in, s, s
-	l.lq.Do = append(l.lq.Do, Obs{Var: id, State: s})
+	l.c.Do = append(l.c.Do, Obs{Var: id, State: s})
 }
 
 // soft lowers X~[l1, l2, ...] into lq.Soft, and its term into softTerms.
@@ -208,7 +206,7 @@ func (l *queryLowerer) soft(t *grammar.Term) {
 	if !ok {
 		return
 	}
-	l.lq.Mentions = append(l.lq.Mentions, Mention{Var: id, Pos: pos(t.Name.Pos)})
+	l.h.Mentions = append(l.h.Mentions, Mention{Var: id, Pos: pos(t.Name.Pos)})
 	x := m.Vars[id]
 	if !x.Discrete() {
 		l.errs.Add(pos(t.Name.Pos), "%s is real-valued: likelihood evidence %s~[...] is for a discrete variable (observe a value, as in %s=1.5)", strconv.Quote(x.Name), Quote(x.Name), Quote(x.Name))
@@ -227,7 +225,7 @@ func (l *queryLowerer) soft(t *grammar.Term) {
 		return
 	}
 	l.seen[id], l.role[id] = t, -1
-	l.lq.Soft = append(l.lq.Soft, SoftObs{Var: id, Lambda: ls})
+	l.c.Soft = append(l.c.Soft, SoftObs{Var: id, Lambda: ls})
 	l.softTerms = append(l.softTerms, t)
 }
 
@@ -235,7 +233,7 @@ func (l *queryLowerer) soft(t *grammar.Term) {
 // every kind of query shares: evidence, real values, interventions,
 // likelihood evidence and, where allowFree, free conditioning variables.
 func (l *queryLowerer) given(ts []*grammar.Term, allowFree bool) {
-	m, lq := l.m, l.lq
+	m, c := l.m, &l.c
 	for _, t := range ts {
 		switch {
 		case t.Do != nil:
@@ -247,7 +245,7 @@ func (l *queryLowerer) given(ts []*grammar.Term, allowFree bool) {
 		}
 		if r, real, ok := l.realTerm(t); real {
 			if ok {
-				lq.Real = append(lq.Real, r)
+				c.Real = append(c.Real, r)
 			}
 			continue
 		}
@@ -274,20 +272,21 @@ func (l *queryLowerer) given(ts []*grammar.Term, allowFree bool) {
 				l.errs.Add(pos(t.Pos), "%q needs a state here, as in %s=%s", m.Vars[id].Name, Quote(m.Vars[id].Name), Quote(m.Vars[id].States[0]))
 				continue
 			}
-			lq.Free = append(lq.Free, id)
+			c.Free = append(c.Free, id)
 		} else {
-			lq.Evidence = append(lq.Evidence, Obs{Var: id, State: s})
+			c.Evidence = append(c.Evidence, Obs{Var: id, State: s})
 		}
 	}
 }
 
 // prob lowers P(...): a table, a number, the probability of evidence, or
 // every marginal (P(* | e)).
-func (l *queryLowerer) prob() bool {
-	m, q, lq := l.m, l.q, l.lq
+func (l *queryLowerer) prob() Query {
+	m, q := l.m, l.q
+	lq := &ProbQuery{}
 	if len(q.Targets) == 0 {
 		l.errs.Add(l.at, "empty query: name at least one variable, as in P(X) or P(X | Y=y)")
-		return false
+		return nil
 	}
 	if q.Targets[0].Star {
 		if len(q.Targets) > 1 {
@@ -296,7 +295,7 @@ func (l *queryLowerer) prob() bool {
 		l.noGroupsOrStars(q.Given)
 		l.given(q.Given, false)
 		lq.Star = true
-		return true
+		return l.probDone(lq)
 	}
 	l.noGroupsOrStars(q.Targets)
 	l.noGroupsOrStars(q.Given)
@@ -337,7 +336,7 @@ func (l *queryLowerer) prob() bool {
 		}
 	}
 	if len(l.errs) > 0 {
-		return false
+		return nil
 	}
 	l.given(q.Given, true)
 	if !q.Bar {
@@ -351,37 +350,49 @@ func (l *queryLowerer) prob() bool {
 		}
 		if len(special) > 0 && free > 0 {
 			l.errs.Add(pos(special[0].Pos), "do(...) and likelihood evidence X~[...] are conditions: write them after |, as in P(Y | do(X=x)) or P(Y | X~[0.8, 0.2])")
-			return false
+			return nil
 		}
 		l.given(special, false)
 	}
 	if !q.Bar && fixed > 0 {
 		// P(A=a, B=b): the probability of evidence.
 		for i, v := range lq.Targets {
-			lq.Evidence = append(lq.Evidence, Obs{Var: v, State: lq.TargetStates[i]})
+			l.c.Evidence = append(l.c.Evidence, Obs{Var: v, State: lq.TargetStates[i]})
 		}
 		lq.Targets, lq.TargetStates = nil, nil
 	}
-	return true
+	return l.probDone(lq)
+}
+
+// probDone completes a P(...) query: its header and conditions, and, for
+// the probability of evidence, the check that its likelihoods are at most
+// 1.
+func (l *queryLowerer) probDone(lq *ProbQuery) Query {
+	lq.QueryHeader, lq.Conditions = l.h, l.c
+	if len(l.errs) == 0 && lq.form() == formEvidence {
+		softAtMostOne(lq.Soft, l.softTerms, &l.errs)
+	}
+	return lq
 }
 
 // mpe lowers MPE(e), whose terms are all evidence.
-func (l *queryLowerer) mpe() bool {
+func (l *queryLowerer) mpe() Query {
 	if l.q.Bar {
 		l.errs.Add(l.at, "MPE takes only evidence, as in MPE(X=x, Y=y); to maximise over some variables use MAP(X, Y | e)")
-		return false
+		return nil
 	}
 	l.noGroupsOrStars(l.q.Targets)
 	l.given(l.q.Targets, false)
-	return true
+	return &MPEQuery{QueryHeader: l.h, Conditions: l.c}
 }
 
 // mapQuery lowers MAP(X, Y | e).
-func (l *queryLowerer) mapQuery() bool {
-	m, q, lq := l.m, l.q, l.lq
+func (l *queryLowerer) mapQuery() Query {
+	m, q := l.m, l.q
+	lq := &MAPQuery{}
 	if len(q.Targets) == 0 {
 		l.errs.Add(l.at, "MAP needs the variables to maximise over, as in MAP(X, Y | e)")
-		return false
+		return nil
 	}
 	l.noGroupsOrStars(q.Targets)
 	l.noGroupsOrStars(q.Given)
@@ -403,18 +414,19 @@ func (l *queryLowerer) mapQuery() bool {
 		}
 		l.seen[id], l.role[id] = t, -1
 		lq.Targets = append(lq.Targets, id)
-		lq.TargetStates = append(lq.TargetStates, -1)
 	}
 	l.given(q.Given, false)
-	return true
+	lq.QueryHeader, lq.Conditions = l.h, l.c
+	return lq
 }
 
 // density lowers density(x=1.3, y=-0.2 | e).
-func (l *queryLowerer) density() bool {
-	m, q, lq := l.m, l.q, l.lq
+func (l *queryLowerer) density() Query {
+	m, q := l.m, l.q
+	lq := &DensityQuery{}
 	if len(q.Targets) == 0 {
 		l.errs.Add(l.at, "density needs the values of real-valued variables, as in density(x=1.5)")
-		return false
+		return nil
 	}
 	l.noGroupsOrStars(q.Targets)
 	l.noGroupsOrStars(q.Given)
@@ -430,33 +442,39 @@ func (l *queryLowerer) density() bool {
 		}
 	}
 	l.given(q.Given, false)
-	return true
+	lq.QueryHeader, lq.Conditions = l.h, l.c
+	return lq
 }
 
 // info lowers entropy(X, Y | e) and MI(X, Y | e).
-func (l *queryLowerer) info() bool {
-	lowerInfo(l.m, l.q, l.lq, &l.errs, l.seen, l.role)
+func (l *queryLowerer) info(kind queryKind) Query {
+	a, b := lowerInfo(l.m, l.q, kind, &l.h, &l.errs, l.seen, l.role)
 	if len(l.errs) > 0 {
-		return false
+		return nil
 	}
 	l.noGroupsOrStars(l.q.Given)
 	l.given(l.q.Given, false)
-	return true
+	if kind == kindEntropy {
+		return &EntropyQuery{QueryHeader: l.h, Conditions: l.c, Vars: a}
+	}
+	return &MIQuery{QueryHeader: l.h, Conditions: l.c, A: a, B: b}
 }
 
 // indep lowers indep(A, B | C), whose terms are variables or groups.
-func (l *queryLowerer) indep() bool {
-	q, lq := l.q, l.lq
+func (l *queryLowerer) indep() Query {
+	q := l.q
+	lq := &IndepQuery{}
 	if len(q.Targets) != 2 {
 		l.errs.Add(l.at, "indep takes two variables or groups and optional given ones, as in indep(A, B | C) or indep(A, {B, C} | D)")
-		return false
+		return nil
 	}
 	lq.A = l.group(q.Targets[0])
 	lq.B = l.group(q.Targets[1])
 	for _, t := range q.Given {
 		lq.C = append(lq.C, l.group(t)...)
 	}
-	return true
+	lq.QueryHeader = l.h
+	return lq
 }
 
 // group returns the variables of indep's term t: one, or a group {...}.
@@ -481,14 +499,63 @@ func (l *queryLowerer) group(t *grammar.Term) []VarID {
 	return ids
 }
 
-// queryKind returns the kind of query a keyword starts.
-func queryKind(word string) (QueryKind, bool) {
-	for k := Prob; k <= MI; k++ {
-		if k.String() == word {
-			return k, true
+// A queryKind is the keyword a query starts with, as the lowering reads
+// it (the lowered query's kind is its type).
+type queryKind int
+
+const (
+	kindProb queryKind = iota
+	kindMPE
+	kindMAP
+	kindIndep
+	kindDensity
+	kindML
+	kindMDL
+	kindGibbs
+	kindEntropy
+	kindMI
+)
+
+var kindWords = [...]string{kindProb: "P", kindMPE: "MPE", kindMAP: "MAP", kindIndep: "indep", kindDensity: "density",
+	kindML: "ML", kindMDL: "MDL", kindGibbs: "Gibbs", kindEntropy: "entropy", kindMI: "MI"}
+
+func (k queryKind) String() string { return kindWords[k] }
+
+// QueryKeywords returns the words that start a query (P, MPE, MAP, indep,
+// density, ML, MDL, Gibbs, entropy, MI), each lowered to its own [Query]
+// type (P and MAP also to a question about hypotheses given data).
+func QueryKeywords() []string { return slices.Clone(kindWords[:]) }
+
+// kindOf returns the kind of query a keyword starts.
+func kindOf(word string) (queryKind, bool) {
+	for k, w := range kindWords {
+		if w == word {
+			return queryKind(k), true
 		}
 	}
 	return 0, false
+}
+
+// A form is the form of a P(...) query.
+type form int
+
+const (
+	formTable     form = iota // P(X, Y | Z, e): a table (the default)
+	formNumber                // P(X=x | e): one number
+	formEvidence              // P(e): the probability of the evidence
+	formMarginals             // P(* | e): every unobserved variable's marginal
+)
+
+func (q *ProbQuery) form() form {
+	switch {
+	case q.Star:
+		return formMarginals
+	case len(q.Targets) == 0:
+		return formEvidence
+	case q.TargetStates[0] >= 0 && len(q.Free) == 0:
+		return formNumber
+	}
+	return formTable
 }
 
 // QueryText renders a parsed query in canonical form:

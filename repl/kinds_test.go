@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/report"
 )
 
@@ -135,6 +137,86 @@ func TestEveryResultKind(t *testing.T) {
 	for _, k := range sealedTypes(t, "../infer", "result") {
 		if !seen[k] {
 			t.Errorf("no query in kindQueries gives a result of kind infer.%s: add one, and a case for it in every consumer", k)
+		}
+	}
+}
+
+// hypModel adds to kindsModel a variable whose states are hypotheses and
+// data about them (Mitchell's cancer test), for the queries about
+// hypotheses given data.
+const hypModel = kindsModel + `var H: {cancer, no_cancer}
+var Test: {pos, neg}
+P(H) = [0.008, 0.992]
+P(Test | H) = {
+    cancer:    [0.98, 0.02]
+    no_cancer: [0.03, 0.97]
+}
+data D = {
+    Test
+    pos
+}
+`
+
+// hypQueries holds a query of every kind about hypotheses given data.
+var hypQueries = []string{"P(H | D)", "MAP(H | D)", "ML(H | D)", "MDL(H | D)", "Gibbs(H | D)"}
+
+// TestEveryQueryKind lowers a query of every kind and hands it to every
+// consumer that switches on the kinds of query (docs/design.md): ir's
+// session and row evidence and expect statements, infer's answers and
+// plans, the root package's answers (queries about hypotheses) and
+// report's hypothesis answers. Each switch panics on a kind it does not
+// know, so a new kind of query (a type in package ir with a query method)
+// fails here until it has a query in kindQueries or hypQueries and a case
+// in every consumer.
+func TestEveryQueryKind(t *testing.T) {
+	m, err := pbl.Load("kinds.pbl", []byte(hypModel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := m.Lookup("A")
+	x, _ := m.Lookup("x")
+	seen := map[string]bool{}
+	for _, text := range append(append([]string(nil), kindQueries...), hypQueries...) {
+		q, err := pbl.ParseQuery(m, text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		kind := strings.TrimPrefix(fmt.Sprintf("%T", q), "*ir.")
+		seen[kind] = true
+		if q.Head().Text != text {
+			t.Errorf("%s: text %q", text, q.Head().Text)
+		}
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s (a %s): %v", text, kind, p)
+				}
+			}()
+			// Errors (A asked about and observed) are answers too: only
+			// a panic fails.
+			ir.WithEvidence(m, q, []ir.Obs{{Var: a.ID, State: 0}})
+			ir.WithRowRealEvidence(m, q, []ir.RealObs{{Var: x.ID, Value: 1}})
+			pbl.Load("expect.pbl", []byte(hypModel+"expect "+text+" == 0.5\n"))
+			ans, err := pbl.AnswerQuery(m, q, pbl.AnswerOptions{})
+			if err != nil {
+				t.Errorf("%s: %v", text, err)
+				return
+			}
+			var out bytes.Buffer
+			ans.Text(&out, m)
+			if err := ans.JSON(&out, m); err != nil {
+				t.Errorf("%s: %v", text, err)
+			}
+			if ir.HypOf(q) == nil {
+				if _, err := infer.ExplainQuery(m, q, infer.Options{}); err != nil {
+					t.Errorf("%s: %v", text, err)
+				}
+			}
+		}()
+	}
+	for _, k := range sealedTypes(t, "../ir", "query") {
+		if !seen[k] {
+			t.Errorf("no query in kindQueries or hypQueries lowers to an ir.%s: add one, and a case for it in every consumer", k)
 		}
 	}
 }

@@ -98,7 +98,7 @@ func fromLog(logp float64, digits int) string {
 // NaN or +Inf. The engines never return such a result: an error here is a
 // bug in pbl, never the user's.
 func Check(r infer.Result) error {
-	q := r.Head().Query
+	q := r.Head().Query.Head()
 	bad := func(what string, x float64) error {
 		return fmt.Errorf("report: %s: %s = %v is not a probability (a bug in pbl: please report it)", q.Text, what, x)
 	}
@@ -155,7 +155,7 @@ func Text(w io.Writer, m *ir.Model, r infer.Result) {
 	if err := Check(r); err != nil {
 		panic(err.Error())
 	}
-	q := r.Head().Query
+	q := r.Head().Query.Head()
 	switch r := r.(type) {
 	case *infer.Independence:
 		fmt.Fprintf(w, "%s = %t\n", q.Text, r.Independent)
@@ -367,7 +367,12 @@ func (f densityLog) MarshalJSON() ([]byte, error) {
 // has "log_partition" besides "p": ln Σ_{x ⊨ e} Π φ(x), the partition
 // function with the evidence (natural log; null when it is 0).
 func JSONValue(m *ir.Model, r infer.Result) *Object {
-	q := r.Head().Query
+	rq := r.Head().Query
+	q := rq.Head()
+	c := rq.Conds()
+	if c == nil {
+		c = &ir.Conditions{}
+	}
 	o := &Object{}
 	o.Set("query", q.Text)
 	names := func(vs []ir.VarID) []string {
@@ -386,10 +391,10 @@ func JSONValue(m *ir.Model, r infer.Result) *Object {
 	}
 	evidence := func() *Object {
 		e := &Object{}
-		for _, ob := range q.Evidence {
+		for _, ob := range c.Evidence {
 			e.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
 		}
-		for _, ob := range q.Real {
+		for _, ob := range c.Real {
 			e.Set(m.Vars[ob.Var].Name, Float(ob.Value))
 		}
 		return e
@@ -398,16 +403,16 @@ func JSONValue(m *ir.Model, r infer.Result) *Object {
 	// query has interventions or likelihood evidence.
 	setEvidence := func() {
 		o.Set("evidence", evidence())
-		if len(q.Do) > 0 {
+		if len(c.Do) > 0 {
 			d := &Object{}
-			for _, ob := range q.Do {
+			for _, ob := range c.Do {
 				d.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
 			}
 			o.Set("do", d)
 		}
-		if len(q.Soft) > 0 {
+		if len(c.Soft) > 0 {
 			l := &Object{}
-			for _, s := range q.Soft {
+			for _, s := range c.Soft {
 				ls := make([]Float, len(s.Lambda))
 				for i, x := range s.Lambda {
 					ls[i] = Float(x)
@@ -424,7 +429,7 @@ func JSONValue(m *ir.Model, r infer.Result) *Object {
 		o.Set("bits", Float(r.Bits))
 	case *infer.Density:
 		vs := &Object{}
-		for _, ob := range q.Values {
+		for _, ob := range rq.(*ir.DensityQuery).Values {
 			vs.Set(m.Vars[ob.Var].Name, Float(ob.Value))
 		}
 		o.Set("values", vs)

@@ -23,7 +23,7 @@ func TestPrintJSONError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := &ir.Query{Text: "P(X=1 | X=0)", Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{1}}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X=1 | X=0)"}, Targets: []ir.VarID{0}, TargetStates: []int{1}}
 	var out, errOut bytes.Buffer
 	c := &cli{stdout: &out, stderr: &errOut, json: true}
 	first := true

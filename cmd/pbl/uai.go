@@ -80,14 +80,15 @@ func uaiCmd(c *cli, args []string) int {
 		at = ir.Pos{File: evPath}
 	}
 
-	q := &ir.Query{Pos: at, Text: task, Evidence: ev}
+	h, cond := ir.QueryHeader{Pos: at, Text: task}, ir.Conditions{Evidence: ev}
+	var q ir.Query
 	switch task {
 	case "PR":
-		q.Kind = ir.Prob
+		q = &ir.ProbQuery{QueryHeader: h, Conditions: cond}
 	case "MAR":
-		q.Kind, q.Star = ir.Prob, true
+		q = &ir.ProbQuery{QueryHeader: h, Conditions: cond, Star: true}
 	case "MPE":
-		q.Kind = ir.MPE
+		q = &ir.MPEQuery{QueryHeader: h, Conditions: cond}
 	}
 	res, err := infer.Answer(m, q, opt)
 	var under *infer.UnderflowError

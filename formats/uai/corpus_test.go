@@ -109,7 +109,7 @@ func TestCorpusPR(t *testing.T) {
 			start := time.Now()
 			// PR is log10 of the partition function with the evidence,
 			// Z(e): Result.LogZ (P(e) is Z(e)/Z, and may underflow).
-			res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob, Evidence: ev}, infer.Options{})
+			res, err := infer.Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, infer.Options{})
 			var under *infer.UnderflowError
 			if errors.As(err, &under) {
 				res, err = &infer.Evidence{LogZ: under.LogZ}, nil
@@ -146,7 +146,7 @@ func TestCorpusMAR(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m, ev := load(t, dir, name)
 			start := time.Now()
-			res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob, Star: true, Evidence: ev}, infer.Options{})
+			res, err := infer.Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, infer.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -50,14 +50,14 @@ func TestReadLayout(t *testing.T) {
 		t.Fatalf("want a Markov network with 2 potentials, got %d", len(m.Potentials))
 	}
 	for _, eng := range []infer.Engine{infer.Enum, infer.VE} {
-		res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob}, infer.Options{Engine: eng})
+		res, err := infer.Answer(m, &ir.ProbQuery{}, infer.Options{Engine: eng})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := math.Exp(res.(*infer.Evidence).LogZ); !(math.Abs(got-51) <= 1e-12) {
 			t.Errorf("%v: Z = %g, want 51", eng, got)
 		}
-		res, err = infer.Answer(m, &ir.Query{Kind: ir.Prob, Star: true}, infer.Options{Engine: eng})
+		res, err = infer.Answer(m, &ir.ProbQuery{Star: true}, infer.Options{Engine: eng})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestReadBayes(t *testing.T) {
 	if got := m.Table(ir.VarID(2)).Factor.Vals[10]; got != 0.25 {
 		t.Errorf("P(X2=1 | X0=1, X1=1) = %g, want 0.25", got)
 	}
-	res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob, Evidence: []ir.Obs{{Var: 2, State: 0}}}, infer.Options{})
+	res, err := infer.Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 2, State: 0}}}}, infer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestReadForms(t *testing.T) {
 // TestReadNoFactors: a MARKOV file without factors is the uniform measure.
 func TestReadNoFactors(t *testing.T) {
 	m := mustRead(t, "MARKOV 2 2 3 0")
-	res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob}, infer.Options{})
+	res, err := infer.Answer(m, &ir.ProbQuery{}, infer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

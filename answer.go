@@ -66,7 +66,7 @@ func (e *TopError) Unwrap() error { return hypothesis.ErrTooLarge }
 
 // checkListing refuses to list more than MaxTop hypotheses: n have a
 // non-zero posterior, top are asked for.
-func checkListing(q *ir.Query, n, top int) error {
+func checkListing(q *hypAsk, n, top int) error {
 	if k := min(n, top); k > MaxTop {
 		e := &TopError{Query: q.Text, List: k, Top: top}
 		return &ir.Error{Pos: q.Pos, Msg: e.Error(), Err: e}
@@ -77,7 +77,7 @@ func checkListing(q *ir.Query, n, top int) error {
 // An Answer is a query's answer: the engines' result, or for a query
 // about hypotheses given data, the hypotheses'.
 type Answer struct {
-	Infer *infer.Result
+	Infer infer.Result
 	Hyp   *report.Hyp
 
 	model *ir.Model // the model answered, for the results by name (named.go)
@@ -86,18 +86,19 @@ type Answer struct {
 // Answer answers q on m: a query about hypotheses given data (q.Hyp) by
 // package hypothesis (or, when the hypotheses are a variable's states, by
 // exact inference on each row), any other by infer.Answer.
-func AnswerQuery(m *ir.Model, q *ir.Query, opt AnswerOptions) (*Answer, error) {
+func AnswerQuery(m *ir.Model, q ir.Query, opt AnswerOptions) (*Answer, error) {
 	if opt.Context != nil && opt.Infer.Cancel == nil {
 		opt.Infer.Cancel = opt.Context.Done()
 	}
-	if q.Hyp == nil {
+	hq := askOf(q)
+	if hq == nil {
 		res, err := infer.Answer(m, q, opt.Infer)
 		if err != nil {
 			return nil, err
 		}
 		return &Answer{Infer: res, model: m}, nil
 	}
-	h, err := answerHyp(m, q, opt)
+	h, err := answerHyp(m, hq, opt)
 	if err == nil {
 		err = h.Check() // never a NaN printed
 	}
@@ -105,6 +106,50 @@ func AnswerQuery(m *ir.Model, q *ir.Query, opt AnswerOptions) (*Answer, error) {
 		return nil, err
 	}
 	return &Answer{Hyp: h, model: m}, nil
+}
+
+// A hypAsk is a query about hypotheses given data as answerHyp reads it.
+type hypAsk struct {
+	orig ir.Query
+	*ir.QueryHeader
+	Hyp  *ir.HypQuery
+	Kind hypKind
+}
+
+// A hypKind is the kind of a query about hypotheses, as written.
+type hypKind string
+
+const (
+	hypProb  hypKind = "P"
+	hypMAP   hypKind = "MAP"
+	hypML    hypKind = "ML"
+	hypMDL   hypKind = "MDL"
+	hypGibbs hypKind = "Gibbs"
+)
+
+// askOf returns q as answerHyp reads it, or nil if q is not about
+// hypotheses given data: the root package's one switch on query kinds.
+func askOf(q ir.Query) *hypAsk {
+	a := &hypAsk{orig: q, QueryHeader: q.Head()}
+	switch q := q.(type) {
+	case *ir.ProbQuery:
+		a.Hyp, a.Kind = q.Hyp, hypProb
+	case *ir.MAPQuery:
+		a.Hyp, a.Kind = q.Hyp, hypMAP
+	case *ir.MLQuery:
+		a.Hyp, a.Kind = q.Hyp, hypML
+	case *ir.MDLQuery:
+		a.Hyp, a.Kind = q.Hyp, hypMDL
+	case *ir.GibbsQuery:
+		a.Hyp, a.Kind = q.Hyp, hypGibbs
+	case *ir.MPEQuery, *ir.IndepQuery, *ir.DensityQuery, *ir.EntropyQuery, *ir.MIQuery:
+	default:
+		panic(fmt.Sprintf("pbl: unknown query %T", q))
+	}
+	if a.Hyp == nil {
+		return nil
+	}
+	return a
 }
 
 // Text writes the answer for people.
@@ -124,7 +169,7 @@ func (a *Answer) JSON(w io.Writer, m *ir.Model) error {
 	return report.JSON(w, m, a.Infer)
 }
 
-func answerHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error) {
+func answerHyp(m *ir.Model, q *hypAsk, opt AnswerOptions) (*report.Hyp, error) {
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -153,7 +198,7 @@ func answerHyp(m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error)
 	if err != nil {
 		return nil, err
 	}
-	out := &report.Hyp{Query: q, Total: post.Len(), Support: post.Support()}
+	out := &report.Hyp{Query: q.orig, Total: post.Len(), Support: post.Support()}
 	for _, p := range h.Space.Params {
 		out.Names = append(out.Names, p.Name)
 	}
@@ -203,24 +248,24 @@ func hypRow(post hypPosterior, i int, values func(int) []any) report.HypRow {
 
 // chooseHyps sets out's hypotheses for q, a query about the posterior
 // post: the top listing of P(H | D), or the MAP, ML, MDL or drawn one.
-func chooseHyps(out *report.Hyp, q *ir.Query, post hypPosterior, values func(int) []any, opt AnswerOptions) error {
+func chooseHyps(out *report.Hyp, q *hypAsk, post hypPosterior, values func(int) []any, opt AnswerOptions) error {
 	row := func(i int) report.HypRow { return hypRow(post, i, values) }
 	switch q.Kind {
-	case ir.Prob:
+	case hypProb:
 		if err := checkListing(q, post.Support(), opt.Top); err != nil {
 			return err
 		}
 		for _, i := range post.Top(opt.Top) {
 			out.Hyps = append(out.Hyps, row(i))
 		}
-	case ir.MAP:
+	case hypMAP:
 		out.Hyps = []report.HypRow{row(post.MAP())}
-	case ir.ML:
+	case hypML:
 		out.Hyps = []report.HypRow{row(post.ML())}
-	case ir.MDL:
+	case hypMDL:
 		i, bh, bd := post.MDL()
 		out.Hyps, out.BitsH, out.BitsD = []report.HypRow{row(i)}, bh, bd
-	case ir.Gibbs:
+	case hypGibbs:
 		out.Hyps = []report.HypRow{row(post.Gibbs(rand.New(rand.NewPCG(opt.Seed, 0))))}
 	}
 	return nil
@@ -247,16 +292,16 @@ func spaceData(ctx context.Context, m *ir.Model, s *ir.Space, t *ir.DataTable, a
 // answerFit answers ML (or MAP, with a uniform prior the same) for a
 // space with continuous parameters, found in closed form or by gradient
 // ascent.
-func answerFit(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.Data) (*report.Hyp, error) {
+func answerFit(ctx context.Context, m *ir.Model, q *hypAsk, d *hypothesis.Data) (*report.Hyp, error) {
 	s := q.Hyp.Space
-	if q.Kind != ir.ML && !(q.Kind == ir.MAP && s.Prior == nil) {
+	if q.Kind != hypML && !(q.Kind == hypMAP && s.Prior == nil) {
 		return nil, &ir.Error{Pos: q.Pos, Msg: fmt.Sprintf("space %s has continuous parameters: pbl finds its ML hypothesis, ML(%s | %s), but lists no posterior over them (put the parameters on grids, w in -5 .. 5 by 0.01, for %s)", strconv.Quote(s.Name), ir.Quote(s.Name), q.Hyp.Data.Name, q.Kind), Err: hypothesis.ErrContinuous}
 	}
 	fit, err := hypothesis.FitML(ctx, s, m, d, nil)
 	if err != nil {
 		return nil, err
 	}
-	out := &report.Hyp{Query: q, Continuous: true, Trace: fit.CrossEntropy, NotConverged: !fit.Converged}
+	out := &report.Hyp{Query: q.orig, Continuous: true, Trace: fit.CrossEntropy, NotConverged: !fit.Converged}
 	var vs []any
 	for i, p := range s.Params {
 		out.Names = append(out.Names, p.Name)
@@ -269,7 +314,7 @@ func answerFit(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.Data
 // answerVarHyp answers a query whose hypotheses are the states of a
 // discrete variable H of the model: P(H | D) ∝ P(H) Π_rows P(row | H),
 // each row's probability given H by exact inference.
-func answerVarHyp(ctx context.Context, m *ir.Model, q *ir.Query, opt AnswerOptions) (*report.Hyp, error) {
+func answerVarHyp(ctx context.Context, m *ir.Model, q *hypAsk, opt AnswerOptions) (*report.Hyp, error) {
 	h := q.Hyp
 	v := m.Vars[h.Var]
 	rows, err := varRows(ctx, m, q, opt.RegularFilesOnly)
@@ -323,7 +368,7 @@ func answerVarHyp(ctx context.Context, m *ir.Model, q *ir.Query, opt AnswerOptio
 		}
 	}
 	post := newSmallPosterior(lp, ll)
-	out := &report.Hyp{Query: q, Names: []string{v.Name}, Total: k, Support: post.Support()}
+	out := &report.Hyp{Query: q.orig, Names: []string{v.Name}, Total: k, Support: post.Support()}
 	if post.Support() == 0 {
 		return nil, &ir.Error{Pos: q.Pos, Msg: fmt.Sprintf("the data %s is impossible under every state of %s", strconv.Quote(h.Data.Name), strconv.Quote(v.Name)), Err: infer.ErrImpossible}
 	}
@@ -337,7 +382,7 @@ func answerVarHyp(ctx context.Context, m *ir.Model, q *ir.Query, opt AnswerOptio
 // a variable, as evidence on m's variables, refusing a file that is not a
 // regular file if regularOnly, and a file with a column for the variable
 // (ir.LowerQuery refuses an inline table with one).
-func varRows(ctx context.Context, m *ir.Model, q *ir.Query, regularOnly bool) ([][]ir.Obs, error) {
+func varRows(ctx context.Context, m *ir.Model, q *hypAsk, regularOnly bool) ([][]ir.Obs, error) {
 	t, at, hyp := q.Hyp.Data, q.Pos, q.Hyp.Var
 	var rows [][]ir.Obs
 	if t.File == "" {

@@ -87,7 +87,7 @@ func TestLoadCancelStopsReading(t *testing.T) {
 }
 
 // queryOf returns the model's first query.
-func queryOf(t *testing.T, m *ir.Model) *ir.Query {
+func queryOf(t *testing.T, m *ir.Model) ir.Query {
 	t.Helper()
 	for _, s := range m.Stmts {
 		if s, ok := s.(*ir.QueryStmt); ok {

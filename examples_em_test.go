@@ -196,7 +196,7 @@ func TestAnomalyExample(t *testing.T) {
 		if anom {
 			anomalies++
 		}
-		if r.Density <= eps*(1+1e-9) {
+		if r.(*infer.Density).Density <= eps*(1+1e-9) {
 			flagged++
 			if anom {
 				caught++

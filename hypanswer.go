@@ -20,13 +20,13 @@ import (
 // G), a hypothesis (MAP, ML, MDL: every member is one; the first of S, the
 // most specific, is given), a Gibbs draw, or a new instance's
 // classification.
-func answerConcept(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.Data, opt AnswerOptions) (*report.Hyp, error) {
+func answerConcept(ctx context.Context, m *ir.Model, q *hypAsk, d *hypothesis.Data, opt AnswerOptions) (*report.Hyp, error) {
 	h := q.Hyp
 	vs, err := hypothesis.EvaluateConcept(ctx, h.Space, m, d)
 	if err != nil {
 		return nil, err
 	}
-	out := &report.Hyp{Query: q, Total: vs.Total, Support: vs.Len()}
+	out := &report.Hyp{Query: q.orig, Total: vs.Total, Support: vs.Len()}
 	for _, a := range vs.Attrs {
 		out.Names = append(out.Names, a.Name)
 	}
@@ -67,7 +67,7 @@ func answerConcept(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.
 			return nil, &ir.Error{Pos: q.Pos, Msg: fmt.Sprintf("the concept's target %s has %d states: a conjunction classifies into two", strconv.Quote(t.Name), len(t.States))}
 		}
 		p := 0.0
-		if q.Kind == ir.Gibbs {
+		if q.Kind == hypGibbs {
 			g := vs.Gibbs(rng)
 			if g.Covers(x) {
 				p = 1
@@ -77,7 +77,7 @@ func answerConcept(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.
 			p = vs.Predict(x)
 		}
 		out.P[vs.Positive], out.P[neg] = p, 1-p
-	case q.Kind == ir.Prob:
+	case q.Kind == hypProb:
 		if err := checkListing(q, vs.Len(), opt.Top); err != nil {
 			return nil, err
 		}
@@ -93,7 +93,7 @@ func answerConcept(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.
 		for _, c := range vs.G {
 			out.G = append(out.G, row(c))
 		}
-	case q.Kind == ir.Gibbs:
+	case q.Kind == hypGibbs:
 		out.Hyps = []report.HypRow{row(vs.Gibbs(rng))}
 	default:
 		// Every member of the version space is a MAP (and ML, and MDL)
@@ -108,7 +108,7 @@ func answerConcept(ctx context.Context, m *ir.Model, q *ir.Query, d *hypothesis.
 const ln2 = 0.6931471805599453
 
 // conceptInstance resolves a new instance's attribute states.
-func conceptInstance(m *ir.Model, q *ir.Query, vs *hypothesis.VersionSpace) ([]int, error) {
+func conceptInstance(m *ir.Model, q *hypAsk, vs *hypothesis.VersionSpace) ([]int, error) {
 	x := make([]int, len(vs.Attrs))
 	for k := range x {
 		x[k] = -1
@@ -237,7 +237,7 @@ func (p *smallPosterior) Gibbs(r *rand.Rand) int {
 // observation: Bayes optimal, P(target = 1 | D, x) = Σ_h P(1 | h, x) P(h |
 // D), or by a hypothesis drawn from the posterior (Gibbs; its index is
 // returned, else -1).
-func predictGrid(m *ir.Model, q *ir.Query, post *hypothesis.Posterior, opt AnswerOptions) (float64, int, error) {
+func predictGrid(m *ir.Model, q *hypAsk, post *hypothesis.Posterior, opt AnswerOptions) (float64, int, error) {
 	h := q.Hyp
 	s := h.Space
 	target := slices.Index(s.Columns, h.Target)
@@ -270,7 +270,7 @@ func predictGrid(m *ir.Model, q *ir.Query, post *hypothesis.Posterior, opt Answe
 	if err := errs.Err(); err != nil {
 		return 0, -1, err
 	}
-	if q.Kind == ir.Gibbs {
+	if q.Kind == hypGibbs {
 		i := post.Gibbs(rand.New(rand.NewPCG(opt.Seed, 0)))
 		p, err := post.PredictWith(i, target, x)
 		return p, i, err

@@ -509,7 +509,7 @@ func unwrapPathErr(err error) error {
 
 // ParseQuery parses and validates a query against m. Errors are positioned
 // in a pseudo-file named "query".
-func ParseQuery(m *ir.Model, text string) (*ir.Query, error) {
+func ParseQuery(m *ir.Model, text string) (ir.Query, error) {
 	g, err := parser.ParseQuery("query", text)
 	if err != nil {
 		return nil, err

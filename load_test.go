@@ -69,7 +69,7 @@ query P(Storm)
 	if !ok {
 		t.Fatalf("statement is a %T, want *ir.QueryStmt", m.Stmts[0])
 	}
-	if got, want := q.Query.Text, "P(Campfire | Storm=true)"; got != want {
+	if got, want := q.Query.Head().Text, "P(Campfire | Storm=true)"; got != want {
 		t.Errorf("got query %s, want %s", got, want)
 	}
 	if !strings.HasSuffix(q.Pos.File, "main.pbl") || q.Pos.Line != 5 {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -67,8 +68,8 @@ func (a *Answer) states(vars []ir.VarID, values []int) []State {
 // with state names, in the order the text output lists them; nil for any
 // other form of answer.
 func (a *Answer) Rows() []Row {
-	r := a.Infer
-	if r == nil || a.model == nil || r.Query.Kind != ir.Prob || r.Query.Form() != ir.FormTable {
+	r, ok := a.Infer.(*infer.Table)
+	if !ok || a.model == nil {
 		return nil
 	}
 	out := make([]Row, len(r.Rows))
@@ -91,23 +92,37 @@ func (a *Answer) Rows() []Row {
 // does not list, or arguments that do not fit the form of the answer are
 // errors of kind [ErrNotInAnswer].
 func (a *Answer) Prob(states ...string) (float64, error) {
-	r := a.Infer
-	if r == nil || a.model == nil {
+	if a.Infer == nil || a.model == nil {
 		return 0, fmt.Errorf("%w: an answer about hypotheses has no single probability (Hypotheses lists them with theirs)", ErrNotInAnswer)
 	}
-	q := r.Query
-	table := q.Kind == ir.Prob && q.Form() == ir.FormTable
-	if !table {
+	q := a.Infer.Head().Query.Head()
+	var p float64
+	switch r := a.Infer.(type) {
+	case *infer.Table:
+		return a.rowProb(r, states)
+	case *infer.Number:
+		p = r.P
+	case *infer.Evidence:
+		p = r.P
+	case *infer.Assignment:
+		p = r.P
+	case *infer.Marginals, *infer.Independence, *infer.Density, *infer.Bits:
 		if len(states) > 0 {
 			return 0, fmt.Errorf("%w: %s is one number; call Prob with no states", ErrNotInAnswer, q.Text)
 		}
-		switch {
-		case q.Kind == ir.Prob && (q.Form() == ir.FormNumber || q.Form() == ir.FormEvidence), q.Kind == ir.MPE, q.Kind == ir.MAP:
-			return r.P, nil
-		}
 		return 0, fmt.Errorf("%w: %s has no probability", ErrNotInAnswer, q.Text)
+	default:
+		panic(fmt.Sprintf("pbl: a result of type %T", r))
 	}
-	want, err := a.rowOf(states)
+	if len(states) > 0 {
+		return 0, fmt.Errorf("%w: %s is one number; call Prob with no states", ErrNotInAnswer, q.Text)
+	}
+	return p, nil
+}
+
+// rowProb returns the probability of the row of r that states name.
+func (a *Answer) rowProb(r *infer.Table, states []string) (float64, error) {
+	want, err := a.rowOf(r, states)
 	if err != nil {
 		return 0, err
 	}
@@ -116,13 +131,12 @@ func (a *Answer) Prob(states ...string) (float64, error) {
 			return row.P, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: no row %s in %s (its condition has probability 0)", ErrNotInAnswer, strings.Join(states, ", "), q.Text)
+	return 0, fmt.Errorf("%w: no row %s in %s (its condition has probability 0)", ErrNotInAnswer, strings.Join(states, ", "), r.Query.Head().Text)
 }
 
 // rowOf reads "Var=state" strings into the state indices of a table row:
 // the targets' then the free conditioning variables'.
-func (a *Answer) rowOf(states []string) ([]int, error) {
-	r := a.Infer
+func (a *Answer) rowOf(r *infer.Table, states []string) ([]int, error) {
 	vars := append(append([]ir.VarID(nil), r.Vars...), r.Given...)
 	row := make([]int, len(vars))
 	for i := range row {
@@ -141,7 +155,7 @@ func (a *Answer) rowOf(states []string) ([]int, error) {
 			}
 		}
 		if i < 0 {
-			return nil, fmt.Errorf("%w: %s is not a variable of the table %s", ErrNotInAnswer, name, r.Query.Text)
+			return nil, fmt.Errorf("%w: %s is not a variable of the table %s", ErrNotInAnswer, name, r.Query.Head().Text)
 		}
 		st := a.model.Vars[vars[i]].State(value)
 		if st < 0 {
@@ -154,7 +168,7 @@ func (a *Answer) rowOf(states []string) ([]int, error) {
 	}
 	for i, st := range row {
 		if st < 0 {
-			return nil, fmt.Errorf("%w: name a state of %s to choose a row of %s", ErrNotInAnswer, a.model.Vars[vars[i]].Name, r.Query.Text)
+			return nil, fmt.Errorf("%w: name a state of %s to choose a row of %s", ErrNotInAnswer, a.model.Vars[vars[i]].Name, r.Query.Head().Text)
 		}
 	}
 	return row, nil
@@ -164,8 +178,8 @@ func (a *Answer) rowOf(states []string) ([]int, error) {
 // MPE every unobserved variable in declaration order, for MAP the MAP
 // variables in the order written; nil for any other answer.
 func (a *Answer) Assignment() []State {
-	r := a.Infer
-	if r == nil || a.model == nil || (r.Query.Kind != ir.MPE && r.Query.Kind != ir.MAP) {
+	r, ok := a.Infer.(*infer.Assignment)
+	if !ok || a.model == nil {
 		return nil
 	}
 	out := make([]State, len(r.Assignment))
@@ -180,8 +194,8 @@ func (a *Answer) Assignment() []State {
 // discrete variable's posterior, in declaration order; nil for any other
 // answer.
 func (a *Answer) Marginals() []Marginal {
-	r := a.Infer
-	if r == nil || a.model == nil || r.Query.Kind != ir.Prob || r.Query.Form() != ir.FormMarginals {
+	r, ok := a.Infer.(*infer.Marginals)
+	if !ok || a.model == nil {
 		return nil
 	}
 	out := make([]Marginal, len(r.Marginals))

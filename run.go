@@ -100,19 +100,20 @@ func asError(pos ir.Pos, err error) *ir.Error {
 // value. It returns nil if the expectation holds, else an error positioned
 // at the statement that gives the query, the expected and the actual
 // values, and the difference.
-func Check(m *ir.Model, s *ir.ExpectStmt, res *infer.Result) *ir.Error {
+func Check(m *ir.Model, s *ir.ExpectStmt, res infer.Result) *ir.Error {
 	fail := func(format string, args ...any) *ir.Error {
-		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Text, s.Want.Text) + fmt.Sprintf(format, args...)}
+		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Head().Text, s.Want.Text) + fmt.Sprintf(format, args...)}
 	}
 	tol := ir.FormatFloat(s.Tol)
+	v := valueOf(res)
 	switch s.Want.Kind {
 	case ir.ExpectBool:
-		if res.Independent != s.Want.Bool {
-			return fail("got %t", res.Independent)
+		if v.truth != s.Want.Bool {
+			return fail("got %t", v.truth)
 		}
 	case ir.ExpectAssign:
-		got := make(map[ir.VarID]int, len(res.Assignment))
-		for _, o := range res.Assignment {
+		got := make(map[ir.VarID]int, len(v.assign))
+		for _, o := range v.assign {
 			got[o.Var] = o.State
 		}
 		same := len(got) == len(s.Want.Assign)
@@ -121,21 +122,15 @@ func Check(m *ir.Model, s *ir.ExpectStmt, res *infer.Result) *ir.Error {
 			same = same && ok && st == o.State
 		}
 		if !same {
-			return fail("got %s", assignText(m, res.Assignment))
+			return fail("got %s", assignText(m, v.assign))
 		}
 	case ir.ExpectNumber:
-		want, got := s.Want.Numbers[0], res.P
-		switch s.Query.Kind {
-		case ir.Density:
-			got = res.Density
-		case ir.Entropy, ir.MI:
-			got = res.Bits
-		}
+		want, got := s.Want.Numbers[0], v.number
 		if d := math.Abs(got - want); !(d <= s.Tol) {
 			return fail("got %s (difference %s, tolerance %s)", ir.FormatFloat(got), report.Num(d), tol)
 		}
 	case ir.ExpectVector:
-		got := ResultNumbers(res)
+		got := v.vector
 		if len(got) != len(s.Want.Numbers) {
 			return fail("got %s %s, expected %d", ir.Plural(len(got), "number"), vectorText(got), len(s.Want.Numbers))
 		}
@@ -153,19 +148,49 @@ func Check(m *ir.Model, s *ir.ExpectStmt, res *infer.Result) *ir.Error {
 	return nil
 }
 
+// value is what an expectation compares in a result.
+type value struct {
+	number float64   // the one number: P(x | e), P(e), an assignment's probability, a density, bits
+	vector []float64 // a table's rows or every marginal, in printed order
+	assign []ir.Obs  // an MPE or MAP assignment
+	truth  bool      // indep
+}
+
+// valueOf returns the value of res that an expectation compares: the one
+// switch on the kinds of result in this file.
+func valueOf(res infer.Result) value {
+	var v value
+	switch r := res.(type) {
+	case *infer.Number:
+		v.number = r.P
+	case *infer.Evidence:
+		v.number = r.P
+	case *infer.Assignment:
+		v.number, v.assign = r.P, r.Assignment
+	case *infer.Density:
+		v.number = r.Density
+	case *infer.Bits:
+		v.number = r.Bits
+	case *infer.Independence:
+		v.truth = r.Independent
+	case *infer.Table:
+		for _, row := range r.Rows {
+			v.vector = append(v.vector, row.P)
+		}
+	case *infer.Marginals:
+		for _, mg := range r.Marginals {
+			v.vector = append(v.vector, mg.P...)
+		}
+	default:
+		panic(fmt.Sprintf("pbl: a result of type %T", r))
+	}
+	return v
+}
+
 // ResultNumbers returns the numbers of a table or marginals result in the
 // order they are printed: the rows' probabilities, or every variable's
-// marginal in turn.
-func ResultNumbers(res *infer.Result) []float64 {
-	var xs []float64
-	for _, r := range res.Rows {
-		xs = append(xs, r.P)
-	}
-	for _, mg := range res.Marginals {
-		xs = append(xs, mg.P...)
-	}
-	return xs
-}
+// marginal in turn; nil for any other result.
+func ResultNumbers(res infer.Result) []float64 { return valueOf(res).vector }
 
 func vectorText(xs []float64) string {
 	s := make([]string, len(xs))
@@ -193,7 +218,7 @@ func CheckAnswer(m *ir.Model, s *ir.ExpectStmt, a *Answer) *ir.Error {
 	}
 	h := a.Hyp
 	fail := func(format string, args ...any) *ir.Error {
-		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Text, s.Want.Text) + fmt.Sprintf(format, args...)}
+		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Head().Text, s.Want.Text) + fmt.Sprintf(format, args...)}
 	}
 	tol := ir.FormatFloat(s.Tol)
 	switch s.Want.Kind {

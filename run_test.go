@@ -53,15 +53,15 @@ func TestCheckNaN(t *testing.T) {
 	}
 	num := m.Stmts[0].(*ir.ExpectStmt)
 	vec := m.Stmts[1].(*ir.ExpectStmt)
-	if err := pbl.Check(m, num, &infer.Result{Query: num.Query, P: math.NaN()}); err == nil {
+	if err := pbl.Check(m, num, &infer.Number{Header: infer.Header{Query: num.Query}, P: math.NaN()}); err == nil {
 		t.Error("a NaN answer passes a number expectation")
 	}
 	rows := []infer.Row{{Values: []int{0}, P: math.NaN()}, {Values: []int{1}, P: 0.5}}
-	if err := pbl.Check(m, vec, &infer.Result{Query: vec.Query, Rows: rows}); err == nil {
+	if err := pbl.Check(m, vec, &infer.Table{Header: infer.Header{Query: vec.Query}, Rows: rows}); err == nil {
 		t.Error("a NaN answer passes a vector expectation")
 	}
 	rows[0].P = 0.5
-	if err := pbl.Check(m, vec, &infer.Result{Query: vec.Query, Rows: rows}); err != nil {
+	if err := pbl.Check(m, vec, &infer.Table{Header: infer.Header{Query: vec.Query}, Rows: rows}); err != nil {
 		t.Errorf("the right answer fails: %v", err)
 	}
 }

@@ -81,8 +81,8 @@ func (o Options) maxRows() int {
 
 // Row is one row of a table answer.
 type Row struct {
-	Values      []int   // states of Result.Vars
-	GivenValues []int   // states of Result.Given, or nil if there are none
+	Values      []int   // states of Table.Vars
+	GivenValues []int   // states of Table.Given, or nil if there are none
 	P           float64 // P(Values | GivenValues, e)
 }
 
@@ -90,35 +90,6 @@ type Row struct {
 type Marginal struct {
 	Var ir.VarID
 	P   []float64 // P[s] = P(Var = s | e)
-}
-
-// Result is the answer to a query. Which fields are set depends on the
-// query's kind and form.
-type Result struct {
-	Query       *ir.Query
-	Vars        []ir.VarID // FormTable, FormNumber: the target variables
-	Given       []ir.VarID // FormTable: the free conditioning variables (q.Free), or nil
-	Rows        []Row      // FormTable: given configurations row-major (first given slowest), targets fastest
-	Omitted     int        // FormTable: rows left out because their given configuration is impossible under e
-	P           float64    // FormNumber: P(x | e); FormEvidence: P(e); MPE, MAP: P(assignment | e); always in [0, 1]
-	LogP        float64    // ln P for FormNumber, FormEvidence, MPE and MAP; finite even where P would underflow
-	LogZ        float64    // FormEvidence: ln Σ_{x ⊨ e} Π φ(x), the partition function with the evidence (for a Bayesian network, ln P(e)); finite even where it under- or overflows float64, -Inf when it is 0
-	Assignment  []ir.Obs   // MPE: every unobserved variable in VarID order; MAP: the MAP variables in query order
-	Marginals   []Marginal // FormMarginals: every unobserved discrete variable, in VarID order
-	Independent bool       // Indep
-	Density     float64    // Density: the density of the values given the conditions (0 where it underflows)
-	LogDensity  float64    // Density: its natural log, finite where the density under- or overflows; −Inf when it is 0
-	Bits        float64    // Entropy, MI: the entropy or mutual information given e, in bits (≥ 0)
-
-	// Exact reports whether the numbers are exact (to rounding): true for
-	// every built-in engine and Auto, and for a registered engine what
-	// its Exact method says.
-	Exact bool
-	// ErrEst is, when the answer is not exact and its engine estimates
-	// its error (an [ErrorEstimator]), the estimated absolute error of
-	// each number, in the order of Rows, of Marginals (each P in turn),
-	// or of P alone; nil when Exact, and when no estimate is given.
-	ErrEst []float64
 }
 
 // Answer answers q on m exactly. User errors (impossible evidence, a table
@@ -134,11 +105,17 @@ type Result struct {
 // exactly from the variables they need, by variable elimination (Auto and
 // JT fall back to it: a junction tree needs every factor) or by
 // enumerating those variables (Enum). indep needs no numbers.
-func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
+func Answer(m *ir.Model, q ir.Query, opt Options) (Result, error) {
 	if m == nil || q == nil {
 		panic("infer: Answer: nil model or query")
 	}
-	if q.Kind == ir.Indep {
+	fq := flatten(q)
+	return answerQ(m, &fq, opt)
+}
+
+// answerQ is Answer of a query as infer reads it.
+func answerQ(m *ir.Model, q *query, opt Options) (Result, error) {
+	if q.Kind == kindIndep {
 		if !m.IsBayesNet() {
 			return nil, ir.Errorf(q.Pos, "indep(...) tests d-separation in a DAG; this model is a Markov network")
 		}
@@ -146,7 +123,7 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 		if err != nil {
 			return nil, ir.Errorf(q.Pos, "%v", err)
 		}
-		return &Result{Query: q, Independent: ind, Exact: true}, nil
+		return &Independence{Header: exact(q), Independent: ind}, nil
 	}
 	r, err := answer(m, q, opt, nil)
 	if err != nil {
@@ -159,55 +136,57 @@ func Answer(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 // Answer answers q on t's model with t, as Answer with the JT engine does
 // (MAP, and joint queries whose variables share no clique, use variable
 // elimination).
-func (t *JTree) Answer(q *ir.Query, opt Options) (*Result, error) {
+func (t *JTree) Answer(q ir.Query, opt Options) (Result, error) {
 	if q == nil {
 		panic("infer: Answer: nil query")
 	}
 	opt.Engine = JT
-	r, err := answer(t.m, q, opt, t)
+	fq := flatten(q)
+	r, err := answer(t.m, &fq, opt, t)
 	if err != nil {
-		return nil, culprit(t.m, q, opt, err)
+		return nil, culprit(t.m, &fq, opt, err)
 	}
 	markExact(r, opt)
 	return r, nil
 }
 
 // answer is Answer with an optional precompiled junction tree.
-func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (*Result, error) {
+func answer(m *ir.Model, q *query, opt Options, t *JTree) (Result, error) {
 	switch {
-	case q.Kind == ir.Indep:
-		return Answer(m, q, opt)
+	case q.Kind == kindIndep:
+		return answerQ(m, q, opt)
 	case len(q.Do) > 0 || len(q.Soft) > 0:
 		return intervened(m, q, opt)
-	case q.Kind == ir.Density:
+	case q.Kind == kindDensity:
 		return density(m, q, opt)
 	case len(q.Real) > 0:
 		return withReal(m, q, opt)
 	}
 	a := getAnswerer()
 	defer putAnswerer(a)
-	a.m, a.q, a.opt, a.jt = m, q, opt, t
+	a.fq = *q
+	a.m, a.q, a.opt, a.jt = m, &a.fq, opt, t
 	if err := a.setup(); err != nil {
 		return nil, err
 	}
 	defer a.release()
 	switch q.Kind {
-	case ir.Prob:
+	case kindProb:
 		switch q.Form() {
-		case ir.FormTable:
+		case formTable:
 			return a.table()
-		case ir.FormNumber:
+		case formNumber:
 			return a.number()
-		case ir.FormEvidence:
+		case formEvidence:
 			return a.evidence()
-		case ir.FormMarginals:
+		case formMarginals:
 			return a.marginals()
 		}
-	case ir.MPE:
+	case kindMPE:
 		return a.mpe()
-	case ir.MAP:
+	case kindMAP:
 		return a.mapQuery()
-	case ir.Entropy, ir.MI:
+	case kindEntropy, kindMI:
 		return a.info()
 	}
 	return nil, ir.Errorf(q.Pos, "unsupported query %s", q.Text)
@@ -215,7 +194,8 @@ func answer(m *ir.Model, q *ir.Query, opt Options, t *JTree) (*Result, error) {
 
 type answerer struct {
 	m     *ir.Model
-	q     *ir.Query
+	q     *query
+	fq    query // what q points to when answer sets it (no allocation per query)
 	opt   Options
 	obs   []int
 	card  []int
@@ -332,11 +312,11 @@ func (a *answerer) release() {
 // needs no tree).
 func (a *answerer) useJT() bool {
 	switch {
-	case a.q.Kind == ir.MAP:
+	case a.q.Kind == kindMAP:
 		return false
-	case a.q.Kind == ir.Prob && a.q.Form() == ir.FormMarginals:
+	case a.q.Kind == kindProb && a.q.Form() == formMarginals:
 		return true
-	case a.q.Kind == ir.MPE:
+	case a.q.Kind == kindMPE:
 		// Branch and bound, whether or not a tree is compiled: the
 		// answer (a tie's assignment, the last digits) must not depend on
 		// what ran before.
@@ -407,7 +387,7 @@ func (a *answerer) validate() error {
 		if err := use(v, roleTarget); err != nil {
 			return err
 		}
-		if q.Kind == ir.Prob && i < len(q.TargetStates) && q.TargetStates[i] >= a.card[v] {
+		if q.Kind == kindProb && i < len(q.TargetStates) && q.TargetStates[i] >= a.card[v] {
 			return ir.Errorf(q.Pos, "state %d of %s is out of range", q.TargetStates[i], ir.Quote(m.Vars[v].Name))
 		}
 	}
@@ -416,7 +396,7 @@ func (a *answerer) validate() error {
 			return err
 		}
 	}
-	if q.Kind == ir.Prob && len(q.TargetStates) != len(q.Targets) {
+	if q.Kind == kindProb && len(q.TargetStates) != len(q.Targets) {
 		panic("infer: Answer: len(TargetStates) != len(Targets)")
 	}
 	// A model with variables still to be learned: refuse a query that
@@ -536,11 +516,15 @@ func (a *answerer) firstEngine() engine {
 	return &b.jt
 }
 
-// markExact sets r's Exact and ErrEst for the engine of opt.
-func markExact(r *Result, opt Options) {
+// markExact sets r's Exact and ErrorEstimate for the engine of opt: an
+// engine's [ErrorEstimator] gives one estimate, repeated for each number
+// of the result.
+func markExact(r Result, opt Options) {
+	h := r.Head()
 	kind, e, err := resolve(opt.Engine)
-	r.Exact = err != nil || kind != kindOther || e.Exact()
-	if r.Exact {
+	h.Exact = err != nil || kind != kindOther || e.Exact()
+	h.ErrorEstimate = nil
+	if h.Exact {
 		return
 	}
 	est, ok := e.(ErrorEstimator)
@@ -548,18 +532,18 @@ func markExact(r *Result, opt Options) {
 		return
 	}
 	n := 1
-	switch {
-	case r.Rows != nil:
+	switch r := r.(type) {
+	case *Table:
 		n = len(r.Rows)
-	case r.Marginals != nil:
+	case *Marginals:
 		n = 0
 		for _, mg := range r.Marginals {
 			n += len(mg.P)
 		}
 	}
-	r.ErrEst = make([]float64, n)
-	for i := range r.ErrEst {
-		r.ErrEst[i] = est.ErrEst()
+	h.ErrorEstimate = make([]float64, n)
+	for i := range h.ErrorEstimate {
+		h.ErrorEstimate[i] = est.ErrEst()
 	}
 }
 
@@ -569,7 +553,7 @@ func markExact(r *Result, opt Options) {
 // unobserved one. In a Markov network every variable is needed.
 func (a *answerer) needed() []bool {
 	q := a.q
-	if q.Kind == ir.MPE || q.Kind == ir.Prob && q.Form() == ir.FormMarginals || !a.m.IsBayesNet() {
+	if q.Kind == kindMPE || q.Kind == kindProb && q.Form() == formMarginals || !a.m.IsBayesNet() {
 		mark := make([]bool, len(a.m.Vars))
 		for v := range mark {
 			mark[v] = true
@@ -703,7 +687,7 @@ func (a *answerer) rowCount() float64 {
 // checkRows refuses a table answer of more rows than MaxRows.
 func (a *answerer) checkRows() error {
 	q := a.q
-	if q.Kind != ir.Prob || q.Form() != ir.FormTable {
+	if q.Kind != kindProb || q.Form() != formTable {
 		return nil
 	}
 	if rows, limit := a.rowCount(), a.opt.maxRows(); rows > float64(limit) {
@@ -716,7 +700,7 @@ func (a *answerer) checkRows() error {
 	return nil
 }
 
-func (a *answerer) table() (*Result, error) {
+func (a *answerer) table() (Result, error) {
 	q := a.q
 	keep := append(append(a.buf.vars[:0], q.Free...), q.Targets...)
 	a.buf.vars = keep
@@ -736,7 +720,7 @@ func (a *answerer) table() (*Result, error) {
 			fixedOff += s * f.Stride[len(q.Free)+i]
 		}
 	}
-	r := &Result{Query: q, Vars: q.Targets, Given: q.Free}
+	r := &Table{Header: exact(q), Vars: q.Targets, Given: q.Free}
 	st := grow(a.buf.st, len(keep))
 	a.buf.st = st
 	// The rows, their values and their given values in three allocations,
@@ -836,7 +820,7 @@ func appendRow(buf, s []int) ([]int, []int) {
 	return buf, buf[n:len(buf):len(buf)]
 }
 
-func (a *answerer) number() (*Result, error) {
+func (a *answerer) number() (Result, error) {
 	q := a.q
 	f, _, err := a.eng.Joint(q.Targets)
 	if err != nil {
@@ -848,7 +832,7 @@ func (a *answerer) number() (*Result, error) {
 		return nil, a.impossible()
 	}
 	x := f.Vals[f.Index(q.TargetStates)]
-	r := &Result{Query: q, Vars: q.Targets, P: prob(x / norm), LogP: min(0, math.Log(x)-math.Log(norm))}
+	r := &Number{Header: exact(q), Vars: q.Targets, P: prob(x / norm), LogP: min(0, math.Log(x)-math.Log(norm))}
 	if coarse && x < factor.MinNormal {
 		// The entry has lost digits relative to the table's largest, or
 		// is 0: ask for P(x, e) and P(e) themselves, which carry their
@@ -878,7 +862,7 @@ func (a *answerer) number() (*Result, error) {
 // forms, P(e) = 0 is an answer here, not an error. A P(e) too small for a
 // normal float64 is an error that gives ln P(e): printing 0 would claim
 // impossibility.
-func (a *answerer) evidence() (*Result, error) {
+func (a *answerer) evidence() (Result, error) {
 	ze, err := peOf(a.eng)
 	if err != nil {
 		return nil, err
@@ -887,7 +871,7 @@ func (a *answerer) evidence() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Query: a.q, LogZ: ze.Log()}
+	r := &Evidence{Header: exact(a.q), LogZ: ze.Log()}
 	if ze.M != 0 {
 		r.LogP = min(0, ze.Log()-z.Log())
 		r.P = prob(ze.Div(z))
@@ -915,7 +899,7 @@ func (a *answerer) unobserved() []ir.VarID {
 	return out
 }
 
-func (a *answerer) marginals() (*Result, error) {
+func (a *answerer) marginals() (Result, error) {
 	vs := a.unobserved()
 	if e, ok := a.eng.(*jtEngine); ok {
 		mg, pe, err := e.marginals(vs)
@@ -925,9 +909,9 @@ func (a *answerer) marginals() (*Result, error) {
 		if pe.M == 0 {
 			return nil, a.impossible()
 		}
-		return &Result{Query: a.q, Marginals: mg}, nil
+		return &Marginals{Header: exact(a.q), Marginals: mg}, nil
 	}
-	r := &Result{Query: a.q, Marginals: make([]Marginal, 0, len(vs))}
+	r := &Marginals{Header: exact(a.q), Marginals: make([]Marginal, 0, len(vs))}
 	if len(vs) == 0 {
 		if _, err := a.pe(); err != nil {
 			return nil, err

@@ -10,7 +10,8 @@ import (
 )
 
 // bruteTable answers a table query from the full joint.
-func bruteTable(m *ir.Model, q *ir.Query) (rows []Row, omitted int) {
+func bruteTable(m *ir.Model, iq ir.Query) (rows []Row, omitted int) {
+	q := flat(iq)
 	joint, card := bruteJoint(m)
 	keep := append(append([]ir.VarID(nil), q.Free...), q.Targets...)
 	kc := make([]int, len(keep))
@@ -72,9 +73,9 @@ func TestEnginesAgree(t *testing.T) {
 				}
 			}
 			queries++
-			if refErr == nil && q.Form() == ir.FormTable {
+			if refErr == nil && flat(q).Form() == formTable {
 				rows, om := bruteTable(m, q)
-				if d := sameResult(ref, &Result{Rows: rows, Omitted: om}, 1e-9); d != "" {
+				if d := sameResult(ref, &Table{Rows: rows, Omitted: om}, 1e-9); d != "" {
 					t.Fatalf("net %d query %+v: enum differs from brute force: %s", net, q, d)
 				}
 			}
@@ -96,24 +97,24 @@ func TestTwoNode(t *testing.T) {
 	pb := 0.3*0.9 + 0.7*0.2 // P(B=s0) = 0.41
 	tests := []struct {
 		name string
-		q    *ir.Query
+		q    ir.Query
 		want float64
 	}{
-		{"P(B=s0)", &ir.Query{Targets: ids(1), TargetStates: []int{0}}, pb},
-		{"P(A=s0|B=s0)", &ir.Query{Targets: ids(0), TargetStates: []int{0}, Evidence: []ir.Obs{{Var: 1, State: 0}}}, 0.27 / pb},
-		{"P(A=s1|B=s1)", &ir.Query{Targets: ids(0), TargetStates: []int{1}, Evidence: []ir.Obs{{Var: 1, State: 1}}}, 0.56 / 0.59},
-		{"P(A=s0,B=s1)", &ir.Query{Evidence: []ir.Obs{{Var: 0, State: 0}, {Var: 1, State: 1}}}, 0.03},
-		{"P()", &ir.Query{}, 1},
+		{"P(B=s0)", &ir.ProbQuery{Targets: ids(1), TargetStates: []int{0}}, pb},
+		{"P(A=s0|B=s0)", &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 1, State: 0}}}, Targets: ids(0), TargetStates: []int{0}}, 0.27 / pb},
+		{"P(A=s1|B=s1)", &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 1, State: 1}}}, Targets: ids(0), TargetStates: []int{1}}, 0.56 / 0.59},
+		{"P(A=s0,B=s1)", &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 0, State: 0}, {Var: 1, State: 1}}}}, 0.03},
+		{"P()", &ir.ProbQuery{}, 1},
 	}
 	for _, tt := range tests {
 		for i, r := range answerEach(t, m, tt.q, allEngines) {
-			if !equal(r.P, tt.want, 1e-15) {
-				t.Errorf("%s %s: got %v, want %v", tt.name, allEngines[i].name, r.P, tt.want)
+			if !equal(probOf(r), tt.want, 1e-15) {
+				t.Errorf("%s %s: got %v, want %v", tt.name, allEngines[i].name, probOf(r), tt.want)
 			}
 		}
 	}
 	// The table P(A | B): two given rows of two.
-	r, err := Answer(m, &ir.Query{Targets: ids(0), TargetStates: []int{-1}, Free: ids(1)}, Options{})
+	r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Free: ids(1)}, Targets: ids(0), TargetStates: []int{-1}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestTwoNode(t *testing.T) {
 		{[]int{0}, []int{0}, 0.27 / 0.41}, {[]int{1}, []int{0}, 0.14 / 0.41},
 		{[]int{0}, []int{1}, 0.03 / 0.59}, {[]int{1}, []int{1}, 0.56 / 0.59},
 	}
-	if d := sameResult(r, &Result{Rows: want}, 1e-15); d != "" {
+	if d := sameResult(r, &Table{Rows: want}, 1e-15); d != "" {
 		t.Errorf("P(A | B): %s", d)
 	}
 }
@@ -133,22 +134,22 @@ func TestCancer(t *testing.T) {
 		parents: [][]int{nil, {0}},
 		cpt:     [][]float64{{0.008, 0.992}, {0.98, 0.02, 0.03, 0.97}},
 	}.build(t)
-	q := &ir.Query{Targets: ids(0), TargetStates: []int{0}, Evidence: []ir.Obs{{Var: 1, State: 0}}}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 1, State: 0}}}, Targets: ids(0), TargetStates: []int{0}}
 	// 0.00784 / (0.00784 + 0.02976) = 0.2085; the book's 0.0078/(0.0078+0.0298)
 	// ≈ 0.2075 comes from rounding the numerators, and it prints .21.
 	want := 0.00784 / (0.00784 + 0.02976)
 	for i, r := range answerEach(t, m, q, allEngines) {
-		if !equal(r.P, want, 1e-15) || !equal(r.P, 0.2085, 1e-4) {
-			t.Errorf("%s: P(cancer | +) = %v, want %v", allEngines[i].name, r.P, want)
+		if !equal(r.(*Number).P, want, 1e-15) || !equal(r.(*Number).P, 0.2085, 1e-4) {
+			t.Errorf("%s: P(cancer | +) = %v, want %v", allEngines[i].name, r.(*Number).P, want)
 		}
 	}
 	// MAP(cancer | +) is ¬cancer.
-	r, err := Answer(m, &ir.Query{Kind: ir.MAP, Targets: ids(0), TargetStates: []int{-1}, Evidence: q.Evidence}, Options{})
+	r, err := Answer(m, &ir.MAPQuery{Conditions: ir.Conditions{Evidence: q.Evidence}, Targets: ids(0)}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Assignment[0].State != 1 || !equal(r.P, 1-want, 1e-15) {
-		t.Errorf("MAP(cancer | +) = %v with P %v, want state 1 with %v", r.Assignment, r.P, 1-want)
+	if r.(*Assignment).Assignment[0].State != 1 || !equal(r.(*Assignment).P, 1-want, 1e-15) {
+		t.Errorf("MAP(cancer | +) = %v with P %v, want state 1 with %v", r.(*Assignment).Assignment, r.(*Assignment).P, 1-want)
 	}
 }
 
@@ -162,12 +163,12 @@ func TestQueryErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		q    *ir.Query
+		q    ir.Query
 		want string
 	}{
-		{&ir.Query{Targets: []ir.VarID{x}, TargetStates: []int{-1}}, "real-valued"},
-		{&ir.Query{Targets: []ir.VarID{a}, TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: a, State: 0}}}, "named twice"},
-		{&ir.Query{Evidence: []ir.Obs{{Var: a, State: 2}}}, "out of range"},
+		{&ir.ProbQuery{Targets: []ir.VarID{x}, TargetStates: []int{-1}}, "real-valued"},
+		{&ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: a, State: 0}}}, Targets: []ir.VarID{a}, TargetStates: []int{-1}}, "named twice"},
+		{&ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: a, State: 2}}}}, "out of range"},
 	}
 	for _, tt := range tests {
 		_, err := Answer(m, tt.q, Options{})
@@ -176,8 +177,8 @@ func TestQueryErrors(t *testing.T) {
 		}
 	}
 	// Real variables are ignored by P(*).
-	r, err := Answer(m, &ir.Query{Star: true}, Options{})
-	if err != nil || len(r.Marginals) != 1 || r.Marginals[0].Var != a {
+	r, err := Answer(m, &ir.ProbQuery{Star: true}, Options{})
+	if err != nil || len(r.(*Marginals).Marginals) != 1 || r.(*Marginals).Marginals[0].Var != a {
 		t.Errorf("P(*) = %+v, %v", r, err)
 	}
 }
@@ -211,12 +212,12 @@ func ExampleAnswer() {
 	if err != nil {
 		panic(err)
 	}
-	q := &ir.Query{Kind: ir.Prob, Targets: []ir.VarID{c}, TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: t, State: 0}}}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: t, State: 0}}}, Targets: []ir.VarID{c}, TargetStates: []int{-1}}
 	r, err := Answer(m, q, Options{})
 	if err != nil {
 		panic(err)
 	}
-	for _, row := range r.Rows {
+	for _, row := range r.(*Table).Rows {
 		fmt.Printf("P(Cancer=%s | Test=pos) = %.4f\n", m.Vars[c].States[row.Values[0]], row.P)
 	}
 	// Output:

@@ -30,7 +30,7 @@ func TestBlameProperty(t *testing.T) {
 		perm := rng.Perm(len(card))
 		take := func() ir.VarID { v := perm[0]; perm = perm[1:]; return ir.VarID(v) }
 		target := take()
-		q := &ir.Query{Kind: ir.Prob, Text: "P(target | e)", Targets: []ir.VarID{target}, TargetStates: []int{-1}, Bar: true}
+		q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(target | e)", Bar: true}, Targets: []ir.VarID{target}, TargetStates: []int{-1}}
 		for len(perm) > 0 && rng.IntN(2) == 0 {
 			v := take()
 			q.Evidence = append(q.Evidence, ir.Obs{Var: v, State: rng.IntN(card[v])})
@@ -77,7 +77,7 @@ func TestBlameProperty(t *testing.T) {
 			if !impossible {
 				continue
 			}
-			b, ok := blame(m, q, Options{Engine: eng})
+			b, ok := blame(m, flat(q), Options{Engine: eng})
 			if !ok {
 				t.Errorf("%s: blame found nothing", name)
 				continue

@@ -24,7 +24,7 @@
 //	P(e)     = Σ_{x ⊨ e} Π φ(x)  /  Z
 //
 // for Markov networks too. The partition function with the evidence,
-// Z(e) = Σ_{x ⊨ e} Π φ(x), is asked for by name: Result.LogZ is ln Z(e)
+// Z(e) = Σ_{x ⊨ e} Π φ(x), is asked for by name: [Evidence].LogZ is ln Z(e)
 // for every P(e) answer, finite even where Z(e) over- or underflows
 // float64 (it is the UAI competition's PR, in natural log); for a Bayesian
 // network it is ln P(e). Z itself (no evidence) is computed once per query
@@ -107,7 +107,7 @@
 //     is ever silently inexact, and a normaliser is 0 only when the
 //     evidence is impossible, never because it underflowed.
 //
-// P(e) is mantissa·2^exponent, and Result.LogP = ln mantissa +
+// P(e) is mantissa·2^exponent, and [Evidence].LogP = ln mantissa +
 // exponent·ln 2 is finite whenever P(e) > 0. Conditional answers are ratios
 // of scaled entries and never underflow unless the answer itself does
 // (P(x | e) for an entry far below its table's largest is recomputed from
@@ -333,7 +333,7 @@
 // traceback takes the lowest maximising state of each variable given the
 // states already chosen, so the result is deterministic; when several joint
 // assignments tie exactly, it is not necessarily the lexicographically
-// smallest (Enum's is). Result.P is P(assignment | e).
+// smallest (Enum's is). [Assignment].P is P(assignment | e).
 //
 // # Family posteriors and EM
 //

@@ -50,8 +50,8 @@ func TestIndependentClassic(t *testing.T) {
 		if err != nil || got != tt.want {
 			t.Errorf("%s: indep(%v, %v | %v) = %v, %v; want %v", tt.name, tt.a, tt.b, tt.c, got, err, tt.want)
 		}
-		r, err := Answer(m, &ir.Query{Kind: ir.Indep, A: ids(tt.a...), B: ids(tt.b...), C: ids(tt.c...)}, Options{})
-		if err != nil || r.Independent != tt.want {
+		r, err := Answer(m, &ir.IndepQuery{A: ids(tt.a...), B: ids(tt.b...), C: ids(tt.c...)}, Options{})
+		if err != nil || r.(*Independence).Independent != tt.want {
 			t.Errorf("%s: Answer = %+v, %v", tt.name, r, err)
 		}
 	}

@@ -71,7 +71,7 @@ type Instance interface {
 // ErrorEstimator is implemented by the instances of an engine that is not
 // exact and estimates its error: ErrEst returns a bound, estimated, on the
 // absolute error of every probability Answer reads off the instance.
-// Answer copies it into Result.ErrEst, once per number of the result.
+// Answer copies it into the result's Header.ErrorEstimate, once per number of the result.
 type ErrorEstimator interface {
 	ErrEst() float64
 }

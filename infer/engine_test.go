@@ -70,7 +70,7 @@ func TestRegisterRefuses(t *testing.T) {
 // the query, before any work.
 func TestAnswerUnknownEngine(t *testing.T) {
 	m := chainModel(t, false)
-	q := &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{0}, Pos: ir.Pos{File: "q", Line: 3, Col: 1}}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q", Line: 3, Col: 1}}, Targets: ids(0), TargetStates: []int{0}}
 	_, err := Answer(m, q, Options{Engine: "bp"})
 	var ue *UnknownEngineError
 	var pe *ir.Error
@@ -80,13 +80,13 @@ func TestAnswerUnknownEngine(t *testing.T) {
 	if _, err := ExplainQuery(m, q, Options{Engine: "bp"}); !errors.As(err, &ue) {
 		t.Errorf("ExplainQuery with engine bp: %v", err)
 	}
-	ind := &ir.Query{Kind: ir.Indep, A: ids(0), B: ids(3)}
-	if r, err := Answer(m, ind, Options{}); err != nil || !r.Independent || !r.Exact {
+	ind := &ir.IndepQuery{A: ids(0), B: ids(3)}
+	if r, err := Answer(m, ind, Options{}); err != nil || !r.(*Independence).Independent || !r.Head().Exact {
 		t.Errorf("indep: %+v, %v", r, err)
 	}
 	for _, e := range []string{"", Auto, Enum, VE, JT, Search} {
 		r, err := Answer(m, q, Options{Engine: e})
-		if err != nil || !r.Exact || r.ErrEst != nil {
+		if err != nil || !r.Head().Exact || r.Head().ErrorEstimate != nil {
 			t.Errorf("engine %q: %+v, %v", e, r, err)
 		}
 	}
@@ -96,15 +96,20 @@ func TestAnswerUnknownEngine(t *testing.T) {
 // them, agrees with enumeration.
 func TestEnginesMPE(t *testing.T) {
 	m := chainModel(t, false)
-	q := &ir.Query{Kind: ir.MPE, Evidence: []ir.Obs{{Var: 2, State: 1}}}
-	want, err := Answer(m, q, Options{Engine: Enum})
+	q := &ir.MPEQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 2, State: 1}}}}
+	wr, err := Answer(m, q, Options{Engine: Enum})
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := wr.(*Assignment)
 	for _, e := range []string{Auto, VE, JT, Search} {
 		r, err := Answer(m, q, Options{Engine: e})
-		if err != nil || !slices.Equal(r.Assignment, want.Assignment) || !equal(r.P, want.P, 1e-12) {
-			t.Errorf("engine %s: %+v, %v; enumeration %v, %v", e, r, err, want.Assignment, want.P)
+		if err != nil {
+			t.Errorf("engine %s: %v", e, err)
+			continue
+		}
+		if got := r.(*Assignment); !slices.Equal(got.Assignment, want.Assignment) || !equal(got.P, want.P, 1e-12) {
+			t.Errorf("engine %s: %v, %v; enumeration %v, %v", e, got.Assignment, got.P, want.Assignment, want.P)
 		}
 	}
 }

@@ -44,7 +44,7 @@ var (
 // it.
 type UnderflowError struct {
 	LogP float64 // ln P(e), finite
-	LogZ float64 // ln Σ_{x ⊨ e} Π φ(x), the partition function with the evidence (see Result.LogZ)
+	LogZ float64 // ln Σ_{x ⊨ e} Π φ(x), the partition function with the evidence (see Evidence.LogZ)
 }
 
 func (e *UnderflowError) Error() string { return ErrUnderflow.Error() }
@@ -126,7 +126,7 @@ func at(pos ir.Pos, err error) *ir.Error {
 // = 0, where it is 0.0104). culprit names the part of the evidence that
 // blame finds impossible. The kind, ErrImpossible, is kept; err is
 // returned as it is if the parts cannot be answered.
-func culprit(m *ir.Model, q *ir.Query, opt Options, err error) error {
+func culprit(m *ir.Model, q *query, opt Options, err error) error {
 	if !errors.Is(err, ErrImpossible) || len(q.Do) == 0 && len(q.Soft) == 0 && len(q.Real) == 0 {
 		return err
 	}
@@ -182,7 +182,7 @@ type blamed struct {
 // first that is; else all the likelihood evidence with it; else the
 // real-valued evidence with the rest. It reports false if a part cannot
 // be answered.
-func blame(m *ir.Model, q *ir.Query, opt Options) (blamed, bool) {
+func blame(m *ir.Model, q *query, opt Options) (blamed, bool) {
 	md, hard := m, q.Evidence
 	if len(q.Do) > 0 {
 		if !m.IsBayesNet() {
@@ -238,7 +238,7 @@ func blame(m *ir.Model, q *ir.Query, opt Options) (blamed, bool) {
 // agree with ev over the model's partition function), −Inf when it is
 // 0, and false if it cannot be answered.
 func logWeight(m *ir.Model, pos ir.Pos, ev []ir.Obs, opt Options) (float64, bool) {
-	a := &answerer{m: m, q: &ir.Query{Pos: pos, Kind: ir.Prob, Evidence: ev, Text: evidenceText(m, ev)}, opt: opt}
+	a := &answerer{m: m, q: &query{Pos: pos, Kind: kindProb, Conditions: ir.Conditions{Evidence: ev}, Text: evidenceText(m, ev)}, opt: opt}
 	if a.setup() != nil {
 		return 0, false
 	}

@@ -24,19 +24,19 @@ func TestErrImpossibleKinds(t *testing.T) {
 	ev := []ir.Obs{{Var: 1, State: 1}}
 	const msg = "q.pbl:4:2: impossible evidence: P(X1=s1) = 0"
 	tests := []struct {
-		q    *ir.Query
+		q    ir.Query
 		want string
 	}{
-		{&ir.Query{Targets: ids(2), TargetStates: []int{-1}, Evidence: ev}, msg},
-		{&ir.Query{Targets: ids(2), TargetStates: []int{0}, Evidence: ev}, msg},
-		{&ir.Query{Targets: ids(2), TargetStates: []int{-1}, Free: ids(0), Evidence: ev}, msg},
-		{&ir.Query{Star: true, Evidence: ev}, msg},
-		{&ir.Query{Star: true, Evidence: []ir.Obs{{Var: 0, State: 1}, {Var: 1, State: 0}, {Var: 2, State: 0}}}, "q.pbl:4:2: impossible evidence: P(X0=s1, X1=s0, X2=s0) = 0"},
-		{&ir.Query{Kind: ir.MPE, Evidence: ev}, msg},
-		{&ir.Query{Kind: ir.MAP, Targets: ids(2), TargetStates: []int{-1}, Evidence: ev}, msg},
+		{&ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: ids(2), TargetStates: []int{-1}}, msg},
+		{&ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: ids(2), TargetStates: []int{0}}, msg},
+		{&ir.ProbQuery{Conditions: ir.Conditions{Free: ids(0), Evidence: ev}, Targets: ids(2), TargetStates: []int{-1}}, msg},
+		{&ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, msg},
+		{&ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 0, State: 1}, {Var: 1, State: 0}, {Var: 2, State: 0}}}, Star: true}, "q.pbl:4:2: impossible evidence: P(X0=s1, X1=s0, X2=s0) = 0"},
+		{&ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}}, msg},
+		{&ir.MAPQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: ids(2)}, msg},
 	}
 	for i, tt := range tests {
-		tt.q.Pos = pos
+		tt.q.Head().Pos = pos
 		for _, e := range everyEngine {
 			_, err := Answer(m, tt.q, e.opt)
 			var ie *ir.Error
@@ -50,21 +50,21 @@ func TestErrImpossibleKinds(t *testing.T) {
 		}
 	}
 	// P(e) = 0 asked as a query is an answer, not an error.
-	if r, err := Answer(m, &ir.Query{Evidence: ev}, Options{}); err != nil || r.P != 0 {
+	if r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, Options{}); err != nil || r.(*Evidence).P != 0 {
 		t.Errorf("P(X1=s1) = %v, %v; want 0", r, err)
 	}
 	// A table whose given configuration X0=s1... is possible only in part:
 	// P(X2 | X0) with evidence X1=s0 omits nothing; with X1=s1 given X0=s1
 	// is possible and X0=s0 is not, but P(X0=s1) = 0 makes P(e) = 0 above.
 	// Here: P(X1 | X0) with no evidence omits the rows of X0=s1.
-	r, err := Answer(m, &ir.Query{Targets: ids(1), TargetStates: []int{-1}, Free: ids(0)}, Options{})
+	r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Free: ids(0)}, Targets: ids(1), TargetStates: []int{-1}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Rows) != 2 || r.Omitted != 2 {
-		t.Errorf("P(X1 | X0): %d rows, %d omitted; want 2 and 2", len(r.Rows), r.Omitted)
+	if len(r.(*Table).Rows) != 2 || r.(*Table).Omitted != 2 {
+		t.Errorf("P(X1 | X0): %d rows, %d omitted; want 2 and 2", len(r.(*Table).Rows), r.(*Table).Omitted)
 	}
-	if _, err := Answer(m, &ir.Query{Targets: ids(5), TargetStates: []int{-1}}, Options{}); err == nil || errors.Is(err, ErrImpossible) {
+	if _, err := Answer(m, &ir.ProbQuery{Targets: ids(5), TargetStates: []int{-1}}, Options{}); err == nil || errors.Is(err, ErrImpossible) {
 		t.Errorf("a query about a missing variable gave %v", err)
 	}
 }
@@ -76,7 +76,7 @@ func TestErrUnderflowKind(t *testing.T) {
 	m := chainNet(n, 0.5).build(t)
 	ev := alternating(n)
 	for _, opt := range []Options{{Engine: VE}, jtOpt} {
-		_, err := Answer(m, &ir.Query{Evidence: ev}, opt)
+		_, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, opt)
 		if !errors.Is(err, ErrUnderflow) {
 			t.Errorf("%v: got %v, want ErrUnderflow", opt.Engine, err)
 		}
@@ -92,12 +92,12 @@ func TestTooLargeKinds(t *testing.T) {
 	// 26 independent binary roots: 2^26 assignments.
 	mw := roots(26, 0.5).build(t)
 	pos := ir.Pos{File: "q.pbl", Line: 2, Col: 1}
-	star := &ir.Query{Pos: pos, Star: true}
-	q0 := &ir.Query{Pos: pos, Targets: ids(0), TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: 10, State: 0}}}
+	star := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: pos}, Star: true}
+	q0 := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: pos}, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 10, State: 0}}}, Targets: ids(0), TargetStates: []int{-1}}
 	tests := []struct {
 		name  string
 		m     *ir.Model
-		q     *ir.Query
+		q     ir.Query
 		opt   Options
 		what  Oversize
 		size  float64
@@ -107,7 +107,7 @@ func TestTooLargeKinds(t *testing.T) {
 		{"ve table", m, q0, Options{Engine: VE, MaxTable: 100}, OversizeTable, 512, 100, 9},
 		{"jt clique", m, star, Options{Engine: JT, MaxTable: 1000}, OversizeClique, 2048, 1000, 11},
 		{"jt memory", m, star, Options{Engine: JT, MaxMemory: 10000}, OversizeMemory, -1, 10000, 11},
-		{"enum", mw, &ir.Query{Pos: pos, Targets: ids(0), TargetStates: []int{-1}}, Options{Engine: Enum}, OversizeEnum, 1 << 26, MaxEnum, 26},
+		{"enum", mw, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: pos}, Targets: ids(0), TargetStates: []int{-1}}, Options{Engine: Enum}, OversizeEnum, 1 << 26, MaxEnum, 26},
 	}
 	for _, tt := range tests {
 		_, err := Answer(tt.m, tt.q, tt.opt)

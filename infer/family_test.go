@@ -38,7 +38,7 @@ func bruteFamilies(m *ir.Model, obs []int) ([][]float64, float64) {
 // unobserved members given e, spread over the family's layout.
 func veFamily(t *testing.T, m *ir.Model, v int, obs []int) []float64 {
 	f := m.Factor(ir.VarID(v))
-	q := &ir.Query{Evidence: obsList(obs)}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Evidence: obsList(obs)}}
 	for _, w := range f.Vars {
 		if obs[w] < 0 {
 			q.Targets = append(q.Targets, w)
@@ -56,7 +56,7 @@ func veFamily(t *testing.T, m *ir.Model, v int, obs []int) []float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, row := range r.Rows {
+	for _, row := range r.(*Table).Rows {
 		for k, w := range q.Targets {
 			a[w] = row.Values[k]
 		}
@@ -182,8 +182,8 @@ func TestFamiliesVE(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pe, err := Answer(m, &ir.Query{Evidence: obsList(obs)}, Options{Engine: VE})
-		if err != nil || !equal(logPE, pe.LogP, 1e-12) {
+		pe, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: obsList(obs)}}, Options{Engine: VE})
+		if err != nil || !equal(logPE, pe.(*Evidence).LogP, 1e-12) {
 			t.Fatalf("trial %d: ln P(e) = %v, VE %v (%v)", trial, logPE, pe, err)
 		}
 		for _, v := range rng.Perm(len(dst))[:20] {
@@ -374,7 +374,7 @@ func TestJTConcurrentFamilies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := &ir.Query{Star: true, Evidence: obsList(rows[1])}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Evidence: obsList(rows[1])}, Star: true}
 	wantAns, err := jt.Answer(q, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -262,10 +262,10 @@ func cards(m *ir.Model) []int {
 
 // randomQuery returns a random Prob query on a model with the given
 // cardinalities: disjoint random targets, free given variables and evidence.
-func randomQuery(rng *rand.Rand, card []int) *ir.Query {
+func randomQuery(rng *rand.Rand, card []int) ir.Query {
 	n := len(card)
 	perm := rng.Perm(n)
-	q := &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Kind: ir.Prob}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}}}
 	ne := rng.IntN(min(3, n-1) + 1)
 	for _, v := range perm[:ne] {
 		q.Evidence = append(q.Evidence, ir.Obs{Var: ir.VarID(v), State: rng.IntN(card[v])})
@@ -433,9 +433,9 @@ var (
 
 // answerEach answers q on m under each engine, failing the test on an
 // error, and returns the results in the engines' order.
-func answerEach(t *testing.T, m *ir.Model, q *ir.Query, engines []testEngine) []*Result {
+func answerEach(t *testing.T, m *ir.Model, q ir.Query, engines []testEngine) []Result {
 	t.Helper()
-	rs := make([]*Result, len(engines))
+	rs := make([]Result, len(engines))
 	for i, e := range engines {
 		r, err := Answer(m, q, e.opt)
 		if err != nil {
@@ -450,7 +450,7 @@ func answerEach(t *testing.T, m *ir.Model, q *ir.Query, engines []testEngine) []
 // fails unless they agree to 1e-12 (see sameAnswer), errors included. MPE
 // assignments are compared by probability, since ties may pick different
 // assignments. It returns enumeration's answer.
-func compareEngines(t *testing.T, m *ir.Model, q *ir.Query, what string, engines ...testEngine) (*Result, error) {
+func compareEngines(t *testing.T, m *ir.Model, q ir.Query, what string, engines ...testEngine) (Result, error) {
 	t.Helper()
 	ref, refErr := Answer(m, q, Options{Engine: Enum})
 	for _, e := range engines {
@@ -465,7 +465,7 @@ func compareEngines(t *testing.T, m *ir.Model, q *ir.Query, what string, engines
 // agree answers q on m under a and b and fails the test on an error or
 // unless the answers agree to 1e-12 (see sameAnswer); what begins the
 // message. It returns a's answer.
-func agree(t *testing.T, m *ir.Model, q *ir.Query, a, b Options, what string) *Result {
+func agree(t *testing.T, m *ir.Model, q ir.Query, a, b Options, what string) Result {
 	t.Helper()
 	ra, errA := Answer(m, q, a)
 	rb, errB := Answer(m, q, b)
@@ -482,15 +482,17 @@ func agree(t *testing.T, m *ir.Model, q *ir.Query, a, b Options, what string) *R
 // and returns a description of the first difference, or "": the errors
 // must have the same message, and the results agree to tol (sameResult)
 // and in LogP.
-func sameAnswer(a *Result, errA error, b *Result, errB error, tol float64) string {
+func sameAnswer(a Result, errA error, b Result, errB error, tol float64) string {
 	if d := sameError(errA, errB); d != "" || errA != nil {
 		return d
 	}
 	if d := sameResult(a, b, tol); d != "" {
 		return d
 	}
-	if !equal(a.LogP, b.LogP, tol) {
-		return fmt.Sprintf("LogP %v vs %v", a.LogP, b.LogP)
+	_, la, _ := resultParts(a)
+	_, lb, _ := resultParts(b)
+	if !equal(la, lb, tol) {
+		return fmt.Sprintf("LogP %v vs %v", la, lb)
 	}
 	return ""
 }
@@ -505,31 +507,20 @@ func sameError(a, b error) string {
 }
 
 // sameResult compares two results to tol and returns a description of the
-// first difference, or "".
-func sameResult(a, b *Result, tol float64) string {
-	if len(a.Rows) != len(b.Rows) || a.Omitted != b.Omitted {
-		return fmt.Sprintf("%d rows (%d omitted) vs %d rows (%d omitted)", len(a.Rows), a.Omitted, len(b.Rows), b.Omitted)
+// first difference, or "": their kinds, their structure (a table's rows
+// and omitted rows, the marginals' variables) and their probabilities.
+func sameResult(a, b Result, tol float64) string {
+	if fmt.Sprintf("%T", a) != fmt.Sprintf("%T", b) {
+		return fmt.Sprintf("a %T vs a %T", a, b)
 	}
-	for i := range a.Rows {
-		x, y := a.Rows[i], b.Rows[i]
-		if fmt.Sprint(x.Values, x.GivenValues) != fmt.Sprint(y.Values, y.GivenValues) || !equal(x.P, y.P, tol) {
-			return fmt.Sprintf("row %d: %v vs %v", i, x, y)
-		}
+	pa, _, sa := resultParts(a)
+	pb, _, sb := resultParts(b)
+	if fmt.Sprint(sa...) != fmt.Sprint(sb...) || len(pa) != len(pb) {
+		return fmt.Sprintf("%v (%d numbers) vs %v (%d numbers)", sa, len(pa), sb, len(pb))
 	}
-	if !equal(a.P, b.P, tol) {
-		return fmt.Sprintf("P %v vs %v", a.P, b.P)
-	}
-	if len(a.Marginals) != len(b.Marginals) {
-		return "marginal count"
-	}
-	for i := range a.Marginals {
-		if a.Marginals[i].Var != b.Marginals[i].Var {
-			return "marginal var"
-		}
-		for s := range a.Marginals[i].P {
-			if !equal(a.Marginals[i].P[s], b.Marginals[i].P[s], tol) {
-				return fmt.Sprintf("marginal of %d: %v vs %v", a.Marginals[i].Var, a.Marginals[i].P, b.Marginals[i].P)
-			}
+	for i := range pa {
+		if !equal(pa[i], pb[i], tol) {
+			return fmt.Sprintf("number %d: %v vs %v", i, pa[i], pb[i])
 		}
 	}
 	return ""
@@ -537,7 +528,7 @@ func sameResult(a, b *Result, tol float64) string {
 
 // sameResultRel is sameResult with a relative tolerance on every number
 // (LogP included), failing on NaN.
-func sameResultRel(a, b *Result, tol float64) string {
+func sameResultRel(a, b Result, tol float64) string {
 	xa, sa := resultNumbers(a)
 	xb, sb := resultNumbers(b)
 	if sa != sb || len(xa) != len(xb) {
@@ -551,18 +542,66 @@ func sameResultRel(a, b *Result, tol float64) string {
 	return ""
 }
 
-// resultNumbers returns every number of r, and a description of the rest.
-func resultNumbers(r *Result) ([]float64, string) {
-	xs := []float64{r.P, r.LogP}
-	var rest []any
-	for _, row := range r.Rows {
-		xs = append(xs, row.P)
-		rest = append(rest, row.Values, row.GivenValues)
+// resultNumbers returns every number of r (its probabilities and LogP), and
+// a description of the rest.
+func resultNumbers(r Result) ([]float64, string) {
+	ps, logp, rest := resultParts(r)
+	switch r := r.(type) {
+	case *Assignment:
+		rest = append(rest, r.Assignment)
+	case *Independence:
+		rest = append(rest, r.Independent)
 	}
-	for _, mg := range r.Marginals {
-		xs = append(xs, mg.P...)
-		rest = append(rest, mg.Var)
+	return append([]float64{logp}, ps...), fmt.Sprintf("%T %v", r, rest)
+}
+
+// resultParts returns r's probabilities (a table's rows, the marginals'
+// states, or its one probability), its LogP (0 if it has none), and its
+// structure: a table's rows' states and omitted rows, the marginals'
+// variables.
+func resultParts(r Result) (ps []float64, logp float64, shape []any) {
+	switch r := r.(type) {
+	case *Table:
+		for _, row := range r.Rows {
+			ps = append(ps, row.P)
+			shape = append(shape, row.Values, row.GivenValues)
+		}
+		shape = append(shape, r.Omitted)
+	case *Number:
+		ps, logp = []float64{r.P}, r.LogP
+	case *Evidence:
+		ps, logp = []float64{r.P}, r.LogP
+	case *Assignment:
+		ps, logp = []float64{r.P}, r.LogP
+	case *Marginals:
+		for _, mg := range r.Marginals {
+			ps = append(ps, mg.P...)
+			shape = append(shape, mg.Var)
+		}
+	case *Independence, *Density, *Bits:
+	default:
+		panic(fmt.Sprintf("resultParts: %T", r))
 	}
-	rest = append(rest, r.Omitted, r.Assignment, r.Independent)
-	return xs, fmt.Sprint(rest...)
+	return ps, logp, shape
+}
+
+// probOf returns the probability of a result that is one number: P(x | e),
+// P(e), or an MPE or MAP assignment's.
+func probOf(r Result) float64 {
+	switch r := r.(type) {
+	case *Number:
+		return r.P
+	case *Evidence:
+		return r.P
+	case *Assignment:
+		return r.P
+	}
+	panic(fmt.Sprintf("probOf: a %T", r))
+}
+
+// flat returns q as infer reads it, for tests that look into a query of
+// any kind.
+func flat(q ir.Query) *query {
+	f := flatten(q)
+	return &f
 }

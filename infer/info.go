@@ -30,14 +30,14 @@ import (
 
 // info answers entropy(X | e) and MI(A, B | e) from the joint posterior of
 // the query's variables (A then B for MI).
-func (a *answerer) info() (*Result, error) {
+func (a *answerer) info() (Result, error) {
 	q := a.q
 	p, err := a.posterior(q.Targets)
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Query: q, Vars: q.Targets}
-	if q.Kind == ir.Entropy {
+	r := &Bits{Header: exact(q)}
+	if q.Kind == kindEntropy {
 		r.Bits = Entropy(p)
 		return r, nil
 	}
@@ -56,7 +56,7 @@ func (a *answerer) info() (*Result, error) {
 // whether it is d-connected to the group a given the query's evidence,
 // discrete and real: a variable that is not carries I(A; V | e) = 0
 // exactly. It returns nil for a Markov network, or VarIDs outside m.
-func dconnectedGiven(m *ir.Model, a []ir.VarID, q *ir.Query) []bool {
+func dconnectedGiven(m *ir.Model, a []ir.VarID, q *query) []bool {
 	if !m.IsBayesNet() {
 		return nil
 	}
@@ -137,8 +137,13 @@ type VOIResult struct {
 // elimination answers instead, as for [Answer]. Errors, at q.Pos: a
 // candidate that is the target, observed or real-valued, impossible
 // evidence, and a tree over the limits of opt.
-func VOI(m *ir.Model, q *ir.Query, candidates []ir.VarID, opt Options) (*VOIResult, error) {
-	if m == nil || q == nil || q.Kind != ir.Entropy || len(q.Targets) != 1 {
+func VOI(m *ir.Model, iq ir.Query, candidates []ir.VarID, opt Options) (*VOIResult, error) {
+	if m == nil || iq == nil {
+		panic("infer: VOI: want a model and a query entropy(X | e)")
+	}
+	fq := flatten(iq)
+	q := &fq
+	if q.Kind != kindEntropy || len(q.Targets) != 1 {
 		panic("infer: VOI: want a model and a query entropy(X | e)")
 	}
 	x := q.Targets[0]

@@ -69,16 +69,11 @@ func refMI(p []float64, na, nb int) float64 {
 
 // infoQuery builds entropy(targets | ev), or MI(a, b | ev) when b is not
 // nil.
-func infoQuery(a, b []ir.VarID, ev []ir.Obs) *ir.Query {
-	q := &ir.Query{Kind: ir.Entropy, Evidence: ev, Text: "entropy"}
+func infoQuery(a, b []ir.VarID, ev []ir.Obs) ir.Query {
 	if b != nil {
-		q.Kind, q.Text, q.A, q.B = ir.MI, "MI", a, b
+		return &ir.MIQuery{QueryHeader: ir.QueryHeader{Text: "MI"}, Conditions: ir.Conditions{Evidence: ev}, A: a, B: b}
 	}
-	q.Targets = slices.Concat(a, b)
-	for range q.Targets {
-		q.TargetStates = append(q.TargetStates, -1)
-	}
-	return q
+	return &ir.EntropyQuery{QueryHeader: ir.QueryHeader{Text: "entropy"}, Conditions: ir.Conditions{Evidence: ev}, Vars: a}
 }
 
 func TestInfoRandom(t *testing.T) {
@@ -105,23 +100,23 @@ func TestInfoRandom(t *testing.T) {
 				nA /= card[v]
 			}
 			for _, eng := range []string{Enum, VE, JT} {
-				for _, q := range []*ir.Query{infoQuery(slices.Concat(a, b), nil, ev), infoQuery(a, b, ev)} {
+				for _, q := range []ir.Query{infoQuery(slices.Concat(a, b), nil, ev), infoQuery(a, b, ev)} {
 					r, err := Answer(m, q, Options{Engine: eng})
 					if p == nil {
 						if !isImpossible(err) {
-							t.Fatalf("net %d %v %s: impossible evidence %v: got %v, %v", net, eng, q.Kind, ev, r, err)
+							t.Fatalf("net %d %v %s: impossible evidence %v: got %v, %v", net, eng, q.Head().Text, ev, r, err)
 						}
 						continue
 					}
 					if err != nil {
-						t.Fatalf("net %d %v %s: %v", net, eng, q.Kind, err)
+						t.Fatalf("net %d %v %s: %v", net, eng, q.Head().Text, err)
 					}
 					want := refEntropy(p)
-					if q.Kind == ir.MI {
+					if flat(q).Kind == kindMI {
 						want = refMI(p, nA, len(p)/nA)
 					}
-					if d := math.Abs(r.Bits - want); !(d <= 1e-12) || !(r.Bits >= 0) {
-						t.Errorf("net %d %v %s(%v, %v | %v) = %.17g, want %.17g", net, eng, q.Kind, a, b, ev, r.Bits, want)
+					if d := math.Abs(r.(*Bits).Bits - want); !(d <= 1e-12) || !(r.(*Bits).Bits >= 0) {
+						t.Errorf("net %d %v %s(%v, %v | %v) = %.17g, want %.17g", net, eng, q.Head().Text, a, b, ev, r.(*Bits).Bits, want)
 					}
 					checked++
 				}
@@ -294,17 +289,17 @@ func TestInfoCorpus(t *testing.T) {
 				}
 				checked++
 				na := len(m.Vars[a[0]].States)
-				for _, q := range []*ir.Query{infoQuery(slices.Concat(a, b), nil, ev), infoQuery(a, b, ev)} {
+				for _, q := range []ir.Query{infoQuery(slices.Concat(a, b), nil, ev), infoQuery(a, b, ev)} {
 					r, err := Answer(m, q, Options{})
 					if err != nil {
 						t.Fatal(err)
 					}
 					want := refEntropy(p)
-					if q.Kind == ir.MI {
+					if flat(q).Kind == kindMI {
 						want = refMI(p, na, len(p)/na)
 					}
-					if d := math.Abs(r.Bits - want); !(d <= 2e-6) {
-						t.Errorf("%s(%s, %s | %v) = %.17g, want %.17g", q.Kind, m.Vars[a[0]].Name, m.Vars[b[0]].Name, ev, r.Bits, want)
+					if d := math.Abs(r.(*Bits).Bits - want); !(d <= 2e-6) {
+						t.Errorf("%s(%s, %s | %v) = %.17g, want %.17g", q.Head().Text, m.Vars[a[0]].Name, m.Vars[b[0]].Name, ev, r.(*Bits).Bits, want)
 					}
 				}
 			}
@@ -324,7 +319,7 @@ func TestInfoCorpus(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					return r.Bits
+					return r.(*Bits).Bits
 				})
 			}
 		})
@@ -384,8 +379,8 @@ func TestInfoDSeparatedZero(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Bits != 0 {
-				t.Errorf("net %d: MI(%d, %d) = %g bits, d-separated: want 0", net, x, g.Var, r.Bits)
+			if r.(*Bits).Bits != 0 {
+				t.Errorf("net %d: MI(%d, %d) = %g bits, d-separated: want 0", net, x, g.Var, r.(*Bits).Bits)
 			}
 		}
 	}

@@ -33,7 +33,7 @@ import (
 
 // intervened answers q, which has interventions or likelihood evidence,
 // on m.
-func intervened(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
+func intervened(m *ir.Model, q *query, opt Options) (Result, error) {
 	m2, q2 := m, *q
 	q2.Do, q2.Soft = nil, nil
 	if len(q.Do) > 0 {
@@ -63,21 +63,21 @@ func intervened(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Query = q
+	r.Head().Query = q.orig
 	if len(q.Soft) == 0 {
 		return r, nil
 	}
-	switch {
-	case q.Kind == ir.Prob && q.Form() == ir.FormEvidence:
+	switch r := r.(type) {
+	case *Evidence:
 		// Σ_{x ⊨ e} P(x) λ(x): the partition function of m2 with the
 		// evidence, over m's own (1 for a Bayesian network).
 		logZ := 0.0
 		if !m.IsBayesNet() {
-			r0, err := answer(m, &ir.Query{Pos: q.Pos, Kind: ir.Prob, Text: "P()"}, opt, nil)
+			z, err := partitionOf(m, q.Pos, opt)
 			if err != nil {
 				return nil, err
 			}
-			logZ = r0.LogZ
+			logZ = z
 		}
 		lp := min(0, r.LogZ-logZ)
 		r.LogP, r.P = lp, prob(math.Exp(lp))
@@ -85,15 +85,27 @@ func intervened(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 			return nil, &ir.Error{Pos: q.Pos, Err: &UnderflowError{LogP: r.LogP, LogZ: r.LogZ},
 				Msg: fmt.Sprintf("%s = exp(%s) underflows float64 (the evidence is possible, but less likely than 2.2e-308)", q.Text, ir.FormatFloat(r.LogP))}
 		}
-	case q.Kind == ir.Density && len(q2.Real) == 0 && len(q2.Evidence) == 0:
+	case *Density:
+		if len(q2.Real) > 0 || len(q2.Evidence) > 0 {
+			break
+		}
 		// density(values | X~λ): the density answered is of the values
 		// and the findings; divide by Σ_x P(x) λ(x).
-		r0, err := answer(m2, &ir.Query{Pos: q.Pos, Kind: ir.Prob, Text: "P()"}, opt, nil)
+		z, err := partitionOf(m2, q.Pos, opt)
 		if err != nil {
 			return nil, err
 		}
-		r.LogDensity -= r0.LogZ
+		r.LogDensity -= z
 		r.Density = math.Exp(r.LogDensity)
 	}
 	return r, nil
+}
+
+// partitionOf returns ln Z of m, the answer to P() (ln Σ_x Π φ(x)).
+func partitionOf(m *ir.Model, at ir.Pos, opt Options) (float64, error) {
+	r, err := answer(m, &query{Pos: at, Kind: kindProb, Text: "P()"}, opt, nil)
+	if err != nil {
+		return 0, err
+	}
+	return r.(*Evidence).LogZ, nil
 }

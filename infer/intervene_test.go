@@ -57,8 +57,8 @@ func bruteDo(m *ir.Model, do []ir.Obs, soft []ir.SoftObs) (joint []float64, card
 // card: one target variable (its table, or one state), up to two hard
 // observations, one or two interventions and up to two likelihoods, on
 // distinct variables; with atMostOne, every likelihood is at most 1.
-func randomIntervention(rng *rand.Rand, card []int, atMostOne bool) *ir.Query {
-	q := &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Kind: ir.Prob, Text: "P(...)"}
+func randomIntervention(rng *rand.Rand, card []int, atMostOne bool) *ir.ProbQuery {
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Text: "P(...)"}}
 	perm := rng.Perm(len(card))
 	t := perm[0]
 	q.Targets = []ir.VarID{ir.VarID(t)}
@@ -121,12 +121,12 @@ func TestInterventionBrute(t *testing.T) {
 				t.Fatalf("%s, %s: %v", what, e.name, err)
 			}
 			if s := q.TargetStates[0]; s >= 0 {
-				if want := py[s] / total; !equal(r.P, want, 1e-12) {
-					t.Fatalf("%s, %s: P = %v, want %v", what, e.name, r.P, want)
+				if want := py[s] / total; !equal(r.(*Number).P, want, 1e-12) {
+					t.Fatalf("%s, %s: P = %v, want %v", what, e.name, r.(*Number).P, want)
 				}
 				continue
 			}
-			for _, row := range r.Rows {
+			for _, row := range r.(*Table).Rows {
 				if want := py[row.Values[0]] / total; !equal(row.P, want, 1e-12) {
 					t.Fatalf("%s, %s: row %v: %v, want %v", what, e.name, row.Values, row.P, want)
 				}
@@ -154,8 +154,8 @@ func TestInterventionBrute(t *testing.T) {
 			if err != nil {
 				t.Fatalf("P(e) %s, %s: %v", what, e.name, err)
 			}
-			if !equal(r.P, want, 1e-12) || !(r.P <= 1) {
-				t.Fatalf("P(e) %s, %s: %v, want %v", what, e.name, r.P, want)
+			if !equal(r.(*Evidence).P, want, 1e-12) || !(r.(*Evidence).P <= 1) {
+				t.Fatalf("P(e) %s, %s: %v, want %v", what, e.name, r.(*Evidence).P, want)
 			}
 		}
 
@@ -163,8 +163,7 @@ func TestInterventionBrute(t *testing.T) {
 		if want == 0 {
 			continue
 		}
-		mpe := pe
-		mpe.Kind = ir.MPE
+		mpe := ir.MPEQuery{QueryHeader: pe.QueryHeader, Conditions: pe.Conditions}
 		best := 0.0
 		for _, p := range jointGiven(joint, card, mpe.Evidence) {
 			best = max(best, p)
@@ -174,10 +173,10 @@ func TestInterventionBrute(t *testing.T) {
 			if err != nil {
 				t.Fatalf("MPE %s, %s: %v", what, e.name, err)
 			}
-			if !equal(r.P, best/want, 1e-12) {
-				t.Fatalf("MPE %s, %s: %v, want %v", what, e.name, r.P, best/want)
+			if !equal(r.(*Assignment).P, best/want, 1e-12) {
+				t.Fatalf("MPE %s, %s: %v, want %v", what, e.name, r.(*Assignment).P, best/want)
 			}
-			for _, o := range r.Assignment {
+			for _, o := range r.(*Assignment).Assignment {
 				if slices.ContainsFunc(mpe.Do, func(d ir.Obs) bool { return d.Var == o.Var }) {
 					t.Fatalf("MPE %s, %s: the intervened-on %d is in the assignment", what, e.name, o.Var)
 				}
@@ -214,14 +213,14 @@ func TestLikelihoodMarkov(t *testing.T) {
 			if err != nil {
 				t.Fatalf("trial %d, %s: %v", trial, e.name, err)
 			}
-			if !equal(r.P, want/zsum, 1e-12) {
-				t.Fatalf("trial %d, %s: P(e) = %v, want %v", trial, e.name, r.P, want/zsum)
+			if !equal(r.(*Evidence).P, want/zsum, 1e-12) {
+				t.Fatalf("trial %d, %s: P(e) = %v, want %v", trial, e.name, r.(*Evidence).P, want/zsum)
 			}
 		}
 		compareEngines(t, m, q, "markov", everyEngine...)
 	}
 	m := randomMarkov(t, rng, 3)
-	q := &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Do: []ir.Obs{{Var: 1, State: 0}}}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Do: []ir.Obs{{Var: 1, State: 0}}}, Targets: ids(0), TargetStates: []int{-1}}
 	if _, err := Answer(m, q, Options{}); err == nil {
 		t.Fatal("do(...) on a Markov network answered")
 	}
@@ -295,7 +294,7 @@ func TestInterventionCorpus(t *testing.T) {
 				q.TargetStates[0] = -1
 				r, err := Answer(m, q, Options{})
 				m2, ev, _ := rebuilt(t, m, q.Do, q.Soft)
-				ref := &ir.Query{Pos: q.Pos, Kind: ir.Prob, Targets: q.Targets, TargetStates: q.TargetStates, Evidence: append(slices.Clone(q.Evidence), ev...)}
+				ref := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: q.Pos}, Conditions: ir.Conditions{Evidence: append(slices.Clone(q.Evidence), ev...)}, Targets: q.Targets, TargetStates: q.TargetStates}
 				want, werr := Answer(m2, ref, Options{Engine: VE})
 				if (err == nil) != (werr == nil) {
 					t.Fatalf("trial %d: %v vs reference %v", trial, err, werr)
@@ -304,9 +303,9 @@ func TestInterventionCorpus(t *testing.T) {
 					continue
 				}
 				compared++
-				for i, row := range r.Rows {
-					if !equal(row.P, want.Rows[i].P, 2e-6) {
-						t.Fatalf("trial %d %+v: row %d: %v, reference %v", trial, q, i, row.P, want.Rows[i].P)
+				for i, row := range r.(*Table).Rows {
+					if !equal(row.P, want.(*Table).Rows[i].P, 2e-6) {
+						t.Fatalf("trial %d %+v: row %d: %v, reference %v", trial, q, i, row.P, want.(*Table).Rows[i].P)
 					}
 				}
 				if name == "asia" {
@@ -318,7 +317,7 @@ func TestInterventionCorpus(t *testing.T) {
 						py[a[y]] += p
 						total += p
 					}
-					for _, row := range r.Rows {
+					for _, row := range r.(*Table).Rows {
 						if w := py[row.Values[0]] / total; !equal(row.P, w, 1e-12) {
 							t.Fatalf("trial %d: brute force %v, got %v", trial, w, row.P)
 						}
@@ -336,8 +335,8 @@ func TestInterventionCorpus(t *testing.T) {
 					if err != nil || werr != nil {
 						t.Fatalf("P(e) trial %d: %v, %v", trial, err, werr)
 					}
-					if !equal(r.P, want.P*scale, 2e-6) {
-						t.Fatalf("P(e) trial %d: %v, reference %v", trial, r.P, want.P*scale)
+					if !equal(r.(*Evidence).P, want.(*Evidence).P*scale, 2e-6) {
+						t.Fatalf("P(e) trial %d: %v, reference %v", trial, r.(*Evidence).P, want.(*Evidence).P*scale)
 					}
 				}
 			}
@@ -351,7 +350,7 @@ func TestInterventionCorpus(t *testing.T) {
 func TestInterventionKeepsModel(t *testing.T) {
 	s := chainNet(4, 0.9)
 	m := s.buildPartial(t, []bool{false, true, false, false})
-	q := &ir.Query{Kind: ir.Prob, Targets: ids(3), TargetStates: []int{-1}, Do: []ir.Obs{{Var: 1, State: 0}}}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Do: []ir.Obs{{Var: 1, State: 0}}}, Targets: ids(3), TargetStates: []int{-1}}
 	before := m.Factor(2).Vals[0]
 	r, err := Answer(m, q, Options{})
 	if err != nil {
@@ -363,8 +362,8 @@ func TestInterventionKeepsModel(t *testing.T) {
 	// X1 = s0 for sure: P(X3) is the chain's two steps from s0.
 	f2, f3 := m.Factor(2).Vals, m.Factor(3).Vals
 	want := f2[0]*f3[0] + f2[1]*f3[2]
-	if !equal(r.Rows[0].P, want, 1e-12) || math.IsNaN(r.Rows[0].P) {
-		t.Fatalf("P(X3=s0 | do(X1=s0)) = %v, want %v", r.Rows[0].P, want)
+	if !equal(r.(*Table).Rows[0].P, want, 1e-12) || math.IsNaN(r.(*Table).Rows[0].P) {
+		t.Fatalf("P(X3=s0 | do(X1=s0)) = %v, want %v", r.(*Table).Rows[0].P, want)
 	}
 	// Likelihoods make a product of potentials, which needs every table.
 	m = s.buildPartial(t, []bool{false, false, true, false})

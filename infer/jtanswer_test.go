@@ -13,21 +13,21 @@ import (
 // jtAnswerQueries returns, for each of k possible evidence sets of three
 // observed variables on m, the queries P(* | e), P(X | e), P(X = x | e) and
 // P(e), X an unobserved variable, each kind in a list of its own.
-func jtAnswerQueries(t testing.TB, m *ir.Model, rng *rand.Rand, k int) map[string][]*ir.Query {
-	qs := map[string][]*ir.Query{}
+func jtAnswerQueries(t testing.TB, m *ir.Model, rng *rand.Rand, k int) map[string][]ir.Query {
+	qs := map[string][]ir.Query{}
 	for len(qs["P(e)"]) < k {
 		ev := randomStates(rng, cards(m), 3)
-		if _, err := Answer(m, &ir.Query{Star: true, Evidence: ev}, Options{Engine: VE}); err != nil {
+		if _, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, Options{Engine: VE}); err != nil {
 			continue // impossible evidence: an error, which allocates
 		}
 		x := ir.VarID(rng.IntN(len(m.Vars)))
 		for slices.ContainsFunc(ev, func(o ir.Obs) bool { return o.Var == x }) {
 			x = ir.VarID(rng.IntN(len(m.Vars)))
 		}
-		qs["P(*|e)"] = append(qs["P(*|e)"], &ir.Query{Star: true, Evidence: ev})
-		qs["P(X|e)"] = append(qs["P(X|e)"], &ir.Query{Targets: []ir.VarID{x}, TargetStates: []int{-1}, Evidence: ev})
-		qs["P(X=x|e)"] = append(qs["P(X=x|e)"], &ir.Query{Targets: []ir.VarID{x}, TargetStates: []int{1}, Evidence: ev})
-		qs["P(e)"] = append(qs["P(e)"], &ir.Query{Evidence: ev})
+		qs["P(*|e)"] = append(qs["P(*|e)"], &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true})
+		qs["P(X|e)"] = append(qs["P(X|e)"], &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{x}, TargetStates: []int{-1}})
+		qs["P(X=x|e)"] = append(qs["P(X=x|e)"], &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{x}, TargetStates: []int{1}})
+		qs["P(e)"] = append(qs["P(e)"], &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}})
 	}
 	return qs
 }
@@ -60,12 +60,12 @@ func TestJTAnswerAllocs(t *testing.T) {
 		qs := jtAnswerQueries(t, m, rng, 6)
 		ways := []struct {
 			name string
-			ask  func(q *ir.Query) (*Result, error)
+			ask  func(q ir.Query) (Result, error)
 			only string // the one kind of query asked this way, or ""
 		}{
-			{"JTree.Answer", func(q *ir.Query) (*Result, error) { return jt.Answer(q, Options{}) }, ""},
-			{"Answer JT", func(q *ir.Query) (*Result, error) { return Answer(m, q, Options{Engine: JT}) }, ""},
-			{"Answer Auto", func(q *ir.Query) (*Result, error) { return Answer(m, q, Options{}) }, "P(*|e)"},
+			{"JTree.Answer", func(q ir.Query) (Result, error) { return jt.Answer(q, Options{}) }, ""},
+			{"Answer JT", func(q ir.Query) (Result, error) { return Answer(m, q, Options{Engine: JT}) }, ""},
+			{"Answer Auto", func(q ir.Query) (Result, error) { return Answer(m, q, Options{}) }, "P(*|e)"},
 		}
 		for _, cores := range []int{1, 2} {
 			runtime.GOMAXPROCS(cores)
@@ -111,7 +111,7 @@ func TestJTAnswerReuse(t *testing.T) {
 	m := localNet(rng, 60, 3, 6).build(t)
 	jt := mustCompile(t, m)
 	qs := jtAnswerQueries(t, m, rng, 4)
-	var all []*ir.Query
+	var all []ir.Query
 	for _, kind := range []string{"P(*|e)", "P(X|e)", "P(X=x|e)", "P(e)"} {
 		all = append(all, qs[kind]...)
 	}
@@ -123,7 +123,7 @@ func TestJTAnswerReuse(t *testing.T) {
 		}
 		want[i] = resultText(r)
 	}
-	got := make([][]*Result, 4)
+	got := make([][]Result, 4)
 	done := make(chan int)
 	for g := range got {
 		go func() {
@@ -153,15 +153,9 @@ func TestJTAnswerReuse(t *testing.T) {
 }
 
 // resultText renders the numbers of a probability answer to 9 digits.
-func resultText(r *Result) string {
-	s := fmt.Sprintf("P %.9f", r.P)
-	for _, mg := range r.Marginals {
-		s += fmt.Sprintf(" %d:%.9f", mg.Var, mg.P)
-	}
-	for _, row := range r.Rows {
-		s += fmt.Sprintf(" %v|%v:%.9f", row.Values, row.GivenValues, row.P)
-	}
-	return s
+func resultText(r Result) string {
+	ps, _, shape := resultParts(r)
+	return fmt.Sprintf("%T %v %.9f", r, shape, ps)
 }
 
 // BenchmarkJTAnswer measures a query through JTree.Answer on a compiled
@@ -178,17 +172,17 @@ func BenchmarkJTAnswer(b *testing.B) {
 			}
 			kinds := []struct {
 				name string
-				q    func(ev []ir.Obs) *ir.Query
+				q    func(ev []ir.Obs) ir.Query
 			}{
-				{"star", func(ev []ir.Obs) *ir.Query { return &ir.Query{Star: true, Evidence: ev} }},
-				{"X", func(ev []ir.Obs) *ir.Query {
-					return &ir.Query{Targets: []ir.VarID{x}, TargetStates: []int{-1}, Evidence: ev}
+				{"star", func(ev []ir.Obs) ir.Query { return &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true} }},
+				{"X", func(ev []ir.Obs) ir.Query {
+					return &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{x}, TargetStates: []int{-1}}
 				}},
-				{"e", func(ev []ir.Obs) *ir.Query { return &ir.Query{Evidence: ev} }},
+				{"e", func(ev []ir.Obs) ir.Query { return &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}} }},
 			}
 			for _, kind := range kinds {
 				b.Run(kind.name, func(b *testing.B) {
-					var qs []*ir.Query
+					var qs []ir.Query
 					for _, ev := range evs {
 						if !slices.ContainsFunc(ev, func(o ir.Obs) bool { return o.Var == x }) {
 							qs = append(qs, kind.q(ev))

@@ -127,28 +127,28 @@ func TestJTCorpus(t *testing.T) {
 			rng := rand.New(rand.NewPCG(11, 11))
 			for trial := 0; trial < 2; trial++ {
 				ev := randomEvidence(rng, m, 5)
-				star, err := jt.Answer(&ir.Query{Star: true, Evidence: ev}, Options{})
+				star, err := jt.Answer(&ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				pe, err := jt.Answer(&ir.Query{Evidence: ev}, Options{})
+				pe, err := jt.Answer(&ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				vpe, err := Answer(m, &ir.Query{Evidence: ev}, Options{Engine: VE})
+				vpe, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, Options{Engine: VE})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !equal(pe.P, vpe.P, 1e-6) || !equal(pe.LogP, vpe.LogP, 1e-6) {
-					t.Errorf("P(e): JT %v, VE %v", pe.P, vpe.P)
+				if !equal(pe.(*Evidence).P, vpe.(*Evidence).P, 1e-6) || !equal(pe.(*Evidence).LogP, vpe.(*Evidence).LogP, 1e-6) {
+					t.Errorf("P(e): JT %v, VE %v", pe.(*Evidence).P, vpe.(*Evidence).P)
 				}
-				for _, i := range rng.Perm(len(star.Marginals))[:min(nt.vars, len(star.Marginals))] {
-					mg := star.Marginals[i]
-					r, err := Answer(m, &ir.Query{Targets: []ir.VarID{mg.Var}, TargetStates: []int{-1}, Evidence: ev}, Options{Engine: VE})
+				for _, i := range rng.Perm(len(star.(*Marginals).Marginals))[:min(nt.vars, len(star.(*Marginals).Marginals))] {
+					mg := star.(*Marginals).Marginals[i]
+					r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{mg.Var}, TargetStates: []int{-1}}, Options{Engine: VE})
 					if err != nil {
 						t.Fatal(err)
 					}
-					for s, row := range r.Rows {
+					for s, row := range r.(*Table).Rows {
 						if !equal(mg.P[s], row.P, 1e-6) {
 							t.Fatalf("evidence %v: P(%s=%s | e): JT %v, VE %v", ev, m.Vars[mg.Var].Name, m.Vars[mg.Var].States[s], mg.P[s], row.P)
 						}
@@ -194,7 +194,7 @@ func BenchmarkJTQuery(b *testing.B) {
 			// iteration's not last (it would find its answer
 			// calibrated already).
 			for _, ev := range evs {
-				if _, err := jt.Answer(&ir.Query{Star: true, Evidence: ev}, Options{}); err != nil {
+				if _, err := jt.Answer(&ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -204,7 +204,7 @@ func BenchmarkJTQuery(b *testing.B) {
 			for b.Loop() {
 				// Alternate evidence sets so that every iteration
 				// recalibrates.
-				if _, err := jt.Answer(&ir.Query{Star: true, Evidence: evs[i%len(evs)]}, Options{}); err != nil {
+				if _, err := jt.Answer(&ir.ProbQuery{Conditions: ir.Conditions{Evidence: evs[i%len(evs)]}, Star: true}, Options{}); err != nil {
 					b.Fatal(err)
 				}
 				i++

@@ -40,22 +40,22 @@ func TestJTMarginalsEnum(t *testing.T) {
 		for k := range 6 {
 			ev := randomStates(rng, cards(m), rng.IntN(4))
 			what := fmt.Sprintf("net %d, evidence %v", net, ev)
-			want, werr := Answer(m, &ir.Query{Star: true, Evidence: ev}, Options{Engine: Enum})
-			wpe, perr := Answer(m, &ir.Query{Evidence: ev}, Options{Engine: Enum})
+			want, werr := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, Options{Engine: Enum})
+			wpe, perr := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, Options{Engine: Enum})
 			lp, err := jt.Marginals(obsRow(len(m.Vars), ev), dst)
 			if werr != nil || err != nil || perr != nil {
 				// Impossible evidence (P(e) = 0, or a Markov network
 				// whose every assignment weighs 0).
-				if !errors.Is(werr, ErrImpossible) || !errors.Is(err, ErrImpossible) || perr == nil && wpe.P != 0 || perr != nil && !errors.Is(perr, ErrImpossible) {
+				if !errors.Is(werr, ErrImpossible) || !errors.Is(err, ErrImpossible) || perr == nil && wpe.(*Evidence).P != 0 || perr != nil && !errors.Is(perr, ErrImpossible) {
 					t.Fatalf("%s: enumeration: %v, P(e): %v, %v; Marginals: %v", what, werr, wpe, perr, err)
 				}
 				impossibles++
 				continue
 			}
-			if !(math.Abs(lp-wpe.LogP) <= 1e-9*max(1, math.Abs(wpe.LogP))) {
-				t.Errorf("%s: ln P(e) %v, enumeration %v", what, lp, wpe.LogP)
+			if !(math.Abs(lp-wpe.(*Evidence).LogP) <= 1e-9*max(1, math.Abs(wpe.(*Evidence).LogP))) {
+				t.Errorf("%s: ln P(e) %v, enumeration %v", what, lp, wpe.(*Evidence).LogP)
 			}
-			for _, mg := range want.Marginals {
+			for _, mg := range want.(*Marginals).Marginals {
 				for s, p := range mg.P {
 					if !(math.Abs(dst[mg.Var][s]-p) <= 1e-9) {
 						t.Fatalf("%s, try %d: P(%s=%d | e) = %v, enumeration %v", what, k, m.Vars[mg.Var].Name, s, dst[mg.Var][s], p)
@@ -104,23 +104,23 @@ func TestJTMarginalsCorpus(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				vpe, err := Answer(m, &ir.Query{Evidence: ev}, Options{Engine: VE})
+				vpe, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, Options{Engine: VE})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !(math.Abs(lp-vpe.LogP) <= 1e-9*max(1, math.Abs(vpe.LogP))) {
-					t.Errorf("evidence %v: ln P(e) %v, VE %v", ev, lp, vpe.LogP)
+				if !(math.Abs(lp-vpe.(*Evidence).LogP) <= 1e-9*max(1, math.Abs(vpe.(*Evidence).LogP))) {
+					t.Errorf("evidence %v: ln P(e) %v, VE %v", ev, lp, vpe.(*Evidence).LogP)
 				}
 				obs := obsRow(len(m.Vars), ev)
 				for _, v := range rng.Perm(len(m.Vars))[:min(8, len(m.Vars))] {
 					if obs[v] >= 0 {
 						continue
 					}
-					r, err := Answer(m, &ir.Query{Targets: []ir.VarID{ir.VarID(v)}, TargetStates: []int{-1}, Evidence: ev}, Options{Engine: VE})
+					r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{ir.VarID(v)}, TargetStates: []int{-1}}, Options{Engine: VE})
 					if err != nil {
 						t.Fatal(err)
 					}
-					for s, row := range r.Rows {
+					for s, row := range r.(*Table).Rows {
 						if !(math.Abs(dst[v][s]-row.P) <= 1e-9) {
 							t.Fatalf("evidence %v: P(%s=%s | e) = %v, VE %v", ev, m.Vars[v].Name, m.Vars[v].States[s], dst[v][s], row.P)
 						}

@@ -31,8 +31,8 @@ func calibrated(t *testing.T, jt *JTree, ev []ir.Obs, procs int) ([]Marginal, fl
 	jt.put(w)
 	var ms []Marginal
 	lp := math.Inf(-1)
-	if r, err := jt.Answer(&ir.Query{Star: true, Evidence: ev}, Options{}); err == nil {
-		ms, lp = r.Marginals, r.LogP
+	if r, err := jt.Answer(&ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, Options{}); err == nil {
+		ms, lp = r.(*Marginals).Marginals, 0 // possible evidence
 	} else if !errors.Is(err, ErrImpossible) {
 		t.Fatal(err)
 	}

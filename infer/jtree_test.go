@@ -27,7 +27,7 @@ func TestJTRandomBayes(t *testing.T) {
 		for k := 0; k < 12; k++ {
 			q := randomQuery(rng, spec.card)
 			if k%4 == 3 {
-				q = &ir.Query{Pos: q.Pos, Kind: ir.MPE, Evidence: q.Evidence}
+				q = &ir.MPEQuery{QueryHeader: ir.QueryHeader{Pos: flat(q).Pos}, Conditions: ir.Conditions{Evidence: flat(q).Evidence}}
 			}
 			if _, err := compareEngines(t, m, q, fmt.Sprintf("net %d", net), veAndJT...); err != nil {
 				errs++
@@ -50,7 +50,7 @@ func TestJTRandomMarkov(t *testing.T) {
 		for k := 0; k < 8; k++ {
 			q := randomQuery(rng, cards(m))
 			if k%4 == 3 {
-				q = &ir.Query{Pos: q.Pos, Kind: ir.MPE, Evidence: q.Evidence}
+				q = &ir.MPEQuery{QueryHeader: ir.QueryHeader{Pos: flat(q).Pos}, Conditions: ir.Conditions{Evidence: flat(q).Evidence}}
 			}
 			compareEngines(t, m, q, fmt.Sprintf("markov net %d", net), veAndJT...)
 		}
@@ -68,7 +68,7 @@ func TestJTMPEBrute(t *testing.T) {
 		for _, v := range rng.Perm(len(card))[:rng.IntN(3)] {
 			ev = append(ev, ir.Obs{Var: ir.VarID(v), State: rng.IntN(card[v])})
 		}
-		r, err := Answer(m, &ir.Query{Kind: ir.MPE, Evidence: ev}, jtOpt)
+		r, err := Answer(m, &ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}}, jtOpt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,12 +76,12 @@ func TestJTMPEBrute(t *testing.T) {
 		for a, p := range jointGiven(joint, card, ev) {
 			pe += p
 			mx = math.Max(mx, p)
-			if consistent(a, r.Assignment) {
+			if consistent(a, r.(*Assignment).Assignment) {
 				got = p
 			}
 		}
-		if !equal(got, mx, 1e-12) || !equal(r.P, mx/pe, 1e-12) {
-			t.Fatalf("net %d: JT MPE %v has p %v (reported %v), max %v", net, r.Assignment, got/pe, r.P, mx/pe)
+		if !equal(got, mx, 1e-12) || !equal(r.(*Assignment).P, mx/pe, 1e-12) {
+			t.Fatalf("net %d: JT MPE %v has p %v (reported %v), max %v", net, r.(*Assignment).Assignment, got/pe, r.(*Assignment).P, mx/pe)
 		}
 	}
 }
@@ -94,8 +94,8 @@ func TestJTLargerNets(t *testing.T) {
 		spec := localNet(rng, 150, 3, 8)
 		m := spec.build(t)
 		ev := randomStates(rng, spec.card, 10)
-		agree(t, m, &ir.Query{Star: true, Evidence: ev}, Options{Engine: VE}, jtOpt, fmt.Sprintf("trial %d", trial))
-		agree(t, m, &ir.Query{Evidence: ev}, Options{Engine: VE}, jtOpt, fmt.Sprintf("trial %d: P(e)", trial))
+		agree(t, m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, Options{Engine: VE}, jtOpt, fmt.Sprintf("trial %d", trial))
+		agree(t, m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, Options{Engine: VE}, jtOpt, fmt.Sprintf("trial %d: P(e)", trial))
 	}
 }
 
@@ -106,11 +106,11 @@ func TestJTLargerNets(t *testing.T) {
 func TestJTUnderflow(t *testing.T) {
 	const n = 2000
 	m := chainNet(n, 0.9).build(t)
-	r, err := Answer(m, &ir.Query{Star: true}, jtOpt)
+	r, err := Answer(m, &ir.ProbQuery{Star: true}, jtOpt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, mg := range r.Marginals {
+	for _, mg := range r.(*Marginals).Marginals {
 		if !equal(mg.P[0], 0.5, 1e-12) || !equal(mg.P[1], 0.5, 1e-12) {
 			t.Fatalf("marginal of X%d = %v", mg.Var, mg.P)
 		}
@@ -124,7 +124,7 @@ func TestJTUnderflow(t *testing.T) {
 		s.card[v], s.parents[v], s.cpt[v] = 2, []int{0}, []float64{0.6, 0.4, 0.5, 0.5}
 		ev = append(ev, ir.Obs{Var: ir.VarID(v), State: 0})
 	}
-	agree(t, s.build(t), &ir.Query{Targets: ids(0), TargetStates: []int{-1}, Evidence: ev}, Options{Engine: VE}, jtOpt, "star")
+	agree(t, s.build(t), &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: ids(0), TargetStates: []int{-1}}, Options{Engine: VE}, jtOpt, "star")
 }
 
 // TestJTLimits: a tree over MaxTable or MaxMemory is refused before it is
@@ -133,7 +133,7 @@ func TestJTLimits(t *testing.T) {
 	// Ten roots and a child of all of them: one clique of 2^11 entries.
 	const n = 11
 	m := fanIn(n).build(t)
-	q := &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 2, Col: 1}, Star: true}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q.pbl", Line: 2, Col: 1}}, Star: true}
 	_, err := Answer(m, q, Options{Engine: JT, MaxTable: 1000})
 	if err == nil || !strings.Contains(err.Error(), "q.pbl:2:1: junction tree needs a clique over 11 variables") ||
 		!strings.Contains(err.Error(), "2048 entries") || !strings.Contains(err.Error(), "X0, X1") {
@@ -145,7 +145,7 @@ func TestJTLimits(t *testing.T) {
 	}
 	// Auto falls back to VE, which needs smaller tables here.
 	r, err := Answer(m, q, Options{MaxTable: 1024})
-	if err != nil || len(r.Marginals) != n {
+	if err != nil || len(r.(*Marginals).Marginals) != n {
 		t.Errorf("auto with MaxTable 1024: %v, %v", r, err)
 	}
 	if _, err := Answer(m, q, Options{Engine: JT, MaxTable: 2048}); err != nil {
@@ -164,14 +164,14 @@ func TestJTCompileOnce(t *testing.T) {
 	}
 	jt := mustCompile(t, m)
 	for _, ev := range [][]ir.Obs{nil, {{Var: 7, State: 1}}, {{Var: 7, State: 1}}, {{Var: 2, State: 0}, {Var: 5, State: 1}}} {
-		for _, q := range []*ir.Query{{Star: true, Evidence: ev}, {Evidence: ev}, {Kind: ir.MPE, Evidence: ev}} {
+		for _, q := range []ir.Query{&ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, &ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}}} {
 			a, errA := Answer(m, q, Options{Engine: VE})
 			b, errB := jt.Answer(q, Options{})
 			if errA != nil || errB != nil {
 				t.Fatal(errA, errB)
 			}
 			if d := sameResult(a, b, 1e-12); d != "" {
-				t.Fatalf("evidence %v, %v: %s", ev, q.Kind, d)
+				t.Fatalf("evidence %v, %v: %s", ev, fmt.Sprintf("%T", q), d)
 			}
 		}
 	}
@@ -248,10 +248,10 @@ func TestJTConcurrent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 12))
 	spec := localNet(rng, 60, 3, 6)
 	m := spec.build(t)
-	var qs []*ir.Query
-	var want []*Result
+	var qs []ir.Query
+	var want []Result
 	for range 8 {
-		q := &ir.Query{Star: true, Evidence: randomStates(rng, spec.card, 4)}
+		q := &ir.ProbQuery{Conditions: ir.Conditions{Evidence: randomStates(rng, spec.card, 4)}, Star: true}
 		r, err := Answer(m, q, Options{Engine: VE})
 		if err != nil {
 			t.Fatal(err)

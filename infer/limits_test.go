@@ -53,7 +53,7 @@ func tooLarge(t *testing.T, err error, what Oversize) *TooLargeError {
 // limit lets it through.
 func TestMaxRows(t *testing.T) {
 	m := roots(24, 0.5).build(t)
-	q := &ir.Query{Pos: ir.Pos{File: "q", Line: 1, Col: 1}, Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Free: ids(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22)}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q", Line: 1, Col: 1}}, Conditions: ir.Conditions{Free: ids(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22)}, Targets: ids(0), TargetStates: []int{-1}}
 	for _, e := range everyEngine {
 		var err error
 		start := time.Now()
@@ -81,7 +81,7 @@ func TestMaxRows(t *testing.T) {
 	q.Free = q.Free[:10]
 	q.TargetStates = []int{-1}
 	r, err := Answer(m, q, Options{Engine: VE, MaxRows: 1 << 11})
-	if err != nil || len(r.Rows) != 1<<11 {
+	if err != nil || len(r.(*Table).Rows) != 1<<11 {
 		t.Errorf("2048 rows under a limit of 2048: %v", err)
 	}
 }
@@ -97,7 +97,7 @@ func TestMaxRowsAlarm(t *testing.T) {
 		}
 		return x.ID
 	}
-	q := &ir.Query{Kind: ir.Prob, Targets: []ir.VarID{v("HISTORY")}, TargetStates: []int{-1}}
+	q := &ir.ProbQuery{Targets: []ir.VarID{v("HISTORY")}, TargetStates: []int{-1}}
 	for _, name := range []string{"CVP", "PCWP", "HYPOVOLEMIA", "LVEDVOLUME", "LVFAILURE", "STROKEVOLUME", "ERRLOWOUTPUT", "HRBP", "HREKG", "ERRCAUTER", "HRSAT", "INSUFFANESTH", "ANAPHYLAXIS", "TPR", "EXPCO2", "KINKEDTUBE"} {
 		q.Free = append(q.Free, v(name))
 	}
@@ -132,7 +132,7 @@ func TestStarScales(t *testing.T) {
 	m := star(8000).build(t)
 	ev := []ir.Obs{{Var: 1, State: 0}, {Var: 7999, State: 1}}
 	start := time.Now()
-	r, err := Answer(m, &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Evidence: ev}, Options{})
+	r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: ids(0), TargetStates: []int{-1}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,24 +142,24 @@ func TestStarScales(t *testing.T) {
 	if d := time.Since(start); d > slow(10*time.Second) {
 		t.Errorf("P(root | two children) took %v by default", d)
 	}
-	ref, err := Answer(m, &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Evidence: ev}, Options{Engine: VE})
-	if err != nil || !relEqual(r.Rows[0].P, ref.Rows[0].P, 1e-12) {
-		t.Errorf("JT %v, VE %v, %v", r.Rows, ref.Rows, err)
+	ref, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: ids(0), TargetStates: []int{-1}}, Options{Engine: VE})
+	if err != nil || !relEqual(r.(*Table).Rows[0].P, ref.(*Table).Rows[0].P, 1e-12) {
+		t.Errorf("JT %v, VE %v, %v", r.(*Table).Rows, ref.(*Table).Rows, err)
 	}
 	// Every child observed: VE's root bucket holds 8,000 tables.
 	var all []ir.Obs
 	for v := 1; v <= 8000; v++ {
 		all = append(all, ir.Obs{Var: ir.VarID(v), State: v % 2})
 	}
-	for _, q := range []*ir.Query{
-		{Kind: ir.Prob, Star: true, Evidence: ev},
-		{Kind: ir.MPE, Evidence: ev},
-		{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Evidence: all},
+	for _, q := range []ir.Query{
+		&ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true},
+		&ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}},
+		&ir.ProbQuery{Conditions: ir.Conditions{Evidence: all}, Targets: ids(0), TargetStates: []int{-1}},
 	} {
 		start := time.Now()
-		a := agree(t, m, q, Options{}, Options{Engine: VE}, fmt.Sprintf("%+v", q.Kind))
+		a := agree(t, m, q, Options{}, Options{Engine: VE}, fmt.Sprintf("%+v", fmt.Sprintf("%T", q)))
 		if d := time.Since(start); d > slow(10*time.Second) {
-			t.Errorf("%v: took %v", q.Kind, d)
+			t.Errorf("%v: took %v", fmt.Sprintf("%T", q), d)
 		}
 		_ = a
 	}
@@ -191,7 +191,7 @@ func grid(k int) netSpec {
 // comes from the plans, before any table is built.
 func TestGridRefusedFast(t *testing.T) {
 	m := grid(40).build(t)
-	q := &ir.Query{Kind: ir.Prob, Targets: ids(1599), TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: 0, State: 1}}}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 0, State: 1}}}, Targets: ids(1599), TargetStates: []int{-1}}
 	for _, e := range []testEngine{{"auto", Options{}}, {"ve", Options{Engine: VE}}, {"jt", jtOpt}} {
 		var err error
 		start := time.Now()
@@ -211,7 +211,7 @@ func TestGridRefusedFast(t *testing.T) {
 // kind OversizeMemory, and answered under a larger limit.
 func TestVEMemoryLimit(t *testing.T) {
 	m := fanIn(16).build(t) // the child's family has 2^16 entries
-	q := &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: 15, State: 0}}}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 15, State: 0}}}, Targets: ids(0), TargetStates: []int{-1}}
 	_, err := Answer(m, q, Options{Engine: VE, MaxMemory: 100 << 10})
 	if tl := tooLarge(t, err, OversizeMemory); tl.Limit != 100<<10 || !(tl.Size > 100<<10) {
 		t.Errorf("%+v", tl)
@@ -334,7 +334,7 @@ func TestEliminationTree(t *testing.T) {
 				t.Fatalf("trial %d: variable %d's cliques form %d subtrees", trial, v, tops)
 			}
 		}
-		q := &ir.Query{Kind: ir.Prob, Star: true, Evidence: randomStates(rng, spec.card, 3)}
+		q := &ir.ProbQuery{Conditions: ir.Conditions{Evidence: randomStates(rng, spec.card, 3)}, Star: true}
 		a, errA := kruskal.Answer(q, Options{})
 		b, errB := elim.Answer(q, Options{})
 		if d := sameAnswer(a, errA, b, errB, 1e-12); d != "" {
@@ -377,7 +377,7 @@ func TestCancel(t *testing.T) {
 		n = 18
 	}
 	big := complete(t, n)
-	q := &ir.Query{Pos: ir.Pos{File: "q", Line: 1, Col: 1}, Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q", Line: 1, Col: 1}}, Targets: ids(0), TargetStates: []int{-1}}
 	for _, tc := range []struct {
 		name string
 		m    *ir.Model
@@ -430,7 +430,7 @@ func BenchmarkStar(b *testing.B) {
 	for _, n := range []int{2000, 8000, 20000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			s := star(n)
-			q := &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Evidence: []ir.Obs{{Var: 1, State: 0}}}
+			q := &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 1, State: 0}}}, Targets: ids(0), TargetStates: []int{-1}}
 			for b.Loop() {
 				b.StopTimer()
 				m := s.build(b)

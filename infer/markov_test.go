@@ -18,12 +18,12 @@ func TestMarkovEnginesAgree(t *testing.T) {
 		for _, v := range rng.Perm(len(m.Vars))[:rng.IntN(3)] {
 			ev = append(ev, ir.Obs{Var: ir.VarID(v), State: rng.IntN(len(m.Vars[v].States))})
 		}
-		queries := []*ir.Query{
-			{Kind: ir.Prob, Star: true, Evidence: ev},
-			{Kind: ir.MPE, Evidence: ev},
+		queries := []ir.Query{
+			&ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true},
+			&ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}},
 		}
 		if len(ev) > 0 {
-			queries = append(queries, &ir.Query{Kind: ir.Prob, Evidence: ev})
+			queries = append(queries, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}})
 		}
 		for _, q := range queries {
 			compareEngines(t, m, q, fmt.Sprintf("net %d", k), testEngine{"ve", Options{Engine: VE}})
@@ -34,7 +34,7 @@ func TestMarkovEnginesAgree(t *testing.T) {
 // TestMarkovIndep: d-separation is refused on a Markov network.
 func TestMarkovIndep(t *testing.T) {
 	m := randomMarkov(t, rand.New(rand.NewPCG(8, 8)), 3)
-	if _, err := Answer(m, &ir.Query{Kind: ir.Indep, A: ids(0), B: ids(1)}, Options{}); err == nil {
+	if _, err := Answer(m, &ir.IndepQuery{A: ids(0), B: ids(1)}, Options{}); err == nil {
 		t.Error("indep on a Markov network gave no error")
 	}
 }

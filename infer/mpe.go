@@ -105,7 +105,7 @@ func (e *enum) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
 	return a, factor.Scaled{M: c.M * f.Vals[best], E: c.E}.Norm(), nil
 }
 
-func (a *answerer) mpe() (*Result, error) {
+func (a *answerer) mpe() (Result, error) {
 	vars := a.unobserved()
 	if (a.sel == kindAuto || a.sel == kindSearch) && a.kind == kindVE && a.need == nil {
 		// Auto without a compiled tree: branch and bound (mpesearch.go),
@@ -137,7 +137,7 @@ func (a *answerer) mpe() (*Result, error) {
 	return a.maximise(vars)
 }
 
-func (a *answerer) mapQuery() (*Result, error) {
+func (a *answerer) mapQuery() (Result, error) {
 	if (a.sel == kindAuto || a.sel == kindSearch) && a.kind == kindVE && a.need == nil {
 		// Auto: the other variables summed out, then branch and bound
 		// over the MAP variables (mapsearch.go).
@@ -157,7 +157,7 @@ func (a *answerer) mapQuery() (*Result, error) {
 }
 
 // maximise answers MPE (vars = every unobserved variable) and MAP.
-func (a *answerer) maximise(vars []ir.VarID) (*Result, error) {
+func (a *answerer) maximise(vars []ir.VarID) (Result, error) {
 	pe, err := a.pe()
 	if err != nil {
 		return nil, err
@@ -171,8 +171,8 @@ func (a *answerer) maximise(vars []ir.VarID) (*Result, error) {
 
 // maxResult is the answer of a maximisation: the states best[v] of vars,
 // of joint probability mx with the evidence, whose probability is pe.
-func (a *answerer) maxResult(vars []ir.VarID, best []int, mx, pe factor.Scaled) *Result {
-	r := &Result{Query: a.q, Assignment: make([]ir.Obs, len(vars))}
+func (a *answerer) maxResult(vars []ir.VarID, best []int, mx, pe factor.Scaled) *Assignment {
+	r := &Assignment{Header: exact(a.q), Assignment: make([]ir.Obs, len(vars))}
 	for i, v := range vars {
 		r.Assignment[i] = ir.Obs{Var: v, State: best[v]}
 	}

@@ -106,7 +106,7 @@ func checkMax(t testing.TB, what string, table map[string]float64, mx float64, v
 // checks that both refuse impossible evidence (the error's kind) or give
 // the same ln P to 1e-9; it returns the two answers, or nils if the
 // evidence is impossible. what begins the messages.
-func autoAsEnum(t testing.TB, m *ir.Model, q *ir.Query, what string) (got, want *Result) {
+func autoAsEnum(t testing.TB, m *ir.Model, q ir.Query, what string) (got, want Result) {
 	t.Helper()
 	want, errW := Answer(m, q, Options{Engine: Enum})
 	got, errG := Answer(m, q, Options{})
@@ -119,8 +119,8 @@ func autoAsEnum(t testing.TB, m *ir.Model, q *ir.Query, what string) (got, want 
 	if errW != nil || errG != nil {
 		t.Fatalf("%s: %v, %v", what, errW, errG)
 	}
-	if !(math.Abs(got.LogP-want.LogP) <= 1e-9) {
-		t.Errorf("%s: ln P %v, want %v", what, got.LogP, want.LogP)
+	if !(math.Abs(got.(*Assignment).LogP-want.(*Assignment).LogP) <= 1e-9) {
+		t.Errorf("%s: ln P %v, want %v", what, got.(*Assignment).LogP, want.(*Assignment).LogP)
 	}
 	return got, want
 }
@@ -135,10 +135,10 @@ func TestMPESearchAnswer(t *testing.T) {
 		m := spec.build(t)
 		for range 4 {
 			ev := randomStates(rng, spec.card, rng.IntN(3))
-			q := &ir.Query{Kind: ir.MPE, Evidence: ev}
+			q := &ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}}
 			got, want := autoAsEnum(t, m, q, fmt.Sprintf("net %d %v", net, ev))
-			if got != nil && !equal(got.P, want.P, 1e-12) {
-				t.Errorf("net %d %v: P %v, want %v", net, ev, got.P, want.P)
+			if got != nil && !equal(got.(*Assignment).P, want.(*Assignment).P, 1e-12) {
+				t.Errorf("net %d %v: P %v, want %v", net, ev, got.(*Assignment).P, want.(*Assignment).P)
 			}
 		}
 	}
@@ -182,7 +182,7 @@ func TestMPESearchZeros(t *testing.T) {
 	if !ok || best[0] != 1 || best[1] != 1 || !(math.Abs(lnmax-math.Log(0.3)) <= 1e-12) {
 		t.Errorf("C=1: %v, ln %v, ok %v; want A=B=1, ln 0.3", best, lnmax, ok)
 	}
-	q := &ir.Query{Kind: ir.MPE, Evidence: []ir.Obs{{Var: 0, State: 0}, {Var: 2, State: 1}}}
+	q := &ir.MPEQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 0, State: 0}, {Var: 2, State: 1}}}}
 	if _, _, ok := searchOn(t, m, q.Evidence, searchConfig{}); ok {
 		t.Errorf("A=0, C=1 is impossible, but the search found an assignment")
 	}
@@ -228,12 +228,12 @@ func TestMPESearchCorpus(t *testing.T) {
 				if k > 0 {
 					ev = randomEvidence(rng, m, 5)
 				}
-				q := &ir.Query{Kind: ir.MPE, Evidence: ev}
+				q := &ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}}
 				want, err := tree.Answer(q, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
-				pe := want.LogP // ln P(x*|e); ln P(x*, e) = that + ln P(e)
+				pe := want.(*Assignment).LogP // ln P(x*|e); ln P(x*, e) = that + ln P(e)
 				lpe, err := LogPE(m, ev, Options{Engine: VE})
 				if err != nil {
 					t.Fatal(err)
@@ -340,10 +340,7 @@ func TestMAPSearchBruteForce(t *testing.T) {
 			checkMax(t, what, table, mx, vars, best, got.Log(), 1e-9)
 		}
 		// And through Answer (Auto), against enumeration.
-		q := &ir.Query{Kind: ir.MAP, Targets: vars, TargetStates: make([]int, len(vars)), Evidence: ev}
-		for i := range q.TargetStates {
-			q.TargetStates[i] = -1
-		}
+		q := &ir.MAPQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: vars}
 		autoAsEnum(t, m, q, fmt.Sprintf("net %d MAP %v", net, vars))
 	}
 }
@@ -363,11 +360,11 @@ func TestMPESearchGivesUp(t *testing.T) {
 		}
 		fell++
 		ev := randomStates(rng, spec.card, 1)
-		for _, q := range []*ir.Query{
-			{Kind: ir.MPE, Evidence: ev},
-			{Kind: ir.MAP, Targets: ids(0, 1), TargetStates: []int{-1, -1}, Evidence: nil},
+		for _, q := range []ir.Query{
+			&ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}},
+			&ir.MAPQuery{Conditions: ir.Conditions{Evidence: nil}, Targets: ids(0, 1)},
 		} {
-			autoAsEnum(t, m, q, fmt.Sprintf("net %d %v", net, q.Kind))
+			autoAsEnum(t, m, q, fmt.Sprintf("net %d %v", net, fmt.Sprintf("%T", q)))
 		}
 	}
 	if fell == 0 {
@@ -383,14 +380,14 @@ func TestMPESearchMarkov(t *testing.T) {
 		m := randomMarkov(t, rng, 3+rng.IntN(6))
 		card := cards(m)
 		ev := randomStates(rng, card, rng.IntN(2))
-		for _, q := range []*ir.Query{
-			{Kind: ir.MPE, Evidence: ev},
-			{Kind: ir.MAP, Targets: ids(0), TargetStates: []int{-1}},
+		for _, q := range []ir.Query{
+			&ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}},
+			&ir.MAPQuery{Targets: ids(0)},
 		} {
-			if q.Kind == ir.MAP && indexOfObs(ev, 0) >= 0 {
+			if flat(q).Kind == kindMAP && indexOfObs(ev, 0) >= 0 {
 				continue
 			}
-			autoAsEnum(t, m, q, fmt.Sprintf("net %d %v %v", net, q.Kind, ev))
+			autoAsEnum(t, m, q, fmt.Sprintf("net %d %v %v", net, fmt.Sprintf("%T", q), ev))
 		}
 	}
 }

@@ -40,10 +40,10 @@ func TestMPEAndMAPBruteForce(t *testing.T) {
 			for _, v := range perm[:ne] {
 				ev = append(ev, ir.Obs{Var: ir.VarID(v), State: rng.IntN(spec.card[v])})
 			}
-			var q *ir.Query
+			var q ir.Query
 			var vars []ir.VarID
 			if k%2 == 0 {
-				q = &ir.Query{Kind: ir.MPE, Evidence: ev}
+				q = &ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}}
 				for v := 0; v < n; v++ {
 					if indexOfObs(ev, v) < 0 {
 						vars = append(vars, ir.VarID(v))
@@ -52,10 +52,7 @@ func TestMPEAndMAPBruteForce(t *testing.T) {
 			} else {
 				nm := 1 + rng.IntN(min(3, n-ne))
 				vars = ids(perm[ne : ne+nm]...)
-				q = &ir.Query{Kind: ir.MAP, Targets: vars, TargetStates: make([]int, nm), Evidence: ev}
-				for i := range q.TargetStates {
-					q.TargetStates[i] = -1
-				}
+				q = &ir.MAPQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: vars}
 			}
 			table, mx, pe := bruteMax(m, vars, ev)
 			for _, e := range allEngines {
@@ -69,21 +66,21 @@ func TestMPEAndMAPBruteForce(t *testing.T) {
 				if err != nil {
 					t.Fatalf("net %d %+v %s: %v", net, q, e.name, err)
 				}
-				if len(r.Assignment) != len(vars) {
-					t.Fatalf("net %d %+v %s: assignment %v, want %d variables", net, q, e.name, r.Assignment, len(vars))
+				if len(r.(*Assignment).Assignment) != len(vars) {
+					t.Fatalf("net %d %+v %s: assignment %v, want %d variables", net, q, e.name, r.(*Assignment).Assignment, len(vars))
 				}
 				key := make([]byte, len(vars))
-				for i, o := range r.Assignment {
+				for i, o := range r.(*Assignment).Assignment {
 					if o.Var != vars[i] {
-						t.Fatalf("net %d %s: assignment %v, want variables %v", net, e.name, r.Assignment, vars)
+						t.Fatalf("net %d %s: assignment %v, want variables %v", net, e.name, r.(*Assignment).Assignment, vars)
 					}
 					key[i] = byte(o.State)
 				}
 				if got := table[string(key)]; !equal(got, mx, 1e-12) {
-					t.Errorf("net %d %+v %s: assignment %v has P %v, the maximum is %v", net, q, e.name, r.Assignment, got, mx)
+					t.Errorf("net %d %+v %s: assignment %v has P %v, the maximum is %v", net, q, e.name, r.(*Assignment).Assignment, got, mx)
 				}
-				if !equal(r.P, mx/pe, 1e-12) {
-					t.Errorf("net %d %+v %s: P = %v, want %v", net, q, e.name, r.P, mx/pe)
+				if !equal(r.(*Assignment).P, mx/pe, 1e-12) {
+					t.Errorf("net %d %+v %s: P = %v, want %v", net, q, e.name, r.(*Assignment).P, mx/pe)
 				}
 			}
 		}
@@ -103,9 +100,9 @@ func TestMPETies(t *testing.T) {
 	// Two independent fair coins: every assignment ties; both engines
 	// must pick the lowest states.
 	m := roots(2, 0.5).build(t)
-	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MPE}, allEngines) {
-		if r.Assignment[0].State != 0 || r.Assignment[1].State != 0 || !equal(r.P, 0.25, 1e-15) {
-			t.Errorf("%s: MPE = %v, P %v; want all state 0, 0.25", allEngines[i].name, r.Assignment, r.P)
+	for i, r := range answerEach(t, m, &ir.MPEQuery{}, allEngines) {
+		if r.(*Assignment).Assignment[0].State != 0 || r.(*Assignment).Assignment[1].State != 0 || !equal(r.(*Assignment).P, 0.25, 1e-15) {
+			t.Errorf("%s: MPE = %v, P %v; want all state 0, 0.25", allEngines[i].name, r.(*Assignment).Assignment, r.(*Assignment).P)
 		}
 	}
 }
@@ -120,14 +117,14 @@ func TestMAPDiffersFromMPE(t *testing.T) {
 	// MAP(A) picks A=0 (0.6 > 0.4).
 	m := netSpec{card: []int{2, 4}, parents: [][]int{nil, {0}},
 		cpt: [][]float64{{0.6, 0.4}, {0.25, 0.25, 0.25, 0.25, 0.5, 0.5, 0, 0}}}.build(t)
-	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MPE}, allEngines) {
-		if r.Assignment[0].State != 1 || r.Assignment[1].State != 0 || !equal(r.P, 0.2, 1e-15) {
-			t.Errorf("%s: MPE = %v, %v", allEngines[i].name, r.Assignment, r.P)
+	for i, r := range answerEach(t, m, &ir.MPEQuery{}, allEngines) {
+		if r.(*Assignment).Assignment[0].State != 1 || r.(*Assignment).Assignment[1].State != 0 || !equal(r.(*Assignment).P, 0.2, 1e-15) {
+			t.Errorf("%s: MPE = %v, %v", allEngines[i].name, r.(*Assignment).Assignment, r.(*Assignment).P)
 		}
 	}
-	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MAP, Targets: ids(0), TargetStates: []int{-1}}, allEngines) {
-		if r.Assignment[0].State != 0 || !equal(r.P, 0.6, 1e-15) {
-			t.Errorf("%s: MAP(A) = %v, %v", allEngines[i].name, r.Assignment, r.P)
+	for i, r := range answerEach(t, m, &ir.MAPQuery{Targets: ids(0)}, allEngines) {
+		if r.(*Assignment).Assignment[0].State != 0 || !equal(r.(*Assignment).P, 0.6, 1e-15) {
+			t.Errorf("%s: MAP(A) = %v, %v", allEngines[i].name, r.(*Assignment).Assignment, r.(*Assignment).P)
 		}
 	}
 }

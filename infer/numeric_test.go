@@ -41,8 +41,8 @@ type fac = struct {
 }
 
 // evidenceQuery is P(e) for the observations X_v = s.
-func evidenceQuery(obs ...ir.Obs) *ir.Query {
-	return &ir.Query{Pos: ir.Pos{File: "q", Line: 1, Col: 1}, Kind: ir.Prob, Evidence: obs}
+func evidenceQuery(obs ...ir.Obs) ir.Query {
+	return &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q", Line: 1, Col: 1}}, Conditions: ir.Conditions{Evidence: obs}}
 }
 
 // TestMarkovPE: P(e) on a Markov network is Z(e)/Z, the probability, in
@@ -72,15 +72,15 @@ func TestMarkovPE(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s, %s: %v", tc.name, e.name, err)
 			}
-			if !relEqual(r.P, tc.p, 1e-12) || !logClose(r.LogZ, tc.logZe) || !logClose(r.LogP, math.Log(tc.p)) {
-				t.Errorf("%s, %s: P(e) = %v, LogP %v, LogZ %v; want %v, %v, %v", tc.name, e.name, r.P, r.LogP, r.LogZ, tc.p, math.Log(tc.p), tc.logZe)
+			if !relEqual(r.(*Evidence).P, tc.p, 1e-12) || !logClose(r.(*Evidence).LogZ, tc.logZe) || !logClose(r.(*Evidence).LogP, math.Log(tc.p)) {
+				t.Errorf("%s, %s: P(e) = %v, LogP %v, LogZ %v; want %v, %v, %v", tc.name, e.name, r.(*Evidence).P, r.(*Evidence).LogP, r.(*Evidence).LogZ, tc.p, math.Log(tc.p), tc.logZe)
 			}
 		}
 	}
 	// The marginal of a variable of the 1e308 network is 0.5, not NaN.
 	for _, e := range everyEngine {
-		r, err := Answer(huge, &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}}, e.opt)
-		if err != nil || !relEqual(r.Rows[0].P, 0.5, 1e-15) || !relEqual(r.Rows[1].P, 0.5, 1e-15) {
+		r, err := Answer(huge, &ir.ProbQuery{Targets: ids(0), TargetStates: []int{-1}}, e.opt)
+		if err != nil || !relEqual(r.(*Table).Rows[0].P, 0.5, 1e-15) || !relEqual(r.(*Table).Rows[1].P, 0.5, 1e-15) {
 			t.Errorf("%s: P(X0) on the 1e308 network = %v, %v", e.name, r, err)
 		}
 	}
@@ -106,7 +106,7 @@ func TestGrids12PE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	marg, err := Answer(m, &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}}, Options{})
+	marg, err := Answer(m, &ir.ProbQuery{Targets: ids(0), TargetStates: []int{-1}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,11 +115,11 @@ func TestGrids12PE(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !relEqual(r.P, marg.Rows[0].P, 1e-12) || !(math.Abs(r.P-0.3127) < 1e-4) {
-			t.Errorf("%s: P(X0=0) = %v, want P(X0)[0] = %v", e.name, r.P, marg.Rows[0].P)
+		if !relEqual(r.(*Evidence).P, marg.(*Table).Rows[0].P, 1e-12) || !(math.Abs(r.(*Evidence).P-0.3127) < 1e-4) {
+			t.Errorf("%s: P(X0=0) = %v, want P(X0)[0] = %v", e.name, r.(*Evidence).P, marg.(*Table).Rows[0].P)
 		}
 		// Z(X0=0) = P(X0=0)·Z, and log10 Z = 303.086 (Grids_12.uai.PR).
-		if got := (r.LogZ - math.Log(r.P)) / math.Ln10; !(math.Abs(got-303.086) <= 5e-4) {
+		if got := (r.(*Evidence).LogZ - math.Log(r.(*Evidence).P)) / math.Ln10; !(math.Abs(got-303.086) <= 5e-4) {
 			t.Errorf("%s: log10 Z = %v, want 303.086", e.name, got)
 		}
 	}
@@ -149,15 +149,15 @@ func TestUnderflowEveryEngine(t *testing.T) {
 	}
 	logPE := math.Log(16.5) - 1000*math.Ln10
 	for _, e := range everyEngine {
-		r, err := Answer(m, &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Evidence: ev}, e.opt)
+		r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: ids(0), TargetStates: []int{-1}}, e.opt)
 		if err != nil {
 			t.Fatalf("%s: %v", e.name, err)
 		}
-		if !relEqual(r.Rows[0].P, 1.0/33, 1e-12) || !relEqual(r.Rows[1].P, 32.0/33, 1e-12) {
-			t.Errorf("%s: P(X | e) = %v, %v; want 1/33, 32/33", e.name, r.Rows[0].P, r.Rows[1].P)
+		if !relEqual(r.(*Table).Rows[0].P, 1.0/33, 1e-12) || !relEqual(r.(*Table).Rows[1].P, 32.0/33, 1e-12) {
+			t.Errorf("%s: P(X | e) = %v, %v; want 1/33, 32/33", e.name, r.(*Table).Rows[0].P, r.(*Table).Rows[1].P)
 		}
-		r, err = Answer(m, &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{0}, Evidence: ev}, e.opt)
-		if err != nil || !relEqual(r.P, 1.0/33, 1e-12) {
+		r, err = Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: ids(0), TargetStates: []int{0}}, e.opt)
+		if err != nil || !relEqual(r.(*Number).P, 1.0/33, 1e-12) {
 			t.Errorf("%s: P(X=s0 | e) = %v, %v; want 1/33", e.name, r, err)
 		}
 		_, err = Answer(m, evidenceQuery(ev...), e.opt)
@@ -193,38 +193,38 @@ func TestIncompatibleMaxima(t *testing.T) {
 		ev = append(ev, ir.Obs{Var: ir.VarID(v), State: 0})
 	}
 	for _, e := range everyEngine {
-		r, err := Answer(m, &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{-1}, Evidence: ev}, e.opt)
+		r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: ids(0), TargetStates: []int{-1}}, e.opt)
 		if err != nil {
 			t.Fatalf("%s: %v", e.name, err)
 		}
-		if !relEqual(r.Rows[0].P, 0.25, 1e-12) || !relEqual(r.Rows[1].P, 0.75, 1e-12) {
-			t.Errorf("%s: P(X | e) = %v, %v; want 0.25, 0.75", e.name, r.Rows[0].P, r.Rows[1].P)
+		if !relEqual(r.(*Table).Rows[0].P, 0.25, 1e-12) || !relEqual(r.(*Table).Rows[1].P, 0.75, 1e-12) {
+			t.Errorf("%s: P(X | e) = %v, %v; want 0.25, 0.75", e.name, r.(*Table).Rows[0].P, r.(*Table).Rows[1].P)
 		}
-		st, err := Answer(m, &ir.Query{Kind: ir.Prob, Star: true, Evidence: ev}, e.opt)
-		if err != nil || !relEqual(st.Marginals[0].P[0], 0.25, 1e-12) {
+		st, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, e.opt)
+		if err != nil || !relEqual(st.(*Marginals).Marginals[0].P[0], 0.25, 1e-12) {
 			t.Errorf("%s: P(* | e) = %v, %v", e.name, st, err)
 		}
-		mpe, err := Answer(m, &ir.Query{Kind: ir.MPE, Evidence: ev}, e.opt)
-		if err != nil || mpe.Assignment[0].State != 1 || !relEqual(mpe.P, 0.75, 1e-12) {
+		mpe, err := Answer(m, &ir.MPEQuery{Conditions: ir.Conditions{Evidence: ev}}, e.opt)
+		if err != nil || mpe.(*Assignment).Assignment[0].State != 1 || !relEqual(mpe.(*Assignment).P, 0.75, 1e-12) {
 			t.Errorf("%s: MPE = %v, %v; want X=s1 with p 0.75", e.name, mpe, err)
 		}
 	}
 	// Given the last three children, X=s0 has probability 3e-901: its
 	// row is not "impossible", and holds its conditional.
-	q := &ir.Query{Kind: ir.Prob, Targets: ids(1), TargetStates: []int{-1}, Free: ids(0), Evidence: ev[3:]}
+	q := &ir.ProbQuery{Conditions: ir.Conditions{Free: ids(0), Evidence: ev[3:]}, Targets: ids(1), TargetStates: []int{-1}}
 	for _, e := range everyEngine {
 		r, err := Answer(m, q, e.opt)
-		if err != nil || r.Omitted != 0 || len(r.Rows) != 4 {
+		if err != nil || r.(*Table).Omitted != 0 || len(r.(*Table).Rows) != 4 {
 			t.Fatalf("%s: %v, %v", e.name, r, err)
 		}
-		if r.Rows[0].P != 1 || r.Rows[1].P != 0 || !relEqual(r.Rows[2].P, 1e-300, 1e-12) {
-			t.Errorf("%s: P(X1 | X, e) rows %v", e.name, r.Rows)
+		if r.(*Table).Rows[0].P != 1 || r.(*Table).Rows[1].P != 0 || !relEqual(r.(*Table).Rows[2].P, 1e-300, 1e-12) {
+			t.Errorf("%s: P(X1 | X, e) rows %v", e.name, r.(*Table).Rows)
 		}
 	}
 	// P(X=s0 | e) itself is 1e-900: 0 as a float64, with a finite LogP.
 	for _, e := range everyEngine {
-		r, err := Answer(m, &ir.Query{Kind: ir.Prob, Targets: ids(0), TargetStates: []int{0}, Evidence: ev[3:]}, e.opt)
-		if want := math.Log(0.25) - math.Log(0.75) - 900*math.Ln10; err != nil || r.P != 0 || !logClose(r.LogP, want) {
+		r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev[3:]}, Targets: ids(0), TargetStates: []int{0}}, e.opt)
+		if want := math.Log(0.25) - math.Log(0.75) - 900*math.Ln10; err != nil || r.(*Number).P != 0 || !logClose(r.(*Number).LogP, want) {
 			t.Errorf("%s: P(X=s0 | e) = %v, %v; want 0 with LogP %v", e.name, r, err, want)
 		}
 	}
@@ -248,9 +248,9 @@ func TestNeverAboveOne(t *testing.T) {
 	m := s.build(t)
 	for _, e := range everyEngine {
 		for st := range 3 {
-			r, err := Answer(m, &ir.Query{Kind: ir.MPE, Evidence: []ir.Obs{{Var: 11, State: st}}}, e.opt)
-			if err != nil || !(r.P <= 1) || !relEqual(r.P, 1, 1e-15) || !(r.LogP <= 0) {
-				t.Errorf("%s: MPE p = %v, LogP %v, %v", e.name, r.P, r.LogP, err)
+			r, err := Answer(m, &ir.MPEQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 11, State: st}}}}, e.opt)
+			if err != nil || !(r.(*Assignment).P <= 1) || !relEqual(r.(*Assignment).P, 1, 1e-15) || !(r.(*Assignment).LogP <= 0) {
+				t.Errorf("%s: MPE p = %v, LogP %v, %v", e.name, r.(*Assignment).P, r.(*Assignment).LogP, err)
 			}
 		}
 	}
@@ -262,7 +262,7 @@ func TestNeverAboveOne(t *testing.T) {
 	m = s.build(t)
 	for _, e := range everyEngine {
 		r, err := Answer(m, evidenceQuery(ir.Obs{Var: 1, State: 0}), e.opt)
-		if err != nil || !(r.P <= 1) || !(r.LogP <= 0) {
+		if err != nil || !(r.(*Evidence).P <= 1) || !(r.(*Evidence).LogP <= 0) {
 			t.Errorf("%s: P(e) = %v, %v", e.name, r, err)
 		}
 	}

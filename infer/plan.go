@@ -92,16 +92,16 @@ type queryPlan struct {
 func (a *answerer) planKeep() ([]ir.VarID, bool) {
 	q := a.q
 	switch q.Kind {
-	case ir.Prob:
+	case kindProb:
 		switch q.Form() {
-		case ir.FormTable:
+		case formTable:
 			return append(append([]ir.VarID(nil), q.Free...), q.Targets...), true
-		case ir.FormNumber:
+		case formNumber:
 			return q.Targets, true
-		case ir.FormEvidence:
+		case formEvidence:
 			return nil, false
 		}
-	case ir.Entropy, ir.MI:
+	case kindEntropy, kindMI:
 		return q.Targets, true
 	}
 	return nil, false
@@ -111,9 +111,9 @@ func (a *answerer) planKeep() ([]ir.VarID, bool) {
 // engine computes (see ve.cond).
 func (a *answerer) normalised() bool {
 	switch a.q.Kind {
-	case ir.Prob:
-		return a.q.Form() != ir.FormEvidence
-	case ir.Entropy, ir.MI:
+	case kindProb:
+		return a.q.Form() != formEvidence
+	case kindEntropy, kindMI:
 		return true
 	}
 	return false
@@ -123,9 +123,9 @@ func (a *answerer) normalised() bool {
 // following a fixed rule).
 func (a *answerer) planned() bool {
 	switch a.q.Kind {
-	case ir.Prob:
-		return a.q.Form() != ir.FormMarginals
-	case ir.Entropy, ir.MI:
+	case kindProb:
+		return a.q.Form() != formMarginals
+	case kindEntropy, kindMI:
 		return true
 	}
 	return false
@@ -309,17 +309,19 @@ func nsString(ns float64) string {
 // the estimated cost; for the junction tree, the tree (as [Explain]). A
 // query that Answer refuses before choosing an engine (a variable named
 // twice, a table of too many rows) is refused here with the same error.
-func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
-	if m == nil || q == nil {
+func ExplainQuery(m *ir.Model, iq ir.Query, opt Options) (string, error) {
+	if m == nil || iq == nil {
 		panic("infer: ExplainQuery: nil model or query")
 	}
+	fq := flatten(iq)
+	q := &fq
 	var b strings.Builder
 	fmt.Fprintf(&b, "plan for %s\n", q.Text)
 	switch {
-	case q.Kind == ir.Indep:
+	case q.Kind == kindIndep:
 		b.WriteString("  d-separation in the graph (no numbers)\n")
 		return b.String(), nil
-	case len(q.Do) > 0 || len(q.Soft) > 0 || q.Kind == ir.Density || len(q.Real) > 0:
+	case len(q.Do) > 0 || len(q.Soft) > 0 || q.Kind == kindDensity || len(q.Real) > 0:
 		b.WriteString("  answered on the model modified by the query's interventions, soft or real-valued evidence; the engine is chosen there as below\n")
 		return b.String(), nil
 	}
@@ -338,7 +340,7 @@ func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
 	case a.need != nil:
 		b.WriteString("  engine: variable elimination (the model has variables still to learn; a junction tree needs every factor)\n")
 		a.explainVE(&b, nil)
-	case a.sel == kindSearch && (q.Kind == ir.MPE || q.Kind == ir.MAP):
+	case a.sel == kindSearch && (q.Kind == kindMPE || q.Kind == kindMAP):
 		b.WriteString("  engine: branch and bound (chosen by the caller; variable elimination if it gives up)\n")
 	case a.sel == kindVE || a.sel == kindSearch:
 		b.WriteString("  engine: variable elimination (chosen by the caller)\n")
@@ -352,10 +354,10 @@ func ExplainQuery(m *ir.Model, q *ir.Query, opt Options) (string, error) {
 			return a.explainJT(&b)
 		}
 		switch a.q.Kind {
-		case ir.MPE:
+		case kindMPE:
 			b.WriteString("  engine: branch and bound (AND/OR search with a mini-bucket bound; max-product on the junction tree, or variable elimination, if it gives up)\n")
 			return b.String(), nil
-		case ir.MAP:
+		case kindMAP:
 			b.WriteString("  engine: branch and bound over the MAP variables, the others summed out first (variable elimination if it gives up)\n")
 			return b.String(), nil
 		}

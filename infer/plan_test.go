@@ -17,24 +17,24 @@ import (
 
 // planOf returns the VE plan the Auto engine would make for q's joint on
 // m, and the Auto engine's choice (nil for a query it does not plan).
-func planOf(t testing.TB, m *ir.Model, q *ir.Query, opt Options) (*vePlan, *queryPlan) {
+func planOf(t testing.TB, m *ir.Model, q ir.Query, opt Options) (*vePlan, *queryPlan) {
 	t.Helper()
-	a := &answerer{m: m, q: q, opt: opt, k: factor.NewKernel(nil)}
+	a := &answerer{m: m, q: flat(q), opt: opt, k: factor.NewKernel(nil)}
 	if err := a.validate(); err != nil {
-		t.Fatalf("%s: %v", q.Text, err)
+		t.Fatalf("%s: %v", flat(q).Text, err)
 	}
 	a.k = factor.NewKernel(nil)
 	keep, _ := a.planKeep()
 	p, err := a.newVE(a.obs).plan(keep, nil)
 	if err != nil {
-		t.Fatalf("%s: %v", q.Text, err)
+		t.Fatalf("%s: %v", flat(q).Text, err)
 	}
 	if !a.planned() {
 		return p, nil
 	}
 	qp, err := a.decide()
 	if err != nil {
-		t.Fatalf("%s: %v", q.Text, err)
+		t.Fatalf("%s: %v", flat(q).Text, err)
 	}
 	return p, qp
 }
@@ -69,22 +69,22 @@ func TestPlanSeparate(t *testing.T) {
 	tests := []struct {
 		name       string
 		dZero      bool
-		q          *ir.Query
+		q          ir.Query
 		vars, dsep int // variables left and left out as d-separated
 		impossible bool
 	}{
 		// P(X2 | X1): X0 is d-separated from X2 given X1; X3, X4 are barren.
-		{"chain", false, &ir.Query{Kind: ir.Prob, Text: "P(X2 | X1=s0)", Targets: ids(2), TargetStates: []int{-1}, Evidence: []ir.Obs{obs(1, 0)}}, 1, 1, false},
+		{"chain", false, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X2 | X1=s0)"}, Conditions: ir.Conditions{Evidence: []ir.Obs{obs(1, 0)}}, Targets: ids(2), TargetStates: []int{-1}}, 1, 1, false},
 		// The evidence on X4 is relevant but d-separated from X2: its
 		// component {X3} is left out (its constant is positive).
-		{"other component", false, &ir.Query{Kind: ir.Prob, Text: "P(X2 | X4=s1)", Targets: ids(2), TargetStates: []int{-1}, Evidence: []ir.Obs{obs(4, 1)}}, 3, 1, false},
+		{"other component", false, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X2 | X4=s1)"}, Conditions: ir.Conditions{Evidence: []ir.Obs{obs(4, 1)}}, Targets: ids(2), TargetStates: []int{-1}}, 3, 1, false},
 		// The same with P(X4 = s1) = 0: the component stays, and the
 		// evidence is impossible.
-		{"zero component", true, &ir.Query{Kind: ir.Prob, Text: "P(X2 | X4=s1)", Targets: ids(2), TargetStates: []int{-1}, Evidence: []ir.Obs{obs(4, 1)}}, 4, 0, true},
-		{"zero number", true, &ir.Query{Kind: ir.Prob, Text: "P(X2=s0 | X1=s1, X4=s1)", Targets: ids(2), TargetStates: []int{0}, Evidence: []ir.Obs{obs(1, 1), obs(4, 1)}}, 2, 1, true},
+		{"zero component", true, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X2 | X4=s1)"}, Conditions: ir.Conditions{Evidence: []ir.Obs{obs(4, 1)}}, Targets: ids(2), TargetStates: []int{-1}}, 4, 0, true},
+		{"zero number", true, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X2=s0 | X1=s1, X4=s1)"}, Conditions: ir.Conditions{Evidence: []ir.Obs{obs(1, 1), obs(4, 1)}}, Targets: ids(2), TargetStates: []int{0}}, 2, 1, true},
 		// P(e) needs every component.
-		{"evidence", false, &ir.Query{Kind: ir.Prob, Text: "P(X1=s0, X4=s1)", Evidence: []ir.Obs{obs(1, 0), obs(4, 1)}}, 2, 0, false},
-		{"zero evidence", true, &ir.Query{Kind: ir.Prob, Text: "P(X1=s0, X4=s1)", Evidence: []ir.Obs{obs(1, 0), obs(4, 1)}}, 2, 0, false},
+		{"evidence", false, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X1=s0, X4=s1)"}, Conditions: ir.Conditions{Evidence: []ir.Obs{obs(1, 0), obs(4, 1)}}}, 2, 0, false},
+		{"zero evidence", true, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X1=s0, X4=s1)"}, Conditions: ir.Conditions{Evidence: []ir.Obs{obs(1, 0), obs(4, 1)}}}, 2, 0, false},
 	}
 	for _, tt := range tests {
 		m := chainModel(t, tt.dZero)
@@ -127,21 +127,21 @@ func TestPlanRandom(t *testing.T) {
 		spec := randomNet(rng, 3+rng.IntN(9), 3, 2, trial%2 == 0)
 		m := spec.build(t)
 		for range 6 {
-			q := randomQuery(rng, spec.card)
+			q := randomQuery(rng, spec.card).(*ir.ProbQuery)
 			// More evidence than randomQuery draws: evidence separates.
 			for _, v := range rng.Perm(len(spec.card)) {
-				if rng.IntN(3) > 0 || slices.Contains(q.Targets, ir.VarID(v)) || slices.Contains(q.Free, ir.VarID(v)) ||
-					slices.ContainsFunc(q.Evidence, func(o ir.Obs) bool { return o.Var == ir.VarID(v) }) {
+				if rng.IntN(3) > 0 || slices.Contains(flat(q).Targets, ir.VarID(v)) || slices.Contains(flat(q).Free, ir.VarID(v)) ||
+					slices.ContainsFunc(flat(q).Evidence, func(o ir.Obs) bool { return o.Var == ir.VarID(v) }) {
 					continue
 				}
 				q.Evidence = append(q.Evidence, ir.Obs{Var: ir.VarID(v), State: rng.IntN(spec.card[v])})
 			}
 			q.Text = fmt.Sprintf("trial %d", trial)
-			_, err := compareEngines(t, m, q, q.Text, engines...)
+			_, err := compareEngines(t, m, q, flat(q).Text, engines...)
 			if errors.Is(err, ErrImpossible) {
 				impossible++
 			}
-			if q.Kind == ir.Prob && !q.Star && len(q.Targets) > 0 {
+			if flat(q).Kind == kindProb && !flat(q).Star && len(flat(q).Targets) > 0 {
 				if p, _ := planOf(t, m, q, Options{}); p.dsep > 0 {
 					separated++
 				}
@@ -160,7 +160,7 @@ func TestPlanOrders(t *testing.T) {
 	for trial := range 40 {
 		spec := localNet(rng, 40, 3, 8)
 		m := spec.build(t)
-		q := &ir.Query{Kind: ir.Prob, Text: "P(X0)", Targets: ids(0), TargetStates: []int{-1}}
+		q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X0)"}, Targets: ids(0), TargetStates: []int{-1}}
 		best, _ := planOf(t, m, q, Options{})
 		for _, tr := range best.tried {
 			if tr.err == nil && tr.cost < best.cost {
@@ -194,7 +194,7 @@ func corpusNets(tb testing.TB) []string {
 // drawn by forward sampling (possible evidence): P(e), P(X | e), P(X, Y |
 // e) and P(X = x | e); with zero, the evidence also sets a family to a
 // configuration of probability 0, when m has one.
-func planQueries(rng *rand.Rand, m *ir.Model, k int, zero bool) []*ir.Query {
+func planQueries(rng *rand.Rand, m *ir.Model, k int, zero bool) []ir.Query {
 	ev := randomEvidence(rng, m, min(k, len(m.Vars)-4))
 	if zero {
 		z := zeroFamily(m)
@@ -217,11 +217,11 @@ func planQueries(rng *rand.Rand, m *ir.Model, k int, zero bool) []*ir.Query {
 	for y == x {
 		y = free[rng.IntN(len(free))]
 	}
-	qs := []*ir.Query{
-		{Kind: ir.Prob, Text: "P(e)", Evidence: ev},
-		{Kind: ir.Prob, Text: "P(X | e)", Targets: []ir.VarID{x}, TargetStates: []int{-1}, Evidence: ev},
-		{Kind: ir.Prob, Text: "P(X, Y | e)", Targets: []ir.VarID{x, y}, TargetStates: []int{-1, -1}, Evidence: ev},
-		{Kind: ir.Prob, Text: "P(X=x | e)", Targets: []ir.VarID{x}, TargetStates: []int{0}, Evidence: ev},
+	qs := []ir.Query{
+		&ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(e)"}, Conditions: ir.Conditions{Evidence: ev}},
+		&ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X | e)"}, Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{x}, TargetStates: []int{-1}},
+		&ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X, Y | e)"}, Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{x, y}, TargetStates: []int{-1, -1}},
+		&ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X=x | e)"}, Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{x}, TargetStates: []int{0}},
 	}
 	return qs
 }
@@ -262,12 +262,12 @@ func TestPlanCorpus(t *testing.T) {
 		_, jtErr := Compile(m, jt)
 		for _, zero := range []bool{false, true} {
 			for _, q := range planQueries(rng, m, 5, zero) {
-				what := fmt.Sprintf("%s %s (zero %v)", name, q.Text, zero)
+				what := fmt.Sprintf("%s %s (zero %v)", name, flat(q).Text, zero)
 				auto, autoErr := Answer(m, q, Options{})
-				if zero && !errors.Is(autoErr, ErrImpossible) && q.Form() != ir.FormEvidence {
+				if zero && !errors.Is(autoErr, ErrImpossible) && flat(q).Form() != formEvidence {
 					t.Errorf("%s: %v, want impossible evidence", what, autoErr)
 				}
-				if zero && q.Form() == ir.FormEvidence && (autoErr != nil || auto.P != 0) {
+				if zero && flat(q).Form() == formEvidence && (autoErr != nil || auto.(*Evidence).P != 0) {
 					t.Errorf("%s: P(e) = %v, %v; want 0", what, auto, autoErr)
 				}
 				refs := []Options{{Engine: VE, Order: MinWeight}}
@@ -295,24 +295,24 @@ func TestPlanChoice(t *testing.T) {
 	m := readCorpus(t, "munin1")
 	for _, q := range planQueries(rng, m, 5, false) {
 		if _, qp := planOf(t, m, q, Options{}); qp.engine != kindVE {
-			t.Errorf("munin1 %s: %v (%s), want VE", q.Text, qp.engine, qp.why)
+			t.Errorf("munin1 %s: %v (%s), want VE", flat(q).Text, qp.engine, qp.why)
 		}
 	}
 	m = readCorpus(t, "alarm")
 	q := planQueries(rng, m, 5, false)[0]
 	if _, qp := planOf(t, m, q, Options{}); qp.engine != kindVE {
-		t.Errorf("alarm %s, no tree: %v (%s), want VE", q.Text, qp.engine, qp.why)
+		t.Errorf("alarm %s, no tree: %v (%s), want VE", flat(q).Text, qp.engine, qp.why)
 	}
 	if _, qp := planOf(t, m, q, Options{Queries: 1000}); qp.engine != kindJT {
-		t.Errorf("alarm, a batch of %s: %v (%s), want JT", q.Text, qp.engine, qp.why)
+		t.Errorf("alarm, a batch of %s: %v (%s), want JT", flat(q).Text, qp.engine, qp.why)
 	}
-	if _, err := Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(*)", Star: true}, Options{}); err != nil {
+	if _, err := Answer(m, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(*)"}, Star: true}, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	// A tree compiled by an earlier query changes nothing: the choice,
 	// and so the answer's last digits, never depend on what ran before.
 	if _, qp := planOf(t, m, q, Options{}); qp.engine != kindVE {
-		t.Errorf("alarm %s, tree compiled: %v (%s), want VE as before", q.Text, qp.engine, qp.why)
+		t.Errorf("alarm %s, tree compiled: %v (%s), want VE as before", flat(q).Text, qp.engine, qp.why)
 	}
 }
 
@@ -396,7 +396,7 @@ func TestPlanCalibration(t *testing.T) {
 		for i, q := range qs {
 			p, _ := planOf(t, m, q, Options{})
 			veNs := best(func() { _, _ = Answer(m, q, Options{Engine: VE}) })
-			line := fmt.Sprintf("  %-10s VE cost %10.0f in %4d steps, %8.3f ms (%5.1f ns/entry)", q.Text, p.cost, len(p.steps)+len(p.fs), veNs/1e6, veNs/p.cost)
+			line := fmt.Sprintf("  %-10s VE cost %10.0f in %4d steps, %8.3f ms (%5.1f ns/entry)", flat(q).Text, p.cost, len(p.steps)+len(p.fs), veNs/1e6, veNs/p.cost)
 			if tree != nil {
 				calNs := best(func() {
 					_, _ = tree.Answer(other[i], Options{})

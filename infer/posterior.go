@@ -22,7 +22,7 @@ func Posterior(m *ir.Model, target ir.VarID, evidence []ir.Obs, opt Options) ([]
 	if m == nil {
 		panic("infer: Posterior: nil model")
 	}
-	q := &ir.Query{Pos: ir.Pos{File: m.Source}, Kind: ir.Prob, Targets: []ir.VarID{target}, TargetStates: []int{-1}, Evidence: evidence}
+	q := &query{Pos: ir.Pos{File: m.Source}, Kind: kindProb, Targets: []ir.VarID{target}, TargetStates: []int{-1}, Conditions: ir.Conditions{Evidence: evidence}}
 	a := &answerer{m: m, q: q, opt: opt}
 	if err := a.setup(); err != nil {
 		return nil, err
@@ -41,7 +41,7 @@ func LogPE(m *ir.Model, evidence []ir.Obs, opt Options) (float64, error) {
 	if m == nil {
 		panic("infer: LogPE: nil model")
 	}
-	q := &ir.Query{Pos: ir.Pos{File: m.Source}, Kind: ir.Prob, Evidence: evidence}
+	q := &query{Pos: ir.Pos{File: m.Source}, Kind: kindProb, Conditions: ir.Conditions{Evidence: evidence}}
 	a := &answerer{m: m, q: q, opt: opt}
 	if err := a.setup(); err != nil {
 		return 0, err

@@ -51,13 +51,13 @@ func TestPosteriorBrute(t *testing.T) {
 						t.Fatalf("net %d, %s: P(X%d | %v) = %v, want %v", net, e.name, target, ev, p, want)
 					}
 				}
-				r, err := Answer(m, &ir.Query{Targets: []ir.VarID{target}, TargetStates: []int{-1}, Evidence: ev}, e.opt)
+				r, err := Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{target}, TargetStates: []int{-1}}, e.opt)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for s, row := range r.Rows {
+				for s, row := range r.(*Table).Rows {
 					if row.P != p[s] {
-						t.Fatalf("net %d, %s: Posterior %v, Answer %v", net, e.name, p, r.Rows)
+						t.Fatalf("net %d, %s: Posterior %v, Answer %v", net, e.name, p, r.(*Table).Rows)
 					}
 				}
 			}

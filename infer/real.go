@@ -515,7 +515,7 @@ func rowBlocks(f *ir.Factor, ng int) []block {
 // comes within 40 of the largest l + ln P of the entries kept.
 func logPosteriorFor(m *ir.Model, pos ir.Pos, vars []ir.VarID, ev []ir.Obs, l []float64, ngiven int, opt Options) ([]float64, error) {
 	states := make([]int, len(vars)) // a number query: no rows to count
-	q := &ir.Query{Pos: pos, Kind: ir.Prob, Targets: vars, TargetStates: states, Evidence: ev, Text: evidenceText(m, ev)}
+	q := &query{Pos: pos, Kind: kindProb, Targets: vars, TargetStates: states, Conditions: ir.Conditions{Evidence: ev}, Text: evidenceText(m, ev)}
 	a := &answerer{m: m, q: q, opt: opt}
 	if err := a.setup(); err != nil {
 		return nil, err
@@ -582,24 +582,24 @@ func logPosteriorFor(m *ir.Model, pos ir.Pos, vars []ir.VarID, ev []ir.Obs, l []
 }
 
 // withReal answers q, which has real-valued evidence, on m.
-func withReal(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
+func withReal(m *ir.Model, q *query, opt Options) (Result, error) {
 	m2, _, err := withLikelihoods(m, q.Pos, q.Real, q.Evidence, q.Free, opt)
 	if err != nil {
 		return nil, err
 	}
 	q2 := *q
 	q2.Real = nil
-	r, err := Answer(m2, &q2, opt)
+	r, err := answerQ(m2, &q2, opt)
 	if err != nil {
 		return nil, err
 	}
-	r.Query = q
+	r.Head().Query = q.orig
 	return r, nil
 }
 
 // density answers density(values | reals, e): ln p(values, reals, e) −
 // ln p(reals, e).
-func density(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
+func density(m *ir.Model, q *query, opt Options) (Result, error) {
 	num, err := logJoint(m, q.Pos, append(append([]ir.RealObs(nil), q.Real...), q.Values...), q.Evidence, opt)
 	if err != nil {
 		return nil, err
@@ -614,7 +614,7 @@ func density(m *ir.Model, q *ir.Query, opt Options) (*Result, error) {
 		}
 	}
 	ld := num - den
-	return &Result{Query: q, Density: math.Exp(ld), LogDensity: ld}, nil
+	return &Density{Header: exact(q), Density: math.Exp(ld), LogDensity: ld}, nil
 }
 
 // logJoint returns ln of the joint density of the real observations obs
@@ -625,10 +625,11 @@ func logJoint(m *ir.Model, pos ir.Pos, obs []ir.RealObs, ev []ir.Obs, opt Option
 	if err != nil {
 		return 0, err
 	}
-	r, err := Answer(m2, &ir.Query{Pos: pos, Kind: ir.Prob, Evidence: ev, Text: evidenceText(m, ev)}, opt)
+	res, err := answerQ(m2, &query{Pos: pos, Kind: kindProb, Conditions: ir.Conditions{Evidence: ev}, Text: evidenceText(m, ev)}, opt)
 	if err != nil {
 		return 0, err
 	}
+	r := res.(*Evidence)
 	if math.IsInf(scale, -1) && !math.IsInf(r.LogZ, -1) {
 		// A density beyond float64 even as a logarithm (x = 1e300
 		// under normal(0, 1): ln N = −5e599), not 0.

@@ -164,23 +164,23 @@ func TestRealEvidence(t *testing.T) {
 			}
 		}
 		for _, eng := range []string{Enum, VE, JT, Auto} {
-			q := &ir.Query{Kind: ir.Prob, Text: "P(target | reals)", Targets: []ir.VarID{target}, TargetStates: []int{-1}, Evidence: ev, Real: obs, Bar: true}
+			q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(target | reals)", Bar: true}, Conditions: ir.Conditions{Evidence: ev, Real: obs}, Targets: []ir.VarID{target}, TargetStates: []int{-1}}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
 				t.Fatalf("trial %d, %v: %v", trial, eng, err)
 			}
-			for i, row := range res.Rows {
+			for i, row := range res.(*Table).Rows {
 				if !equal(row.P, want[i], 1e-12) {
 					t.Errorf("trial %d, %v: P(target=%d | e) = %v, want %v", trial, eng, i, row.P, want[i])
 				}
 			}
-			dq := &ir.Query{Kind: ir.Density, Text: "density(x | e)", Values: obs, Evidence: ev}
+			dq := &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(x | e)"}, Conditions: ir.Conditions{Evidence: ev}, Values: obs}
 			d, err := Answer(m, dq, Options{Engine: eng})
 			if err != nil {
 				t.Fatalf("trial %d, %v: density: %v", trial, eng, err)
 			}
-			if w := total / pe; !relEqual(d.Density, w, 1e-10) || !relEqual(d.LogDensity, math.Log(w), 1e-10) {
-				t.Errorf("trial %d, %v: density %v (log %v), want %v", trial, eng, d.Density, d.LogDensity, w)
+			if w := total / pe; !relEqual(d.(*Density).Density, w, 1e-10) || !relEqual(d.(*Density).LogDensity, math.Log(w), 1e-10) {
+				t.Errorf("trial %d, %v: density %v (log %v), want %v", trial, eng, d.(*Density).Density, d.(*Density).LogDensity, w)
 			}
 		}
 	}
@@ -208,13 +208,13 @@ func TestRealEvidenceFar(t *testing.T) {
 		{1e300, 1}, {-1e300, 0}, {1e154, 1}, {-1.7e308, 0}, {16, 0.5},
 	} {
 		for _, eng := range []string{Enum, VE, JT} {
-			q := &ir.Query{Kind: ir.Prob, Text: "P(C | x)", Targets: []ir.VarID{c}, TargetStates: []int{-1}, Real: []ir.RealObs{{Var: x, Value: tc.x}}, Bar: true}
+			q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(C | x)", Bar: true}, Conditions: ir.Conditions{Real: []ir.RealObs{{Var: x, Value: tc.x}}}, Targets: []ir.VarID{c}, TargetStates: []int{-1}}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
 				t.Fatalf("x = %g, %v: %v", tc.x, eng, err)
 			}
-			if !equal(res.Rows[0].P, tc.wantA, 1e-12) {
-				t.Errorf("x = %g, %v: P(C=a | x) = %v, want %v", tc.x, eng, res.Rows[0].P, tc.wantA)
+			if !equal(res.(*Table).Rows[0].P, tc.wantA, 1e-12) {
+				t.Errorf("x = %g, %v: P(C=a | x) = %v, want %v", tc.x, eng, res.(*Table).Rows[0].P, tc.wantA)
 			}
 		}
 		// ln(N(x; 21, 1)/2 + N(x; 11, 1)/2) in big.Float; beyond
@@ -223,7 +223,7 @@ func TestRealEvidenceFar(t *testing.T) {
 		top, rest := logSumExp([]*big.Float{bigLogNormal(tc.x, 21, 1), bigLogNormal(tc.x, 11, 1)})
 		lw, _ := top.Float64()
 		want := lw + rest + math.Log(0.5)
-		d, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density(x)", Values: []ir.RealObs{{Var: x, Value: tc.x}}}, Options{})
+		d, err := Answer(m, &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(x)"}, Values: []ir.RealObs{{Var: x, Value: tc.x}}}, Options{})
 		switch {
 		case math.IsInf(lw, -1):
 			if !errors.Is(err, ErrRange) {
@@ -231,8 +231,8 @@ func TestRealEvidenceFar(t *testing.T) {
 			}
 		case err != nil:
 			t.Errorf("density(x=%g): %v", tc.x, err)
-		case !relEqual(d.LogDensity, want, 1e-12):
-			t.Errorf("density(x=%g) = %v (log %v), want log %v", tc.x, d.Density, d.LogDensity, want)
+		case !relEqual(d.(*Density).LogDensity, want, 1e-12):
+			t.Errorf("density(x=%g) = %v (log %v), want log %v", tc.x, d.(*Density).Density, d.(*Density).LogDensity, want)
 		}
 	}
 }
@@ -261,20 +261,20 @@ func TestMultiNormalFar(t *testing.T) {
 		{{Var: x, Value: 3}},
 	} {
 		for _, eng := range []string{Enum, VE, JT} {
-			q := &ir.Query{Kind: ir.Prob, Text: "P(C | reals)", Targets: []ir.VarID{c}, TargetStates: []int{-1}, Real: obs, Bar: true}
+			q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(C | reals)", Bar: true}, Conditions: ir.Conditions{Real: obs}, Targets: []ir.VarID{c}, TargetStates: []int{-1}}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
 				t.Fatalf("%v, %v: %v", obs, eng, err)
 			}
-			if s := res.Rows[0].P + res.Rows[1].P; !(math.Abs(s-1) < 1e-12) {
-				t.Errorf("%v, %v: P(C | x) = %v, %v", obs, eng, res.Rows[0].P, res.Rows[1].P)
+			if s := res.(*Table).Rows[0].P + res.(*Table).Rows[1].P; !(math.Abs(s-1) < 1e-12) {
+				t.Errorf("%v, %v: P(C | x) = %v, %v", obs, eng, res.(*Table).Rows[0].P, res.(*Table).Rows[1].P)
 			}
 		}
 		// A density whose logarithm underflows float64 is an error of
 		// kind ErrRange, not 0.
-		d, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density", Values: obs}, Options{})
-		if !errors.Is(err, ErrRange) && (err != nil || math.IsNaN(d.Density) || math.IsInf(d.LogDensity, 0) || math.IsNaN(d.LogDensity)) {
-			t.Errorf("%v: density %v (log %v), %v", obs, d.Density, d.LogDensity, err)
+		d, err := Answer(m, &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density"}, Values: obs}, Options{})
+		if !errors.Is(err, ErrRange) && (err != nil || math.IsNaN(d.(*Density).Density) || math.IsInf(d.(*Density).LogDensity, 0) || math.IsNaN(d.(*Density).LogDensity)) {
+			t.Errorf("%v: density %v (log %v), %v", obs, d.(*Density).Density, d.(*Density).LogDensity, err)
 		}
 	}
 }
@@ -316,13 +316,13 @@ func TestMultiNormalFarDigits(t *testing.T) {
 		{[]ir.RealObs{{Var: x, Value: -1.7e308}, {Var: y, Value: 1.7e308}}, 1},
 	} {
 		for _, eng := range []string{Enum, VE, JT} {
-			q := &ir.Query{Kind: ir.Prob, Text: "P(C | reals)", Targets: []ir.VarID{c}, TargetStates: []int{-1}, Real: tc.obs, Bar: true}
+			q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(C | reals)", Bar: true}, Conditions: ir.Conditions{Real: tc.obs}, Targets: []ir.VarID{c}, TargetStates: []int{-1}}
 			res, err := Answer(m, q, Options{Engine: eng})
 			if err != nil {
 				t.Fatalf("%v, %v: %v", tc.obs, eng, err)
 			}
-			if !(math.Abs(res.Rows[0].P-tc.wantA) < 1e-6) {
-				t.Errorf("%v, %v: P(C=a | reals) = %v, want %v", tc.obs, eng, res.Rows[0].P, tc.wantA)
+			if !(math.Abs(res.(*Table).Rows[0].P-tc.wantA) < 1e-6) {
+				t.Errorf("%v, %v: P(C=a | reals) = %v, want %v", tc.obs, eng, res.(*Table).Rows[0].P, tc.wantA)
 			}
 		}
 	}
@@ -345,13 +345,13 @@ func TestMultiNormalHugeVariance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density", Values: []ir.RealObs{{Var: x, Value: 1e160}, {Var: y, Value: 0}}}, Options{})
+	d, err := Answer(m, &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density"}, Values: []ir.RealObs{{Var: x, Value: 1e160}, {Var: y, Value: 0}}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	z := 1e160 / math.Sqrt(v)
 	want := -math.Log(2*math.Pi) - math.Log(v) - 0.5*z*z
-	if !relEqual(d.LogDensity, want, 1e-12) {
-		t.Errorf("log density %v, want %v", d.LogDensity, want)
+	if !relEqual(d.(*Density).LogDensity, want, 1e-12) {
+		t.Errorf("log density %v, want %v", d.(*Density).LogDensity, want)
 	}
 }

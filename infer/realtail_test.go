@@ -91,49 +91,49 @@ func TestRealTailSensor(t *testing.T) {
 	const logpdf = -1246.3137683472166 // scipy.stats.norm.logpdf(0.5, 0, 0.01)
 	x := []ir.RealObs{{Var: reading, Value: 0.5}}
 	cal := []ir.Obs{{Var: mode, State: 0}}
-	table := func(text string) *ir.Query {
-		return &ir.Query{Kind: ir.Prob, Text: text, Targets: []ir.VarID{alarm}, TargetStates: []int{-1}, Real: x, Bar: true}
+	table := func(text string) *ir.ProbQuery {
+		return &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: text, Bar: true}, Conditions: ir.Conditions{Real: x}, Targets: []ir.VarID{alarm}, TargetStates: []int{-1}}
 	}
 	for _, eng := range tailEngines {
 		opt := Options{Engine: eng}
 		hard, do, soft := table("P(Alarm | reading=0.5, Mode=calibrated)"), table("P(Alarm | reading=0.5, do(Mode=calibrated))"), table("P(Alarm | reading=0.5, Mode~[1, 0])")
 		hard.Evidence, do.Do, soft.Soft = cal, cal, []ir.SoftObs{{Var: mode, Lambda: []float64{1, 0}}}
-		for _, q := range []*ir.Query{hard, do, soft} {
+		for _, q := range []ir.Query{hard, do, soft} {
 			r, err := Answer(m, q, opt)
 			if err != nil {
-				t.Errorf("%v: %s: %v", eng, q.Text, err)
+				t.Errorf("%v: %s: %v", eng, flat(q).Text, err)
 				continue
 			}
-			if !(math.Abs(r.Rows[0].P-0.1) <= 1e-12) || !(math.Abs(r.Rows[1].P-0.9) <= 1e-12) {
-				t.Errorf("%v: %s = %v, %v, want 0.1, 0.9", eng, q.Text, r.Rows[0].P, r.Rows[1].P)
+			if !(math.Abs(r.(*Table).Rows[0].P-0.1) <= 1e-12) || !(math.Abs(r.(*Table).Rows[1].P-0.9) <= 1e-12) {
+				t.Errorf("%v: %s = %v, %v, want 0.1, 0.9", eng, flat(q).Text, r.(*Table).Rows[0].P, r.(*Table).Rows[1].P)
 			}
 		}
-		for _, q := range []*ir.Query{
-			{Kind: ir.Density, Text: "density(reading=0.5 | Mode=calibrated)", Values: x, Evidence: cal},
-			{Kind: ir.Density, Text: "density(reading=0.5 | do(Mode=calibrated))", Values: x, Do: cal},
-			{Kind: ir.Density, Text: "density(reading=0.5 | Mode~[1, 0])", Values: x, Soft: []ir.SoftObs{{Var: mode, Lambda: []float64{1, 0}}}},
+		for _, q := range []ir.Query{
+			&ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(reading=0.5 | Mode=calibrated)"}, Conditions: ir.Conditions{Evidence: cal}, Values: x},
+			&ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(reading=0.5 | do(Mode=calibrated))"}, Conditions: ir.Conditions{Do: cal}, Values: x},
+			&ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(reading=0.5 | Mode~[1, 0])"}, Conditions: ir.Conditions{Soft: []ir.SoftObs{{Var: mode, Lambda: []float64{1, 0}}}}, Values: x},
 		} {
 			r, err := Answer(m, q, opt)
 			if err != nil {
-				t.Errorf("%v: %s: %v", eng, q.Text, err)
+				t.Errorf("%v: %s: %v", eng, flat(q).Text, err)
 				continue
 			}
-			if !(math.Abs(r.LogDensity-logpdf) <= 1e-9) {
-				t.Errorf("%v: %s: ln density %v, want %v", eng, q.Text, r.LogDensity, logpdf)
+			if !(math.Abs(r.(*Density).LogDensity-logpdf) <= 1e-9) {
+				t.Errorf("%v: %s: ln density %v, want %v", eng, flat(q).Text, r.(*Density).LogDensity, logpdf)
 			}
 		}
-		free := &ir.Query{Kind: ir.Prob, Text: "P(Alarm | Mode, reading=0.5)", Targets: []ir.VarID{alarm}, TargetStates: []int{-1}, Free: []ir.VarID{mode}, Real: x, Bar: true}
+		free := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(Alarm | Mode, reading=0.5)", Bar: true}, Conditions: ir.Conditions{Free: []ir.VarID{mode}, Real: x}, Targets: []ir.VarID{alarm}, TargetStates: []int{-1}}
 		r, err := Answer(m, free, opt)
 		if err != nil {
 			t.Errorf("%v: %s: %v", eng, free.Text, err)
 			continue
 		}
 		want := []float64{0.1, 0.9, 0.8, 0.2}
-		if len(r.Rows) != 4 || r.Omitted != 0 {
-			t.Errorf("%v: %s: %d rows (%d omitted), want 4", eng, free.Text, len(r.Rows), r.Omitted)
+		if len(r.(*Table).Rows) != 4 || r.(*Table).Omitted != 0 {
+			t.Errorf("%v: %s: %d rows (%d omitted), want 4", eng, free.Text, len(r.(*Table).Rows), r.(*Table).Omitted)
 			continue
 		}
-		for i, row := range r.Rows {
+		for i, row := range r.(*Table).Rows {
 			if !(math.Abs(row.P-want[i]) <= 1e-12) {
 				t.Errorf("%v: %s: row %d = %v, want %v", eng, free.Text, i, row.P, want[i])
 			}
@@ -167,35 +167,35 @@ func TestRealTailGrid(t *testing.T) {
 				for _, eng := range tailEngines {
 					opt := Options{Engine: eng}
 					name := fmt.Sprintf("x=%g, σ=(%g, %g), %v", x, sc, sd, eng)
-					r, err := Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(Mode | reading)", Targets: []ir.VarID{mode}, TargetStates: []int{-1}, Real: obs, Bar: true}, opt)
+					r, err := Answer(m, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(Mode | reading)", Bar: true}, Conditions: ir.Conditions{Real: obs}, Targets: []ir.VarID{mode}, TargetStates: []int{-1}}, opt)
 					if err != nil {
 						t.Errorf("%s: %v", name, err)
 						continue
 					}
-					if !(math.Abs(r.Rows[0].P-pc) <= 1e-12) {
-						t.Errorf("%s: P(calibrated | x) = %v, want %v", name, r.Rows[0].P, pc)
+					if !(math.Abs(r.(*Table).Rows[0].P-pc) <= 1e-12) {
+						t.Errorf("%s: P(calibrated | x) = %v, want %v", name, r.(*Table).Rows[0].P, pc)
 					}
-					dr, err := Answer(m, &ir.Query{Kind: ir.Density, Text: "density(reading)", Values: obs}, opt)
+					dr, err := Answer(m, &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(reading)"}, Values: obs}, opt)
 					if err != nil {
 						t.Errorf("%s: density: %v", name, err)
-					} else if !(math.Abs(dr.LogDensity-logDens) <= 1e-9*max(1, math.Abs(logDens))) {
-						t.Errorf("%s: ln density %v, want %v", name, dr.LogDensity, logDens)
+					} else if !(math.Abs(dr.(*Density).LogDensity-logDens) <= 1e-9*max(1, math.Abs(logDens))) {
+						t.Errorf("%s: ln density %v, want %v", name, dr.(*Density).LogDensity, logDens)
 					}
 					for s, want := range []float64{0.1, 0.8} {
-						q := &ir.Query{Kind: ir.Prob, Text: "P(Alarm=true | reading, Mode=m)", Targets: []ir.VarID{alarm}, TargetStates: []int{0}, Evidence: []ir.Obs{{Var: mode, State: s}}, Real: obs, Bar: true}
+						q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(Alarm=true | reading, Mode=m)", Bar: true}, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: mode, State: s}}, Real: obs}, Targets: []ir.VarID{alarm}, TargetStates: []int{0}}
 						r, err := Answer(m, q, opt)
 						if err != nil {
 							t.Errorf("%s, Mode=%d: %v", name, s, err)
-						} else if !(math.Abs(r.P-want) <= 1e-12) {
-							t.Errorf("%s, Mode=%d: P(Alarm=true | ...) = %v, want %v", name, s, r.P, want)
+						} else if !(math.Abs(r.(*Number).P-want) <= 1e-12) {
+							t.Errorf("%s, Mode=%d: P(Alarm=true | ...) = %v, want %v", name, s, r.(*Number).P, want)
 						}
 						want := bigLogNormal(x, mean[s], sds[s])
 						lw, _ := want.Float64()
-						q = &ir.Query{Kind: ir.Density, Text: "density(reading | Mode=m)", Values: obs, Evidence: []ir.Obs{{Var: mode, State: s}}}
-						if dr, err := Answer(m, q, opt); err != nil {
+						dq := &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(reading | Mode=m)"}, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: mode, State: s}}}, Values: obs}
+						if dr, err := Answer(m, dq, opt); err != nil {
 							t.Errorf("%s, Mode=%d: density: %v", name, s, err)
-						} else if !(math.Abs(dr.LogDensity-lw) <= 1e-9*max(1, math.Abs(lw))) {
-							t.Errorf("%s, Mode=%d: ln density %v, want %v", name, s, dr.LogDensity, lw)
+						} else if !(math.Abs(dr.(*Density).LogDensity-lw) <= 1e-9*max(1, math.Abs(lw))) {
+							t.Errorf("%s, Mode=%d: ln density %v, want %v", name, s, dr.(*Density).LogDensity, lw)
 						}
 					}
 				}
@@ -255,17 +255,17 @@ func TestRealTailSensors(t *testing.T) {
 	obsC := []ir.RealObs{{Var: c1, Value: 0}, {Var: c2, Value: 0}}
 	for _, eng := range tailEngines {
 		opt := Options{Engine: eng}
-		r, err := Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(Mode | s1, s2, s3)", Targets: []ir.VarID{mode}, TargetStates: []int{-1}, Real: obs3, Bar: true}, opt)
+		r, err := Answer(m, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(Mode | s1, s2, s3)", Bar: true}, Conditions: ir.Conditions{Real: obs3}, Targets: []ir.VarID{mode}, TargetStates: []int{-1}}, opt)
 		if err != nil {
 			t.Errorf("%v: three sensors: %v", eng, err)
-		} else if !(math.Abs(r.Rows[0].P-pa3) <= 1e-12) {
-			t.Errorf("%v: three sensors: P(a) = %v, want %v", eng, r.Rows[0].P, pa3)
+		} else if !(math.Abs(r.(*Table).Rows[0].P-pa3) <= 1e-12) {
+			t.Errorf("%v: three sensors: P(a) = %v, want %v", eng, r.(*Table).Rows[0].P, pa3)
 		}
-		r, err = Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(Mode | c1, c2)", Targets: []ir.VarID{mode}, TargetStates: []int{-1}, Real: obsC, Bar: true}, opt)
+		r, err = Answer(m, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(Mode | c1, c2)", Bar: true}, Conditions: ir.Conditions{Real: obsC}, Targets: []ir.VarID{mode}, TargetStates: []int{-1}}, opt)
 		if err != nil {
 			t.Errorf("%v: copies: %v", eng, err)
-		} else if !(math.Abs(r.Rows[0].P-0.5) <= 1e-12) {
-			t.Errorf("%v: copies: P(a) = %v, want 0.5", eng, r.Rows[0].P)
+		} else if !(math.Abs(r.(*Table).Rows[0].P-0.5) <= 1e-12) {
+			t.Errorf("%v: copies: P(a) = %v, want 0.5", eng, r.(*Table).Rows[0].P)
 		}
 	}
 }
@@ -525,13 +525,12 @@ func TestRealTailProperty(t *testing.T) {
 		name := func(eng string, what string) string {
 			return fmt.Sprintf("trial %d (%d vars, ev %v, do %v, soft %v, real %v), %v, %s", trial, len(m.Vars), c.ev, c.do, c.soft, c.real, eng, what)
 		}
-		base := ir.Query{Evidence: c.ev, Do: c.do, Soft: c.soft, Real: c.real, Bar: true}
+		cond := ir.Conditions{Evidence: c.ev, Do: c.do, Soft: c.soft, Real: c.real}
 		want := post(func([]int) bool { return true })
 		for _, eng := range tailEngines {
 			opt := Options{Engine: eng}
-			q := base
-			q.Kind, q.Text, q.Targets, q.TargetStates = ir.Prob, "P(target | e)", []ir.VarID{target}, []int{-1}
-			res, err := Answer(m, &q, opt)
+			q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(target | e)", Bar: true}, Conditions: cond, Targets: []ir.VarID{target}, TargetStates: []int{-1}}
+			res, err := Answer(m, q, opt)
 			if impossible {
 				if !errors.Is(err, ErrImpossible) {
 					t.Errorf("%s: want impossible evidence, got %v", name(eng, q.Text), err)
@@ -542,7 +541,7 @@ func TestRealTailProperty(t *testing.T) {
 				t.Errorf("%s: %v", name(eng, q.Text), err)
 				continue
 			}
-			for i, row := range res.Rows {
+			for i, row := range res.(*Table).Rows {
 				if !(math.Abs(row.P-want[row.Values[0]]) <= tol) {
 					t.Errorf("%s: row %d = %v, want %v", name(eng, q.Text), i, row.P, want[row.Values[0]])
 				}
@@ -555,15 +554,15 @@ func TestRealTailProperty(t *testing.T) {
 				}
 			}
 			q.Text, q.TargetStates = "P(target=s | e)", []int{s}
-			if res, err := Answer(m, &q, opt); err != nil {
+			if res, err := Answer(m, q, opt); err != nil {
 				t.Errorf("%s: %v", name(eng, q.Text), err)
-			} else if !(math.Abs(res.P-want[s]) <= tol) {
-				t.Errorf("%s = %v, want %v", name(eng, q.Text), res.P, want[s])
+			} else if !(math.Abs(res.(*Number).P-want[s]) <= tol) {
+				t.Errorf("%s = %v, want %v", name(eng, q.Text), res.(*Number).P, want[s])
 			}
 			// P(target | given, e): a row per state of given that is
 			// possible.
 			q.Text, q.TargetStates, q.Free = "P(target | given, e)", []int{-1}, []ir.VarID{given}
-			res, err = Answer(m, &q, opt)
+			res, err = Answer(m, q, opt)
 			if err != nil {
 				t.Errorf("%s: %v", name(eng, q.Text), err)
 			} else {
@@ -573,7 +572,7 @@ func TestRealTailProperty(t *testing.T) {
 					if w == nil {
 						continue
 					}
-					for _, row := range res.Rows {
+					for _, row := range res.(*Table).Rows {
 						if row.GivenValues[0] == g {
 							rows++
 							if !(math.Abs(row.P-w[row.Values[0]]) <= tol) {
@@ -582,35 +581,35 @@ func TestRealTailProperty(t *testing.T) {
 						}
 					}
 				}
-				if rows != len(res.Rows) {
-					t.Errorf("%s: %d rows, want %d", name(eng, q.Text), len(res.Rows), rows)
+				if rows != len(res.(*Table).Rows) {
+					t.Errorf("%s: %d rows, want %d", name(eng, q.Text), len(res.(*Table).Rows), rows)
 				}
 			}
 			// MPE: the probability of the best assignment given e.
-			mq := base
-			mq.Kind, mq.Text = ir.MPE, "MPE(e)"
-			if res, err := Answer(m, &mq, opt); err != nil {
+			mq := &ir.MPEQuery{QueryHeader: ir.QueryHeader{Text: "MPE(e)", Bar: true}, Conditions: cond}
+			if res, err := Answer(m, mq, opt); err != nil {
 				t.Errorf("%s: %v", name(eng, mq.Text), err)
 			} else {
 				wantP := math.Exp(-rest) // the largest weight over their sum
-				if !(math.Abs(res.P-wantP) <= tol) {
-					t.Errorf("%s: p = %v, want %v", name(eng, mq.Text), res.P, wantP)
+				if !(math.Abs(res.(*Assignment).P-wantP) <= tol) {
+					t.Errorf("%s: p = %v, want %v", name(eng, mq.Text), res.(*Assignment).P, wantP)
 				}
 			}
 			// density(values | e): ln Σ w with the values − ln Σ w without.
 			{
-				dq := base
-				dq.Kind, dq.Text, dq.Values, dq.Real = ir.Density, "density(values | e)", c.real, nil
+				dc := cond
+				dc.Real = nil
+				dq := &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(values | e)", Bar: true}, Conditions: dc, Values: c.real}
 				noReal := c
 				noReal.real = nil
 				_, w0 := n.logWeights(noReal)
 				t0, r0 := logSumExp(w0)
 				d, _ := new(big.Float).Sub(top, t0).Float64()
 				wantLog := d + rest - r0
-				if res, err := Answer(m, &dq, opt); err != nil {
+				if res, err := Answer(m, dq, opt); err != nil {
 					t.Errorf("%s: %v", name(eng, dq.Text), err)
-				} else if !(math.Abs(res.LogDensity-wantLog) <= tol*max(1, math.Abs(wantLog))) {
-					t.Errorf("%s: ln density %v, want %v", name(eng, dq.Text), res.LogDensity, wantLog)
+				} else if !(math.Abs(res.(*Density).LogDensity-wantLog) <= tol*max(1, math.Abs(wantLog))) {
+					t.Errorf("%s: ln density %v, want %v", name(eng, dq.Text), res.(*Density).LogDensity, wantLog)
 				}
 			}
 		}
@@ -654,7 +653,7 @@ func TestRealTailTinyPrior(t *testing.T) {
 		want := 1 / (1 + math.Exp(-(tc.delta + lb)))
 		for _, eng := range tailEngines {
 			name := fmt.Sprintf("Δ = %g, %v", tc.delta, eng)
-			r, err := Answer(m, &ir.Query{Kind: ir.Prob, Text: "P(Mode | e, x)", Targets: []ir.VarID{mode}, TargetStates: []int{-1}, Evidence: ev, Real: obs, Bar: true}, Options{Engine: eng})
+			r, err := Answer(m, &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(Mode | e, x)", Bar: true}, Conditions: ir.Conditions{Evidence: ev, Real: obs}, Targets: []ir.VarID{mode}, TargetStates: []int{-1}}, Options{Engine: eng})
 			if tc.fail {
 				if !errors.Is(err, ErrRange) {
 					t.Errorf("%s: want an error of kind ErrRange, got %v, %v", name, r, err)
@@ -663,8 +662,8 @@ func TestRealTailTinyPrior(t *testing.T) {
 			}
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
-			} else if !(math.Abs(r.Rows[1].P-want) <= 1e-12) {
-				t.Errorf("%s: P(b | e, x) = %v, want %v", name, r.Rows[1].P, want)
+			} else if !(math.Abs(r.(*Table).Rows[1].P-want) <= 1e-12) {
+				t.Errorf("%s: P(b | e, x) = %v, want %v", name, r.(*Table).Rows[1].P, want)
 			}
 		}
 	}

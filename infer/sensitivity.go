@@ -96,11 +96,13 @@ type Param struct {
 // otherwise the error, at q.Pos, has the kind [ErrSensitivity]. Impossible
 // evidence, a tree beyond the limits of opt and variables without numbers
 // are the errors of [Answer] and [Compile].
-func Sensitivity(m *ir.Model, q *ir.Query, opt SensitivityOptions) ([]Param, float64, error) {
-	if m == nil || q == nil {
+func Sensitivity(m *ir.Model, iq ir.Query, opt SensitivityOptions) ([]Param, float64, error) {
+	if m == nil || iq == nil {
 		panic("infer: Sensitivity: nil model or query")
 	}
-	if q.Kind == ir.Prob && q.Hyp == nil && q.Form() == ir.FormEvidence && !q.Bar && len(q.Evidence) == 1 {
+	fq := flatten(iq)
+	q := &fq
+	if q.Kind == kindProb && q.Hyp == nil && q.Form() == formEvidence && !q.Bar && len(q.Evidence) == 1 {
 		// P(Y=y), without a bar, is lowered as the probability of the
 		// evidence Y=y: the same number as P(Y=y | ).
 		o := q.Evidence[0]
@@ -111,7 +113,7 @@ func Sensitivity(m *ir.Model, q *ir.Query, opt SensitivityOptions) ([]Param, flo
 	switch {
 	case !m.IsBayesNet():
 		return nil, 0, &ir.Error{Pos: q.Pos, Msg: "sensitivity analysis needs a Bayesian network; this model is a Markov network, whose factors are not conditional tables", Err: ErrSensitivity}
-	case q.Kind != ir.Prob || q.Hyp != nil || q.Form() != ir.FormNumber || len(q.Targets) != 1:
+	case q.Kind != kindProb || q.Hyp != nil || q.Form() != formNumber || len(q.Targets) != 1:
 		return nil, 0, &ir.Error{Pos: q.Pos, Msg: "sensitivity analysis takes a query P(Y=y | e): one variable at one state, given observed states", Err: ErrSensitivity}
 	case len(q.Real) > 0:
 		return nil, 0, &ir.Error{Pos: q.Pos, Msg: "sensitivity analysis does not take real-valued evidence (" + ir.Quote(m.Vars[q.Real[0].Var].Name) + ")", Err: ErrSensitivity}
@@ -121,11 +123,11 @@ func Sensitivity(m *ir.Model, q *ir.Query, opt SensitivityOptions) ([]Param, flo
 	}
 	// Answer validates the query against the model and reports impossible
 	// evidence as pbl query does.
-	res, err := Answer(m, q, opt.Options)
+	res, err := answerQ(m, q, opt.Options)
 	if err != nil {
 		return nil, 0, err
 	}
-	p := res.P
+	p := res.(*Number).P
 	t, err := cachedCompile(m, opt.Options)
 	if err != nil {
 		return nil, 0, err
@@ -156,7 +158,7 @@ func Sensitivity(m *ir.Model, q *ir.Query, opt SensitivityOptions) ([]Param, flo
 type sens struct {
 	m          *ir.Model
 	t          *JTree
-	q          *ir.Query
+	q          *query
 	p          float64
 	obsE, obsY []int       // e, and (y, e)
 	vars       []ir.VarID  // the requisite variables with a table of at least two states, in VarID order
@@ -164,7 +166,7 @@ type sens struct {
 	errs       []error     // errs[v]: the error of v's table with its zero rows uniform
 }
 
-func newSens(m *ir.Model, t *JTree, q *ir.Query, p float64) *sens {
+func newSens(m *ir.Model, t *JTree, q *query, p float64) *sens {
 	n := len(m.Vars)
 	s := &sens{m: m, t: t, q: q, p: p, obsE: make([]int, n), kE: make([][]float64, n), kY: make([][]float64, n), errs: make([]error, n)}
 	for v := range s.obsE {

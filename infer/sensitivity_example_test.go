@@ -9,7 +9,7 @@ import (
 
 func ExampleSensitivity() {
 	m := rainModel() // P(Rain) = 0.2, P(Wet | Rain) = 0.9, P(Wet | not Rain) = 0.1
-	q := &ir.Query{Kind: ir.Prob, Text: "P(Rain=true | Wet=true)", Targets: []ir.VarID{0}, TargetStates: []int{0}, Evidence: []ir.Obs{{Var: 1, State: 0}}, Bar: true}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(Rain=true | Wet=true)", Bar: true}, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 1, State: 0}}}, Targets: []ir.VarID{0}, TargetStates: []int{0}}
 	half := 0.5
 	params, p, err := infer.Sensitivity(m, q, infer.SensitivityOptions{Reach: &half})
 	if err != nil {

@@ -53,7 +53,7 @@ func covaried(tb testing.TB, m *ir.Model, v ir.VarID, idx int, t float64) *ir.Mo
 
 // queryAt returns P(y | e) on m with entry idx of v's table at t, by
 // variable elimination; ok is false where the evidence is impossible.
-func queryAt(tb testing.TB, m *ir.Model, q *ir.Query, v ir.VarID, idx int, t float64) (float64, bool) {
+func queryAt(tb testing.TB, m *ir.Model, q ir.Query, v ir.VarID, idx int, t float64) (float64, bool) {
 	tb.Helper()
 	res, err := Answer(covaried(tb, m, v, idx, t), q, Options{Engine: VE})
 	if errors.Is(err, ErrImpossible) {
@@ -62,14 +62,14 @@ func queryAt(tb testing.TB, m *ir.Model, q *ir.Query, v ir.VarID, idx int, t flo
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return res.P, true
+	return res.(*Number).P, true
 }
 
 // finiteDiff returns the derivative of P(y | e) with respect to entry idx
 // of v's table (now th) by central differences, or second-order one-sided
 // differences within 2h of 0 or 1, extrapolated (Richardson) from steps h
 // and h/2.
-func finiteDiff(tb testing.TB, m *ir.Model, q *ir.Query, v ir.VarID, idx int, th float64) float64 {
+func finiteDiff(tb testing.TB, m *ir.Model, q ir.Query, v ir.VarID, idx int, th float64) float64 {
 	at := func(t float64) float64 {
 		p, ok := queryAt(tb, m, q, v, idx, t)
 		if !ok {
@@ -96,7 +96,7 @@ func finiteDiff(tb testing.TB, m *ir.Model, q *ir.Query, v ir.VarID, idx int, th
 // differences: every listed entry (at most max of them, chosen at random,
 // when max > 0) and every entry of unlisted tables of at most all
 // entries; and the reach values at threshold P.
-func checkSensitivity(t *testing.T, rng *rand.Rand, m *ir.Model, q *ir.Query, P float64, max int, what string) {
+func checkSensitivity(t *testing.T, rng *rand.Rand, m *ir.Model, q ir.Query, P float64, max int, what string) {
 	t.Helper()
 	params, p, err := Sensitivity(m, q, SensitivityOptions{Reach: &P})
 	if err != nil {
@@ -106,8 +106,8 @@ func checkSensitivity(t *testing.T, rng *rand.Rand, m *ir.Model, q *ir.Query, P 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !relEqual(p, ref.P, 1e-12) {
-		t.Errorf("%s: p = %v, want %v", what, p, ref.P)
+	if !relEqual(p, ref.(*Number).P, 1e-12) {
+		t.Errorf("%s: p = %v, want %v", what, p, ref.(*Number).P)
 	}
 	for i := 1; i < len(params); i++ {
 		if !(math.Abs(params[i-1].Derivative) >= math.Abs(params[i].Derivative)) {
@@ -180,8 +180,8 @@ func checkSensitivity(t *testing.T, rng *rand.Rand, m *ir.Model, q *ir.Query, P 
 }
 
 // sensQuery returns P(X=s | ev) at q.pbl:1:1.
-func sensQuery(y ir.VarID, s int, ev []ir.Obs) *ir.Query {
-	return &ir.Query{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Kind: ir.Prob, Text: "P(...)", Targets: []ir.VarID{y}, TargetStates: []int{s}, Evidence: ev, Bar: len(ev) > 0}
+func sensQuery(y ir.VarID, s int, ev []ir.Obs) ir.Query {
+	return &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q.pbl", Line: 1, Col: 1}, Text: "P(...)", Bar: len(ev) > 0}, Conditions: ir.Conditions{Evidence: ev}, Targets: []ir.VarID{y}, TargetStates: []int{s}}
 }
 
 func TestSensitivityRandom(t *testing.T) {
@@ -268,11 +268,11 @@ func TestSensitivityCorpus(t *testing.T) {
 func TestSensitivityErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	m := randomNet(rng, 4, 3, 2, false).build(t)
-	table := &ir.Query{Pos: ir.Pos{File: "q", Line: 1, Col: 1}, Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{-1}}
+	table := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q", Line: 1, Col: 1}}, Targets: []ir.VarID{0}, TargetStates: []int{-1}}
 	if _, _, err := Sensitivity(m, table, SensitivityOptions{}); !errors.Is(err, ErrSensitivity) {
 		t.Errorf("P(X0): got %v, want the kind ErrSensitivity", err)
 	}
-	mpe := &ir.Query{Pos: ir.Pos{File: "q", Line: 1, Col: 1}, Kind: ir.MPE}
+	mpe := &ir.MPEQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q", Line: 1, Col: 1}}}
 	if _, _, err := Sensitivity(m, mpe, SensitivityOptions{}); !errors.Is(err, ErrSensitivity) {
 		t.Errorf("MPE(): got %v, want the kind ErrSensitivity", err)
 	}
@@ -297,8 +297,8 @@ func TestSensitivityErrors(t *testing.T) {
 func TestSensitivityNoBar(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	m := randomNet(rng, 5, 3, 2, true).build(t)
-	pe := &ir.Query{Pos: ir.Pos{File: "q", Line: 1, Col: 1}, Kind: ir.Prob, Evidence: []ir.Obs{{Var: 4, State: 1}}}
-	if pe.Form() != ir.FormEvidence {
+	pe := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: "q", Line: 1, Col: 1}}, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 4, State: 1}}}}
+	if flat(pe).Form() != formEvidence {
 		t.Fatalf("P(X4=s1) is not lowered as P(e)")
 	}
 	got, p, err := Sensitivity(m, pe, SensitivityOptions{})

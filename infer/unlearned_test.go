@@ -51,16 +51,16 @@ func TestUnlearnedRelevance(t *testing.T) {
 		for k := range 12 {
 			q := randomQuery(rng, spec.card)
 			if k%6 == 5 {
-				q = &ir.Query{Pos: q.Pos, Kind: ir.MPE, Evidence: q.Evidence}
+				q = &ir.MPEQuery{QueryHeader: ir.QueryHeader{Pos: flat(q).Pos}, Conditions: ir.Conditions{Evidence: flat(q).Evidence}}
 			}
-			vars := append(append([]ir.VarID(nil), q.Targets...), q.Free...)
-			for _, o := range q.Evidence {
+			vars := append(append([]ir.VarID(nil), flat(q).Targets...), flat(q).Free...)
+			for _, o := range flat(q).Evidence {
 				vars = append(vars, o.Var)
 			}
 			need := spec.ancestors(vars)
 			var want []string
 			for v := range n {
-				if unl[v] && (need[v] || q.Star || q.Kind == ir.MPE) {
+				if unl[v] && (need[v] || flat(q).Star || flat(q).Kind == kindMPE) {
 					want = append(want, fmt.Sprintf("X%d", v))
 				}
 			}
@@ -106,24 +106,24 @@ func TestUnlearnedCases(t *testing.T) {
 		t.Errorf("Compile: got %v, want %q", err, want)
 	}
 	// Enumerating all 26 roots would exceed MaxEnum; the query needs one.
-	for i, r := range answerEach(t, m, &ir.Query{Targets: ids(3), TargetStates: []int{0}, Evidence: []ir.Obs{{Var: 5, State: 1}}}, everyEngine) {
-		if !equal(r.P, 0.25, 1e-15) {
+	for i, r := range answerEach(t, m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 5, State: 1}}}, Targets: ids(3), TargetStates: []int{0}}, everyEngine) {
+		if !equal(r.(*Number).P, 0.25, 1e-15) {
 			t.Errorf("%s: P(X3=s0 | X5=s1) = %v; want 0.25", everyEngine[i].name, r)
 		}
 	}
-	for i, r := range answerEach(t, m, &ir.Query{Kind: ir.MAP, Targets: ids(3, 4), TargetStates: []int{-1, -1}}, everyEngine) {
-		if !equal(r.P, 0.75*0.75, 1e-15) || r.Assignment[0].State != 1 || r.Assignment[1].State != 1 {
+	for i, r := range answerEach(t, m, &ir.MAPQuery{Targets: ids(3, 4)}, everyEngine) {
+		if !equal(r.(*Assignment).P, 0.75*0.75, 1e-15) || r.(*Assignment).Assignment[0].State != 1 || r.(*Assignment).Assignment[1].State != 1 {
 			t.Errorf("%s: MAP(X3, X4) = %v", everyEngine[i].name, r)
 		}
 	}
-	q := &ir.Query{Kind: ir.Indep, A: ids(0), B: ids(1), C: ids(26)}
-	if r, err := Answer(m, q, Options{}); err != nil || !r.Independent {
+	q := &ir.IndepQuery{A: ids(0), B: ids(1), C: ids(26)}
+	if r, err := Answer(m, q, Options{}); err != nil || !r.(*Independence).Independent {
 		t.Errorf("indep(X0, X1 | X26) = %v, %v; want independent", r, err)
 	}
-	if r, err := Answer(m, &ir.Query{Kind: ir.Indep, A: ids(24), B: ids(25), C: ids(26)}, Options{}); err != nil || r.Independent {
+	if r, err := Answer(m, &ir.IndepQuery{A: ids(24), B: ids(25), C: ids(26)}, Options{}); err != nil || r.(*Independence).Independent {
 		t.Errorf("indep(X24, X25 | X26) = %v, %v; want dependent", r, err)
 	}
-	if r, err := Answer(m, &ir.Query{Kind: ir.Indep, A: ids(24), B: ids(25)}, Options{}); err != nil || !r.Independent {
+	if r, err := Answer(m, &ir.IndepQuery{A: ids(24), B: ids(25)}, Options{}); err != nil || !r.(*Independence).Independent {
 		t.Errorf("indep(X24, X25) = %v, %v; want independent", r, err)
 	}
 	// Five unlearned variables needed: three are named.
@@ -131,7 +131,7 @@ func TestUnlearnedCases(t *testing.T) {
 		unl[v] = true
 	}
 	m = s.buildPartial(t, unl)
-	_, err = Answer(m, &ir.Query{Kind: ir.MPE}, Options{})
+	_, err = Answer(m, &ir.MPEQuery{}, Options{})
 	if want := "-: the model has no numbers yet for X20, X21, X22 and 4 more: learn them first (a learn statement, or pbl learn)"; !errors.Is(err, ir.ErrNoDistribution) || err.Error() != want {
 		t.Errorf("MPE: got %v, want %q", err, want)
 	}
@@ -154,7 +154,7 @@ func TestUnlearnedCases(t *testing.T) {
 	if _, err := Compile(mr, Options{}); err != nil {
 		t.Errorf("Compile with an unlearned real variable: %v", err)
 	}
-	for _, q := range []*ir.Query{{Star: true, Evidence: []ir.Obs{{Var: c, State: 0}}}, {Kind: ir.MPE}} {
+	for _, q := range []ir.Query{&ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: c, State: 0}}}, Star: true}, &ir.MPEQuery{}} {
 		agree(t, mr, q, Options{Engine: Enum}, jtOpt, fmt.Sprintf("%+v", q))
 	}
 }

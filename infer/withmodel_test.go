@@ -71,7 +71,7 @@ func TestWithModel(t *testing.T) {
 		for k := range 10 {
 			q := randomQuery(rng, card)
 			if k%4 == 3 {
-				q = &ir.Query{Pos: q.Pos, Kind: ir.MPE, Evidence: q.Evidence}
+				q = &ir.MPEQuery{QueryHeader: ir.QueryHeader{Pos: flat(q).Pos}, Conditions: ir.Conditions{Evidence: flat(q).Evidence}}
 			}
 			want, wantErr := fresh.Answer(q, Options{})
 			got, err := t2.Answer(q, Options{})

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -15,15 +16,15 @@ import (
 // query, to give an observed variable another state, to ask about it, or
 // to condition on each of its states, to give it likelihood evidence or to
 // set it to another state with do(...). q is not changed.
-func (q *Query) WithEvidence(m *Model, ev []Obs) (*Query, error) {
-	return q.withEvidence(m, ev, inSession)
+func WithEvidence(m *Model, q Query, ev []Obs) (Query, error) {
+	return withEvidence(m, q, ev, inSession)
 }
 
 // WithRowEvidence is WithEvidence for the observations of one row of a
 // batch of queries (pbl query --batch): its errors say the row observes
 // the variable.
-func (q *Query) WithRowEvidence(m *Model, ev []Obs) (*Query, error) {
-	return q.withEvidence(m, ev, inRow)
+func WithRowEvidence(m *Model, q Query, ev []Obs) (Query, error) {
+	return withEvidence(m, q, ev, inRow)
 }
 
 // An origin says where evidence added to a query comes from, in its
@@ -33,63 +34,48 @@ type origin func(name string) string
 func inSession(name string) string { return "in this session (:unobserve " + name + " first)" }
 func inRow(string) string          { return "in this row of the batch" }
 
-func (q *Query) withEvidence(m *Model, ev []Obs, from origin) (*Query, error) {
+func withEvidence(m *Model, q Query, ev []Obs, from origin) (Query, error) {
 	if len(ev) == 0 {
 		return q, nil
 	}
+	if iq, ok := q.(*IndepQuery); ok {
+		return indepWithEvidence(m, iq, ev, from)
+	}
 	var errs ErrorList
-	where := q.mentionPos
+	where := func(v VarID) Pos { return mentionPos(q, v) }
 	observed := func(o Obs) {
 		x := m.Vars[o.Var]
 		errs.Add(where(o.Var), "%s is observed as %s=%s %s", Quote(x.Name), Quote(x.Name), Quote(x.States[o.State]), from(Quote(x.Name)))
 	}
-	out := *q
-	joint := q.Kind == Prob && q.Form() == FormEvidence && len(q.Evidence) > 0
-	if joint {
-		// P(A=a, B=b) asks about A and B: given the session's
-		// observations it is the number P(A=a, B=b | ev).
-		out.Evidence = nil
-		for _, o := range q.Evidence {
-			out.Targets = append(out.Targets, o.Var)
-			out.TargetStates = append(out.TargetStates, o.State)
-		}
-	}
+	out := clone(q)
+	joint := jointToNumber(q, out)
+	qc, c := conds(q), conds(out)
+	asked := askedOf(out)
 	var added []Obs
 	for _, o := range ev {
-		switch {
-		case q.Kind == Indep:
-			if slices.Contains(q.A, o.Var) || slices.Contains(q.B, o.Var) {
-				observed(o)
-				continue
-			}
-			if !slices.Contains(q.C, o.Var) {
-				out.C = append(slices.Clip(out.C), o.Var)
-				added = append(added, Obs{Var: o.Var, State: -1})
-			}
-			continue
-		case slices.Contains(out.Targets, o.Var), slices.Contains(q.Free, o.Var),
-			slices.ContainsFunc(q.Soft, func(s SoftObs) bool { return s.Var == o.Var }):
+		if slices.Contains(asked, o.Var) || slices.Contains(qc.Free, o.Var) ||
+			slices.ContainsFunc(qc.Soft, func(s SoftObs) bool { return s.Var == o.Var }) {
 			observed(o)
 			continue
 		}
-		if i := slices.IndexFunc(q.Do, func(d Obs) bool { return d.Var == o.Var }); i >= 0 {
+		if i := slices.IndexFunc(qc.Do, func(d Obs) bool { return d.Var == o.Var }); i >= 0 {
 			// do(X=x) observed as x: the intervention decides.
-			if d := q.Do[i]; d.State != o.State {
+			if d := qc.Do[i]; d.State != o.State {
 				x := m.Vars[o.Var]
 				errs.Add(where(o.Var), "%s is set to %s by do(...) here but observed as %s=%s %s",
 					Quote(x.Name), Quote(x.States[d.State]), Quote(x.Name), Quote(x.States[o.State]), from(Quote(x.Name)))
 			}
 			continue
 		}
-		if i := slices.IndexFunc(out.Evidence, func(e Obs) bool { return e.Var == o.Var }); i >= 0 {
-			if e := out.Evidence[i]; e.State != o.State {
+		if i := slices.IndexFunc(c.Evidence, func(e Obs) bool { return e.Var == o.Var }); i >= 0 {
+			if e := c.Evidence[i]; e.State != o.State {
 				x := m.Vars[o.Var]
 				errs.Add(where(o.Var), "%s is given %s=%s here but observed as %s=%s %s",
 					Quote(x.Name), Quote(x.Name), Quote(x.States[e.State]), Quote(x.Name), Quote(x.States[o.State]), from(Quote(x.Name)))
 			}
 			continue
 		}
-		out.Evidence = append(slices.Clip(out.Evidence), o)
+		c.Evidence = append(slices.Clip(c.Evidence), o)
 		added = append(added, o)
 	}
 	if err := errs.Err(); err != nil {
@@ -99,7 +85,7 @@ func (q *Query) withEvidence(m *Model, ev []Obs, from origin) (*Query, error) {
 		if joint {
 			return q, nil
 		}
-		return &out, nil
+		return out, nil
 	}
 	// The text: the observations added before the closing parenthesis.
 	parts := make([]string, len(added))
@@ -110,8 +96,122 @@ func (q *Query) withEvidence(m *Model, ev []Obs, from origin) (*Query, error) {
 			parts[i] += "=" + Quote(x.States[o.State])
 		}
 	}
-	out.addText(q, parts)
+	addText(out, q, parts)
+	return out, nil
+}
+
+// indepWithEvidence is withEvidence for indep(A, B | C): the observed
+// variables join C.
+func indepWithEvidence(m *Model, q *IndepQuery, ev []Obs, from origin) (Query, error) {
+	var errs ErrorList
+	out := *q
+	var added []Obs
+	for _, o := range ev {
+		if slices.Contains(q.A, o.Var) || slices.Contains(q.B, o.Var) {
+			x := m.Vars[o.Var]
+			errs.Add(mentionPos(q, o.Var), "%s is observed as %s=%s %s", Quote(x.Name), Quote(x.Name), Quote(x.States[o.State]), from(Quote(x.Name)))
+			continue
+		}
+		if !slices.Contains(q.C, o.Var) {
+			out.C = append(slices.Clip(out.C), o.Var)
+			added = append(added, Obs{Var: o.Var, State: -1})
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	if len(added) == 0 {
+		return &out, nil
+	}
+	parts := make([]string, len(added))
+	for i, o := range added {
+		parts[i] = Quote(m.Vars[o.Var].Name)
+	}
+	addText(&out, q, parts)
 	return &out, nil
+}
+
+// clone returns a copy of q that shares its slices.
+func clone(q Query) Query {
+	switch q := q.(type) {
+	case *ProbQuery:
+		o := *q
+		return &o
+	case *MPEQuery:
+		o := *q
+		return &o
+	case *MAPQuery:
+		o := *q
+		return &o
+	case *IndepQuery:
+		o := *q
+		return &o
+	case *DensityQuery:
+		o := *q
+		return &o
+	case *MLQuery:
+		o := *q
+		return &o
+	case *MDLQuery:
+		o := *q
+		return &o
+	case *GibbsQuery:
+		o := *q
+		return &o
+	case *EntropyQuery:
+		o := *q
+		return &o
+	case *MIQuery:
+		o := *q
+		return &o
+	}
+	panic(fmt.Sprintf("ir: unknown query %T", q))
+}
+
+// askedOf returns the variables q asks about, which evidence may not
+// name.
+func askedOf(q Query) []VarID {
+	switch q := q.(type) {
+	case *ProbQuery:
+		return q.Targets
+	case *MAPQuery:
+		return q.Targets
+	case *EntropyQuery:
+		return q.Vars
+	case *MIQuery:
+		return append(slices.Clip(q.A), q.B...)
+	case *IndepQuery:
+		return append(append(slices.Clip(q.A), q.B...), q.C...)
+	case *MPEQuery, *DensityQuery, *MLQuery, *MDLQuery, *GibbsQuery:
+		return nil
+	}
+	panic(fmt.Sprintf("ir: unknown query %T", q))
+}
+
+// conds returns q's conditions, or, for a kind that has none, empty ones
+// of its own (evidence added to ML(H | D) changes only its text).
+func conds(q Query) *Conditions {
+	if c := q.Conds(); c != nil {
+		return c
+	}
+	return &Conditions{}
+}
+
+// jointToNumber turns out, a copy of q, from the probability of evidence
+// P(A=a, B=b) into the number P(A=a, B=b | ...) that it is given more
+// observations, and reports whether it did.
+func jointToNumber(q, out Query) bool {
+	p, ok := q.(*ProbQuery)
+	if !ok || p.form() != formEvidence || len(p.Evidence) == 0 {
+		return false
+	}
+	o := out.(*ProbQuery)
+	o.Evidence = nil
+	for _, e := range p.Evidence {
+		o.Targets = append(o.Targets, e.Var)
+		o.TargetStates = append(o.TargetStates, e.State)
+	}
+	return true
 }
 
 // WithRealEvidence returns q with the observed values of real variables
@@ -123,34 +223,38 @@ func (q *Query) withEvidence(m *Model, ev []Obs, from origin) (*Query, error) {
 // graph and is unchanged. A value the query already gives is not added
 // again; another value for it, or asking for its density, is an error
 // positioned at the variable in the query. q is not changed.
-func (q *Query) WithRealEvidence(m *Model, ev []RealObs) (*Query, error) {
-	return q.withRealEvidence(m, ev, inSession)
+func WithRealEvidence(m *Model, q Query, ev []RealObs) (Query, error) {
+	return withRealEvidence(m, q, ev, inSession)
 }
 
 // WithRowRealEvidence is WithRealEvidence for one row of a batch of
 // queries.
-func (q *Query) WithRowRealEvidence(m *Model, ev []RealObs) (*Query, error) {
-	return q.withRealEvidence(m, ev, inRow)
+func WithRowRealEvidence(m *Model, q Query, ev []RealObs) (Query, error) {
+	return withRealEvidence(m, q, ev, inRow)
 }
 
-func (q *Query) withRealEvidence(m *Model, ev []RealObs, from origin) (*Query, error) {
-	if len(ev) == 0 || q.Kind == Indep {
+func withRealEvidence(m *Model, q Query, ev []RealObs, from origin) (Query, error) {
+	if _, indep := q.(*IndepQuery); len(ev) == 0 || indep {
 		return q, nil
 	}
 	var errs ErrorList
-	where := q.mentionPos
-	out := *q
+	where := func(v VarID) Pos { return mentionPos(q, v) }
+	qc := conds(q)
+	var values []RealObs
+	if d, ok := q.(*DensityQuery); ok {
+		values = d.Values
+	}
 	var added []RealObs
 	for _, o := range ev {
 		name := Quote(m.Vars[o.Var].Name)
-		if slices.ContainsFunc(q.Values, func(r RealObs) bool { return r.Var == o.Var }) {
+		if slices.ContainsFunc(values, func(r RealObs) bool { return r.Var == o.Var }) {
 			errs.Add(where(o.Var), "%s is observed as %s=%s %s", name, name, FormatFloat(o.Value), from(name))
 			continue
 		}
-		if i := slices.IndexFunc(q.Real, func(r RealObs) bool { return r.Var == o.Var }); i >= 0 {
-			if q.Real[i].Value != o.Value {
+		if i := slices.IndexFunc(qc.Real, func(r RealObs) bool { return r.Var == o.Var }); i >= 0 {
+			if qc.Real[i].Value != o.Value {
 				errs.Add(where(o.Var), "%s is given %s=%s here but observed as %s=%s %s",
-					name, name, FormatFloat(q.Real[i].Value), name, FormatFloat(o.Value), from(name))
+					name, name, FormatFloat(qc.Real[i].Value), name, FormatFloat(o.Value), from(name))
 			}
 			continue
 		}
@@ -162,32 +266,30 @@ func (q *Query) withRealEvidence(m *Model, ev []RealObs, from origin) (*Query, e
 	if len(added) == 0 {
 		return q, nil
 	}
-	if q.Kind == Prob && q.Form() == FormEvidence && len(q.Evidence) > 0 {
-		// P(A=a, B=b) given the session's values: the number
-		// P(A=a, B=b | values).
-		out.Evidence = nil
-		for _, o := range q.Evidence {
-			out.Targets = append(out.Targets, o.Var)
-			out.TargetStates = append(out.TargetStates, o.State)
-		}
-	}
-	out.Real = append(slices.Clip(out.Real), added...)
+	out := clone(q)
+	// P(A=a, B=b) given the session's values: the number
+	// P(A=a, B=b | values).
+	jointToNumber(q, out)
+	c := conds(out)
+	c.Real = append(slices.Clip(c.Real), added...)
 	parts := make([]string, len(added))
 	for i, o := range added {
 		parts[i] = Quote(m.Vars[o.Var].Name) + "=" + FormatFloat(o.Value)
 	}
-	out.addText(q, parts)
-	return &out, nil
+	addText(out, q, parts)
+	return out, nil
 }
 
 // addText sets out's text to q's with the observations parts added before
 // the closing parenthesis (after a bar, which it adds if q has none, for
 // all but MPE), and out.Bar accordingly.
-func (out *Query) addText(q *Query, parts []string) {
-	text := strings.TrimSuffix(q.Text, ")")
+func addText(q2, q Query, parts []string) {
+	out := q2.Head()
+	text := strings.TrimSuffix(q.Head().Text, ")")
+	_, mpe := q.(*MPEQuery)
 	switch {
-	case q.Kind == MPE && strings.HasSuffix(text, "("), out.Bar && strings.HasSuffix(text, "| "):
-	case q.Kind == MPE, out.Bar:
+	case mpe && strings.HasSuffix(text, "("), out.Bar && strings.HasSuffix(text, "| "):
+	case mpe, out.Bar:
 		text += ", "
 	case strings.HasSuffix(text, "("):
 		text += "| "
@@ -195,15 +297,16 @@ func (out *Query) addText(q *Query, parts []string) {
 		text += " | "
 	}
 	out.Text = text + strings.Join(parts, ", ") + ")"
-	out.Bar = out.Bar || q.Kind != MPE
+	out.Bar = out.Bar || !mpe
 }
 
 // mentionPos returns where q first names v, or q's own position.
-func (q *Query) mentionPos(v VarID) Pos {
-	for _, mt := range q.Mentions {
+func mentionPos(q Query, v VarID) Pos {
+	h := q.Head()
+	for _, mt := range h.Mentions {
 		if mt.Var == v {
 			return mt.Pos
 		}
 	}
-	return q.Pos
+	return h.Pos
 }

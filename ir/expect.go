@@ -2,6 +2,7 @@ package ir
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -31,26 +32,7 @@ func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
 		s.Tol = tol
 	}
 	// want names the kind of value the query answers with.
-	want, kind := "a number", ExpectNumber
-	switch {
-	case q.Hyp != nil && (q.Hyp.Classify || q.Kind == Prob):
-		want, kind = "a vector of the probabilities it prints [p1, p2, ...]", ExpectVector
-	case q.Hyp != nil:
-		want, kind = "a hypothesis {w0: 1.5, ...}", ExpectAssign
-	case q.Kind == Indep:
-		want, kind = "true or false", ExpectBool
-	case q.Kind == MPE || q.Kind == MAP:
-		want, kind = "an assignment {X: x, ...}", ExpectAssign
-	case q.Kind == Entropy || q.Kind == MI:
-		want, kind = "a number of bits", ExpectNumber
-	default:
-		switch q.Form() {
-		case FormTable:
-			want, kind = "a vector of its rows' probabilities [p1, p2, ...]", ExpectVector
-		case FormMarginals:
-			want, kind = "a vector of every marginal, in printed order [p1, p2, ...]", ExpectVector
-		}
-	}
+	want, kind := expectedOf(q)
 	got := ExpectNumber
 	switch {
 	case v.Vector != nil:
@@ -61,7 +43,7 @@ func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
 		got = ExpectBool
 	}
 	if got != kind {
-		errs.Add(pos(v.Pos), "%s answers with %s, not %s", q.Text, want, s.Want.Text)
+		errs.Add(pos(v.Pos), "%s answers with %s, not %s", q.Head().Text, want, s.Want.Text)
 		return nil, errs
 	}
 	s.Want.Kind = kind
@@ -81,8 +63,8 @@ func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
 	case ExpectBool:
 		s.Want.Bool = *v.Bool == "true"
 	case ExpectAssign:
-		if q.Hyp != nil {
-			s.Want.Hyp = expectHyp(m, q.Hyp, v.Assign, &errs)
+		if h := HypOf(q); h != nil {
+			s.Want.Hyp = expectHyp(m, h, v.Assign, &errs)
 			break
 		}
 		seen := map[VarID]bool{}
@@ -106,6 +88,50 @@ func lowerExpect(m *Model, e *grammar.Expect) (*ExpectStmt, ErrorList) {
 		return nil, errs
 	}
 	return s, nil
+}
+
+// expectedOf returns the kind of value q answers with, and its name for
+// messages.
+func expectedOf(q Query) (string, ExpectKind) {
+	number := "a number"
+	hyp := func(h *HypQuery, prob bool) (string, ExpectKind) {
+		if h.Classify || prob {
+			return "a vector of the probabilities it prints [p1, p2, ...]", ExpectVector
+		}
+		return "a hypothesis {w0: 1.5, ...}", ExpectAssign
+	}
+	switch q := q.(type) {
+	case *ProbQuery:
+		switch {
+		case q.Hyp != nil:
+			return hyp(q.Hyp, true)
+		case q.form() == formTable:
+			return "a vector of its rows' probabilities [p1, p2, ...]", ExpectVector
+		case q.form() == formMarginals:
+			return "a vector of every marginal, in printed order [p1, p2, ...]", ExpectVector
+		}
+		return number, ExpectNumber
+	case *MAPQuery:
+		if q.Hyp != nil {
+			return hyp(q.Hyp, false)
+		}
+		return "an assignment {X: x, ...}", ExpectAssign
+	case *MPEQuery:
+		return "an assignment {X: x, ...}", ExpectAssign
+	case *MLQuery:
+		return hyp(q.Hyp, false)
+	case *MDLQuery:
+		return hyp(q.Hyp, false)
+	case *GibbsQuery:
+		return hyp(q.Hyp, false)
+	case *IndepQuery:
+		return "true or false", ExpectBool
+	case *EntropyQuery, *MIQuery:
+		return "a number of bits", ExpectNumber
+	case *DensityQuery:
+		return number, ExpectNumber
+	}
+	panic(fmt.Sprintf("ir: expect: unknown query %T", q))
 }
 
 // expectHyp lowers an expected hypothesis: a value for each of its

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,8 +10,9 @@ import (
 	"github.com/pbl-lang/pbl/internal/spell"
 )
 
-// HypQuery is a query about hypotheses given data, a [Query]'s Hyp: the
-// posterior P(H | D) (Kind Prob), the MAP, ML and MDL hypotheses, a Gibbs
+// HypQuery is a query about hypotheses given data, the Hyp of a
+// [ProbQuery], [MAPQuery], [MLQuery], [MDLQuery] or [GibbsQuery]: the
+// posterior P(H | D) (a ProbQuery), the MAP, ML and MDL hypotheses, a Gibbs
 // draw, or the classification of a new instance, Bayes optimal
 // (P(EnjoySport | D, Sky=sunny, ...)) or by a Gibbs draw.
 type HypQuery struct {
@@ -128,7 +130,7 @@ func noDataMsg(m *Model, q *grammar.Query, example string) string {
 }
 
 // lowerHypQuery lowers a query about hypotheses given data.
-func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
+func lowerHypQuery(m *Model, q *grammar.Query, kind queryKind, lq QueryHeader) (Query, ErrorList) {
 	var errs ErrorList
 	at := lq.Pos
 	h := &HypQuery{}
@@ -222,7 +224,7 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 			errs.Add(at, "space %s does not predict %s (a space classifies with its concept's target or a bernoulli observation, and needs a grid of hypotheses)", strconv.Quote(chosen.Name), strconv.Quote(name))
 			return nil, errs
 		case len(owners) == 1:
-			if lq.Kind != Prob && lq.Kind != Gibbs {
+			if kind != kindProb && kind != kindGibbs {
 				errs.Add(at, "%s classifies with the whole space or a drawn hypothesis: ask P(%s | %s, ...) (Bayes optimal) or Gibbs(%s | %s, ...)", strconv.Quote(name), Quote(name), h.Data.Name, Quote(name), h.Data.Name)
 				return nil, errs
 			}
@@ -255,7 +257,7 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 				errs.Add(pos(target.Pos), "%s is real-valued: the hypotheses of %s are the states of a discrete variable", strconv.Quote(name), example)
 				return nil, errs
 			}
-			if lq.Kind == MAP && len(rest) > 0 || len(rest) > 0 {
+			if kind == kindMAP && len(rest) > 0 || len(rest) > 0 {
 				errs.Add(pos(rest[0].Pos), "%s takes the data only: each row of %s is an observation given a hypothesis", QueryText(q), strconv.Quote(h.Data.Name))
 				return nil, errs
 			}
@@ -276,8 +278,39 @@ func lowerHypQuery(m *Model, q *grammar.Query, lq *Query) (*Query, ErrorList) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	lq.Hyp = h
-	return lq, nil
+	switch kind {
+	case kindProb:
+		return &ProbQuery{QueryHeader: lq, Hyp: h}, nil
+	case kindMAP:
+		return &MAPQuery{QueryHeader: lq, Hyp: h}, nil
+	case kindML:
+		return &MLQuery{QueryHeader: lq, Hyp: h}, nil
+	case kindMDL:
+		return &MDLQuery{QueryHeader: lq, Hyp: h}, nil
+	case kindGibbs:
+		return &GibbsQuery{QueryHeader: lq, Hyp: h}, nil
+	}
+	panic("ir: a query about hypotheses of kind " + kind.String())
+}
+
+// HypOf returns the question about hypotheses given data that q asks, or
+// nil if q is about the model's variables.
+func HypOf(q Query) *HypQuery {
+	switch q := q.(type) {
+	case *ProbQuery:
+		return q.Hyp
+	case *MAPQuery:
+		return q.Hyp
+	case *MLQuery:
+		return q.Hyp
+	case *MDLQuery:
+		return q.Hyp
+	case *GibbsQuery:
+		return q.Hyp
+	case *MPEQuery, *IndepQuery, *DensityQuery, *EntropyQuery, *MIQuery:
+		return nil
+	}
+	panic(fmt.Sprintf("ir: HypOf: unknown query %T", q))
 }
 
 // HypColumnMsg says that the data set data, given to query (P(H | D)),

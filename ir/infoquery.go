@@ -8,21 +8,20 @@ import (
 )
 
 // lowerInfo lowers the targets of an information query, entropy(X, Y | e)
-// or MI(X, Y | e), into lq: Targets (every TargetStates entry -1) and, for
-// MI, the groups A and B. Each target is a discrete variable or a group
+// or MI(X, Y | e): for entropy, its variables (a); for MI, the groups a
+// and b; the variables named go to h's Mentions. Each target is a discrete variable or a group
 // {A, B} of them, named once, without a state; MI takes exactly two. The
 // variables are entered in seen and role (as free, -1), so that the
 // evidence after the bar may not name them again.
-func lowerInfo(m *Model, q *grammar.Query, lq *Query, errs *ErrorList, seen map[VarID]*grammar.Term, role map[VarID]int) {
+func lowerInfo(m *Model, q *grammar.Query, kind queryKind, h *QueryHeader, errs *ErrorList, seen map[VarID]*grammar.Term, role map[VarID]int) (a, b []VarID) {
 	at := pos(q.Pos)
-	kind := lq.Kind
 	switch {
-	case kind == Entropy && len(q.Targets) == 0:
+	case kind == kindEntropy && len(q.Targets) == 0:
 		errs.Add(at, "entropy needs the variables whose entropy is asked for, as in entropy(X | e) or entropy(X, Y | e)")
-		return
-	case kind == MI && len(q.Targets) != 2:
+		return nil, nil
+	case kind == kindMI && len(q.Targets) != 2:
 		errs.Add(at, "MI takes two variables or groups and optional evidence, as in MI(X, Y | e) or MI({A, B}, C | e)")
-		return
+		return nil, nil
 	}
 	for i, t := range q.Targets {
 		names := t.Group
@@ -42,14 +41,14 @@ func lowerInfo(m *Model, q *grammar.Query, lq *Query, errs *ErrorList, seen map[
 			if !ok {
 				continue
 			}
-			lq.Mentions = append(lq.Mentions, Mention{Var: id, Pos: pos(n.Pos)})
+			h.Mentions = append(h.Mentions, Mention{Var: id, Pos: pos(n.Pos)})
 			x := m.Vars[id]
 			if !x.Discrete() {
 				errs.Add(pos(n.Pos), "%s is real-valued: %s(...) is of discrete variables (observe a real variable after |, as in %s=1.5)", strconv.Quote(x.Name), kind, Quote(x.Name))
 				continue
 			}
 			if _, dup := seen[id]; dup {
-				if kind == MI && i == 1 && slices.Contains(lq.A, id) {
+				if kind == kindMI && i == 1 && slices.Contains(a, id) {
 					errs.Add(pos(n.Pos), "%s is on both sides of MI(...): the information a variable shares with itself is its entropy, entropy(%s | e)", strconv.Quote(x.Name), Quote(x.Name))
 				} else {
 					errs.Add(pos(n.Pos), "%s appears twice in the query", strconv.Quote(x.Name))
@@ -57,13 +56,10 @@ func lowerInfo(m *Model, q *grammar.Query, lq *Query, errs *ErrorList, seen map[
 				continue
 			}
 			seen[id], role[id] = t, -1
-			lq.Targets = append(lq.Targets, id)
-			lq.TargetStates = append(lq.TargetStates, -1)
-			switch {
-			case kind == MI && i == 0:
-				lq.A = append(lq.A, id)
-			case kind == MI:
-				lq.B = append(lq.B, id)
+			if kind == kindMI && i == 1 {
+				b = append(b, id)
+			} else {
+				a = append(a, id)
 			}
 		}
 	}
@@ -79,4 +75,5 @@ func lowerInfo(m *Model, q *grammar.Query, lq *Query, errs *ErrorList, seen map[
 			}
 		}
 	}
+	return a, b
 }

@@ -23,16 +23,16 @@ P(x | A) = { true: normal(0, 1)  false: normal(2, 1) }
 `)
 	ok := []struct {
 		query        string
-		kind         ir.QueryKind
+		mi           bool // MI, not entropy
 		targets, a   []ir.VarID
 		b            []ir.VarID
 		evidence, re int
 	}{
-		{"entropy(A)", ir.Entropy, []ir.VarID{0}, nil, nil, 0, 0},
-		{"entropy(A, B | C=true, x=1.5)", ir.Entropy, []ir.VarID{0, 1}, nil, nil, 1, 1},
-		{"entropy({B, A})", ir.Entropy, []ir.VarID{1, 0}, nil, nil, 0, 0},
-		{"MI(A, B | C=false)", ir.MI, []ir.VarID{0, 1}, []ir.VarID{0}, []ir.VarID{1}, 1, 0},
-		{"MI({A, C}, B)", ir.MI, []ir.VarID{0, 2, 1}, []ir.VarID{0, 2}, []ir.VarID{1}, 0, 0},
+		{"entropy(A)", false, []ir.VarID{0}, nil, nil, 0, 0},
+		{"entropy(A, B | C=true, x=1.5)", false, []ir.VarID{0, 1}, nil, nil, 1, 1},
+		{"entropy({B, A})", false, []ir.VarID{1, 0}, nil, nil, 0, 0},
+		{"MI(A, B | C=false)", true, []ir.VarID{0, 1}, []ir.VarID{0}, []ir.VarID{1}, 1, 0},
+		{"MI({A, C}, B)", true, []ir.VarID{0, 2, 1}, []ir.VarID{0, 2}, []ir.VarID{1}, 0, 0},
 	}
 	for _, tc := range ok {
 		g, err := parser.ParseQuery("q", tc.query)
@@ -44,14 +44,18 @@ P(x | A) = { true: normal(0, 1)  false: normal(2, 1) }
 			t.Errorf("%s: %v", tc.query, err)
 			continue
 		}
-		if q.Kind != tc.kind || !slices.Equal(q.Targets, tc.targets) || !slices.Equal(q.A, tc.a) || !slices.Equal(q.B, tc.b) ||
-			len(q.Evidence) != tc.evidence || len(q.Real) != tc.re || q.Text != tc.query {
-			t.Errorf("%s: got %s targets %v A %v B %v evidence %v real %v text %q", tc.query, q.Kind, q.Targets, q.A, q.B, q.Evidence, q.Real, q.Text)
+		var targets, a, b []ir.VarID
+		mi := false
+		switch q := q.(type) {
+		case *ir.EntropyQuery:
+			targets = q.Vars
+		case *ir.MIQuery:
+			targets, a, b, mi = slices.Concat(q.A, q.B), q.A, q.B, true
 		}
-		for _, s := range q.TargetStates {
-			if s != -1 {
-				t.Errorf("%s: target states %v", tc.query, q.TargetStates)
-			}
+		c := q.Conds()
+		if mi != tc.mi || !slices.Equal(targets, tc.targets) || !slices.Equal(a, tc.a) || !slices.Equal(b, tc.b) ||
+			len(c.Evidence) != tc.evidence || len(c.Real) != tc.re || q.Head().Text != tc.query {
+			t.Errorf("%s: got %T targets %v A %v B %v evidence %v real %v text %q", tc.query, q, targets, a, b, c.Evidence, c.Real, q.Head().Text)
 		}
 	}
 	bad := []struct {

@@ -107,7 +107,7 @@ func softValues(x *Variable, t *grammar.Term, errs *ErrorList) ([]float64, bool)
 // variable to a state: they are conditions, written after the bar (or
 // among the evidence of P(e) and MPE(e)), and indep(...) is about the
 // graph alone.
-func misplacedTerms(q *grammar.Query, k QueryKind, errs *ErrorList) {
+func misplacedTerms(q *grammar.Query, k queryKind, errs *ErrorList) {
 	check := func(ts []*grammar.Term, before bool) {
 		for _, t := range ts {
 			if t.Do == nil && t.Soft == nil {
@@ -123,9 +123,9 @@ func misplacedTerms(q *grammar.Query, k QueryKind, errs *ErrorList) {
 				}
 			}
 			switch {
-			case k == Indep:
+			case k == kindIndep:
 				errs.Add(pos(t.Pos), "indep(...) is about the graph: %s is not allowed in it", what)
-			case !before || k == MPE || k == Prob && !q.Bar:
+			case !before || k == kindMPE || k == kindProb && !q.Bar:
 			default:
 				errs.Add(pos(t.Pos), "%s is a condition: write it after |, as in %s(... | %s)", what, k, what)
 			}
@@ -140,8 +140,8 @@ func misplacedTerms(q *grammar.Query, k QueryKind, errs *ErrorList) {
 // likelihood is the probability of the finding given the state, so that
 // the answer is a probability. terms are the queries' terms of soft, in
 // order.
-func softAtMostOne(q *Query, terms []*grammar.Term, errs *ErrorList) {
-	for i, s := range q.Soft {
+func softAtMostOne(soft []SoftObs, terms []*grammar.Term, errs *ErrorList) {
+	for i, s := range soft {
 		for j, l := range s.Lambda {
 			if l > 1 {
 				n := terms[i].Soft[j]

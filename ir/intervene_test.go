@@ -20,16 +20,16 @@ func TestInterventionLowering(t *testing.T) {
 		query, text string
 		do          []ir.Obs
 		soft        []ir.SoftObs
-		form        ir.Form
+		evidence    bool // P(e), the probability of evidence (P(...) only)
 	}{
-		{"P(C|do(B=true))", "P(C | do(B=true))", []ir.Obs{{Var: b.ID, State: 0}}, nil, ir.FormTable},
+		{"P(C|do(B=true))", "P(C | do(B=true))", []ir.Obs{{Var: b.ID, State: 0}}, nil, false},
 		{"P(C | do(B = false), D~[1, 0.5, 2e-1], A=true)", "P(C | do(B=false), D~[1, 0.5, 2e-1], A=true)",
-			[]ir.Obs{{Var: b.ID, State: 1}}, []ir.SoftObs{{Var: d.ID, Lambda: []float64{1, 0.5, 0.2}}}, ir.FormTable},
-		{"P(C=true, do(A=true))", "P(C=true, do(A=true))", []ir.Obs{{Var: a.ID, State: 0}}, nil, ir.FormEvidence},
-		{"P(D~[0, 1, 0])", "P(D~[0, 1, 0])", nil, []ir.SoftObs{{Var: d.ID, Lambda: []float64{0, 1, 0}}}, ir.FormEvidence},
-		{"P(C | B=true, do(B=true))", "P(C | B=true, do(B=true))", []ir.Obs{{Var: b.ID, State: 0}}, nil, ir.FormTable},
-		{"MPE(do(A=false), D~[1, 1, 3])", "MPE(do(A=false), D~[1, 1, 3])", []ir.Obs{{Var: a.ID, State: 1}}, []ir.SoftObs{{Var: d.ID, Lambda: []float64{1, 1, 3}}}, 0},
-		{"P(C | \"do\"=true)", "", nil, nil, 0}, // no variable named do: an error below
+			[]ir.Obs{{Var: b.ID, State: 1}}, []ir.SoftObs{{Var: d.ID, Lambda: []float64{1, 0.5, 0.2}}}, false},
+		{"P(C=true, do(A=true))", "P(C=true, do(A=true))", []ir.Obs{{Var: a.ID, State: 0}}, nil, true},
+		{"P(D~[0, 1, 0])", "P(D~[0, 1, 0])", nil, []ir.SoftObs{{Var: d.ID, Lambda: []float64{0, 1, 0}}}, true},
+		{"P(C | B=true, do(B=true))", "P(C | B=true, do(B=true))", []ir.Obs{{Var: b.ID, State: 0}}, nil, false},
+		{"MPE(do(A=false), D~[1, 1, 3])", "MPE(do(A=false), D~[1, 1, 3])", []ir.Obs{{Var: a.ID, State: 1}}, []ir.SoftObs{{Var: d.ID, Lambda: []float64{1, 1, 3}}}, false},
+		{"P(C | \"do\"=true)", "", nil, nil, false}, // no variable named do: an error below
 	} {
 		g, err := parser.ParseQuery("q", tc.query)
 		if err != nil {
@@ -45,26 +45,27 @@ func TestInterventionLowering(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.query, err)
 		}
-		if q.Text != tc.text {
-			t.Errorf("%s: text %q, want %q", tc.query, q.Text, tc.text)
+		c := q.Conds()
+		if q.Head().Text != tc.text {
+			t.Errorf("%s: text %q, want %q", tc.query, q.Head().Text, tc.text)
 		}
-		if !slices.Equal(q.Do, tc.do) || len(q.Soft) != len(tc.soft) {
-			t.Errorf("%s: do %v, soft %v; want %v, %v", tc.query, q.Do, q.Soft, tc.do, tc.soft)
+		if !slices.Equal(c.Do, tc.do) || len(c.Soft) != len(tc.soft) {
+			t.Errorf("%s: do %v, soft %v; want %v, %v", tc.query, c.Do, c.Soft, tc.do, tc.soft)
 		}
 		for i, s := range tc.soft {
-			if q.Soft[i].Var != s.Var || !slices.Equal(q.Soft[i].Lambda, s.Lambda) {
-				t.Errorf("%s: soft %v, want %v", tc.query, q.Soft, tc.soft)
+			if c.Soft[i].Var != s.Var || !slices.Equal(c.Soft[i].Lambda, s.Lambda) {
+				t.Errorf("%s: soft %v, want %v", tc.query, c.Soft, tc.soft)
 			}
 		}
-		if q.Kind == ir.Prob && q.Form() != tc.form {
-			t.Errorf("%s: form %v, want %v", tc.query, q.Form(), tc.form)
+		if p, ok := q.(*ir.ProbQuery); ok && (len(p.Targets) == 0) != tc.evidence {
+			t.Errorf("%s: targets %v: the probability of evidence is %t", tc.query, p.Targets, tc.evidence)
 		}
-		g2, err := parser.ParseQuery("q", q.Text)
+		g2, err := parser.ParseQuery("q", q.Head().Text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if q2, err := ir.LowerQuery(m, g2); err != nil || q2.Text != q.Text || !slices.Equal(q2.Do, q.Do) || len(q2.Soft) != len(q.Soft) {
-			t.Errorf("%s: read back as %+v, %v", q.Text, q2, err)
+		if q2, err := ir.LowerQuery(m, g2); err != nil || q2.Head().Text != q.Head().Text || !slices.Equal(q2.Conds().Do, c.Do) || len(q2.Conds().Soft) != len(c.Soft) {
+			t.Errorf("%s: read back as %+v, %v", q.Head().Text, q2, err)
 		}
 	}
 
@@ -83,7 +84,7 @@ func TestInterventionLowering(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := q.WithEvidence(m, []ir.Obs{{Var: a.ID, State: 0}})
+		got, err := ir.WithEvidence(m, q, []ir.Obs{{Var: a.ID, State: 0}})
 		switch {
 		case tc.err != "":
 			if err == nil || !matches(err.Error(), tc.err) {
@@ -91,8 +92,8 @@ func TestInterventionLowering(t *testing.T) {
 			}
 		case err != nil:
 			t.Errorf("%s: %v", tc.query, err)
-		case got.Text != tc.text:
-			t.Errorf("%s: text %q, want %q", tc.query, got.Text, tc.text)
+		case got.Head().Text != tc.text:
+			t.Errorf("%s: text %q, want %q", tc.query, got.Head().Text, tc.text)
 		}
 	}
 }

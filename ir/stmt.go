@@ -12,53 +12,11 @@ type Stmt interface {
 // QueryStmt is `query Q`: answer Q and print the result.
 type QueryStmt struct {
 	Pos   Pos
-	Query *Query
+	Query Query
 }
 
 func (s *QueryStmt) Position() Pos { return s.Pos }
 func (*QueryStmt) stmt()           {}
-
-// QueryKind says what a query asks for.
-type QueryKind int
-
-const (
-	Prob    QueryKind = iota // P(...)
-	MPE                      // MPE(e): the most probable assignment of all unobserved variables
-	MAP                      // MAP(X, Y | e): the most probable assignment of X, Y
-	Indep                    // indep(A, B | C): d-separation
-	Density                  // density(x=1.3, y=-0.2 | e): the density of real values
-	ML                       // ML(H | D): the maximum likelihood hypothesis
-	MDL                      // MDL(H | D): the minimum description length hypothesis
-	Gibbs                    // Gibbs(H | D): a hypothesis drawn from the posterior
-	Entropy                  // entropy(X, Y | e): the joint entropy of X, Y given e, in bits
-	MI                       // MI(X, Y | e): the mutual information of X and Y given e, in bits
-)
-
-func (k QueryKind) String() string {
-	switch k {
-	case Prob:
-		return "P"
-	case MPE:
-		return "MPE"
-	case MAP:
-		return "MAP"
-	case Indep:
-		return "indep"
-	case Density:
-		return "density"
-	case ML:
-		return "ML"
-	case MDL:
-		return "MDL"
-	case Gibbs:
-		return "Gibbs"
-	case Entropy:
-		return "entropy"
-	case MI:
-		return "MI"
-	}
-	return "?"
-}
 
 // Obs is an observed state of a variable.
 type Obs struct {
@@ -72,75 +30,150 @@ type RealObs struct {
 	Value float64
 }
 
-// Query is a validated query. Its meaning depends on Kind and on which
-// fields are set; [Query.Form] names the cases.
-type Query struct {
-	Pos  Pos
-	Kind QueryKind
-	Text string // canonical text, e.g. "P(Campfire | Storm=true)"
+// Query is a validated query, one type per kind of question:
+// [*ProbQuery], [*MPEQuery], [*MAPQuery], [*IndepQuery], [*DensityQuery],
+// [*MLQuery], [*MDLQuery], [*GibbsQuery], [*EntropyQuery], [*MIQuery]. The
+// set is closed (as go/ast's nodes): a consumer switches once on the type,
+// with a default that panics; docs/design.md lists the consumers.
+type Query interface {
+	Node
+	// Head returns what every query has: its position, text and the
+	// variables it names.
+	Head() *QueryHeader
+	// Conds returns the query's conditions (evidence, real values,
+	// do(...), likelihood evidence, free variables), or nil for the kinds
+	// that have none (indep, and the queries about hypotheses given data
+	// ML, MDL and Gibbs).
+	Conds() *Conditions
+	query()
+}
 
-	// Prob, MAP: the query variables, in the order written. For Prob,
-	// TargetStates[i] is the state asked for, or -1 when Targets[i] is free;
-	// either all are free or none is. For MAP every entry is -1.
-	Targets      []VarID
-	TargetStates []int
-	Star         bool // P(* | e): every unobserved variable's marginal
-
-	Free     []VarID   // free conditioning variables: one result row group per configuration
-	Evidence []Obs     // observed variables, in the order written
-	Real     []RealObs // observed real-valued variables (evidence), in the order written
-	Do       []Obs     // interventions do(X=x), in the order written: answered on m.WithDo(Do), with Do as evidence; or nil
-	Soft     []SoftObs // likelihood evidence X~[l1, l2, ...], in the order written; or nil
-
-	// Density: the real values whose density is asked for, in the order
-	// written (the conditions are Real and Evidence).
-	Values []RealObs
-
-	// Indep: is every variable of A d-separated from every variable of B given C?
-	// MI: A and B are the two groups whose mutual information is asked
-	// for (Targets is A then B, every TargetStates entry -1); C is unset.
-	// Entropy: Targets are the variables, every TargetStates entry -1.
-	A, B, C []VarID
-
-	// Hyp is set for a query about hypotheses given data (Prob, MAP, ML,
-	// MDL, Gibbs); the fields above are then unset.
-	Hyp *HypQuery
-
+// QueryHeader is what every query has.
+type QueryHeader struct {
+	Pos      Pos
+	Text     string    // canonical text, e.g. "P(Campfire | Storm=true)"
 	Bar      bool      // the query was written with a bar (|)
 	Mentions []Mention // every variable named, in the order written, for messages
 }
+
+func (h *QueryHeader) Head() *QueryHeader { return h }
+func (h *QueryHeader) Position() Pos      { return h.Pos }
+
+// Conditions are what a query is asked given, in the order written.
+type Conditions struct {
+	Free     []VarID   // free conditioning variables (P only): one result row group per configuration
+	Evidence []Obs     // observed variables
+	Real     []RealObs // observed real-valued variables
+	Do       []Obs     // interventions do(X=x): answered on m.WithDo(Do), with Do as evidence; or nil
+	Soft     []SoftObs // likelihood evidence X~[l1, l2, ...]; or nil
+}
+
+func (c *Conditions) Conds() *Conditions { return c }
+
+// ProbQuery is P(...): a table P(X, Y | Z, e), one number P(X=x | e), the
+// probability of evidence P(e) (a query written with states for every
+// variable and no bar, P(A=a, B=b), is lowered with no targets and its
+// observations in Evidence), or every unobserved variable's marginal,
+// P(* | e) (Star). With Hyp set it is about hypotheses given data, and
+// the other fields are unset.
+type ProbQuery struct {
+	QueryHeader
+	Conditions
+	// The query variables, in the order written; TargetStates[i] is the
+	// state asked for, or -1 when Targets[i] is free; either all are free
+	// or none is.
+	Targets      []VarID
+	TargetStates []int
+	Star         bool
+	Hyp          *HypQuery
+}
+
+// MPEQuery is MPE(e): the most probable assignment of all unobserved
+// variables.
+type MPEQuery struct {
+	QueryHeader
+	Conditions
+}
+
+// MAPQuery is MAP(X, Y | e): the most probable assignment of Targets. With
+// Hyp set it is about hypotheses given data, and the other fields are
+// unset.
+type MAPQuery struct {
+	QueryHeader
+	Conditions
+	Targets []VarID
+	Hyp     *HypQuery
+}
+
+// IndepQuery is indep(A, B | C): is every variable of A d-separated from
+// every variable of B given C?
+type IndepQuery struct {
+	QueryHeader
+	A, B, C []VarID
+}
+
+// DensityQuery is density(x=1.3, y=-0.2 | e): the density of Values, in
+// the order written.
+type DensityQuery struct {
+	QueryHeader
+	Conditions
+	Values []RealObs
+}
+
+// MLQuery is ML(H | D): the maximum likelihood hypothesis.
+type MLQuery struct {
+	QueryHeader
+	Hyp *HypQuery
+}
+
+// MDLQuery is MDL(H | D): the minimum description length hypothesis.
+type MDLQuery struct {
+	QueryHeader
+	Hyp *HypQuery
+}
+
+// GibbsQuery is Gibbs(H | D): a hypothesis drawn from the posterior.
+type GibbsQuery struct {
+	QueryHeader
+	Hyp *HypQuery
+}
+
+// EntropyQuery is entropy(X, Y | e): the joint entropy of Vars given e,
+// in bits.
+type EntropyQuery struct {
+	QueryHeader
+	Conditions
+	Vars []VarID
+}
+
+// MIQuery is MI(A, B | e): the mutual information of the groups A and B
+// given e, in bits.
+type MIQuery struct {
+	QueryHeader
+	Conditions
+	A, B []VarID
+}
+
+func (*IndepQuery) Conds() *Conditions { return nil }
+func (*MLQuery) Conds() *Conditions    { return nil }
+func (*MDLQuery) Conds() *Conditions   { return nil }
+func (*GibbsQuery) Conds() *Conditions { return nil }
+
+func (*ProbQuery) query()    {}
+func (*MPEQuery) query()     {}
+func (*MAPQuery) query()     {}
+func (*IndepQuery) query()   {}
+func (*DensityQuery) query() {}
+func (*MLQuery) query()      {}
+func (*MDLQuery) query()     {}
+func (*GibbsQuery) query()   {}
+func (*EntropyQuery) query() {}
+func (*MIQuery) query()      {}
 
 // Mention is a variable named in a query, and where.
 type Mention struct {
 	Var VarID
 	Pos Pos
-}
-
-func (q *Query) Position() Pos { return q.Pos }
-
-// Form classifies a Prob query.
-type Form int
-
-const (
-	FormTable     Form = iota // P(X, Y | Z, e): a table (the default)
-	FormNumber                // P(X=x | e): one number
-	FormEvidence              // P(e): the probability of the evidence
-	FormMarginals             // P(* | e): every unobserved variable's marginal
-)
-
-// Form returns the form of a Prob query. A query written with states for
-// every variable and no bar, P(A=a, B=b), is lowered with no targets and
-// its observations in Evidence: it is the probability of evidence.
-func (q *Query) Form() Form {
-	switch {
-	case q.Star:
-		return FormMarginals
-	case len(q.Targets) == 0:
-		return FormEvidence
-	case q.TargetStates[0] >= 0 && len(q.Free) == 0:
-		return FormNumber
-	}
-	return FormTable
 }
 
 // DefaultTolerance is the tolerance of an expect statement without within.
@@ -150,7 +183,7 @@ const DefaultTolerance = 1e-9
 // prints nothing when it holds.
 type ExpectStmt struct {
 	Pos   Pos
-	Query *Query
+	Query Query
 	Want  Expected
 	Tol   float64 // absolute tolerance on every number
 }

@@ -79,7 +79,7 @@ func clsPosterior(t *testing.T, m *ir.Model, target ir.VarID, b *data.Batch, i i
 		return nil, err
 	}
 	out := make([]float64, len(m.Vars[target].States))
-	for _, row := range r.Rows {
+	for _, row := range r.(*infer.Table).Rows {
 		out[row.Values[0]] = row.P
 	}
 	return out, nil

@@ -59,7 +59,7 @@ C -> D
 			// A query on the shared model while it is learned from: its
 			// unlearned variables make it an error, every time.
 			defer wg.Done()
-			q := &ir.Query{Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{-1}}
+			q := &ir.ProbQuery{Targets: []ir.VarID{0}, TargetStates: []int{-1}}
 			if _, err := infer.Answer(m, q, infer.Options{}); err == nil {
 				t.Error("a query on the unlearned model was answered")
 			}

@@ -131,7 +131,7 @@ func TestLogPosterior(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for s, row := range res.Rows {
+				for s, row := range res.(*infer.Table).Rows {
 					if d := math.Abs(math.Exp(dst[s]) - row.P); !(d <= 1e-12) {
 						t.Fatalf("%s %v row %d, %s: LogPosterior gives %v, infer %v", kind, opt, i, text, math.Exp(dst[s]), row.P)
 					}

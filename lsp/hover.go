@@ -137,7 +137,7 @@ var answering atomic.Int32
 // every few thousand rows, hypotheses or inferences). One answer of the
 // document runs at a time: a new one waits for the one before to stop,
 // within the limit.
-func (d *document) answerWithin(m *ir.Model, q *ir.Query, limit time.Duration) (a *pbl.Answer, timedOut bool, err error) {
+func (d *document) answerWithin(m *ir.Model, q ir.Query, limit time.Duration) (a *pbl.Answer, timedOut bool, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	if d.answered != nil {
@@ -172,7 +172,7 @@ func (d *document) answerWithin(m *ir.Model, q *ir.Query, limit time.Duration) (
 // one) of this document, as `pbl run` prints it, or returns "".
 func (d *document) answerAt(line int) string {
 	for _, s := range d.model.Stmts {
-		var q *ir.Query
+		var q ir.Query
 		var pos ir.Pos
 		switch s := s.(type) {
 		case *ir.QueryStmt:
@@ -187,10 +187,10 @@ func (d *document) answerAt(line int) string {
 		}
 		a, timedOut, err := d.answerWithin(d.model, q, hoverTimeout)
 		if timedOut || err != nil && (errors.Is(err, infer.ErrCanceled) || errors.Is(err, context.DeadlineExceeded)) {
-			return fmt.Sprintf("`%s` takes longer than %v to answer: run it with `pbl run` or `pbl query`", q.Text, hoverTimeout)
+			return fmt.Sprintf("`%s` takes longer than %v to answer: run it with `pbl run` or `pbl query`", q.Head().Text, hoverTimeout)
 		}
 		if err != nil {
-			return fmt.Sprintf("`%s`: %v", q.Text, errorList(err)[0].Msg)
+			return fmt.Sprintf("`%s`: %v", q.Head().Text, errorList(err)[0].Msg)
 		}
 		var buf bytes.Buffer
 		a.Text(&buf, d.model)

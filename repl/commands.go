@@ -651,7 +651,7 @@ func (s *Session) cmdEngine(c *cmdLine) {
 
 func (s *Session) cmdExplain(c *cmdLine) {
 	if s.last != nil {
-		fmt.Fprintf(s.out, "last query: %s (engine %s)\n", s.last.Text, engineName(s.opt))
+		fmt.Fprintf(s.out, "last query: %s (engine %s)\n", s.last.Head().Text, engineName(s.opt))
 	}
 	if len(s.model.Vars) == 0 {
 		s.errorAt(c.pos, "the model is empty")

@@ -37,7 +37,7 @@
 // # Evidence
 //
 // Session evidence (`:observe`) is added to every later query once it is
-// lowered, with [ir.Query.WithEvidence], and so to the queries of expect
+// lowered, with [ir.WithEvidence], and so to the queries of expect
 // lines typed in the session; a query that gives an observed variable
 // another state, asks about it or conditions on each of its states is an
 // error at the variable in the query.

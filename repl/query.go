@@ -28,8 +28,8 @@ func (s *Session) query(g *grammar.Query, src string) {
 
 // ask answers a query of the session model with the session evidence
 // added to it.
-func (s *Session) ask(q *ir.Query, src string) {
-	if q.Hyp != nil {
+func (s *Session) ask(q ir.Query, src string) {
+	if ir.HypOf(q) != nil {
 		a, err := s.answerHyp(q)
 		if err != nil {
 			s.report(err, src)
@@ -54,7 +54,7 @@ func (s *Session) ask(q *ir.Query, src string) {
 // expect checks an expectation of the session model, its query asked
 // with the session evidence.
 func (s *Session) expect(e *ir.ExpectStmt, src string) {
-	if e.Query.Hyp != nil {
+	if ir.HypOf(e.Query) != nil {
 		a, err := s.answerHyp(e.Query)
 		if err != nil {
 			s.report(err, src)
@@ -64,7 +64,7 @@ func (s *Session) expect(e *ir.ExpectStmt, src string) {
 			s.report(fail, src)
 			return
 		}
-		s.note("ok: %s", e.Query.Text)
+		s.note("ok: %s", e.Query.Head().Text)
 		return
 	}
 	q, err := s.withSession(e.Query)
@@ -83,7 +83,7 @@ func (s *Session) expect(e *ir.ExpectStmt, src string) {
 		s.report(err, src)
 		return
 	}
-	s.note("ok: %s", q.Text)
+	s.note("ok: %s", q.Head().Text)
 }
 
 // answer answers q on the session model. When the session can be
@@ -91,14 +91,14 @@ func (s *Session) expect(e *ir.ExpectStmt, src string) {
 // interrupt cancels it (infer stops within about a tenth of a second) and
 // answer returns once it has stopped, so that no interrupted query goes on
 // working, or holding memory, in the background.
-func (s *Session) answer(q *ir.Query) (*infer.Result, error) {
+func (s *Session) answer(q ir.Query) (infer.Result, error) {
 	m, opt, fn := s.model, s.opt, s.answerFn
 	s.last = q
 	if s.cfg.Interrupt == nil {
 		return fn(m, q, opt)
 	}
 	type result struct {
-		res *infer.Result
+		res infer.Result
 		err error
 	}
 	done := make(chan result, 1)
@@ -122,7 +122,7 @@ func (s *Session) answer(q *ir.Query) (*infer.Result, error) {
 
 // print writes a result: JSON, the table `pbl query` prints, or
 // interactively that table with bars.
-func (s *Session) print(res *infer.Result) {
+func (s *Session) print(res infer.Result) {
 	if s.json {
 		if err := report.JSON(s.out, s.model, res); err != nil {
 			s.report(err, "")
@@ -143,7 +143,7 @@ func (s *Session) print(res *infer.Result) {
 // answerHyp answers a query about hypotheses given data: the session's
 // evidence does not apply (the data are the evidence). An interrupt
 // cancels it.
-func (s *Session) answerHyp(q *ir.Query) (*pbl.Answer, error) {
+func (s *Session) answerHyp(q ir.Query) (*pbl.Answer, error) {
 	s.last = q
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -78,13 +78,13 @@ type Session struct {
 	start   int      // input line of pending[0], or of the command being run
 	src     string   // the command being run, or ""
 
-	last    *ir.Query // the last query answered, or nil
-	printed bool      // a text result has been printed (for separators)
-	failed  bool      // an error was reported
+	last    ir.Query // the last query answered, or nil
+	printed bool     // a text result has been printed (for separators)
+	failed  bool     // an error was reported
 	quit    bool
 
 	// answerFn answers queries; tests replace it.
-	answerFn func(*ir.Model, *ir.Query, infer.Options) (*infer.Result, error)
+	answerFn func(*ir.Model, ir.Query, infer.Options) (infer.Result, error)
 }
 
 // obs is one observation of the session evidence, by name so that it
@@ -201,13 +201,13 @@ func realValue(m *ir.Model, v *ir.Variable, text string) (float64, bool) {
 }
 
 // withSession returns q with the session evidence added.
-func (s *Session) withSession(q *ir.Query) (*ir.Query, error) {
+func (s *Session) withSession(q ir.Query) (ir.Query, error) {
 	ev, reals := s.observations()
-	q, err := q.WithEvidence(s.model, ev)
+	q, err := ir.WithEvidence(s.model, q, ev)
 	if err != nil {
 		return nil, err
 	}
-	return q.WithRealEvidence(s.model, reals)
+	return ir.WithRealEvidence(s.model, q, reals)
 }
 
 // Prompt returns the prompt for the next line: "pbl> ", with the evidence

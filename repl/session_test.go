@@ -278,7 +278,7 @@ func TestIncrementalDeclarations(t *testing.T) {
 	var out, errOut bytes.Buffer
 	s := New(Config{Out: &out, Err: &errOut})
 	var errs []error
-	s.answerFn = func(m *ir.Model, q *ir.Query, opt infer.Options) (*infer.Result, error) {
+	s.answerFn = func(m *ir.Model, q ir.Query, opt infer.Options) (infer.Result, error) {
 		res, err := infer.Answer(m, q, opt)
 		errs = append(errs, err)
 		return res, err
@@ -433,7 +433,7 @@ func TestInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	var running atomic.Int32
-	s.answerFn = func(m *ir.Model, q *ir.Query, opt infer.Options) (*infer.Result, error) {
+	s.answerFn = func(m *ir.Model, q ir.Query, opt infer.Options) (infer.Result, error) {
 		running.Add(1)
 		defer running.Add(-1)
 		<-opt.Cancel // an engine that honours the cancel channel

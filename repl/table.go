@@ -29,25 +29,30 @@ func bar(p float64) string {
 
 // writeBars writes the table report.Text writes, with a bar beside every
 // probability of a table or a marginal.
-func writeBars(w io.Writer, m *ir.Model, r *infer.Result) {
+func writeBars(w io.Writer, m *ir.Model, r infer.Result) {
 	var b bytes.Buffer
 	report.Text(&b, m, r)
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	var ps []float64
 	first := 1 // index of the first line with a probability
-	q := r.Query
-	switch {
-	case q.Kind == ir.Prob && q.Form() == ir.FormTable:
+	switch r := r.(type) {
+	case *infer.Table:
 		first = 2
 		for _, row := range r.Rows {
 			ps = append(ps, row.P)
 		}
-	case q.Kind == ir.Prob && q.Form() == ir.FormMarginals:
+	case *infer.Marginals:
 		for _, mg := range r.Marginals {
 			ps = append(ps, mg.P...)
 		}
-	case q.Kind == ir.Prob:
+	case *infer.Number:
 		lines[0] += "  " + bar(r.P)
+	case *infer.Evidence:
+		lines[0] += "  " + bar(r.P)
+	case *infer.Assignment, *infer.Independence, *infer.Density, *infer.Bits:
+		// no bars
+	default:
+		panic(fmt.Sprintf("repl: a result of type %T", r))
 	}
 	width := 0
 	for i := range ps {

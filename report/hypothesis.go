@@ -13,11 +13,11 @@ import (
 )
 
 // Hyp is the answer to a query about hypotheses given data
-// (ir.Query.Hyp), in the form the commands print: the posterior over a
+// (ir.HypOf), in the form the commands print: the posterior over a
 // space, the MAP, ML or MDL hypothesis, a Gibbs draw, or a new
 // instance's classification.
 type Hyp struct {
-	Query *ir.Query
+	Query ir.Query
 	Names []string // the components of a hypothesis: parameters, attributes, or the variable whose states the hypotheses are
 	Total int      // the number of hypotheses in the space
 	// Support is the number of hypotheses with a non-zero posterior (the
@@ -60,7 +60,7 @@ var ErrNotFinite = errors.New("not a finite number")
 // posterior that is NaN or +Inf (−Inf is an impossible hypothesis).
 func (h *Hyp) Check() error {
 	bad := func(what string, x float64) error {
-		return fmt.Errorf("report: %s of %s is %v: %w", what, h.Query.Text, x, ErrNotFinite)
+		return fmt.Errorf("report: %s of %s is %v: %w", what, h.Query.Head().Text, x, ErrNotFinite)
 	}
 	notLog := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 1) }
 	rows := [][]HypRow{h.Hyps, h.S, h.G}
@@ -134,9 +134,28 @@ func logNum(x float64) string {
 	return NumDensity(math.Exp(x), x)
 }
 
+// kind says which question about hypotheses h answers: the posterior
+// P(H | D) (or a Bayes optimal classification), the MDL hypothesis, or a
+// Gibbs draw; none of them for MAP and ML.
+func (h *Hyp) kind() (prob, mdl, gibbs bool) {
+	switch q := h.Query.(type) {
+	case *ir.ProbQuery:
+		return true, false, false
+	case *ir.MDLQuery:
+		return false, true, false
+	case *ir.GibbsQuery:
+		return false, false, true
+	case *ir.MAPQuery, *ir.MLQuery:
+		return false, false, false
+	default:
+		panic(fmt.Sprintf("report: %T is not a query about hypotheses", q))
+	}
+}
+
 // HypText writes a hypothesis answer for people.
 func HypText(w io.Writer, h *Hyp) {
-	q := h.Query
+	q := h.Query.Head()
+	prob, mdl, gibbs := h.kind()
 	switch {
 	case h.Classes != nil:
 		fmt.Fprintln(w, q.Text)
@@ -146,11 +165,11 @@ func HypText(w io.Writer, h *Hyp) {
 			t.Add("  "+c, Num(h.P[i]))
 		}
 		t.Write(w)
-		if q.Kind == ir.Gibbs && len(h.Hyps) == 1 {
+		if gibbs && len(h.Hyps) == 1 {
 			fmt.Fprintf(w, "  (by the hypothesis drawn: %s)\n", assignText(h.Names, &h.Hyps[0]))
 		}
 		return
-	case q.Kind == ir.Prob:
+	case prob:
 		if h.Continuous {
 			fmt.Fprintf(w, "%s\n", q.Text)
 			return
@@ -193,7 +212,7 @@ func HypText(w io.Writer, h *Hyp) {
 	r := &h.Hyps[0]
 	fmt.Fprintf(w, "%s: %s\n", q.Text, assignText(h.Names, r))
 	switch {
-	case q.Kind == ir.MDL:
+	case mdl:
 		bh, bd := unsignedZero(h.BitsH), unsignedZero(h.BitsD)
 		fmt.Fprintf(w, "  L(h) = %s bits, L(D|h) = %s bits, L(h) + L(D|h) = %s bits\n", Num(bh), Num(bd), Num(bh+bd))
 	case h.Continuous:
@@ -278,7 +297,9 @@ func bitsJSON(b float64) any {
 
 // HypJSONValue returns the JSON form of a hypothesis answer.
 func HypJSONValue(h *Hyp) *Object {
-	q := h.Query
+	q := h.Query.Head()
+	hq := ir.HypOf(h.Query)
+	prob, mdl, gibbs := h.kind()
 	o := &Object{}
 	o.Set("query", q.Text)
 	switch {
@@ -286,8 +307,8 @@ func HypJSONValue(h *Hyp) *Object {
 		o.Set("vars", []string{h.Target})
 		o.Set("given", []string{})
 		ev := &Object{}
-		for _, g := range q.Hyp.Instance {
-			if x, err := strconv.ParseFloat(g.Value, 64); err == nil && !math.IsInf(x, 0) && !math.IsNaN(x) && q.Hyp.Space.Concept == nil {
+		for _, g := range hq.Instance {
+			if x, err := strconv.ParseFloat(g.Value, 64); err == nil && !math.IsInf(x, 0) && !math.IsNaN(x) && hq.Space.Concept == nil {
 				ev.Set(g.Name, Float(x))
 			} else {
 				ev.Set(g.Name, g.Value)
@@ -303,11 +324,11 @@ func HypJSONValue(h *Hyp) *Object {
 			rows[i] = ro
 		}
 		o.Set("rows", rows)
-		if q.Kind == ir.Gibbs && len(h.Hyps) == 1 {
+		if gibbs && len(h.Hyps) == 1 {
 			o.Set("h", h.object(&h.Hyps[0]))
 		}
 		return o
-	case q.Kind == ir.Prob:
+	case prob:
 		o.Set("support", h.Support)
 		hs := make([]*Object, len(h.Hyps))
 		for i := range h.Hyps {
@@ -343,7 +364,7 @@ func HypJSONValue(h *Hyp) *Object {
 	}
 	o.Set("log_likelihood", logJSON(r.LogLik))
 	bitsH, bitsD := h.BitsH, h.BitsD
-	if q.Kind != ir.MDL {
+	if !mdl {
 		bitsH, bitsD = -r.LogPrior/math.Ln2, -r.LogLik/math.Ln2
 	}
 	bitsH, bitsD = unsignedZero(bitsH), unsignedZero(bitsD)

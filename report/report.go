@@ -97,35 +97,39 @@ func fromLog(logp float64, digits int) string {
 // probability (NaN, infinite, or outside [0, 1]) or, for P(e), if LogZ is
 // NaN or +Inf. The engines never return such a result: an error here is a
 // bug in pbl, never the user's.
-func Check(r *infer.Result) error {
+func Check(r infer.Result) error {
+	q := r.Head().Query.Head()
 	bad := func(what string, x float64) error {
-		return fmt.Errorf("report: %s: %s = %v is not a probability (a bug in pbl: please report it)", r.Query.Text, what, x)
+		return fmt.Errorf("report: %s: %s = %v is not a probability (a bug in pbl: please report it)", q.Text, what, x)
 	}
 	prob := func(x float64) bool { return x >= 0 && x <= 1 }
-	q := r.Query
-	switch {
-	case q.Kind == ir.Indep:
+	switch r := r.(type) {
+	case *infer.Independence:
 		return nil
-	case q.Kind == ir.Entropy, q.Kind == ir.MI:
+	case *infer.Bits:
 		if !(r.Bits >= 0 && r.Bits <= math.MaxFloat64) {
 			return fmt.Errorf("report: %s: %v bits is not an amount of information (a bug in pbl: please report it)", q.Text, r.Bits)
 		}
-	case q.Kind == ir.Density:
+	case *infer.Density:
 		if math.IsNaN(r.LogDensity) || math.IsInf(r.LogDensity, 1) || math.IsNaN(r.Density) || r.Density < 0 {
 			return fmt.Errorf("report: %s: density %v (log %v) is not a density (a bug in pbl: please report it)", q.Text, r.Density, r.LogDensity)
 		}
-	case q.Kind == ir.MPE, q.Kind == ir.MAP, q.Form() == ir.FormNumber:
+	case *infer.Assignment:
 		if !prob(r.P) {
 			return bad("p", r.P)
 		}
-	case q.Form() == ir.FormEvidence:
+	case *infer.Number:
+		if !prob(r.P) {
+			return bad("p", r.P)
+		}
+	case *infer.Evidence:
 		if !prob(r.P) {
 			return bad("p", r.P)
 		}
 		if math.IsNaN(r.LogZ) || math.IsInf(r.LogZ, 1) {
 			return fmt.Errorf("report: %s: log_partition = %v is not a logarithm of a partition function (a bug in pbl: please report it)", q.Text, r.LogZ)
 		}
-	case q.Form() == ir.FormMarginals:
+	case *infer.Marginals:
 		for _, mg := range r.Marginals {
 			for _, p := range mg.P {
 				if !prob(p) {
@@ -133,34 +137,33 @@ func Check(r *infer.Result) error {
 				}
 			}
 		}
-	default:
+	case *infer.Table:
 		for _, row := range r.Rows {
 			if !prob(row.P) {
 				return bad("a row's p", row.P)
 			}
 		}
+	default:
+		panic(fmt.Sprintf("report: Check: a result of type %T", r))
 	}
 	return nil
 }
 
 // Text writes a result for people. It panics if Check finds a number that
 // is not a probability, which the engines never return.
-func Text(w io.Writer, m *ir.Model, r *infer.Result) {
+func Text(w io.Writer, m *ir.Model, r infer.Result) {
 	if err := Check(r); err != nil {
 		panic(err.Error())
 	}
-	q := r.Query
-	switch q.Kind {
-	case ir.Indep:
+	q := r.Head().Query.Head()
+	switch r := r.(type) {
+	case *infer.Independence:
 		fmt.Fprintf(w, "%s = %t\n", q.Text, r.Independent)
-		return
-	case ir.Density:
+	case *infer.Density:
 		fmt.Fprintf(w, "%s = %s\n", q.Text, NumDensity(r.Density, r.LogDensity))
-		return
-	case ir.Entropy, ir.MI:
+	case *infer.Bits:
 		fmt.Fprintf(w, "%s = %s bits\n", q.Text, Num(r.Bits))
-		return
-	case ir.MPE, ir.MAP:
+	case *infer.Assignment:
 		fmt.Fprintf(w, "%s  p = %s\n", q.Text, NumLog(r.P, r.LogP))
 		var t Table
 		for _, o := range r.Assignment {
@@ -168,14 +171,11 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 			t.Add("  "+v.Name, v.States[o.State])
 		}
 		t.Write(w)
-		return
-	}
-	switch q.Form() {
-	case ir.FormNumber:
+	case *infer.Number:
 		fmt.Fprintf(w, "%s = %s\n", q.Text, NumLog(r.P, r.LogP))
-	case ir.FormEvidence:
+	case *infer.Evidence:
 		fmt.Fprintf(w, "%s = %s\n", q.Text, Num(r.P))
-	case ir.FormMarginals:
+	case *infer.Marginals:
 		fmt.Fprintln(w, q.Text)
 		var t Table
 		for _, mg := range r.Marginals {
@@ -189,7 +189,7 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 			}
 		}
 		t.Write(w)
-	default:
+	case *infer.Table:
 		fmt.Fprintln(w, q.Text)
 		var t Table
 		head := []string{}
@@ -224,6 +224,8 @@ func Text(w io.Writer, m *ir.Model, r *infer.Result) {
 		if r.Omitted > 0 {
 			fmt.Fprintf(w, "  (%s omitted: their conditioning configuration has probability 0 given the evidence)\n", ir.Plural(r.Omitted, "row"))
 		}
+	default:
+		panic(fmt.Sprintf("report: Text: a result of type %T", r))
 	}
 }
 
@@ -270,7 +272,7 @@ func (t *Table) Write(w io.Writer) {
 // JSON writes a result as one line of JSON in the documented schema. It
 // returns Check's error, having written nothing, for a number that is not
 // a probability, which the engines never return.
-func JSON(w io.Writer, m *ir.Model, r *infer.Result) error {
+func JSON(w io.Writer, m *ir.Model, r infer.Result) error {
 	if err := Check(r); err != nil {
 		return err
 	}
@@ -364,8 +366,13 @@ func (f densityLog) MarshalJSON() ([]byte, error) {
 // JSONValue returns the JSON form of a result. P(e) on a Markov network
 // has "log_partition" besides "p": ln Σ_{x ⊨ e} Π φ(x), the partition
 // function with the evidence (natural log; null when it is 0).
-func JSONValue(m *ir.Model, r *infer.Result) *Object {
-	q := r.Query
+func JSONValue(m *ir.Model, r infer.Result) *Object {
+	rq := r.Head().Query
+	q := rq.Head()
+	c := rq.Conds()
+	if c == nil {
+		c = &ir.Conditions{}
+	}
 	o := &Object{}
 	o.Set("query", q.Text)
 	names := func(vs []ir.VarID) []string {
@@ -384,10 +391,10 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 	}
 	evidence := func() *Object {
 		e := &Object{}
-		for _, ob := range q.Evidence {
+		for _, ob := range c.Evidence {
 			e.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
 		}
-		for _, ob := range q.Real {
+		for _, ob := range c.Real {
 			e.Set(m.Vars[ob.Var].Name, Float(ob.Value))
 		}
 		return e
@@ -396,16 +403,16 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 	// query has interventions or likelihood evidence.
 	setEvidence := func() {
 		o.Set("evidence", evidence())
-		if len(q.Do) > 0 {
+		if len(c.Do) > 0 {
 			d := &Object{}
-			for _, ob := range q.Do {
+			for _, ob := range c.Do {
 				d.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
 			}
 			o.Set("do", d)
 		}
-		if len(q.Soft) > 0 {
+		if len(c.Soft) > 0 {
 			l := &Object{}
-			for _, s := range q.Soft {
+			for _, s := range c.Soft {
 				ls := make([]Float, len(s.Lambda))
 				for i, x := range s.Lambda {
 					ls[i] = Float(x)
@@ -415,16 +422,14 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 			o.Set("likelihood", l)
 		}
 	}
-	switch q.Kind {
-	case ir.Indep:
+	switch r := r.(type) {
+	case *infer.Independence:
 		o.Set("independent", r.Independent)
-		return o
-	case ir.Entropy, ir.MI:
+	case *infer.Bits:
 		o.Set("bits", Float(r.Bits))
-		return o
-	case ir.Density:
+	case *infer.Density:
 		vs := &Object{}
-		for _, ob := range q.Values {
+		for _, ob := range rq.(*ir.DensityQuery).Values {
 			vs.Set(m.Vars[ob.Var].Name, Float(ob.Value))
 		}
 		o.Set("values", vs)
@@ -435,8 +440,7 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 		} else {
 			o.Set("log_density", Float(r.LogDensity))
 		}
-		return o
-	case ir.MPE, ir.MAP:
+	case *infer.Assignment:
 		a := &Object{}
 		for _, ob := range r.Assignment {
 			a.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
@@ -444,12 +448,9 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 		setEvidence()
 		o.Set("assignment", a)
 		o.Set("p", probLog{r.P, r.LogP})
-		return o
-	}
-	switch q.Form() {
-	case ir.FormNumber:
+	case *infer.Number:
 		o.Set("p", probLog{r.P, r.LogP})
-	case ir.FormEvidence:
+	case *infer.Evidence:
 		setEvidence()
 		o.Set("p", Float(r.P))
 		if !m.IsBayesNet() {
@@ -461,7 +462,7 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 				o.Set("log_partition", Float(r.LogZ))
 			}
 		}
-	case ir.FormMarginals:
+	case *infer.Marginals:
 		setEvidence()
 		ms := &Object{}
 		for _, mg := range r.Marginals {
@@ -473,7 +474,7 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 			ms.Set(v.Name, d)
 		}
 		o.Set("marginals", ms)
-	default:
+	case *infer.Table:
 		o.Set("vars", names(r.Vars))
 		o.Set("given", names(r.Given))
 		setEvidence()
@@ -486,6 +487,8 @@ func JSONValue(m *ir.Model, r *infer.Result) *Object {
 			rows = append(rows, ro)
 		}
 		o.Set("rows", rows)
+	default:
+		panic(fmt.Sprintf("report: JSONValue: a result of type %T", r))
 	}
 	return o
 }

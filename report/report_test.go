@@ -88,7 +88,7 @@ func bayesModel(t *testing.T) *ir.Model {
 // function with the evidence as log_partition (natural log; null when it
 // is 0); on a Bayesian network there is none.
 func TestLogPartition(t *testing.T) {
-	q := &ir.Query{Text: "P(X=1)", Kind: ir.Prob, Evidence: []ir.Obs{{Var: 0, State: 1}}}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X=1)"}, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 0, State: 1}}}}
 	for _, tc := range []struct {
 		m    *ir.Model
 		want string
@@ -105,7 +105,7 @@ func TestLogPartition(t *testing.T) {
 			t.Errorf("got %s, %v; want %s", b.String(), err, tc.want)
 		}
 	}
-	r := &infer.Result{Query: q, P: 0, LogP: math.Inf(-1), LogZ: math.Inf(-1)}
+	r := &infer.Evidence{Header: infer.Header{Query: q}, P: 0, LogP: math.Inf(-1), LogZ: math.Inf(-1)}
 	var b strings.Builder
 	if err := JSON(&b, markovModel(t), r); err != nil || !strings.Contains(b.String(), `"p":0,"log_partition":null`) {
 		t.Errorf("Z(e) = 0: got %s, %v", b.String(), err)
@@ -117,32 +117,32 @@ func TestLogPartition(t *testing.T) {
 // Text panics (the engines never return one: it would be a bug).
 func TestCheck(t *testing.T) {
 	m := bayesModel(t)
-	num := &ir.Query{Text: "P(X=1 | X=0)", Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{1}}
-	table := &ir.Query{Text: "P(X)", Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{-1}}
-	star := &ir.Query{Text: "P(*)", Kind: ir.Prob, Star: true}
-	pe := &ir.Query{Text: "P(X=1)", Kind: ir.Prob, Evidence: []ir.Obs{{Var: 0, State: 1}}}
-	mpe := &ir.Query{Text: "MPE()", Kind: ir.MPE}
-	for _, r := range []*infer.Result{
-		{Query: num, P: math.NaN()},
-		{Query: num, P: math.Inf(1)},
-		{Query: num, P: math.Nextafter(1, 2)},
-		{Query: table, Rows: []infer.Row{{Values: []int{0}, P: math.NaN()}}},
-		{Query: star, Marginals: []infer.Marginal{{Var: 0, P: []float64{0.5, math.Inf(1)}}}},
-		{Query: pe, P: -1},
-		{Query: pe, P: 0.5, LogZ: math.NaN()},
-		{Query: mpe, P: math.NaN(), Assignment: []ir.Obs{{Var: 0, State: 0}}},
+	num := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X=1 | X=0)"}, Targets: []ir.VarID{0}, TargetStates: []int{1}}
+	table := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X)"}, Targets: []ir.VarID{0}, TargetStates: []int{-1}}
+	star := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(*)"}, Star: true}
+	pe := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X=1)"}, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 0, State: 1}}}}
+	mpe := &ir.MPEQuery{QueryHeader: ir.QueryHeader{Text: "MPE()"}}
+	for _, r := range []infer.Result{
+		&infer.Number{Header: infer.Header{Query: num}, P: math.NaN()},
+		&infer.Number{Header: infer.Header{Query: num}, P: math.Inf(1)},
+		&infer.Number{Header: infer.Header{Query: num}, P: math.Nextafter(1, 2)},
+		&infer.Table{Header: infer.Header{Query: table}, Rows: []infer.Row{{Values: []int{0}, P: math.NaN()}}},
+		&infer.Marginals{Header: infer.Header{Query: star}, Marginals: []infer.Marginal{{Var: 0, P: []float64{0.5, math.Inf(1)}}}},
+		&infer.Evidence{Header: infer.Header{Query: pe}, P: -1},
+		&infer.Evidence{Header: infer.Header{Query: pe}, P: 0.5, LogZ: math.NaN()},
+		&infer.Assignment{Header: infer.Header{Query: mpe}, P: math.NaN(), Assignment: []ir.Obs{{Var: 0, State: 0}}},
 	} {
 		if Check(r) == nil {
-			t.Errorf("%s: Check accepts %+v", r.Query.Text, r)
+			t.Errorf("%s: Check accepts %+v", r.Head().Query.Head().Text, r)
 		}
 		var b strings.Builder
 		if err := JSON(&b, m, r); err == nil || b.Len() != 0 {
-			t.Errorf("%s: JSON wrote %q, %v", r.Query.Text, b.String(), err)
+			t.Errorf("%s: JSON wrote %q, %v", r.Head().Query.Head().Text, b.String(), err)
 		}
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("%s: Text did not panic", r.Query.Text)
+					t.Errorf("%s: Text did not panic", r.Head().Query.Head().Text)
 				}
 			}()
 			Text(&b, m, r)
@@ -182,10 +182,10 @@ func TestNumLog(t *testing.T) {
 func TestUnderflowingAnswer(t *testing.T) {
 	m := bayesModel(t)
 	logp := math.Log(2) - 400*math.Ln10
-	mpe := &infer.Result{Query: &ir.Query{Text: "MPE()", Kind: ir.MPE}, P: 0, LogP: logp, Assignment: []ir.Obs{{Var: 0, State: 1}}}
-	num := &infer.Result{Query: &ir.Query{Text: "P(X=1 | X=0)", Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{1}}, P: 0, LogP: logp}
+	mpe := &infer.Assignment{Header: infer.Header{Query: &ir.MPEQuery{QueryHeader: ir.QueryHeader{Text: "MPE()"}}}, P: 0, LogP: logp, Assignment: []ir.Obs{{Var: 0, State: 1}}}
+	num := &infer.Number{Header: infer.Header{Query: &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X=1 | X=0)"}, Targets: []ir.VarID{0}, TargetStates: []int{1}}}, P: 0, LogP: logp}
 	for _, tc := range []struct {
-		r          *infer.Result
+		r          infer.Result
 		text, json string
 	}{
 		{mpe, "MPE()  p = 2e-400\n  X  1\n", `{"query":"MPE()","evidence":{},"assignment":{"X":"1"},"p":2e-400}`},
@@ -219,7 +219,7 @@ func TestJSONFromLog(t *testing.T) {
 // printing NaNeNaN or failing inside encoding/json (issue 27: a space
 // with σ = 1e-170 gave both).
 func TestHypNotFinite(t *testing.T) {
-	q := &ir.Query{Text: "P(H | D)", Kind: ir.Prob}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(H | D)"}}
 	ok := HypRow{Values: []any{0.0, 1.0}, LogPrior: math.Log(0.5), LogLik: -0.9, LogPost: 0}
 	for _, tc := range []struct {
 		name string
@@ -231,10 +231,10 @@ func TestHypNotFinite(t *testing.T) {
 		{"NaN posterior", Hyp{Query: q, Names: []string{"w", "s"}, Hyps: []HypRow{{Values: []any{0.0, 1e-170}, LogPrior: math.Log(0.5), LogLik: 390, LogPost: math.NaN()}}}, true},
 		{"NaN likelihood", Hyp{Query: q, Names: []string{"w", "s"}, Hyps: []HypRow{{Values: []any{0.0, 1e-170}, LogPrior: math.Log(0.5), LogLik: math.NaN(), LogPost: 0}}}, true},
 		{"+Inf likelihood", Hyp{Query: q, Names: []string{"w", "s"}, Hyps: []HypRow{{Values: []any{0.0, 1e-170}, LogPrior: math.Log(0.5), LogLik: math.Inf(1), LogPost: 0}}}, true},
-		{"infinite parameter", Hyp{Query: &ir.Query{Text: "ML(H | D)", Kind: ir.ML}, Names: []string{"w"}, Continuous: true, Hyps: []HypRow{{Values: []any{math.Inf(1)}, LogPrior: math.NaN(), LogLik: -1, LogPost: math.NaN()}}}, true},
-		{"fit", Hyp{Query: &ir.Query{Text: "ML(H | D)", Kind: ir.ML}, Names: []string{"w"}, Continuous: true, Hyps: []HypRow{{Values: []any{2.0}, LogPrior: math.NaN(), LogLik: -1, LogPost: math.NaN()}}}, false},
+		{"infinite parameter", Hyp{Query: &ir.MLQuery{QueryHeader: ir.QueryHeader{Text: "ML(H | D)"}}, Names: []string{"w"}, Continuous: true, Hyps: []HypRow{{Values: []any{math.Inf(1)}, LogPrior: math.NaN(), LogLik: -1, LogPost: math.NaN()}}}, true},
+		{"fit", Hyp{Query: &ir.MLQuery{QueryHeader: ir.QueryHeader{Text: "ML(H | D)"}}, Names: []string{"w"}, Continuous: true, Hyps: []HypRow{{Values: []any{2.0}, LogPrior: math.NaN(), LogLik: -1, LogPost: math.NaN()}}}, false},
 		{"NaN class probability", Hyp{Query: q, Target: "d", Classes: []string{"1", "0"}, P: []float64{math.NaN(), 0.5}}, true},
-		{"NaN cross-entropy", Hyp{Query: &ir.Query{Text: "ML(H | D)", Kind: ir.ML}, Names: []string{"w"}, Continuous: true, Trace: []float64{1, math.NaN()}, Hyps: []HypRow{{Values: []any{2.0}, LogPrior: math.NaN(), LogLik: -1, LogPost: math.NaN()}}}, true},
+		{"NaN cross-entropy", Hyp{Query: &ir.MLQuery{QueryHeader: ir.QueryHeader{Text: "ML(H | D)"}}, Names: []string{"w"}, Continuous: true, Trace: []float64{1, math.NaN()}, Hyps: []HypRow{{Values: []any{2.0}, LogPrior: math.NaN(), LogLik: -1, LogPost: math.NaN()}}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
@@ -256,7 +256,7 @@ func TestHypNotFinite(t *testing.T) {
 // text and in JSON ("converged": false), and counts its iterations (the
 // trace holds one cross-entropy more: issue 27 printed 100,001).
 func TestHypNotConverged(t *testing.T) {
-	q := &ir.Query{Text: "ML(S | D)", Kind: ir.ML}
+	q := &ir.MLQuery{QueryHeader: ir.QueryHeader{Text: "ML(S | D)"}}
 	for _, notConv := range []bool{false, true} {
 		h := &Hyp{Query: q, Names: []string{"w0", "w1"}, Continuous: true, Trace: []float64{2, 1.5, 1.25, 1.2}, NotConverged: notConv,
 			Hyps: []HypRow{{Values: []any{1.0, 2.0}, LogPrior: math.NaN(), LogLik: -1.2, LogPost: math.NaN()}}}

@@ -127,7 +127,7 @@ func (j *job) query(ctx context.Context, m *ir.Model, r *data.Reader, i int) (p 
 	if err != nil {
 		return nil, err
 	}
-	queries := make([]*ir.Query, len(j.Queries))
+	queries := make([]ir.Query, len(j.Queries))
 	for k, text := range j.Queries {
 		if queries[k], err = pbl.ParseQuery(m, text); err != nil {
 			return nil, err

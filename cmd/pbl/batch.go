@@ -54,7 +54,7 @@ func batchCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
-	queries := make([]*ir.Query, len(args)-1)
+	queries := make([]ir.Query, len(args)-1)
 	var errs ir.ErrorList
 	for i, text := range args[1:] {
 		q, err := pbl.ParseQuery(m, text)

@@ -147,15 +147,15 @@ func TestCLIDocQueries(t *testing.T) {
 }
 
 // queryForms returns what a list of queries must show: "KIND(" for every
-// ir.QueryKind, and for every alternative of grammar.Term the literal
+// keyword of ir.QueryKeywords, and for every alternative of grammar.Term the literal
 // tokens it starts with ("do(", "~[", "*", ...).
 func queryForms(t *testing.T) []string {
 	var forms []string
-	for k := ir.QueryKind(0); k.String() != "?"; k++ {
-		forms = append(forms, k.String()+"(")
+	for _, k := range ir.QueryKeywords() {
+		forms = append(forms, k+"(")
 	}
 	if len(forms) < 10 {
-		t.Fatalf("ir.QueryKind has %d kinds, want at least 10: %v", len(forms), forms)
+		t.Fatalf("ir.QueryKeywords has %d keywords, want at least 10: %v", len(forms), forms)
 	}
 	// A field's tag is a participle rule; its leading literals, before
 	// the first capture, are what a user types to start the form.

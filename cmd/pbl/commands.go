@@ -66,7 +66,7 @@ func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
 		}
 	}
 	if cmd == "run" {
-		var qs []*ir.Query
+		var qs []ir.Query
 		for _, s := range m.Stmts {
 			switch s := s.(type) {
 			case *ir.QueryStmt:
@@ -88,13 +88,13 @@ func (c *cli) load(cmd, path string) (*ir.Model, infer.Options, int) {
 // stdout JSON Lines). It reports false, having reported the error, if a
 // plan fails; queries about hypotheses, which no engine answers, are
 // skipped.
-func (c *cli) explainQueries(m *ir.Model, qs []*ir.Query, opt infer.Options) bool {
+func (c *cli) explainQueries(m *ir.Model, qs []ir.Query, opt infer.Options) bool {
 	w := c.stdout
 	if c.json {
 		w = c.stderr
 	}
 	for _, q := range qs {
-		if q == nil || q.Hyp != nil {
+		if q == nil || ir.HypOf(q) != nil {
 			continue
 		}
 		text, err := infer.ExplainQuery(m, q, opt)
@@ -144,7 +144,7 @@ func queryCmd(c *cli, args []string) int {
 	// junction tree, which the others then share) and the rest on every
 	// core, then print in order.
 	texts := args[1:]
-	queries := make([]*ir.Query, len(texts))
+	queries := make([]ir.Query, len(texts))
 	results := make([]*pbl.Answer, len(texts))
 	errs := make([]error, len(texts))
 	for i, text := range texts {

@@ -23,11 +23,11 @@ func TestPrintJSONError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := &ir.Query{Text: "P(X=1 | X=0)", Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{1}}
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X=1 | X=0)"}, Targets: []ir.VarID{0}, TargetStates: []int{1}}
 	var out, errOut bytes.Buffer
 	c := &cli{stdout: &out, stderr: &errOut, json: true}
 	first := true
-	if got := c.print(m, &pbl.Answer{Infer: &infer.Result{Query: q, P: math.NaN()}}, &first); got != exitError {
+	if got := c.print(m, &pbl.Answer{Infer: &infer.Number{Header: infer.Header{Query: q}, P: math.NaN()}}, &first); got != exitError {
 		t.Errorf("print: status %d, want %d", got, exitError)
 	}
 	if out.Len() != 0 || !strings.Contains(errOut.String(), "is not a probability") {

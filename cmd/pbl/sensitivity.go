@@ -79,7 +79,7 @@ func sensitivityCmd(c *cli, args []string) int {
 		return c.sensitivityJSON(m, q, p, params)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s = %s\n", q.Text, report.Num(p))
+	fmt.Fprintf(&b, "%s = %s\n", q.Head().Text, report.Num(p))
 	t := &report.Table{}
 	head := []string{"  variable", "given", "state", "value", "derivative"}
 	if sensitivityReach != nil {
@@ -120,9 +120,9 @@ func sensitivityCmd(c *cli, args []string) int {
 // {"query", "p", "reach" (with --reach), "parameters": [{"variable",
 // "given": {parent: state}, "state", "value", "derivative", "needed" (with
 // --reach; null when no value in [0, 1] reaches it)}]}.
-func (c *cli) sensitivityJSON(m *ir.Model, q *ir.Query, p float64, params []infer.Param) int {
+func (c *cli) sensitivityJSON(m *ir.Model, q ir.Query, p float64, params []infer.Param) int {
 	o := &report.Object{}
-	o.Set("query", q.Text)
+	o.Set("query", q.Head().Text)
 	o.Set("p", report.Float(p))
 	if sensitivityReach != nil {
 		o.Set("reach", report.Float(*sensitivityReach))

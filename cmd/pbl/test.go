@@ -216,7 +216,7 @@ func (c *cli) testFile(path string, opt pbl.RunOptions) *fileResult {
 			if at >= 0 {
 				switch s := lines[at].(type) {
 				case *ir.QueryStmt:
-					where, what = s.Pos, "the output of query "+s.Query.Text
+					where, what = s.Pos, "the output of query "+s.Query.Head().Text
 				}
 			}
 			r.failures = append(r.failures, fmt.Sprintf("%s: %s differs from %s (- golden, + now; numbers within %s are equal):",

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -79,21 +80,22 @@ func uaiCmd(c *cli, args []string) int {
 		at = ir.Pos{File: evPath}
 	}
 
-	q := &ir.Query{Pos: at, Text: task, Evidence: ev}
+	h, cond := ir.QueryHeader{Pos: at, Text: task}, ir.Conditions{Evidence: ev}
+	var q ir.Query
 	switch task {
 	case "PR":
-		q.Kind = ir.Prob
+		q = &ir.ProbQuery{QueryHeader: h, Conditions: cond}
 	case "MAR":
-		q.Kind, q.Star = ir.Prob, true
+		q = &ir.ProbQuery{QueryHeader: h, Conditions: cond, Star: true}
 	case "MPE":
-		q.Kind = ir.MPE
+		q = &ir.MPEQuery{QueryHeader: h, Conditions: cond}
 	}
 	res, err := infer.Answer(m, q, opt)
 	var under *infer.UnderflowError
 	if task == "PR" && errors.As(err, &under) {
 		// P(e) underflows float64, but PR asks for its logarithm (of
 		// Z(e), for a Markov network), which is finite.
-		res, err = &infer.Result{Query: q, LogZ: under.LogZ, Exact: true}, nil
+		res, err = &infer.Evidence{Header: infer.Header{Query: q, Exact: true}, LogZ: under.LogZ}, nil
 	}
 	if err != nil {
 		c.report(err)
@@ -102,8 +104,8 @@ func uaiCmd(c *cli, args []string) int {
 
 	o := &report.Object{}
 	o.Set("task", task)
-	switch task {
-	case "PR":
+	switch res := res.(type) {
+	case *infer.Evidence: // PR
 		// The competition's PR is Z(e) = Σ_{x ⊨ e} Π φ(x), the partition
 		// function with the evidence (P(e) for a Bayesian network): from
 		// its logarithm, LogZ, never from P: Z(e) of a long evidence
@@ -119,14 +121,14 @@ func uaiCmd(c *cli, args []string) int {
 			break
 		}
 		err = uai.WritePR(c.stdout, log10)
-	case "MAR":
+	case *infer.Marginals: // MAR
 		mar := uaiMarginals(m, ev, res)
 		if c.json {
 			o.Set("marginals", mar)
 			break
 		}
 		err = uai.WriteMAR(c.stdout, mar)
-	case "MPE":
+	case *infer.Assignment: // MPE
 		a := make([]int, len(m.Vars))
 		for _, ob := range ev {
 			a[ob.Var] = ob.State
@@ -139,6 +141,8 @@ func uaiCmd(c *cli, args []string) int {
 			break
 		}
 		err = uai.WriteMPE(c.stdout, a)
+	default:
+		panic(fmt.Sprintf("pbl uai: a result of type %T", res))
 	}
 	if c.json {
 		c.writeJSON(o)
@@ -154,7 +158,7 @@ func uaiCmd(c *cli, args []string) int {
 // them: res's marginals for the unobserved variables and a point mass for
 // each observed one. Real-valued variables (of a model that is not from a
 // UAI file) get an empty marginal.
-func uaiMarginals(m *ir.Model, ev []ir.Obs, res *infer.Result) [][]float64 {
+func uaiMarginals(m *ir.Model, ev []ir.Obs, res *infer.Marginals) [][]float64 {
 	mar := make([][]float64, len(m.Vars))
 	for _, o := range ev {
 		mar[o.Var] = make([]float64, len(m.Vars[o.Var].States))

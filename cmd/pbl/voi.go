@@ -63,11 +63,12 @@ func voiCmd(c *cli, args []string) int {
 	if strings.TrimSpace(voiEvidence) != "" {
 		text = "entropy(" + ir.Quote(voiTarget) + " | " + voiEvidence + ")"
 	}
-	q, err := pbl.ParseQuery(m, text)
+	pq, err := pbl.ParseQuery(m, text)
 	if err != nil {
 		c.report(err)
 		return exitError
 	}
+	q := pq.(*ir.EntropyQuery) // entropy(...) lowers to nothing else
 	var cands []ir.VarID
 	if strings.TrimSpace(voiCandidates) != "" {
 		for name := range strings.SplitSeq(voiCandidates, ",") {

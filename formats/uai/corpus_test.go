@@ -109,15 +109,15 @@ func TestCorpusPR(t *testing.T) {
 			start := time.Now()
 			// PR is log10 of the partition function with the evidence,
 			// Z(e): Result.LogZ (P(e) is Z(e)/Z, and may underflow).
-			res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob, Evidence: ev}, infer.Options{})
+			res, err := infer.Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, infer.Options{})
 			var under *infer.UnderflowError
 			if errors.As(err, &under) {
-				res, err = &infer.Result{LogZ: under.LogZ}, nil
+				res, err = &infer.Evidence{LogZ: under.LogZ}, nil
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := res.LogZ / math.Ln10
+			got := res.(*infer.Evidence).LogZ / math.Ln10
 			src, err := os.ReadFile(filepath.Join(dir, name+".uai.PR"))
 			if err != nil {
 				t.Fatal(err)
@@ -146,7 +146,7 @@ func TestCorpusMAR(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m, ev := load(t, dir, name)
 			start := time.Now()
-			res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob, Star: true, Evidence: ev}, infer.Options{})
+			res, err := infer.Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, infer.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,7 +156,7 @@ func TestCorpusMAR(t *testing.T) {
 				got[o.Var] = make([]float64, len(m.Vars[o.Var].States))
 				got[o.Var][o.State] = 1
 			}
-			for _, mg := range res.Marginals {
+			for _, mg := range res.(*infer.Marginals).Marginals {
 				got[mg.Var] = mg.P
 			}
 			path := filepath.Join(dir, name+".uai.MAR")

@@ -31,18 +31,18 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	pr, err := infer.Answer(m, &ir.Query{Kind: ir.Prob, Evidence: ev}, infer.Options{})
+	pr, err := infer.Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}}, infer.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	uai.WritePR(os.Stdout, pr.LogZ/math.Ln10) // log10 Z(X2=0) = log10 12
-	mar, err := infer.Answer(m, &ir.Query{Kind: ir.Prob, Star: true, Evidence: ev}, infer.Options{})
+	uai.WritePR(os.Stdout, pr.(*infer.Evidence).LogZ/math.Ln10) // log10 Z(X2=0) = log10 12
+	mar, err := infer.Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: ev}, Star: true}, infer.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	out := [][]float64{mar.Marginals[0].P, mar.Marginals[1].P, {1, 0}}
+	out := [][]float64{mar.(*infer.Marginals).Marginals[0].P, mar.(*infer.Marginals).Marginals[1].P, {1, 0}}
 	uai.WriteMAR(os.Stdout, out)
 	// Output:
 	// PR

@@ -51,18 +51,18 @@ func TestReadLayout(t *testing.T) {
 		t.Fatalf("want a Markov network with 2 potentials, got %d", len(m.Potentials))
 	}
 	for _, eng := range []string{infer.Enum, infer.VE} {
-		res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob}, infer.Options{Engine: eng})
+		res, err := infer.Answer(m, &ir.ProbQuery{}, infer.Options{Engine: eng})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := math.Exp(res.LogZ); !(math.Abs(got-51) <= 1e-12) {
+		if got := math.Exp(res.(*infer.Evidence).LogZ); !(math.Abs(got-51) <= 1e-12) {
 			t.Errorf("%v: Z = %g, want 51", eng, got)
 		}
-		res, err = infer.Answer(m, &ir.Query{Kind: ir.Prob, Star: true}, infer.Options{Engine: eng})
+		res, err = infer.Answer(m, &ir.ProbQuery{Star: true}, infer.Options{Engine: eng})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := res.Marginals[1].P[2]; !(math.Abs(got-21.0/51) <= 1e-12) {
+		if got := res.(*infer.Marginals).Marginals[1].P[2]; !(math.Abs(got-21.0/51) <= 1e-12) {
 			t.Errorf("%v: P(X1=2) = %g, want 21/51", eng, got)
 		}
 	}
@@ -98,14 +98,14 @@ func TestReadBayes(t *testing.T) {
 	if got := m.Table(ir.VarID(2)).Factor.Vals[10]; got != 0.25 {
 		t.Errorf("P(X2=1 | X0=1, X1=1) = %g, want 0.25", got)
 	}
-	res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob, Evidence: []ir.Obs{{Var: 2, State: 0}}}, infer.Options{})
+	res, err := infer.Answer(m, &ir.ProbQuery{Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 2, State: 0}}}}, infer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// P(X2=0) = Σ P(a) P(b|a) P(X2=0|a,b)
 	want0 := 0.3*(0.9*0.1+0.1*0.2) + 0.7*(0.2*0.3+0.8*0.5)
-	if !(math.Abs(res.P-want0) <= 1e-15) {
-		t.Errorf("P(X2=0) = %g, want %g", res.P, want0)
+	if !(math.Abs(res.(*infer.Evidence).P-want0) <= 1e-15) {
+		t.Errorf("P(X2=0) = %g, want %g", res.(*infer.Evidence).P, want0)
 	}
 }
 
@@ -142,12 +142,12 @@ func TestReadForms(t *testing.T) {
 // TestReadNoFactors: a MARKOV file without factors is the uniform measure.
 func TestReadNoFactors(t *testing.T) {
 	m := mustRead(t, "MARKOV 2 2 3 0")
-	res, err := infer.Answer(m, &ir.Query{Kind: ir.Prob}, infer.Options{})
+	res, err := infer.Answer(m, &ir.ProbQuery{}, infer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if z := math.Exp(res.LogZ); !(math.Abs(z-6) <= 1e-14) || res.P != 1 {
-		t.Errorf("Z = %g, P() = %g; want 6 and 1", z, res.P)
+	if z := math.Exp(res.(*infer.Evidence).LogZ); !(math.Abs(z-6) <= 1e-14) || res.(*infer.Evidence).P != 1 {
+		t.Errorf("Z = %g, P() = %g; want 6 and 1", z, res.(*infer.Evidence).P)
 	}
 }
 

@@ -195,7 +195,7 @@ func TestRegisterToy(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := cases[0].Model
-	q := &ir.Query{Kind: ir.Prob, Targets: []ir.VarID{0}, TargetStates: []int{1}}
+	q := &ir.ProbQuery{Targets: []ir.VarID{0}, TargetStates: []int{1}}
 	got, err := infer.Answer(m, q, infer.Options{Engine: "toytest"})
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,8 @@ func TestRegisterToy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(got.P == want.P) || !got.Exact || got.ErrEst != nil {
-		t.Errorf("toy engine: P = %v (exact %v, %v), enumeration %v", got.P, got.Exact, got.ErrEst, want.P)
+	g, w := got.(*infer.Number), want.(*infer.Number)
+	if !(g.P == w.P) || !g.Exact || g.ErrorEstimate != nil {
+		t.Errorf("toy engine: P = %v (exact %v, %v), enumeration %v", g.P, g.Exact, g.ErrorEstimate, w.P)
 	}
 }

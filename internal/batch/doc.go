@@ -10,8 +10,8 @@
 //
 // A row's evidence is its non-missing cells: a discrete cell observes its
 // variable's state, a real cell its value. Each query is answered given
-// that evidence added to its own (ir.Query.WithEvidence and
-// WithRealEvidence, as the REPL adds a session's observations), and the
+// that evidence added to its own (ir.WithRowEvidence and
+// WithRowRealEvidence, as the REPL adds a session's observations), and the
 // row's output is one line of JSON:
 //
 //	{"row":1,"answers":[ANSWER,...]}

@@ -35,7 +35,7 @@ func Evidence(b *data.Batch, i int) ([]ir.Obs, []ir.RealObs) {
 // AppendAnswers appends the output line of data row i of b, numbered row
 // in its file: the answer of each query given the row's cells as
 // evidence (see the package doc).
-func AppendAnswers(buf []byte, m *ir.Model, queries []*ir.Query, b *data.Batch, i, row int, opt pbl.AnswerOptions) []byte {
+func AppendAnswers(buf []byte, m *ir.Model, queries []ir.Query, b *data.Batch, i, row int, opt pbl.AnswerOptions) []byte {
 	ev, real := Evidence(b, i)
 	buf = append(buf, `{"row":`...)
 	buf = strconv.AppendInt(buf, int64(row), 10)
@@ -60,12 +60,12 @@ func AppendAnswers(buf []byte, m *ir.Model, queries []*ir.Query, b *data.Batch, 
 }
 
 // answer writes the JSON answer of q given the evidence.
-func answer(w *bytes.Buffer, m *ir.Model, q *ir.Query, ev []ir.Obs, real []ir.RealObs, opt pbl.AnswerOptions) error {
-	q, err := q.WithRowEvidence(m, ev)
+func answer(w *bytes.Buffer, m *ir.Model, q ir.Query, ev []ir.Obs, real []ir.RealObs, opt pbl.AnswerOptions) error {
+	q, err := ir.WithRowEvidence(m, q, ev)
 	if err != nil {
 		return err
 	}
-	if q, err = q.WithRowRealEvidence(m, real); err != nil {
+	if q, err = ir.WithRowRealEvidence(m, q, real); err != nil {
 		return err
 	}
 	a, err := pbl.AnswerQuery(m, q, opt)

@@ -1,0 +1,114 @@
+package infer
+
+import (
+	"fmt"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// A query is an ir.Query as infer reads it: one struct whatever its kind,
+// built by flatten, the one place in infer that switches on the query's
+// type. Every kind's fields are here; those a kind lacks are unset.
+type query struct {
+	orig ir.Query // the query asked, which results carry; nil for infer's own
+
+	Pos  ir.Pos
+	Kind queryKind
+	Text string
+	Bar  bool
+
+	// Prob, MAP, Entropy, MI: the query variables (MI's A then B);
+	// TargetStates[i] is the state P(...) asks for, or -1.
+	Targets      []ir.VarID
+	TargetStates []int
+	Star         bool // P(* | e)
+
+	ir.Conditions
+
+	Values  []ir.RealObs // density
+	A, B, C []ir.VarID   // indep; MI's A and B
+	Hyp     *ir.HypQuery
+}
+
+// A queryKind is a query's kind as infer reads it.
+type queryKind int
+
+const (
+	kindProb queryKind = iota
+	kindMPE
+	kindMAP
+	kindIndep
+	kindDensity
+	kindEntropy
+	kindMI
+	kindHyp // ML, MDL and Gibbs, which infer does not answer
+)
+
+// A form is the form of a P(...) query.
+type form int
+
+const (
+	formTable     form = iota // P(X, Y | Z, e): a table (the default)
+	formNumber                // P(X=x | e): one number
+	formEvidence              // P(e): the probability of the evidence
+	formMarginals             // P(* | e): every unobserved variable's marginal
+)
+
+// Form returns the form of a P(...) query. A query written with states for
+// every variable and no bar, P(A=a, B=b), is lowered with no targets and
+// its observations in Evidence: it is the probability of evidence.
+func (q *query) Form() form {
+	switch {
+	case q.Star:
+		return formMarginals
+	case len(q.Targets) == 0:
+		return formEvidence
+	case q.TargetStates[0] >= 0 && len(q.Free) == 0:
+		return formNumber
+	}
+	return formTable
+}
+
+// free returns n entries -1: the states of variables asked about freely.
+func free(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = -1
+	}
+	return s
+}
+
+// flatten returns q as infer reads it.
+func flatten(q ir.Query) query {
+	h := q.Head()
+	out := query{orig: q, Pos: h.Pos, Text: h.Text, Bar: h.Bar}
+	if c := q.Conds(); c != nil {
+		out.Conditions = *c
+	}
+	switch q := q.(type) {
+	case *ir.ProbQuery:
+		out.Kind, out.Targets, out.TargetStates, out.Star, out.Hyp = kindProb, q.Targets, q.TargetStates, q.Star, q.Hyp
+	case *ir.MPEQuery:
+		out.Kind = kindMPE
+	case *ir.MAPQuery:
+		out.Kind, out.Targets, out.TargetStates, out.Hyp = kindMAP, q.Targets, free(len(q.Targets)), q.Hyp
+	case *ir.IndepQuery:
+		out.Kind, out.A, out.B, out.C = kindIndep, q.A, q.B, q.C
+	case *ir.DensityQuery:
+		out.Kind, out.Values = kindDensity, q.Values
+	case *ir.EntropyQuery:
+		out.Kind, out.Targets, out.TargetStates = kindEntropy, q.Vars, free(len(q.Vars))
+	case *ir.MIQuery:
+		t := append(append(make([]ir.VarID, 0, len(q.A)+len(q.B)), q.A...), q.B...)
+		out.Kind, out.Targets, out.TargetStates, out.A, out.B = kindMI, t, free(len(t)), q.A, q.B
+	case *ir.MLQuery:
+		out.Kind, out.Hyp = kindHyp, q.Hyp
+	case *ir.MDLQuery:
+		out.Kind, out.Hyp = kindHyp, q.Hyp
+	case *ir.GibbsQuery:
+		out.Kind, out.Hyp = kindHyp, q.Hyp
+	default:
+		panic(fmt.Sprintf("infer: unknown query %T", q))
+	}
+	return out
+}

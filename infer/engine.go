@@ -112,7 +112,7 @@ func Register(e Engine) {
 	if registry.byName == nil {
 		registry.byName = make(map[string]Engine)
 	}
-	if _, dup := registry.byName[name]; dup {
+	if _, dup := registry.byName[name]; dup || builtinNamed(name) != nil {
 		panic(fmt.Sprintf("infer: Register: engine %q registered twice", name))
 	}
 	registry.byName[name] = e
@@ -121,6 +121,9 @@ func Register(e Engine) {
 // Lookup returns the engine registered under name, or an
 // *[UnknownEngineError].
 func Lookup(name string) (Engine, error) {
+	if b := builtinNamed(name); b != nil {
+		return b, nil
+	}
 	registry.RLock()
 	e, ok := registry.byName[name]
 	registry.RUnlock()
@@ -134,7 +137,10 @@ func Lookup(name string) (Engine, error) {
 func Engines() []Engine {
 	registry.RLock()
 	defer registry.RUnlock()
-	out := make([]Engine, 0, len(registry.byName))
+	out := make([]Engine, 0, len(builtins)+len(registry.byName))
+	for i := range builtins {
+		out = append(out, &builtins[i])
+	}
 	for _, e := range registry.byName {
 		out = append(out, e)
 	}
@@ -232,11 +238,24 @@ type builtin struct {
 	kind      engineKind
 }
 
-func init() {
-	Register(&builtin{Enum, "enumeration of every assignment, small models: the reference", kindEnum})
-	Register(&builtin{VE, "variable elimination", kindVE})
-	Register(&builtin{JT, "junction tree, compiled once per model", kindJT})
-	Register(&builtin{Search, "branch and bound for MPE and MAP, variable elimination otherwise", kindSearch})
+// builtins are the engines Answer drives itself, registered from the
+// start: a static table rather than Register calls in an init function,
+// so that loading the package runs no code (cmd/pbl's TestInitAllocs).
+var builtins = [...]builtin{
+	{Enum, "enumeration of every assignment, small models: the reference", kindEnum},
+	{VE, "variable elimination", kindVE},
+	{JT, "junction tree, compiled once per model", kindJT},
+	{Search, "branch and bound for MPE and MAP, variable elimination otherwise", kindSearch},
+}
+
+// builtinNamed returns the built-in engine called name, or nil.
+func builtinNamed(name string) *builtin {
+	for i := range builtins {
+		if builtins[i].name == name {
+			return &builtins[i]
+		}
+	}
+	return nil
 }
 
 func (b *builtin) Name() string { return b.name }

@@ -197,6 +197,9 @@ func TestExamplesEnginesAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, path := range examples(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
+			if heavyExample(path) {
+				t.Skip("a heavy case (see heavy)")
+			}
 			m, err := pbl.LoadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -495,6 +498,9 @@ func TestLargeCorpusAgainstOracle(t *testing.T) {
 		{"barley.bif.gz", 5}, {"diabetes.bif.gz", 3}, {"munin.bif.gz", 1},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
+			if !heavy() && (tc.file == "barley.bif.gz" || tc.file == "diabetes.bif.gz" || tc.file == "munin.bif.gz") {
+				t.Skip("a heavy case (see heavy)")
+			}
 			checkAgainstOracle(t, filepath.Join(dir, "bif", tc.file), r, tc.n, 1e-6)
 		})
 	}

@@ -236,6 +236,9 @@ func TestLoadKeepsNoSource(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(filepath.Base(name), func(t *testing.T) {
+			if heavyExample(name) {
+				t.Skip("a heavy case (see heavy)")
+			}
 			want, err := pbl.LoadFile(name)
 			if err != nil {
 				t.Fatal(err)

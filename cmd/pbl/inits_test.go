@@ -30,8 +30,10 @@ var initLine = regexp.MustCompile(`^init (\S+) @\S+ ms, \S+ ms clock, (\d+) byte
 // fails if the initialisation of pbl's own packages allocates more than
 // initAllocBudget times, listing each package's cost.
 func TestInitAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the pbl command")
+	if !heavy() {
+		// Under -race it would build and run the same plain binary as
+		// the plain run does: the race detector sees none of it.
+		t.Skip("builds the pbl command (see heavy)")
 	}
 	bin := filepath.Join(t.TempDir(), "pbl")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {

@@ -36,10 +36,10 @@ func corpusDir() string {
 // that need the corpus skip themselves when $CORPUS is empty.
 func TestScripts(t *testing.T) {
 	examples, _ := filepath.Abs("../../examples")
-	// Every script, or under the race detector all but the catalogue of
-	// bad input (see raceEnabled).
+	// Every script, or in the light runs all but the catalogue of bad
+	// input (see heavy).
 	dir, files := "testdata/script", []string(nil)
-	if raceEnabled && os.Getenv("PBL_TEST_HEAVY") != "1" {
+	if !heavy() {
 		all, err := filepath.Glob("testdata/script/*.txtar")
 		if err != nil {
 			t.Fatal(err)
@@ -58,6 +58,13 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("EXAMPLES", examples)
 			e.Setenv("CORPUS", corpusDir())
+			if raceEnabled {
+				// A binary built with -race sleeps a second before it
+				// exits (GORACE's atexit_sleep_ms, 1000 by default):
+				// with hundreds of runs of pbl that was most of the
+				// scripts' time under the race detector.
+				e.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -76,8 +83,11 @@ func TestScripts(t *testing.T) {
 			},
 		},
 		Condition: func(cond string) (bool, error) {
-			if cond == "corpus" {
+			switch cond {
+			case "corpus":
 				return corpusDir() != "", nil
+			case "heavy":
+				return heavy(), nil
 			}
 			return false, nil
 		},

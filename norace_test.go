@@ -1,0 +1,5 @@
+//go:build !race
+
+package pbl_test
+
+const raceEnabled = false

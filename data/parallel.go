@@ -515,19 +515,7 @@ found:
 // goroutine (settle their states first, with ScanStates and MergeStates,
 // to count on every core).
 func (r *Reader) ReadParallel(fn func(worker int, b *Batch) error) error {
-	for {
-		if err := r.readParallelOne(fn); err != nil {
-			return err
-		}
-		more, err := r.nextShard()
-		if err != nil {
-			r.s.err = err
-			return err
-		}
-		if !more {
-			return nil
-		}
-	}
+	return r.eachShard(nil, func() error { return r.readParallelOne(fn) })
 }
 
 // Workers returns the number of goroutines that parse a large input, and

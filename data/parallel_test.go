@@ -22,24 +22,7 @@ func readEvery(m *ir.Model, src io.Reader, opt Options, size int) (rows, states,
 	if err != nil {
 		return "", "", err.Error()
 	}
-	defer r.Close()
-	var out strings.Builder
-	b := r.NewBatch(size)
-	for {
-		err := r.Read(b)
-		out.WriteString(dumpIndices(m, b))
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			errText = err.Error()
-			break
-		}
-	}
-	if n := strings.Count(out.String(), "\n"); n != r.Rows() {
-		errText += fmt.Sprintf(" [Rows() = %d, %d rows read]", r.Rows(), n)
-	}
-	return out.String(), fmt.Sprint(r.States()), errText
+	return readAll(m, r, size)
 }
 
 // dumpIndices is dump, with an open variable's cells as their state

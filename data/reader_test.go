@@ -96,25 +96,23 @@ func gz(s string) string {
 	return buf.String()
 }
 
+// sunnyRain is the dump of the rows sunny,true and rain,false on lines 2
+// and 3.
+const sunnyRain = `2: "sunny" "true"
+3: "rain" "false"
+`
+
 var parseTests = []struct {
 	name, csv string
 	opt       Options
 	want      string // dump of the batch
 }{
-	{"simple", "Outlook,Windy\nsunny,true\nrain,false\n", Options{}, `2: "sunny" "true"
-3: "rain" "false"
-`},
-	{"no final newline", "Outlook,Windy\nsunny,true\nrain,false", Options{}, `2: "sunny" "true"
-3: "rain" "false"
-`},
+	{"simple", "Outlook,Windy\nsunny,true\nrain,false\n", Options{}, sunnyRain},
+	{"no final newline", "Outlook,Windy\nsunny,true\nrain,false", Options{}, sunnyRain},
 	{"column order", "Windy,Outlook\ntrue,sunny\n", Options{}, `2: "true" "sunny"
 `},
-	{"crlf", "Outlook,Windy\r\nsunny,true\r\nrain,false\r\n", Options{}, `2: "sunny" "true"
-3: "rain" "false"
-`},
-	{"crlf without final", "Outlook,Windy\r\nsunny,true\r\nrain,false", Options{}, `2: "sunny" "true"
-3: "rain" "false"
-`},
+	{"crlf", "Outlook,Windy\r\nsunny,true\r\nrain,false\r\n", Options{}, sunnyRain},
+	{"crlf without final", "Outlook,Windy\r\nsunny,true\r\nrain,false", Options{}, sunnyRain},
 	{"bom", "\uFEFFOutlook,Windy\nsunny,true\n", Options{}, `2: "sunny" "true"
 `},
 	{"quoted header", "\"Outlook\",\"Windy\"\n\"sunny\",true\n", Options{}, `2: "sunny" "true"

@@ -83,9 +83,16 @@ func (r *Reader) nextShard() (bool, error) {
 // readShards is Read over shards: it reads the current shard, and moves on
 // to the next at its end. A batch holds rows of one shard.
 func (r *Reader) readShards(b *Batch) error {
+	return r.eachShard(io.EOF, func() error { return r.readOne(b) })
+}
+
+// eachShard calls read on the current shard and, each time it returns
+// end (the shard's end), moves on to the next shard and calls it again.
+// It returns read's first other result, an error opening a shard, or end
+// after the last shard.
+func (r *Reader) eachShard(end error, read func() error) error {
 	for {
-		err := r.readOne(b)
-		if err != io.EOF {
+		if err := read(); err != end {
 			return err
 		}
 		more, err := r.nextShard()
@@ -94,7 +101,7 @@ func (r *Reader) readShards(b *Batch) error {
 			return err
 		}
 		if !more {
-			return io.EOF
+			return end
 		}
 	}
 }

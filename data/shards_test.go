@@ -70,7 +70,7 @@ func TestShards(t *testing.T) {
 				if err != nil {
 					errText = err.Error()
 				} else {
-					rows, states, errText = readAll(m, r)
+					rows, states, errText = readAll(m, r, 50)
 				}
 				errText = strings.ReplaceAll(errText, dir+string(filepath.Separator), "")
 				if tc.err != "" {
@@ -86,7 +86,7 @@ func TestShards(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantRows, wantStates, _ := readAll(m, one)
+				wantRows, wantStates, _ := readAll(m, one, 50)
 				if cells(rows) != cells(wantRows) || states != wantStates {
 					t.Errorf("%d workers: rows\n%s\nstates %s\nwant\n%s\nstates %s", w, rows, states, wantRows, wantStates)
 				}
@@ -105,11 +105,14 @@ func swap(rows string) string {
 	return b.String()
 }
 
-// readAll reads r to its end, as readEvery does.
-func readAll(m *ir.Model, r *Reader) (rows, states, errText string) {
+// readAll reads r to its end in batches of size rows, and closes it:
+// the rows as dumpIndices writes them, the open variables' states, and
+// the error text, to which a disagreement between Rows() and the rows
+// read is added.
+func readAll(m *ir.Model, r *Reader, size int) (rows, states, errText string) {
 	defer r.Close()
 	var out strings.Builder
-	b := r.NewBatch(50)
+	b := r.NewBatch(size)
 	for {
 		err := r.Read(b)
 		out.WriteString(dumpIndices(m, b))
@@ -120,6 +123,9 @@ func readAll(m *ir.Model, r *Reader) (rows, states, errText string) {
 			errText = err.Error()
 			break
 		}
+	}
+	if n := strings.Count(out.String(), "\n"); n != r.Rows() {
+		errText += fmt.Sprintf(" [Rows() = %d, %d rows read]", r.Rows(), n)
 	}
 	return out.String(), fmt.Sprint(r.States()), errText
 }

@@ -294,10 +294,7 @@ func (p *Posterior) evalChunk(sc *scratch, lo, hi int, r *chunkResult) error {
 	}
 	np := len(p.grid)
 	idx, params := sc.idx, sc.params // the odometer of all parameters but the last
-	for k := range np - 1 {
-		idx[k] = lo / p.stride[k] % len(p.grid[k])
-		params[k] = p.grid[k][idx[k]]
-	}
+	p.seek(idx, params, lo, np-1)
 	g := len(p.plan.grid)
 	t0 := lo % g
 	for i := lo; i < hi; {
@@ -309,15 +306,7 @@ func (p *Posterior) evalChunk(sc *scratch, lo, hi int, r *chunkResult) error {
 		}
 		i += t1 - t0
 		t0 = 0
-		for k := np - 2; k >= 0; k-- { // the next run
-			idx[k]++
-			if idx[k] < len(p.grid[k]) {
-				params[k] = p.grid[k][idx[k]]
-				break
-			}
-			idx[k] = 0
-			params[k] = p.grid[k][0]
-		}
+		p.advance(idx, params, np-2) // the next run
 	}
 	return nil
 }
@@ -328,10 +317,7 @@ func (p *Posterior) evalRange(sc *scratch, lo, hi int, r *chunkResult) error {
 	np := len(p.grid)
 	idx := make([]int, np) // the odometer
 	params := make([]float64, np)
-	for k := range np {
-		idx[k] = lo / p.stride[k] % len(p.grid[k])
-		params[k] = p.grid[k][idx[k]]
-	}
+	p.seek(idx, params, lo, np)
 	for i := lo; i < hi; i++ {
 		lw := 0.0
 		if p.prior != nil {
@@ -361,17 +347,33 @@ func (p *Posterior) evalRange(sc *scratch, lo, hi int, r *chunkResult) error {
 		if lw+ll > math.Inf(-1) {
 			r.support++
 		}
-		for k := np - 1; k >= 0; k-- { // next hypothesis
-			idx[k]++
-			if idx[k] < len(p.grid[k]) {
-				params[k] = p.grid[k][idx[k]]
-				break
-			}
-			idx[k] = 0
-			params[k] = p.grid[k][0]
-		}
+		p.advance(idx, params, np-1) // next hypothesis
 	}
 	return nil
+}
+
+// seek sets the first n digits of the odometer idx, and params (the grid
+// values it points at), to those of hypothesis i.
+func (p *Posterior) seek(idx []int, params []float64, i, n int) {
+	for k := range n {
+		idx[k] = i / p.stride[k] % len(p.grid[k])
+		params[k] = p.grid[k][idx[k]]
+	}
+}
+
+// advance moves the odometer idx, and params (the grid values it points
+// at), on by one in parameter last, carrying into the parameters before
+// it.
+func (p *Posterior) advance(idx []int, params []float64, last int) {
+	for k := last; k >= 0; k-- {
+		idx[k]++
+		if idx[k] < len(p.grid[k]) {
+			params[k] = p.grid[k][idx[k]]
+			return
+		}
+		idx[k] = 0
+		params[k] = p.grid[k][0]
+	}
 }
 
 // Len returns the number of hypotheses.

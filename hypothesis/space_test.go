@@ -182,20 +182,25 @@ func (p *exprParser) unary() (ir.Expr, error) {
 	return x, nil
 }
 
+// parenthesised parses "(expr)" from the "(" under p.pos.
+func (p *exprParser) parenthesised() (ir.Expr, error) {
+	p.pos++
+	x, err := p.expr()
+	p.space()
+	if p.peek() != ')' {
+		return nil, fmt.Errorf("missing ) at %d", p.pos+1)
+	}
+	p.pos++
+	return x, err
+}
+
 func (p *exprParser) primary() (ir.Expr, error) {
 	p.space()
 	pos := p.at()
 	c := p.peek()
 	switch {
 	case c == '(':
-		p.pos++
-		x, err := p.expr()
-		p.space()
-		if p.peek() != ')' {
-			return nil, fmt.Errorf("missing ) at %d", p.pos+1)
-		}
-		p.pos++
-		return x, err
+		return p.parenthesised()
 	case unicode.IsDigit(c) || c == '.':
 		start := p.pos
 		for p.pos < len(p.src) && (unicode.IsDigit(p.src[p.pos]) || p.src[p.pos] == '.' || p.src[p.pos] == 'e' ||
@@ -215,13 +220,10 @@ func (p *exprParser) primary() (ir.Expr, error) {
 			if !ok {
 				return nil, fmt.Errorf("unknown function %s", name)
 			}
-			p.pos++
-			x, err := p.expr()
-			p.space()
-			if p.peek() != ')' {
-				return nil, fmt.Errorf("missing ) at %d", p.pos+1)
+			x, err := p.parenthesised()
+			if x == nil {
+				return nil, err
 			}
-			p.pos++
 			return &ir.Call{Pos: pos, Fn: fn, Args: []ir.Expr{x}}, err
 		}
 		for i, sp := range p.s.Params {

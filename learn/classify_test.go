@@ -47,15 +47,6 @@ func clsCSV(t *testing.T, m *ir.Model, csv string) *data.Batch {
 	return b
 }
 
-func clsLookup(t *testing.T, m *ir.Model, name string) ir.VarID {
-	t.Helper()
-	v, ok := m.Lookup(name)
-	if !ok {
-		t.Fatalf("no variable %q", name)
-	}
-	return v.ID
-}
-
 // inferPosterior answers P(target | the row's observed cells) with infer.
 func clsPosterior(t *testing.T, m *ir.Model, target ir.VarID, b *data.Batch, i int) ([]float64, error) {
 	t.Helper()
@@ -116,7 +107,7 @@ false,,true,false,
 false,false,false,false,false
 `)
 	for _, name := range []string{"Storm", "Campfire", "ForestFire", "Lightning"} {
-		target := clsLookup(t, m, name)
+		target := mustVar(t, m, name)
 		for i := range b.N {
 			got := make([]float64, 2)
 			err := learn.Predict(m, target, b, i, got)
@@ -186,7 +177,7 @@ hi,,,q,b
 ,,,,c
 mid,false,true,,
 `)
-	target := clsLookup(t, m, "C")
+	target := mustVar(t, m, "C")
 	for i := range b.N {
 		got := make([]float64, 3)
 		if err := learn.Predict(m, target, b, i, got); err != nil {
@@ -235,7 +226,7 @@ b,x2,false
 `)
 	// Rows 1-8: prediction = the class of X; row 9: a tie predicts a;
 	// row 10 has no class; row 11 is impossible.
-	mt, skipped, err := learn.Evaluate(m, clsLookup(t, m, "C"), b)
+	mt, skipped, err := learn.Evaluate(m, mustVar(t, m, "C"), b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +260,7 @@ b,x2,false
 
 	// Errors: no target column; unlearned numbers.
 	noTarget := clsCSV(t, m, "X\nx1\n")
-	if _, _, err := learn.Evaluate(m, clsLookup(t, m, "C"), noTarget); err == nil || !strings.Contains(err.Error(), "no column C") {
+	if _, _, err := learn.Evaluate(m, mustVar(t, m, "C"), noTarget); err == nil || !strings.Contains(err.Error(), "no column C") {
 		t.Errorf("no target column: %v", err)
 	}
 	s, err := clsStructure(clsNBStructure)
@@ -279,7 +270,7 @@ b,x2,false
 	// Unlearned numbers: a typed error of kind ir.ErrNoDistribution naming
 	// the variables, whose text names no flag of the command line (pbl
 	// classify phrases it with pbl learn and --cv).
-	_, _, err = learn.Evaluate(s, clsLookup(t, s, "C"), clsCSV(t, s, "C\na\n"))
+	_, _, err = learn.Evaluate(s, mustVar(t, s, "C"), clsCSV(t, s, "C\na\n"))
 	var ul *learn.UnlearnedError
 	if !errors.As(err, &ul) || !errors.Is(err, ir.ErrNoDistribution) || len(ul.Vars) != len(s.Unlearned()) || strings.Contains(err.Error(), "--") {
 		t.Errorf("unlearned model: %v (%T)", err, err)
@@ -358,7 +349,7 @@ func TestStratifiedFolds(t *testing.T) {
 // for the naive Bayes network m, by enumerating every feature assignment.
 func clsBayesOptimal(t *testing.T, m *ir.Model) float64 {
 	t.Helper()
-	cv := clsLookup(t, m, "C")
+	cv := mustVar(t, m, "C")
 	var feats []ir.VarID
 	for _, v := range m.Vars {
 		if v.ID != cv {

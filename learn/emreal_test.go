@@ -305,13 +305,7 @@ func TestEMPureMixtureAgrees(t *testing.T) {
 	src, x := blobs(r, 500, 2, 3)
 	for _, form := range []string{"full", "diag", "spherical", "tied"} {
 		t.Run(form, func(t *testing.T) {
-			ct, _ := mixture.ParseCovariance(form)
-			o := mixture.DefaultGMMOptions(3)
-			o.Covariance, o.NInit, o.Seed, o.MaxIter, o.Tol, o.RegCovar = ct, 3, 2, 500, 1e-12, learn.DefaultRegCovar
-			want, err := mixture.FitGMM(x, o)
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := fitGMM(t, x, form, 500, 1e-12)
 			m := loadModel(t, "var C: {a, b, c}\nvar x0, x1: real\nmixture C of x0, x1 (covariance = "+form+")\n")
 			defer learn.SetForceNetworkEM()()
 			_, rep, err := learn.Learn(m, opener(t, "p.csv", src, m), learn.Options{Method: learn.EM, Restarts: 3, Seed: 2, MaxIter: 500, Tol: 1e-12})
@@ -418,6 +412,8 @@ func TestEMDensityBadInput(t *testing.T) {
 	}
 }
 
+// mustVar returns the ID of m's variable name, failing the test if there
+// is none.
 func mustVar(t *testing.T, m *ir.Model, name string) ir.VarID {
 	t.Helper()
 	v, ok := m.Lookup(name)

@@ -15,6 +15,22 @@ import (
 	"github.com/pbl-lang/pbl/learn"
 )
 
+// symptomsModel is the latent-class model of examples/data/symptoms.csv.
+const symptomsModel = `var Condition: {flu, cold, allergy}
+var Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}
+Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
+`
+
+// fishModel is a network with a mixture, of examples/data/fish.csv.
+const fishModel = `var Lake: {north, south}
+var Species: {s1, s2, s3}
+var Colour: {silver, dark}
+var length, weight: real
+Lake -> Species
+Species -> Colour
+mixture Species of length, weight (covariance = full)
+`
+
 // subBatch returns rows lo to hi of b, sharing its storage.
 func subBatch(b *data.Batch, lo, hi int) *data.Batch {
 	out := &data.Batch{N: hi - lo, Cols: make([][]int32, len(b.Cols)), Reals: make([][]float64, len(b.Reals)), Lines: b.Lines[lo:hi], Vars: b.Vars}
@@ -86,22 +102,9 @@ func TestEMPlanMatchesLocal(t *testing.T) {
 		name, src, csv string
 		opt            learn.Options
 	}{
-		{"latent-class", `var Condition: {flu, cold, allergy}
-var Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}
-Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
-`, "../examples/data/symptoms.csv", learn.Options{Method: learn.EM, Seed: 22, MaxIter: 6}},
-		{"latent-class-map", `var Condition: {flu, cold, allergy}
-var Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}
-Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
-`, "../examples/data/symptoms.csv", learn.Options{Method: learn.EM, Seed: 3, MaxIter: 4, Alpha: 1}},
-		{"mixture-network", `var Lake: {north, south}
-var Species: {s1, s2, s3}
-var Colour: {silver, dark}
-var length, weight: real
-Lake -> Species
-Species -> Colour
-mixture Species of length, weight (covariance = full)
-`, "../examples/data/fish.csv", learn.Options{Method: learn.EM, Seed: 1, MaxIter: 5}},
+		{"latent-class", symptomsModel, "../examples/data/symptoms.csv", learn.Options{Method: learn.EM, Seed: 22, MaxIter: 6}},
+		{"latent-class-map", symptomsModel, "../examples/data/symptoms.csv", learn.Options{Method: learn.EM, Seed: 3, MaxIter: 4, Alpha: 1}},
+		{"mixture-network", fishModel, "../examples/data/fish.csv", learn.Options{Method: learn.EM, Seed: 1, MaxIter: 5}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,15 +149,7 @@ mixture Species of length, weight (covariance = full)
 						}
 						stats = append(stats, st)
 					}
-					for len(stats) > 1 {
-						i, j := rng.IntN(len(stats)), rng.IntN(len(stats)-1)
-						if j >= i {
-							j++
-						}
-						stats[i].Merge(stats[j])
-						stats = append(stats[:j], stats[j+1:]...)
-					}
-					st := stats[0]
+					st := mergeRandomly(stats, rng, (*learn.EMStats).Merge)
 					if st.Rows != int64(all.N) {
 						t.Fatalf("%d parts: %d rows, want %d", parts, st.Rows, all.N)
 					}
@@ -232,24 +227,11 @@ func TestEMStreamsLikeInMemory(t *testing.T) {
 		csv       func(t *testing.T) []byte
 		opt       learn.Options
 	}{
-		{"latent-class", `var Condition: {flu, cold, allergy}
-var Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}
-Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
-`, fileCSV("../examples/data/symptoms.csv"), learn.Options{Method: learn.EM, Seed: 22, Restarts: 3, Tol: 1e-8, MaxIter: 200}},
-		{"latent-class-map", `var Condition: {flu, cold, allergy}
-var Fever, Cough, Sneezing, ItchyEyes, Fatigue: {yes, no}
-Condition -> Fever, Cough, Sneezing, ItchyEyes, Fatigue
-`, fileCSV("../examples/data/symptoms.csv"), learn.Options{Method: learn.EM, Seed: 5, ESS: 3, MaxIter: 20}},
+		{"latent-class", symptomsModel, fileCSV("../examples/data/symptoms.csv"), learn.Options{Method: learn.EM, Seed: 22, Restarts: 3, Tol: 1e-8, MaxIter: 200}},
+		{"latent-class-map", symptomsModel, fileCSV("../examples/data/symptoms.csv"), learn.Options{Method: learn.EM, Seed: 5, ESS: 3, MaxIter: 20}},
 		{"open-missing", "naive_bayes C given A, B\nvar D: {d1, d2}\nC -> D\n",
 			func(*testing.T) []byte { return randomCSV(rand.New(rand.NewPCG(3, 3)), 3000) }, learn.Options{Method: learn.EM, MaxIter: 10}},
-		{"mixture-network", `var Lake: {north, south}
-var Species: {s1, s2, s3}
-var Colour: {silver, dark}
-var length, weight: real
-Lake -> Species
-Species -> Colour
-mixture Species of length, weight (covariance = full)
-`, fileCSV("../examples/data/fish.csv"), learn.Options{Method: learn.EM, Seed: 1, MaxIter: 8, Restarts: 2}},
+		{"mixture-network", fishModel, fileCSV("../examples/data/fish.csv"), learn.Options{Method: learn.EM, Seed: 1, MaxIter: 8, Restarts: 2}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

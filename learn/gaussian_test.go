@@ -61,6 +61,24 @@ func twoPass(xs []float64) (mean, v float64) {
 	return mean, v / float64(len(xs))
 }
 
+// gaussBatch returns gaussModel and the rows of gaussCSV(n, seed,
+// missing), read for it.
+func gaussBatch(t *testing.T, n int, seed uint64, missing float64) (*ir.Model, *data.Batch) {
+	t.Helper()
+	m := loadModel(t, gaussModel)
+	return m, readBatch(t, m, gaussCSV(n, seed, missing))
+}
+
+// readBatch reads the CSV src for m.
+func readBatch(t *testing.T, m *ir.Model, src []byte) *data.Batch {
+	t.Helper()
+	b, err := data.ReadAll("g.csv", bytes.NewReader(src), m, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestGaussianMatchesTwoPass learns Gaussians over many batches and cores
 // from data with a large mean and a small spread, and compares them with
 // the two-pass estimates, smoothed as documented.
@@ -74,10 +92,7 @@ func TestGaussianMatchesTwoPass(t *testing.T) {
 	if rep.EmptyGaussians != 0 {
 		t.Errorf("report: %+v", rep)
 	}
-	b, err := data.ReadAll("g.csv", bytes.NewReader(src), m, data.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readBatch(t, m, src)
 	cv, _ := m.Lookup("C")
 	col := func(name string) (int, []float64) {
 		v, _ := m.Lookup(name)
@@ -148,24 +163,7 @@ func TestGaussianMatchesTwoPass(t *testing.T) {
 // TestGaussianCountsMerge: counting halves and merging equals counting
 // the whole, to rounding.
 func TestGaussianCountsMerge(t *testing.T) {
-	src := gaussCSV(3000, 2, 0.1)
-	m := loadModel(t, gaussModel)
-	b, err := data.ReadAll("g.csv", bytes.NewReader(src), m, data.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	half := func(lo, hi int) *data.Batch {
-		h := &data.Batch{N: hi - lo, Vars: b.Vars, Cols: make([][]int32, len(b.Vars)), Reals: make([][]float64, len(b.Vars))}
-		for j := range b.Vars {
-			if b.Cols[j] != nil {
-				h.Cols[j] = b.Cols[j][lo:hi]
-			}
-			if b.Reals[j] != nil {
-				h.Reals[j] = b.Reals[j][lo:hi]
-			}
-		}
-		return h
-	}
+	_, b := gaussBatch(t, 3000, 2, 0.1)
 	opt := learn.Options{Method: learn.MLE}
 	m1, m2 := loadModel(t, gaussModel), loadModel(t, gaussModel)
 	for _, x := range []*ir.Model{m1, m2} {
@@ -175,9 +173,9 @@ func TestGaussianCountsMerge(t *testing.T) {
 	whole := learn.NewCounts(m1, opt)
 	whole.Add(b)
 	parts := []*learn.Counts{learn.NewCounts(m2, opt), learn.NewCounts(m2, opt), learn.NewCounts(m2, opt)}
-	parts[0].Add(half(0, 1000))
-	parts[1].Add(half(1000, 1001))
-	parts[2].Add(half(1001, b.N))
+	parts[0].Add(subBatch(b, 0, 1000))
+	parts[1].Add(subBatch(b, 1000, 1001))
+	parts[2].Add(subBatch(b, 1001, b.N))
 	parts[1].Merge(parts[2]) // (p0 + (p1 + p2))
 	parts[0].Merge(parts[1])
 	if err := estimateInto(&m1, whole, opt); err != nil {
@@ -487,12 +485,7 @@ func TestGaussianPosterior(t *testing.T) {
 // TestGaussianCrossValidate: cross-validation learns the Gaussians in
 // each fold.
 func TestGaussianCrossValidate(t *testing.T) {
-	src := gaussCSV(600, 4, 0)
-	m := loadModel(t, gaussModel)
-	b, err := data.ReadAll("g.csv", bytes.NewReader(src), m, data.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, b := gaussBatch(t, 600, 4, 0)
 	folds, err := learn.CrossValidate(m, "C", b, 5, learn.Fit(learn.Options{}), 1)
 	if err != nil {
 		t.Fatal(err)

@@ -63,10 +63,7 @@ const batchRows = 4096
 func Learn(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt Options) (*ir.Model, *Report, error) {
 	start := time.Now()
 	if opt.Method.iterative() {
-		if err := checkModel(m, opt); err != nil {
-			return nil, nil, err
-		}
-		mx, err := mixtureModel(m)
+		mx, err := checkIterative(m, opt)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -161,10 +158,7 @@ func LearnBatch(m *ir.Model, b *data.Batch, opt Options) (*ir.Model, *Report, er
 func learnBatch(m *ir.Model, b *data.Batch, file string, opt Options) (*ir.Model, *Report, error) {
 	start := time.Now()
 	if opt.Method.iterative() {
-		if err := checkModel(m, opt); err != nil {
-			return nil, nil, err
-		}
-		mx, err := mixtureModel(m)
+		mx, err := checkIterative(m, opt)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -305,6 +299,15 @@ func learnsAny(m *ir.Model, opt Options, vs []ir.VarID) bool {
 		}
 	}
 	return false
+}
+
+// checkIterative checks m for an iterative method, before reading data,
+// and returns its mixture (nil if it has none).
+func checkIterative(m *ir.Model, opt Options) (*ir.Mixture, error) {
+	if err := checkModel(m, opt); err != nil {
+		return nil, err
+	}
+	return mixtureModel(m)
 }
 
 // checkModel checks what can be checked before reading data.

@@ -48,6 +48,24 @@ func blobs(r *rand.Rand, n, d, k int) ([]byte, *mixture.Matrix) {
 	return []byte(b.String()), mixture.NewMatrix(n, d, vals)
 }
 
+// fitGMM fits three components of covariance form to x with the mixture
+// package, as learn's em is run in these tests (3 restarts, seed 2, the
+// same regularisation): the reference.
+func fitGMM(t *testing.T, x *mixture.Matrix, form string, maxIter int, tol float64) *mixture.GMM {
+	t.Helper()
+	ct, err := mixture.ParseCovariance(form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := mixture.DefaultGMMOptions(3)
+	o.Covariance, o.NInit, o.Seed, o.MaxIter, o.Tol, o.RegCovar = ct, 3, 2, maxIter, tol, learn.DefaultRegCovar
+	g, err := mixture.FitGMM(x, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 // TestMixtureLearn: a model's mixture (mixture C of x0, x1, x2) learned
 // with em is the mixture package's fit of the same rows, for each
 // covariance form; the learned model re-loads and answers P(C | x...) as
@@ -61,13 +79,7 @@ func TestMixtureLearn(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", form, err)
 		}
-		ct, _ := mixture.ParseCovariance(form)
-		o := mixture.DefaultGMMOptions(3)
-		o.Covariance, o.NInit, o.Seed, o.MaxIter, o.Tol, o.RegCovar = ct, 3, 2, 200, 1e-8, learn.DefaultRegCovar
-		want, err := mixture.FitGMM(x, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := fitGMM(t, x, form, 200, 1e-8)
 		if d := relDiff(rep.LogLik, want.LogLikelihood*400); !(d <= 1e-12) {
 			t.Errorf("%s: log-likelihood %v, the mixture package's %v", form, rep.LogLik, want.LogLikelihood*400)
 		}

@@ -54,21 +54,36 @@ out <- apply(post, 2, function(x) sprintf("%.17g", x))
 write.csv(out, args[2], row.names = FALSE, quote = FALSE)
 `
 
+// A refProgram is an outside program the tests compare pbl with.
+type refProgram struct {
+	prog  string // its absolute path
+	flag  string // the flag before a script's text: -e for Rscript, -c for python3
+	probe string // a script that runs when the packages used are installed
+	needs string // what to install, for the message of a skipped test
+}
+
+// runReference runs script by ref with args, failing the test if it
+// fails; it skips the test when ref's program or packages are missing.
+func runReference(t *testing.T, ref refProgram, script string, args ...string) {
+	t.Helper()
+	if _, err := os.Stat(ref.prog); err != nil {
+		t.Skipf("%s not found (%v): install %s to compare with it", ref.prog, err, ref.needs)
+	}
+	if out, err := exec.Command(ref.prog, ref.flag, ref.probe).CombinedOutput(); err != nil {
+		t.Skipf("%s: %q fails (install %s): %v\n%s", ref.prog, ref.probe, ref.needs, err, out)
+	}
+	if out, err := exec.Command(ref.prog, append([]string{ref.flag, script}, args...)...).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", ref.prog, err, out)
+	}
+}
+
 // TestNaiveBayesMatchesE1071 compares pbl's posteriors with e1071's on all
 // 435 rows of HouseVotes84 (16 y/n votes, with NAs).
 func TestNaiveBayesMatchesE1071(t *testing.T) {
-	rscript := "/usr/bin/Rscript"
-	if _, err := os.Stat(rscript); err != nil {
-		t.Skipf("Rscript not found (%v): install r-base, r-cran-e1071 and r-cran-mlbench to compare with e1071::naiveBayes", err)
-	}
-	if out, err := exec.Command(rscript, "-e", "library(e1071); library(mlbench)").CombinedOutput(); err != nil {
-		t.Skipf("R packages e1071 and mlbench not available (install r-cran-e1071 r-cran-mlbench): %v\n%s", err, out)
-	}
 	dir := t.TempDir()
 	votes, want := filepath.Join(dir, "votes.csv"), filepath.Join(dir, "e1071.csv")
-	if out, err := exec.Command(rscript, "-e", votesR, votes, want).CombinedOutput(); err != nil {
-		t.Fatalf("Rscript: %v\n%s", err, out)
-	}
+	runReference(t, refProgram{"/usr/bin/Rscript", "-e", "library(e1071); library(mlbench)",
+		"r-base, r-cran-e1071 and r-cran-mlbench (e1071::naiveBayes)"}, votesR, votes, want)
 	var vs []string
 	for i := 1; i <= 16; i++ {
 		vs = append(vs, "V"+strconv.Itoa(i))
@@ -145,18 +160,9 @@ with open(sys.argv[2], "w", newline="") as f:
 // TestGaussianNaiveBayesMatchesSklearn compares pbl's posteriors with
 // scikit-learn's GaussianNB on all 150 rows of iris.
 func TestGaussianNaiveBayesMatchesSklearn(t *testing.T) {
-	py := "/usr/bin/python3"
-	if _, err := os.Stat(py); err != nil {
-		t.Skipf("python3 not found (%v): install python3-sklearn to compare with GaussianNB", err)
-	}
-	if out, err := exec.Command(py, "-c", "import sklearn").CombinedOutput(); err != nil {
-		t.Skipf("scikit-learn not available (install python3-sklearn): %v\n%s", err, out)
-	}
 	dir := t.TempDir()
 	iris, want := filepath.Join(dir, "iris.csv"), filepath.Join(dir, "sklearn.csv")
-	if out, err := exec.Command(py, "-c", irisPy, iris, want).CombinedOutput(); err != nil {
-		t.Fatalf("python3: %v\n%s", err, out)
-	}
+	runReference(t, refProgram{"/usr/bin/python3", "-c", "import sklearn", "python3-sklearn (GaussianNB)"}, irisPy, iris, want)
 	m, err := pbl.Load("iris.pbl", []byte(`var SepalLength, SepalWidth, PetalLength, PetalWidth: real
 naive_bayes Species given SepalLength, SepalWidth, PetalLength, PetalWidth
 `))

@@ -14,6 +14,21 @@ import (
 	"github.com/pbl-lang/pbl/learn"
 )
 
+// mergeRandomly merges the parts into one, two random ones at a time (the
+// second into the first), so that every order and grouping of merges may
+// happen, and returns it.
+func mergeRandomly[T any](parts []T, rng *rand.Rand, merge func(into, from T)) T {
+	for len(parts) > 1 {
+		i, j := rng.IntN(len(parts)), rng.IntN(len(parts)-1)
+		if j >= i {
+			j++
+		}
+		merge(parts[i], parts[j])
+		parts = append(parts[:j], parts[j+1:]...)
+	}
+	return parts[0]
+}
+
 // TestCountsShardInvariance: counts of any partition of the rows, merged
 // in any order and grouping (some after a trip through MarshalBinary),
 // estimate the tables of the counts of all the rows to the last bit, and
@@ -61,15 +76,7 @@ func TestCountsShardInvariance(t *testing.T) {
 					}
 					cs = append(cs, c)
 				}
-				for len(cs) > 1 {
-					i, j := rng.IntN(len(cs)), rng.IntN(len(cs)-1)
-					if j >= i {
-						j++
-					}
-					cs[i].Merge(cs[j])
-					cs = append(cs[:j], cs[j+1:]...)
-				}
-				c := cs[0]
+				c := mergeRandomly(cs, rng, (*learn.Counts).Merge)
 				if c.Rows() != all.N || c.Err() != nil {
 					t.Fatalf("%d parts: %d rows (want %d), error %v", parts, c.Rows(), all.N, c.Err())
 				}

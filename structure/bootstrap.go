@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -98,15 +99,7 @@ func Bootstrap(d *Data, n int, seed uint64, workers int, learn Learner) ([]Stren
 			out = append(out, s)
 		}
 	}
-	slices.SortStableFunc(out, func(x, y Strength) int {
-		switch {
-		case x.Strength > y.Strength:
-			return -1
-		case x.Strength < y.Strength:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(x, y Strength) int { return cmp.Compare(y.Strength, x.Strength) }) // strongest first
 	return out, nil
 }
 

@@ -39,6 +39,13 @@ func TestErrorKinds(t *testing.T) {
 		Cols: [][]int32{{0, 1, 0, 1}, {0, 1, 1, 0}, {1, 1, 0, 0}}, N: 4}
 	s := NewScorer(d, BIC, DefaultESS)
 	two := [][2]int{{0, 2}, {1, 2}}
+	// The searches' errors, from start (nil: the empty graph) or an order.
+	hillClimb := func(start *DAG, opt Options) func() error {
+		return func() error { _, err := HillClimb(s, start, opt); return err }
+	}
+	k2Search := func(opt Options) func() error {
+		return func() error { _, err := K2Search(s, opt); return err }
+	}
 	wide := make([]string, MaxVars+1)
 	for i := range wide {
 		wide[i] = "v" + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
@@ -66,42 +73,15 @@ func TestErrorKinds(t *testing.T) {
 		{name: "edge self-loop", run: func() error { return chain.Clone().AddEdge(1, 1) }, kind: ErrSelfLoop, as: &edge},
 		{name: "edge present", run: func() error { return chain.Clone().AddEdge(0, 1) }, kind: ErrDuplicateEdge, as: &edge},
 		{name: "edge cycle", run: func() error { return chain.Clone().AddEdge(2, 0) }, kind: ErrCycle, as: &edge},
-		{name: "required and forbidden", run: func() error {
-			_, err := HillClimb(s, nil, Options{Require: [][2]int{{0, 1}}, Forbid: [][2]int{{0, 1}}})
-			return err
-		}, kind: ErrRequiredAndForbidden, as: &edge},
-		{name: "required edge out of range", run: func() error {
-			_, err := HillClimb(s, nil, Options{Require: [][2]int{{0, 9}}})
-			return err
-		}, kind: ErrNoSuchVariable, as: &edge},
-		{name: "start has forbidden edge", run: func() error {
-			_, err := HillClimb(s, chain, Options{Forbid: [][2]int{{0, 1}}})
-			return err
-		}, kind: ErrForbiddenEdge, as: &edge},
-		{name: "required cycle", run: func() error {
-			_, err := HillClimb(s, chain, Options{Require: [][2]int{{2, 0}}})
-			return err
-		}, kind: ErrCycle, as: &edge},
-		{name: "k2 against order", run: func() error {
-			_, err := K2Search(s, Options{Order: []int{0, 1, 2}, Require: [][2]int{{2, 0}}})
-			return err
-		}, kind: ErrAgainstOrder, as: &edge},
-		{name: "k2 order not a permutation", run: func() error {
-			_, err := K2Search(s, Options{Order: []int{0, 0, 2}})
-			return err
-		}, kind: ErrInvalidArgument},
-		{name: "k2 order length", run: func() error {
-			_, err := K2Search(s, Options{Order: []int{0, 1}})
-			return err
-		}, kind: ErrInvalidArgument},
-		{name: "max parents required", run: func() error {
-			_, err := HillClimb(s, nil, Options{MaxParents: 1, Require: two})
-			return err
-		}, as: &mp},
-		{name: "max parents start", run: func() error {
-			_, err := HillClimb(s, chain, Options{MaxParents: 1, Require: [][2]int{{0, 2}}})
-			return err
-		}, as: &mp},
+		{name: "required and forbidden", run: hillClimb(nil, Options{Require: [][2]int{{0, 1}}, Forbid: [][2]int{{0, 1}}}), kind: ErrRequiredAndForbidden, as: &edge},
+		{name: "required edge out of range", run: hillClimb(nil, Options{Require: [][2]int{{0, 9}}}), kind: ErrNoSuchVariable, as: &edge},
+		{name: "start has forbidden edge", run: hillClimb(chain, Options{Forbid: [][2]int{{0, 1}}}), kind: ErrForbiddenEdge, as: &edge},
+		{name: "required cycle", run: hillClimb(chain, Options{Require: [][2]int{{2, 0}}}), kind: ErrCycle, as: &edge},
+		{name: "k2 against order", run: k2Search(Options{Order: []int{0, 1, 2}, Require: [][2]int{{2, 0}}}), kind: ErrAgainstOrder, as: &edge},
+		{name: "k2 order not a permutation", run: k2Search(Options{Order: []int{0, 0, 2}}), kind: ErrInvalidArgument},
+		{name: "k2 order length", run: k2Search(Options{Order: []int{0, 1}}), kind: ErrInvalidArgument},
+		{name: "max parents required", run: hillClimb(nil, Options{MaxParents: 1, Require: two}), as: &mp},
+		{name: "max parents start", run: hillClimb(chain, Options{MaxParents: 1, Require: [][2]int{{0, 2}}}), as: &mp},
 		{name: "bootstrap count", run: func() error {
 			_, err := Bootstrap(d, 0, 1, 1, nil)
 			return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/sample"
 	"github.com/pbl-lang/pbl/structure"
 )
@@ -25,15 +26,15 @@ probability ( wet | sprinkler, rain ) {
 }
 `
 
-// Learn the sprinkler network's graph back from 5,000 rows sampled from
-// it, and compare it with the truth.
-func ExampleHillClimb() {
+// sampleSprinkler returns the sprinkler network and n rows sampled from
+// it (seed 1, no cell missing), as the data structure learns from.
+func sampleSprinkler(n int) (*ir.Model, *structure.Data) {
 	truth, err := bif.Read("sprinkler.bif", []byte(sprinkler))
 	if err != nil {
 		panic(err)
 	}
 	var csv bytes.Buffer
-	if err := sample.WriteCSV(&csv, truth, 5000, 1, 0); err != nil {
+	if err := sample.WriteCSV(&csv, truth, n, 1, 0); err != nil {
 		panic(err)
 	}
 	rows, err := data.ReadAll("sprinkler.csv", &csv, truth, data.Options{})
@@ -44,6 +45,13 @@ func ExampleHillClimb() {
 	if err != nil {
 		panic(err)
 	}
+	return truth, d
+}
+
+// Learn the sprinkler network's graph back from 5,000 rows sampled from
+// it, and compare it with the truth.
+func ExampleHillClimb() {
+	truth, d := sampleSprinkler(5000)
 	res, err := structure.HillClimb(structure.NewScorer(d, structure.BIC, 1), nil, structure.Options{Tabu: 10})
 	if err != nil {
 		panic(err)
@@ -64,22 +72,7 @@ func ExampleHillClimb() {
 // How sure is each edge? Learn from 20 resamples of 500 rows of the
 // sprinkler network and count.
 func ExampleBootstrap() {
-	truth, err := bif.Read("sprinkler.bif", []byte(sprinkler))
-	if err != nil {
-		panic(err)
-	}
-	var csv bytes.Buffer
-	if err := sample.WriteCSV(&csv, truth, 500, 1, 0); err != nil {
-		panic(err)
-	}
-	rows, err := data.ReadAll("sprinkler.csv", &csv, truth, data.Options{})
-	if err != nil {
-		panic(err)
-	}
-	d, err := structure.FromBatch(truth, rows)
-	if err != nil {
-		panic(err)
-	}
+	_, d := sampleSprinkler(500)
 	learn := func(r *structure.Data) (*structure.DAG, [][2]int, error) {
 		res, err := structure.HillClimb(structure.NewScorer(r, structure.BIC, 1), nil, structure.Options{Tabu: 10, Workers: 1})
 		if err != nil {

@@ -79,19 +79,7 @@ func (s *Scorer) Family(child int, parents []int) float64 {
 		ps = slices.Clone(ps)
 		slices.Sort(ps)
 	}
-	key := familyKey(child, ps)
-	s.mu.Lock()
-	v, ok := s.cache[key]
-	s.mu.Unlock()
-	if ok {
-		return v
-	}
-	v = s.countScore(child, ps, nil, -1)
-	s.mu.Lock()
-	s.cache[key] = v
-	s.Counted++
-	s.mu.Unlock()
-	return v
+	return s.addFamily(child, ps, nil, -1)
 }
 
 // Total returns the score of g: the sum of its family scores.

@@ -71,19 +71,13 @@ func ReadCSV(path string) (*Data, error) {
 	defer r.Close()
 	m := r.Model()
 	d := &Data{Names: m.Names(), Cols: make([][]int32, len(m.Vars))}
-	batch := r.NewBatch(8192)
-	for {
-		err := r.Read(batch)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, readError(err)
-		}
+	if err := eachBatch(r, func(batch *data.Batch) {
 		for j, v := range batch.Vars {
 			d.Cols[v] = append(d.Cols[v], batch.Cols[j][:batch.N]...)
 		}
 		d.N += batch.N
+	}); err != nil {
+		return nil, readError(err)
 	}
 	if d.N == 0 {
 		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: "no data rows", Err: ErrNoData}
@@ -174,21 +168,15 @@ func ReadModelData(path string, m *ir.Model, opt data.Options) (*Data, error) {
 	}
 	defer r.Close()
 	all := &data.Batch{Vars: r.Vars, Cols: make([][]int32, len(r.Vars))}
-	batch := r.NewBatch(8192)
-	for {
-		err := r.Read(batch)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	if err := eachBatch(r, func(batch *data.Batch) {
 		for j := range batch.Vars {
 			if batch.Cols[j] != nil {
 				all.Cols[j] = append(all.Cols[j], batch.Cols[j][:batch.N]...)
 			}
 		}
 		all.N += batch.N
+	}); err != nil {
+		return nil, err
 	}
 	all.States = r.States()
 	d, err := FromBatch(m, all)
@@ -196,4 +184,20 @@ func ReadModelData(path string, m *ir.Model, opt data.Options) (*Data, error) {
 		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: err.Error(), Err: err}
 	}
 	return d, nil
+}
+
+// eachBatch reads r to its end, calling fn with each batch; it returns
+// the first error other than io.EOF.
+func eachBatch(r *data.Reader, fn func(*data.Batch)) error {
+	b := r.NewBatch(8192)
+	for {
+		err := r.Read(b)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		fn(b)
+	}
 }

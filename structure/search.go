@@ -165,8 +165,10 @@ func (c *climber) toggle(i, j int) float64 {
 	return c.s.addFamily(j, more, c.bufs[j], i) - c.fam[j]
 }
 
-// addFamily is Family(child, parents) for parents that are the family
-// whose row indices are base plus extra.
+// addFamily is Family(child, parents) for sorted parents, looked up in
+// the cache or counted and cached. When base is not nil, parents are the
+// family whose row indices are base plus the parent extra (see
+// countScore).
 func (s *Scorer) addFamily(child int, parents []int, base []int32, extra int) float64 {
 	key := familyKey(child, parents)
 	s.mu.Lock()

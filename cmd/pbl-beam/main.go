@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/pbl-lang/pbl/internal/flagargs"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -86,7 +87,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := &cli{cmd: args[0], stdout: stdout, stderr: stderr}
 	f := newFlags(c)
 	cmd.flags(c, f)
-	pos, err := parseInterspersed(c.fs, args[1:])
+	// Flags stand anywhere, as pbl's do; "--" is skipped (pbl passes the
+	// Beam options after it).
+	pos, err := flagargs.Parse(c.fs, args[1:], flagargs.DashSkipped)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, usage)
 		c.fs.SetOutput(stdout)
@@ -114,27 +117,6 @@ func initBeam() {
 		beam.Init()
 		quietLogs() // logging.go
 	})
-}
-
-// parseInterspersed parses flags anywhere among the arguments, as pbl
-// does; "--" is skipped (pbl passes the Beam options after it).
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
-			args = rest // the Beam options follow
-			continue
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
 }
 
 // usageErr reports a usage error and returns exitUsage.

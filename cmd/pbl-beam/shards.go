@@ -66,7 +66,18 @@ func openShard(ctx context.Context, path string) (io.ReadCloser, error) {
 		fs.Close()
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	return r, nil
+	return &shardFile{r, fs}, nil
+}
+
+// shardFile is a shard of a Beam filesystem open for reading: closing it
+// closes the filesystem too.
+type shardFile struct {
+	io.ReadCloser
+	fs filesystem.Interface
+}
+
+func (f *shardFile) Close() error {
+	return errors.Join(f.ReadCloser.Close(), f.fs.Close())
 }
 
 // openData opens the shard path and binds its columns to m's variables;

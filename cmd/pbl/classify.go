@@ -101,11 +101,7 @@ func classifyCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
-	if err := checkOutput(classifyPredictions, append([]string{path}, src.paths...)...); err != nil {
-		c.report(err)
-		return exitError
-	}
-	m, err := loadFile(path)
+	m, err := loadForOutput(classifyPredictions, path, src.paths...)
 	if err != nil {
 		c.report(err)
 		return exitError

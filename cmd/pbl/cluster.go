@@ -309,12 +309,8 @@ func clusterCmd(c *cli, args []string) int {
 			}
 			o.Set("output", clusterOut)
 		}
-		if figure != nil {
-			if err := writeFigure(clusterPlot, figure); err != nil {
-				c.report(err)
-				return exitError
-			}
-			o.Set("plot", clusterPlot)
+		if figure != nil && !savePlot(c, o, figure) {
+			return exitError
 		}
 		if c.json {
 			c.writeJSON(o)
@@ -342,11 +338,9 @@ func clusterCmd(c *cli, args []string) int {
 			c.report(fileErrorf(clusterPlot, "%v", err))
 			return exitError
 		}
-		if err := writeFigure(clusterPlot, figure); err != nil {
-			c.report(err)
+		if !savePlot(c, o, figure) {
 			return exitError
 		}
-		o.Set("plot", clusterPlot)
 	}
 	if c.json {
 		c.writeJSON(o)
@@ -667,6 +661,17 @@ func mixtureModel(file, path string, names []string, g *mixture.GMM) (*ir.Model,
 		return nil, fileErrorf(file, "%v", err)
 	}
 	return learn.FromGMM(m, g)
+}
+
+// savePlot writes figure to the --plot file and records it in o; it
+// reports a failure and returns false.
+func savePlot(c *cli, o *report.Object, figure io.WriterTo) bool {
+	if err := writeFigure(clusterPlot, figure); err != nil {
+		c.report(err)
+		return false
+	}
+	o.Set("plot", clusterPlot)
+	return true
 }
 
 // writeFigure writes a rendered plot to path, atomically.

@@ -103,11 +103,7 @@ func learnCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
-	if err := checkOutput(learnOut, append([]string{args[0]}, src.paths...)...); err != nil {
-		c.report(err)
-		return exitError
-	}
-	m, err := loadFile(args[0])
+	m, err := loadForOutput(learnOut, args[0], src.paths...)
 	if err != nil {
 		c.report(err)
 		return exitError
@@ -337,4 +333,14 @@ func iterate(c *cli, opt *learn.Options) (stop func()) {
 			fmt.Fprint(f, "\r\x1b[K")
 		}
 	}
+}
+
+// loadForOutput checks that the file out may be written, and is none of
+// the model file and the other inputs (see checkOutput), then loads the
+// model.
+func loadForOutput(out, model string, inputs ...string) (*ir.Model, error) {
+	if err := checkOutput(out, append([]string{model}, inputs...)...); err != nil {
+		return nil, err
+	}
+	return loadFile(model)
 }

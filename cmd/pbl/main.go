@@ -14,6 +14,7 @@ import (
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/flagargs"
 	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/report"
@@ -365,21 +366,7 @@ func (c *cli) usage(cmd *command, w io.Writer) {
 // parseInterspersed parses flags appearing anywhere among the arguments
 // (pbl query m.pbl 'P(X)' --json); "--" ends the flags.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
+	return flagargs.Parse(fs, args, flagargs.DashEnds)
 }
 
 // fileErrorf returns an error about the file path (no line): printed as

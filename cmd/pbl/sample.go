@@ -55,11 +55,7 @@ func sampleCmd(c *cli, args []string) int {
 	if c.json && sampleOut == "" {
 		return c.usageErr("sample", "--json needs -o FILE: without it the CSV goes to stdout")
 	}
-	if err := checkOutput(sampleOut, args[0]); err != nil {
-		c.report(err)
-		return exitError
-	}
-	m, err := loadFile(args[0])
+	m, err := loadForOutput(sampleOut, args[0])
 	if err != nil {
 		c.report(err)
 		return exitError

@@ -77,12 +77,7 @@ func bootstrapCmd(c *cli, in string, d *structure.Data, kind structure.Score, op
 		o.Set("strengths", list)
 		o.Set("edges", edges)
 		o.Set("score_value", s.Total(avg))
-		o.Set("seconds", secs)
-		if stOut != "" {
-			o.Set("output", stOut)
-		}
-		c.writeJSON(o)
-		return exitOK
+		return writeStructureJSON(c, o, secs)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, %s: %s of %s, %s joined in some resample, %s at strength >= %s (averaged network score %s), %.3g s\n",

@@ -265,12 +265,7 @@ func structureCmd(c *cli, args []string) int {
 		}
 		o.Set("undirected", und)
 		o.Set("iterations", res.Iterations)
-		o.Set("seconds", secs)
-		if stOut != "" {
-			o.Set("output", stOut)
-		}
-		c.writeJSON(o)
-		return exitOK
+		return writeStructureJSON(c, o, secs)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, %s: score %s, %s, %s, %s, %.3g s\n", stMethod, kind, ir.FormatFloat(res.Score), plural(res.DAG.NumEdges(), "edge"), plural(res.Iterations, "iteration"), plural(d.N, "row"), secs)
@@ -482,4 +477,15 @@ func structureProgress(c *cli, opt *structure.Options) (stop func()) {
 			fmt.Fprint(f, "\r\x1b[K")
 		}
 	}
+}
+
+// writeStructureJSON prints o, the JSON object of pbl structure, with
+// the seconds taken and the -o file added last.
+func writeStructureJSON(c *cli, o *report.Object, secs float64) int {
+	o.Set("seconds", secs)
+	if stOut != "" {
+		o.Set("output", stOut)
+	}
+	c.writeJSON(o)
+	return exitOK
 }

@@ -1,9 +1,9 @@
 package pbl_test
 
 import (
-	"os"
 	"path/filepath"
-	"testing"
+
+	"github.com/pbl-lang/pbl/internal/testrun"
 )
 
 // heavy reports whether the tests take their heavy cases, as infer's and
@@ -17,11 +17,12 @@ import (
 // TestExamples loads it in every run). PBL_TEST_HEAVY=1 takes them in any
 // run; docs/testing.md says more.
 func heavy() bool {
-	if os.Getenv("PBL_TEST_HEAVY") == "1" {
-		return true
-	}
-	return !testing.Short() && !raceEnabled
+	return testrun.Heavy()
 }
+
+// raceEnabled: under the race detector the tests take their light cases
+// (see heavy).
+const raceEnabled = testrun.Race
 
 // heavyExample reports whether the light runs leave out the example at
 // path (see heavy).

@@ -1,8 +1,7 @@
 package infer
 
 import (
-	"os"
-	"testing"
+	"github.com/pbl-lang/pbl/internal/testrun"
 )
 
 // heavy reports whether the tests should take their heavy cases: the large
@@ -13,8 +12,13 @@ import (
 // small cases. PBL_TEST_HEAVY=1 takes them in any run; docs/testing.md
 // says more.
 func heavy() bool {
-	if os.Getenv("PBL_TEST_HEAVY") == "1" {
-		return true
-	}
-	return !testing.Short() && !raceEnabled
+	return testrun.Heavy()
 }
+
+// raceEnabled slows the tests' expectations of time: the race detector
+// makes the loops about ten times slower. Under it, the corpus tests take
+// the subset of networks they take with -short (see heavy): the race
+// detector looks for unsynchronised access, which the small networks reach
+// by the same code paths (the parallel ones forced with parMinEntries = 0),
+// while the large networks' numbers are checked by the run without -race.
+const raceEnabled = testrun.Race

@@ -44,29 +44,21 @@ const (
 	kindHyp // ML, MDL and Gibbs, which infer does not answer
 )
 
-// A form is the form of a P(...) query.
-type form int
+// A form is the form of a P(...) query (ir.ProbQuery's Form).
+type form = ir.ProbForm
 
 const (
-	formTable     form = iota // P(X, Y | Z, e): a table (the default)
-	formNumber                // P(X=x | e): one number
-	formEvidence              // P(e): the probability of the evidence
-	formMarginals             // P(* | e): every unobserved variable's marginal
+	formTable     = ir.ProbTable
+	formNumber    = ir.ProbNumber
+	formEvidence  = ir.ProbEvidence
+	formMarginals = ir.ProbMarginals
 )
 
-// Form returns the form of a P(...) query. A query written with states for
-// every variable and no bar, P(A=a, B=b), is lowered with no targets and
-// its observations in Evidence: it is the probability of evidence.
+// Form returns the form of a P(...) query, as ir.ProbQuery's Form does.
 func (q *query) Form() form {
-	switch {
-	case q.Star:
-		return formMarginals
-	case len(q.Targets) == 0:
-		return formEvidence
-	case q.TargetStates[0] >= 0 && len(q.Free) == 0:
-		return formNumber
-	}
-	return formTable
+	p := ir.ProbQuery{Targets: q.Targets, TargetStates: q.TargetStates, Star: q.Star}
+	p.Free = q.Free
+	return p.Form()
 }
 
 // free returns n entries -1: the states of variables asked about freely.

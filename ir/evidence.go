@@ -202,7 +202,7 @@ func conds(q Query) *Conditions {
 // observations, and reports whether it did.
 func jointToNumber(q, out Query) bool {
 	p, ok := q.(*ProbQuery)
-	if !ok || p.form() != formEvidence || len(p.Evidence) == 0 {
+	if !ok || p.Form() != ProbEvidence || len(p.Evidence) == 0 {
 		return false
 	}
 	o := out.(*ProbQuery)

@@ -105,9 +105,9 @@ func expectedOf(q Query) (string, ExpectKind) {
 		switch {
 		case q.Hyp != nil:
 			return hyp(q.Hyp, true)
-		case q.form() == formTable:
+		case q.Form() == ProbTable:
 			return "a vector of its rows' probabilities [p1, p2, ...]", ExpectVector
-		case q.form() == formMarginals:
+		case q.Form() == ProbMarginals:
 			return "a vector of every marginal, in printed order [p1, p2, ...]", ExpectVector
 		}
 		return number, ExpectNumber

@@ -369,7 +369,7 @@ func (l *queryLowerer) prob() Query {
 // 1.
 func (l *queryLowerer) probDone(lq *ProbQuery) Query {
 	lq.QueryHeader, lq.Conditions = l.h, l.c
-	if len(l.errs) == 0 && lq.form() == formEvidence {
+	if len(l.errs) == 0 && lq.Form() == ProbEvidence {
 		softAtMostOne(lq.Soft, l.softTerms, &l.errs)
 	}
 	return lq
@@ -536,26 +536,30 @@ func kindOf(word string) (queryKind, bool) {
 	return 0, false
 }
 
-// A form is the form of a P(...) query.
-type form int
+// ProbForm is the form of a P(...) query, which decides the shape of its
+// answer.
+type ProbForm int
 
 const (
-	formTable     form = iota // P(X, Y | Z, e): a table (the default)
-	formNumber                // P(X=x | e): one number
-	formEvidence              // P(e): the probability of the evidence
-	formMarginals             // P(* | e): every unobserved variable's marginal
+	ProbTable     ProbForm = iota // P(X, Y | Z, e): a table (the default)
+	ProbNumber                    // P(X=x | e): one number
+	ProbEvidence                  // P(e): the probability of the evidence
+	ProbMarginals                 // P(* | e): every unobserved variable's marginal
 )
 
-func (q *ProbQuery) form() form {
+// Form returns q's form. A query written with states for every variable
+// and no bar, P(A=a, B=b), is lowered with no targets and its observations
+// in Evidence: it is the probability of evidence.
+func (q *ProbQuery) Form() ProbForm {
 	switch {
 	case q.Star:
-		return formMarginals
+		return ProbMarginals
 	case len(q.Targets) == 0:
-		return formEvidence
+		return ProbEvidence
 	case q.TargetStates[0] >= 0 && len(q.Free) == 0:
-		return formNumber
+		return ProbNumber
 	}
-	return formTable
+	return ProbTable
 }
 
 // QueryText renders a parsed query in canonical form:

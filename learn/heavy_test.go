@@ -1,8 +1,7 @@
 package learn_test
 
 import (
-	"os"
-	"testing"
+	"github.com/pbl-lang/pbl/internal/testrun"
 )
 
 // heavy reports whether the tests take their full-size cases. Under -short
@@ -11,11 +10,13 @@ import (
 // checks); the plain run, the one `go test ./...` makes, takes them all.
 // PBL_TEST_HEAVY=1 takes them in any run; docs/testing.md says more.
 func heavy() bool {
-	if os.Getenv("PBL_TEST_HEAVY") == "1" {
-		return true
-	}
-	return !testing.Short() && !raceEnabled
+	return testrun.Heavy()
 }
+
+// raceEnabled shrinks the EM tests' data under the race detector (see
+// heavy), which makes EM's loops ten to twenty times slower: on two cores
+// TestEMNeverDecreases alone took over two minutes.
+const raceEnabled = testrun.Race
 
 // rows returns n, or n/div for the light run (see heavy).
 func rows(n, div int) int {

@@ -1,8 +1,7 @@
 package mixture
 
 import (
-	"os"
-	"testing"
+	"github.com/pbl-lang/pbl/internal/testrun"
 )
 
 // heavy reports whether the tests take their heavy cases, as infer's and
@@ -17,8 +16,9 @@ import (
 // same code paths. PBL_TEST_HEAVY=1 takes them in any run;
 // docs/testing.md says more.
 func heavy() bool {
-	if os.Getenv("PBL_TEST_HEAVY") == "1" {
-		return true
-	}
-	return !testing.Short() && !raceEnabled
+	return testrun.Heavy()
 }
+
+// raceEnabled: under the race detector the tests take their light cases
+// (see heavy).
+const raceEnabled = testrun.Race

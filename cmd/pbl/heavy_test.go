@@ -1,8 +1,7 @@
 package main
 
 import (
-	"os"
-	"testing"
+	"github.com/pbl-lang/pbl/internal/testrun"
 )
 
 // heavy reports whether the tests take their heavy cases, as infer's and
@@ -13,8 +12,12 @@ import (
 // that builds a plain pbl binary. PBL_TEST_HEAVY=1 takes them in any run;
 // docs/testing.md says more. Scripts see it as the condition [heavy].
 func heavy() bool {
-	if os.Getenv("PBL_TEST_HEAVY") == "1" {
-		return true
-	}
-	return !testing.Short() && !raceEnabled
+	return testrun.Heavy()
 }
+
+// raceEnabled: under the race detector TestScripts leaves out the
+// catalogue of bad input (testdata/script/badinput_*.txtar): hundreds of
+// single runs of pbl on error paths, which took most of the package's
+// seven minutes under -race on two cores; the plain run, the one
+// `go test ./...` makes, runs them (docs/testing.md).
+const raceEnabled = testrun.Race

@@ -1,9 +1,9 @@
 package uai_test
 
 import (
-	"os"
 	"slices"
-	"testing"
+
+	"github.com/pbl-lang/pbl/internal/testrun"
 )
 
 // heavy reports whether the tests take their heavy cases, as infer's and
@@ -14,11 +14,12 @@ import (
 // race detector's concern, the parallel junction tree, is infer's tests').
 // PBL_TEST_HEAVY=1 takes them in any run; docs/testing.md says more.
 func heavy() bool {
-	if os.Getenv("PBL_TEST_HEAVY") == "1" {
-		return true
-	}
-	return !testing.Short() && !raceEnabled
+	return testrun.Heavy()
 }
+
+// raceEnabled relaxes the tests' bounds on time: the race detector
+// makes the readers several times slower.
+const raceEnabled = testrun.Race
 
 // heavyInstances are the instances whose answers take seconds each
 // without the race detector (DBN_11's MAR 27 s, ObjectDetection_34's PR

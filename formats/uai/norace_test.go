@@ -1,5 +1,0 @@
-//go:build !race
-
-package uai_test
-
-const raceEnabled = false

@@ -1,5 +1,0 @@
-//go:build !race
-
-package infer
-
-const raceEnabled = false

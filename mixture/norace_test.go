@@ -1,5 +1,0 @@
-//go:build !race
-
-package mixture
-
-const raceEnabled = false

@@ -1,5 +1,0 @@
-//go:build !race
-
-package pbl_test
-
-const raceEnabled = false

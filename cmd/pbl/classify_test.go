@@ -34,13 +34,7 @@ a,
 
 func TestClassifyExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t, dir)
 	model := write("model.pbl", classifyTestModel)
 	csv := write("data.csv", classifyTestData)
 	nb := write("nb.pbl", "naive_bayes C given X\n")

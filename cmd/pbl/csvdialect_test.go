@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,13 +21,7 @@ import (
 // cell of pbl cluster at its line only.
 func TestCSVDialect(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t, dir)
 	net := write("net.pbl", "var x: {0, 1}\nvar y: {0, 1}\nx -> y\nP(x) = normalize [1, 1]\nP(y | x) = { 0: [0.5, 0.5]  1: [0.5, 0.5] }\n")
 	space := write("space.pbl", "space H {\n    w in -2 .. 2 by 0.5\n    y ~ normal(w * x, 1)\n}\ndata D = \"none.csv\"\n")
 	train := write("train.csv", "x,y\n0,1\n1,0\n1,1\n0,0\n0.5,0.5\n")

@@ -21,6 +21,18 @@ func TestMain(m *testing.M) {
 }
 
 // corpusDir finds ../shared/corpus (or $PBL_CORPUS), or returns "".
+// fileWriter returns a function that writes text to the file name in dir
+// and returns its path, failing t if it cannot.
+func fileWriter(t *testing.T, dir string) func(name, text string) string {
+	return func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
 func corpusDir() string {
 	if d := os.Getenv("PBL_CORPUS"); d != "" {
 		return d

@@ -268,16 +268,6 @@ func treePlan(m *ir.Model, opt Options, k *factor.Kernel) (*jtPlan, error) {
 	return p, err
 }
 
-// holds reports whether a clique of t holds every variable of keep.
-func (t *JTree) holds(keep []ir.VarID) bool {
-	for _, vs := range t.cvars {
-		if containsAllUnsorted(vs, keep) {
-			return true
-		}
-	}
-	return false
-}
-
 // planHolds reports whether a clique of p holds every variable of keep.
 func planHolds(p *jtPlan, keep []ir.VarID) bool {
 	for _, vs := range p.cliques {

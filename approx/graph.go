@@ -26,7 +26,8 @@ import (
 // numbered in schedule order: a sweep sends, cluster by cluster, the
 // messages toward higher-numbered neighbours, then, backwards, toward
 // lower-numbered ones; when the graph is a tree numbered so that each
-// cluster has at most one higher-numbered neighbour, one sweep is exact.
+// cluster has at most one higher-numbered neighbour, one sweep is exact
+// (on other trees, a few).
 type clusterGraph struct {
 	card   []int          // the problem's cardinalities
 	vars   [][]factor.Var // scope of each cluster
@@ -352,11 +353,15 @@ func (g *clusterGraph) sweep(d float64, st *stopper) (stopped bool, err error) {
 }
 
 // propagate runs sweeps until the largest message change is at most tol,
-// maxIter sweeps, or st stops it; on a forest it runs one undamped sweep,
-// which is exact. It returns the sweeps done and whether they converged.
+// maxIter sweeps, or st stops it; on a forest it runs undamped sweeps
+// until no message changes, which is exact. It returns the sweeps done and whether they converged.
 func (g *clusterGraph) propagate(d, tol float64, maxIter int, st *stopper) (iter int, converged bool, err error) {
 	if g.tree {
-		d, maxIter = 0, 1
+		// Undamped messages on a tree reach their fixed point, exactly,
+		// after as many sweeps as the tree is deep (one when each
+		// cluster has a single higher-numbered neighbour); a further
+		// sweep that changes nothing confirms it.
+		d, tol, maxIter = 0, 0, len(g.vars)+1
 	}
 	for iter < maxIter {
 		if st.stop() {
@@ -370,7 +375,7 @@ func (g *clusterGraph) propagate(d, tol float64, maxIter int, st *stopper) (iter
 			return iter, false, nil
 		}
 		iter++
-		if g.tree || g.maxChange <= tol {
+		if g.maxChange <= tol {
 			return iter, true, nil
 		}
 	}

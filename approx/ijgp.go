@@ -61,39 +61,85 @@ func IJGP(p *Problem, s Settings) (*Result, error) {
 	}
 	order := ijgpOrder(r)
 	st := newStopper(s)
-	damp, tol, maxIter := propDefaults(s)
 	mem := propMemory(s)
 	lo := max(r.maxArity, 2)
-	bounds := func(yield func(int) bool) {
-		if s.IBound > 0 {
-			// The bound asked for and, before it, the largest smaller
-			// one whose join graph differs.
-			t := s.IBound
-			sig := ijgpSig(r, order, t)
-			for j := t - 1; j >= 1; j-- {
-				if ijgpSig(r, order, j) != sig {
-					if !yield(j) {
-						return
-					}
-					break
-				}
-			}
-			yield(t)
-			return
+	if s.IBound == 0 {
+		runs, err := ijgpSeq(r, order, s, st, lo, len(r.card)+lo+1, mem)
+		if err != nil {
+			return nil, err
 		}
-		prev := [3]int{-1}
-		for i := lo; i <= len(r.card)+lo+1; i++ {
-			if sig := ijgpSig(r, order, i); sig != prev {
-				prev = sig
-				if !yield(i) {
-					return
+		res := runs[len(runs)-1].res
+		res.Stopped = st.stopped
+		ijgpErr(r, runs)
+		return res, nil
+	}
+	i := s.IBound
+	runs, err := ijgpSeq(r, order, s, st, i, i, mem)
+	if err != nil {
+		return nil, err
+	}
+	res := runs[0].res
+	if runs[0].exact || st.stopped {
+		res.Stopped = st.stopped
+		ijgpErr(r, runs)
+		return res, nil
+	}
+	// The reference: the bounds above i, within 16 times i's memory.
+	cl, ed, _ := ijgpSchematic(r, order, i)
+	refMem := min(mem, max(16*cgBytes(r.card, cl, ed, mem), 4<<20))
+	refs, err := ijgpSeq(r, order, s, st, i+1, len(r.card)+lo+1, refMem)
+	if err != nil && err != ErrNoAnswer {
+		return nil, err
+	}
+	if len(refs) == 0 {
+		// No larger bound fits: the step from the largest smaller one.
+		sig := ijgpSig(r, order, i)
+		for j := i - 1; j >= 1; j-- {
+			if ijgpSig(r, order, j) != sig {
+				lower, err := ijgpSeq(r, order, s, st, j, j, mem)
+				if err != nil {
+					return nil, err
 				}
+				runs = append(lower, runs...)
+				break
 			}
+		}
+		res.Stopped = st.stopped
+		ijgpErr(r, runs)
+		return res, nil
+	}
+	// The error of i's answer: its distance to the reference's answer
+	// plus the reference's error.
+	top := refs[len(refs)-1].res
+	ijgpErr(r, append(runs, refs...))
+	for v, m := range res.Marg {
+		if m == nil || r.obs[v] >= 0 || !r.inFactor[v] {
+			continue
+		}
+		for k := range m {
+			res.Err[v][k] = propErrBound(math.Abs(m[k]-top.Marg[v][k]) + top.Err[v][k])
 		}
 	}
+	res.LogZErr = propRound(math.Abs(res.LogZ-top.LogZ) + top.LogZErr)
+	res.Stopped = st.stopped
+	return res, nil
+}
+
+// ijgpSeq runs IJGP at each bound from from to to whose join graph
+// differs from the previous one's and fits mem, until an exact answer
+// (the last run, exact set) or st stops it. It returns ErrNoAnswer when
+// not even the first bound fits.
+func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to int, mem int64) ([]ijgpRun, error) {
+	damp, tol, maxIter := propDefaults(s)
 	var hist []ijgpRun
-	for i := range bounds {
+	prev := [3]int{-1}
+	for i := from; i <= to; i++ {
 		cl, ed, home := ijgpSchematic(r, order, i)
+		sig := ijgpSigOf(r, cl, ed)
+		if sig == prev {
+			continue
+		}
+		prev = sig
 		if cgBytes(r.card, cl, ed, mem) < 0 {
 			break
 		}
@@ -114,27 +160,19 @@ func IJGP(p *Problem, s Settings) (*Result, error) {
 		}
 		res.Engine, res.Iterations, res.Converged, res.IBound = "ijgp", iter, conv, i
 		res.Stopped = st.stopped
-		if g.tree && conv {
-			res.LogZLo, res.LogZHi = res.LogZ, res.LogZ
-			return res, nil
-		}
-		run := ijgpRun{res: res}
+		run := ijgpRun{res: res, exact: g.tree && conv}
 		if !conv {
 			run.resid = g.maxChange
 		}
 		hist = append(hist, run)
-		if st.stopped {
+		if run.exact || st.stopped {
 			break
 		}
 	}
 	if len(hist) == 0 {
-		// Not even the smallest bound fits the memory.
 		return nil, ErrNoAnswer
 	}
-	res := hist[len(hist)-1].res
-	res.Stopped = st.stopped
-	ijgpErr(r, hist)
-	return res, nil
+	return hist, nil
 }
 
 // ijgpRun is one i-bound's answer and its last message change (0 when it
@@ -142,12 +180,18 @@ func IJGP(p *Problem, s Settings) (*Result, error) {
 type ijgpRun struct {
 	res   *Result
 	resid float64
+	exact bool // the join graph is a tree: res is exact
 }
 
 // ijgpSig summarises the join graph of bound i (clusters, edges, table
 // entries): bounds with the same summary give the same graph.
 func ijgpSig(r *reduced, order []factor.Var, i int) [3]int {
 	cl, ed, _ := ijgpSchematic(r, order, i)
+	return ijgpSigOf(r, cl, ed)
+}
+
+// ijgpSigOf is ijgpSig of a built join graph.
+func ijgpSigOf(r *reduced, cl []cgCluster, ed []cgEdge) [3]int {
 	sig := [3]int{len(cl), len(ed), 0}
 	for _, c := range cl {
 		sig[2] += max(0, cgSize(r.card, c.vars, math.MaxInt32))
@@ -164,6 +208,10 @@ const ijgpKappa = 2
 func ijgpErr(r *reduced, hist []ijgpRun) {
 	res := hist[len(hist)-1].res
 	resid := hist[len(hist)-1].resid
+	if hist[len(hist)-1].exact {
+		res.LogZLo, res.LogZHi = res.LogZ, res.LogZ
+		return
+	}
 	if len(hist) < 2 {
 		propSetErr(res, math.Inf(1))
 		propExactErr(r, res)

@@ -23,7 +23,7 @@ import (
 func TestCalibration(t *testing.T) {
 	type tally struct {
 		in, all, inInexact, allInexact, zIn, zAll, vague int
-		errSum                                      float64
+		errSum                                           float64
 	}
 	configs := []struct {
 		name string

@@ -35,7 +35,8 @@ import (
 // one less); with 0 it is anytime: it starts at the largest factor's
 // scope (at least 2) and raises the bound while the join graph's tables
 // fit Settings.MaxMemory (default 256 MiB) and the deadline allows,
-// until the answer is exact. At the deadline it returns the answer of the
+// until the answer is exact (each bound but the last given at most 100
+// sweeps unless Settings.MaxIter says otherwise). At the deadline it returns the answer of the
 // last bound that finished (Stopped set). Result.IBound is the bound of
 // the answer. Without a deadline, the bound grows until the answer is
 // exact or the memory is spent.
@@ -46,9 +47,10 @@ import (
 // successive i-bounds (bounds that give the same join graph counted as
 // one). With d_v the largest change of v's marginal (over its states)
 // from the answers of the previous two bounds, and d̄ the mean of d_v over
-// the unobserved variables, Err[v][s] = κ·(d_v + d̄), κ = 2 (κ = 4 when
-// only one earlier bound finished), plus ten times the last message change
-// when propagation did not converge; capped at 1. The idea is an
+// the unobserved variables, Err[v][s] = κ·(d_v + d̄), κ = 4 (κ = 8 when
+// only one earlier bound finished), plus, when propagation did not
+// converge, κ·(o_v + ō), o_v the largest change of v's marginal over 10
+// more sweeps; capped at 1. The idea is an
 // extrapolation: the answers approach the exact one as the bound grows
 // and their steps shrink, so that the distance left is about a multiple
 // of the last steps; the mean is a floor for a variable whose marginal
@@ -148,6 +150,11 @@ func IJGP(p *Problem, s Settings) (*Result, error) {
 // even the first bound fits.
 func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to int, mem int64, force bool) ([]ijgpRun, error) {
 	damp, tol, maxIter := propDefaults(s)
+	if from < to && s.MaxIter == 0 {
+		// Along a sequence of bounds, a larger bound is worth more than
+		// more sweeps of a loopy graph that does not converge.
+		maxIter = ijgpSweeps
+	}
 	var hist []ijgpRun
 	prev := [3]int{-1}
 	for i := from; i <= to; i++ {
@@ -178,8 +185,24 @@ func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to i
 		res.Engine, res.Iterations, res.Converged, res.IBound = "ijgp", iter, conv, i
 		res.Stopped = st.stopped
 		run := ijgpRun{res: res, exact: g.tree && conv}
-		if !conv {
-			run.resid = g.maxChange
+		if !conv && !st.stopped {
+			// Not converged: the marginals' movement over a few more
+			// sweeps measures how far they are from settling.
+			more, conv2, err := g.propagate(damp, tol, ijgpMoreSweeps, st)
+			if err != nil {
+				return nil, err
+			}
+			if !st.stopped {
+				after := r.result(g, home)
+				run.osc = make([]float64, len(res.Marg))
+				for v, m := range after.Marg {
+					for k := range m {
+						run.osc[v] = max(run.osc[v], math.Abs(m[k]-res.Marg[v][k]))
+					}
+				}
+				after.Engine, after.Iterations, after.Converged, after.IBound = "ijgp", iter+more, conv2, i
+				run.res, run.oscZ = after, math.Abs(after.LogZ-res.LogZ)
+			}
 		}
 		hist = append(hist, run)
 		if run.exact || st.stopped {
@@ -192,11 +215,21 @@ func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to i
 	return hist, nil
 }
 
-// ijgpRun is one i-bound's answer and its last message change (0 when it
-// converged).
+// ijgpSweeps bounds the sweeps of each i-bound of an anytime sequence
+// when Settings.MaxIter is 0.
+const ijgpSweeps = 100
+
+// ijgpMoreSweeps is the number of sweeps over which the movement of a
+// run that did not converge is measured.
+const ijgpMoreSweeps = 10
+
+// ijgpRun is one i-bound's answer and, when propagation did not converge,
+// how much each marginal (osc, nil when it converged) and LogZ moved over
+// ijgpMoreSweeps more sweeps.
 type ijgpRun struct {
 	res   *Result
-	resid float64
+	osc   []float64
+	oscZ  float64
 	exact bool // the join graph is a tree: res is exact
 }
 
@@ -218,13 +251,13 @@ func ijgpSigOf(r *reduced, cl []cgCluster, ed []cgEdge) [3]int {
 
 // ijgpKappa is the multiple of the last step that IJGP reports as its
 // error (see IJGP's error estimate).
-const ijgpKappa = 2.0
+const ijgpKappa = 4.0
 
 // ijgpErr sets the errors of the last answer of hist from its step from
 // the previous one; see IJGP.
 func ijgpErr(r *reduced, hist []ijgpRun) {
 	res := hist[len(hist)-1].res
-	resid := hist[len(hist)-1].resid
+	last := hist[len(hist)-1]
 	if hist[len(hist)-1].exact {
 		res.LogZLo, res.LogZHi = res.LogZ, res.LogZ
 		return
@@ -255,16 +288,29 @@ func ijgpErr(r *reduced, hist []ijgpRun) {
 	if n > 0 {
 		mean /= float64(n)
 	}
+	oscMean := 0.0
+	if last.osc != nil && n > 0 {
+		for v, o := range last.osc {
+			if res.Marg[v] != nil && r.obs[v] < 0 && r.inFactor[v] {
+				oscMean += o
+			}
+		}
+		oscMean /= float64(n)
+	}
 	for v, m := range res.Marg {
 		if m == nil || r.obs[v] >= 0 || !r.inFactor[v] {
 			continue
 		}
+		e := kappa * (d[v] + mean)
+		if last.osc != nil {
+			e += kappa * (last.osc[v] + oscMean)
+		}
 		for i := range m {
-			res.Err[v][i] = propErrBound(kappa*(d[v]+mean) + 10*resid)
+			res.Err[v][i] = propErrBound(e)
 		}
 	}
 	dz := max(math.Abs(res.LogZ-prev.LogZ), math.Abs(res.LogZ-prev2.LogZ))
-	res.LogZErr = propRound(kappa*dz + 10*resid*float64(n))
+	res.LogZErr = propRound(kappa * (dz + last.oscZ))
 }
 
 // ijgpAltErr adds to the errors of run's inexact answer (of i-bound i)

@@ -3,6 +3,7 @@ package approx
 import (
 	"math"
 	"slices"
+	"time"
 
 	"github.com/pbl-lang/pbl/factor"
 )
@@ -21,8 +22,9 @@ import (
 // 1e-8) or after Settings.MaxIter sweeps (default 1000). Messages are
 // normalised after each update, so no product underflows on networks of
 // thousands of variables. LogZ is the Bethe free energy at the last
-// messages. At Settings.Deadline or Cancel it returns the beliefs of the
-// messages it has, with Stopped set.
+// messages. Propagation takes at most half the time to Settings.Deadline
+// (the rest goes to the error estimate); at the deadline or Cancel it
+// returns the beliefs of the messages it has, with Stopped set.
 //
 // # Error estimate
 //
@@ -47,12 +49,18 @@ func LBP(p *Problem, s Settings) (*Result, error) {
 	}
 	st := newStopper(s)
 	damp, tol, maxIter := propDefaults(s)
-	iter, conv, err := g.propagate(damp, tol, maxIter, st)
+	// Propagation has at most half the time to the deadline; the rest is
+	// the reference's.
+	own := newStopper(s)
+	if !s.Deadline.IsZero() {
+		own.deadline = time.Now().Add(time.Until(s.Deadline) / 2)
+	}
+	iter, conv, err := g.propagate(damp, tol, maxIter, own)
 	if err != nil {
 		return nil, err
 	}
 	res := r.result(g, home)
-	res.Engine, res.Iterations, res.Converged, res.Stopped = "lbp", iter, conv, st.stopped
+	res.Engine, res.Iterations, res.Converged, res.Stopped = "lbp", iter, conv, st.stop()
 	if math.IsInf(res.LogZ, -1) {
 		return nil, ErrImpossible
 	}
@@ -71,7 +79,7 @@ func LBP(p *Problem, s Settings) (*Result, error) {
 		rs.MaxMemory = min(propMemory(s), max(int64(64*12*n), 12<<18))
 	}
 	var ref *Result
-	if !st.stopped {
+	if !res.Stopped {
 		ref, err = IJGP(p, rs)
 		if err == ErrImpossible {
 			return nil, err

@@ -1,6 +1,7 @@
 package approx
 
 import (
+	"container/heap"
 	"math"
 	"slices"
 
@@ -71,8 +72,11 @@ func IJGP(p *Problem, s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	order := ijgpOrder(r, false)
 	st := newStopper(s)
+	order := ijgpOrder(r, false, st)
+	if order == nil {
+		return nil, ErrNoAnswer
+	}
 	mem := propMemory(s)
 	lo := max(r.maxArity, 2)
 	if s.IBound == 0 {
@@ -325,7 +329,11 @@ func ijgpAltErr(r *reduced, s Settings, st *stopper, run ijgpRun, mem int64) err
 	if run.exact || st.stopped || math.IsInf(res.LogZErr, 1) {
 		return nil
 	}
-	alt, err := ijgpSeq(r, ijgpOrder(r, true), s, st, res.IBound, res.IBound, mem, false)
+	altOrder := ijgpOrder(r, true, st)
+	if altOrder == nil {
+		return nil
+	}
+	alt, err := ijgpSeq(r, altOrder, s, st, res.IBound, res.IBound, mem, false)
 	if err == ErrNoAnswer || st.stopped {
 		return nil
 	}
@@ -477,12 +485,14 @@ func ijgpSchematic(r *reduced, order []factor.Var, i int) ([]cgCluster, []cgEdge
 	return cl, ed, home
 }
 
-// ijgpOrder returns a min-fill elimination order of the variables in r's
+// ijgpOrder returns an (approximate) min-fill elimination order of the variables in r's
 // factors (ties to fewer neighbours, then to the lower variable): the
 // order in which mini-bucket partitioning processes them. With alt, it is
 // a min-degree order instead (ties to less fill, then to the higher
 // variable): a second join graph whose errors differ from the first's.
-func ijgpOrder(r *reduced, alt bool) []factor.Var {
+//
+// It returns nil if st stops it first.
+func ijgpOrder(r *reduced, alt bool, st *stopper) []factor.Var {
 	n := len(r.card)
 	adj := make([][]int32, n)
 	stampOf := make([]int, n)
@@ -527,23 +537,26 @@ func ijgpOrder(r *reduced, alt bool) []factor.Var {
 	for _, v := range vs {
 		score[v] = fill(v)
 	}
+	key := func(v int) ijgpKey {
+		if alt {
+			return ijgpKey{len(adj[v]), score[v], -v}
+		}
+		return ijgpKey{score[v], len(adj[v]), v}
+	}
+	h := &ijgpHeap{}
+	for _, v := range vs {
+		*h = append(*h, ijgpEntry{key(v), v})
+	}
+	heap.Init(h)
 	order := make([]factor.Var, 0, len(vs))
-	dirty := make([]int, n)
-	dstamp := 0
 	for len(order) < len(vs) {
-		best := -1
-		for _, v := range vs {
-			if !alive[v] {
-				continue
-			}
-			switch {
-			case best < 0:
-				best = v
-			case !alt && (score[v] < score[best] || score[v] == score[best] && len(adj[v]) < len(adj[best])):
-				best = v
-			case alt && (len(adj[v]) < len(adj[best]) || len(adj[v]) == len(adj[best]) && score[v] <= score[best]):
-				best = v
-			}
+		if len(order)%64 == 0 && st.stop() {
+			return nil
+		}
+		e := heap.Pop(h).(ijgpEntry)
+		best := e.v
+		if !alive[best] || e.key != key(best) {
+			continue // a stale entry
 		}
 		alive[best] = false
 		order = append(order, factor.Var(best))
@@ -564,21 +577,47 @@ func ijgpOrder(r *reduced, alt bool) []factor.Var {
 		for _, a := range nb {
 			adj[a] = slices.DeleteFunc(adj[a], func(x int32) bool { return int(x) == best })
 		}
-		// Recompute the scores of the vertices within distance two.
-		dstamp++
+		// Recompute the scores of best's neighbours, whose neighbourhoods
+		// changed. (A vertex two steps away whose neighbours were joined
+		// keeps a stale, larger score: the order is approximate min-fill,
+		// which keeps each step linear in the neighbourhoods' sizes.)
 		for _, a := range nb {
-			if dirty[a] != dstamp {
-				dirty[a] = dstamp
-				score[a] = fill(int(a))
-			}
-			for _, b := range adj[a] {
-				if dirty[b] != dstamp {
-					dirty[b] = dstamp
-					score[b] = fill(int(b))
-				}
-			}
+			score[a] = fill(int(a))
+			heap.Push(h, ijgpEntry{key(int(a)), int(a)})
 		}
 		adj[best] = nil
 	}
 	return order
+}
+
+// ijgpKey orders the candidates of elimination: lexicographically, the
+// smallest first.
+type ijgpKey [3]int
+
+// ijgpEntry is a candidate in ijgpHeap with its key when it was pushed.
+type ijgpEntry struct {
+	key ijgpKey
+	v   int
+}
+
+// ijgpHeap is a min-heap of candidates (container/heap).
+type ijgpHeap []ijgpEntry
+
+func (h ijgpHeap) Len() int { return len(h) }
+func (h ijgpHeap) Less(i, j int) bool {
+	a, b := h[i].key, h[j].key
+	for k := range a {
+		if a[k] != b[k] {
+			return a[k] < b[k]
+		}
+	}
+	return false
+}
+func (h ijgpHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *ijgpHeap) Push(x any)   { *h = append(*h, x.(ijgpEntry)) }
+func (h *ijgpHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

@@ -12,9 +12,9 @@ import (
 // conditional modes (each variable in turn set to its best state given
 // the others, until none changes) from the argmax of Settings.Init's
 // beliefs (or, without them, of a short run of loopy belief propagation),
-// then restarts from the best assignment so far with a tenth of the
-// variables (at least one) set at random, seeded by Settings.Seed, keeping
-// the best. An assignment that makes a factor zero is worse than any that
+// then restarts from the best assignment so far with between one and a
+// third of the variables set at random (every tenth restart, all of
+// them), seeded by Settings.Seed, keeping the best. An assignment that makes a factor zero is worse than any that
 // makes fewer factors zero, so the search can leave a zero of a
 // deterministic factor.
 //
@@ -72,7 +72,12 @@ func LocalSearchMPE(p *Problem, s Settings) (*Result, error) {
 	iter := 0
 	for ; iter < restarts && len(ls.vars) > 0 && !st.stop(); iter++ {
 		copy(x, best)
-		k := max(1, len(ls.vars)/10)
+		// Mostly a kick of random size (one variable to a third of
+		// them) from the best; every tenth restart from scratch.
+		k := 1 + rng.IntN(max(1, len(ls.vars)/3))
+		if iter%10 == 9 {
+			k = len(ls.vars)
+		}
 		for range k {
 			v := ls.vars[rng.IntN(len(ls.vars))]
 			x[v] = rng.IntN(r.card[v])

@@ -36,8 +36,8 @@ import (
 // one less); with 0 it is anytime: it starts at the largest factor's
 // scope (at least 2) and raises the bound while the join graph's tables
 // fit Settings.MaxMemory (default 256 MiB) and the deadline allows,
-// until the answer is exact (each bound but the last given at most 100
-// sweeps unless Settings.MaxIter says otherwise). At the deadline it returns the answer of the
+// until the answer is exact (each bound given at most 100 sweeps and a
+// tolerance of at least 1e-6 unless Settings.MaxIter is set). At the deadline it returns the answer of the
 // last bound that finished (Stopped set). Result.IBound is the bound of
 // the answer. Without a deadline, the bound grows until the answer is
 // exact or the memory is spent.
@@ -63,7 +63,7 @@ import (
 //
 // With a fixed Settings.IBound = i, the answer is IJGP(i)'s and its error
 // is its distance to the answer r of the anytime run over the larger
-// bounds within 16 times IJGP(i)'s memory (at least 4 MiB, at most
+// bounds within 8 times IJGP(i)'s memory (at least 1 MiB, at most
 // Settings.MaxMemory), plus r's own error: |b − r| + ε_r (0 when r is
 // exact). When no larger bound fits, it is the step from the largest
 // smaller bound whose join graph differs, as above.
@@ -103,9 +103,9 @@ func IJGP(p *Problem, s Settings) (*Result, error) {
 		ijgpErr(r, runs)
 		return res, nil
 	}
-	// The reference: the bounds above i, within 16 times i's memory.
+	// The reference: the bounds above i, within 8 times i's memory.
 	cl, ed, _ := ijgpSchematic(r, order, i)
-	refMem := min(mem, max(16*cgBytes(r.card, cl, ed, math.MaxInt64), 4<<20))
+	refMem := min(mem, max(8*cgBytes(r.card, cl, ed, math.MaxInt64), 1<<20))
 	refs, err := ijgpSeq(r, order, s, st, i+1, len(r.card)+lo+1, refMem, false)
 	if err != nil && err != ErrNoAnswer {
 		return nil, err
@@ -156,8 +156,10 @@ func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to i
 	damp, tol, maxIter := propDefaults(s)
 	if from < to && s.MaxIter == 0 {
 		// Along a sequence of bounds, a larger bound is worth more than
-		// more sweeps of a loopy graph that does not converge.
+		// more sweeps of a loopy graph that does not converge, or than
+		// digits beyond the sixth.
 		maxIter = ijgpSweeps
+		tol = max(tol, ijgpSeqTol)
 	}
 	var hist []ijgpRun
 	prev := [3]int{-1}
@@ -218,6 +220,10 @@ func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to i
 	}
 	return hist, nil
 }
+
+// ijgpSeqTol is the least tolerance of the bounds of an anytime sequence
+// when Settings.MaxIter is 0.
+const ijgpSeqTol = 1e-6
 
 // ijgpSweeps bounds the sweeps of each i-bound of an anytime sequence
 // when Settings.MaxIter is 0.

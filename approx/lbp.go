@@ -31,8 +31,8 @@ import (
 // When the factor graph is a tree, the answer is exact (Err 0, up to
 // rounding). Otherwise Err[v][s] is |b(v=s) − r(v=s)| + ε_r(v=s), where r
 // is the answer of IJGP (see [IJGP]) with the i-bound Settings.IBound, or,
-// when it is 0, the largest whose join graph has at most 64 times the
-// entries of the factor graph (and at least 2^18) in the time left, and
+// when it is 0, the largest whose join graph takes at most 16 times the
+// factor graph's memory (and at least 1 MiB) in the time left, and
 // ε_r is IJGP's own error estimate: by the triangle inequality, a bound on
 // LBP's error whenever IJGP's estimate bounds its own. When IJGP reaches
 // the induced width, r is exact and Err is LBP's true error. LogZErr is
@@ -76,7 +76,7 @@ func LBP(p *Problem, s Settings) (*Result, error) {
 		for _, x := range g.psi {
 			n += len(x)
 		}
-		rs.MaxMemory = min(propMemory(s), max(int64(64*12*n), 12<<18))
+		rs.MaxMemory = min(propMemory(s), max(int64(16*12*n), 1<<20))
 	}
 	var ref *Result
 	if !res.Stopped {

@@ -43,9 +43,9 @@ type clusterGraph struct {
 	// map from c's entries to the separator's (idx[c][k]).
 	in, out, nb [][]int
 	idx         [][][]int32
-	logScale    float64 // ln of the constant taken off the potentials
-	tree        bool    // the graph is a forest: propagation is exact
-	maxChange   float64 // largest message change of the last sweep
+	logScale    float64   // ln of the constant taken off the potentials
+	tree        bool      // the graph is a forest: propagation is exact
+	maxChange   float64   // largest message change of the last sweep
 	scratch     []float64 // a message or a belief
 	bbuf        []float64 // a belief, during a sweep
 }

@@ -253,7 +253,7 @@ func BenchmarkLBPGrid20(b *testing.B) {
 func BenchmarkIJGPGrid20(b *testing.B) {
 	p := propGrid(rand.New(rand.NewPCG(20, 20)), 20, 20, 0.5, 1)
 	for b.Loop() {
-		if _, err := IJGP(p, Settings{IBound: 10}); err != nil {
+		if _, err := IJGP(p, Settings{IBound: 6}); err != nil {
 			b.Fatal(err)
 		}
 	}

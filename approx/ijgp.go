@@ -40,7 +40,9 @@ import (
 // tolerance of at least 1e-6 unless Settings.MaxIter is set). At the deadline it returns the answer of the
 // last bound that finished (Stopped set). Result.IBound is the bound of
 // the answer. Without a deadline, the bound grows until the answer is
-// exact or the memory is spent.
+// exact or the memory is spent. Stopped before the variables' elimination
+// order exists, it returns ErrNoAnswer. Like LBP it is sequential
+// (Settings.Workers is not used).
 //
 // # Error estimate
 //

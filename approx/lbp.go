@@ -26,6 +26,9 @@ import (
 // (the rest goes to the error estimate); at the deadline or Cancel it
 // returns the beliefs of the messages it has, with Stopped set.
 //
+// Propagation is sequential: Settings.Workers is not used, and the
+// numbers are the same for any value of it.
+//
 // # Error estimate
 //
 // When the factor graph is a tree, the answer is exact (Err 0, up to

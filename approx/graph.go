@@ -1,6 +1,7 @@
 package approx
 
 import (
+	"errors"
 	"math"
 	"time"
 
@@ -108,7 +109,10 @@ func cgBytes(card []int, cl []cgCluster, ed []cgEdge, limit int64) int64 {
 // separators must be non-empty subsets of both ends' scopes). The
 // potentials are scaled copies; the inputs are not modified. It returns
 // ErrImpossible when a cluster's potential is zero everywhere.
-func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge) (*clusterGraph, error) {
+//
+// It polls st (nil for never) between clusters and returns errStopped
+// when told to stop.
+func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge, st *stopper) (*clusterGraph, error) {
 	g := &clusterGraph{card: card}
 	n := len(cl)
 	g.vars = make([][]factor.Var, n)
@@ -120,6 +124,9 @@ func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge) (*clusterGraph, er
 	g.idx = make([][][]int32, n)
 	maxSize := 1
 	for c, x := range cl {
+		if st != nil && st.stop() {
+			return nil, errStopped
+		}
 		f := factor.New(x.vars, cgCards(card, x.vars))
 		for i := range f.Vals {
 			f.Vals[i] = 1
@@ -162,6 +169,9 @@ func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge) (*clusterGraph, er
 			g.out[end] = append(g.out[end], from)
 			g.nb[end] = append(g.nb[end], other)
 			g.idx[end] = append(g.idx[end], g.indexMap(end, x.sep))
+		}
+		if st != nil && e%64 == 0 && st.stop() {
+			return nil, errStopped
 		}
 	}
 	g.scratch = make([]float64, maxSize)
@@ -229,6 +239,9 @@ func cgForest(n int, ed []cgEdge) bool {
 	}
 	return true
 }
+
+// errStopped is newClusterGraph's error when its stopper stops it.
+var errStopped = errors.New("approx: stopped")
 
 // stopper polls a deadline and a cancellation channel.
 type stopper struct {

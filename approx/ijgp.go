@@ -41,7 +41,7 @@ import (
 // last bound that finished (Stopped set). Result.IBound is the bound of
 // the answer. Without a deadline, the bound grows until the answer is
 // exact or the memory is spent. Stopped before the variables' elimination
-// order exists, it returns ErrNoAnswer. Like LBP it is sequential
+// order or the first join graph exists, it returns ErrNoAnswer. Like LBP it is sequential
 // (Settings.Workers is not used).
 //
 // # Error estimate
@@ -53,15 +53,27 @@ import (
 // the unobserved variables, Err[v][s] = κ·(d_v + d̄), κ = 4 (κ = 8 when
 // only one earlier bound finished), plus, when propagation did not
 // converge, κ·(o_v + ō), o_v the largest change of v's marginal over 10
-// more sweeps; capped at 1. The idea is an
-// extrapolation: the answers approach the exact one as the bound grows
-// and their steps shrink, so that the distance left is about a multiple
-// of the last steps; the mean is a floor for a variable whose marginal
-// happens not to move. It is a heuristic, not a bound: measured on random
-// networks against exact answers (TestCalibration), the exact marginal
-// lies within it for more than 97 % of the variables. LogZErr is κ times
-// the largest change of LogZ over the same steps. With a single finished
-// bound (the deadline, or the memory) the errors are +Inf.
+// more sweeps; plus κ·(a_v + ā), a_v the difference between v's marginal
+// and that of the same bound on the join graph of another elimination
+// order (min-degree); capped at 1. The idea is an extrapolation: the
+// answers approach the exact one as the bound grows and their steps
+// shrink, so that the distance left is about a multiple of the last
+// steps; the mean is a floor for a variable whose marginal happens not to
+// move, and the second join graph catches steps that have stalled. It is
+// a heuristic, not a bound: measured against exact answers on random
+// networks (TestCalibration) the exact marginal lies within it for 97–100
+// % of the variables, on the UAI 2014 corpus for 96 % (TestCorpusAccuracy;
+// Segmentation_11, whose propagation does not converge, 81 %).
+//
+// LogZErr is formed in the same way: κ times the largest change of LogZ
+// over the same steps, taken as at least half the sum of the marginals'
+// steps (join graphs may agree on LogZ while their marginals differ),
+// plus the same for the second join graph.
+//
+// With a single finished bound (the deadline, or the memory), or when the
+// last two answers are the same (to 1e-9: IJGP(1) and IJGP(2) of a
+// pairwise network are both loopy BP), the errors are +Inf (1 for the
+// marginals).
 //
 // With a fixed Settings.IBound = i, the answer is IJGP(i)'s and its error
 // is its distance to the answer r of the anytime run over the larger
@@ -125,8 +137,11 @@ func IJGP(p *Problem, s Settings) (*Result, error) {
 				break
 			}
 		}
-		res.Stopped = st.stopped
 		ijgpErr(r, runs)
+		if err := ijgpAltErr(r, s, st, runs[len(runs)-1], mem); err != nil {
+			return nil, err
+		}
+		res.Stopped = st.stopped
 		return res, nil
 	}
 	// The error of i's answer: its distance to the reference's answer
@@ -175,7 +190,10 @@ func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to i
 		if cgBytes(r.card, cl, ed, mem) < 0 && !(force && len(hist) == 0) {
 			break
 		}
-		g, err := newClusterGraph(r.card, cl, ed)
+		g, err := newClusterGraph(r.card, cl, ed, st)
+		if err == errStopped {
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -226,6 +244,10 @@ func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to i
 // ijgpSeqTol is the least tolerance of the bounds of an anytime sequence
 // when Settings.MaxIter is 0.
 const ijgpSeqTol = 1e-6
+
+// ijgpSame is the largest step between the answers of two join graphs
+// that counts as none.
+const ijgpSame = 1e-9
 
 // ijgpSweeps bounds the sweeps of each i-bound of an anytime sequence
 // when Settings.MaxIter is 0.
@@ -300,6 +322,13 @@ func ijgpErr(r *reduced, hist []ijgpRun) {
 	if n > 0 {
 		mean /= float64(n)
 	}
+	if n > 0 && slices.Max(d) <= ijgpSame {
+		// Two join graphs with the same answer (IJGP(1) and IJGP(2) of
+		// a pairwise network are both loopy BP): the step says nothing.
+		propSetErr(res, math.Inf(1))
+		propExactErr(r, res)
+		return
+	}
 	oscMean := 0.0
 	if last.osc != nil && n > 0 {
 		for v, o := range last.osc {
@@ -322,7 +351,9 @@ func ijgpErr(r *reduced, hist []ijgpRun) {
 		}
 	}
 	dz := max(math.Abs(res.LogZ-prev.LogZ), math.Abs(res.LogZ-prev2.LogZ))
-	res.LogZErr = propRound(kappa * (dz + last.oscZ))
+	// Join graphs can agree on LogZ while their marginals differ; half
+	// the sum of the marginals' steps is a floor for LogZ's.
+	res.LogZErr = propRound(kappa * (max(dz, mean*float64(n)/2) + last.oscZ))
 }
 
 // ijgpAltErr adds to the errors of run's inexact answer (of i-bound i)
@@ -372,7 +403,7 @@ func ijgpAltErr(r *reduced, s Settings, st *stopper, run ijgpRun, mem int64) err
 			res.Err[v][i] = min(1, res.Err[v][i]+propRound(ijgpKappa*(a[v]+mean)))
 		}
 	}
-	res.LogZErr += propRound(ijgpKappa * math.Abs(res.LogZ-b.LogZ))
+	res.LogZErr += propRound(ijgpKappa * max(math.Abs(res.LogZ-b.LogZ), mean*float64(n)/2))
 	return nil
 }
 

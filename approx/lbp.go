@@ -216,7 +216,7 @@ func lbpGraph(r *reduced) (*clusterGraph, []int, error) {
 			home[v] = perm[h]
 		}
 	}
-	g, err := newClusterGraph(r.card, cl2, ed)
+	g, err := newClusterGraph(r.card, cl2, ed, nil)
 	return g, home, err
 }
 

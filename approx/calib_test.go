@@ -47,7 +47,7 @@ func TestCalibration(t *testing.T) {
 	}{
 		{"M lbp 16KiB", LBP, Settings{MaxMemory: 16 << 10}},
 		{"M ijgp 16KiB", IJGP, Settings{MaxMemory: 16 << 10}},
-		{"M ijgp 64KiB", IJGP, Settings{MaxMemory: 64 << 10}},
+		{"M ijgp 32KiB", IJGP, Settings{MaxMemory: 32 << 10}},
 		{"M ijgp(3) 16KiB", IJGP, Settings{IBound: 3, MaxMemory: 16 << 10}},
 	}
 	tallies := make([]tally, len(configs)+len(medium))

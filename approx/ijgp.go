@@ -26,23 +26,26 @@ import (
 // for clusters, −1 for edges) counts each variable once; LogZ is that
 // free energy at the last messages. When every bucket is one mini-bucket
 // (i at least the induced width + 1) the join graph is a junction tree,
-// one sweep is exact, and the answer is exact: Err 0, LogZErr 0,
+// propagation on it is exact, and so is the answer: Err 0, LogZErr 0,
 // Converged.
 //
 // Messages are passed as in [LBP] (sweeps forward and backward in the
 // order of the mini-buckets' creation, damped by Settings.Damping, until
 // Settings.Tolerance or Settings.MaxIter). With Settings.IBound > 0 it
-// runs with that bound (and, for the error estimate, first with the bound
-// one less); with 0 it is anytime: it starts at the largest factor's
-// scope (at least 2) and raises the bound while the join graph's tables
-// fit Settings.MaxMemory (default 256 MiB) and the deadline allows,
-// until the answer is exact (each bound given at most 100 sweeps and a
-// tolerance of at least 1e-6 unless Settings.MaxIter is set). At the deadline it returns the answer of the
-// last bound that finished (Stopped set). Result.IBound is the bound of
-// the answer. Without a deadline, the bound grows until the answer is
-// exact or the memory is spent. Stopped before the variables' elimination
-// order or the first join graph exists, it returns ErrNoAnswer. Like LBP it is sequential
-// (Settings.Workers is not used).
+// answers with that bound (and runs larger ones for its error estimate,
+// below). With 0 it is anytime: it starts at the largest factor's scope
+// (at least 2) and raises the bound while the join graph's tables fit
+// Settings.MaxMemory (default 256 MiB) and the deadline allows, until the
+// answer is exact. After the first two bounds, each join graph takes at
+// least twice the memory of the one before (a junction tree is never
+// skipped), so that the bounds before the last take about as long as the
+// last; each bound gets at most 100 sweeps and a tolerance of at least
+// 1e-6 unless Settings.MaxIter is set. At the deadline it returns the
+// answer of the last bound that finished (Stopped set). Result.IBound is
+// the bound of the answer. Without a deadline, the bound grows until the
+// answer is exact or the memory is spent. Stopped before the variables'
+// elimination order or the first join graph exists, it returns
+// ErrNoAnswer. Like LBP it is sequential (Settings.Workers is not used).
 //
 // # Error estimate
 //
@@ -179,44 +182,36 @@ func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to i
 		tol = max(tol, ijgpSeqTol)
 	}
 	var hist []ijgpRun
-	prev := [3]int{-1}
-	for i := from; i <= to; i++ {
-		cl, ed, home := ijgpSchematic(r, order, i)
-		sig := ijgpSigOf(r, cl, ed)
-		if sig == prev {
-			continue
-		}
-		prev = sig
-		if cgBytes(r.card, cl, ed, mem) < 0 && !(force && len(hist) == 0) {
-			break
-		}
+	// bound runs IJGP(i) on its join graph and reports whether the
+	// sequence ends there (exact, or stopped).
+	bound := func(i int, cl []cgCluster, ed []cgEdge, home []int) (bool, error) {
 		g, err := newClusterGraph(r.card, cl, ed, st)
 		if err == errStopped {
-			break
+			return true, nil
 		}
 		if err != nil {
-			return nil, err
+			return true, err
 		}
 		iter, conv, err := g.propagate(damp, tol, maxIter, st)
 		if err != nil {
-			return nil, err
+			return true, err
 		}
 		if st.stopped && len(hist) > 0 {
-			break
+			return true, nil
 		}
 		res := r.result(g, home)
 		if math.IsInf(res.LogZ, -1) {
-			return nil, ErrImpossible
+			return true, ErrImpossible
 		}
 		res.Engine, res.Iterations, res.Converged, res.IBound = "ijgp", iter, conv, i
 		res.Stopped = st.stopped
-		run := ijgpRun{res: res, exact: g.tree && conv}
+		run := ijgpRun{res: res, exact: g.tree && conv, bytes: cgBytes(r.card, cl, ed, math.MaxInt64)}
 		if !conv && !st.stopped {
 			// Not converged: the marginals' movement over a few more
 			// sweeps measures how far they are from settling.
 			more, conv2, err := g.propagate(damp, tol, ijgpMoreSweeps, st)
 			if err != nil {
-				return nil, err
+				return true, err
 			}
 			if !st.stopped {
 				after := r.result(g, home)
@@ -231,8 +226,47 @@ func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to i
 			}
 		}
 		hist = append(hist, run)
-		if run.exact || st.stopped {
+		return run.exact || st.stopped, nil
+	}
+	type candidate struct {
+		i    int
+		cl   []cgCluster
+		ed   []cgEdge
+		home []int
+	}
+	var pending *candidate // a bound skipped for growing too little
+	prev := [3]int{-1}
+	for i := from; i <= to; i++ {
+		cl, ed, home := ijgpSchematic(r, order, i)
+		sig := ijgpSigOf(r, cl, ed)
+		if sig == prev {
+			continue
+		}
+		prev = sig
+		bytes := cgBytes(r.card, cl, ed, mem)
+		if bytes < 0 && !(force && len(hist) == 0) {
 			break
+		}
+		if from < to && len(hist) >= 2 && bytes < ijgpGrowth*hist[len(hist)-1].bytes && !cgForest(len(cl), ed) {
+			// Along a sequence, each bound's tables at least double
+			// (a junction tree is never skipped), so that the time
+			// of the bounds before the last is about that of the
+			// last.
+			pending = &candidate{i, cl, ed, home}
+			continue
+		}
+		pending = nil
+		done, err := bound(i, cl, ed, home)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			break
+		}
+	}
+	if pending != nil && !st.stop() {
+		if _, err := bound(pending.i, pending.cl, pending.ed, pending.home); err != nil {
+			return nil, err
 		}
 	}
 	if len(hist) == 0 {
@@ -240,6 +274,11 @@ func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to i
 	}
 	return hist, nil
 }
+
+// ijgpGrowth is the least factor by which the memory of the join graphs
+// of an anytime sequence grows from one bound to the next (after the
+// first two).
+const ijgpGrowth = 2
 
 // ijgpSeqTol is the least tolerance of the bounds of an anytime sequence
 // when Settings.MaxIter is 0.
@@ -262,6 +301,7 @@ const ijgpMoreSweeps = 10
 // ijgpMoreSweeps more sweeps.
 type ijgpRun struct {
 	res   *Result
+	bytes int64 // the join graph's memory
 	osc   []float64
 	oscZ  float64
 	exact bool // the join graph is a tree: res is exact

@@ -36,7 +36,8 @@ import (
 // below). With 0 it is anytime: it starts at the largest factor's scope
 // (at least 2) and raises the bound while the join graph's tables fit
 // Settings.MaxMemory (default 256 MiB) and the deadline allows, until the
-// answer is exact. After the first two bounds, each join graph takes at
+// answer is exact; when the junction tree (the join graph of the induced
+// width) fits the memory, it goes there at once. After the first two bounds, each join graph takes at
 // least twice the memory of the one before (a junction tree is never
 // skipped), so that the bounds before the last take about as long as the
 // last; each bound gets at most 100 sweeps and a tolerance of at least
@@ -97,6 +98,20 @@ func IJGP(p *Problem, s Settings) (*Result, error) {
 	mem := propMemory(s)
 	lo := max(r.maxArity, 2)
 	if s.IBound == 0 {
+		// A junction tree that fits is propagated at once: exact, in
+		// one sweep, where loopy bounds would take a hundred each.
+		if w := ijgpTreeBound(r, order, lo, mem); w > 0 {
+			runs, err := ijgpSeq(r, order, s, st, w, w, mem, false)
+			if err != nil && err != ErrNoAnswer {
+				return nil, err
+			}
+			if len(runs) > 0 && runs[0].exact {
+				res := runs[0].res
+				ijgpErr(r, runs)
+				res.Stopped = st.stopped
+				return res, nil
+			}
+		}
 		runs, err := ijgpSeq(r, order, s, st, lo, len(r.card)+lo+1, mem, true)
 		if err != nil {
 			return nil, err
@@ -305,6 +320,22 @@ type ijgpRun struct {
 	osc   []float64
 	oscZ  float64
 	exact bool // the join graph is a tree: res is exact
+}
+
+// ijgpTreeBound returns the smallest bound from lo up whose join graph
+// along order is a junction tree (a forest) fitting mem, or 0 if the
+// join graphs outgrow mem first.
+func ijgpTreeBound(r *reduced, order []factor.Var, lo int, mem int64) int {
+	for i := lo; i <= len(r.card)+lo+1; i++ {
+		cl, ed, _ := ijgpSchematic(r, order, i)
+		if cgBytes(r.card, cl, ed, mem) < 0 {
+			return 0
+		}
+		if cgForest(len(cl), ed) {
+			return i
+		}
+	}
+	return 0
 }
 
 // ijgpSig summarises the join graph of bound i (clusters, edges, table

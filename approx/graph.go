@@ -116,6 +116,29 @@ func cgBytes(card []int, cl []cgCluster, ed []cgEdge, limit int64) int64 {
 func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge, st *stopper) (*clusterGraph, error) {
 	g := &clusterGraph{card: card}
 	n := len(cl)
+	// The kernels poll a channel: one closed at st's deadline or
+	// cancellation, for the products of a large cluster's factors.
+	var k *factor.Kernel
+	if st != nil && (st.cancel != nil || !st.deadline.IsZero()) {
+		ch, done := make(chan struct{}), make(chan struct{})
+		defer close(done)
+		go func() {
+			var tc <-chan time.Time
+			if !st.deadline.IsZero() {
+				t := time.NewTimer(time.Until(st.deadline))
+				defer t.Stop()
+				tc = t.C
+			}
+			select {
+			case <-st.cancel:
+			case <-tc:
+			case <-done:
+				return
+			}
+			close(ch)
+		}()
+		k = factor.NewKernel(ch)
+	}
 	g.vars = make([][]factor.Var, n)
 	g.stride = make([][]int, n)
 	g.psi = make([][]float64, n)
@@ -135,7 +158,11 @@ func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge, st *stopper) (*clu
 			f.Vals[i] = 1
 		}
 		if len(x.pot) > 0 {
-			g.logScale += float64(factor.MultiplyInto(nil, f, x.pot)) * math.Ln2
+			g.logScale += float64(factor.MultiplyInto(k, f, x.pot)) * math.Ln2
+			if k.Poll() {
+				st.stopped = true
+				return nil, errStopped
+			}
 		}
 		mx := 0.0
 		for _, y := range f.Vals {

@@ -83,7 +83,6 @@ func reduce(p *Problem) (*reduced, error) {
 // the free and observed ones is 0, that of the others errOf (nil for 0).
 func (r *reduced) result(g *clusterGraph, home []int) *Result {
 	res := &Result{Marg: make([][]float64, len(r.card)), Err: make([][]float64, len(r.card)), LogZLo: math.Inf(-1), LogZHi: math.Inf(1)}
-	var bel []float64
 	for v, c := range r.card {
 		if c <= 0 {
 			continue
@@ -98,12 +97,31 @@ func (r *reduced) result(g *clusterGraph, home []int) *Result {
 			for s := range m {
 				m[s] = 1 / float64(c)
 			}
-		default:
-			h := home[v]
-			bel = g.scratch[:len(g.psi[h])]
+		}
+	}
+	if g != nil {
+		// Each home cluster's belief once, for all its variables (a
+		// linked list of the variables of each cluster).
+		first := make([]int, len(g.psi))
+		for i := range first {
+			first[i] = -1
+		}
+		next := make([]int, len(r.card))
+		for v := len(r.card) - 1; v >= 0; v-- {
+			if r.card[v] > 0 && r.obs[v] < 0 && r.inFactor[v] && home[v] >= 0 {
+				next[v], first[home[v]] = first[home[v]], v
+			}
+		}
+		for h, v := range first {
+			if v < 0 {
+				continue
+			}
+			bel := g.scratch[:len(g.psi[h])]
 			g.belief(h, bel)
-			g.marginal(h, factor.Var(v), bel, m)
-			propClamp(m)
+			for ; v >= 0; v = next[v] {
+				g.marginal(h, factor.Var(v), bel, res.Marg[v])
+				propClamp(res.Marg[v])
+			}
 		}
 	}
 	if g != nil {

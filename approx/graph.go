@@ -47,7 +47,7 @@ type clusterGraph struct {
 	in, out, nb [][]int
 	sstr        [][][]int
 	ccard       [][]int // cardinalities of each cluster's variables
-	it          rowIter
+	it          cgRowIter
 	logScale    float64   // ln of the constant taken off the potentials
 	tree        bool      // the graph is a forest: propagation is exact
 	maxChange   float64   // largest message change of the last sweep
@@ -111,9 +111,9 @@ func cgBytes(card []int, cl []cgCluster, ed []cgEdge, limit int64) int64 {
 // potentials are scaled copies; the inputs are not modified. It returns
 // ErrImpossible when a cluster's potential is zero everywhere.
 //
-// It polls st (nil for never) between clusters and returns errStopped
+// It polls st (nil for never) between clusters and returns errPropStopped
 // when told to stop.
-func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge, st *stopper) (*clusterGraph, error) {
+func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge, st *propStopper) (*clusterGraph, error) {
 	g := &clusterGraph{card: card}
 	n := len(cl)
 	// The kernels poll a channel: one closed at st's deadline or
@@ -151,7 +151,7 @@ func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge, st *stopper) (*clu
 	maxSize := 1
 	for c, x := range cl {
 		if st != nil && st.stop() {
-			return nil, errStopped
+			return nil, errPropStopped
 		}
 		f := factor.New(x.vars, cgCards(card, x.vars))
 		for i := range f.Vals {
@@ -161,7 +161,7 @@ func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge, st *stopper) (*clu
 			g.logScale += float64(factor.MultiplyInto(k, f, x.pot)) * math.Ln2
 			if k.Poll() {
 				st.stopped = true
-				return nil, errStopped
+				return nil, errPropStopped
 			}
 		}
 		mx := 0.0
@@ -202,7 +202,7 @@ func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge, st *stopper) (*clu
 			g.sstr[end] = append(g.sstr[end], g.sepStrides(end, x.sep))
 		}
 		if st != nil && e%64 == 0 && st.stop() {
-			return nil, errStopped
+			return nil, errPropStopped
 		}
 	}
 	g.scratch = make([]float64, maxSize)
@@ -211,7 +211,7 @@ func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge, st *stopper) (*clu
 	for _, in := range g.in {
 		maxDeg = max(maxDeg, len(in))
 	}
-	g.it = rowIter{cnt: make([]int, maxVars), off: make([]int, maxDeg)}
+	g.it = cgRowIter{cnt: make([]int, maxVars), off: make([]int, maxDeg)}
 	g.tree = cgForest(n, ed)
 	return g, nil
 }
@@ -236,10 +236,10 @@ func (g *clusterGraph) sepStrides(c int, sep []factor.Var) []int {
 	return ss
 }
 
-// rowIter walks a cluster's table row by row (a row: the states of its
+// cgRowIter walks a cluster's table row by row (a row: the states of its
 // last variable), keeping in off[k] the offset of the row's first entry
 // in the table of the cluster's k-th separator.
-type rowIter struct {
+type cgRowIter struct {
 	card []int
 	str  [][]int
 	cnt  []int
@@ -249,7 +249,7 @@ type rowIter struct {
 
 // start sets it at the first row of cluster c and returns the row's
 // length.
-func (g *clusterGraph) start(c int) (*rowIter, int) {
+func (g *clusterGraph) start(c int) (*cgRowIter, int) {
 	it := &g.it
 	it.card, it.str, it.n = g.ccard[c], g.sstr[c], len(g.ccard[c])
 	it.cnt = it.cnt[:cap(it.cnt)][:it.n]
@@ -260,7 +260,7 @@ func (g *clusterGraph) start(c int) (*rowIter, int) {
 }
 
 // next moves it to the next row and reports whether there is one.
-func (it *rowIter) next() bool {
+func (it *cgRowIter) next() bool {
 	for d := it.n - 2; d >= 0; d-- {
 		it.cnt[d]++
 		if it.cnt[d] < it.card[d] {
@@ -300,20 +300,22 @@ func cgForest(n int, ed []cgEdge) bool {
 	return true
 }
 
-// errStopped is newClusterGraph's error when its stopper stops it.
-var errStopped = errors.New("approx: stopped")
+// errPropStopped is newClusterGraph's error when its propStopper stops it.
+var errPropStopped = errors.New("approx: stopped")
 
-// stopper polls a deadline and a cancellation channel.
-type stopper struct {
+// propStopper polls a deadline and a cancellation channel.
+type propStopper struct {
 	deadline time.Time
 	cancel   <-chan struct{}
 	stopped  bool
 }
 
-func newStopper(s Settings) *stopper { return &stopper{deadline: s.Deadline, cancel: s.Cancel} }
+func newPropStopper(s Settings) *propStopper {
+	return &propStopper{deadline: s.Deadline, cancel: s.Cancel}
+}
 
 // stop reports whether the computation must stop (and remembers it).
-func (st *stopper) stop() bool {
+func (st *propStopper) stop() bool {
 	if st.stopped {
 		return true
 	}
@@ -340,7 +342,7 @@ func (g *clusterGraph) update(c, k int, d float64) (float64, error) {
 	dst := g.msg[g.out[c][k]]
 	tmp := g.scratch[:len(dst)]
 	g.direct(c, k, tmp)
-	return commit(dst, tmp, d)
+	return propCommit(dst, tmp, d)
 }
 
 // direct writes into tmp the k-th message out of cluster c, unnormalised:
@@ -401,9 +403,9 @@ func (g *clusterGraph) fromBelief(c, k int, bel, tmp []float64) bool {
 	return true
 }
 
-// commit normalises the new message tmp and mixes it into dst with weight
+// propCommit normalises the new message tmp and mixes it into dst with weight
 // d for the old one, returning the largest change of an entry.
-func commit(dst, tmp []float64, d float64) (float64, error) {
+func propCommit(dst, tmp []float64, d float64) (float64, error) {
 	sum := 0.0
 	for _, x := range tmp {
 		sum += x
@@ -433,7 +435,7 @@ func commit(dst, tmp []float64, d float64) (float64, error) {
 // sweep runs one forward and one backward pass of messages, damped by d,
 // and records the largest change. It polls st between clusters and
 // returns with stopped set when told to stop.
-func (g *clusterGraph) sweep(d float64, st *stopper) (stopped bool, err error) {
+func (g *clusterGraph) sweep(d float64, st *propStopper) (stopped bool, err error) {
 	g.maxChange = 0
 	work := 0
 	n := len(g.vars)
@@ -466,7 +468,7 @@ func (g *clusterGraph) sweep(d float64, st *stopper) (stopped bool, err error) {
 				if bel == nil || !g.fromBelief(c, k, bel, tmp) {
 					g.direct(c, k, tmp)
 				}
-				ch, err := commit(dst, tmp, d)
+				ch, err := propCommit(dst, tmp, d)
 				if err != nil {
 					return false, err
 				}
@@ -487,7 +489,7 @@ func (g *clusterGraph) sweep(d float64, st *stopper) (stopped bool, err error) {
 // propagate runs sweeps until the largest message change is at most tol,
 // maxIter sweeps, or st stops it; on a forest it runs undamped sweeps
 // until no message changes, which is exact. It returns the sweeps done and whether they converged.
-func (g *clusterGraph) propagate(d, tol float64, maxIter int, st *stopper) (iter int, converged bool, err error) {
+func (g *clusterGraph) propagate(d, tol float64, maxIter int, st *propStopper) (iter int, converged bool, err error) {
 	if g.tree {
 		// Undamped messages on a tree reach their fixed point, exactly,
 		// after as many sweeps as the tree is deep (one when each

@@ -88,11 +88,11 @@ import (
 // exact). When no larger bound fits, it is the step from the largest
 // smaller bound whose join graph differs, as above.
 func IJGP(p *Problem, s Settings) (*Result, error) {
-	r, err := reduce(p)
+	r, err := propReduce(p)
 	if err != nil {
 		return nil, err
 	}
-	st := newStopper(s)
+	st := newPropStopper(s)
 	order := ijgpOrder(r, false, st)
 	if order == nil {
 		return nil, ErrNoAnswer
@@ -104,7 +104,7 @@ func IJGP(p *Problem, s Settings) (*Result, error) {
 		// one sweep, where loopy bounds would take a hundred each.
 		if w := ijgpTreeBound(r, order, lo, mem); w > 0 {
 			// It has half the time left; the loopy bounds, the rest.
-			tst := newStopper(s)
+			tst := newPropStopper(s)
 			if !s.Deadline.IsZero() {
 				tst.deadline = time.Now().Add(time.Until(s.Deadline) / 2)
 			}
@@ -194,7 +194,7 @@ func IJGP(p *Problem, s Settings) (*Result, error) {
 // (the last run, exact set) or st stops it. With force the first bound
 // runs whatever its memory; without, it returns ErrNoAnswer when not
 // even the first bound fits.
-func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to int, mem int64, force bool) ([]ijgpRun, error) {
+func ijgpSeq(r *propReduced, order []factor.Var, s Settings, st *propStopper, from, to int, mem int64, force bool) ([]ijgpRun, error) {
 	damp, tol, maxIter := propDefaults(s)
 	if from < to && s.MaxIter == 0 {
 		// Along a sequence of bounds, a larger bound is worth more than
@@ -212,7 +212,7 @@ func ijgpSeq(r *reduced, order []factor.Var, s Settings, st *stopper, from, to i
 			gst = nil // the first bound's graph, the smallest, is always built
 		}
 		g, err := newClusterGraph(r.card, cl, ed, gst)
-		if err == errStopped {
+		if err == errPropStopped {
 			return true, nil
 		}
 		if err != nil {
@@ -337,7 +337,7 @@ type ijgpRun struct {
 // ijgpTreeBound returns the smallest bound from lo up whose join graph
 // along order is a junction tree (a forest) fitting mem, or 0 if the
 // join graphs outgrow mem first.
-func ijgpTreeBound(r *reduced, order []factor.Var, lo int, mem int64) int {
+func ijgpTreeBound(r *propReduced, order []factor.Var, lo int, mem int64) int {
 	for i := lo; i <= len(r.card)+lo+1; i++ {
 		cl, ed, _ := ijgpSchematic(r, order, i)
 		if cgBytes(r.card, cl, ed, mem) < 0 {
@@ -352,13 +352,13 @@ func ijgpTreeBound(r *reduced, order []factor.Var, lo int, mem int64) int {
 
 // ijgpSig summarises the join graph of bound i (clusters, edges, table
 // entries): bounds with the same summary give the same graph.
-func ijgpSig(r *reduced, order []factor.Var, i int) [3]int {
+func ijgpSig(r *propReduced, order []factor.Var, i int) [3]int {
 	cl, ed, _ := ijgpSchematic(r, order, i)
 	return ijgpSigOf(r, cl, ed)
 }
 
 // ijgpSigOf is ijgpSig of a built join graph.
-func ijgpSigOf(r *reduced, cl []cgCluster, ed []cgEdge) [3]int {
+func ijgpSigOf(r *propReduced, cl []cgCluster, ed []cgEdge) [3]int {
 	sig := [3]int{len(cl), len(ed), 0}
 	for _, c := range cl {
 		sig[2] += max(0, cgSize(r.card, c.vars, math.MaxInt32))
@@ -372,7 +372,7 @@ const ijgpKappa = 4.0
 
 // ijgpErr sets the errors of the last answer of hist from its step from
 // the previous one; see IJGP.
-func ijgpErr(r *reduced, hist []ijgpRun) {
+func ijgpErr(r *propReduced, hist []ijgpRun) {
 	res := hist[len(hist)-1].res
 	last := hist[len(hist)-1]
 	if hist[len(hist)-1].exact {
@@ -446,7 +446,7 @@ func ijgpErr(r *reduced, hist []ijgpRun) {
 // times the difference of LogZ. Two join graphs that agree are likelier
 // right than one whose steps have stalled. Nothing is added when the
 // other graph does not fit mem or time runs out.
-func ijgpAltErr(r *reduced, s Settings, st *stopper, run ijgpRun, mem int64) error {
+func ijgpAltErr(r *propReduced, s Settings, st *propStopper, run ijgpRun, mem int64) error {
 	res := run.res
 	if run.exact || st.stopped || math.IsInf(res.LogZErr, 1) {
 		return nil
@@ -492,7 +492,7 @@ func ijgpAltErr(r *reduced, s Settings, st *stopper, run ijgpRun, mem int64) err
 
 // propExactErr sets to 0 the errors of the variables whose marginal is
 // exact whatever the algorithm: the observed ones and those in no factor.
-func propExactErr(r *reduced, res *Result) {
+func propExactErr(r *propReduced, res *Result) {
 	for v, e := range res.Err {
 		if e != nil && (r.obs[v] >= 0 || !r.inFactor[v]) {
 			clear(e)
@@ -504,7 +504,7 @@ func propExactErr(r *reduced, res *Result) {
 // along order and returns the join graph's clusters and edges, with the
 // first mini-bucket of each variable's bucket (-1 for a variable in no
 // factor).
-func ijgpSchematic(r *reduced, order []factor.Var, i int) ([]cgCluster, []cgEdge, []int) {
+func ijgpSchematic(r *propReduced, order []factor.Var, i int) ([]cgCluster, []cgEdge, []int) {
 	n := len(r.card)
 	pos := make([]int, n)
 	for k, v := range order {
@@ -614,7 +614,7 @@ func ijgpSchematic(r *reduced, order []factor.Var, i int) ([]cgCluster, []cgEdge
 // variable): a second join graph whose errors differ from the first's.
 //
 // It returns nil if st stops it first.
-func ijgpOrder(r *reduced, alt bool, st *stopper) []factor.Var {
+func ijgpOrder(r *propReduced, alt bool, st *propStopper) []factor.Var {
 	n := len(r.card)
 	adj := make([][]int32, n)
 	stampOf := make([]int, n)

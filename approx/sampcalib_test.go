@@ -110,6 +110,7 @@ func TestCalibration(t *testing.T) {
 	}
 	algos := []algo{
 		{"lw", LikelihoodWeighting, true, Settings{Samples: 2000}},
+		{"is", Importance, true, Settings{Samples: 2000}},
 	}
 	bnq := smpCalibQueries(1, nq, true)
 	mnq := smpCalibQueries(2, nq, false)

@@ -111,6 +111,7 @@ func TestCalibration(t *testing.T) {
 	algos := []algo{
 		{"lw", LikelihoodWeighting, true, Settings{Samples: 2000}},
 		{"is", Importance, true, Settings{Samples: 2000}},
+		{"gibbs", Gibbs, false, Settings{Samples: 400}},
 	}
 	bnq := smpCalibQueries(1, nq, true)
 	mnq := smpCalibQueries(2, nq, false)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/pbl-lang/pbl/internal/testrun"
 )
 
 // smpCoverage counts how often the exact answer lies within a result's
@@ -98,9 +100,9 @@ func smpCalibQueries(seed uint64, nq int, bn bool) []smpCalibQuery {
 // and deterministic zeros, the exact marginal lies within the reported
 // error at least 95 % of the time (per number).
 func TestCalibration(t *testing.T) {
-	nq := 240
-	if testing.Short() {
-		nq = 100
+	nq := 240 // the lead's acceptance asks for at least 200
+	if !testrun.Heavy() {
+		nq = 60 // -short and -race: fewer queries, the same bar
 	}
 	type algo struct {
 		name string

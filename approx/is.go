@@ -28,7 +28,9 @@ import (
 //     (Yuan & Druzdzel 2006); an entry whose CPT entry is 0 stays 0.
 //   - Learning (AIS-BN). In 10 stages (5 when started from Init) of 2048
 //     samples, each ICPT row moves toward the weighted samples' estimate
-//     of P(x | pa, e): Q ← Q + η(k)(Q̂ − Q), with the learning rate η(k)
+//     of P(x | pa, e) (shrunk toward Q by 8 samples of average weight, so
+//     that rows few samples reach move little): Q ← Q + η(k)(Q̂ − Q), with
+//     the learning rate η(k)
 //     = a·(b/a)^(k/K) falling from a = 0.4 to b = 0.14 (half of those from
 //     Init), followed by the ε-cutoff. With a Deadline, learning stops
 //     once it has used 30 % of the time.
@@ -92,6 +94,10 @@ func Importance(p *Problem, s Settings) (*Result, error) {
 	}
 	return r, nil
 }
+
+// smpPseudo is the weight, in samples of average weight, of the current
+// ICPT row in a learning stage's estimate of the row.
+const smpPseudo = 8
 
 // smpEpsilon is the ε-cutoff of a variable of card states.
 func smpEpsilon(card int) float64 {
@@ -264,6 +270,7 @@ func (f *fwdNet) learn(s Settings, prop [][]float64, tag uint64, n int, eta floa
 		}
 	}
 	top := math.Inf(-1)
+	wsum, npos := 0.0, 0 // Σ w (scaled like counts), and the samples of weight > 0
 	blocks := (n + smpBlock - 1) / smpBlock
 	draw := func(k, j int) bool {
 		size := min(smpBlock, n-k*smpBlock)
@@ -290,10 +297,13 @@ func (f *fwdNet) learn(s Settings, prop [][]float64, tag uint64, n int, eta floa
 							c[e] *= r
 						}
 					}
+					wsum *= r
 				}
 				top = l
 			}
 			w := math.Exp(l - top)
+			wsum += w
+			npos++
 			id := b.ids[i*nv : (i+1)*nv]
 			for v, c := range counts {
 				if c != nil {
@@ -306,6 +316,12 @@ func (f *fwdNet) learn(s Settings, prop [][]float64, tag uint64, n int, eta floa
 	if stopped || math.IsInf(top, -1) {
 		return total, stopped
 	}
+	// Each row's estimate is shrunk toward the current ICPT by
+	// smpPseudo samples of average weight, so that a row that few samples
+	// reached (a rare configuration of the parents) moves little instead
+	// of to the one state they drew: an ICPT entry learned to ε where the
+	// posterior is not small gives rare, huge weights.
+	pseudo := smpPseudo * wsum / float64(npos)
 	for v, c := range counts {
 		if c == nil {
 			continue
@@ -326,7 +342,8 @@ func (f *fwdNet) learn(s Settings, prop [][]float64, tag uint64, n int, eta floa
 			}
 			for x := range card {
 				j := i + x*nd.stride
-				q[j] += eta * (c[j]/t - q[j])
+				est := (c[j] + pseudo*q[j]) / (t + pseudo)
+				q[j] += eta * (est - q[j])
 			}
 		}
 		f.cutoff(v, q)

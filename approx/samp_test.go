@@ -44,8 +44,11 @@ func smpChain(n int, tab []float64) *Problem {
 	return p
 }
 
-// smpWithin checks r against the exact answer: every marginal within its
-// reported error and within tol, ln Z within LogZErr when r estimates it.
+// smpWithin checks r against the exact answer: every marginal within
+// tol and within 1.6 times its reported error (4 standard errors: the
+// reported error is a ~95 % half-width, which one number in twenty may
+// exceed; TestCalibration checks that rate), and ln Z likewise when r
+// estimates it.
 func smpWithin(t *testing.T, p *Problem, r *Result, tol float64) {
 	t.Helper()
 	marg, logZ, ok := smpBrute(p)
@@ -56,12 +59,12 @@ func smpWithin(t *testing.T, p *Problem, r *Result, tol float64) {
 		for s, want := range row {
 			got, e := r.Marg[v][s], r.Err[v][s]
 			d := math.Abs(got - want)
-			if !(d <= e) || !(d <= tol) {
+			if !(d <= 1.6*e) || !(d <= tol) {
 				t.Errorf("%s: P(v%d=%d) = %.5f ± %.5f, exact %.5f", r.Engine, v, s, got, e, want)
 			}
 		}
 	}
-	if !math.IsInf(r.LogZErr, 1) && !(math.Abs(r.LogZ-logZ) <= r.LogZErr) {
+	if !math.IsInf(r.LogZErr, 1) && !(math.Abs(r.LogZ-logZ) <= 1.6*r.LogZErr) {
 		t.Errorf("%s: ln Z = %.5f ± %.5f, exact %.5f", r.Engine, r.LogZ, r.LogZErr, logZ)
 	}
 }

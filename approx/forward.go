@@ -180,19 +180,12 @@ func (nd *fwdNode) base(x []int) int {
 }
 
 // smpDraw returns a state drawn from the row of a table at base with the
-// given stride and card states (the row need not be normalised), or -1 if
-// the row is all zeros.
+// given stride and card states, or -1 if the row is all zeros. Rows of
+// CPTs and ICPTs sum to 1, so the draw is one pass over the row; a row
+// that does not (rounding aside) is drawn again against its sum.
 func smpDraw(rng *rand.Rand, vals []float64, base, stride, card int) int {
-	sum := 0.0
-	for s := range card {
-		sum += vals[base+s*stride]
-	}
-	if !(sum > 0) {
-		return -1
-	}
-	u := rng.Float64() * sum
-	last := -1
-	acc := 0.0
+	u := rng.Float64()
+	acc, last := 0.0, -1
 	for s := range card {
 		w := vals[base+s*stride]
 		if w <= 0 {
@@ -204,7 +197,22 @@ func smpDraw(rng *rand.Rand, vals []float64, base, stride, card int) int {
 			return s
 		}
 	}
-	return last // u fell on the sum's rounding
+	if last < 0 || acc >= 1-1e-9 {
+		return last // all zeros, or u fell on the sum's rounding
+	}
+	u *= acc // a row that sums to less than 1
+	acc = 0
+	for s := range card {
+		w := vals[base+s*stride]
+		if w <= 0 {
+			continue
+		}
+		acc += w
+		if u < acc {
+			return s
+		}
+	}
+	return last
 }
 
 // sample draws one sample into x: each unobserved variable from prop[v]

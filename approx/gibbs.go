@@ -51,10 +51,11 @@ import (
 // between-chain one (the chains' means' spread) times Student's t
 // quantile for Chains−1 degrees of freedom (3.18 for 4 chains), so that
 // chains that disagree are never hidden by each chain's own smoothness.
-// Result.RHat is the largest split-R-hat over the marginals (Gelman et
-// al., BDA3 §11.4; Vehtari et al. 2021 without the rank normalisation),
-// on the kept batch means of the chains' halves, and Converged is RHat <
-// 1.1; RHat is +Inf when there are too few batches to tell.
+// Result.RHat is the largest rank-normalised split-R-hat over the
+// marginals (Vehtari et al. 2021, the larger of bulk and folded; see
+// rhat.go), on the kept batch means of the chains' halves, and Converged
+// is RHat < 1.1; RHat is +Inf when there are too few batches to tell
+// (fewer than 4 kept per chain), and huge when chains are stuck apart.
 //
 // Gibbs sampling does not estimate ln Z: LogZ is 0, LogZErr and LogZHi
 // are +Inf and LogZLo is −Inf. Result.Iterations is the number of sweeps
@@ -637,8 +638,7 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 		rhat = math.Inf(1)
 	}
 	means := make([]float64, m)
-	seqMean := make([]float64, 2*m)
-	seqVar := make([]float64, 2*m)
+	var rh rhatBuf
 	for v, c := range g.card {
 		if c == 0 {
 			continue
@@ -692,7 +692,7 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 			mg[s] = min(1, max(0, mu))
 			er[s] = min(1, max(e, smpErrFloor))
 			if half >= 2 {
-				rhat = max(rhat, splitRHat(chains, drop+k-2*half, half, j, seqMean, seqVar))
+				rhat = max(rhat, rh.of(chains, drop+k-2*half, half, j))
 			}
 		}
 		smpNormRow(mg)
@@ -700,49 +700,4 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 	r.RHat = rhat
 	r.Converged = rhat < 1.1
 	return r
-}
-
-// splitRHat returns the split potential scale reduction factor of the
-// entry j of the batch means from..from+2·half-1 of each chain, each
-// chain split into two sequences of half batches.
-func splitRHat(chains []*gibbsChain, from, half, j int, seqMean, seqVar []float64) float64 {
-	m := 2 * len(chains)
-	n := float64(half)
-	for ci, ch := range chains {
-		for h := range 2 {
-			seq := ch.batches[from+h*half : from+(h+1)*half]
-			a := 0.0
-			for _, b := range seq {
-				a += b[j]
-			}
-			a /= n
-			ss := 0.0
-			for _, b := range seq {
-				d := b[j] - a
-				ss += d * d
-			}
-			seqMean[2*ci+h] = a
-			seqVar[2*ci+h] = ss / (n - 1)
-		}
-	}
-	mu, w := 0.0, 0.0
-	for i := range m {
-		mu += seqMean[i]
-		w += seqVar[i]
-	}
-	mu /= float64(m)
-	w /= float64(m)
-	bn := 0.0 // B/n: the variance of the sequences' means
-	for i := range m {
-		bn += (seqMean[i] - mu) * (seqMean[i] - mu)
-	}
-	bn /= float64(m - 1)
-	vp := (n-1)/n*w + bn
-	if math.Sqrt(vp) < 1e-9 {
-		return 1 // constant up to rounding: nothing to mix
-	}
-	if !(w > 0) {
-		return math.Inf(1)
-	}
-	return math.Sqrt(vp / w)
 }

@@ -46,9 +46,11 @@ import (
 // until the Deadline when one is set and Samples is 0), rounded up to a
 // whole batch.
 //
-// Result.Err[v][s] is a ~95 % half-width, the larger of 2.5 batch-means
-// standard errors (the batch means' variance within chains) and the
-// between-chain one (the chains' means' spread) times Student's t
+// Result.Err[v][s] is a ~95 % half-width, the larger of 2.5 standard
+// errors from the batch means' effective number (their pooled variance
+// over their autocorrelation within chains, as Stan computes it: see
+// essVar) and the between-chain one (the chains' means' spread) times
+// Student's t
 // quantile for Chains−1 degrees of freedom (3.18 for 4 chains), so that
 // chains that disagree are never hidden by each chain's own smoothness.
 // Result.RHat is the largest rank-normalised split-R-hat over the
@@ -638,6 +640,7 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 		rhat = math.Inf(1)
 	}
 	means := make([]float64, m)
+	acov := make([]float64, k)
 	var rh rhatBuf
 	for v, c := range g.card {
 		if c == 0 {
@@ -674,7 +677,10 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 			mu /= float64(m)
 			w /= float64(m)
 			e := math.Inf(1)
-			if k >= 2 {
+			switch {
+			case k >= 4:
+				e = smpZ * math.Sqrt(essVar(chains, drop, j, means, mu, w, acov))
+			case k >= 2:
 				e = smpZ * math.Sqrt(w/float64(m*k))
 			}
 			if m >= 2 {
@@ -700,4 +706,64 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 	r.RHat = rhat
 	r.Converged = rhat < 1.1
 	return r
+}
+
+// essVar returns the variance of the mean of entry j of the chains' kept
+// batch means (from drop on) through their effective number, as Stan
+// computes it (Vehtari et al. 2021, §3.2): the autocorrelations of the
+// batch means averaged over the chains, ρ_t = 1 − (W − acov_t)/var+,
+// summed in pairs while positive and decreasing (Geyer's initial monotone
+// sequence), ESS = M·k/τ with τ = −1 + 2·Σ pairs, at most M·k. means are
+// the chains' means, mu their mean and w the mean within-chain variance;
+// acov is a buffer of k entries. Correlation left between batches (a
+// batch shorter than the chain's autocorrelation time) so widens the
+// error instead of hiding in it.
+func essVar(chains []*gibbsChain, drop, j int, means []float64, mu, w float64, acov []float64) float64 {
+	m := len(chains)
+	k := len(chains[0].batches) - drop
+	fk := float64(k)
+	// acov(t): the chains' mean autocovariance at lag t, computed as
+	// Geyer's sum reaches it (it usually stops after a few lags).
+	for t := range acov {
+		acov[t] = math.NaN()
+	}
+	at := func(t int) float64 {
+		if math.IsNaN(acov[t]) {
+			acov[t] = 0
+			for ci, ch := range chains {
+				y := ch.batches[drop:]
+				a := means[ci]
+				c := 0.0
+				for i := 0; i+t < k; i++ {
+					c += (y[i][j] - a) * (y[i+t][j] - a)
+				}
+				acov[t] += c / fk / float64(m)
+			}
+		}
+		return acov[t]
+	}
+	bn := 0.0 // B/k: the variance of the chains' means
+	if m >= 2 {
+		for _, a := range means {
+			bn += (a - mu) * (a - mu)
+		}
+		bn /= float64(m - 1)
+	}
+	vp := (fk-1)/fk*w + bn
+	if !(vp > 0) {
+		return 0
+	}
+	rho := func(t int) float64 { return 1 - (w-at(t)*fk/(fk-1))/vp }
+	tau, prev := -1.0, math.Inf(1)
+	for t := 0; t+1 < k; t += 2 {
+		p := rho(t) + rho(t+1)
+		if !(p > 0) {
+			break
+		}
+		p = min(p, prev)
+		prev = p
+		tau += 2 * p
+	}
+	ess := min(float64(m)*fk, float64(m)*fk/max(tau, 1e-9))
+	return vp / ess
 }

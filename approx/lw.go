@@ -29,7 +29,10 @@ const smpDefaultSamples = 1 << 16
 // k from the stream (Seed, k), so that the numbers are the same on any
 // number of Workers. At the Deadline or Cancel it returns the estimate of
 // the blocks drawn (Stopped set), or ErrNoAnswer if there is none; it
-// returns ErrImpossible when every sample has weight 0. Result.Iterations
+// returns ErrImpossible when every sample has weight 0 — the evidence is
+// then impossible, or too unlikely for likelihood weighting to reach (a
+// finding that the CPTs' deterministic zeros rule out for most of the
+// samples): [Importance] and [Gibbs] reach such evidence. Result.Iterations
 // is the number of samples; Converged is always false (there is no test
 // of convergence, only the error estimates).
 func LikelihoodWeighting(p *Problem, s Settings) (*Result, error) {

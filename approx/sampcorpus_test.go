@@ -1,6 +1,7 @@
 package approx_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -172,5 +173,52 @@ func TestImportanceBeatsLW(t *testing.T) {
 				t.Errorf("importance sampling from beliefs: mean error %.5f, more than half of likelihood weighting's %.5f", sumEP/float64(nq), sumLW/float64(nq))
 			}
 		})
+	}
+}
+
+// TestImportanceZeros checks importance sampling where the evidence meets
+// deterministic zeros of the CPTs: on insurance with 15 findings at
+// unlikely states, every sample of likelihood weighting has weight 0
+// (ErrImpossible), while importance sampling's evidence messages find the
+// posterior; its marginals must lie within their reported errors (at least
+// 90 % of them: one query) and ln P(e) within its error.
+func TestImportanceZeros(t *testing.T) {
+	if !testrun.Heavy() {
+		t.Skip("heavy: a corpus network")
+	}
+	m, err := bif.ReadFile(sampCorpus(t, "insurance"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jt, err := infer.Compile(m, infer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, exact, lpe := sampUnlikely(t, jt, m, 15, 101)
+	p := sampProblem(m, obs)
+	s := approx.Settings{Seed: 1, Samples: 5000}
+	if _, err := approx.LikelihoodWeighting(p, s); !errors.Is(err, approx.ErrImpossible) {
+		t.Logf("likelihood weighting: err = %v (the case no longer needs evidence messages)", err)
+	}
+	r, err := approx.Importance(p, s)
+	if err != nil {
+		t.Fatalf("ln P(e) = %.1f: %v", lpe, err)
+	}
+	in, n := 0, 0
+	for v, row := range exact {
+		if obs[v] >= 0 {
+			continue
+		}
+		for s, x := range row {
+			n++
+			if math.Abs(r.Marg[v][s]-x) <= r.Err[v][s] {
+				in++
+			}
+		}
+	}
+	mean, worst := sampMeanErr(r, exact, obs)
+	t.Logf("ln P(e) = %.2f, estimate %.2f ± %.2f; mean error %.4f, worst %.4f; %d of %d within their error", lpe, r.LogZ, r.LogZErr, mean, worst, in, n)
+	if !(float64(in) >= 0.9*float64(n)) || !(math.Abs(r.LogZ-lpe) <= r.LogZErr) {
+		t.Errorf("errors not covered")
 	}
 }

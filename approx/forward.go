@@ -215,14 +215,43 @@ func smpDraw(rng *rand.Rand, vals []float64, base, stride, card int) int {
 	return last
 }
 
-// sample draws one sample into x: each unobserved variable from prop[v]
-// (a table with the layout of v's CPT; the CPT itself when prop or
-// prop[v] is nil), each observed one clamped. It returns the sample's log
-// weight, ln of the product of the CPTs' and extra factors' entries over
-// the proposal's, -Inf for a sample of weight 0. ids, if not nil,
-// receives for each unobserved variable v the offset in its table of the
-// entry drawn (-1 for the others).
-func (f *fwdNet) sample(rng *rand.Rand, prop [][]float64, x, ids []int) float64 {
+// smpProp is an importance sampler's proposal: q[v], for each unobserved
+// v, a table with the layout of v's CPT whose rows sum to 1 (nil for the
+// others), and lr[v] = ln P − ln q entry by entry (−Inf where P is 0),
+// so that a sample's weight costs a lookup per variable.
+type smpProp struct {
+	q, lr [][]float64
+}
+
+// logs sets lr from q.
+func (pr *smpProp) logs(f *fwdNet) {
+	if pr.lr == nil {
+		pr.lr = make([][]float64, len(pr.q))
+	}
+	for v, q := range pr.q {
+		if q == nil {
+			continue
+		}
+		if pr.lr[v] == nil {
+			pr.lr[v] = make([]float64, len(q))
+		}
+		vals := f.nodes[v].vals
+		for i, x := range q {
+			pr.lr[v][i] = math.Inf(-1)
+			if vals[i] > 0 && x > 0 {
+				pr.lr[v][i] = math.Log(vals[i]) - math.Log(x)
+			}
+		}
+	}
+}
+
+// sample draws one sample into x: each unobserved variable from the
+// proposal pr (from its CPT when pr is nil), each observed one clamped.
+// It returns the sample's log weight, ln of the product of the CPTs' and
+// extra factors' entries over the proposal's, -Inf for a sample of
+// weight 0. ids, if not nil, receives for each unobserved variable v the
+// offset in its table of the entry drawn (-1 for the others).
+func (f *fwdNet) sample(rng *rand.Rand, pr *smpProp, x, ids []int) float64 {
 	lw := 0.0
 	for _, v := range f.order {
 		nd := &f.nodes[v]
@@ -239,28 +268,22 @@ func (f *fwdNet) sample(rng *rand.Rand, prop [][]float64, x, ids []int) float64 
 			lw += math.Log(pv)
 			continue
 		}
-		var q []float64
-		if prop != nil {
-			q = prop[v]
-		}
-		if q == nil {
+		if pr == nil {
 			s := smpDraw(rng, nd.vals, b, nd.stride, f.card[v])
 			if s < 0 {
 				return math.Inf(-1)
 			}
 			x[v] = s
 		} else {
-			s := smpDraw(rng, q, b, nd.stride, f.card[v])
+			s := smpDraw(rng, pr.q[v], b, nd.stride, f.card[v])
 			if s < 0 {
 				return math.Inf(-1)
 			}
 			x[v] = s
-			i := b + s*nd.stride
-			pv := nd.vals[i]
-			if !(pv > 0) {
-				return math.Inf(-1)
+			lw += pr.lr[v][b+s*nd.stride]
+			if math.IsInf(lw, -1) {
+				return lw
 			}
-			lw += math.Log(pv) - math.Log(q[i])
 		}
 		if ids != nil {
 			ids[v] = b + x[v]*nd.stride

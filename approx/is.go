@@ -116,7 +116,7 @@ func smpEpsilon(card int) float64 {
 
 // proposal returns the first ICPTs: prop[v] for each unobserved v, nil
 // for the others.
-func (f *fwdNet) proposal(init [][]float64) [][]float64 {
+func (f *fwdNet) proposal(init [][]float64) *smpProp {
 	prop := make([][]float64, len(f.card))
 	var bel, lam [][]float64
 	if init != nil {
@@ -138,7 +138,9 @@ func (f *fwdNet) proposal(init [][]float64) [][]float64 {
 		f.cutoff(v, q)
 		prop[v] = q
 	}
-	return prop
+	pr := &smpProp{q: prop}
+	pr.logs(f)
+	return pr
 }
 
 // lambda returns, for every variable, an estimate of the likelihood of the
@@ -390,7 +392,8 @@ func (f *fwdNet) cutoff(v int, q []float64) {
 // moved by eta toward the counts' estimate of P(x | pa, e). It returns the
 // stage's sums (an estimate in its own right) and whether it was stopped
 // (prop is then left unchanged).
-func (f *fwdNet) learn(s Settings, prop [][]float64, tag uint64, n int, eta float64) (*wacc, bool) {
+func (f *fwdNet) learn(s Settings, pr *smpProp, tag uint64, n int, eta float64) (*wacc, bool) {
+	prop := pr.q
 	workers := smpWorkers(s)
 	st := smpStopper{s.Deadline, s.Cancel}
 	nv := len(f.card)
@@ -411,7 +414,7 @@ func (f *fwdNet) learn(s Settings, prop [][]float64, tag uint64, n int, eta floa
 	draw := func(k, j int) bool {
 		size := min(smpBlock, n-k*smpBlock)
 		b := &sc[j]
-		if !f.drawBlock(s.Seed, tag|uint64(k), prop, st, b.lw[:size], b.xs, b.ids) {
+		if !f.drawBlock(s.Seed, tag|uint64(k), pr, st, b.lw[:size], b.xs, b.ids) {
 			return false
 		}
 		b.acc.reset()
@@ -484,5 +487,6 @@ func (f *fwdNet) learn(s Settings, prop [][]float64, tag uint64, n int, eta floa
 		}
 		f.cutoff(v, q)
 	}
+	pr.logs(f)
 	return total, false
 }

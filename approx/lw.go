@@ -71,7 +71,7 @@ type smpScratch struct {
 // run draws n samples (n < 0: until stopped) from the proposal prop (nil:
 // the CPTs) on the streams tag|k and returns their sums and whether it was
 // stopped.
-func (f *fwdNet) run(s Settings, prop [][]float64, tag uint64, n int) (*wacc, bool) {
+func (f *fwdNet) run(s Settings, prop *smpProp, tag uint64, n int) (*wacc, bool) {
 	workers := smpWorkers(s)
 	st := smpStopper{s.Deadline, s.Cancel}
 	sc := make([]smpScratch, workers)
@@ -104,7 +104,7 @@ func (f *fwdNet) run(s Settings, prop [][]float64, tag uint64, n int) (*wacc, bo
 // drawBlock draws len(lw) samples from the stream (seed, stream) into lw
 // and xs (and ids if not nil), checking st every 16 samples; false if
 // stopped before the end.
-func (f *fwdNet) drawBlock(seed, stream uint64, prop [][]float64, st smpStopper, lw []float64, xs, ids []int) bool {
+func (f *fwdNet) drawBlock(seed, stream uint64, prop *smpProp, st smpStopper, lw []float64, xs, ids []int) bool {
 	rng := smpRNG(seed, stream)
 	nv := len(f.card)
 	for i := range lw {

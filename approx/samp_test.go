@@ -235,6 +235,18 @@ func TestSamplersStop(t *testing.T) {
 			t.Errorf("%s, deadline: Stopped %v after %d iterations, %v", sa.name, r.Stopped, r.Iterations, el)
 		}
 		smpWithin(t, p, r, 0.1)
+		// Cancel midway through a long run (Ctrl-C): the answer so far.
+		cancel := make(chan struct{})
+		tm := time.AfterFunc(30*time.Millisecond, func() { close(cancel) })
+		r, err = sa.run(p, Settings{Samples: 1 << 30, Cancel: cancel, Workers: 2})
+		tm.Stop()
+		if err != nil {
+			t.Fatalf("%s, canceled midway: %v", sa.name, err)
+		}
+		if !r.Stopped || r.Iterations == 0 {
+			t.Errorf("%s, canceled midway: Stopped %v after %d iterations", sa.name, r.Stopped, r.Iterations)
+		}
+		smpWithin(t, p, r, 0.1)
 	}
 }
 
@@ -304,12 +316,14 @@ func TestSamplersProperties(t *testing.T) {
 		if rapid.Bool().Draw(rt, "soft") {
 			smpSoft(rng, p)
 		}
+		samples := rapid.IntRange(1, 300).Draw(rt, "samples")
+		chains := rapid.IntRange(0, 5).Draw(rt, "chains")
 		_, _, possible := smpBrute(p)
 		for _, sa := range samplers {
 			if sa.bn && !bn {
 				continue
 			}
-			r, err := sa.run(p, Settings{Seed: seed, Samples: 300, Workers: 1 + rng.IntN(3)})
+			r, err := sa.run(p, Settings{Seed: seed, Samples: samples, Workers: 1 + rng.IntN(3), Chains: chains})
 			if err != nil {
 				if !errors.Is(err, ErrImpossible) {
 					rt.Fatalf("%s: %v", sa.name, err)

@@ -234,7 +234,7 @@ func TestSamplersStop(t *testing.T) {
 		if !r.Stopped || r.Iterations == 0 || el > time.Second {
 			t.Errorf("%s, deadline: Stopped %v after %d iterations, %v", sa.name, r.Stopped, r.Iterations, el)
 		}
-		smpWithin(t, p, r, 0.1)
+		smpWithin(t, p, r, 1) // a short run: only its errors must be honest
 		// Cancel midway through a long run (Ctrl-C): the answer so far.
 		cancel := make(chan struct{})
 		tm := time.AfterFunc(30*time.Millisecond, func() { close(cancel) })
@@ -246,7 +246,7 @@ func TestSamplersStop(t *testing.T) {
 		if !r.Stopped || r.Iterations == 0 {
 			t.Errorf("%s, canceled midway: Stopped %v after %d iterations", sa.name, r.Stopped, r.Iterations)
 		}
-		smpWithin(t, p, r, 0.1)
+		smpWithin(t, p, r, 1) // a short run: only its errors must be honest
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pbl-lang/pbl/factor"
+	"github.com/pbl-lang/pbl/internal/testrun"
 	"pgregory.net/rapid"
 )
 
@@ -115,9 +116,12 @@ func TestSamplersExact(t *testing.T) {
 			}
 			t.Run(tc.name+"/"+sa.name, func(t *testing.T) {
 				p := tc.p()
-				n := 20000 // samples; sweeps per chain for gibbs
+				n, tol := 20000, 0.05 // samples; sweeps per chain for gibbs
 				if sa.name == "gibbs" {
 					n = 2000
+				}
+				if !testrun.Heavy() {
+					n, tol = n/4, 0.1 // -short and -race
 				}
 				r, err := sa.run(p, Settings{Seed: 7, Samples: n})
 				if err != nil {
@@ -126,7 +130,7 @@ func TestSamplersExact(t *testing.T) {
 				if r.Engine != sa.name {
 					t.Errorf("Engine = %q, want %q", r.Engine, sa.name)
 				}
-				smpWithin(t, p, r, 0.05)
+				smpWithin(t, p, r, tol)
 			})
 		}
 	}

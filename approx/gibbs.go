@@ -730,7 +730,9 @@ func (g *gibbsNet) estimate(chains []*gibbsChain, batch int) *Result {
 			}
 			mg[s] = min(1, max(0, mu))
 			er[s] = min(1, max(e, floor))
-			if half >= 2 {
+			// A binary variable's second state mirrors its first (ranks
+			// reversed, the same R-hat).
+			if half >= 2 && (c != 2 || s == 0) {
 				rhat = max(rhat, rh.of(chains, drop+k-2*half, half, j))
 			}
 		}

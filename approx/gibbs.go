@@ -51,7 +51,7 @@ import (
 // Result.Err[v][s] is a ~95 % half-width, the larger of 2.5 standard
 // errors from the batch means' effective number (their pooled variance
 // over their autocorrelation within chains, as Stan computes it: see
-// essVar) and the between-chain one (the chains' means' spread) times
+// gibbsESSVar) and the between-chain one (the chains' means' spread) times
 // Student's t
 // quantile for Chains−1 degrees of freedom (3.18 for 4 chains), so that
 // chains that disagree are never hidden by each chain's own smoothness,
@@ -355,7 +355,7 @@ func (g *gibbsNet) run(s Settings) (*Result, error) {
 				return nil, ErrImpossible
 			}
 		}
-		if anyQuit(chains) {
+		if gibbsAnyQuit(chains) {
 			stopped = true
 			break
 		}
@@ -406,8 +406,8 @@ func (g *gibbsNet) run(s Settings) (*Result, error) {
 	return r, nil
 }
 
-// anyQuit reports whether some chain stopped midway through the round.
-func anyQuit(chains []*gibbsChain) bool {
+// gibbsAnyQuit reports whether some chain stopped midway through the round.
+func gibbsAnyQuit(chains []*gibbsChain) bool {
 	for _, ch := range chains {
 		if ch.quit {
 			return true
@@ -712,7 +712,7 @@ func (g *gibbsNet) estimate(chains []*gibbsChain, batch int) *Result {
 			e := math.Inf(1)
 			switch {
 			case k >= 4:
-				e = smpZ * math.Sqrt(essVar(chains, drop, j, means, mu, w, acov))
+				e = smpZ * math.Sqrt(gibbsESSVar(chains, drop, j, means, mu, w, acov))
 			case k >= 2:
 				e = smpZ * math.Sqrt(w/float64(m*k))
 			}
@@ -743,7 +743,7 @@ func (g *gibbsNet) estimate(chains []*gibbsChain, batch int) *Result {
 	return r
 }
 
-// essVar returns the variance of the mean of entry j of the chains' kept
+// gibbsESSVar returns the variance of the mean of entry j of the chains' kept
 // batch means (from drop on) through their effective number, as Stan
 // computes it (Vehtari et al. 2021, §3.2): the autocorrelations of the
 // batch means averaged over the chains, ρ_t = 1 − (W − acov_t)/var+,
@@ -753,7 +753,7 @@ func (g *gibbsNet) estimate(chains []*gibbsChain, batch int) *Result {
 // acov is a buffer of k entries. Correlation left between batches (a
 // batch shorter than the chain's autocorrelation time) so widens the
 // error instead of hiding in it.
-func essVar(chains []*gibbsChain, drop, j int, means []float64, mu, w float64, acov []float64) float64 {
+func gibbsESSVar(chains []*gibbsChain, drop, j int, means []float64, mu, w float64, acov []float64) float64 {
 	m := len(chains)
 	k := len(chains[0].batches) - drop
 	fk := float64(k)

@@ -13,14 +13,14 @@ import (
 	"pgregory.net/rapid"
 )
 
-// sampler is one of the samplers under test.
-type sampler struct {
+// smpSampler is one of the smpSamplers under test.
+type smpSampler struct {
 	name string
 	run  func(*Problem, Settings) (*Result, error)
 	bn   bool // Bayesian networks only
 }
 
-var samplers = []sampler{
+var smpSamplers = []smpSampler{
 	{"lw", LikelihoodWeighting, true},
 	{"is", Importance, true},
 	{"gibbs", Gibbs, false},
@@ -70,7 +70,7 @@ func smpWithin(t *testing.T, p *Problem, r *Result, tol float64) {
 	}
 }
 
-// TestSamplersExact checks each sampler on fixed problems against
+// TestSamplersExact checks each smpSampler on fixed problems against
 // brute-force enumeration: every marginal within its reported error and
 // close, ln Z within its error.
 func TestSamplersExact(t *testing.T) {
@@ -110,7 +110,7 @@ func TestSamplersExact(t *testing.T) {
 		{"soft-chain", func() *Problem { return smpChain(10, []float64{2, 1, 1, 3}) }, false},
 	}
 	for _, tc := range cases {
-		for _, sa := range samplers {
+		for _, sa := range smpSamplers {
 			if sa.bn && !tc.bn {
 				continue
 			}
@@ -189,7 +189,7 @@ func TestSamplersWorkers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
 	p := smpRandBN(rng, 12, 3, 0.1)
 	smpObserve(rng, p, 4)
-	for _, sa := range samplers {
+	for _, sa := range smpSamplers {
 		var first *Result
 		for _, w := range []int{1, 2, 4} {
 			r, err := sa.run(p, Settings{Seed: 5, Samples: 3000, Workers: w})
@@ -222,7 +222,7 @@ func TestSamplersStop(t *testing.T) {
 	smpObserve(rng, p, 3)
 	closed := make(chan struct{})
 	close(closed)
-	for _, sa := range samplers {
+	for _, sa := range smpSamplers {
 		if _, err := sa.run(p, Settings{Cancel: closed}); !errors.Is(err, ErrNoAnswer) {
 			t.Errorf("%s, canceled: err = %v, want ErrNoAnswer", sa.name, err)
 		}
@@ -273,7 +273,7 @@ func TestSamplersImpossible(t *testing.T) {
 	ne := factor.New([]factor.Var{0, 2}, []int{2, 2})
 	copy(ne.Vals, []float64{0, 1, 1, 0})
 	m.Factors = append(m.Factors, ne)
-	for _, sa := range samplers {
+	for _, sa := range smpSamplers {
 		for i, pr := range []*Problem{p, q, m} {
 			if sa.bn && pr.BN == nil {
 				continue
@@ -285,7 +285,7 @@ func TestSamplersImpossible(t *testing.T) {
 	}
 }
 
-// TestSamplersNeedBN checks that the forward samplers refuse a Markov
+// TestSamplersNeedBN checks that the forward smpSamplers refuse a Markov
 // network.
 func TestSamplersNeedBN(t *testing.T) {
 	p := smpChain(3, []float64{1, 2, 3, 4})
@@ -297,7 +297,7 @@ func TestSamplersNeedBN(t *testing.T) {
 }
 
 // TestSamplersProperties checks, on random networks drawn by rapid, that
-// every sampler returns numbers in [0, 1] whose rows sum to 1, errors
+// every smpSampler returns numbers in [0, 1] whose rows sum to 1, errors
 // that are not NaN, never NaN in ln Z, and either an answer or one of the
 // documented errors.
 func TestSamplersProperties(t *testing.T) {
@@ -323,7 +323,7 @@ func TestSamplersProperties(t *testing.T) {
 		samples := rapid.IntRange(1, 300).Draw(rt, "samples")
 		chains := rapid.IntRange(0, 5).Draw(rt, "chains")
 		_, _, possible := smpBrute(p)
-		for _, sa := range samplers {
+		for _, sa := range smpSamplers {
 			if sa.bn && !bn {
 				continue
 			}

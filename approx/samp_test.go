@@ -13,7 +13,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// smpSampler is one of the smpSamplers under test.
+// smpSampler is one of the samplers under test.
 type smpSampler struct {
 	name string
 	run  func(*Problem, Settings) (*Result, error)

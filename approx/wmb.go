@@ -71,9 +71,9 @@ import (
 //
 // # i-bound, memory and time
 //
-// Settings.IBound fixes i; otherwise i is the largest for which the
-// mini-buckets' tables and messages fit Settings.MaxMemory (default
-// DefaultWMBMemory). With a Deadline, WMB is anytime: it first runs a
+// Settings.IBound fixes i (lowered, if need be, until the tables fit the
+// memory bound); otherwise i is the largest for which the mini-buckets'
+// tables and messages fit Settings.MaxMemory (default DefaultWMBMemory). With a Deadline, WMB is anytime: it first runs a
 // small i-bound, measures its speed, then runs the largest i-bound whose
 // estimated time fits what remains, then larger ones while time remains,
 // keeping the tightest bounds of all runs (each is valid). The order's
@@ -111,11 +111,14 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	lo := max(w.arity, 1)
 	// The largest i-bound that fits memory (a larger one than full is the
 	// same plan).
+	// Plans grow with the i-bound (not strictly: the partition is
+	// greedy), so the scan stops at the first that does not fit.
 	fit := lo
 	for i := lo; i <= full; i++ {
-		if w.plan(i).bytes <= mem {
-			fit = i
+		if w.plan(i).bytes > mem {
+			break
 		}
+		fit = i
 	}
 	var best *wmbRun
 	keep := func(r *wmbRun) {
@@ -135,7 +138,12 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	}
 	switch {
 	case s.IBound > 0:
-		keep(w.run(w.plan(min(s.IBound, full))))
+		// The memory bound holds whatever the i-bound asked for.
+		i := min(s.IBound, full)
+		if w.plan(i).bytes > mem {
+			i = min(i, fit)
+		}
+		keep(w.run(w.plan(i)))
 	case s.Deadline.IsZero():
 		keep(w.run(w.plan(fit)))
 	default:
@@ -152,8 +160,9 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 			next := i
 			for j := i + 1; j <= fit; j++ {
 				pj := w.plan(j)
-				// Three passes at the measured speed, with room to spare.
-				if float64(pj.entries)*3/rate < left/2 {
+				// Three iterations and the lower bound's passes at the
+				// measured speed, with room to spare.
+				if float64(pj.entries)*float64(3+len(lowerDeltas))/rate < left/2 {
 					next = j
 				}
 			}
@@ -353,13 +362,13 @@ func (w *wmbProblem) plan(ibound int) *wmbPlan {
 			size := int64(1)
 			for k, v := range nd.clique {
 				nd.card[k] = w.card[v]
-				size *= int64(w.card[v])
+				size = satMul(size, int64(w.card[v]))
 			}
-			pl.entries += size
+			pl.entries = satAdd(pl.entries, size)
 			maxClique = max(maxClique, size)
 			msg := nd.clique[:len(nd.clique)-1]
 			msize := size / int64(w.card[x])
-			pl.bytes += 8*size + 16*msize
+			pl.bytes = satAdd(pl.bytes, satAdd(satMul(8, size), satMul(16, msize)))
 			if len(msg) > 0 {
 				b := w.pos[msg[len(msg)-1]]
 				pending[b] = append(pending[b], item{vars: msg, tab: -1, child: id})
@@ -368,9 +377,25 @@ func (w *wmbProblem) plan(ibound int) *wmbPlan {
 		pl.buckets[i] = nodes
 	}
 	// Scratch: two tables and an index map of the largest clique.
-	pl.bytes += 20 * maxClique
+	pl.bytes = satAdd(pl.bytes, satMul(20, maxClique))
 	w.plans[ibound] = pl
 	return pl
+}
+
+// satMul returns a·b for a, b ≥ 0, or math.MaxInt64 if it overflows.
+func satMul(a, b int64) int64 {
+	if b != 0 && a > math.MaxInt64/b {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
+// satAdd returns a+b for a, b ≥ 0, or math.MaxInt64 if it overflows.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // union returns a's variables followed by those of b not in a.
@@ -444,7 +469,14 @@ func (w *wmbProblem) run(pl *wmbPlan) *wmbRun {
 	if tol <= 0 {
 		tol = 1e-8
 	}
+	var perIter time.Duration
 	for r.iters < maxIter {
+		// Leave time for the lower bound's passes (about one iteration
+		// each) after this iteration.
+		if r.iters > 0 && !w.s.Deadline.IsZero() && time.Until(w.s.Deadline) < perIter*time.Duration(2+len(lowerDeltas)) {
+			break
+		}
+		t0 := time.Now()
 		step := 0.0
 		if r.iters > 0 {
 			step = 0.1 // weights move once beliefs from a backward pass exist
@@ -466,6 +498,7 @@ func (w *wmbProblem) run(pl *wmbPlan) *wmbRun {
 		if !r.backward() {
 			break
 		}
+		perIter = max(perIter, time.Since(t0))
 		if r.exact || !improved && r.iters > 1 {
 			r.conv = true
 			break
@@ -789,7 +822,7 @@ func (r *wmbRun) lower() {
 			}
 			wt[big] = 1 + float64(len(nodes)-1)*d
 		}
-		b, ok := r.forward(wt, false, 0)
+		b, ok := r.forward(wt, true, 0)
 		if !ok {
 			return
 		}

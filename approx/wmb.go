@@ -103,6 +103,9 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	if w.impossible {
 		return w.impossibleResult(), ErrImpossible
 	}
+	if w.stop() {
+		return nil, ErrNoAnswer
+	}
 	mem := s.MaxMemory
 	if mem <= 0 {
 		mem = DefaultWMBMemory
@@ -113,12 +116,17 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	// same plan).
 	// Plans grow with the i-bound (not strictly: the partition is
 	// greedy), so the scan stops at the first that does not fit.
-	fit := lo
-	for i := lo; i <= full; i++ {
-		if w.plan(i).bytes > mem {
-			break
+	fits := func(i int) bool { return i <= full && w.plan(i).bytes <= mem }
+	largest := func() int {
+		fit := lo
+		for i := lo + 1; fits(i); i++ {
+			fit = i
 		}
-		fit = i
+		return fit
+	}
+	maxIter := s.MaxIter
+	if maxIter <= 0 {
+		maxIter = wmbIterations
 	}
 	var best *wmbRun
 	keep := func(r *wmbRun) {
@@ -140,37 +148,43 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	case s.IBound > 0:
 		// The memory bound holds whatever the i-bound asked for.
 		i := min(s.IBound, full)
-		if w.plan(i).bytes > mem {
-			i = min(i, fit)
+		if !fits(i) {
+			i = min(i, largest())
 		}
-		keep(w.run(w.plan(i)))
+		keep(w.run(w.plan(i), maxIter))
 	case s.Deadline.IsZero():
-		keep(w.run(w.plan(fit)))
+		keep(w.run(w.plan(largest()), maxIter))
 	default:
 		// Anytime: a small run measures the speed, then the largest
-		// i-bound whose estimated time fits, then larger ones.
-		i := min(max(lo, 2), fit)
-		pl := w.plan(i)
-		start := time.Now()
-		r := w.run(pl)
-		keep(r)
-		rate := float64(pl.entries) * float64(max(r.passes(), 1)) / max(time.Since(start).Seconds(), 1e-6)
-		for best != nil && !best.exact && !w.stop() && i < fit {
+		// i-bound whose estimated time fits, then larger ones, the speed
+		// measured again on each run.
+		i := lo
+		if fits(2) {
+			i = max(lo, 2)
+		}
+		// The first run only measures (two iterations); each later one
+		// may be the last.
+		iters := min(2, maxIter)
+		for {
+			start := time.Now()
+			r := w.run(w.plan(i), iters)
+			iters = maxIter
+			keep(r)
+			if r == nil || best.exact || w.stop() {
+				break
+			}
+			rate := r.work() / max(time.Since(start).Seconds(), 1e-6) // units of work a second
 			left := time.Until(s.Deadline).Seconds()
 			next := i
-			for j := i + 1; j <= fit; j++ {
-				pj := w.plan(j)
-				// Three iterations and the lower bound's passes at the
-				// measured speed, with room to spare.
-				if float64(pj.entries)*float64(3+len(lowerDeltas))/rate < left/2 {
-					next = j
-				}
+			// Three iterations and the lower bound's passes at the
+			// measured speed, with room to spare.
+			for j := i + 1; fits(j) && float64(w.plan(j).entries)*(3+float64(len(lowerDeltas))/2)/rate < 0.6*left; j++ {
+				next = j
 			}
 			if next == i {
 				break
 			}
 			i = next
-			keep(w.run(w.plan(i)))
 		}
 	}
 	if best == nil {
@@ -412,32 +426,32 @@ func union(a, b []int) []int {
 // wmbRun is one i-bound's message passing: the reparameterised tables,
 // the messages, the weights and the best bounds found.
 type wmbRun struct {
-	w       *wmbProblem
-	pl      *wmbPlan
-	theta   []*ltab
-	fwd     [][]float64 // fwd[id]: node id's message to its parent, over clique minus its variable
-	bwd     [][]float64 // bwd[id]: the parent's message to node id, same scope
-	weight  []float64
-	hi, lo  float64 // the best bounds on ln Z (konst included)
-	iters   int     // forward passes done for the upper bound
-	exact   bool
-	conv    bool
-	marg    [][]float64 // by variable, from the last backward pass
-	margErr [][]float64
-	ix      []int32
+	w           *wmbProblem
+	pl          *wmbPlan
+	theta       []*ltab
+	fwd         [][]float64 // fwd[id]: node id's message to its parent, over clique minus its variable
+	bwd         [][]float64 // bwd[id]: the parent's message to node id, same scope
+	weight      []float64
+	hi, lo      float64 // the best bounds on ln Z (konst included)
+	iters       int     // forward passes done for the upper bound
+	lowerPasses int     // forward passes done for the lower bound
+	exact       bool
+	conv        bool
+	marg        [][]float64 // by variable, from the last backward pass
+	margErr     [][]float64
+	ix          []int32
 }
 
-// passes returns the forward passes of a run (0 for none).
-func (r *wmbRun) passes() int {
-	if r == nil {
-		return 0
-	}
-	return r.iters
+// work returns a measure of the work a run did: its plan's entries times
+// its iterations (a forward pass with matching and a backward pass each)
+// and half its lower bound's forward passes.
+func (r *wmbRun) work() float64 {
+	return float64(r.pl.entries) * (float64(r.iters) + float64(r.lowerPasses)/2)
 }
 
-// run carries out the forward and backward passes for the plan pl while
-// time remains; nil if stopped before the first bound.
-func (w *wmbProblem) run(pl *wmbPlan) *wmbRun {
+// run carries out at most maxIter forward and backward passes for the
+// plan pl while time remains; nil if stopped before the first bound.
+func (w *wmbProblem) run(pl *wmbPlan, maxIter int) *wmbRun {
 	r := &wmbRun{w: w, pl: pl, hi: math.Inf(1), lo: math.Inf(-1), exact: pl.exact}
 	r.theta = make([]*ltab, len(pl.nodes))
 	r.fwd = make([][]float64, len(pl.nodes))
@@ -460,10 +474,6 @@ func (w *wmbProblem) run(pl *wmbPlan) *wmbRun {
 		for _, id := range nodes {
 			r.weight[id] = 1 / float64(len(nodes))
 		}
-	}
-	maxIter := w.s.MaxIter
-	if maxIter <= 0 {
-		maxIter = wmbIterations
 	}
 	tol := w.s.Tolerance
 	if tol <= 0 {
@@ -826,6 +836,7 @@ func (r *wmbRun) lower() {
 		if !ok {
 			return
 		}
+		r.lowerPasses++
 		if !math.IsNaN(b) && b <= r.hi {
 			r.lo = max(r.lo, b)
 		}

@@ -396,23 +396,25 @@ func TestWMBMarginalsApproximate(t *testing.T) {
 // TestWMBStops: canceled before it starts, WMB has no answer; with a
 // deadline it returns bounds in time.
 func TestWMBStops(t *testing.T) {
-	p := wmbGrid(rand.New(rand.NewPCG(1, 1)), 12, 1, 0.1)
+	// Width about 27 given the evidence: never exact within the deadline.
+	p := wmbGrid(rand.New(rand.NewPCG(1, 1)), 30, 1, 0.1)
 	done := make(chan struct{})
 	close(done)
 	if _, err := WMB(p, Settings{Cancel: done}); !errors.Is(err, ErrNoAnswer) {
 		t.Errorf("canceled: error %v, want ErrNoAnswer", err)
 	}
 	start := time.Now()
-	res, err := WMB(p, Settings{Deadline: start.Add(300 * time.Millisecond)})
+	res, err := WMB(p, Settings{Deadline: start.Add(500 * time.Millisecond)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if el := time.Since(start); el > 2*time.Second {
-		t.Errorf("deadline 300ms: took %v", el)
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("deadline 500ms: took %v", el)
 	}
-	if !(res.LogZLo <= res.LogZHi) || math.IsNaN(res.LogZ) || math.IsInf(res.LogZHi, 0) {
+	if !(res.LogZLo < res.LogZHi) || math.IsNaN(res.LogZ) || math.IsInf(res.LogZHi, 0) || math.IsInf(res.LogZLo, 0) {
 		t.Errorf("bounds [%v, %v]", res.LogZLo, res.LogZHi)
 	}
+	t.Logf("500ms: i-bound %d, ln Z in [%v, %v], %v", res.IBound, res.LogZLo, res.LogZHi, time.Since(start))
 }
 
 // TestWMBImpossible: evidence of probability 0 found by the bound is

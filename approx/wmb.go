@@ -98,6 +98,12 @@ const wmbIterations = 20
 // improving (or is exact). When the upper bound is 0 the evidence is
 // impossible: WMB returns the result (LogZ −Inf, Marg nil) with
 // ErrImpossible. Stopped before any bound, it returns ErrNoAnswer.
+//
+// WMB runs on one goroutine (Settings.Workers is not used) and draws no
+// random numbers (nor uses Settings.Seed): the same problem and settings
+// give the same numbers, except with a Deadline, where the i-bounds
+// reached, and so the numbers, depend on the machine's speed (fix
+// Settings.IBound for reproducible numbers).
 func WMB(p *Problem, s Settings) (*Result, error) {
 	w := newWMB(p, s)
 	if w.impossible {

@@ -269,6 +269,20 @@ func TestWMBBoundsProperty(t *testing.T) {
 			coupling := rapid.Float64Range(0.1, 3).Draw(rt, "coupling")
 			p = wmbRandomMN(r, n, m, 3, coupling, obs, zeros)
 		}
+		if rapid.Bool().Draw(rt, "likelihood") {
+			// Soft evidence on a free variable.
+			v := r.IntN(n)
+			f := factor.New([]factor.Var{factor.Var(v)}, []int{p.Card[v]})
+			for k := range f.Vals {
+				f.Vals[k] = r.Float64()
+			}
+			p.Likelihood = append(p.Likelihood, f)
+		}
+		if rapid.Bool().Draw(rt, "absent") {
+			// A variable that takes no part (a real one).
+			p.Card = append(p.Card, 0)
+			p.Obs = append(p.Obs, -1)
+		}
 		ib := rapid.IntRange(0, n+1).Draw(rt, "ibound")
 		truth, want := wmbBrute(p)
 		res, err := WMB(p, Settings{IBound: ib})

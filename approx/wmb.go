@@ -31,7 +31,7 @@ import (
 //	Σ_X Π_r g_r  ≤  Π_r ( Σ_X g_r^{1/w_r} )^{w_r},
 //
 // so eliminating X from group r by the power sum (Σ_X g_r^{1/w_r})^{w_r}
-// (powerSum) gives an upper bound on Z at the roots. The reverse Hölder
+// (ltPowerSum) gives an upper bound on Z at the roots. The reverse Hölder
 // inequality gives a lower bound when one weight is positive (w₁ ≥ 1) and
 // the others negative, again with Σ w_r = 1. WMB runs the upper bound with
 // weights that start uniform and move along the gradient of the bound
@@ -265,7 +265,7 @@ func newWMB(p *Problem, s Settings) *wmbProblem {
 		for k, v := range vars {
 			card[k] = w.card[v]
 		}
-		w.tabs = append(w.tabs, fromFactor(f, vars, card))
+		w.tabs = append(w.tabs, ltFromFactor(f, vars, card))
 		w.arity = max(w.arity, len(vars))
 		b := w.pos[vars[len(vars)-1]]
 		w.bucketTabs[b] = append(w.bucketTabs[b], i)
@@ -348,7 +348,7 @@ func (w *wmbProblem) plan(ibound int) *wmbPlan {
 		for _, it := range items {
 			placed := -1
 			for _, id := range nodes {
-				if len(union(pl.nodes[id].clique, it.vars)) <= ibound {
+				if len(unionVars(pl.nodes[id].clique, it.vars)) <= ibound {
 					placed = id
 					break
 				}
@@ -359,7 +359,7 @@ func (w *wmbProblem) plan(ibound int) *wmbPlan {
 				nodes = append(nodes, placed)
 			}
 			nd := &pl.nodes[placed]
-			nd.clique = union(nd.clique, it.vars)
+			nd.clique = unionVars(nd.clique, it.vars)
 			if it.tab >= 0 {
 				nd.tabs = append(nd.tabs, it.tab)
 			} else {
@@ -382,13 +382,13 @@ func (w *wmbProblem) plan(ibound int) *wmbPlan {
 			size := int64(1)
 			for k, v := range nd.clique {
 				nd.card[k] = w.card[v]
-				size = satMul(size, int64(w.card[v]))
+				size = wmbSatMul(size, int64(w.card[v]))
 			}
-			pl.entries = satAdd(pl.entries, size)
+			pl.entries = wmbSatAdd(pl.entries, size)
 			maxClique = max(maxClique, size)
 			msg := nd.clique[:len(nd.clique)-1]
 			msize := size / int64(w.card[x])
-			pl.bytes = satAdd(pl.bytes, satAdd(satMul(8, size), satMul(16, msize)))
+			pl.bytes = wmbSatAdd(pl.bytes, wmbSatAdd(wmbSatMul(8, size), wmbSatMul(16, msize)))
 			if len(msg) > 0 {
 				b := w.pos[msg[len(msg)-1]]
 				pending[b] = append(pending[b], item{vars: msg, tab: -1, child: id})
@@ -397,29 +397,29 @@ func (w *wmbProblem) plan(ibound int) *wmbPlan {
 		pl.buckets[i] = nodes
 	}
 	// Scratch: two tables and an index map of the largest clique.
-	pl.bytes = satAdd(pl.bytes, satMul(20, maxClique))
+	pl.bytes = wmbSatAdd(pl.bytes, wmbSatMul(20, maxClique))
 	w.plans[ibound] = pl
 	return pl
 }
 
-// satMul returns a·b for a, b ≥ 0, or math.MaxInt64 if it overflows.
-func satMul(a, b int64) int64 {
+// wmbSatMul returns a·b for a, b ≥ 0, or math.MaxInt64 if it overflows.
+func wmbSatMul(a, b int64) int64 {
 	if b != 0 && a > math.MaxInt64/b {
 		return math.MaxInt64
 	}
 	return a * b
 }
 
-// satAdd returns a+b for a, b ≥ 0, or math.MaxInt64 if it overflows.
-func satAdd(a, b int64) int64 {
+// wmbSatAdd returns a+b for a, b ≥ 0, or math.MaxInt64 if it overflows.
+func wmbSatAdd(a, b int64) int64 {
 	if a > math.MaxInt64-b {
 		return math.MaxInt64
 	}
 	return a + b
 }
 
-// union returns a's variables followed by those of b not in a.
-func union(a, b []int) []int {
+// unionVars returns a's variables followed by those of b not in a.
+func unionVars(a, b []int) []int {
 	out := slices.Clone(a)
 	for _, v := range b {
 		if !slices.Contains(out, v) {
@@ -468,8 +468,8 @@ func (w *wmbProblem) run(pl *wmbPlan, maxIter int) *wmbRun {
 		t := newLtab(nd.clique, nd.card)
 		for _, k := range nd.tabs {
 			src := w.tabs[k]
-			r.ix = indexMap(r.ix, t, src.vars, src.card)
-			addMapped(t.vals, src.vals, r.ix, 1)
+			r.ix = ltIndexMap(r.ix, t, src.vars, src.card)
+			ltAddMapped(t.vals, src.vals, r.ix, 1)
 		}
 		r.theta[id] = t
 		m := len(t.vals) / nd.card[len(nd.card)-1]
@@ -537,8 +537,8 @@ func (r *wmbRun) belief(t *ltab, id int, withBwd bool) {
 	cx := nd.card[len(nd.card)-1]
 	for _, c := range nd.children {
 		cn := &r.pl.nodes[c]
-		r.ix = indexMap(r.ix, t, cn.clique[:len(cn.clique)-1], cn.card[:len(cn.card)-1])
-		addMapped(t.vals, r.fwd[c], r.ix, 1)
+		r.ix = ltIndexMap(r.ix, t, cn.clique[:len(cn.clique)-1], cn.card[:len(cn.card)-1])
+		ltAddMapped(t.vals, r.fwd[c], r.ix, 1)
 	}
 	if withBwd {
 		for k, x := range r.bwd[id] {
@@ -575,7 +575,7 @@ func (r *wmbRun) forward(wt []float64, match bool, step float64) (float64, bool)
 			cx := nd.card[len(nd.card)-1]
 			out := r.fwd[id]
 			for k := range out {
-				out[k] = powerSum(t.vals[k*cx:(k+1)*cx], wt[id])
+				out[k] = ltPowerSum(t.vals[k*cx:(k+1)*cx], wt[id])
 			}
 			if nd.parent < 0 {
 				bound += out[0]
@@ -610,7 +610,7 @@ func (r *wmbRun) matchBucket(nodes []int, wt []float64, match bool, step float64
 		for i := range t.vals {
 			t.vals[i] /= wt[id]
 		}
-		z := lse(t.vals)
+		z := ltLSE(t.vals)
 		if math.IsInf(z, 0) || math.IsNaN(z) {
 			return
 		}
@@ -629,8 +629,8 @@ func (r *wmbRun) matchBucket(nodes []int, wt []float64, match bool, step float64
 		wsum := 0.0
 		for j, id := range nodes {
 			delta[j] = make([]float64, csize)
-			r.ix = indexMap(r.ix, bel[j], common, ccard)
-			lseMapped(delta[j], bel[j].vals, r.ix, 1)
+			r.ix = ltIndexMap(r.ix, bel[j], common, ccard)
+			ltLSEMapped(delta[j], bel[j].vals, r.ix, 1)
 			wsum += wt[id]
 			for k, x := range delta[j] {
 				avg[k] += wt[id] * x
@@ -656,9 +656,9 @@ func (r *wmbRun) matchBucket(nodes []int, wt []float64, match bool, step float64
 					shift[k] = 0
 				}
 			}
-			r.ix = indexMap(r.ix, r.theta[id], common, ccard)
-			addMapped(r.theta[id].vals, shift, r.ix, 1)
-			addMapped(bel[j].vals, shift, r.ix, 1/wt[id])
+			r.ix = ltIndexMap(r.ix, r.theta[id], common, ccard)
+			ltAddMapped(r.theta[id].vals, shift, r.ix, 1)
+			ltAddMapped(bel[j].vals, shift, r.ix, 1/wt[id])
 		}
 	}
 	if step > 0 {
@@ -667,11 +667,11 @@ func (r *wmbRun) matchBucket(nodes []int, wt []float64, match bool, step float64
 		havg := 0.0
 		for j, id := range nodes {
 			t := bel[j]
-			z := lse(t.vals)
+			z := ltLSE(t.vals)
 			cx := r.pl.nodes[id].card[len(t.card)-1]
 			for k := 0; k < len(t.vals); k += cx {
 				row := t.vals[k : k+cx]
-				lr := lse(row)
+				lr := ltLSE(row)
 				for _, x := range row {
 					if !math.IsInf(x, -1) {
 						h[j] -= math.Exp(x-z) * (x - lr)
@@ -725,8 +725,8 @@ func (r *wmbRun) backward() bool {
 			for _, c := range nd.children {
 				cn := &r.pl.nodes[c]
 				sep, sc := cn.clique[:len(cn.clique)-1], cn.card[:len(cn.card)-1]
-				r.ix = indexMap(r.ix, t, sep, sc)
-				lseMapped(r.bwd[c], t.vals, r.ix, 1)
+				r.ix = ltIndexMap(r.ix, t, sep, sc)
+				ltLSEMapped(r.bwd[c], t.vals, r.ix, 1)
 				for k := range r.bwd[c] {
 					b := r.weight[c]*r.bwd[c][k] - r.fwd[c][k]
 					switch {
@@ -746,9 +746,9 @@ func (r *wmbRun) backward() bool {
 				row[k] = math.Inf(-1)
 			}
 			lm := make([]float64, cx)
-			r.ix = indexMap(r.ix, t, []int{x}, []int{cx})
-			lseMapped(lm, t.vals, r.ix, 1)
-			z := lse(lm)
+			r.ix = ltIndexMap(r.ix, t, []int{x}, []int{cx})
+			ltLSEMapped(lm, t.vals, r.ix, 1)
+			z := ltLSE(lm)
 			for k := range row {
 				row[k] = math.Exp(lm[k] - z)
 			}
@@ -758,7 +758,7 @@ func (r *wmbRun) backward() bool {
 		wsum := 0.0
 		for j, id := range nodes {
 			wj := math.Abs(r.weight[id])
-			if !finiteRow(rows[j]) {
+			if !wmbFiniteRow(rows[j]) {
 				continue
 			}
 			wsum += wj
@@ -805,8 +805,8 @@ func (r *wmbRun) backward() bool {
 	return true
 }
 
-// finiteRow reports whether every entry of xs is a number.
-func finiteRow(xs []float64) bool {
+// wmbFiniteRow reports whether every entry of xs is a number.
+func wmbFiniteRow(xs []float64) bool {
 	for _, x := range xs {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return false
@@ -891,14 +891,14 @@ func (w *wmbProblem) result(r *wmbRun) *Result {
 			}
 			continue
 		}
-		res.Marg[v] = clampRow(r.marg[v])
+		res.Marg[v] = wmbClampRow(r.marg[v])
 		res.Err[v] = r.margErr[v]
 	}
 	return res
 }
 
-// clampRow returns xs with every entry in [0, 1] and summing to 1.
-func clampRow(xs []float64) []float64 {
+// wmbClampRow returns xs with every entry in [0, 1] and summing to 1.
+func wmbClampRow(xs []float64) []float64 {
 	out := make([]float64, len(xs))
 	s := 0.0
 	for k, x := range xs {

@@ -60,9 +60,13 @@ func TestWMBCorpusPR(t *testing.T) {
 	if err != nil || len(names) == 0 {
 		t.Skipf("no .PR solutions in %s", dir)
 	}
+	light := map[string]bool{"Grids_12.uai": true, "Promedus_13.uai": true, "Promedus_24.uai": true}
 	for _, pr := range names {
 		path := pr[:len(pr)-len(".PR")]
 		name := filepath.Base(path)
+		if !testrun.Heavy() && !light[name] {
+			continue // the light runs (-short, -race) take the small instances
+		}
 		t.Run(name, func(t *testing.T) {
 			src, err := os.ReadFile(pr)
 			if err != nil {

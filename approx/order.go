@@ -3,8 +3,9 @@ package approx
 import "slices"
 
 // This file is the elimination order the cluster-based algorithms share:
-// greedy min-fill on the problem's interaction graph, kept as flat
-// adjacency lists.
+// greedy min-fill on the problem's interaction graph, kept as sorted
+// neighbour lists (a slice of int32 per variable, no maps), which grow
+// with the fill edges as variables are eliminated.
 //
 // The interaction (primal) graph has an edge between two variables when a
 // factor mentions both. Eliminating a variable connects its remaining

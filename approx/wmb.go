@@ -182,9 +182,9 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 			rate := r.work() / max(time.Since(start).Seconds(), 1e-6) // units of work a second
 			left := time.Until(s.Deadline).Seconds()
 			next := i
-			// Three iterations and the lower bound's passes at the
+			// Two iterations and the lower bound's passes at the
 			// measured speed, with room to spare.
-			for j := i + 1; fits(j) && float64(w.plan(j).entries)*(3+float64(len(lowerDeltas))/2)/rate < 0.6*left; j++ {
+			for j := i + 1; fits(j) && float64(w.plan(j).entries)*(2+float64(len(lowerDeltas))/2)/rate < 0.85*left; j++ {
 				next = j
 			}
 			if next == i {

@@ -1,6 +1,7 @@
 package approx_test
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -82,11 +83,20 @@ func TestWMBCorpusPR(t *testing.T) {
 			p := wmbProblemOf(t, path, path+".evid")
 			runs := []approx.Settings{{MaxMemory: 1 << 20}}
 			if testrun.Heavy() {
-				runs = append(runs, approx.Settings{Deadline: time.Now().Add(wmbCorpusTime)})
+				runs = append(runs, approx.Settings{}) // anytime: its deadline is set below
 			}
-			for _, s := range runs {
+			for k, s := range runs {
 				start := time.Now()
+				if k == 1 {
+					s.Deadline = start.Add(wmbCorpusTime)
+				}
 				res, err := approx.WMB(p, s)
+				if errors.Is(err, approx.ErrNoAnswer) && k == 1 && time.Since(start) >= wmbCorpusTime {
+					// A loaded machine: out of time before the first
+					// bound, as the contract allows.
+					t.Logf("anytime: no answer within %v", wmbCorpusTime)
+					continue
+				}
 				if err != nil {
 					t.Fatal(err)
 				}

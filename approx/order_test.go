@@ -140,7 +140,7 @@ func minFillReference(card []int, scopes [][]int) []int {
 			f := 0
 			for i, a := range nb {
 				for _, b := range nb[i+1:] {
-					if !adj[a][b] {
+					if !adj[a][b] || len(nb) > MaxFillDegree {
 						f++
 					}
 				}

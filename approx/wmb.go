@@ -446,6 +446,7 @@ type wmbRun struct {
 	marg        [][]float64 // by variable, from the last backward pass
 	margErr     [][]float64
 	ix          []int32
+	buf         []float64 // reused's buffer
 }
 
 // work returns a measure of the work a run did: its plan's entries times
@@ -556,6 +557,18 @@ func (r *wmbRun) scratch(id int) *ltab {
 	return newLtab(nd.clique, nd.card)
 }
 
+// reused returns a table over node id's clique in the run's one reused
+// buffer (its entries are garbage): for a belief used and dropped before
+// the next call.
+func (r *wmbRun) reused(id int) *ltab {
+	nd := &r.pl.nodes[id]
+	n := len(r.theta[id].vals)
+	if cap(r.buf) < n {
+		r.buf = make([]float64, n)
+	}
+	return &ltab{vars: nd.clique, card: nd.card, vals: r.buf[:n]}
+}
+
 // forward computes the forward messages with the weights wt (matching
 // the groups of each bucket first if match, and moving the weights of an
 // upper bound by step), and returns the bound on ln Z; false if stopped.
@@ -570,7 +583,7 @@ func (r *wmbRun) forward(wt []float64, match bool, step float64) (float64, bool)
 		}
 		for _, id := range nodes {
 			nd := &r.pl.nodes[id]
-			t := r.scratch(id)
+			t := r.reused(id)
 			r.belief(t, id, false)
 			cx := nd.card[len(nd.card)-1]
 			out := r.fwd[id]
@@ -710,7 +723,7 @@ func (r *wmbRun) backward() bool {
 		var rows [][]float64
 		for _, id := range nodes {
 			nd := &r.pl.nodes[id]
-			t := r.scratch(id)
+			t := r.reused(id)
 			r.belief(t, id, true)
 			m := math.Inf(-1)
 			for _, y := range t.vals {

@@ -445,3 +445,20 @@ func TestWMBImpossible(t *testing.T) {
 		t.Errorf("ln Z %v, upper bound %v, want -Inf", res.LogZ, res.LogZHi)
 	}
 }
+
+// TestWMBAllObserved: with every variable observed, ln Z is the product
+// of the factors at the evidence, exactly, under every setting.
+func TestWMBAllObserved(t *testing.T) {
+	p := wmbRandomBN(rand.New(rand.NewPCG(4, 4)), 6, 2, 3, 1, 0)
+	truth, _ := wmbBrute(p)
+	for _, s := range []Settings{{}, {IBound: 2}, {Deadline: time.Now().Add(time.Second)}} {
+		res, err := WMB(p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wmbCheckResult(t, p, res, truth)
+		if !(math.Abs(res.LogZ-truth) <= 1e-12) || res.LogZErr != 0 {
+			t.Errorf("%+v: ln Z %v ± %v, want %v", s, res.LogZ, res.LogZErr, truth)
+		}
+	}
+}

@@ -21,22 +21,33 @@ import math
 import sys
 
 
+def after_line(text, word):
+    """Returns the tokens after the line that is word alone (lines before
+    it, such as a label of the answer, are skipped), or None."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == word:
+            return ' '.join(lines[i + 1:]).split()
+    return None
+
+
 def read_answer(path, pr=None):
     with open(path) as f:
-        if f.read(3) == 'MAR':
-            tok = f.read().split()
-            n, i, marg = int(tok[0]), 1, []
-            for _ in range(n):
-                k = int(tok[i])
-                marg.append([float(x) for x in tok[i + 1:i + 1 + k]])
-                i += 1 + k
-            logz = float('nan')
-            if pr:
-                with open(pr) as g:
-                    t = g.read().split()
-                logz = float(t[1]) * math.log(10)
-            return logz, float('nan'), marg
-        f.seek(0)
+        text = f.read()
+    tok = after_line(text, 'MAR')
+    if tok is not None:
+        n, i, marg = int(tok[0]), 1, []
+        for _ in range(n):
+            k = int(tok[i])
+            marg.append([float(x) for x in tok[i + 1:i + 1 + k]])
+            i += 1 + k
+        logz = float('nan')
+        if pr:
+            with open(pr) as g:
+                t = after_line(g.read(), 'PR')
+            logz = float(t[0]) * math.log(10)
+        return logz, float('nan'), marg
+    with open(path) as f:
         head = f.readline().split()
         info = dict(zip(head[0::2], head[1::2]))
         marg = [[float(x) for x in line.split()] for line in f if line.strip()]

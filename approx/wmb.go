@@ -830,7 +830,7 @@ func wmbFiniteRow(xs []float64) bool {
 
 // lowerDeltas are the negative weights tried for the lower bound (0: the
 // minimum over X).
-var lowerDeltas = []float64{0, 0.05, 0.2, 0.5}
+var lowerDeltas = []float64{0, 0.05, 0.2, 0.5, 1, 2}
 
 // lower runs forward passes with lower-bound weights on the matched
 // tables, keeping the best lower bound (the tables' product is Z's, so

@@ -99,7 +99,7 @@ func smpCalibQueries(seed uint64, nq int, bn bool) []smpCalibQuery {
 // ~95 % half-widths: over random queries on small networks with evidence
 // and deterministic zeros, the exact marginal lies within the reported
 // error at least 95 % of the time (per number).
-func TestCalibration(t *testing.T) {
+func TestSamplerCalibration(t *testing.T) {
 	nq := 240 // the lead's acceptance asks for at least 200
 	if !testrun.Heavy() {
 		nq = 60 // -short and -race: fewer queries, the same bar

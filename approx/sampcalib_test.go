@@ -95,7 +95,7 @@ func smpCalibQueries(seed uint64, nq int, bn bool) []smpCalibQuery {
 	return qs
 }
 
-// TestCalibration checks that each sampler's reported errors are honest
+// TestSamplerCalibration checks that each sampler's reported errors are honest
 // ~95 % half-widths: over random queries on small networks with evidence
 // and deterministic zeros, the exact marginal lies within the reported
 // error at least 95 % of the time (per number).

@@ -104,6 +104,7 @@ var commands = []*command{
 	{name: "score", args: "MODEL --data CSV", summary: scoreSummary, run: scoreCmd, flags: scoreFlags},
 	{name: "compare", args: "A B", summary: compareSummary, run: compareCmd, flags: compareFlags},
 	{name: "lsp", summary: lspSummary, run: lspCmd, flags: lspFlagsFor},
+	{name: "serve", args: serveArgs, summary: serveSummary, run: serveCmd, flags: serveFlags},
 	{name: "fmt", args: fmtArgs, summary: fmtSummary, run: fmtCmd, flags: fmtFlagsFor},
 	{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
 }

@@ -1,0 +1,132 @@
+package serve
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/infer"
+)
+
+// repoRoot returns the repository's root directory.
+func repoRoot(t testing.TB) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(filepath.Dir(file))
+}
+
+func openSession(t testing.TB, path string) *Session {
+	t.Helper()
+	s, err := NewSession(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	g, err := s.Open(context.Background(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Loaded {
+		t.Fatalf("%s did not load: %v", path, g.Diagnostics)
+	}
+	return s
+}
+
+// TestUpdateMatchesQuery checks every belief and P(e) against the answer
+// of the query line's text, read back by pbl.ParseQuery and answered by
+// brute-force enumeration (engine enum), an engine other than the one
+// Update's Auto chooses.
+func TestUpdateMatchesQuery(t *testing.T) {
+	asia := filepath.Join(repoRoot(t), "examples", "asia.pbl")
+	s := openSession(t, asia)
+	m, _, _ := s.current()
+	for _, ev := range [][]Finding{
+		nil,
+		{{Var: "asia", State: "yes"}},
+		{{Var: "xray", State: "yes"}, {Var: "smoke", State: "no"}},
+		{{Var: "dysp", State: "yes"}, {Var: "lung", State: "yes", Do: true}},
+	} {
+		b, err := s.Update(context.Background(), ev)
+		if err != nil || b.Error != "" {
+			t.Fatalf("%v: %v %s", ev, err, b.Error)
+		}
+		q, err := pbl.ParseQuery(m, b.Query)
+		if err != nil {
+			t.Fatalf("%s: %v", b.Query, err)
+		}
+		a, err := pbl.AnswerQuery(m, q, pbl.AnswerOptions{Infer: infer.Options{Engine: "enum"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][]float64{}
+		for _, mg := range a.Marginals() {
+			want[mg.Var] = mg.P
+		}
+		for _, bl := range b.Beliefs {
+			w, ok := want[bl.Var]
+			if bl.Observed != "" {
+				continue // observed: one-hot, not in P(*)'s answer
+			}
+			if !ok || len(w) != len(bl.P) {
+				t.Fatalf("%s: %s has %v, want %v", b.Query, bl.Var, bl.P, w)
+			}
+			for i := range w {
+				if !(abs(w[i]-bl.P[i]) <= 1e-12) {
+					t.Errorf("%s: P(%s=%d) = %v, want %v", b.Query, bl.Var, i, bl.P[i], w[i])
+				}
+			}
+		}
+		if len(ev) > 0 {
+			q, err := pbl.ParseQuery(m, peText(b.Query))
+			if err != nil {
+				t.Fatalf("%s: %v", peText(b.Query), err)
+			}
+			a, err := pbl.AnswerQuery(m, q, pbl.AnswerOptions{Infer: infer.Options{Engine: "enum"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pe := a.Infer.(*infer.Evidence).P; !(abs(pe-b.PE) <= 1e-12) {
+				t.Errorf("%s: P(e) = %v, want %v", b.Query, b.PE, pe)
+			}
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestOpenKeepsEvidence edits the source: the findings whose variable
+// and state remain are kept; a source with an error keeps the last model
+// and lists the language server's diagnostic.
+func TestOpenKeepsEvidence(t *testing.T) {
+	asia := filepath.Join(repoRoot(t), "examples", "asia.pbl")
+	s := openSession(t, asia)
+	src := strings.Replace(s.Source(), "var asia, tub,", "var asia, tb,", 1)
+	src = strings.ReplaceAll(src, "tub", "tb")
+	keep := []Finding{{Var: "tub", State: "yes"}, {Var: "smoke", State: "no"}, {Var: "xray", State: "maybe"}}
+	g, err := s.Open(context.Background(), &src, keep)
+	if err != nil || !g.Loaded {
+		t.Fatalf("%v %v", err, g.Diagnostics)
+	}
+	if len(g.Evidence) != 1 || g.Evidence[0] != keep[1] {
+		t.Errorf("kept %v, want %v", g.Evidence, keep[1:2])
+	}
+	bad := src + "\nP(nosuch) = [0.5, 0.5]\n"
+	g, err = s.Open(context.Background(), &bad, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Loaded || len(g.Diagnostics) == 0 || len(g.Nodes) != 8 {
+		t.Fatalf("loaded %v, diagnostics %v, %d nodes", g.Loaded, g.Diagnostics, len(g.Nodes))
+	}
+	lines := strings.Count(src, "\n") + 2
+	if d := g.Diagnostics[0]; d.Line != lines || d.Col != 3 {
+		t.Errorf("diagnostic at %d:%d (%s), want %d:3", d.Line, d.Col, d.Message, lines)
+	}
+}

@@ -166,6 +166,8 @@ func statusOf(err error) int {
 		return http.StatusForbidden
 	case errors.Is(err, os.ErrNotExist):
 		return http.StatusNotFound
+	case errors.Is(err, ErrNoModel):
+		return http.StatusConflict
 	case errors.Is(err, context.Canceled):
 		return 499 // the page moved on: nobody reads the answer
 	case isClientError(err):

@@ -128,7 +128,7 @@ function showBeliefs(b) {
     const node = $(`.node[data-var="${CSS.escape(bl.var)}"]`);
     if (!node) continue;
     node.classList.toggle("observed", !!bl.observed && !bl.do);
-    node.classList.toggle("intervened", !!bl.observed && bl.do);
+    node.classList.toggle("intervened", !!bl.observed && !!bl.do);
     const rows = node.querySelectorAll(".row");
     rows.forEach((row, i) => {
       const p = bl.p[i];

@@ -1,8 +1,9 @@
+//go:build !js
+
 package serve
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"io"
@@ -14,19 +15,6 @@ import (
 	"strings"
 	"time"
 )
-
-// The page: index.html, app.js and app.css, built from web/ (npm run
-// build) and committed, so that go build needs no Node.js.
-//
-//go:embed assets
-var assets embed.FS
-
-// Assets returns the page's files (index.html, app.js, app.css), for the
-// static build.
-func Assets() fs.FS {
-	sub, _ := fs.Sub(assets, "assets")
-	return sub
-}
 
 // maxBody bounds a request's body: a source of maxSource bytes as JSON,
 // with room for its escapes.

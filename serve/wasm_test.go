@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/internal/testrun"
 )
 
 // The limits of the static build's module (issue 30): 12 MB, 4 MB
@@ -29,8 +30,8 @@ const (
 // and drives the page in Chromium: every number of asia with evidence
 // equals pbl's answer, computed here by the engines of this process.
 func TestStaticPage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds pbl for WebAssembly: not in -short")
+	if !testrun.Heavy() {
+		t.Skip("builds pbl for WebAssembly: a heavy case (not with -short or -race; PBL_TEST_HEAVY=1 takes it)")
 	}
 	ctx := browser(t) // skips first where there is no Chromium
 	dir := t.TempDir()

@@ -70,6 +70,8 @@ Usage:
   pbl score MODEL --data CSV  score a network's graph given data [--score S]
   pbl compare A B             structural Hamming distance between two networks' CPDAGs [--dot F]
   pbl lsp                     the language server, for editors (stdin and stdout)
+  pbl serve MODEL             a page in the browser: the graph, belief bars, live evidence,
+                              the source [--addr HOST:PORT] [--no-open]
   pbl help [COMMAND]          show help
 
 Every command takes --json. Exit status: 0 ok, 1 error in a model, data or

@@ -1,17 +1,12 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime"
-	"syscall"
-	"time"
-
-	"github.com/pbl-lang/pbl/serve"
+	"path/filepath"
 )
 
 const serveArgs = "MODEL"
@@ -27,70 +22,64 @@ that still applies, and save writes the file atomically. The first line
 printed is the page's URL, with a random token that every request must
 carry; the server listens on 127.0.0.1 unless --addr says otherwise, and
 reads and writes only the model and the files it imports. It runs until
-interrupted. docs/serve.md describes the page, its security model and the
-build of the same page for the browser alone (WebAssembly).`
+interrupted. The server is the command pbl-serve, beside pbl or on PATH
+(go install ./cmd/pbl-serve): pbl itself links no network code.
+docs/serve.md describes the page, its security model and the same page for
+the browser alone (WebAssembly).`
+
+// serveCommand is the name of the server's executable: the pbl command
+// must not link package net (TestStartupDeps), so pbl serve hands over
+// to it as --runner beam hands over to pbl-beam (runner.go).
+const serveCommand = "pbl-serve"
 
 func serveFlags(c *cli, fs *flag.FlagSet) {
 	fs.String("addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0: any free port)")
 	fs.Bool("no-open", false, "print the URL without opening a browser")
 }
 
-// serveCmd serves the model's page until interrupted.
+// serveCmd runs pbl-serve with the model and the flags given.
 func serveCmd(c *cli, args []string) int {
 	if len(args) != 1 {
 		return c.usageErr("serve", "want one model file, got %s", plural(len(args), "argument"))
 	}
-	addr := c.fs.Lookup("addr").Value.String()
-	noOpen := c.fs.Lookup("no-open").Value.String() == "true"
-	s, err := serve.NewSession(args[0])
+	path, err := findCommand(serveCommand)
 	if err != nil {
-		c.report(err)
-		return exitError
+		return c.usageErr("serve", "needs the %s command, which is neither beside pbl nor on PATH: %v\n"+
+			"(install it with: go install ./cmd/pbl-serve, or run go run ./cmd/pbl-serve MODEL)", serveCommand, err)
 	}
-	defer s.Close()
-	srv, err := serve.Listen(s, addr)
-	if err != nil {
-		c.report(err)
-		return exitError
-	}
-	fmt.Fprintln(c.stdout, srv.URL())
-	if f, ok := c.stdout.(*os.File); ok {
-		f.Sync()
-	}
-	if !noOpen {
-		openBrowser(srv.URL())
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve() }()
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		err = srv.Shutdown(sctx)
-		cancel()
-	}
-	if err != nil {
-		c.report(err)
+	argv := []string{"--addr=" + c.fs.Lookup("addr").Value.String(), "--no-open=" + c.fs.Lookup("no-open").Value.String(), args[0]}
+	run := exec.Command(path, argv...)
+	run.Stdin, run.Stdout, run.Stderr = os.Stdin, c.stdout, c.stderr
+	// Ctrl-C reaches pbl-serve too (the same process group), which stops;
+	// pbl waits for it.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	err = run.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		if code := exit.ExitCode(); code >= 0 {
+			return code
+		}
+		return exitInterrupted
+	case err != nil:
+		c.report(fileErrorf(path, "%v", err))
 		return exitError
 	}
 	return exitOK
 }
 
-// openBrowser asks the desktop to open url, silently failing where there
-// is none.
-func openBrowser(url string) {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", url)
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
+// findCommand returns the path of the executable name: beside the
+// running executable, else on PATH.
+func findCommand(name string) (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		if exe, err := filepath.EvalSymlinks(exe); err == nil {
+			p := filepath.Join(filepath.Dir(exe), name)
+			if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+				return p, nil
+			}
+		}
 	}
-	if cmd.Start() == nil {
-		go cmd.Wait()
-	}
+	return exec.LookPath(name)
 }

@@ -310,10 +310,9 @@ func TestPageEditError(t *testing.T) {
 	checkPage(t, ctx, m, map[string]string{"smoke": "yes"})
 }
 
-// TestPageAlarmReady clicks states of ALARM and measures, in the browser,
-// the time from the click to data-state="ready"; every number is checked
-// after each click. The figure is docs/performance.md's "pbl serve".
-func TestPageAlarmReady(t *testing.T) {
+// alarmPath returns the corpus's ALARM network, skipping the test where
+// the corpus is absent.
+func alarmPath(t *testing.T) string {
 	corpus := os.Getenv("PBL_CORPUS")
 	if corpus == "" {
 		corpus = filepath.Join(repoRoot(t), "..", "shared", "corpus")
@@ -322,7 +321,23 @@ func TestPageAlarmReady(t *testing.T) {
 	if _, err := os.Stat(alarm); err != nil {
 		t.Skipf("corpus not found at %s (set PBL_CORPUS): %v", corpus, err)
 	}
+	return alarm
+}
+
+// TestPageAlarmReady clicks states of ALARM and measures, in the browser,
+// the time from the click to data-state="ready"; every number is checked
+// after each click. The figure is docs/performance.md's "pbl serve".
+func TestPageAlarmReady(t *testing.T) {
+	alarm := alarmPath(t)
 	ctx, _, m := openPage(t, alarm)
+	clickTimes(t, ctx, m, "server")
+}
+
+// clickTimes clicks states of ALARM, checking every number after each
+// click, and reports the time from each click to ready, measured in the
+// page (performance.now and a MutationObserver on the status). With
+// PBL_SERVE_TIMING set, a click slower than 100 ms fails the test.
+func clickTimes(t *testing.T, ctx context.Context, m *ir.Model, where string) {
 	clicks := [][2]string{{"HISTORY", "TRUE"}, {"CVP", "HIGH"}, {"BP", "LOW"}, {"HRBP", "NORMAL"}, {"SAO2", "LOW"}, {"PAP", "HIGH"}, {"MINVOL", "ZERO"}, {"CVP", "HIGH"}}
 	observed := map[string]string{}
 	var times []float64
@@ -349,8 +364,9 @@ func TestPageAlarmReady(t *testing.T) {
 		}
 		checkPage(t, ctx, m, observed)
 	}
+	t.Logf("ALARM (%s): click to ready in ms, in click order: %.1f", where, times)
 	sort.Float64s(times)
-	t.Logf("ALARM: click to ready in %.1f ms (median), %.1f ms (max) over %d clicks", times[len(times)/2], times[len(times)-1], len(times))
+	t.Logf("ALARM (%s): click to ready in %.1f ms (median), %.1f ms (max) over %d clicks", where, times[len(times)/2], times[len(times)-1], len(times))
 	if os.Getenv("PBL_SERVE_TIMING") != "" && times[len(times)-1] > 100 {
 		t.Errorf("click to ready took %.1f ms, more than 100 ms", times[len(times)-1])
 	}

@@ -60,7 +60,7 @@ func WriteStatic(dir string, st Static) error {
 		}
 		out["examples/"+p] = b
 		site.Files = append(site.Files, p)
-		if path.Ext(p) == ".pbl" && !strings.Contains(p, "/") {
+		if path.Ext(p) != ".csv" && !strings.Contains(p, "/") {
 			site.Models = append(site.Models, p)
 		}
 		return nil

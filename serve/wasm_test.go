@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/chromedp/chromedp"
 
@@ -49,6 +50,26 @@ func TestStaticPage(t *testing.T) {
 	if len(wasm) > maxWasm || gz > maxWasmGzip {
 		t.Errorf("pbl.wasm is %d bytes (%d compressed), over the limits of %d (%d)", len(wasm), gz, maxWasm, maxWasmGzip)
 	}
+	// The site again, with ALARM among its models.
+	alarm, err := os.ReadFile(alarmPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec, err := os.ReadFile(filepath.Join(dir, "wasm_exec.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := fstest.MapFS{"alarm.bif": {Data: alarm}}
+	for _, name := range []string{"asia.pbl"} {
+		b, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		examples[name] = &fstest.MapFile{Data: b}
+	}
+	if err := WriteStatic(dir, Static{Wasm: wasm, WasmExec: exec, Examples: examples}); err != nil {
+		t.Fatal(err)
+	}
 	ts := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer ts.Close()
 	if err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/index.html?model=asia.pbl"),
@@ -66,6 +87,17 @@ func TestStaticPage(t *testing.T) {
 		}
 	}
 	checkPage(t, ctx, m, map[string]string{"dysp": "yes", "smoke": "no"})
+
+	// ALARM, read by pbl's BIF reader in the browser.
+	if err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/index.html?model=alarm.bif"),
+		chromedp.WaitVisible(`.row[data-var="HISTORY"][data-p]`, chromedp.ByQuery), chromedp.WaitVisible(readySel, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	am, err := pbl.LoadFile(alarmPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clickTimes(t, ctx, am, "WebAssembly")
 }
 
 func gzipSize(t *testing.T, b []byte) int {

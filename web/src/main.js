@@ -114,8 +114,25 @@ function drawGraph(g) {
     }
     layer.append(node);
   }
-  box.append(layer);
+  const sizer = el("div", { class: "sizer" }, layer);
+  box.append(sizer);
+  fitGraph();
 }
+
+// fitGraph scales a graph wider than its panel down to the panel's width
+// (to half its size at most; beyond, the panel scrolls).
+function fitGraph() {
+  const box = $("#graph");
+  const sizer = $(".sizer", box);
+  if (!sizer) return;
+  const layer = $(".layer", sizer);
+  const w = parseFloat(layer.style.width), h = parseFloat(layer.style.height);
+  const scale = Math.max(0.5, Math.min(1, (box.clientWidth - 20) / w));
+  layer.style.transform = scale < 1 ? `scale(${scale})` : "";
+  sizer.style.width = w * scale + 16 + "px";
+  sizer.style.height = h * scale + 16 + "px";
+}
+window.addEventListener("resize", fitGraph);
 
 function fmtP(p) {
   if (p === 0 || p === 1) return String(p * 100) + "%";

@@ -111,7 +111,7 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			b.Error = err.Error()
+			b.Error = errorText(err)
 			return b, nil
 		}
 		e := res.(*infer.Evidence)
@@ -128,7 +128,7 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		b.Error = err.Error()
+		b.Error = errorText(err)
 		return b, nil
 	}
 	byVar := map[ir.VarID][]float64{}
@@ -156,6 +156,16 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 	return b, nil
 }
 
+// errorText is an answer's error as the page shows it: a positioned
+// error's message without the position (the page's question has none).
+func errorText(err error) string {
+	var e *ir.Error
+	if errors.As(err, &e) {
+		return e.Msg
+	}
+	return err.Error()
+}
+
 // peText is the text of P(e) for the query text of the marginals:
 // "P(a=x, do(b=y))".
 func peText(text string) string {
@@ -179,7 +189,7 @@ func (s *Session) MPE(ctx context.Context, ev []Finding) (*MPE, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		out.Error = err.Error()
+		out.Error = errorText(err)
 		return out, nil
 	}
 	a := res.(*infer.Assignment)

@@ -16,9 +16,16 @@ import (
 	"github.com/pbl-lang/pbl/ir"
 )
 
-// loadTimeout bounds a load's learn statements and each statement's answer,
-// as the language server bounds them: a page must not hang on an edit.
-var loadTimeout = 2 * time.Second
+// editTimeout bounds the learn statements of a source the page sends (an
+// edit): the page must not hang on one. The first load, of the file as
+// opened, runs them to the end, as every command does (a model whose EM
+// takes seconds still opens). The language server, which gives the
+// diagnostics, stops them at 2 s and says so.
+var editTimeout = 10 * time.Second
+
+// answerTimeout bounds each of the model's statements' answers, as the
+// language server bounds a hover's.
+var answerTimeout = 2 * time.Second
 
 // A Session is one opened model: its file, its source as last given, the
 // last model that loaded, and the language server that diagnoses the
@@ -119,7 +126,10 @@ func (s *Session) Open(ctx context.Context, src *string, keep []Finding) (*Graph
 	var m *ir.Model
 	var err error
 	if s.editable {
-		lctx, cancel := context.WithTimeout(ctx, loadTimeout)
+		lctx, cancel := ctx, context.CancelFunc(func() {})
+		if src != nil {
+			lctx, cancel = context.WithTimeout(ctx, editTimeout)
+		}
 		m, err = pbl.LoadWith(s.path, []byte(s.src), pbl.LoadOptions{Cancel: lctx.Done(), MaxEntries: infer.DefaultMaxTable, RegularFilesOnly: true})
 		cancel()
 		d, derr := s.diag.Diagnose(s.src)
@@ -204,7 +214,7 @@ func nodesOf(m *ir.Model) []Node {
 }
 
 // stmtsOf answers the model's query and expect statements, each within
-// loadTimeout, as pbl test and pbl run do.
+// answerTimeout, as pbl test and pbl run do.
 func stmtsOf(ctx context.Context, m *ir.Model) []Stmt {
 	out := []Stmt{}
 	for _, st := range m.Stmts {
@@ -224,7 +234,7 @@ func stmtsOf(ctx context.Context, m *ir.Model) []Stmt {
 		if ex != nil {
 			r.Text = fmt.Sprintf("%s == %s", q.Head().Text, ex.Want.Text)
 		}
-		actx, cancel := context.WithTimeout(ctx, loadTimeout)
+		actx, cancel := context.WithTimeout(ctx, answerTimeout)
 		a, err := pbl.AnswerQuery(m, q, pbl.AnswerOptions{Context: actx})
 		cancel()
 		switch {

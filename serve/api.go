@@ -56,6 +56,10 @@ type Belief struct {
 	P        []float64 `json:"p"`                  // P(Var = s | e), by state; empty for a real variable
 	Observed string    `json:"observed,omitempty"` // the state observed or set
 	Do       bool      `json:"do,omitempty"`
+	// A real variable's density given the evidence, Density[i] at X[i]
+	// (density(Var=x | e)), or none.
+	X       []float64 `json:"x,omitempty"`
+	Density []float64 `json:"density,omitempty"`
 }
 
 // Beliefs is the answer to update: every marginal and P(e).

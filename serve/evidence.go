@@ -147,6 +147,8 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 			bl.P[slices.Index(v.States, f.State)] = 1
 		} else if p, ok := byVar[ir.VarID(i)]; ok {
 			bl.P = p
+		} else if !v.Discrete() {
+			bl.X, bl.Density = densityCurve(m, ir.VarID(i), c, opt)
 		}
 		b.Beliefs = append(b.Beliefs, bl)
 	}

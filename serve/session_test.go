@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/ir"
 )
 
 // repoRoot returns the repository's root directory.
@@ -128,5 +130,52 @@ func TestOpenKeepsEvidence(t *testing.T) {
 	lines := strings.Count(src, "\n") + 2
 	if d := g.Diagnostics[0]; d.Line != lines || d.Col != 3 {
 		t.Errorf("diagnostic at %d:%d (%s), want %d:3", d.Line, d.Col, d.Message, lines)
+	}
+}
+
+// TestDensityCurve checks a real variable's curve, given evidence,
+// against the density of the mixture computed here from the model's
+// numbers: P(Normal | e) from the engine's marginal, and the normal
+// densities of the model's Gaussians, by the textbook formula.
+func TestDensityCurve(t *testing.T) {
+	s := openSession(t, filepath.Join(repoRoot(t), "examples", "two_means.pbl"))
+	m, _, _ := s.current()
+	b, err := s.Update(context.Background(), nil)
+	if err != nil || b.Error != "" {
+		t.Fatal(err, b.Error)
+	}
+	n := 0
+	for _, bl := range b.Beliefs {
+		v, _ := m.Lookup(bl.Var)
+		if v.Discrete() {
+			continue
+		}
+		g, ok := m.Dists[v.ID].(*ir.Gaussian)
+		if !ok || len(g.Parents) != 1 {
+			continue
+		}
+		if len(bl.X) != densityPoints || len(bl.Density) != densityPoints {
+			t.Fatalf("%s: %d points, want %d", bl.Var, len(bl.X), densityPoints)
+		}
+		var prior []float64
+		for _, ob := range b.Beliefs {
+			if ob.Var == m.Vars[g.Parents[0]].Name {
+				prior = ob.P
+			}
+		}
+		for i, x := range bl.X {
+			want := 0.0
+			for u, p := range prior {
+				z := (x - g.Mean[u]) / g.SD[u]
+				want += p * math.Exp(-z*z/2) / (g.SD[u] * math.Sqrt(2*math.Pi))
+			}
+			if !(abs(bl.Density[i]-want) <= 1e-12*math.Max(1, want)) {
+				t.Errorf("%s: density at %v = %v, want %v", bl.Var, x, bl.Density[i], want)
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("two_means.pbl has no real variable with a Gaussian of one parent")
 	}
 }

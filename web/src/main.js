@@ -50,10 +50,10 @@ function showError(msg) {
 }
 
 // ---- the graph
-const NODE_W = 176, ROW_H = 18, HEAD_H = 24;
+const NODE_W = 176, ROW_H = 18, HEAD_H = 24, CURVE_H = 56;
 
 function nodeHeight(n) {
-  return n.kind === "real" ? HEAD_H + 2 * ROW_H : HEAD_H + ROW_H * n.states.length + 6;
+  return n.kind === "real" ? HEAD_H + CURVE_H + 8 : HEAD_H + ROW_H * n.states.length + 6;
 }
 
 function sameShape(a, b) {
@@ -103,7 +103,7 @@ function drawGraph(g) {
     }
     node.append(head);
     if (n.kind === "real") {
-      node.append(el("div", { class: "real" }, "real-valued"));
+      node.append(el("div", { class: "real", "data-role": "density", "data-var": n.var }, "real-valued"));
     }
     for (const s of n.states) {
       const row = el("div", { class: "row", "data-var": n.var, "data-state": s, title: "click: observe " + n.var + "=" + s + "; click again: clear", onclick: () => clickState(n.var, s) },
@@ -144,6 +144,7 @@ function showBeliefs(b) {
   for (const bl of b.beliefs) {
     const node = $(`.node[data-var="${CSS.escape(bl.var)}"]`);
     if (!node) continue;
+    if (bl.density) drawDensity(node, bl);
     node.classList.toggle("observed", !!bl.observed && !bl.do);
     node.classList.toggle("intervened", !!bl.observed && !!bl.do);
     const rows = node.querySelectorAll(".row");
@@ -166,6 +167,20 @@ function showBeliefs(b) {
   pe.textContent = b.pe < 1e-4 && b.pe > 0 ? b.pe.toExponential(6) : String(Number(b.pe.toPrecision(6)));
   $('[data-role="evidence"]').textContent = b.query;
   showError(b.error);
+}
+
+// drawDensity draws a real variable's density given the evidence, as pbl
+// computed it at each point, with the range of x below.
+function drawDensity(node, bl) {
+  const box = $('[data-role="density"]', node);
+  if (!box) return;
+  const w = NODE_W - 14, h = CURVE_H - 14;
+  const ymax = Math.max(...bl.density) || 1;
+  const x0 = bl.x[0], x1 = bl.x[bl.x.length - 1];
+  const pts = bl.x.map((x, i) => `${(((x - x0) / (x1 - x0)) * w).toFixed(1)},${(h - (bl.density[i] / ymax) * h).toFixed(1)}`);
+  const fmt = (v) => String(Number(v.toPrecision(3)));
+  box.innerHTML = `<svg width="${w}" height="${h}"><path class="area" d="M0,${h}L${pts.join("L")}L${w},${h}z"/><path class="line" d="M${pts.join("L")}"/></svg>` +
+    `<div class="axis"><span>${fmt(x0)}</span><span>${fmt(x1)}</span></div>`;
 }
 
 function showMPE(m) {

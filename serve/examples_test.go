@@ -11,16 +11,17 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/pbl-lang/pbl"
-	"github.com/pbl-lang/pbl/internal/testrun"
 )
 
 // TestPageEveryModel opens every example, and ALARM, HEPAR2 and WIN95PTS
 // from the corpus, clicks the first state of the first and of the last
 // discrete variable, and compares every number of the page with pbl's
-// answer to its query line (checkPage). A heavy case: a page per model.
+// answer to its query line (checkPage). A page per model, about 45 s: only
+// with PBL_TEST_HEAVY=1 (CI's plain run has TestPageAsia and
+// TestPageAlarmReady).
 func TestPageEveryModel(t *testing.T) {
-	if !testrun.Heavy() {
-		t.Skip("a page per model: a heavy case (not with -short or -race; PBL_TEST_HEAVY=1 takes it)")
+	if os.Getenv("PBL_TEST_HEAVY") != "1" {
+		t.Skip("a page per model, about 45 s: only with PBL_TEST_HEAVY=1")
 	}
 	paths, _ := filepath.Glob(filepath.Join(repoRoot(t), "examples", "*.pbl"))
 	alarm := alarmPath(t)

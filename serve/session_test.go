@@ -179,3 +179,12 @@ func TestDensityCurve(t *testing.T) {
 		t.Fatal("two_means.pbl has no real variable with a Gaussian of one parent")
 	}
 }
+
+func mustQuery(t *testing.T, m *ir.Model, text string) ir.Query {
+	t.Helper()
+	q, err := pbl.ParseQuery(m, text)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return q
+}

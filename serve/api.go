@@ -12,11 +12,13 @@ import (
 // JSON)); the answer is JSON, or an error {"error": message}.
 
 // A Finding is a piece of evidence: Var observed in State, or set to it
-// by an intervention (Do).
+// by an intervention (Do); or, with Likelihood set (and no State), a
+// likelihood finding weighing Var's states, X~[l1, l2, ...].
 type Finding struct {
-	Var   string `json:"var"`
-	State string `json:"state"`
-	Do    bool   `json:"do,omitempty"`
+	Var        string    `json:"var"`
+	State      string    `json:"state,omitempty"`
+	Do         bool      `json:"do,omitempty"`
+	Likelihood []float64 `json:"likelihood,omitempty"`
 }
 
 // A Node is a variable of the graph.
@@ -56,6 +58,8 @@ type Belief struct {
 	P        []float64 `json:"p"`                  // P(Var = s | e), by state; empty for a real variable
 	Observed string    `json:"observed,omitempty"` // the state observed or set
 	Do       bool      `json:"do,omitempty"`
+	// The likelihoods of a likelihood finding on Var, or none.
+	Likelihood []float64 `json:"likelihood,omitempty"`
 	// A real variable's density given the evidence, Density[i] at X[i]
 	// (density(Var=x | e)), or none.
 	X       []float64 `json:"x,omitempty"`

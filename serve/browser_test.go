@@ -238,6 +238,31 @@ func TestPageAsia(t *testing.T) {
 		t.Errorf("the query line is %q", line)
 	}
 	checkPage(t, ctx, m, map[string]string{"xray": "yes", "lung": "no"})
+
+	// Likelihood evidence: clear, then drag dysp=no's bar to a quarter of its width.
+	if err := chromedp.Run(ctx, chromedp.Click(`[data-role="clear"]`, chromedp.ByQuery), chromedp.WaitVisible(readySel, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ Left, Width, Top, Height float64 }
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { const b = document.querySelector('.row[data-var="dysp"][data-state="no"] .bar').getBoundingClientRect(); return {Left: b.left, Width: b.width, Top: b.top, Height: b.height}; })()`, &r)); err != nil {
+		t.Fatal(err)
+	}
+	y := r.Top + r.Height/2
+	if err := chromedp.Run(ctx,
+		chromedp.MouseEvent(input.MousePressed, r.Left+r.Width-1, y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, r.Left+r.Width*0.6, y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, r.Left+r.Width*0.25, y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseReleased, r.Left+r.Width*0.25, y, chromedp.ButtonLeft),
+		chromedp.Sleep(50*time.Millisecond),
+		chromedp.WaitVisible(readySel, chromedp.ByQuery),
+		chromedp.Text(`[data-role="evidence"]`, &line, chromedp.ByQuery),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if line != "P(* | dysp~[1, 0.25])" {
+		t.Errorf("after the drag, the query line is %q, want P(* | dysp~[1, 0.25])", line)
+	}
+	checkPage(t, ctx, m, nil)
 }
 
 // TestPageEditError types an error into the source: the page lists the

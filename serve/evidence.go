@@ -20,6 +20,9 @@ func keepFindings(m *ir.Model, keep []Finding) []Finding {
 		if _, _, err := resolve(m, f); err != nil {
 			continue
 		}
+		if f.Likelihood != nil {
+			f.Likelihood = slices.Clone(f.Likelihood)
+		}
 		out = slices.DeleteFunc(out, func(g Finding) bool { return g.Var == f.Var })
 		out = append(out, f)
 	}
@@ -34,16 +37,43 @@ func (e *UnknownFindingError) Error() string {
 	return "the model has no state " + ir.Quote(e.Finding.State) + " of a variable " + ir.Quote(e.Finding.Var)
 }
 
+// resolve returns the variable of a finding and its state (-1 for a
+// likelihood finding, whose likelihoods it checks).
 func resolve(m *ir.Model, f Finding) (ir.VarID, int, error) {
 	v, ok := m.Lookup(f.Var)
 	if !ok || !v.Discrete() {
 		return 0, 0, &UnknownFindingError{Finding: f}
+	}
+	if f.Likelihood != nil {
+		if f.State != "" || f.Do || len(f.Likelihood) != len(v.States) {
+			return 0, 0, &BadLikelihoodError{Finding: f}
+		}
+		sum := 0.0
+		for _, l := range f.Likelihood {
+			if !(l >= 0 && l <= 1) {
+				return 0, 0, &BadLikelihoodError{Finding: f}
+			}
+			sum += l
+		}
+		if !(sum > 0) {
+			return 0, 0, &BadLikelihoodError{Finding: f}
+		}
+		return v.ID, -1, nil
 	}
 	s := slices.Index(v.States, f.State)
 	if s < 0 {
 		return 0, 0, &UnknownFindingError{Finding: f}
 	}
 	return v.ID, s, nil
+}
+
+// BadLikelihoodError is a likelihood finding whose numbers are not one
+// per state, in [0, 1] and not all 0: the probabilities of the finding
+// given each state, as P(e) reads them.
+type BadLikelihoodError struct{ Finding Finding }
+
+func (e *BadLikelihoodError) Error() string {
+	return "the likelihoods of " + ir.Quote(e.Finding.Var) + " must be one per state, in [0, 1] and not all 0"
 }
 
 // conditions returns the findings as a query's conditions, and the
@@ -61,6 +91,15 @@ func conditions(m *ir.Model, ev []Finding) (ir.Conditions, string, error) {
 			return c, "", &DuplicateFindingError{Var: f.Var}
 		}
 		seen[v] = true
+		if s < 0 {
+			c.Soft = append(c.Soft, ir.SoftObs{Var: v, Lambda: slices.Clone(f.Likelihood)})
+			ls := make([]string, len(f.Likelihood))
+			for i, l := range f.Likelihood {
+				ls[i] = ir.FormatFloat(l)
+			}
+			parts = append(parts, ir.Quote(f.Var)+"~["+strings.Join(ls, ", ")+"]")
+			continue
+		}
 		text := ir.Quote(f.Var) + "=" + ir.Quote(f.State)
 		if f.Do {
 			c.Do = append(c.Do, ir.Obs{Var: v, State: s})
@@ -141,7 +180,10 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 	}
 	for i, v := range m.Vars {
 		bl := Belief{Var: v.Name, P: []float64{}}
-		if f, ok := observed[v.Name]; ok {
+		if f, ok := observed[v.Name]; ok && f.Likelihood != nil {
+			bl.Likelihood = f.Likelihood
+			bl.P = byVar[ir.VarID(i)]
+		} else if ok {
 			bl.Observed, bl.Do = f.State, f.Do
 			bl.P = make([]float64, len(v.States))
 			bl.P[slices.Index(v.States, f.State)] = 1

@@ -116,7 +116,7 @@ func TestOpenKeepsEvidence(t *testing.T) {
 	if err != nil || !g.Loaded {
 		t.Fatalf("%v %v", err, g.Diagnostics)
 	}
-	if len(g.Evidence) != 1 || g.Evidence[0] != keep[1] {
+	if len(g.Evidence) != 1 || g.Evidence[0].Var != keep[1].Var || g.Evidence[0].State != keep[1].State {
 		t.Errorf("kept %v, want %v", g.Evidence, keep[1:2])
 	}
 	bad := src + "\nP(nosuch) = [0.5, 0.5]\n"
@@ -187,4 +187,60 @@ func mustQuery(t *testing.T, m *ir.Model, text string) ir.Query {
 		t.Fatalf("%s: %v", text, err)
 	}
 	return q
+}
+
+// TestLikelihoodFinding: a likelihood finding's query line reads back to
+// the same numbers (by enumeration), and bad likelihoods are refused.
+func TestLikelihoodFinding(t *testing.T) {
+	s := openSession(t, filepath.Join(repoRoot(t), "examples", "asia.pbl"))
+	m, _, _ := s.current()
+	for _, tc := range []struct {
+		ev   []Finding
+		line string
+	}{
+		{[]Finding{{Var: "xray", Likelihood: []float64{0.8, 0.2}}, {Var: "smoke", State: "yes"}}, "P(* | xray~[0.8, 0.2], smoke=yes)"},
+		{[]Finding{{Var: "either", Likelihood: []float64{1, 0.25}}}, "P(* | either~[1, 0.25])"},
+	} {
+		b, err := s.Update(context.Background(), tc.ev)
+		if err != nil || b.Error != "" {
+			t.Fatal(err, b.Error)
+		}
+		if b.Query != tc.line {
+			t.Errorf("query line %q, want %q", b.Query, tc.line)
+		}
+		a, err := pbl.AnswerQuery(m, mustQuery(t, m, b.Query), pbl.AnswerOptions{Infer: infer.Options{Engine: "enum"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][]float64{}
+		for _, mg := range a.Marginals() {
+			want[mg.Var] = mg.P
+		}
+		for _, bl := range b.Beliefs {
+			if bl.Observed != "" {
+				continue
+			}
+			w := want[bl.Var]
+			if len(w) != len(bl.P) || len(w) == 0 {
+				t.Fatalf("%s: %s: %v, want %v", b.Query, bl.Var, bl.P, w)
+			}
+			for i := range w {
+				if !(abs(w[i]-bl.P[i]) <= 1e-12) {
+					t.Errorf("%s: P(%s=%d) = %v, want %v", b.Query, bl.Var, i, bl.P[i], w[i])
+				}
+			}
+		}
+		pe, err := pbl.AnswerQuery(m, mustQuery(t, m, peText(b.Query)), pbl.AnswerOptions{Infer: infer.Options{Engine: "enum"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := pe.Infer.(*infer.Evidence).P; !(abs(p-b.PE) <= 1e-12) {
+			t.Errorf("%s: P(e) = %v, want %v", b.Query, b.PE, p)
+		}
+	}
+	for _, bad := range [][]float64{{1}, {0, 0}, {-1, 1}, {4, 1}, {math.Inf(1), 1}, {math.NaN(), 1}} {
+		if _, err := s.Update(context.Background(), []Finding{{Var: "xray", Likelihood: bad}}); err == nil {
+			t.Errorf("likelihoods %v accepted", bad)
+		}
+	}
 }

@@ -106,9 +106,11 @@ function drawGraph(g) {
       node.append(el("div", { class: "real", "data-role": "density", "data-var": n.var }, "real-valued"));
     }
     for (const s of n.states) {
+      const bar = el("span", { class: "bar", title: "drag: the likelihood of a finding on " + n.var + " given " + s }, el("span", { class: "fill" }), el("span", { class: "lik" }));
+      dragLikelihood(bar, n.var, n.states.indexOf(s), n.states.length);
       const row = el("div", { class: "row", "data-var": n.var, "data-state": s, title: "click: observe " + n.var + "=" + s + "; click again: clear", onclick: () => clickState(n.var, s) },
         el("span", { class: "label" }, s),
-        el("span", { class: "bar" }, el("span", { class: "fill" })),
+        bar,
         el("span", { class: "num" }, ""));
       node.append(row);
     }
@@ -145,6 +147,7 @@ function showBeliefs(b) {
     const node = $(`.node[data-var="${CSS.escape(bl.var)}"]`);
     if (!node) continue;
     if (bl.density) drawDensity(node, bl);
+    node.classList.toggle("soft", !!bl.likelihood);
     node.classList.toggle("observed", !!bl.observed && !bl.do);
     node.classList.toggle("intervened", !!bl.observed && !!bl.do);
     const rows = node.querySelectorAll(".row");
@@ -160,6 +163,15 @@ function showBeliefs(b) {
       row.querySelector(".num").textContent = fmtP(p);
       row.querySelector(".fill").style.width = (100 * p).toFixed(2) + "%";
       row.classList.toggle("chosen", bl.observed === row.dataset.state);
+      const lik = row.querySelector(".lik");
+      if (bl.likelihood) {
+        row.dataset.likelihood = String(bl.likelihood[i]);
+        lik.style.left = (100 * bl.likelihood[i]).toFixed(2) + "%";
+        lik.hidden = false;
+      } else {
+        delete row.dataset.likelihood;
+        lik.hidden = true;
+      }
     });
   }
   const pe = $('[data-role="pe"]');
@@ -203,9 +215,61 @@ function showMPE(m) {
 }
 
 // ---- evidence
+let suppressClick = false;
+
+// dragLikelihood makes a state's bar set, by dragging, the likelihood of
+// a finding on v given that state (X~[l1, l2, ...]): the position along
+// the bar, from 0 to 1; the variable's other states keep theirs (1 at
+// first). The beliefs follow as the bar is dragged.
+function dragLikelihood(bar, v, i, n) {
+  let drag = null;
+  const at = (e) => {
+    const r = bar.getBoundingClientRect();
+    return Math.max(0, Math.min(1, Math.round(((e.clientX - r.left) / r.width) * 100) / 100));
+  };
+  bar.addEventListener("pointerdown", (e) => {
+    drag = { x0: e.clientX, moved: false };
+    bar.setPointerCapture(e.pointerId);
+  });
+  bar.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    if (!drag.moved && Math.abs(e.clientX - drag.x0) < 4) return;
+    drag.moved = true;
+    setLikelihood(v, i, n, at(e));
+  });
+  const end = (e) => {
+    if (drag && drag.moved) {
+      suppressClick = true;
+      setTimeout(() => { suppressClick = false; }, 0);
+    }
+    drag = null;
+  };
+  bar.addEventListener("pointerup", end);
+  bar.addEventListener("pointercancel", end);
+}
+
+function setLikelihood(v, i, n, l) {
+  let f = state.evidence.find((f) => f.var === v);
+  if (!f || !f.likelihood) {
+    const g = { var: v, likelihood: new Array(n).fill(1) };
+    if (f) state.evidence[state.evidence.indexOf(f)] = g;
+    else state.evidence.push(g);
+    f = g;
+  }
+  if (f.likelihood[i] === l) return;
+  const next = f.likelihood.slice();
+  next[i] = l;
+  if (next.every((x) => x === 0)) return; // not all 0
+  f.likelihood = next;
+  if (!state.frame) {
+    state.frame = requestAnimationFrame(() => { state.frame = 0; update(); });
+  }
+}
+
 function clickState(v, s) {
+  if (suppressClick) return; // the end of a drag
   const i = state.evidence.findIndex((f) => f.var === v);
-  if (i >= 0 && state.evidence[i].state === s) {
+  if (i >= 0 && state.evidence[i].state === s && !state.evidence[i].likelihood) {
     state.evidence.splice(i, 1); // clicked again: clear
   } else {
     const f = { var: v, state: s };
@@ -218,7 +282,7 @@ function clickState(v, s) {
 
 function toggleDo(v) {
   const f = state.evidence.find((f) => f.var === v);
-  if (f) {
+  if (f && !f.likelihood) {
     if (f.do) delete f.do;
     else f.do = true;
     update();

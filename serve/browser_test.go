@@ -193,9 +193,7 @@ func indexOf(xs []string, x string) int {
 // openPage opens the page of a server of the model at path and waits
 // until it is ready.
 func openPage(t *testing.T, path string) (context.Context, *Server, *ir.Model) {
-	t0 := time.Now()
 	ctx := browser(t)
-	t.Logf("browser: %v", time.Since(t0))
 	srv, s := startServer(t, path)
 	m, _, err := s.current()
 	if err != nil {
@@ -204,7 +202,6 @@ func openPage(t *testing.T, path string) (context.Context, *Server, *ir.Model) {
 	if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(readySel, chromedp.ByQuery), chromedp.WaitVisible(`.row[data-p]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("page: %v", time.Since(t0))
 	return ctx, srv, m
 }
 

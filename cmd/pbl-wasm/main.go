@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"runtime/debug"
 	"sync"
 	"syscall/js"
 
@@ -17,6 +18,9 @@ var (
 )
 
 func main() {
+	// The module runs on the page's one thread: a collection lands on a
+	// click. Collect less often (a few MB more for ALARM's junction tree).
+	debug.SetGCPercent(400)
 	js.Global().Set("pblOpen", js.FuncOf(open))
 	js.Global().Set("pblCall", js.FuncOf(call))
 	select {}

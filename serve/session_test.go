@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"math"
 	"path/filepath"
 	"runtime"
@@ -242,5 +243,21 @@ func TestLikelihoodFinding(t *testing.T) {
 		if _, err := s.Update(context.Background(), []Finding{{Var: "xray", Likelihood: bad}}); err == nil {
 			t.Errorf("likelihoods %v accepted", bad)
 		}
+	}
+}
+
+// TestUpdateCancelled: an answer whose request has gone (the page moved
+// on) stops with the context's error rather than answering.
+func TestUpdateCancelled(t *testing.T) {
+	s := openSession(t, filepath.Join(repoRoot(t), "examples", "asia.pbl"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, ev := range [][]Finding{nil, {{Var: "asia", State: "yes"}}} {
+		if b, err := s.Update(ctx, ev); !errors.Is(err, context.Canceled) {
+			t.Errorf("evidence %v: Update of a cancelled request gave %+v, %v", ev, b, err)
+		}
+	}
+	if mp, err := s.MPE(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("MPE of a cancelled request gave %+v, %v", mp, err)
 	}
 }

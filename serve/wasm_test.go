@@ -26,7 +26,8 @@ const (
 	maxWasmGzip = 4_000_000
 )
 
-// TestStaticPage builds the static site (go run ./cmd/pbl-wasm DIR),
+// TestStaticPage builds the static site (pbl serve --export DIR, by
+// go run ./cmd/pbl-serve --export DIR),
 // checks the module's size, serves the folder with a plain file server
 // and drives the page in Chromium: every number of asia with evidence
 // equals pbl's answer, computed here by the engines of this process.
@@ -36,10 +37,10 @@ func TestStaticPage(t *testing.T) {
 	}
 	ctx := browser(t) // skips first where there is no Chromium
 	dir := t.TempDir()
-	cmd := exec.Command("go", "run", "./cmd/pbl-wasm", dir)
+	cmd := exec.Command("go", "run", "./cmd/pbl-serve", "--export", dir)
 	cmd.Dir = repoRoot(t)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go run ./cmd/pbl-wasm: %v\n%s", err, out)
+		t.Fatalf("go run ./cmd/pbl-serve --export: %v\n%s", err, out)
 	}
 	wasm, err := os.ReadFile(filepath.Join(dir, "pbl.wasm"))
 	if err != nil {

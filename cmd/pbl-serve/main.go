@@ -6,6 +6,11 @@
 // an HTTP server needs.
 //
 //	pbl-serve MODEL [--addr HOST:PORT] [--no-open]
+//	pbl-serve --export DIR
+//
+// With --export it writes the page for the browser alone (WebAssembly) to
+// DIR instead (internal/wasmsite: it needs the go command and pbl's
+// source).
 package main
 
 import (
@@ -21,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pbl-lang/pbl/internal/wasmsite"
 	"github.com/pbl-lang/pbl/serve"
 )
 
@@ -35,6 +41,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0: any free port)")
 	noOpen := fs.Bool("no-open", false, "print the URL without opening a browser")
+	export := fs.String("export", "", "write the page for the browser alone (WebAssembly) to `DIR` instead of serving a model")
 	// Flags may follow the model, as everywhere in pbl.
 	var pos []string
 	for len(args) > 0 {
@@ -49,6 +56,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 			pos = append(pos, args[0])
 			args = args[1:]
 		}
+	}
+	if *export != "" {
+		if len(pos) != 0 {
+			fmt.Fprintf(stderr, "pbl serve: --export takes no model file, got %d arguments\n", len(pos))
+			return 2
+		}
+		if err := wasmsite.Export(*export, stderr); err != nil {
+			fmt.Fprintf(stderr, "pbl serve: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, *export)
+		return 0
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "pbl serve: want one model file, got %d arguments\n", len(pos))

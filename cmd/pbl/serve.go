@@ -23,7 +23,10 @@ printed is the page's URL, with a random token that every request must
 carry; the server listens on 127.0.0.1 unless --addr says otherwise, and
 reads and writes only the model and the files it imports. It runs until
 interrupted. The server is the command pbl-serve, beside pbl or on PATH
-(go install ./cmd/pbl-serve): pbl itself links no network code.
+(go install ./cmd/pbl-serve): pbl itself links no network code. --export DIR
+writes the same page for the browser alone (WebAssembly) to DIR instead, for
+any static file server; it builds the module with the go command from pbl's
+source.
 docs/serve.md describes the page, its security model and the same page for
 the browser alone (WebAssembly).`
 
@@ -35,11 +38,16 @@ const serveCommand = "pbl-serve"
 func serveFlags(c *cli, fs *flag.FlagSet) {
 	fs.String("addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0: any free port)")
 	fs.Bool("no-open", false, "print the URL without opening a browser")
+	fs.String("export", "", "write the page for the browser alone (WebAssembly) to `DIR` instead of serving a model")
 }
 
 // serveCmd runs pbl-serve with the model and the flags given.
 func serveCmd(c *cli, args []string) int {
-	if len(args) != 1 {
+	export := c.fs.Lookup("export").Value.String()
+	switch {
+	case export != "" && len(args) != 0:
+		return c.usageErr("serve", "--export takes no model file, got %s", plural(len(args), "argument"))
+	case export == "" && len(args) != 1:
 		return c.usageErr("serve", "want one model file, got %s", plural(len(args), "argument"))
 	}
 	path, err := findCommand(serveCommand)
@@ -47,7 +55,10 @@ func serveCmd(c *cli, args []string) int {
 		return c.usageErr("serve", "needs the %s command, which is neither beside pbl nor on PATH: %v\n"+
 			"(install it with: go install ./cmd/pbl-serve, or run go run ./cmd/pbl-serve MODEL)", serveCommand, err)
 	}
-	argv := []string{"--addr=" + c.fs.Lookup("addr").Value.String(), "--no-open=" + c.fs.Lookup("no-open").Value.String(), args[0]}
+	argv := []string{"--export=" + export}
+	if export == "" {
+		argv = []string{"--addr=" + c.fs.Lookup("addr").Value.String(), "--no-open=" + c.fs.Lookup("no-open").Value.String(), args[0]}
+	}
 	run := exec.Command(path, argv...)
 	run.Stdin, run.Stdout, run.Stderr = os.Stdin, c.stdout, c.stderr
 	// Ctrl-C reaches pbl-serve too (the same process group), which stops;

@@ -58,7 +58,10 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // refuse returns why r is refused, or "".
 func (g *guard) refuse(r *http.Request) string {
 	host, port, err := net.SplitHostPort(r.Host)
-	if err != nil || port != g.port || !g.hostAllowed(host) {
+	if err != nil {
+		host, port = r.Host, "80" // a Host without a port names port 80
+	}
+	if port != g.port || !g.hostAllowed(host) {
 		return "the Host header does not name this server"
 	}
 	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {

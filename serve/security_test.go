@@ -89,6 +89,8 @@ func TestRefusals(t *testing.T) {
 		{"a foreign Host (DNS rebinding)", "POST", base + "/api/update", map[string]string{tokenHeader: tok, "Host": "attacker.example:" + u.Port()}, `{}`, 403},
 		{"localhost as Host", "POST", base + "/api/update", map[string]string{tokenHeader: tok, "Host": "localhost:" + u.Port()}, `{}`, 200},
 		{"another port in Host", "POST", base + "/api/update", map[string]string{tokenHeader: tok, "Host": "127.0.0.1:1"}, `{}`, 403},
+		{"a Host without the port", "POST", base + "/api/update", map[string]string{tokenHeader: tok, "Host": "127.0.0.1"}, `{}`, 403},
+		{"a foreign Host without a port", "POST", base + "/api/update", map[string]string{tokenHeader: tok, "Host": "attacker.example"}, `{}`, 403},
 		{"a cross-site Origin", "POST", base + "/api/update", map[string]string{tokenHeader: tok, "Origin": "http://attacker.example"}, `{}`, 403},
 		{"the server's own Origin", "POST", base + "/api/update", map[string]string{tokenHeader: tok, "Origin": base}, `{}`, 200},
 		{"Sec-Fetch-Site cross-site", "POST", base + "/api/update", map[string]string{tokenHeader: tok, "Sec-Fetch-Site": "cross-site"}, `{}`, 403},

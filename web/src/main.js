@@ -238,6 +238,7 @@ function dragLikelihood(bar, v, i, n) {
     setLikelihood(v, i, n, at(e));
   });
   const end = (e) => {
+    flushLikelihood();
     if (drag && drag.moved) {
       suppressClick = true;
       setTimeout(() => { suppressClick = false; }, 0);
@@ -262,8 +263,18 @@ function setLikelihood(v, i, n, l) {
   if (next.every((x) => x === 0)) return; // not all 0
   f.likelihood = next;
   if (!state.frame) {
-    state.frame = requestAnimationFrame(() => { state.frame = 0; update(); });
+    busy(1); // an update is pending until the frame asks for it
+    state.frame = requestAnimationFrame(flushLikelihood);
   }
+}
+
+// flushLikelihood asks for the beliefs under the likelihoods dragged so far.
+function flushLikelihood() {
+  if (!state.frame) return;
+  cancelAnimationFrame(state.frame);
+  state.frame = 0;
+  update();
+  busy(-1);
 }
 
 function clickState(v, s) {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"syscall"
 )
 
 const serveArgs = "MODEL"
@@ -61,12 +62,26 @@ func serveCmd(c *cli, args []string) int {
 	}
 	run := exec.Command(path, argv...)
 	run.Stdin, run.Stdout, run.Stderr = os.Stdin, c.stdout, c.stderr
-	// Ctrl-C reaches pbl-serve too (the same process group), which stops;
-	// pbl waits for it.
+	// An interrupt or a termination is passed on to pbl-serve, which stops
+	// (Ctrl-C reaches it anyway, in the same process group); pbl waits.
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
-	err = run.Run()
+	if err = run.Start(); err == nil {
+		done := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case s := <-sig:
+					run.Process.Signal(s)
+				case <-done:
+					return
+				}
+			}
+		}()
+		err = run.Wait()
+		close(done)
+	}
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):

@@ -330,6 +330,26 @@ func TestPageEditError(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPage(t, ctx, m, map[string]string{"smoke": "yes"})
+
+	// A comment typed on line 7 and saved is in the file.
+	if err := chromedp.Run(ctx,
+		chromedp.Click(`.cm-content .cm-line:nth-child(7)`, chromedp.ByQuery),
+		chromedp.KeyEvent("// saved"),
+		chromedp.WaitVisible(readySel, chromedp.ByQuery),
+		chromedp.Click(`[data-role="save"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-role="save"]:not(.dirty)`, chromedp.ByQuery),
+		chromedp.WaitVisible(readySel, chromedp.ByQuery),
+	); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcLines[6] = "// saved"
+	if string(saved) != strings.Join(srcLines, "\n") {
+		t.Errorf("the saved file is not the source with the comment on line 7:\n%s", saved)
+	}
 }
 
 // alarmPath returns the corpus's ALARM network, skipping the test where

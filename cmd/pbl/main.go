@@ -70,6 +70,8 @@ Usage:
   pbl score MODEL --data CSV  score a network's graph given data [--score S]
   pbl compare A B             structural Hamming distance between two networks' CPDAGs [--dot F]
   pbl lsp                     the language server, for editors (stdin and stdout)
+  pbl serve MODEL             a page in the browser: the graph, belief bars, live evidence,
+                              the source [--addr HOST:PORT] [--no-open]
   pbl help [COMMAND]          show help
 
 Every command takes --json. Exit status: 0 ok, 1 error in a model, data or
@@ -104,6 +106,7 @@ var commands = []*command{
 	{name: "score", args: "MODEL --data CSV", summary: scoreSummary, run: scoreCmd, flags: scoreFlags},
 	{name: "compare", args: "A B", summary: compareSummary, run: compareCmd, flags: compareFlags},
 	{name: "lsp", summary: lspSummary, run: lspCmd, flags: lspFlagsFor},
+	{name: "serve", args: serveArgs, summary: serveSummary, run: serveCmd, flags: serveFlags},
 	{name: "fmt", args: fmtArgs, summary: fmtSummary, run: fmtCmd, flags: fmtFlagsFor},
 	{name: "check", args: "FILE...", summary: "Check parses and validates model files and reports every error found, one per line\nas file:line:col: message. It prints a one-line summary per valid file.", run: checkCmd},
 }

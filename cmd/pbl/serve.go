@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -24,7 +26,8 @@ printed is the page's URL, with a random token that every request must
 carry; the server listens on 127.0.0.1 unless --addr says otherwise, and
 reads and writes only the model and the files it imports. It runs until
 interrupted. The server is the command pbl-serve, beside pbl or on PATH
-(go install ./cmd/pbl-serve): pbl itself links no network code. --export DIR
+(go install ./cmd/pbl-serve), or run from source by the go command in pbl's
+source tree: pbl itself links no network code. --export DIR
 writes the same page for the browser alone (WebAssembly) to DIR instead, for
 any static file server; it builds the module with the go command from pbl's
 source.
@@ -51,14 +54,21 @@ func serveCmd(c *cli, args []string) int {
 	case export == "" && len(args) != 1:
 		return c.usageErr("serve", "want one model file, got %s", plural(len(args), "argument"))
 	}
-	path, err := findCommand(serveCommand)
-	if err != nil {
-		return c.usageErr("serve", "needs the %s command, which is neither beside pbl nor on PATH: %v\n"+
-			"(install it with: go install ./cmd/pbl-serve, or run go run ./cmd/pbl-serve MODEL)", serveCommand, err)
-	}
 	argv := []string{"--export=" + export}
 	if export == "" {
 		argv = []string{"--addr=" + c.fs.Lookup("addr").Value.String(), "--no-open=" + c.fs.Lookup("no-open").Value.String(), args[0]}
+	}
+	path, err := findCommand(serveCommand)
+	if err != nil {
+		gobin, ok := inPBLSource()
+		if !ok {
+			return c.usageErr("serve", "needs the %s command, which is neither beside pbl nor on PATH: %v\n"+
+				"(install it with: go install ./cmd/pbl-serve, or run go run ./cmd/pbl-serve MODEL)", serveCommand, err)
+		}
+		// In pbl's source tree (go run ./cmd/pbl serve …), the server is
+		// run from source too.
+		fmt.Fprintf(c.stderr, "pbl serve: %s is not installed; running it from source (go run ./cmd/%s)\n", serveCommand, serveCommand)
+		path, argv = gobin, append([]string{"run", servePackage}, argv...)
 	}
 	run := exec.Command(path, argv...)
 	run.Stdin, run.Stdout, run.Stderr = os.Stdin, c.stdout, c.stderr
@@ -94,6 +104,33 @@ func serveCmd(c *cli, args []string) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// servePackage is the import path of pbl-serve's main package.
+const servePackage = "github.com/pbl-lang/pbl/cmd/pbl-serve"
+
+// inPBLSource reports whether the current directory lies in pbl's own
+// module with the go command on PATH (go run ./cmd/pbl from a clone), and
+// returns the go command's path: then pbl-serve can be run from source.
+func inPBLSource() (string, bool) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		return "", false
+	}
+	out, err := exec.Command(gobin, "env", "GOMOD").Output()
+	if err != nil {
+		return "", false
+	}
+	mod, err := os.ReadFile(strings.TrimSpace(string(out)))
+	if err != nil {
+		return "", false
+	}
+	for line := range strings.Lines(string(mod)) {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return gobin, f[1] == "github.com/pbl-lang/pbl"
+		}
+	}
+	return "", false
 }
 
 // findCommand returns the path of the executable name: beside the

@@ -41,15 +41,17 @@ type Stmt struct {
 
 // A Graph is the answer to open: the model as the page draws it.
 type Graph struct {
-	File        string       `json:"file"`
-	Source      string       `json:"source"`
-	Editable    bool         `json:"editable"`
-	Loaded      bool         `json:"loaded"`  // the source loaded (else the graph is the last model's)
-	Version     int          `json:"version"` // the model's version, 0 if none loaded
-	Nodes       []Node       `json:"nodes"`
-	Stmts       []Stmt       `json:"stmts"`
-	Diagnostics []Diagnostic `json:"diagnostics"`
-	Evidence    []Finding    `json:"evidence"` // the findings kept
+	File        string        `json:"file"`
+	Source      string        `json:"source"`
+	Editable    bool          `json:"editable"`
+	Loaded      bool          `json:"loaded"`  // the source loaded (else the graph is the last model's)
+	Version     int           `json:"version"` // the model's version, 0 if none loaded
+	Nodes       []Node        `json:"nodes"`
+	Stmts       []Stmt        `json:"stmts"`
+	Diagnostics []Diagnostic  `json:"diagnostics"`
+	Evidence    []Finding     `json:"evidence"` // the findings kept
+	Mixtures    []MixtureInfo `json:"mixtures"`
+	Spaces      []SpaceBox    `json:"spaces"` // each hypothesis space's posterior given its data
 }
 
 // A Belief is a variable's marginal given the evidence.
@@ -64,6 +66,9 @@ type Belief struct {
 	// (density(Var=x | e)), or none.
 	X       []float64 `json:"x,omitempty"`
 	Density []float64 `json:"density,omitempty"`
+	// A real variable of a mixture: its density as the sum of the
+	// components' weighted densities, at the same points.
+	Components []Component `json:"components,omitempty"`
 }
 
 // Beliefs is the answer to update: every marginal and P(e).

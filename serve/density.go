@@ -58,12 +58,21 @@ func densityCurve(m *ir.Model, v ir.VarID, c ir.Conditions, opt infer.Options) (
 	ys = make([]float64, densityPoints)
 	for i := range xs {
 		x := lo + (hi-lo)*float64(i)/float64(densityPoints-1)
-		q := &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(" + ir.Quote(m.Vars[v].Name) + "=" + ir.FormatFloat(x) + ")"}, Conditions: c, Values: []ir.RealObs{{Var: v, Value: x}}}
-		res, err := infer.Answer(m, q, opt)
+		d, err := densityAt(m, v, x, c, opt)
 		if err != nil {
 			return nil, nil
 		}
-		xs[i], ys[i] = x, res.(*infer.Density).Density
+		xs[i], ys[i] = x, d
 	}
 	return xs, ys
+}
+
+// densityAt answers density(v=x | c) by infer.Answer.
+func densityAt(m *ir.Model, v ir.VarID, x float64, c ir.Conditions, opt infer.Options) (float64, error) {
+	q := &ir.DensityQuery{QueryHeader: ir.QueryHeader{Text: "density(" + ir.Quote(m.Vars[v].Name) + "=" + ir.FormatFloat(x) + ")"}, Conditions: c, Values: []ir.RealObs{{Var: v, Value: x}}}
+	res, err := infer.Answer(m, q, opt)
+	if err != nil {
+		return 0, err
+	}
+	return res.(*infer.Density).Density, nil
 }

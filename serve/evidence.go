@@ -191,6 +191,9 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 			bl.P = p
 		} else if !v.Discrete() {
 			bl.X, bl.Density = densityCurve(m, ir.VarID(i), c, opt)
+			if comp, ok := mixtureOf(m, ir.VarID(i)); ok && bl.X != nil {
+				bl.Components = componentCurves(m, ir.VarID(i), comp, c, byVar[comp], bl.X, opt)
+			}
 		}
 		b.Beliefs = append(b.Beliefs, bl)
 	}

@@ -122,7 +122,7 @@ func (s *Session) Open(ctx context.Context, src *string, keep []Finding) (*Graph
 		}
 		s.src = *src
 	}
-	g := &Graph{File: filepath.Base(s.path), Source: s.src, Editable: s.editable, Diagnostics: []Diagnostic{}, Stmts: []Stmt{}}
+	g := &Graph{File: filepath.Base(s.path), Source: s.src, Editable: s.editable, Diagnostics: []Diagnostic{}, Stmts: []Stmt{}, Mixtures: []MixtureInfo{}, Spaces: []SpaceBox{}}
 	var m *ir.Model
 	var err error
 	if s.editable {
@@ -157,6 +157,8 @@ func (s *Session) Open(ctx context.Context, src *string, keep []Finding) (*Graph
 	g.Nodes = nodesOf(m)
 	g.Stmts = stmtsOf(ctx, m)
 	g.Evidence = keepFindings(m, keep)
+	g.Mixtures = mixturesOf(m)
+	g.Spaces = spacesOf(ctx, m)
 	return g, nil
 }
 

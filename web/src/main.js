@@ -50,14 +50,35 @@ function showError(msg) {
 }
 
 // ---- the graph
-const NODE_W = 176, ROW_H = 18, HEAD_H = 24, CURVE_H = 56;
+const NODE_W = 176, ROW_H = 18, HEAD_H = 24, CURVE_H = 56, NOTE_H = 16, SPACE_W = 300;
 
-function nodeHeight(n) {
-  return n.kind === "real" ? HEAD_H + CURVE_H + 8 : HEAD_H + ROW_H * n.states.length + 6;
+// mixtureNotes maps each variable of a mixture declaration to the note
+// its box shows: the component "mixture of x, y · covariance full", a real
+// variable "in the mixture over C".
+function mixtureNotes(g) {
+  const notes = new Map();
+  for (const mx of g.mixtures || []) {
+    notes.set(mx.component, { role: "component", mixture: mx, text: "mixture of " + mx.vars.join(", ") + " · " + (mx.covariance.startsWith("variance") ? mx.covariance : "covariance " + mx.covariance) });
+    for (const v of mx.vars) notes.set(v, { role: "density", mixture: mx, text: "mixture over " + mx.component + " (" + mx.covariance + ")" });
+  }
+  return notes;
 }
+
+function nodeHeight(n, note) {
+  const extra = note ? NOTE_H : 0;
+  return extra + (n.kind === "real" ? HEAD_H + CURVE_H + 8 : HEAD_H + ROW_H * n.states.length + 6);
+}
+
+function spaceHeight(sp) {
+  const rows = sp.error ? 2 : sp.hyps.length + (sp.rest > 0 ? 1 : 0) + 1;
+  return HEAD_H + NOTE_H + ROW_H * rows + 8;
+}
+
+const spaceId = (sp) => "\u0000space:" + sp.name + "\u0000" + sp.data;
 
 function sameShape(a, b) {
   if (!a || !b || a.nodes.length !== b.nodes.length) return false;
+  if (JSON.stringify(a.mixtures) !== JSON.stringify(b.mixtures) || JSON.stringify(a.spaces) !== JSON.stringify(b.spaces)) return false;
   return a.nodes.every((n, i) => {
     const m = b.nodes[i];
     return n.var === m.var && n.kind === m.kind && n.states.join("\u0000") === m.states.join("\u0000") && n.parents.join("\u0000") === m.parents.join("\u0000");
@@ -68,7 +89,9 @@ function drawGraph(g) {
   const layout = new dagre.graphlib.Graph();
   layout.setGraph({ rankdir: "TB", nodesep: 24, ranksep: 44, marginx: 12, marginy: 12 });
   layout.setDefaultEdgeLabel(() => ({}));
-  for (const n of g.nodes) layout.setNode(n.var, { width: NODE_W, height: nodeHeight(n) });
+  const notes = mixtureNotes(g);
+  for (const n of g.nodes) layout.setNode(n.var, { width: NODE_W, height: nodeHeight(n, notes.get(n.var)) });
+  for (const sp of g.spaces || []) layout.setNode(spaceId(sp), { width: SPACE_W, height: spaceHeight(sp) });
   for (const n of g.nodes) for (const p of n.parents) layout.setEdge(p, n.var);
   dagre.layout(layout);
   const box = $("#graph");
@@ -102,6 +125,11 @@ function drawGraph(g) {
       head.append(el("button", { class: "do", "data-role": "do", title: "an intervention do(" + n.var + "=…) instead of an observation", onclick: () => toggleDo(n.var) }, "do"));
     }
     node.append(head);
+    const note = notes.get(n.var);
+    if (note) {
+      node.classList.add("mixture-" + note.role);
+      node.append(el("div", { class: "note", "data-role": "mixture", "data-component": note.mixture.component, "data-covariance": note.mixture.covariance, title: note.role === "component" ? "the bars are the mixing weights given the evidence" : "the density given the evidence, the sum of the components' weighted densities" }, note.text));
+    }
     if (n.kind === "real") {
       node.append(el("div", { class: "real", "data-role": "density", "data-var": n.var }, "real-valued"));
     }
@@ -116,9 +144,65 @@ function drawGraph(g) {
     }
     layer.append(node);
   }
+  for (const sp of g.spaces || []) {
+    const pos = layout.node(spaceId(sp));
+    const node = drawSpace(sp);
+    node.style.left = pos.x - pos.width / 2 + "px";
+    node.style.top = pos.y - pos.height / 2 + "px";
+    node.style.width = pos.width + "px";
+    layer.append(node);
+  }
   const sizer = el("div", { class: "sizer" }, layer);
   box.append(sizer);
   fitGraph();
+}
+
+// drawSpace draws a hypothesis space's box: P(h | D) of its most probable
+// hypotheses as pbl answered P(H | D), the rest counted, the MAP
+// hypothesis (pbl's MAP(H | D)) marked; a space with continuous
+// parameters shows its ML fit.
+function drawSpace(sp) {
+  const node = el("div", { class: "node space", "data-space": sp.name, "data-data": sp.data, "data-kind": sp.kind });
+  const kinds = { grid: "hypothesis space", concept: "concept space", fit: "continuous parameters", states: "states as hypotheses" };
+  node.append(el("div", { class: "head" }, el("span", { class: "name", title: sp.query }, (sp.kind === "states" ? "" : "space ") + sp.name + " | " + sp.data), el("span", { class: "kind" }, kinds[sp.kind] || sp.kind)));
+  let note = sp.query;
+  if (sp.kind !== "fit" && !sp.error) note += " · " + sp.support.toLocaleString("en") + " of " + sp.total.toLocaleString("en") + " with P(h|D) > 0";
+  if (sp.kind === "fit") note = "ML fit, " + sp.query;
+  node.append(el("div", { class: "note", title: "parameters: " + sp.names.join(", ") }, note));
+  if (sp.error) {
+    node.append(el("div", { class: "err", "data-role": "error", "data-space": sp.name }, sp.error));
+    return node;
+  }
+  for (const h of sp.hyps) {
+    const isMAP = h.label === sp.map;
+    const attrs = { class: "row hyp" + (isMAP ? " map" : ""), "data-space": sp.name, "data-hyp": h.label, title: h.label };
+    if (sp.kind === "fit") {
+      attrs["data-ml"] = "true";
+      node.append(el("div", attrs, el("span", { class: "label" }, "h_ML = " + h.label)));
+      continue;
+    }
+    attrs["data-p"] = String(h.p);
+    if (isMAP) attrs["data-map"] = "true";
+    const fill = el("span", { class: "fill" });
+    fill.style.width = (100 * h.p).toFixed(2) + "%";
+    node.append(el("div", attrs,
+      el("span", { class: "label" }, (isMAP ? "★ " : "") + h.label),
+      el("span", { class: "bar" }, fill),
+      el("span", { class: "num" }, fmtP(h.p))));
+  }
+  if (sp.rest > 0) {
+    const fill = el("span", { class: "fill" });
+    fill.style.width = (100 * sp.restP).toFixed(2) + "%";
+    node.append(el("div", { class: "row hyp rest", "data-space": sp.name, "data-role": "rest", "data-count": sp.rest, "data-p": String(sp.restP) },
+      el("span", { class: "label" }, "+ " + sp.rest.toLocaleString("en") + " more"),
+      el("span", { class: "bar" }, fill),
+      el("span", { class: "num" }, fmtP(sp.restP))));
+  }
+  if (sp.kind !== "fit") {
+    const shown = sp.hyps.some((h) => h.label === sp.map);
+    node.append(el("div", { class: "row maprow", "data-role": "map", "data-space": sp.name, "data-hyp": sp.map }, el("span", { class: "label" }, "MAP: " + sp.map + (shown ? "" : " (not among those listed)"))));
+  }
+  return node;
 }
 
 // fitGraph scales a graph wider than its panel down to the panel's width
@@ -189,9 +273,17 @@ function drawDensity(node, bl) {
   const w = NODE_W - 14, h = CURVE_H - 14;
   const ymax = Math.max(...bl.density) || 1;
   const x0 = bl.x[0], x1 = bl.x[bl.x.length - 1];
-  const pts = bl.x.map((x, i) => `${(((x - x0) / (x1 - x0)) * w).toFixed(1)},${(h - (bl.density[i] / ymax) * h).toFixed(1)}`);
+  const ptsOf = (ys) => bl.x.map((x, i) => `${(((x - x0) / (x1 - x0)) * w).toFixed(1)},${(h - (ys[i] / ymax) * h).toFixed(1)}`);
+  const pts = ptsOf(bl.density);
   const fmt = (v) => String(Number(v.toPrecision(3)));
-  box.innerHTML = `<svg width="${w}" height="${h}"><path class="area" d="M0,${h}L${pts.join("L")}L${w},${h}z"/><path class="line" d="M${pts.join("L")}"/></svg>` +
+  const esc = (t) => t.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  // A mixture's components: each its weight times its density given the
+  // evidence (they sum to the curve), as pbl answered them.
+  const comps = (bl.components || []).map((c, k) =>
+    `<path class="component c${k % 6}" data-component="${esc(c.state)}" data-weight="${c.weight}" data-density="${c.density.join(" ")}" d="M${ptsOf(c.density).join("L")}"><title>${esc(c.state)}: weight ${fmtP(c.weight)}</title></path>`).join("");
+  box.dataset.x = bl.x.join(" ");
+  box.dataset.density = bl.density.join(" ");
+  box.innerHTML = `<svg width="${w}" height="${h}"><path class="area" d="M0,${h}L${pts.join("L")}L${w},${h}z"/>${comps}<path class="line" d="M${pts.join("L")}"/></svg>` +
     `<div class="axis"><span>${fmt(x0)}</span><span>${fmt(x1)}</span></div>`;
 }
 

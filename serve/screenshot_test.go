@@ -27,6 +27,8 @@ func TestScreenshots(t *testing.T) {
 	}{
 		{"serve-asia.png", filepath.Join(repoRoot(t), "examples", "asia.pbl"), 1400, 860, [][2]string{{"asia", "yes"}, {"xray", "yes"}, {"dysp", "yes"}}, true},
 		{"serve-alarm.png", alarmPath(t), 1920, 1500, [][2]string{{"HISTORY", "TRUE"}, {"BP", "LOW"}, {"CVP", "HIGH"}, {"HRBP", "NORMAL"}}, false},
+		{"serve-mixture.png", filepath.Join(repoRoot(t), "examples", "mixture_network.pbl"), 1400, 860, [][2]string{{"Colour", "dark"}}, false},
+		{"serve-spaces.png", filepath.Join(repoRoot(t), "examples", "line_fit.pbl"), 1400, 700, nil, false},
 	} {
 		ctx, _, _ := openPage(t, c.path)
 		if err := chromedp.Run(ctx, chromedp.EmulateViewport(c.width, c.height)); err != nil {

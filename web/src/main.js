@@ -58,8 +58,9 @@ const NODE_W = 176, ROW_H = 18, HEAD_H = 24, CURVE_H = 56, NOTE_H = 16, SPACE_W 
 function mixtureNotes(g) {
   const notes = new Map();
   for (const mx of g.mixtures || []) {
-    notes.set(mx.component, { role: "component", mixture: mx, text: "mixture of " + mx.vars.join(", ") + " · " + (mx.covariance.startsWith("variance") ? mx.covariance : "covariance " + mx.covariance) });
-    for (const v of mx.vars) notes.set(v, { role: "density", mixture: mx, text: "mixture over " + mx.component + " (" + mx.covariance + ")" });
+    const cov = mx.covariance.startsWith("variance") ? mx.covariance : "covariance " + mx.covariance;
+    notes.set(mx.component, { role: "component", mixture: mx, text: "mixture (" + cov + ")", title: "a mixture of " + mx.vars.join(", ") + ", " + cov + ": the bars are the mixing weights given the evidence" });
+    for (const v of mx.vars) notes.set(v, { role: "density", mixture: mx, text: "mixture over " + mx.component, title: "the density given the evidence (blue), the sum of the components' weighted densities (dashed, coloured as " + mx.component + "'s states)" });
   }
   return notes;
 }
@@ -70,7 +71,7 @@ function nodeHeight(n, note) {
 }
 
 function spaceHeight(sp) {
-  const rows = sp.error ? 2 : sp.hyps.length + (sp.rest > 0 ? 1 : 0) + 1;
+  const rows = sp.error ? 2 : sp.kind === "fit" ? 1 + sp.names.length : sp.hyps.length + (sp.rest > 0 ? 1 : 0) + 1;
   return HEAD_H + NOTE_H + ROW_H * rows + 8;
 }
 
@@ -128,7 +129,7 @@ function drawGraph(g) {
     const note = notes.get(n.var);
     if (note) {
       node.classList.add("mixture-" + note.role);
-      node.append(el("div", { class: "note", "data-role": "mixture", "data-component": note.mixture.component, "data-covariance": note.mixture.covariance, title: note.role === "component" ? "the bars are the mixing weights given the evidence" : "the density given the evidence, the sum of the components' weighted densities" }, note.text));
+      node.append(el("div", { class: "note", "data-role": "mixture", "data-component": note.mixture.component, "data-covariance": note.mixture.covariance, title: note.title }, note.text));
     }
     if (n.kind === "real") {
       node.append(el("div", { class: "real", "data-role": "density", "data-var": n.var }, "real-valued"));
@@ -136,7 +137,7 @@ function drawGraph(g) {
     for (const s of n.states) {
       const bar = el("span", { class: "bar", title: "drag: the likelihood of a finding on " + n.var + " given " + s }, el("span", { class: "fill" }), el("span", { class: "lik" }));
       dragLikelihood(bar, n.var, n.states.indexOf(s), n.states.length);
-      const row = el("div", { class: "row", "data-var": n.var, "data-state": s, title: "click: observe " + n.var + "=" + s + "; click again: clear", onclick: () => clickState(n.var, s) },
+      const row = el("div", { class: "row" + (note && note.role === "component" ? " c" + (n.states.indexOf(s) % 6) : ""), "data-var": n.var, "data-state": s, title: "click: observe " + n.var + "=" + s + "; click again: clear", onclick: () => clickState(n.var, s) },
         el("span", { class: "label" }, s),
         bar,
         el("span", { class: "num" }, ""));
@@ -178,7 +179,9 @@ function drawSpace(sp) {
     const attrs = { class: "row hyp" + (isMAP ? " map" : ""), "data-space": sp.name, "data-hyp": h.label, title: h.label };
     if (sp.kind === "fit") {
       attrs["data-ml"] = "true";
-      node.append(el("div", attrs, el("span", { class: "label" }, "h_ML = " + h.label)));
+      const fit = el("div", attrs, el("span", { class: "label" }, "h_ML:"));
+      for (const part of h.label.split(", ")) fit.append(el("span", { class: "param" }, part.replace("=", " = ")));
+      node.append(fit);
       continue;
     }
     attrs["data-p"] = String(h.p);
@@ -279,8 +282,11 @@ function drawDensity(node, bl) {
   const esc = (t) => t.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
   // A mixture's components: each its weight times its density given the
   // evidence (they sum to the curve), as pbl answered them.
+  const mx = ((state.graph && state.graph.mixtures) || []).find((m) => m.vars.includes(bl.var));
+  const compNode = mx && state.graph.nodes.find((n) => n.var === mx.component);
+  const colour = (c, k) => (compNode ? Math.max(0, compNode.states.indexOf(c.state)) : k) % 6;
   const comps = (bl.components || []).map((c, k) =>
-    `<path class="component c${k % 6}" data-component="${esc(c.state)}" data-weight="${c.weight}" data-density="${c.density.join(" ")}" d="M${ptsOf(c.density).join("L")}"><title>${esc(c.state)}: weight ${fmtP(c.weight)}</title></path>`).join("");
+    `<path class="component c${colour(c, k)}" data-component="${esc(c.state)}" data-weight="${c.weight}" data-density="${c.density.join(" ")}" d="M${ptsOf(c.density).join("L")}"><title>${esc(c.state)}: weight ${fmtP(c.weight)}</title></path>`).join("");
   box.dataset.x = bl.x.join(" ");
   box.dataset.density = bl.density.join(" ");
   box.innerHTML = `<svg width="${w}" height="${h}"><path class="area" d="M0,${h}L${pts.join("L")}L${w},${h}z"/>${comps}<path class="line" d="M${pts.join("L")}"/></svg>` +

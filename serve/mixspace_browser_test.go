@@ -124,10 +124,10 @@ func checkMixture(t *testing.T, ctx context.Context, m *ir.Model, comp string, v
 func TestPageMixture(t *testing.T) {
 	ctx, _, m := openPage(t, filepath.Join(repoRoot(t), "examples", "mixture_network.pbl"))
 	var note map[string]string
-	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { const n = document.querySelector('.node[data-var="Species"] [data-role="mixture"]'); return n ? {component: n.dataset.component, covariance: n.dataset.covariance, text: n.textContent} : null; })()`, &note)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { const n = document.querySelector('.node[data-var="Species"] [data-role="mixture"]'); return n ? {component: n.dataset.component, covariance: n.dataset.covariance, text: n.textContent, title: n.title} : null; })()`, &note)); err != nil {
 		t.Fatal(err)
 	}
-	if note["component"] != "Species" || note["covariance"] != "full" || !strings.Contains(note["text"], "mixture of length, weight") {
+	if note["component"] != "Species" || note["covariance"] != "full" || note["text"] != "mixture (covariance full)" || !strings.Contains(note["title"], "mixture of length, weight") {
 		t.Errorf("the Species box's mixture label is %v", note)
 	}
 	checkPage(t, ctx, m, nil)

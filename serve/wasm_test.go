@@ -61,8 +61,15 @@ func TestStaticPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	examples := fstest.MapFS{"alarm.bif": {Data: alarm}}
-	for _, name := range []string{"asia.pbl"} {
-		b, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", name))
+	files := map[string]string{ // the site's name: the file in pbl's source
+		"asia.pbl":           "examples/asia.pbl",
+		"two_means.pbl":      "examples/two_means.pbl",
+		"data/two_means.csv": "examples/data/two_means.csv",
+		"enjoysport.pbl":     "examples/enjoysport.pbl",
+		"coin.pbl":           "serve/testdata/coin.pbl",
+	}
+	for name, src := range files {
+		b, err := os.ReadFile(filepath.Join(repoRoot(t), src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,6 +95,24 @@ func TestStaticPage(t *testing.T) {
 		}
 	}
 	checkPage(t, ctx, m, map[string]string{"dysp": "yes", "smoke": "no"})
+
+	// A mixture (learned by EM in the browser) and hypothesis spaces.
+	for _, name := range []string{"two_means.pbl", "enjoysport.pbl", "coin.pbl"} {
+		if err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/index.html?model="+name),
+			chromedp.WaitVisible(`.row[data-p]`, chromedp.ByQuery), chromedp.WaitVisible(readySel, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		m, err := pbl.LoadFile(filepath.Join(repoRoot(t), files[name]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "two_means.pbl" {
+			checkPage(t, ctx, m, nil)
+			checkMixture(t, ctx, m, "Center", []string{"x"}, 6)
+		} else {
+			checkSpace(t, ctx, m, "H", "D")
+		}
+	}
 
 	// ALARM, read by pbl's BIF reader in the browser.
 	if err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/index.html?model=alarm.bif"),

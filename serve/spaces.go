@@ -216,17 +216,13 @@ func hypLabel(h *report.Hyp, r report.HypRow) string {
 			vals[i] = v
 		}
 	}
-	conceptOrState := len(r.Values) > 0
-	for _, v := range r.Values {
-		if _, ok := v.(string); !ok {
-			conceptOrState = false
+	if hq := hypOf(h.Query); hq != nil {
+		switch {
+		case hq.Space == nil && len(vals) == 1: // a variable's state
+			return vals[0]
+		case hq.Space != nil && hq.Space.Concept != nil:
+			return "<" + strings.Join(vals, ", ") + ">"
 		}
-	}
-	switch {
-	case conceptOrState && len(vals) == 1:
-		return vals[0]
-	case conceptOrState:
-		return "<" + strings.Join(vals, ", ") + ">"
 	}
 	parts := make([]string, len(vals))
 	for i, v := range vals {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -117,11 +118,30 @@ func TestSpaceKinds(t *testing.T) {
 	}
 }
 
-// TestSpaceNoData: a space and no data set is a box that says so.
-func TestSpaceNoData(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "m.pbl")
-	s, err := NewSessionSource(path, "space H {\n    p in {0.25, 0.75}\n    heads ~ bernoulli(p)\n}\n")
+// TestSpaceErrors: a space without a data set, or whose data lacks the
+// column it observes, is a box that says so and lists nothing; a concept
+// of one attribute is still written <…>.
+func TestSpaceErrors(t *testing.T) {
+	space := "space H {\n    p in {0.25, 0.75}\n    heads ~ bernoulli(p)\n}\n"
+	for _, c := range []struct{ name, src, want string }{
+		{"no data", space, "no data set"},
+		{"no column", space + "data D = {\n    tails\n    1\n}\nquery P(H | D)\n", "heads"},
+	} {
+		s, err := NewSessionSource(filepath.Join(t.TempDir(), "m.pbl"), c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		g, err := s.Open(context.Background(), nil, nil)
+		if err != nil || !g.Loaded {
+			t.Fatal(c.name, err, g.Diagnostics)
+		}
+		if len(g.Spaces) != 1 || !strings.Contains(g.Spaces[0].Error, c.want) || len(g.Spaces[0].Hyps) != 0 {
+			t.Errorf("%s: the box is %+v, want an error naming %q", c.name, g.Spaces, c.want)
+		}
+	}
+	src := "var A: {x, y}\nvar T: {yes, no}\nspace C {\n    T = yes if conjunction(A)\n}\ndata D = {\n    A, T\n    x, yes\n    y, no\n}\nquery P(C | D)\n"
+	s, err := NewSessionSource(filepath.Join(t.TempDir(), "c.pbl"), src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +150,7 @@ func TestSpaceNoData(t *testing.T) {
 	if err != nil || !g.Loaded {
 		t.Fatal(err, g.Diagnostics)
 	}
-	if len(g.Spaces) != 1 || g.Spaces[0].Error == "" || len(g.Spaces[0].Hyps) != 0 {
-		t.Errorf("the box is %+v", g.Spaces)
+	if len(g.Spaces) != 1 || len(g.Spaces[0].Hyps) != 1 || g.Spaces[0].Hyps[0].Label != "<x>" || g.Spaces[0].MAP != "<x>" || !(g.Spaces[0].Hyps[0].P == 1) {
+		t.Errorf("a concept of one attribute: %+v", g.Spaces)
 	}
 }

@@ -1,13 +1,94 @@
 package approx
 
-// Auto placeholder.
+import (
+	"math"
+	"time"
+)
+
+// Auto is the approximate engine for a problem whose exact junction tree
+// may not fit: the combination the planner calls for marginals and ln Z.
+// It runs, in turn:
+//
+//  1. IJGP (see [IJGP]) when the junction tree of the problem restricted
+//     to its evidence fits Settings.MaxMemory: exact (Result.Engine
+//     "ijgp", Err 0, LogZErr 0).
+//  2. Cutset enumeration when a cutset whose removal isolates every other
+//     variable has at most 2^26 joint states and its measured speed says
+//     it ends within half the time left (cutset.go): exact (Engine
+//     "cutset").
+//  3. Otherwise weighted mini-buckets ([WMB]) for about half the time
+//     left, then IJGP for the rest, and the answer of the one whose ln Z
+//     is the better known: WMB's when its bounds are exact or their half
+//     gap is below IJGP's LogZErr (marginals, and ln Z the bounds'
+//     midpoint), IJGP's otherwise (its marginals, and its ln Z moved into
+//     WMB's bounds when outside them). The marginals' Err is the chosen
+//     engine's own (IJGP's), or for WMB its residual plus its distance to
+//     IJGP's marginals (WMB's residual alone is not calibrated); LogZErr
+//     is WMB's half gap (a bound) or the least of IJGP's estimate and the
+//     distance to the farther WMB bound (a bound too). LogZLo and LogZHi
+//     are WMB's bounds.
+//
+// Result.Engine names the engine that answered ("ijgp", "cutset" or
+// "wmb"). Settings are passed on (Deadline, Cancel, MaxMemory); without a
+// Deadline each stage runs to its own end. It returns ErrImpossible for
+// impossible evidence and ErrNoAnswer when stopped before any answer.
 func Auto(p *Problem, s Settings) (*Result, error) {
 	r, err := propReduce(p)
 	if err != nil {
 		return nil, err
 	}
-	if res := cutsetExact(r, s); res != nil {
+	st := newPropStopper(s)
+	order := ijgpOrder(r, false, st)
+	if order == nil {
+		return nil, ErrNoAnswer
+	}
+	if ijgpTreeBound(r, order, max(r.maxArity, 2), propMemory(s)) > 0 {
+		return IJGP(p, s)
+	}
+	if res := cutsetExact(r, autoShare(s, 0.5)); res != nil {
 		return res, nil
 	}
-	return IJGP(p, s)
+	w, werr := WMB(p, autoShare(s, 0.5))
+	if werr == ErrImpossible {
+		return w, werr
+	}
+	if werr == nil && w.LogZErr == 0 {
+		return w, nil
+	}
+	j, jerr := IJGP(p, s)
+	switch {
+	case jerr != nil && werr != nil:
+		return nil, jerr
+	case jerr != nil:
+		return w, nil
+	case werr != nil:
+		return j, nil
+	}
+	if w.LogZErr < j.LogZErr {
+		for v, m := range w.Marg {
+			for t := range m {
+				w.Err[v][t] = propErrBound(w.Err[v][t] + math.Abs(m[t]-j.Marg[v][t]))
+			}
+		}
+		w.Stopped = w.Stopped || j.Stopped
+		return w, nil
+	}
+	if j.LogZ > w.LogZHi {
+		j.LogZ = w.LogZHi
+	}
+	if j.LogZ < w.LogZLo {
+		j.LogZ = w.LogZLo
+	}
+	j.LogZErr = min(j.LogZErr, max(w.LogZHi-j.LogZ, j.LogZ-w.LogZLo))
+	j.LogZLo, j.LogZHi = w.LogZLo, w.LogZHi
+	return j, nil
+}
+
+// autoShare returns s with its Deadline moved to the given share of the
+// time left (s itself without a Deadline).
+func autoShare(s Settings, share float64) Settings {
+	if !s.Deadline.IsZero() {
+		s.Deadline = time.Now().Add(time.Duration(share * float64(time.Until(s.Deadline))))
+	}
+	return s
 }

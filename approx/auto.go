@@ -9,21 +9,25 @@ import (
 // may not fit: the combination the planner calls for marginals and ln Z.
 // It runs, in turn:
 //
-//  1. IJGP (see [IJGP]) when the junction tree of the problem restricted
-//     to its evidence fits Settings.MaxMemory: exact (Result.Engine
-//     "ijgp", Err 0, LogZErr 0).
-//  2. Cutset enumeration when a cutset whose removal isolates every other
+//  1. Cutset enumeration when a cutset whose removal isolates every other
 //     variable has at most 2^26 joint states and its measured speed says
 //     it ends within half the time left (cutset.go): exact (Engine
-//     "cutset").
-//  3. Otherwise weighted mini-buckets ([WMB]) for about half the time
-//     left, then IJGP for the rest, and the answer of the one whose ln Z
+//     "cutset", Err 0, LogZErr 0).
+//  2. Weighted mini-buckets ([WMB]) for about half the time left: when
+//     its i-bound reaches the induced width of the problem restricted to
+//     its evidence within Settings.MaxMemory, it is exact elimination
+//     (Engine "wmb", Err 0, LogZErr 0) and Auto returns it.
+//  3. Otherwise IJGP ([IJGP]) for the rest of the time (exact too when its
+//     junction tree fits the memory: Engine "ijgp", Err 0, LogZErr 0), and
+//     the answer of the one whose ln Z
 //     is the better known: WMB's when its bounds are exact or their half
 //     gap is below IJGP's LogZErr (marginals, and ln Z the bounds'
 //     midpoint), IJGP's otherwise (its marginals, and its ln Z moved into
 //     WMB's bounds when outside them). The marginals' Err is the chosen
 //     engine's own (IJGP's), or for WMB its residual plus its distance to
-//     IJGP's marginals (WMB's residual alone is not calibrated); LogZErr
+//     IJGP's marginals plus IJGP's error (WMB's residual alone is not
+//     calibrated: the exact marginal lies within IJGP's error of IJGP's
+//     as often as IJGP's estimate is calibrated); LogZErr
 //     is WMB's half gap (a bound) or the least of IJGP's estimate and the
 //     distance to the farther WMB bound (a bound too). LogZLo and LogZHi
 //     are WMB's bounds.
@@ -37,16 +41,8 @@ func Auto(p *Problem, s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := newPropStopper(s)
-	order := ijgpOrder(r, false, st)
-	if order == nil {
-		return nil, ErrNoAnswer
-	}
-	if ijgpTreeBound(r, order, max(r.maxArity, 2), propMemory(s)) > 0 {
-		return IJGP(p, s)
-	}
-	if res := cutsetExact(r, autoShare(s, 0.5)); res != nil {
-		return res, nil
+	if res, err := cutsetExact(r, autoShare(s, 0.5)); res != nil || err != nil {
+		return res, err
 	}
 	w, werr := WMB(p, autoShare(s, 0.5))
 	if werr == ErrImpossible {
@@ -67,7 +63,7 @@ func Auto(p *Problem, s Settings) (*Result, error) {
 	if w.LogZErr < j.LogZErr {
 		for v, m := range w.Marg {
 			for t := range m {
-				w.Err[v][t] = propErrBound(w.Err[v][t] + math.Abs(m[t]-j.Marg[v][t]))
+				w.Err[v][t] = propErrBound(w.Err[v][t] + math.Abs(m[t]-j.Marg[v][t]) + j.Err[v][t])
 			}
 		}
 		w.Stopped = w.Stopped || j.Stopped

@@ -84,11 +84,12 @@ func cutsetPlan(r *propReduced) ([]int, float64) {
 // cutsetExact enumerates the cutset's states (see the file's comment). It
 // returns nil when the cutset has more than cutsetMaxStates states, when
 // the enumeration's measured speed says it cannot finish before the
-// deadline, or when it is stopped.
-func cutsetExact(r *propReduced, s Settings) *Result {
+// deadline, or when it is stopped; ErrImpossible when every state has
+// weight 0.
+func cutsetExact(r *propReduced, s Settings) (*Result, error) {
 	cut, bits := cutsetPlan(r)
 	if cut == nil || bits > math.Log2(cutsetMaxStates) {
-		return nil
+		return nil, nil
 	}
 	n := len(r.card)
 	pos := make([]int, n) // position of a variable in cut, or -1
@@ -272,18 +273,18 @@ func cutsetExact(r *propReduced, s Settings) *Result {
 		}
 		if step&4095 == 4095 {
 			if st.stop() {
-				return nil
+				return nil, nil
 			}
 			if !s.Deadline.IsZero() {
 				el := time.Since(start)
 				if step == 4095 && time.Duration(float64(el)*total/4096) > time.Until(s.Deadline) {
-					return nil
+					return nil, nil
 				}
 			}
 		}
 	}
 	if math.IsInf(maxLog, -1) || !(zacc > 0) {
-		return nil
+		return nil, ErrImpossible
 	}
 	res := r.result(nil, nil)
 	for i, v := range cut {
@@ -299,5 +300,5 @@ func cutsetExact(r *propReduced, s Settings) *Result {
 	res.Engine = "cutset"
 	res.Converged = true
 	res.Iterations = int(total)
-	return res
+	return res, nil
 }

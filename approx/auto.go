@@ -10,7 +10,7 @@ import (
 // It runs, in turn:
 //
 //  1. Cutset enumeration when a cutset whose removal isolates every other
-//     variable has at most 2^26 joint states and its measured speed says
+//     variable has at most 2^24 joint states and its measured speed says
 //     it ends within half the time left (cutset.go): exact (Engine
 //     "cutset", Err 0, LogZErr 0).
 //  2. Weighted mini-buckets ([WMB]) for about half the time left: when

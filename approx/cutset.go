@@ -30,12 +30,13 @@ import (
 
 // cutsetMaxStates is the most joint states of a cutset cutsetExact
 // enumerates.
-const cutsetMaxStates = 1 << 26
+const cutsetMaxStates = 1 << 24
 
 // cutsetPlan returns the cutset (variables of r) whose removal isolates
-// the other variables, and the log2 of its joint states; nil when the
-// problem has no unobserved variable in a factor.
-func cutsetPlan(r *propReduced) ([]int, float64) {
+// the other variables (empty when they are already isolated), and the
+// log2 of its joint states; ok is false when the problem has no
+// unobserved variable in a factor.
+func cutsetPlan(r *propReduced) (cut []int, bits float64, ok bool) {
 	n := len(r.card)
 	adj := make([][]int32, n)
 	for _, f := range r.fs {
@@ -55,7 +56,7 @@ func cutsetPlan(r *propReduced) ([]int, float64) {
 		}
 	}
 	if len(vs) == 0 {
-		return nil, 0
+		return nil, 0, false
 	}
 	slices.SortStableFunc(vs, func(a, b int) int { return len(adj[a]) - len(adj[b]) })
 	in := make([]bool, n)
@@ -69,8 +70,6 @@ func cutsetPlan(r *propReduced) ([]int, float64) {
 			blocked[w] = true
 		}
 	}
-	var cut []int
-	bits := 0.0
 	for _, v := range vs {
 		if !in[v] {
 			cut = append(cut, v)
@@ -78,7 +77,7 @@ func cutsetPlan(r *propReduced) ([]int, float64) {
 		}
 	}
 	slices.Sort(cut)
-	return cut, bits
+	return cut, bits, true
 }
 
 // cutsetExact enumerates the cutset's states (see the file's comment). It
@@ -87,8 +86,8 @@ func cutsetPlan(r *propReduced) ([]int, float64) {
 // deadline, or when it is stopped; ErrImpossible when every state has
 // weight 0.
 func cutsetExact(r *propReduced, s Settings) (*Result, error) {
-	cut, bits := cutsetPlan(r)
-	if cut == nil || bits > math.Log2(cutsetMaxStates) {
+	cut, bits, ok := cutsetPlan(r)
+	if !ok || bits > math.Log2(cutsetMaxStates) {
 		return nil, nil
 	}
 	n := len(r.card)

@@ -1,6 +1,7 @@
 package approx
 
 import (
+	"errors"
 	"math"
 	"time"
 )
@@ -11,37 +12,40 @@ import (
 //
 //  1. Cutset enumeration when a cutset whose removal isolates every other
 //     variable has at most 2^24 joint states and its measured speed says
-//     it ends within half the time left (cutset.go): exact (Engine
+//     it ends within 80 % of the time left (cutset.go): exact (Engine
 //     "cutset", Err 0, LogZErr 0).
 //  2. Weighted mini-buckets ([WMB]) for about half the time left: when
 //     its i-bound reaches the induced width of the problem restricted to
 //     its evidence within Settings.MaxMemory, it is exact elimination
 //     (Engine "wmb", Err 0, LogZErr 0) and Auto returns it.
-//  3. Otherwise IJGP ([IJGP]) for the rest of the time (exact too when its
-//     junction tree fits the memory: Engine "ijgp", Err 0, LogZErr 0), and
-//     the answer of the one whose ln Z
-//     is the better known: WMB's when its bounds are exact or their half
-//     gap is below IJGP's LogZErr (marginals, and ln Z the bounds'
-//     midpoint), IJGP's otherwise (its marginals, and its ln Z moved into
-//     WMB's bounds when outside them). The marginals' Err is the chosen
-//     engine's own (IJGP's), or for WMB its residual plus its distance to
-//     IJGP's marginals plus IJGP's error (WMB's residual alone is not
-//     calibrated: the exact marginal lies within IJGP's error of IJGP's
-//     as often as IJGP's estimate is calibrated); LogZErr
-//     is WMB's half gap (a bound) or the least of IJGP's estimate and the
-//     distance to the farther WMB bound (a bound too). LogZLo and LogZHi
-//     are WMB's bounds.
+//  3. Otherwise IJGP ([IJGP]) for the rest of the time (exact too when
+//     its junction tree fits the memory: Engine "ijgp", Err 0, LogZErr
+//     0), and the answer of the one whose ln Z is the better known:
+//     WMB's when the half gap of its bounds is below IJGP's LogZErr (its
+//     marginals, and ln Z the bounds' midpoint), IJGP's otherwise (its
+//     marginals, and its ln Z moved into WMB's bounds when outside them).
+//     The marginals' Err is IJGP's own, or for WMB's marginals their
+//     residual plus their distance to IJGP's plus IJGP's Err (WMB's
+//     residual alone is not calibrated; the exact marginal lies within
+//     IJGP's Err of IJGP's as often as that estimate is calibrated).
+//     LogZErr is WMB's half gap (a bound), or the least of IJGP's
+//     estimate and the distance to the farther of WMB's bounds (a bound
+//     too). LogZLo and LogZHi are WMB's bounds. When IJGP is stopped
+//     before any answer, WMB's is returned with Stopped set.
+//
+// With a Deadline, the stages reached and the i-bounds, and so the
+// numbers, depend on the machine's speed; without one they do not (the
+// engines draw no random numbers), but each stage runs to its own end.
 //
 // Result.Engine names the engine that answered ("ijgp", "cutset" or
-// "wmb"). Settings are passed on (Deadline, Cancel, MaxMemory); without a
-// Deadline each stage runs to its own end. It returns ErrImpossible for
+// "wmb"). Settings are passed on (Deadline, Cancel, MaxMemory). It returns ErrImpossible for
 // impossible evidence and ErrNoAnswer when stopped before any answer.
 func Auto(p *Problem, s Settings) (*Result, error) {
 	r, err := propReduce(p)
 	if err != nil {
 		return nil, err
 	}
-	if res, err := cutsetExact(r, autoShare(s, 0.5)); res != nil || err != nil {
+	if res, err := cutsetExact(r, autoShare(s, 0.8)); res != nil || err != nil {
 		return res, err
 	}
 	w, werr := WMB(p, autoShare(s, 0.5))
@@ -56,6 +60,7 @@ func Auto(p *Problem, s Settings) (*Result, error) {
 	case jerr != nil && werr != nil:
 		return nil, jerr
 	case jerr != nil:
+		w.Stopped = w.Stopped || errors.Is(jerr, ErrNoAnswer)
 		return w, nil
 	case werr != nil:
 		return j, nil

@@ -7,7 +7,8 @@
 //	taskset -c 1 go run ./bench/approxacc -engine auto -seconds 20 CORPUS/uai/DBN_11.uai
 //
 // The exact answer is a file in daidrv's form (bench/approxref: a first
-// line "logz L ...", then one marginal per line) given by -exact, or else
+// line "logz L ...", then one marginal per line) given by -exact ("none"
+// for no comparison: the errors print as 0 and NaN), or else
 // the UAI solution files NET.uai.MAR and NET.uai.PR beside the network. It
 // prints one line per network: name, engine that answered, i-bound,
 // seconds, mean and largest Hellinger error of the unobserved variables'
@@ -62,10 +63,13 @@ func run(path, engine string, secs float64, mem int64, exactPath string) error {
 	}
 	var exact [][]float64
 	var logz10 float64
-	if exactPath != "" {
-		exact, logz10, err = readDai(exactPath)
-	} else {
+	switch exactPath {
+	case "none":
+		exact, logz10 = nil, math.NaN()
+	case "":
 		exact, logz10, err = readUAI(path)
+	default:
+		exact, logz10, err = readDai(exactPath)
 	}
 	if err != nil {
 		return err
@@ -86,7 +90,7 @@ func run(path, engine string, secs float64, mem int64, exactPath string) error {
 	}
 	h, worst, n, in, me := 0.0, 0.0, 0, 0, 0.0
 	for v, q := range res.Marg {
-		if q == nil || p.Obs[v] >= 0 {
+		if q == nil || p.Obs[v] >= 0 || exact == nil {
 			continue
 		}
 		d := hellinger(exact[v], q)

@@ -11,9 +11,12 @@ import (
 // It runs, in turn:
 //
 //  1. Cutset enumeration when a cutset whose removal isolates every other
-//     variable has at most 2^24 joint states and its measured speed says
-//     it ends within 80 % of the time left (cutset.go): exact (Engine
-//     "cutset", Err 0, LogZErr 0).
+//     variable has at most 2^22 joint states, its measured speed says it
+//     ends within 80 % of the time left (cutset.go), and exact
+//     elimination does not fit the memory or would touch more table
+//     entries (four per entry of its tables) than the enumeration (the
+//     cutset's states times its size plus one): exact (Engine "cutset",
+//     Err 0, LogZErr 0).
 //  2. Weighted mini-buckets ([WMB]) for about half the time left: when
 //     its i-bound reaches the induced width of the problem restricted to
 //     its evidence within Settings.MaxMemory, it is exact elimination
@@ -45,8 +48,10 @@ func Auto(p *Problem, s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if res, err := cutsetExact(r, autoShare(s, 0.8)); res != nil || err != nil {
-		return res, err
+	if autoCutsetFirst(p, r, s) {
+		if res, err := cutsetExact(r, autoShare(s, 0.8)); res != nil || err != nil {
+			return res, err
+		}
 	}
 	w, werr := WMB(p, autoShare(s, 0.5))
 	if werr == ErrImpossible {
@@ -92,4 +97,24 @@ func autoShare(s Settings, share float64) Settings {
 		s.Deadline = time.Now().Add(time.Duration(share * float64(time.Until(s.Deadline))))
 	}
 	return s
+}
+
+// autoCutsetFirst reports whether Auto tries the cutset enumeration: its
+// cutset is small enough, and exact elimination along WMB's order does
+// not fit the memory or costs more.
+func autoCutsetFirst(p *Problem, r *propReduced, s Settings) bool {
+	cut, bits, ok := cutsetPlan(r)
+	if !ok || bits > math.Log2(cutsetMaxStates) {
+		return false
+	}
+	w := newWMB(p, s)
+	if w.impossible || w.stop() || w.width < 0 {
+		return true
+	}
+	mem := s.MaxMemory
+	if mem <= 0 {
+		mem = DefaultWMBMemory
+	}
+	pl := w.plan(w.width + 1)
+	return pl.bytes > mem || 4*float64(pl.entries) > math.Exp2(bits)*float64(len(cut)+1)
 }

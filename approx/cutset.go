@@ -30,7 +30,7 @@ import (
 
 // cutsetMaxStates is the most joint states of a cutset cutsetExact
 // enumerates.
-const cutsetMaxStates = 1 << 24
+const cutsetMaxStates = 1 << 22
 
 // cutsetPlan returns the cutset (variables of r) whose removal isolates
 // the other variables (empty when they are already isolated), and the

@@ -33,7 +33,8 @@ func autoBipartite(rng *rand.Rand, a, b int, zeros bool, frac float64) *Problem 
 // TestCutsetAgainstEnumeration checks the cutset enumeration's marginals
 // and ln Z against brute-force enumeration, on bipartite networks (the
 // cutset one side) and on random networks with factors of 2 and 3
-// variables (any cutset the greedy choice finds isolates the rest).
+// variables (any cutset the greedy choice finds isolates the rest), a third
+// of them with soft evidence.
 func TestCutsetAgainstEnumeration(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 1))
 	for k := range 24 {
@@ -42,6 +43,9 @@ func TestCutsetAgainstEnumeration(t *testing.T) {
 			p = autoBipartite(rng, 3+rng.IntN(4), 3+rng.IntN(4), k%4 == 0, 0.2)
 		} else {
 			p = propRandomMN(rng, 9, 10, k%4 == 1, 0.2)
+		}
+		if k%3 == 0 {
+			smpSoft(rng, p)
 		}
 		ex := propEnumerate(p)
 		r, err := propReduce(p)
@@ -132,6 +136,47 @@ func TestAutoGrid(t *testing.T) {
 		t.Logf("grid %d: %s i=%d Hellinger %.2e |Δln Z| %.2e (±%.2g) within error %d/%d", k, res.Engine, res.IBound, h, math.Abs(res.LogZ-ex.LogZ), res.LogZErr, in, n)
 		if !(h <= 0.05) || float64(in) < 0.9*float64(n) {
 			t.Errorf("grid %d: Hellinger %.3g, %d/%d within error", k, h, in, n)
+		}
+	}
+}
+
+// TestAutoAgainstEnumeration checks Auto's answer on small problems (exact
+// there: cutset or elimination) against enumeration, soft evidence
+// included.
+func TestAutoAgainstEnumeration(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 3))
+	for k := range 30 {
+		var p *Problem
+		switch k % 3 {
+		case 0:
+			p = propRandomBN(rng, 10, 3, k%2 == 0, 0.2)
+		case 1:
+			p = propRandomMN(rng, 10, 12, k%2 == 0, 0.2)
+		default:
+			p = propGrid(rng, 3, 4, 0.5, 1)
+		}
+		if k%2 == 1 {
+			smpSoft(rng, p)
+		}
+		ex := propEnumerate(p)
+		res, err := Auto(p, Settings{})
+		if math.IsInf(ex.logZ, -1) {
+			if !errors.Is(err, ErrImpossible) {
+				t.Fatalf("case %d: impossible evidence gave %v", k, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("case %d: %v", k, err)
+		}
+		propCheckResult(t, p, res)
+		if !(math.Abs(res.LogZ-ex.logZ) <= res.LogZErr+1e-9*max(1, math.Abs(ex.logZ))) {
+			t.Errorf("case %d (%s): ln Z %v ± %v, exact %v", k, res.Engine, res.LogZ, res.LogZErr, ex.logZ)
+		}
+		for v := range p.Card {
+			if !propWithin(ex, res, v, 1e-9) {
+				t.Errorf("case %d (%s) variable %d: %v ± %v, exact %v", k, res.Engine, v, res.Marg[v], res.Err[v], ex.marg[v])
+			}
 		}
 	}
 }

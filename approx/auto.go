@@ -54,7 +54,7 @@ func Auto(p *Problem, s Settings) (*Result, error) {
 		}
 	}
 	w, werr := WMB(p, autoShare(s, 0.5))
-	if werr == ErrImpossible {
+	if errors.Is(werr, ErrImpossible) {
 		return w, werr
 	}
 	if werr == nil && w.LogZErr == 0 {

@@ -41,8 +41,9 @@ import (
 // engines draw no random numbers), but each stage runs to its own end.
 //
 // Result.Engine names the engine that answered ("ijgp", "cutset" or
-// "wmb"). Settings are passed on (Deadline, Cancel, MaxMemory). It returns ErrImpossible for
-// impossible evidence and ErrNoAnswer when stopped before any answer.
+// "wmb"). Settings are passed on (Deadline, Cancel, MaxMemory, IBound,
+// Damping, Tolerance, MaxIter). It returns ErrImpossible for impossible
+// evidence and ErrNoAnswer when stopped before any answer.
 func Auto(p *Problem, s Settings) (*Result, error) {
 	r, err := propReduce(p)
 	if err != nil {

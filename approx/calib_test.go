@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/pbl-lang/pbl/internal/testrun"
 )
@@ -51,6 +52,7 @@ func TestCalibration(t *testing.T) {
 		{"M ijgp 16KiB", IJGP, Settings{MaxMemory: 16 << 10}},
 		{"M ijgp 32KiB", IJGP, Settings{MaxMemory: 32 << 10}},
 		{"M ijgp(3) 16KiB", IJGP, Settings{IBound: 3, MaxMemory: 16 << 10}},
+		{"M auto 16KiB 0.1s", autoQuick, Settings{MaxMemory: 16 << 10}},
 	}
 	tallies := make([]tally, len(configs)+len(medium))
 	rng := rand.New(rand.NewPCG(29, 29))
@@ -191,4 +193,12 @@ func TestCalibration(t *testing.T) {
 			t.Errorf("calibration below 95 %%: %s", msg)
 		}
 	}
+}
+
+// autoQuick is Auto with a deadline 0.1 s away, so that the cutset
+// enumeration gives way to the approximate engines on the networks whose
+// cutset is large.
+func autoQuick(p *Problem, s Settings) (*Result, error) {
+	s.Deadline = time.Now().Add(100 * time.Millisecond)
+	return Auto(p, s)
 }

@@ -3,8 +3,12 @@
 // clusters bounded by an i-bound (ijgp.go), likelihood weighting and
 // adaptive importance sampling for Bayesian networks (lw.go, is.go), Gibbs
 // sampling with several chains and R-hat (gibbs.go), weighted mini-bucket
-// bounds on the partition function (wmb.go) and local search for MPE from
-// beliefs (local.go).
+// bounds on the partition function (wmb.go), exact enumeration of a cutset
+// that isolates the other variables (cutset.go), local search for MPE from
+// beliefs (local.go), and [Auto] (auto.go), the combination the planner
+// calls for marginals and ln Z when the exact junction tree does not fit:
+// cutset, then weighted mini-buckets (exact when their i-bound reaches the
+// width given the evidence), then IJGP, the better-known answer kept.
 //
 // It sits beside package factor, below infer: a [Problem] is a product of
 // factors with evidence, and every algorithm returns a [Result] whose

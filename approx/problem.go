@@ -110,7 +110,7 @@ type Result struct {
 	// +Inf where it does not.
 	LogZLo, LogZHi float64
 	// Engine names the algorithm ("lbp", "ijgp", "is", "lw", "gibbs",
-	// "wmb", "local").
+	// "wmb", "local", or "cutset" from Auto).
 	Engine string
 	// Iterations (propagation), samples (is, lw) or sweeps per chain
 	// (gibbs) done.

@@ -9,6 +9,7 @@ import (
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
 	"github.com/pbl-lang/pbl/structure"
 )
 
@@ -67,6 +68,15 @@ func phrase(e *ir.Error) *ir.Error {
 	c.Msg = msg
 	return &c
 }
+
+// style is how the command line prints an approximate answer's reason:
+// the limits named by their flags ("more than --max-memory's 64 MiB").
+var style = report.Style{Limits: infer.LimitNames{
+	Memory: "--max-memory's",
+	Table:  "--max-table's",
+	Time:   "--time-limit's",
+	Caller: "chosen by --engine",
+}}
 
 // phraseExplanation returns the text of infer.ExplainQuery with an engine
 // chosen by hand said to be chosen by --engine.

@@ -91,17 +91,19 @@ type Result struct {
 	// variable with Card[v] > 0 (observed ones a point mass); nil for
 	// the others. Each row sums to 1 and lies in [0, 1].
 	Marg [][]float64
-	// Err[v][s] is the estimated absolute error of Marg[v][s]: a
-	// standard error (samplers: of the self-normalised estimate, with
-	// the effective sample size), or a residual or bound (propagation).
-	// Never NaN; +Inf when the algorithm cannot say.
+	// Err[v][s] is the estimated absolute error of Marg[v][s]: for the
+	// samplers a ~95 % half-width (2.5 standard errors of the estimate,
+	// or more: the exact value lies within it at least 95 % of the
+	// time), or a residual or bound (propagation). Never NaN; +Inf when
+	// the algorithm cannot say.
 	Err [][]float64
 	// LogZ estimates ln Z, Z the sum of the factors' product over the
 	// assignments consistent with the evidence (for a Bayesian network,
 	// ln P(e)); -Inf when the evidence is found impossible.
 	LogZ float64
-	// LogZErr is the estimated absolute error of LogZ (a standard error
-	// of the log estimate, or half the width of a bound).
+	// LogZErr is the estimated absolute error of LogZ (for the samplers
+	// a ~95 % half-width, 2.5 standard errors of the log estimate; or
+	// half the width of a bound).
 	LogZErr float64
 	// LogZLo and LogZHi bound ln Z where the method gives bounds
 	// (wmb gives the upper one, and the lower where it can); -Inf and

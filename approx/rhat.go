@@ -1,0 +1,137 @@
+package approx
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// This file is Gibbs sampling's convergence diagnostic: the
+// rank-normalised split potential scale reduction factor of Vehtari,
+// Gelman, Simpson, Carpenter and Bürkner (2021), on the chains' batch
+// means.
+//
+// Each chain's kept batch means are split into two halves, so that a
+// chain that drifts shows as two sequences that disagree. The 2M
+// sequences' values are replaced by their normal scores (ranks r among all
+// S values, ties averaged, mapped to Φ⁻¹((r − 3/8)/(S + 1/4))), and the
+// classic split-R-hat (Gelman et al., BDA3 §11.4) is computed on them:
+//
+//	R = √(((n−1)/n·W + B/n) / W)
+//
+// W the mean within-sequence variance, B/n the variance of the sequences'
+// means, n the length of a sequence. The same is done on the values
+// folded about their median (|x − median|), which sees chains that agree
+// in location but not in spread; the diagnostic is the larger of the two.
+// Sequences that are each constant but disagree give +Inf; values
+// constant up to rounding everywhere give 1.
+
+// rhatBuf holds the diagnostic's buffers.
+type rhatBuf struct {
+	x, z  []float64
+	order []int
+}
+
+// of returns the diagnostic of entry j of the batch means from ..
+// from+2·half−1 of each chain.
+func (r *rhatBuf) of(chains []*gibbsChain, from, half, j int) float64 {
+	m := 2 * len(chains)
+	r.x = r.x[:0]
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, ch := range chains {
+		for _, b := range ch.batches[from : from+2*half] {
+			r.x = append(r.x, b[j])
+			lo, hi = min(lo, b[j]), max(hi, b[j])
+		}
+	}
+	if !(hi-lo > 1e-12) {
+		return 1 // constant up to rounding: nothing to mix
+	}
+	bulk := splitRHatOf(r.normalScores(r.x), m, half)
+	med := r.median(r.x)
+	for i, v := range r.x {
+		r.x[i] = math.Abs(v - med)
+	}
+	return max(bulk, splitRHatOf(r.normalScores(r.x), m, half))
+}
+
+// normalScores returns x's normal scores (into r.z).
+func (r *rhatBuf) normalScores(x []float64) []float64 {
+	s := len(x)
+	r.order = r.order[:0]
+	for i := range x {
+		r.order = append(r.order, i)
+	}
+	slices.SortFunc(r.order, func(a, b int) int {
+		switch {
+		case x[a] < x[b]:
+			return -1
+		case x[a] > x[b]:
+			return 1
+		}
+		return 0
+	})
+	r.z = slices.Grow(r.z[:0], s)[:s]
+	for i := 0; i < s; {
+		k := i
+		for k+1 < s && x[r.order[k+1]] == x[r.order[i]] {
+			k++
+		}
+		rank := float64(i+k)/2 + 1 // the ties' average rank, from 1
+		z := distuv.UnitNormal.Quantile((rank - 3.0/8) / (float64(s) + 1.0/4))
+		for _, o := range r.order[i : k+1] {
+			r.z[o] = z
+		}
+		i = k + 1
+	}
+	return r.z
+}
+
+// median returns the median of x (sorted by r.order from the last call of
+// normalScores on x).
+func (r *rhatBuf) median(x []float64) float64 {
+	s := len(r.order)
+	if s%2 == 1 {
+		return x[r.order[s/2]]
+	}
+	return (x[r.order[s/2-1]] + x[r.order[s/2]]) / 2
+}
+
+// splitRHatOf returns the potential scale reduction factor of m sequences
+// of n values each, sequence i at x[i·n:(i+1)·n].
+func splitRHatOf(x []float64, m, n int) float64 {
+	fn := float64(n)
+	mu, w := 0.0, 0.0
+	means := make([]float64, m)
+	for i := range m {
+		seq := x[i*n : (i+1)*n]
+		a := 0.0
+		for _, v := range seq {
+			a += v
+		}
+		a /= fn
+		ss := 0.0
+		for _, v := range seq {
+			ss += (v - a) * (v - a)
+		}
+		means[i] = a
+		mu += a
+		w += ss / (fn - 1)
+	}
+	mu /= float64(m)
+	w /= float64(m)
+	bn := 0.0 // B/n: the variance of the sequences' means
+	for _, a := range means {
+		bn += (a - mu) * (a - mu)
+	}
+	bn /= float64(m - 1)
+	vp := (fn-1)/fn*w + bn
+	if !(w > 0) {
+		if !(vp > 0) {
+			return 1
+		}
+		return math.Inf(1)
+	}
+	return math.Sqrt(vp / w)
+}

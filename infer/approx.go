@@ -61,11 +61,18 @@ var approxEngines = [...]approxAlg{
 	{"wmb", "weighted mini-buckets: bounds on P(e); approximate", wmbMarg, false, false},
 }
 
-// wmbMarg is weighted mini-buckets, with iterative join-graph
-// propagation's marginals where it gives none.
+// wmbMarg is weighted mini-buckets for ln Z and its bounds, with
+// iterative join-graph propagation's marginals: those of the mini-buckets
+// (forward-backward) held the exact value within their error for only 70 %
+// of the numbers of TestApproxCalibration at an i-bound of 2, ijgp's for
+// all of them. Each gets half the time.
 func wmbMarg(p *approx.Problem, s approx.Settings) (*approx.Result, error) {
-	r, err := approx.WMB(p, s)
-	if err != nil || r.Marg != nil {
+	half := s
+	if !s.Deadline.IsZero() {
+		half.Deadline = time.Now().Add(time.Until(s.Deadline) / 2)
+	}
+	r, err := approx.WMB(p, half)
+	if err != nil {
 		return r, err
 	}
 	m, err := approx.IJGP(p, s)
@@ -108,7 +115,71 @@ func (e *approxAlg) Prepare(m *ir.Model, obs []int, opt Options) (Instance, erro
 	}
 	deadline := opt.deadline(time.Now())
 	in := &approxInstance{alg: e, m: m, p: p, opt: opt, deadline: deadline}
+	in.pz = &approx.Problem{Card: p.Card, Factors: p.Factors, Likelihood: p.Likelihood, BN: p.BN, Obs: make([]int, len(obs))}
+	for v := range in.pz.Obs {
+		in.pz.Obs[v] = -1
+	}
+	in.shiftZ = rescale(in.pz, false)
+	in.shift = rescale(p, true)
 	return in, nil
+}
+
+// rescale divides each potential of p (a Markov network's factors, the
+// likelihoods of a Bayesian network's evidence; not its tables) by the
+// power of two nearest its largest entry, so that no algorithm's products
+// overflow or underflow float64 on potentials that span 2^±600, and
+// returns ln of the product of the divisors, which every logarithm of a
+// sum the algorithms return is short of.
+//
+// With restrict, the potentials are first restricted to the evidence
+// (the tables of a Bayesian network are not: the samplers need their
+// scopes), so that the entries the evidence keeps are those scaled:
+// within one potential, entries 2^1200 apart cannot all be held relative
+// to one power of two.
+func rescale(p *approx.Problem, restrict bool) float64 {
+	shift := 0.0
+	scale := func(fs []*factor.Factor) []*factor.Factor {
+		out := fs
+		for i, f := range fs {
+			if restrict {
+				if g := factor.Restrict(f, p.Obs); g != f {
+					if &out[0] == &fs[0] {
+						out = append([]*factor.Factor(nil), fs...)
+					}
+					out[i], f = g, g
+				}
+			}
+			mx := 0.0
+			for _, x := range f.Vals {
+				mx = max(mx, x)
+			}
+			if mx == 0 || math.IsInf(mx, 0) || math.IsNaN(mx) {
+				continue
+			}
+			_, e := math.Frexp(mx)
+			if e == 0 || e == 1 {
+				continue
+			}
+			if &out[0] == &fs[0] {
+				out = append([]*factor.Factor(nil), fs...)
+			}
+			g := f
+			if g == fs[i] {
+				g = f.Clone()
+			}
+			for j, x := range g.Vals {
+				g.Vals[j] = math.Ldexp(x, -e)
+			}
+			out[i] = g
+			shift += float64(e) * math.Ln2
+		}
+		return out
+	}
+	if p.BN == nil {
+		p.Factors = scale(p.Factors)
+	}
+	p.Likelihood = scale(p.Likelihood)
+	return shift
 }
 
 // MarkovError is the refusal of an engine that samples a Bayesian network
@@ -201,6 +272,9 @@ type approxInstance struct {
 	zErr    LogErr
 	maxErr  LogErr
 	stopped bool
+	shift   float64         // ln of what rescale divided p's potentials by
+	pz      *approx.Problem // the problem without evidence, for Partition
+	shiftZ  float64         // ln of what rescale divided pz's potentials by
 }
 
 // settings returns the algorithm's settings for a run that has a share
@@ -223,6 +297,10 @@ func (in *approxInstance) settings(share int) approx.Settings {
 
 // run runs alg on p with the settings s, and notes whether it stopped.
 func (in *approxInstance) run(alg func(*approx.Problem, approx.Settings) (*approx.Result, error), p *approx.Problem, s approx.Settings) (*approx.Result, error) {
+	shift := in.shift
+	if p == in.pz {
+		shift = in.shiftZ
+	}
 	r, err := alg(p, s)
 	if err != nil {
 		switch {
@@ -236,6 +314,13 @@ func (in *approxInstance) run(alg func(*approx.Problem, approx.Settings) (*appro
 	}
 	if r.Stopped {
 		in.stopped = true
+	}
+	// The potentials were rescaled (see rescale): so is every sum.
+	r.LogZ += shift
+	r.LogZLo += shift
+	r.LogZHi += shift
+	if r.Assign != nil {
+		r.LogMax += shift
 	}
 	return r, nil
 }
@@ -407,12 +492,7 @@ func cardsOf(card []int, vars []ir.VarID) []int {
 }
 
 func (in *approxInstance) Partition() (factor.Scaled, error) {
-	p := *in.p
-	p.Obs = make([]int, len(in.p.Obs))
-	for v := range p.Obs {
-		p.Obs[v] = -1
-	}
-	r, err := in.runOwn(&p, in.settings(2))
+	r, err := in.runOwn(in.pz, in.settings(2))
 	if err != nil {
 		if errors.Is(err, ErrImpossible) {
 			in.zErr = LogErr{}

@@ -392,6 +392,20 @@ func scaledExp(l float64) factor.Scaled {
 	return factor.Scaled{M: math.Exp(l - e*math.Ln2), E: int(e)}.Norm()
 }
 
+// boundedLog returns the estimate l of a logarithm made consistent with
+// the bounds of e: clamped into them, or, when they are narrower than the
+// estimate's own interval, their midpoint, e.Err then half their width.
+func boundedLog(l float64, e *LogErr) float64 {
+	if math.IsInf(e.Lo, 0) || math.IsInf(e.Hi, 0) || math.IsNaN(e.Lo) || math.IsNaN(e.Hi) || e.Lo > e.Hi {
+		return l
+	}
+	if e.Hi-e.Lo < 2*e.Err {
+		e.Err = (e.Hi - e.Lo) / 2
+		return e.Lo + e.Err
+	}
+	return min(e.Hi, max(e.Lo, l))
+}
+
 // logErrOf returns r's error of LogZ, with the bounds of b if any.
 func logErrOf(r, b *approx.Result) LogErr {
 	le := LogErr{Err: r.LogZErr, Lo: r.LogZLo, Hi: r.LogZHi}
@@ -413,7 +427,7 @@ func (in *approxInstance) Joint(keep []ir.VarID) (*factor.Factor, factor.Scaled,
 		return nil, factor.Scaled{}, err
 	}
 	in.logSum = logErrOf(base, in.bounds)
-	z := scaledExp(base.LogZ)
+	z := scaledExp(boundedLog(base.LogZ, &in.logSum))
 	card := cardsOf(in.p.Card, keep)
 	runs := 1.0
 	for _, c := range card[:max(0, len(card)-1)] {
@@ -511,6 +525,11 @@ func (in *approxInstance) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, e
 	}
 	s := in.settings(2)
 	s.Init = base.Marg
+	if s.Deadline.IsZero() {
+		// Without a deadline, local search runs its default number of
+		// restarts; with a Cancel channel it would run until canceled.
+		s.Cancel = nil
+	}
 	r, err := in.run(approx.LocalSearchMPE, in.p, s)
 	if err != nil {
 		return nil, factor.Scaled{}, err

@@ -42,7 +42,7 @@ type Engine interface {
 	Doc() string
 	// Exact reports whether the engine's answers are exact (to rounding).
 	// Answer copies it into Result.Exact; an engine that is not exact
-	// may give an error estimate (see [ErrorEstimator]).
+	// implements [Inexact], which gives each number its error.
 	Exact() bool
 	// Prepare returns an instance answering on m with the evidence obs
 	// (obs[v] is the observed state of variable v, or -1; len(obs) ==

@@ -295,3 +295,63 @@ func TestAutoTimeLimit(t *testing.T) {
 	}
 	t.Logf("%v (limit %v): %s, %v", took, limit, r.Head().Engine, r.Head().Why)
 }
+
+// TestAutoApproximateGrid: a 12×12 grid under a memory limit of 64 KiB,
+// a tenth of its variables observed at their MPE states: Auto answers
+// P(* | e) approximately, labelled, and at least 95 % of the exact
+// marginals (the junction tree's, without the limit) lie within the
+// reported errors; the mean Hellinger distance is logged.
+func TestAutoApproximateGrid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	m := gridNet(rng, 12).build(t)
+	mpe, err := Answer(m, &ir.MPEQuery{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev []ir.Obs
+	for i, o := range mpe.(*Assignment).Assignment {
+		if i%10 == 0 {
+			ev = append(ev, o)
+		}
+	}
+	q := &ir.ProbQuery{Star: true, Conditions: ir.Conditions{Evidence: ev}}
+	want, err := Answer(m, q, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Answer(m, q, Options{MaxMemory: 64 << 10, TimeLimit: 2 * time.Second, Seed: 1, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := got.Head()
+	if h.Exact || h.Why == nil || h.Why.Caller {
+		t.Fatalf("header %+v, want an approximate answer for a limit", h)
+	}
+	gp, _, _ := resultParts(got)
+	wp, _, _ := resultParts(want)
+	if len(gp) != len(wp) || len(h.ErrorEstimate) != len(gp) {
+		t.Fatalf("%d numbers, %d errors, exact %d", len(gp), len(h.ErrorEstimate), len(wp))
+	}
+	in := 0
+	for i := range gp {
+		if math.Abs(gp[i]-wp[i]) <= h.ErrorEstimate[i]+1e-9 {
+			in++
+		}
+	}
+	hell, n, k := 0.0, 0, 0
+	for _, mg := range got.(*Marginals).Marginals {
+		s := 0.0
+		for j := range mg.P {
+			d := math.Sqrt(gp[k+j]) - math.Sqrt(wp[k+j])
+			s += d * d
+		}
+		k += len(mg.P)
+		hell += math.Sqrt(s / 2)
+		n++
+	}
+	rate := float64(in) / float64(len(gp))
+	t.Logf("%s (%s): %.1f %% of %d marginals within the error, mean Hellinger %.3g", h.Engine, h.Why, 100*rate, len(gp), hell/float64(n))
+	if !(rate >= 0.95) {
+		t.Errorf("only %.1f %% within the reported errors", 100*rate)
+	}
+}

@@ -429,9 +429,11 @@ func (in *approxInstance) Joint(keep []ir.VarID) (*factor.Factor, factor.Scaled,
 	in.logSum = logErrOf(base, in.bounds)
 	z := scaledExp(boundedLog(base.LogZ, &in.logSum))
 	card := cardsOf(in.p.Card, keep)
-	runs := 1.0
+	// The further runs: one per configuration of keep[:j], for each j ≥ 1.
+	runs, prefix := 0.0, 1.0
 	for _, c := range card[:max(0, len(card)-1)] {
-		runs *= float64(c)
+		prefix *= float64(c)
+		runs += prefix
 	}
 	if runs > maxChainRuns {
 		return nil, factor.Scaled{}, &TooLargeError{What: OversizeEnum, Vars: keep, Size: runs, Limit: maxChainRuns,
@@ -451,7 +453,7 @@ func (in *approxInstance) Joint(keep []ir.VarID) (*factor.Factor, factor.Scaled,
 		f.Vals[i], lo[i], hi[i] = 1, 1, 1
 	}
 	st := make([]int, len(keep))
-	left := int(runs) // further runs: the time left is shared among them
+	left := max(1, int(runs)) // further runs: the time left is shared among them
 	for j, v := range keep {
 		// The block of entries sharing the states of keep[:j].
 		inner := 1

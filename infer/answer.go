@@ -72,8 +72,9 @@ type Options struct {
 	IBound    int           // the i-bound of ijgp and wmb; 0 means theirs (grown while time remains)
 	Samples   int           // samples (is, lw) or sweeps per chain (gibbs); 0 means until the time limit, or the engine's default
 
-	fallback bool // Auto's exact attempt, or its approximate answer: no further fallback (approxplan.go)
-	bounds   bool // the approximate engine also bounds ln P(e) by weighted mini-buckets (the planner's choice for P(e))
+	fallback  bool // Auto's exact attempt, or its approximate answer: no further fallback (approxplan.go)
+	partition bool // the query needs the partition function too: an approximate engine leaves it half the time
+	bounds    bool // the approximate engine also bounds ln P(e) by weighted mini-buckets (the planner's choice for P(e))
 }
 
 // deadline returns the instant the answer must be given by: the earlier
@@ -372,6 +373,7 @@ func (a *answerer) setup() error {
 	if err := a.validate(); err != nil {
 		return err
 	}
+	a.opt.partition = a.q.Kind == kindProb && a.q.Form() == formEvidence && !a.m.IsBayesNet()
 	return a.choose()
 }
 

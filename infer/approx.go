@@ -353,7 +353,11 @@ func (in *approxInstance) getBase() (*approx.Result, error) {
 	if in.base != nil || in.baseErr != nil {
 		return in.base, in.baseErr
 	}
-	s := in.settings(1)
+	share := 1
+	if in.opt.partition {
+		share = 2 // Partition runs after, on the rest
+	}
+	s := in.settings(share)
 	if in.opt.bounds {
 		if b, err := in.run(approx.WMB, in.p, in.settings(10)); err == nil {
 			in.bounds = b
@@ -366,7 +370,7 @@ func (in *approxInstance) getBase() (*approx.Result, error) {
 		if init, err := in.run(approx.LBP, in.p, in.settings(10)); err == nil {
 			s.Init = init.Marg
 		}
-		s.Deadline = in.settings(1).Deadline
+		s.Deadline = in.settings(share).Deadline
 	}
 	in.base, in.baseErr = in.runOwn(in.p, s)
 	return in.base, in.baseErr
@@ -508,7 +512,7 @@ func cardsOf(card []int, vars []ir.VarID) []int {
 }
 
 func (in *approxInstance) Partition() (factor.Scaled, error) {
-	r, err := in.runOwn(in.pz, in.settings(2))
+	r, err := in.runOwn(in.pz, in.settings(1))
 	if err != nil {
 		if errors.Is(err, ErrImpossible) {
 			in.zErr = LogErr{}

@@ -119,8 +119,12 @@ func (e *approxAlg) Prepare(m *ir.Model, obs []int, opt Options) (Instance, erro
 	for v := range in.pz.Obs {
 		in.pz.Obs[v] = -1
 	}
-	in.shiftZ = rescale(in.pz, false)
-	in.shift = rescale(p, true)
+	in.shiftZ, in.flushedZ = rescale(in.pz, false)
+	var flushed bool
+	in.shift, flushed = rescale(p, true)
+	if flushed {
+		return nil, &ir.Error{Err: ErrRange, Msg: fmt.Sprintf("the engine %s holds potentials in float64: a potential of this model spans more than float64's range (2^1074) given the evidence, and its smallest entries would be taken for 0", e.name)}
+	}
 	return in, nil
 }
 
@@ -129,15 +133,17 @@ func (e *approxAlg) Prepare(m *ir.Model, obs []int, opt Options) (Instance, erro
 // power of two nearest its largest entry, so that no algorithm's products
 // overflow or underflow float64 on potentials that span 2^±600, and
 // returns ln of the product of the divisors, which every logarithm of a
-// sum the algorithms return is short of.
+// sum the algorithms return is short of, and whether an entry was flushed
+// to 0 (it was more than 2^1074 below its potential's largest): the
+// algorithms would then take a possible configuration for impossible, and
+// the engine refuses (ErrRange) rather than answer wrongly.
 //
 // With restrict, the potentials are first restricted to the evidence
 // (the tables of a Bayesian network are not: the samplers need their
 // scopes), so that the entries the evidence keeps are those scaled:
 // within one potential, entries 2^1200 apart cannot all be held relative
 // to one power of two.
-func rescale(p *approx.Problem, restrict bool) float64 {
-	shift := 0.0
+func rescale(p *approx.Problem, restrict bool) (shift float64, flushed bool) {
 	scale := func(fs []*factor.Factor) []*factor.Factor {
 		out := fs
 		for i, f := range fs {
@@ -169,6 +175,9 @@ func rescale(p *approx.Problem, restrict bool) float64 {
 			}
 			for j, x := range g.Vals {
 				g.Vals[j] = math.Ldexp(x, -e)
+				if x != 0 && g.Vals[j] == 0 {
+					flushed = true
+				}
 			}
 			out[i] = g
 			shift += float64(e) * math.Ln2
@@ -179,7 +188,7 @@ func rescale(p *approx.Problem, restrict bool) float64 {
 		p.Factors = scale(p.Factors)
 	}
 	p.Likelihood = scale(p.Likelihood)
-	return shift
+	return shift, flushed
 }
 
 // MarkovError is the refusal of an engine that samples a Bayesian network
@@ -267,14 +276,15 @@ type approxInstance struct {
 	baseErr error
 	bounds  *approx.Result // weighted mini-buckets' bounds on ln P(e), when opt.bounds
 
-	cond    []float64 // the last Joint's errors
-	logSum  LogErr
-	zErr    LogErr
-	maxErr  LogErr
-	stopped bool
-	shift   float64         // ln of what rescale divided p's potentials by
-	pz      *approx.Problem // the problem without evidence, for Partition
-	shiftZ  float64         // ln of what rescale divided pz's potentials by
+	cond     []float64 // the last Joint's errors
+	logSum   LogErr
+	zErr     LogErr
+	maxErr   LogErr
+	stopped  bool
+	shift    float64         // ln of what rescale divided p's potentials by
+	pz       *approx.Problem // the problem without evidence, for Partition
+	shiftZ   float64         // ln of what rescale divided pz's potentials by
+	flushedZ bool            // rescale flushed an entry of pz: Partition refuses
 }
 
 // settings returns the algorithm's settings for a run that has a share
@@ -512,6 +522,9 @@ func cardsOf(card []int, vars []ir.VarID) []int {
 }
 
 func (in *approxInstance) Partition() (factor.Scaled, error) {
+	if in.flushedZ {
+		return factor.Scaled{}, &ir.Error{Err: ErrRange, Msg: fmt.Sprintf("the engine %s holds potentials in float64: a potential of this model spans more than float64's range (2^1074), and its smallest entries would be taken for 0", in.alg.name)}
+	}
 	r, err := in.runOwn(in.pz, in.settings(1))
 	if err != nil {
 		if errors.Is(err, ErrImpossible) {

@@ -355,3 +355,22 @@ func TestAutoApproximateGrid(t *testing.T) {
 		t.Errorf("only %.1f %% within the reported errors", 100*rate)
 	}
 }
+
+// TestExactTimeLimit: an exact engine named by the caller, or Auto with
+// Exact, under a time limit is stopped at it with a *TimeLimitError (of
+// kind ErrCanceled), promptly.
+func TestExactTimeLimit(t *testing.T) {
+	m := roots(24, 0.3).build(t) // enumeration visits 2^24 assignments
+	q := &ir.ProbQuery{Targets: ids(0), TargetStates: []int{-1}}
+	limit := 50 * time.Millisecond
+	start := time.Now()
+	_, err := Answer(m, q, Options{Engine: Enum, TimeLimit: limit})
+	took := time.Since(start)
+	var tle *TimeLimitError
+	if !errors.As(err, &tle) || !errors.Is(err, ErrCanceled) || tle.Limit != limit {
+		t.Fatalf("got %v, want a *TimeLimitError of %v", err, limit)
+	}
+	if took > limit+time.Second {
+		t.Errorf("stopped after %v", took)
+	}
+}

@@ -69,11 +69,27 @@ func (e *slowError) Error() string {
 // answerAuto answers q on m, falling back on an approximate engine when
 // Auto's exact plan does not fit (see the file's comment).
 func answerAuto(m *ir.Model, q *query, opt Options) (Result, error) {
-	if opt.Exact || opt.Engine != "" && opt.Engine != Auto || opt.fallback {
-		return answer(m, q, opt, nil)
-	}
 	start := time.Now()
 	dl := opt.deadline(start)
+	if opt.Exact || opt.Engine != "" && opt.Engine != Auto || opt.fallback {
+		if dl.IsZero() || opt.fallback {
+			return answer(m, q, opt, nil)
+		}
+		// No fallback: the time limit stops the engine (an approximate
+		// one answers with its best so far, by its own deadline; an
+		// exact one is canceled).
+		user := opt.Cancel
+		var stop func()
+		opt.Deadline, opt.TimeLimit = dl, 0
+		opt.Cancel, stop = cancelAt(user, dl.Add(timeGrace))
+		r, err := answer(m, q, opt, nil)
+		stop()
+		if errors.Is(err, ErrCanceled) && !closed(user) {
+			return nil, &ir.Error{Pos: q.Pos, Err: &TimeLimitError{Limit: dl.Sub(start)},
+				Msg: (&TimeLimitError{Limit: dl.Sub(start)}).Error()}
+		}
+		return r, err
+	}
 	eopt := opt
 	eopt.fallback = true
 	stop := func() {}
@@ -141,6 +157,26 @@ func whyApprox(err error, opt Options, dl, start time.Time) *Why {
 	}
 	return nil
 }
+
+// timeGrace is how long after the time limit an engine named by the caller
+// is canceled: an approximate one stops at the limit by itself and needs
+// a moment to return its answer.
+const timeGrace = 100 * time.Millisecond
+
+// TimeLimitError is the error of an exact answer (Options.Exact, or an
+// exact engine named by the caller) that did not finish within
+// Options.TimeLimit or Options.Deadline; errors.Is(err, ErrCanceled)
+// holds for it.
+type TimeLimitError struct {
+	Limit time.Duration // the time the answer had
+}
+
+func (e *TimeLimitError) Error() string {
+	return "the exact answer did not finish within the time limit of " + durationString(e.Limit)
+}
+
+// Is reports whether target is ErrCanceled.
+func (e *TimeLimitError) Is(target error) bool { return target == ErrCanceled }
 
 // closed reports whether c is closed (false for nil).
 func closed(c <-chan struct{}) bool {

@@ -31,6 +31,10 @@ func phrase(e *ir.Error) *ir.Error {
 		cli = strings.Replace(cli, "raise the table limit", "raise the table limit (--max-table)", 1)
 		msg = strings.Replace(msg, lib, cli, 1)
 	}
+	var tle *infer.TimeLimitError
+	if errors.As(e, &tle) {
+		msg = strings.Replace(msg, "the time limit of", "--time-limit", 1)
+	}
 	var in *input.TooLargeError
 	if errors.As(e, &in) {
 		lib := in.Error()

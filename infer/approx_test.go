@@ -374,3 +374,26 @@ func TestExactTimeLimit(t *testing.T) {
 		t.Errorf("stopped after %v", took)
 	}
 }
+
+// TestApproxCancel: closing Options.Cancel (Ctrl-C on the command line)
+// stops an approximate engine, which answers with its best so far,
+// marked Stopped.
+func TestApproxCancel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 31))
+	m := gridNet(rng, 30).build(t)
+	q := &ir.ProbQuery{Star: true, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 899, State: 1}}}}
+	cancel := make(chan struct{})
+	time.AfterFunc(300*time.Millisecond, func() { close(cancel) })
+	start := time.Now()
+	r, err := Answer(m, q, Options{Engine: "gibbs", Samples: 1 << 30, Cancel: cancel, Seed: 1})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := r.Head(); !h.Stopped || h.Exact || len(h.ErrorEstimate) == 0 {
+		t.Errorf("header %+v, want a stopped approximate answer", h)
+	}
+	if took > 3*time.Second {
+		t.Errorf("stopped after %v", took)
+	}
+}

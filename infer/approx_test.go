@@ -273,14 +273,14 @@ func TestAutoApproximate(t *testing.T) {
 	}
 }
 
-// TestAutoTimeLimit: with a time limit of 300 ms on a grid whose exact
+// TestAutoTimeLimit: with a time limit of 1 s on a grid whose exact
 // answer takes far longer, Auto answers approximately within the limit
 // and a margin.
 func TestAutoTimeLimit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 30))
 	m := gridNet(rng, 30).build(t)
 	q := &ir.ProbQuery{Star: true, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 899, State: 1}}}}
-	limit := 300 * time.Millisecond
+	limit := time.Second
 	start := time.Now()
 	r, err := Answer(m, q, Options{TimeLimit: limit, Seed: 1})
 	took := time.Since(start)
@@ -290,7 +290,7 @@ func TestAutoTimeLimit(t *testing.T) {
 	if r.Head().Exact {
 		t.Errorf("answered exactly")
 	}
-	if took > limit+700*time.Millisecond {
+	if took > limit+time.Second {
 		t.Errorf("took %v with a limit of %v", took, limit)
 	}
 	t.Logf("%v (limit %v): %s, %v", took, limit, r.Head().Engine, r.Head().Why)

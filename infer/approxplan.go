@@ -117,6 +117,11 @@ func answerAuto(m *ir.Model, q *query, opt Options) (Result, error) {
 	aopt.Engine, aopt.bounds = approxFor(m, q)
 	aopt.fallback = true
 	r, err2 := answer(m, q, aopt, nil)
+	if errors.Is(err2, ErrCanceled) && !closed(opt.Cancel) {
+		// The approximate engine had no answer by the time limit.
+		e := &TimeLimitError{Limit: dl.Sub(start)}
+		return nil, &ir.Error{Pos: q.Pos, Err: e, Msg: e.Error()}
+	}
 	if err2 != nil {
 		return nil, err2
 	}
@@ -163,16 +168,16 @@ func whyApprox(err error, opt Options, dl, start time.Time) *Why {
 // a moment to return its answer.
 const timeGrace = 100 * time.Millisecond
 
-// TimeLimitError is the error of an exact answer (Options.Exact, or an
-// exact engine named by the caller) that did not finish within
-// Options.TimeLimit or Options.Deadline; errors.Is(err, ErrCanceled)
-// holds for it.
+// TimeLimitError is the error of an answer that did not finish within
+// Options.TimeLimit or Options.Deadline: an exact one (Options.Exact, or
+// an exact engine named by the caller), or Auto's approximate one that had
+// no answer yet; errors.Is(err, ErrCanceled) holds for it.
 type TimeLimitError struct {
 	Limit time.Duration // the time the answer had
 }
 
 func (e *TimeLimitError) Error() string {
-	return "the exact answer did not finish within the time limit of " + durationString(e.Limit)
+	return "no answer within the time limit of " + durationString(e.Limit)
 }
 
 // Is reports whether target is ErrCanceled.

@@ -17,9 +17,11 @@ import (
 // increasing order) from its conditional given the others, the product of
 // the factors that mention it (p.Factors and p.Likelihood; its Markov
 // blanket), computed from flat index lists prepared per variable.
-// Variables tied by deterministic zeros are updated as one block: the
-// free variables of each factor with a zero entry are joined (union-find,
-// in factor order) while the block has at most 256 joint states, and a
+// Variables tied by deterministic zeros are updated as one block: a free
+// variable that a factor can determine (a row of the factor, the others
+// fixed, with a single positive entry) is joined to the factor's other
+// free variables (union-find, in factor order) while the block has at
+// most 256 joint states, and a
 // block is drawn jointly from its exact conditional. Products that would
 // underflow are taken in log space.
 //
@@ -49,10 +51,12 @@ import (
 // Result.Err[v][s] is a ~95 % half-width, the larger of 2.5 standard
 // errors from the batch means' effective number (their pooled variance
 // over their autocorrelation within chains, as Stan computes it: see
-// essVar) and the between-chain one (the chains' means' spread) times
+// gibbsESSVar) and the between-chain one (the chains' means' spread) times
 // Student's t
 // quantile for Chains−1 degrees of freedom (3.18 for 4 chains), so that
-// chains that disagree are never hidden by each chain's own smoothness.
+// chains that disagree are never hidden by each chain's own smoothness,
+// and at least 3/N, N the sweeps kept over all chains (the rule of three:
+// a state the chains never reached).
 // Result.RHat is the largest rank-normalised split-R-hat over the
 // marginals (Vehtari et al. 2021, the larger of bulk and folded; see
 // rhat.go), on the kept batch means of the chains' halves, and Converged
@@ -195,22 +199,12 @@ func (g *gibbsNet) blocks() {
 	}
 	for k := range g.scopes {
 		sc := &g.scopes[k]
-		hasZero := false
-		for _, x := range sc.vals {
-			if x == 0 {
-				hasZero = true
-				break
-			}
-		}
-		if !hasZero {
-			continue
-		}
 		for i, v := range sc.vars {
-			if g.uoff[v] < 0 {
+			if g.uoff[v] < 0 || !smpDetermines(sc, i) {
 				continue
 			}
-			for _, u := range sc.vars[i+1:] {
-				if g.uoff[u] < 0 {
+			for _, u := range sc.vars {
+				if u == v || g.uoff[u] < 0 {
 					continue
 				}
 				a, b := find(v), find(u)
@@ -250,6 +244,36 @@ func (g *gibbsNet) blocks() {
 			}
 		}
 	}
+}
+
+// smpDetermines reports whether the factor sc can determine its i-th
+// variable: whether some row of it (the other variables fixed) has a
+// single positive entry (or none), where a single-site update could not
+// move the variable.
+func smpDetermines(sc *smpScope, i int) bool {
+	st := sc.str[i]
+	c := len(sc.vals) / st
+	if i > 0 {
+		c = sc.str[i-1] / st
+	}
+	if c < 2 {
+		return false
+	}
+	for b := range sc.vals {
+		if (b/st)%c != 0 {
+			continue
+		}
+		pos := 0
+		for s := range c {
+			if sc.vals[b+s*st] > 0 {
+				pos++
+			}
+		}
+		if pos <= 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // gibbsChain is one chain's state and buffers.
@@ -331,7 +355,7 @@ func (g *gibbsNet) run(s Settings) (*Result, error) {
 				return nil, ErrImpossible
 			}
 		}
-		if anyQuit(chains) {
+		if gibbsAnyQuit(chains) {
 			stopped = true
 			break
 		}
@@ -372,14 +396,18 @@ func (g *gibbsNet) run(s Settings) (*Result, error) {
 			ch.batches = append(ch.batches, b)
 		}
 		sweeps = chains[0].done
+		batch = sweeps
+		for _, ch := range chains {
+			batch = min(batch, ch.done)
+		}
 	}
-	r := g.estimate(chains)
+	r := g.estimate(chains, batch)
 	r.Iterations, r.Stopped = sweeps, stopped
 	return r, nil
 }
 
-// anyQuit reports whether some chain stopped midway through the round.
-func anyQuit(chains []*gibbsChain) bool {
+// gibbsAnyQuit reports whether some chain stopped midway through the round.
+func gibbsAnyQuit(chains []*gibbsChain) bool {
 	for _, ch := range chains {
 		if ch.quit {
 			return true
@@ -621,8 +649,8 @@ again:
 }
 
 // estimate returns the marginals, errors and R-hat of the chains' batch
-// means, the first quarter left out as burn-in.
-func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
+// means of batch sweeps each, the first quarter left out as burn-in.
+func (g *gibbsNet) estimate(chains []*gibbsChain, batch int) *Result {
 	m := len(chains)
 	nb := len(chains[0].batches)
 	drop := nb / 4
@@ -630,6 +658,11 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 	r := &Result{Engine: "gibbs", LogZ: 0, LogZErr: math.Inf(1), LogZLo: math.Inf(-1), LogZHi: math.Inf(1)}
 	r.Marg = make([][]float64, len(g.card))
 	r.Err = make([][]float64, len(g.card))
+	// The rule of three: a number estimated from N sweeps in all may be
+	// off by 3/N whatever the chains' agreement (a state the chains never
+	// reached, a tiny probability whose conditionals are 0 wherever they
+	// went).
+	floor := max(smpErrFloor, 3/float64(m*k*batch))
 	tq := math.Inf(1)
 	if m >= 2 {
 		tq = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(m - 1)}.Quantile(0.975)
@@ -679,7 +712,7 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 			e := math.Inf(1)
 			switch {
 			case k >= 4:
-				e = smpZ * math.Sqrt(essVar(chains, drop, j, means, mu, w, acov))
+				e = smpZ * math.Sqrt(gibbsESSVar(chains, drop, j, means, mu, w, acov))
 			case k >= 2:
 				e = smpZ * math.Sqrt(w/float64(m*k))
 			}
@@ -696,8 +729,10 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 				}
 			}
 			mg[s] = min(1, max(0, mu))
-			er[s] = min(1, max(e, smpErrFloor))
-			if half >= 2 {
+			er[s] = min(1, max(e, floor))
+			// A binary variable's second state mirrors its first (ranks
+			// reversed, the same R-hat).
+			if half >= 2 && (c != 2 || s == 0) {
 				rhat = max(rhat, rh.of(chains, drop+k-2*half, half, j))
 			}
 		}
@@ -708,7 +743,7 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 	return r
 }
 
-// essVar returns the variance of the mean of entry j of the chains' kept
+// gibbsESSVar returns the variance of the mean of entry j of the chains' kept
 // batch means (from drop on) through their effective number, as Stan
 // computes it (Vehtari et al. 2021, §3.2): the autocorrelations of the
 // batch means averaged over the chains, ρ_t = 1 − (W − acov_t)/var+,
@@ -718,7 +753,7 @@ func (g *gibbsNet) estimate(chains []*gibbsChain) *Result {
 // acov is a buffer of k entries. Correlation left between batches (a
 // batch shorter than the chain's autocorrelation time) so widens the
 // error instead of hiding in it.
-func essVar(chains []*gibbsChain, drop, j int, means []float64, mu, w float64, acov []float64) float64 {
+func gibbsESSVar(chains []*gibbsChain, drop, j int, means []float64, mu, w float64, acov []float64) float64 {
 	m := len(chains)
 	k := len(chains[0].batches) - drop
 	fk := float64(k)

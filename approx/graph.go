@@ -1,6 +1,7 @@
 package approx
 
 import (
+	"errors"
 	"math"
 	"time"
 
@@ -13,11 +14,13 @@ import (
 // the factor graph: a cluster per factor and per variable, separators of
 // one variable; for IJGP the join graph of mini-buckets).
 //
-// Every table is a flat row-major []float64 (package factor's layout); for
-// each edge of a cluster an index map gives, for each entry of the
-// cluster's table, the entry of the separator it projects to, so that a
-// message is one pass over the cluster's table without any odometer or
-// map in the loop. Messages are normalised to sum 1 after each update, so
+// Every table is a flat row-major []float64 (package factor's layout). A
+// message is one pass over the cluster's table, row by row (a row: the
+// last variable's states, contiguous), with the offset of the row in each
+// separator's table kept up to date as in package factor's kernels: for
+// each edge of a cluster, the stride in the separator's table of each of
+// the cluster's variables (0 for one not in the separator). Memory is the
+// tables themselves, 8 bytes an entry, and the messages. Messages are normalised to sum 1 after each update, so
 // that nothing underflows however many messages a cluster multiplies
 // (their largest entries are at least 1/|separator|), and potentials are
 // scaled to a largest entry of 1, their log scales kept in logScale.
@@ -40,12 +43,14 @@ type clusterGraph struct {
 	msg    [][]float64 // current messages, each summing to 1
 	// For cluster c and its k-th edge: the message into c (in[c][k]),
 	// the message out of c (out[c][k]), the neighbour (nb[c][k]) and the
-	// map from c's entries to the separator's (idx[c][k]).
+	// strides in the separator's table of c's variables (sstr[c][k]).
 	in, out, nb [][]int
-	idx         [][][]int32
-	logScale    float64 // ln of the constant taken off the potentials
-	tree        bool    // the graph is a forest: propagation is exact
-	maxChange   float64 // largest message change of the last sweep
+	sstr        [][][]int
+	ccard       [][]int // cardinalities of each cluster's variables
+	it          cgRowIter
+	logScale    float64   // ln of the constant taken off the potentials
+	tree        bool      // the graph is a forest: propagation is exact
+	maxChange   float64   // largest message change of the last sweep
 	scratch     []float64 // a message or a belief
 	bbuf        []float64 // a belief, during a sweep
 }
@@ -77,26 +82,23 @@ func cgSize(card []int, vars []factor.Var, limit int) int {
 }
 
 // cgBytes estimates the memory of a cluster graph: each cluster's table
-// (8 bytes an entry) and index maps (4 bytes an entry and edge), and the
-// messages; -1 beyond limit.
+// (8 bytes an entry) and the messages (two of 8 bytes an entry of each
+// separator); -1 beyond limit.
 func cgBytes(card []int, cl []cgCluster, ed []cgEdge, limit int64) int64 {
-	deg := make([]int64, len(cl))
 	var total int64
 	for _, e := range ed {
-		deg[e.a]++
-		deg[e.b]++
 		n := cgSize(card, e.sep, math.MaxInt32)
 		if n < 0 {
 			return -1
 		}
 		total += 16 * int64(n)
 	}
-	for c, x := range cl {
+	for _, x := range cl {
 		n := cgSize(card, x.vars, math.MaxInt32)
 		if n < 0 {
 			return -1
 		}
-		total += int64(n) * (8 + 4*deg[c])
+		total += int64(n) * 8
 		if total > limit {
 			return -1
 		}
@@ -108,24 +110,59 @@ func cgBytes(card []int, cl []cgCluster, ed []cgEdge, limit int64) int64 {
 // separators must be non-empty subsets of both ends' scopes). The
 // potentials are scaled copies; the inputs are not modified. It returns
 // ErrImpossible when a cluster's potential is zero everywhere.
-func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge) (*clusterGraph, error) {
+//
+// It polls st (nil for never) between clusters and returns errPropStopped
+// when told to stop.
+func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge, st *propStopper) (*clusterGraph, error) {
 	g := &clusterGraph{card: card}
 	n := len(cl)
+	// The kernels poll a channel: one closed at st's deadline or
+	// cancellation, for the products of a large cluster's factors.
+	var k *factor.Kernel
+	if st != nil && (st.cancel != nil || !st.deadline.IsZero()) {
+		ch, done := make(chan struct{}), make(chan struct{})
+		defer close(done)
+		go func() {
+			var tc <-chan time.Time
+			if !st.deadline.IsZero() {
+				t := time.NewTimer(time.Until(st.deadline))
+				defer t.Stop()
+				tc = t.C
+			}
+			select {
+			case <-st.cancel:
+			case <-tc:
+			case <-done:
+				return
+			}
+			close(ch)
+		}()
+		k = factor.NewKernel(ch)
+	}
 	g.vars = make([][]factor.Var, n)
 	g.stride = make([][]int, n)
 	g.psi = make([][]float64, n)
 	g.in = make([][]int, n)
 	g.out = make([][]int, n)
 	g.nb = make([][]int, n)
-	g.idx = make([][][]int32, n)
+	g.sstr = make([][][]int, n)
+	g.ccard = make([][]int, n)
+	maxVars := 1
 	maxSize := 1
 	for c, x := range cl {
+		if st != nil && st.stop() {
+			return nil, errPropStopped
+		}
 		f := factor.New(x.vars, cgCards(card, x.vars))
 		for i := range f.Vals {
 			f.Vals[i] = 1
 		}
 		if len(x.pot) > 0 {
-			g.logScale += float64(factor.MultiplyInto(nil, f, x.pot)) * math.Ln2
+			g.logScale += float64(factor.MultiplyInto(k, f, x.pot)) * math.Ln2
+			if k.Poll() {
+				st.stopped = true
+				return nil, errPropStopped
+			}
 		}
 		mx := 0.0
 		for _, y := range f.Vals {
@@ -138,7 +175,8 @@ func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge) (*clusterGraph, er
 			f.Vals[i] /= mx
 		}
 		g.logScale += math.Log(mx)
-		g.vars[c], g.stride[c], g.psi[c] = f.Vars, f.Stride, f.Vals
+		g.vars[c], g.stride[c], g.psi[c], g.ccard[c] = f.Vars, f.Stride, f.Vals, f.Card
+		maxVars = max(maxVars, len(f.Vars))
 		maxSize = max(maxSize, len(f.Vals))
 	}
 	g.ea = make([]int, len(ed))
@@ -161,11 +199,19 @@ func newClusterGraph(card []int, cl []cgCluster, ed []cgEdge) (*clusterGraph, er
 			g.in[end] = append(g.in[end], into)
 			g.out[end] = append(g.out[end], from)
 			g.nb[end] = append(g.nb[end], other)
-			g.idx[end] = append(g.idx[end], g.indexMap(end, x.sep))
+			g.sstr[end] = append(g.sstr[end], g.sepStrides(end, x.sep))
+		}
+		if st != nil && e%64 == 0 && st.stop() {
+			return nil, errPropStopped
 		}
 	}
 	g.scratch = make([]float64, maxSize)
 	g.bbuf = make([]float64, maxSize)
+	maxDeg := 0
+	for _, in := range g.in {
+		maxDeg = max(maxDeg, len(in))
+	}
+	g.it = cgRowIter{cnt: make([]int, maxVars), off: make([]int, maxDeg)}
 	g.tree = cgForest(n, ed)
 	return g, nil
 }
@@ -178,33 +224,57 @@ func cgCards(card []int, vars []factor.Var) []int {
 	return cs
 }
 
-// indexMap returns, for each entry of cluster c's table, the offset of the
-// entry of a table over sep (row-major) that it projects to.
-func (g *clusterGraph) indexMap(c int, sep []factor.Var) []int32 {
-	vars, card := g.vars[c], cgCards(g.card, g.vars[c])
-	// The stride in the separator's table of each of c's variables.
-	ss := make([]int, len(vars))
+// sepStrides returns the stride in a table over sep (row-major) of each
+// of cluster c's variables, 0 for those not in sep.
+func (g *clusterGraph) sepStrides(c int, sep []factor.Var) []int {
+	ss := make([]int, len(g.vars[c]))
 	s := 1
 	for i := len(sep) - 1; i >= 0; i-- {
-		ss[factor.IndexOf(vars, sep[i])] = s
+		ss[factor.IndexOf(g.vars[c], sep[i])] = s
 		s *= g.card[sep[i]]
 	}
-	m := make([]int32, len(g.psi[c]))
-	cnt := make([]int, len(vars))
-	off := 0
-	for i := range m {
-		m[i] = int32(off)
-		for d := len(vars) - 1; d >= 0; d-- {
-			cnt[d]++
-			if cnt[d] < card[d] {
-				off += ss[d]
-				break
+	return ss
+}
+
+// cgRowIter walks a cluster's table row by row (a row: the states of its
+// last variable), keeping in off[k] the offset of the row's first entry
+// in the table of the cluster's k-th separator.
+type cgRowIter struct {
+	card []int
+	str  [][]int
+	cnt  []int
+	off  []int
+	n    int
+}
+
+// start sets it at the first row of cluster c and returns the row's
+// length.
+func (g *clusterGraph) start(c int) (*cgRowIter, int) {
+	it := &g.it
+	it.card, it.str, it.n = g.ccard[c], g.sstr[c], len(g.ccard[c])
+	it.cnt = it.cnt[:cap(it.cnt)][:it.n]
+	it.off = it.off[:cap(it.off)][:len(it.str)]
+	clear(it.cnt)
+	clear(it.off)
+	return it, it.card[it.n-1]
+}
+
+// next moves it to the next row and reports whether there is one.
+func (it *cgRowIter) next() bool {
+	for d := it.n - 2; d >= 0; d-- {
+		it.cnt[d]++
+		if it.cnt[d] < it.card[d] {
+			for k, s := range it.str {
+				it.off[k] += s[d]
 			}
-			cnt[d] = 0
-			off -= (card[d] - 1) * ss[d]
+			return true
+		}
+		it.cnt[d] = 0
+		for k, s := range it.str {
+			it.off[k] -= (it.card[d] - 1) * s[d]
 		}
 	}
-	return m
+	return false
 }
 
 // cgForest reports whether the graph of n nodes and edges ed has no cycle.
@@ -230,17 +300,22 @@ func cgForest(n int, ed []cgEdge) bool {
 	return true
 }
 
-// stopper polls a deadline and a cancellation channel.
-type stopper struct {
+// errPropStopped is newClusterGraph's error when its propStopper stops it.
+var errPropStopped = errors.New("approx: stopped")
+
+// propStopper polls a deadline and a cancellation channel.
+type propStopper struct {
 	deadline time.Time
 	cancel   <-chan struct{}
 	stopped  bool
 }
 
-func newStopper(s Settings) *stopper { return &stopper{deadline: s.Deadline, cancel: s.Cancel} }
+func newPropStopper(s Settings) *propStopper {
+	return &propStopper{deadline: s.Deadline, cancel: s.Cancel}
+}
 
 // stop reports whether the computation must stop (and remembers it).
-func (st *stopper) stop() bool {
+func (st *propStopper) stop() bool {
 	if st.stopped {
 		return true
 	}
@@ -267,7 +342,7 @@ func (g *clusterGraph) update(c, k int, d float64) (float64, error) {
 	dst := g.msg[g.out[c][k]]
 	tmp := g.scratch[:len(dst)]
 	g.direct(c, k, tmp)
-	return commit(dst, tmp, d)
+	return propCommit(dst, tmp, d)
 }
 
 // direct writes into tmp the k-th message out of cluster c, unnormalised:
@@ -275,30 +350,25 @@ func (g *clusterGraph) update(c, k int, d float64) (float64, error) {
 // separator. Cost: one pass over c's table, deg(c) products an entry.
 func (g *clusterGraph) direct(c, k int, tmp []float64) {
 	clear(tmp)
-	psi, idx, in := g.psi[c], g.idx[c], g.in[c]
-	to := idx[k]
-	switch len(in) {
-	case 1:
-		for i, p := range psi {
-			tmp[to[i]] += p
-		}
-	case 2:
-		o := 1 - k
-		m, mi := g.msg[in[o]], idx[o]
-		for i, p := range psi {
-			tmp[to[i]] += p * m[mi[i]]
-		}
-	default:
-		for i, p := range psi {
+	psi, in := g.psi[c], g.in[c]
+	it, L := g.start(c)
+	last := it.n - 1
+	sk := it.str[k][last]
+	for i := 0; ; i += L {
+		row, to := psi[i:i+L], it.off[k]
+		for t, p := range row {
 			if p == 0 {
 				continue
 			}
 			for j, e := range in {
 				if j != k {
-					p *= g.msg[e][idx[j][i]]
+					p *= g.msg[e][it.off[j]+t*it.str[j][last]]
 				}
 			}
-			tmp[to[i]] += p
+			tmp[to+t*sk] += p
+		}
+		if !it.next() {
+			return
 		}
 	}
 }
@@ -316,9 +386,16 @@ func (g *clusterGraph) fromBelief(c, k int, bel, tmp []float64) bool {
 		}
 	}
 	clear(tmp)
-	to := g.idx[c][k]
-	for i, b := range bel {
-		tmp[to[i]] += b
+	it, L := g.start(c)
+	sk := it.str[k][it.n-1]
+	for i := 0; ; i += L {
+		to := it.off[k]
+		for t, b := range bel[i : i+L] {
+			tmp[to+t*sk] += b
+		}
+		if !it.next() {
+			break
+		}
 	}
 	for s, x := range in {
 		tmp[s] /= x
@@ -326,9 +403,9 @@ func (g *clusterGraph) fromBelief(c, k int, bel, tmp []float64) bool {
 	return true
 }
 
-// commit normalises the new message tmp and mixes it into dst with weight
+// propCommit normalises the new message tmp and mixes it into dst with weight
 // d for the old one, returning the largest change of an entry.
-func commit(dst, tmp []float64, d float64) (float64, error) {
+func propCommit(dst, tmp []float64, d float64) (float64, error) {
 	sum := 0.0
 	for _, x := range tmp {
 		sum += x
@@ -358,7 +435,7 @@ func commit(dst, tmp []float64, d float64) (float64, error) {
 // sweep runs one forward and one backward pass of messages, damped by d,
 // and records the largest change. It polls st between clusters and
 // returns with stopped set when told to stop.
-func (g *clusterGraph) sweep(d float64, st *stopper) (stopped bool, err error) {
+func (g *clusterGraph) sweep(d float64, st *propStopper) (stopped bool, err error) {
 	g.maxChange = 0
 	work := 0
 	n := len(g.vars)
@@ -391,7 +468,7 @@ func (g *clusterGraph) sweep(d float64, st *stopper) (stopped bool, err error) {
 				if bel == nil || !g.fromBelief(c, k, bel, tmp) {
 					g.direct(c, k, tmp)
 				}
-				ch, err := commit(dst, tmp, d)
+				ch, err := propCommit(dst, tmp, d)
 				if err != nil {
 					return false, err
 				}
@@ -412,7 +489,7 @@ func (g *clusterGraph) sweep(d float64, st *stopper) (stopped bool, err error) {
 // propagate runs sweeps until the largest message change is at most tol,
 // maxIter sweeps, or st stops it; on a forest it runs undamped sweeps
 // until no message changes, which is exact. It returns the sweeps done and whether they converged.
-func (g *clusterGraph) propagate(d, tol float64, maxIter int, st *stopper) (iter int, converged bool, err error) {
+func (g *clusterGraph) propagate(d, tol float64, maxIter int, st *propStopper) (iter int, converged bool, err error) {
 	if g.tree {
 		// Undamped messages on a tree reach their fixed point, exactly,
 		// after as many sweeps as the tree is deep (one when each
@@ -442,13 +519,21 @@ func (g *clusterGraph) propagate(d, tol float64, maxIter int, st *stopper) (iter
 // unnormBelief writes into dst cluster c's potential times all its
 // incoming messages.
 func (g *clusterGraph) unnormBelief(c int, dst []float64) {
-	for i, p := range g.psi[c] {
-		if p != 0 {
-			for j, e := range g.in[c] {
-				p *= g.msg[e][g.idx[c][j][i]]
+	psi, in := g.psi[c], g.in[c]
+	it, L := g.start(c)
+	last := it.n - 1
+	for i := 0; ; i += L {
+		for t, p := range psi[i : i+L] {
+			if p != 0 {
+				for j, e := range in {
+					p *= g.msg[e][it.off[j]+t*it.str[j][last]]
+				}
 			}
+			dst[i+t] = p
 		}
-		dst[i] = p
+		if !it.next() {
+			return
+		}
 	}
 }
 
@@ -456,14 +541,9 @@ func (g *clusterGraph) unnormBelief(c int, dst []float64) {
 // its potential times all its incoming messages, and returns the sum
 // before normalisation.
 func (g *clusterGraph) belief(c int, dst []float64) float64 {
+	g.unnormBelief(c, dst)
 	sum := 0.0
-	for i, p := range g.psi[c] {
-		if p != 0 {
-			for j, e := range g.in[c] {
-				p *= g.msg[e][g.idx[c][j][i]]
-			}
-		}
-		dst[i] = p
+	for _, p := range dst {
 		sum += p
 	}
 	if sum > 0 {

@@ -26,6 +26,9 @@ import (
 // (the rest goes to the error estimate); at the deadline or Cancel it
 // returns the beliefs of the messages it has, with Stopped set.
 //
+// Propagation is sequential: Settings.Workers is not used, and the
+// numbers are the same for any value of it.
+//
 // # Error estimate
 //
 // When the factor graph is a tree, the answer is exact (Err 0, up to
@@ -39,7 +42,7 @@ import (
 // formed in the same way. Err is +Inf where no reference could be
 // computed in time.
 func LBP(p *Problem, s Settings) (*Result, error) {
-	r, err := reduce(p)
+	r, err := propReduce(p)
 	if err != nil {
 		return nil, err
 	}
@@ -47,11 +50,11 @@ func LBP(p *Problem, s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := newStopper(s)
+	st := newPropStopper(s)
 	damp, tol, maxIter := propDefaults(s)
 	// Propagation has at most half the time to the deadline; the rest is
 	// the reference's.
-	own := newStopper(s)
+	own := newPropStopper(s)
 	if !s.Deadline.IsZero() {
 		own.deadline = time.Now().Add(time.Until(s.Deadline) / 2)
 	}
@@ -153,7 +156,7 @@ func propSetErr(res *Result, x float64) {
 // lbpGraph builds the factor graph of r, its clusters numbered in the
 // reverse of a breadth-first order (so that a tree has each node's parent
 // after it), and returns it with the cluster of each variable's node.
-func lbpGraph(r *reduced) (*clusterGraph, []int, error) {
+func lbpGraph(r *propReduced) (*clusterGraph, []int, error) {
 	n := len(r.card)
 	order := make([]int, len(r.fs))
 	for i := range order {
@@ -213,7 +216,7 @@ func lbpGraph(r *reduced) (*clusterGraph, []int, error) {
 			home[v] = perm[h]
 		}
 	}
-	g, err := newClusterGraph(r.card, cl2, ed)
+	g, err := newClusterGraph(r.card, cl2, ed, nil)
 	return g, home, err
 }
 

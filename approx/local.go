@@ -28,11 +28,11 @@ import (
 // bound on ln Z, with LogZHi +Inf and LogZErr +Inf. Marg and Err are nil:
 // local search gives no marginals.
 func LocalSearchMPE(p *Problem, s Settings) (*Result, error) {
-	r, err := reduce(p)
+	r, err := propReduce(p)
 	if err != nil {
 		return nil, err
 	}
-	st := newStopper(s)
+	st := newPropStopper(s)
 	n := len(r.card)
 	ls := newLocalSearch(r)
 	x := make([]int, n)
@@ -99,23 +99,23 @@ func LocalSearchMPE(p *Problem, s Settings) (*Result, error) {
 
 // localInit returns the beliefs of a short run of loopy belief
 // propagation (at most 50 sweeps), or nil if it finds nothing.
-func localInit(r *reduced, s Settings) [][]float64 {
+func localInit(r *propReduced, s Settings) [][]float64 {
 	g, home, err := lbpGraph(r)
 	if err != nil {
 		return nil
 	}
 	damp, tol, _ := propDefaults(s)
-	if _, _, err := g.propagate(damp, tol, 50, newStopper(s)); err != nil {
+	if _, _, err := g.propagate(damp, tol, 50, newPropStopper(s)); err != nil {
 		return nil
 	}
 	return r.result(g, home).Marg
 }
 
 // localSearch holds the tables local search scores assignments with: the
-// logarithms of the reduced factors and, for each variable, the factors
+// logarithms of the propReduced factors and, for each variable, the factors
 // that mention it.
 type localSearch struct {
-	r     *reduced
+	r     *propReduced
 	logs  [][]float64 // ln of each factor's entries (-Inf for 0)
 	of    [][]int32   // factors of each variable
 	vars  []int       // the variables searched over (unobserved, in a factor)
@@ -123,7 +123,7 @@ type localSearch struct {
 	sums  []float64   // scratch: log sum per state
 }
 
-func newLocalSearch(r *reduced) *localSearch {
+func newLocalSearch(r *propReduced) *localSearch {
 	ls := &localSearch{r: r, logs: make([][]float64, len(r.fs)), of: make([][]int32, len(r.card))}
 	maxCard := 1
 	for i, f := range r.fs {
@@ -172,7 +172,7 @@ func (ls *localSearch) score(x []int) (zeros int, sum float64) {
 
 // icm sets each variable in turn to its best state given the others
 // until no variable changes (or st stops it): a local optimum.
-func (ls *localSearch) icm(x []int, st *stopper) {
+func (ls *localSearch) icm(x []int, st *propStopper) {
 	for sweep := 0; sweep < 1000; sweep++ {
 		changed := false
 		for _, v := range ls.vars {

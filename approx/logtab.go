@@ -30,9 +30,9 @@ func newLtab(vars, card []int) *ltab {
 	return &ltab{vars: vars, card: card, vals: make([]float64, n)}
 }
 
-// fromFactor returns ln f as a table over vars (a permutation of f's
+// ltFromFactor returns ln f as a table over vars (a permutation of f's
 // scope, with cardinalities card).
-func fromFactor(f *factor.Factor, vars, card []int) *ltab {
+func ltFromFactor(f *factor.Factor, vars, card []int) *ltab {
 	t := newLtab(vars, card)
 	str := make([]int, len(vars)) // f's stride of each of t's variables
 	for i, v := range vars {
@@ -55,10 +55,10 @@ func fromFactor(f *factor.Factor, vars, card []int) *ltab {
 	return t
 }
 
-// indexMap sets dst[i], for each entry i of big, to the index in sub (whose
+// ltIndexMap sets dst[i], for each entry i of big, to the index in sub (whose
 // variables are among big's) of the entry that agrees with it, and returns
 // dst (grown as needed).
-func indexMap(dst []int32, big *ltab, subVars []int, subCard []int) []int32 {
+func ltIndexMap(dst []int32, big *ltab, subVars []int, subCard []int) []int32 {
 	if cap(dst) < len(big.vals) {
 		dst = make([]int32, len(big.vals))
 	}
@@ -91,16 +91,16 @@ func indexMap(dst []int32, big *ltab, subVars []int, subCard []int) []int32 {
 	return dst
 }
 
-// addMapped adds c·sub[ix[i]] to big[i] for every entry.
-func addMapped(big []float64, sub []float64, ix []int32, c float64) {
+// ltAddMapped adds c·sub[ix[i]] to big[i] for every entry.
+func ltAddMapped(big []float64, sub []float64, ix []int32, c float64) {
 	for i, j := range ix {
 		big[i] += c * sub[j]
 	}
 }
 
-// lseMapped sets dst[j] to ln Σ exp(s·src[i]) over the entries i with
+// ltLSEMapped sets dst[j] to ln Σ exp(s·src[i]) over the entries i with
 // ix[i] = j (−Inf where every term is 0; +Inf where a term is).
-func lseMapped(dst, src []float64, ix []int32, s float64) {
+func ltLSEMapped(dst, src []float64, ix []int32, s float64) {
 	for j := range dst {
 		dst[j] = math.Inf(-1)
 	}
@@ -124,9 +124,9 @@ func lseMapped(dst, src []float64, ix []int32, s float64) {
 	}
 }
 
-// lse returns ln Σ exp(xs) (−Inf for no terms or all −Inf; +Inf if a term
+// ltLSE returns ln Σ exp(xs) (−Inf for no terms or all −Inf; +Inf if a term
 // is +Inf).
-func lse(xs []float64) float64 {
+func ltLSE(xs []float64) float64 {
 	m := math.Inf(-1)
 	for _, x := range xs {
 		if x > m {
@@ -143,10 +143,10 @@ func lse(xs []float64) float64 {
 	return m + math.Log(s)
 }
 
-// powerSum returns w·ln Σ exp(xs/w), the weighted ("power") sum of the
+// ltPowerSum returns w·ln Σ exp(xs/w), the weighted ("power") sum of the
 // row xs with weight w: for w = 1 the log of the sum, towards 0⁺ the
 // maximum, towards 0⁻ the minimum (w = 0 with lower set: the minimum).
-func powerSum(xs []float64, w float64) float64 {
+func ltPowerSum(xs []float64, w float64) float64 {
 	if w == 0 {
 		m := math.Inf(1)
 		for _, x := range xs {
@@ -155,7 +155,7 @@ func powerSum(xs []float64, w float64) float64 {
 		return m
 	}
 	if w == 1 {
-		return lse(xs)
+		return ltLSE(xs)
 	}
 	m := math.Inf(-1)
 	for _, x := range xs {

@@ -189,16 +189,20 @@ func TestDeterminism(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	p := propGrid(rng, 7, 7, 0.5, 1)
 	for _, alg := range propAlgorithms {
-		a, err := alg.run(p, Settings{Workers: 1, IBound: 4})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := alg.run(p, Settings{Workers: 4, IBound: 4})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s: Workers 1 and 4 differ", alg.name)
+		for _, s := range []Settings{{IBound: 4}, {MaxMemory: 64 << 10}} {
+			s.Workers = 1
+			a, err := alg.run(p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Workers = 4
+			b, err := alg.run(p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("%s %+v: Workers 1 and 4 differ", alg.name, s)
+			}
 		}
 	}
 }
@@ -253,7 +257,7 @@ func BenchmarkLBPGrid20(b *testing.B) {
 func BenchmarkIJGPGrid20(b *testing.B) {
 	p := propGrid(rand.New(rand.NewPCG(20, 20)), 20, 20, 0.5, 1)
 	for b.Loop() {
-		if _, err := IJGP(p, Settings{IBound: 10}); err != nil {
+		if _, err := IJGP(p, Settings{IBound: 6}); err != nil {
 			b.Fatal(err)
 		}
 	}

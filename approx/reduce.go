@@ -6,12 +6,12 @@ import (
 	"github.com/pbl-lang/pbl/factor"
 )
 
-// reduced is a Problem restricted to its evidence, the form in which the
+// propReduced is a Problem restricted to its evidence, the form in which the
 // propagation algorithms and local search read it: every factor (the
 // Likelihood ones included) with its observed variables fixed and dropped,
 // scaled so that its largest entry is 1, the constants taken off kept as
 // one logarithm.
-type reduced struct {
+type propReduced struct {
 	card     []int
 	obs      []int
 	fs       []*factor.Factor // restricted, scaled, each with a variable
@@ -21,9 +21,9 @@ type reduced struct {
 	maxArity int              // the largest scope in fs
 }
 
-// reduce restricts p to its evidence. It returns ErrImpossible when a
+// propReduce restricts p to its evidence. It returns ErrImpossible when a
 // factor is zero at the evidence.
-func reduce(p *Problem) (*reduced, error) {
+func propReduce(p *Problem) (*propReduced, error) {
 	n := len(p.Card)
 	if len(p.Obs) != n {
 		panic("approx: len(Obs) != len(Card)")
@@ -33,7 +33,7 @@ func reduce(p *Problem) (*reduced, error) {
 			panic("approx: observed state out of range")
 		}
 	}
-	r := &reduced{card: p.Card, obs: p.Obs, inFactor: make([]bool, n)}
+	r := &propReduced{card: p.Card, obs: p.Obs, inFactor: make([]bool, n)}
 	all := make([]*factor.Factor, 0, len(p.Factors)+len(p.Likelihood))
 	all = append(append(all, p.Factors...), p.Likelihood...)
 	for _, f := range all {
@@ -81,9 +81,8 @@ func reduce(p *Problem) (*reduced, error) {
 // variable v from cluster home[v]) for the variables in a factor, point
 // masses for the observed ones and uniform for the free ones; the error of
 // the free and observed ones is 0, that of the others errOf (nil for 0).
-func (r *reduced) result(g *clusterGraph, home []int) *Result {
+func (r *propReduced) result(g *clusterGraph, home []int) *Result {
 	res := &Result{Marg: make([][]float64, len(r.card)), Err: make([][]float64, len(r.card)), LogZLo: math.Inf(-1), LogZHi: math.Inf(1)}
-	var bel []float64
 	for v, c := range r.card {
 		if c <= 0 {
 			continue
@@ -98,12 +97,31 @@ func (r *reduced) result(g *clusterGraph, home []int) *Result {
 			for s := range m {
 				m[s] = 1 / float64(c)
 			}
-		default:
-			h := home[v]
-			bel = g.scratch[:len(g.psi[h])]
+		}
+	}
+	if g != nil {
+		// Each home cluster's belief once, for all its variables (a
+		// linked list of the variables of each cluster).
+		first := make([]int, len(g.psi))
+		for i := range first {
+			first[i] = -1
+		}
+		next := make([]int, len(r.card))
+		for v := len(r.card) - 1; v >= 0; v-- {
+			if r.card[v] > 0 && r.obs[v] < 0 && r.inFactor[v] && home[v] >= 0 {
+				next[v], first[home[v]] = first[home[v]], v
+			}
+		}
+		for h, v := range first {
+			if v < 0 {
+				continue
+			}
+			bel := g.scratch[:len(g.psi[h])]
 			g.belief(h, bel)
-			g.marginal(h, factor.Var(v), bel, m)
-			propClamp(m)
+			for ; v >= 0; v = next[v] {
+				g.marginal(h, factor.Var(v), bel, res.Marg[v])
+				propClamp(res.Marg[v])
+			}
 		}
 	}
 	if g != nil {

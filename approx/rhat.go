@@ -29,8 +29,10 @@ import (
 
 // rhatBuf holds the diagnostic's buffers.
 type rhatBuf struct {
-	x, z  []float64
-	order []int
+	x, z, sorted []float64
+	// score[i] is the normal score of the rank (i+2)/2 among len(x)
+	// values (ranks are halves where ties are averaged), computed once.
+	score []float64
 }
 
 // of returns the diagnostic of entry j of the batch means from ..
@@ -49,53 +51,50 @@ func (r *rhatBuf) of(chains []*gibbsChain, from, half, j int) float64 {
 		return 1 // constant up to rounding: nothing to mix
 	}
 	bulk := splitRHatOf(r.normalScores(r.x), m, half)
-	med := r.median(r.x)
+	med := r.median()
 	for i, v := range r.x {
 		r.x[i] = math.Abs(v - med)
 	}
 	return max(bulk, splitRHatOf(r.normalScores(r.x), m, half))
 }
 
-// normalScores returns x's normal scores (into r.z).
+// normalScores returns x's normal scores (into r.z), leaving x sorted in
+// r.sorted.
 func (r *rhatBuf) normalScores(x []float64) []float64 {
 	s := len(x)
-	r.order = r.order[:0]
-	for i := range x {
-		r.order = append(r.order, i)
-	}
-	slices.SortFunc(r.order, func(a, b int) int {
-		switch {
-		case x[a] < x[b]:
-			return -1
-		case x[a] > x[b]:
-			return 1
-		}
-		return 0
-	})
+	r.sorted = append(r.sorted[:0], x...)
+	slices.Sort(r.sorted)
 	r.z = slices.Grow(r.z[:0], s)[:s]
-	for i := 0; i < s; {
-		k := i
-		for k+1 < s && x[r.order[k+1]] == x[r.order[i]] {
-			k++
+	for i, v := range x {
+		lo, _ := slices.BinarySearch(r.sorted, v) // the first of v's ties
+		hi := lo + 1
+		for hi < s && r.sorted[hi] == v {
+			hi++
 		}
-		rank := float64(i+k)/2 + 1 // the ties' average rank, from 1
-		z := distuv.UnitNormal.Quantile((rank - 3.0/8) / (float64(s) + 1.0/4))
-		for _, o := range r.order[i : k+1] {
-			r.z[o] = z
-		}
-		i = k + 1
+		r.z[i] = r.scoreOf(lo+hi-1, s) // the ties' average rank is (lo+hi-1)/2 + 1
 	}
 	return r.z
 }
 
-// median returns the median of x (sorted by r.order from the last call of
-// normalScores on x).
-func (r *rhatBuf) median(x []float64) float64 {
-	s := len(r.order)
-	if s%2 == 1 {
-		return x[r.order[s/2]]
+// scoreOf returns the normal score of the rank h/2 + 1 among s values.
+func (r *rhatBuf) scoreOf(h, s int) float64 {
+	if len(r.score) != 2*s {
+		r.score = make([]float64, 2*s)
+		for i := range r.score {
+			rank := float64(i)/2 + 1
+			r.score[i] = distuv.UnitNormal.Quantile((rank - 3.0/8) / (float64(s) + 1.0/4))
+		}
 	}
-	return (x[r.order[s/2-1]] + x[r.order[s/2]]) / 2
+	return r.score[h]
+}
+
+// median returns the median of the values last given to normalScores.
+func (r *rhatBuf) median() float64 {
+	s := len(r.sorted)
+	if s%2 == 1 {
+		return r.sorted[s/2]
+	}
+	return (r.sorted[s/2-1] + r.sorted[s/2]) / 2
 }
 
 // splitRHatOf returns the potential scale reduction factor of m sequences

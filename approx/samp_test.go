@@ -9,17 +9,18 @@ import (
 	"time"
 
 	"github.com/pbl-lang/pbl/factor"
+	"github.com/pbl-lang/pbl/internal/testrun"
 	"pgregory.net/rapid"
 )
 
-// sampler is one of the samplers under test.
-type sampler struct {
+// smpSampler is one of the samplers under test.
+type smpSampler struct {
 	name string
 	run  func(*Problem, Settings) (*Result, error)
 	bn   bool // Bayesian networks only
 }
 
-var samplers = []sampler{
+var smpSamplers = []smpSampler{
 	{"lw", LikelihoodWeighting, true},
 	{"is", Importance, true},
 	{"gibbs", Gibbs, false},
@@ -69,7 +70,7 @@ func smpWithin(t *testing.T, p *Problem, r *Result, tol float64) {
 	}
 }
 
-// TestSamplersExact checks each sampler on fixed problems against
+// TestSamplersExact checks each smpSampler on fixed problems against
 // brute-force enumeration: every marginal within its reported error and
 // close, ln Z within its error.
 func TestSamplersExact(t *testing.T) {
@@ -109,15 +110,18 @@ func TestSamplersExact(t *testing.T) {
 		{"soft-chain", func() *Problem { return smpChain(10, []float64{2, 1, 1, 3}) }, false},
 	}
 	for _, tc := range cases {
-		for _, sa := range samplers {
+		for _, sa := range smpSamplers {
 			if sa.bn && !tc.bn {
 				continue
 			}
 			t.Run(tc.name+"/"+sa.name, func(t *testing.T) {
 				p := tc.p()
-				n := 20000 // samples; sweeps per chain for gibbs
+				n, tol := 20000, 0.05 // samples; sweeps per chain for gibbs
 				if sa.name == "gibbs" {
 					n = 2000
+				}
+				if !testrun.Heavy() {
+					n, tol = n/4, 0.1 // -short and -race
 				}
 				r, err := sa.run(p, Settings{Seed: 7, Samples: n})
 				if err != nil {
@@ -126,7 +130,7 @@ func TestSamplersExact(t *testing.T) {
 				if r.Engine != sa.name {
 					t.Errorf("Engine = %q, want %q", r.Engine, sa.name)
 				}
-				smpWithin(t, p, r, 0.05)
+				smpWithin(t, p, r, tol)
 			})
 		}
 	}
@@ -185,7 +189,7 @@ func TestSamplersWorkers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
 	p := smpRandBN(rng, 12, 3, 0.1)
 	smpObserve(rng, p, 4)
-	for _, sa := range samplers {
+	for _, sa := range smpSamplers {
 		var first *Result
 		for _, w := range []int{1, 2, 4} {
 			r, err := sa.run(p, Settings{Seed: 5, Samples: 3000, Workers: w})
@@ -218,7 +222,7 @@ func TestSamplersStop(t *testing.T) {
 	smpObserve(rng, p, 3)
 	closed := make(chan struct{})
 	close(closed)
-	for _, sa := range samplers {
+	for _, sa := range smpSamplers {
 		if _, err := sa.run(p, Settings{Cancel: closed}); !errors.Is(err, ErrNoAnswer) {
 			t.Errorf("%s, canceled: err = %v, want ErrNoAnswer", sa.name, err)
 		}
@@ -234,7 +238,19 @@ func TestSamplersStop(t *testing.T) {
 		if !r.Stopped || r.Iterations == 0 || el > time.Second {
 			t.Errorf("%s, deadline: Stopped %v after %d iterations, %v", sa.name, r.Stopped, r.Iterations, el)
 		}
-		smpWithin(t, p, r, 0.1)
+		smpWithin(t, p, r, 1) // a short run: only its errors must be honest
+		// Cancel midway through a long run (Ctrl-C): the answer so far.
+		cancel := make(chan struct{})
+		tm := time.AfterFunc(30*time.Millisecond, func() { close(cancel) })
+		r, err = sa.run(p, Settings{Samples: 1 << 30, Cancel: cancel, Workers: 2})
+		tm.Stop()
+		if err != nil {
+			t.Fatalf("%s, canceled midway: %v", sa.name, err)
+		}
+		if !r.Stopped || r.Iterations == 0 {
+			t.Errorf("%s, canceled midway: Stopped %v after %d iterations", sa.name, r.Stopped, r.Iterations)
+		}
+		smpWithin(t, p, r, 1) // a short run: only its errors must be honest
 	}
 }
 
@@ -257,7 +273,7 @@ func TestSamplersImpossible(t *testing.T) {
 	ne := factor.New([]factor.Var{0, 2}, []int{2, 2})
 	copy(ne.Vals, []float64{0, 1, 1, 0})
 	m.Factors = append(m.Factors, ne)
-	for _, sa := range samplers {
+	for _, sa := range smpSamplers {
 		for i, pr := range []*Problem{p, q, m} {
 			if sa.bn && pr.BN == nil {
 				continue
@@ -269,7 +285,7 @@ func TestSamplersImpossible(t *testing.T) {
 	}
 }
 
-// TestSamplersNeedBN checks that the forward samplers refuse a Markov
+// TestSamplersNeedBN checks that the forward smpSamplers refuse a Markov
 // network.
 func TestSamplersNeedBN(t *testing.T) {
 	p := smpChain(3, []float64{1, 2, 3, 4})
@@ -281,7 +297,7 @@ func TestSamplersNeedBN(t *testing.T) {
 }
 
 // TestSamplersProperties checks, on random networks drawn by rapid, that
-// every sampler returns numbers in [0, 1] whose rows sum to 1, errors
+// every smpSampler returns numbers in [0, 1] whose rows sum to 1, errors
 // that are not NaN, never NaN in ln Z, and either an answer or one of the
 // documented errors.
 func TestSamplersProperties(t *testing.T) {
@@ -304,12 +320,14 @@ func TestSamplersProperties(t *testing.T) {
 		if rapid.Bool().Draw(rt, "soft") {
 			smpSoft(rng, p)
 		}
+		samples := rapid.IntRange(1, 300).Draw(rt, "samples")
+		chains := rapid.IntRange(0, 5).Draw(rt, "chains")
 		_, _, possible := smpBrute(p)
-		for _, sa := range samplers {
+		for _, sa := range smpSamplers {
 			if sa.bn && !bn {
 				continue
 			}
-			r, err := sa.run(p, Settings{Seed: seed, Samples: 300, Workers: 1 + rng.IntN(3)})
+			r, err := sa.run(p, Settings{Seed: seed, Samples: samples, Workers: 1 + rng.IntN(3), Chains: chains})
 			if err != nil {
 				if !errors.Is(err, ErrImpossible) {
 					rt.Fatalf("%s: %v", sa.name, err)

@@ -31,7 +31,7 @@ import (
 //	Σ_X Π_r g_r  ≤  Π_r ( Σ_X g_r^{1/w_r} )^{w_r},
 //
 // so eliminating X from group r by the power sum (Σ_X g_r^{1/w_r})^{w_r}
-// (powerSum) gives an upper bound on Z at the roots. The reverse Hölder
+// (ltPowerSum) gives an upper bound on Z at the roots. The reverse Hölder
 // inequality gives a lower bound when one weight is positive (w₁ ≥ 1) and
 // the others negative, again with Σ w_r = 1. WMB runs the upper bound with
 // weights that start uniform and move along the gradient of the bound
@@ -98,10 +98,19 @@ const wmbIterations = 20
 // improving (or is exact). When the upper bound is 0 the evidence is
 // impossible: WMB returns the result (LogZ −Inf, Marg nil) with
 // ErrImpossible. Stopped before any bound, it returns ErrNoAnswer.
+//
+// WMB runs on one goroutine (Settings.Workers is not used) and draws no
+// random numbers (nor uses Settings.Seed): the same problem and settings
+// give the same numbers, except with a Deadline, where the i-bounds
+// reached, and so the numbers, depend on the machine's speed (fix
+// Settings.IBound for reproducible numbers).
 func WMB(p *Problem, s Settings) (*Result, error) {
 	w := newWMB(p, s)
 	if w.impossible {
 		return w.impossibleResult(), ErrImpossible
+	}
+	if w.stop() {
+		return nil, ErrNoAnswer
 	}
 	mem := s.MaxMemory
 	if mem <= 0 {
@@ -113,12 +122,17 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	// same plan).
 	// Plans grow with the i-bound (not strictly: the partition is
 	// greedy), so the scan stops at the first that does not fit.
-	fit := lo
-	for i := lo; i <= full; i++ {
-		if w.plan(i).bytes > mem {
-			break
+	fits := func(i int) bool { return i <= full && w.plan(i).bytes <= mem }
+	largest := func() int {
+		fit := lo
+		for i := lo + 1; fits(i); i++ {
+			fit = i
 		}
-		fit = i
+		return fit
+	}
+	maxIter := s.MaxIter
+	if maxIter <= 0 {
+		maxIter = wmbIterations
 	}
 	var best *wmbRun
 	keep := func(r *wmbRun) {
@@ -140,37 +154,43 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	case s.IBound > 0:
 		// The memory bound holds whatever the i-bound asked for.
 		i := min(s.IBound, full)
-		if w.plan(i).bytes > mem {
-			i = min(i, fit)
+		if !fits(i) {
+			i = min(i, largest())
 		}
-		keep(w.run(w.plan(i)))
+		keep(w.run(w.plan(i), maxIter))
 	case s.Deadline.IsZero():
-		keep(w.run(w.plan(fit)))
+		keep(w.run(w.plan(largest()), maxIter))
 	default:
 		// Anytime: a small run measures the speed, then the largest
-		// i-bound whose estimated time fits, then larger ones.
-		i := min(max(lo, 2), fit)
-		pl := w.plan(i)
-		start := time.Now()
-		r := w.run(pl)
-		keep(r)
-		rate := float64(pl.entries) * float64(max(r.passes(), 1)) / max(time.Since(start).Seconds(), 1e-6)
-		for best != nil && !best.exact && !w.stop() && i < fit {
+		// i-bound whose estimated time fits, then larger ones, the speed
+		// measured again on each run.
+		i := lo
+		if fits(2) {
+			i = max(lo, 2)
+		}
+		// The first run only measures (two iterations); each later one
+		// may be the last.
+		iters := min(2, maxIter)
+		for {
+			start := time.Now()
+			r := w.run(w.plan(i), iters)
+			iters = maxIter
+			keep(r)
+			if r == nil || best.exact || w.stop() {
+				break
+			}
+			rate := r.work() / max(time.Since(start).Seconds(), 1e-6) // units of work a second
 			left := time.Until(s.Deadline).Seconds()
 			next := i
-			for j := i + 1; j <= fit; j++ {
-				pj := w.plan(j)
-				// Three iterations and the lower bound's passes at the
-				// measured speed, with room to spare.
-				if float64(pj.entries)*float64(3+len(lowerDeltas))/rate < left/2 {
-					next = j
-				}
+			// Two iterations and the lower bound's passes at the
+			// measured speed, with room to spare.
+			for j := i + 1; fits(j) && float64(w.plan(j).entries)*(2+float64(len(lowerDeltas))/2)/rate < 0.85*left; j++ {
+				next = j
 			}
 			if next == i {
 				break
 			}
 			i = next
-			keep(w.run(w.plan(i)))
 		}
 	}
 	if best == nil {
@@ -245,7 +265,7 @@ func newWMB(p *Problem, s Settings) *wmbProblem {
 		for k, v := range vars {
 			card[k] = w.card[v]
 		}
-		w.tabs = append(w.tabs, fromFactor(f, vars, card))
+		w.tabs = append(w.tabs, ltFromFactor(f, vars, card))
 		w.arity = max(w.arity, len(vars))
 		b := w.pos[vars[len(vars)-1]]
 		w.bucketTabs[b] = append(w.bucketTabs[b], i)
@@ -328,7 +348,7 @@ func (w *wmbProblem) plan(ibound int) *wmbPlan {
 		for _, it := range items {
 			placed := -1
 			for _, id := range nodes {
-				if len(union(pl.nodes[id].clique, it.vars)) <= ibound {
+				if len(unionVars(pl.nodes[id].clique, it.vars)) <= ibound {
 					placed = id
 					break
 				}
@@ -339,7 +359,7 @@ func (w *wmbProblem) plan(ibound int) *wmbPlan {
 				nodes = append(nodes, placed)
 			}
 			nd := &pl.nodes[placed]
-			nd.clique = union(nd.clique, it.vars)
+			nd.clique = unionVars(nd.clique, it.vars)
 			if it.tab >= 0 {
 				nd.tabs = append(nd.tabs, it.tab)
 			} else {
@@ -362,13 +382,13 @@ func (w *wmbProblem) plan(ibound int) *wmbPlan {
 			size := int64(1)
 			for k, v := range nd.clique {
 				nd.card[k] = w.card[v]
-				size = satMul(size, int64(w.card[v]))
+				size = wmbSatMul(size, int64(w.card[v]))
 			}
-			pl.entries = satAdd(pl.entries, size)
+			pl.entries = wmbSatAdd(pl.entries, size)
 			maxClique = max(maxClique, size)
 			msg := nd.clique[:len(nd.clique)-1]
 			msize := size / int64(w.card[x])
-			pl.bytes = satAdd(pl.bytes, satAdd(satMul(8, size), satMul(16, msize)))
+			pl.bytes = wmbSatAdd(pl.bytes, wmbSatAdd(wmbSatMul(8, size), wmbSatMul(16, msize)))
 			if len(msg) > 0 {
 				b := w.pos[msg[len(msg)-1]]
 				pending[b] = append(pending[b], item{vars: msg, tab: -1, child: id})
@@ -377,29 +397,29 @@ func (w *wmbProblem) plan(ibound int) *wmbPlan {
 		pl.buckets[i] = nodes
 	}
 	// Scratch: two tables and an index map of the largest clique.
-	pl.bytes = satAdd(pl.bytes, satMul(20, maxClique))
+	pl.bytes = wmbSatAdd(pl.bytes, wmbSatMul(20, maxClique))
 	w.plans[ibound] = pl
 	return pl
 }
 
-// satMul returns a·b for a, b ≥ 0, or math.MaxInt64 if it overflows.
-func satMul(a, b int64) int64 {
+// wmbSatMul returns a·b for a, b ≥ 0, or math.MaxInt64 if it overflows.
+func wmbSatMul(a, b int64) int64 {
 	if b != 0 && a > math.MaxInt64/b {
 		return math.MaxInt64
 	}
 	return a * b
 }
 
-// satAdd returns a+b for a, b ≥ 0, or math.MaxInt64 if it overflows.
-func satAdd(a, b int64) int64 {
+// wmbSatAdd returns a+b for a, b ≥ 0, or math.MaxInt64 if it overflows.
+func wmbSatAdd(a, b int64) int64 {
 	if a > math.MaxInt64-b {
 		return math.MaxInt64
 	}
 	return a + b
 }
 
-// union returns a's variables followed by those of b not in a.
-func union(a, b []int) []int {
+// unionVars returns a's variables followed by those of b not in a.
+func unionVars(a, b []int) []int {
 	out := slices.Clone(a)
 	for _, v := range b {
 		if !slices.Contains(out, v) {
@@ -412,32 +432,33 @@ func union(a, b []int) []int {
 // wmbRun is one i-bound's message passing: the reparameterised tables,
 // the messages, the weights and the best bounds found.
 type wmbRun struct {
-	w       *wmbProblem
-	pl      *wmbPlan
-	theta   []*ltab
-	fwd     [][]float64 // fwd[id]: node id's message to its parent, over clique minus its variable
-	bwd     [][]float64 // bwd[id]: the parent's message to node id, same scope
-	weight  []float64
-	hi, lo  float64 // the best bounds on ln Z (konst included)
-	iters   int     // forward passes done for the upper bound
-	exact   bool
-	conv    bool
-	marg    [][]float64 // by variable, from the last backward pass
-	margErr [][]float64
-	ix      []int32
+	w           *wmbProblem
+	pl          *wmbPlan
+	theta       []*ltab
+	fwd         [][]float64 // fwd[id]: node id's message to its parent, over clique minus its variable
+	bwd         [][]float64 // bwd[id]: the parent's message to node id, same scope
+	weight      []float64
+	hi, lo      float64 // the best bounds on ln Z (konst included)
+	iters       int     // forward passes done for the upper bound
+	lowerPasses int     // forward passes done for the lower bound
+	exact       bool
+	conv        bool
+	marg        [][]float64 // by variable, from the last backward pass
+	margErr     [][]float64
+	ix          []int32
+	buf         []float64 // reused's buffer
 }
 
-// passes returns the forward passes of a run (0 for none).
-func (r *wmbRun) passes() int {
-	if r == nil {
-		return 0
-	}
-	return r.iters
+// work returns a measure of the work a run did: its plan's entries times
+// its iterations (a forward pass with matching and a backward pass each)
+// and half its lower bound's forward passes.
+func (r *wmbRun) work() float64 {
+	return float64(r.pl.entries) * (float64(r.iters) + float64(r.lowerPasses)/2)
 }
 
-// run carries out the forward and backward passes for the plan pl while
-// time remains; nil if stopped before the first bound.
-func (w *wmbProblem) run(pl *wmbPlan) *wmbRun {
+// run carries out at most maxIter forward and backward passes for the
+// plan pl while time remains; nil if stopped before the first bound.
+func (w *wmbProblem) run(pl *wmbPlan, maxIter int) *wmbRun {
 	r := &wmbRun{w: w, pl: pl, hi: math.Inf(1), lo: math.Inf(-1), exact: pl.exact}
 	r.theta = make([]*ltab, len(pl.nodes))
 	r.fwd = make([][]float64, len(pl.nodes))
@@ -448,8 +469,8 @@ func (w *wmbProblem) run(pl *wmbPlan) *wmbRun {
 		t := newLtab(nd.clique, nd.card)
 		for _, k := range nd.tabs {
 			src := w.tabs[k]
-			r.ix = indexMap(r.ix, t, src.vars, src.card)
-			addMapped(t.vals, src.vals, r.ix, 1)
+			r.ix = ltIndexMap(r.ix, t, src.vars, src.card)
+			ltAddMapped(t.vals, src.vals, r.ix, 1)
 		}
 		r.theta[id] = t
 		m := len(t.vals) / nd.card[len(nd.card)-1]
@@ -460,10 +481,6 @@ func (w *wmbProblem) run(pl *wmbPlan) *wmbRun {
 		for _, id := range nodes {
 			r.weight[id] = 1 / float64(len(nodes))
 		}
-	}
-	maxIter := w.s.MaxIter
-	if maxIter <= 0 {
-		maxIter = wmbIterations
 	}
 	tol := w.s.Tolerance
 	if tol <= 0 {
@@ -521,8 +538,8 @@ func (r *wmbRun) belief(t *ltab, id int, withBwd bool) {
 	cx := nd.card[len(nd.card)-1]
 	for _, c := range nd.children {
 		cn := &r.pl.nodes[c]
-		r.ix = indexMap(r.ix, t, cn.clique[:len(cn.clique)-1], cn.card[:len(cn.card)-1])
-		addMapped(t.vals, r.fwd[c], r.ix, 1)
+		r.ix = ltIndexMap(r.ix, t, cn.clique[:len(cn.clique)-1], cn.card[:len(cn.card)-1])
+		ltAddMapped(t.vals, r.fwd[c], r.ix, 1)
 	}
 	if withBwd {
 		for k, x := range r.bwd[id] {
@@ -540,6 +557,18 @@ func (r *wmbRun) scratch(id int) *ltab {
 	return newLtab(nd.clique, nd.card)
 }
 
+// reused returns a table over node id's clique in the run's one reused
+// buffer (its entries are garbage): for a belief used and dropped before
+// the next call.
+func (r *wmbRun) reused(id int) *ltab {
+	nd := &r.pl.nodes[id]
+	n := len(r.theta[id].vals)
+	if cap(r.buf) < n {
+		r.buf = make([]float64, n)
+	}
+	return &ltab{vars: nd.clique, card: nd.card, vals: r.buf[:n]}
+}
+
 // forward computes the forward messages with the weights wt (matching
 // the groups of each bucket first if match, and moving the weights of an
 // upper bound by step), and returns the bound on ln Z; false if stopped.
@@ -554,12 +583,12 @@ func (r *wmbRun) forward(wt []float64, match bool, step float64) (float64, bool)
 		}
 		for _, id := range nodes {
 			nd := &r.pl.nodes[id]
-			t := r.scratch(id)
+			t := r.reused(id)
 			r.belief(t, id, false)
 			cx := nd.card[len(nd.card)-1]
 			out := r.fwd[id]
 			for k := range out {
-				out[k] = powerSum(t.vals[k*cx:(k+1)*cx], wt[id])
+				out[k] = ltPowerSum(t.vals[k*cx:(k+1)*cx], wt[id])
 			}
 			if nd.parent < 0 {
 				bound += out[0]
@@ -594,7 +623,7 @@ func (r *wmbRun) matchBucket(nodes []int, wt []float64, match bool, step float64
 		for i := range t.vals {
 			t.vals[i] /= wt[id]
 		}
-		z := lse(t.vals)
+		z := ltLSE(t.vals)
 		if math.IsInf(z, 0) || math.IsNaN(z) {
 			return
 		}
@@ -613,8 +642,8 @@ func (r *wmbRun) matchBucket(nodes []int, wt []float64, match bool, step float64
 		wsum := 0.0
 		for j, id := range nodes {
 			delta[j] = make([]float64, csize)
-			r.ix = indexMap(r.ix, bel[j], common, ccard)
-			lseMapped(delta[j], bel[j].vals, r.ix, 1)
+			r.ix = ltIndexMap(r.ix, bel[j], common, ccard)
+			ltLSEMapped(delta[j], bel[j].vals, r.ix, 1)
 			wsum += wt[id]
 			for k, x := range delta[j] {
 				avg[k] += wt[id] * x
@@ -640,9 +669,9 @@ func (r *wmbRun) matchBucket(nodes []int, wt []float64, match bool, step float64
 					shift[k] = 0
 				}
 			}
-			r.ix = indexMap(r.ix, r.theta[id], common, ccard)
-			addMapped(r.theta[id].vals, shift, r.ix, 1)
-			addMapped(bel[j].vals, shift, r.ix, 1/wt[id])
+			r.ix = ltIndexMap(r.ix, r.theta[id], common, ccard)
+			ltAddMapped(r.theta[id].vals, shift, r.ix, 1)
+			ltAddMapped(bel[j].vals, shift, r.ix, 1/wt[id])
 		}
 	}
 	if step > 0 {
@@ -651,11 +680,11 @@ func (r *wmbRun) matchBucket(nodes []int, wt []float64, match bool, step float64
 		havg := 0.0
 		for j, id := range nodes {
 			t := bel[j]
-			z := lse(t.vals)
+			z := ltLSE(t.vals)
 			cx := r.pl.nodes[id].card[len(t.card)-1]
 			for k := 0; k < len(t.vals); k += cx {
 				row := t.vals[k : k+cx]
-				lr := lse(row)
+				lr := ltLSE(row)
 				for _, x := range row {
 					if !math.IsInf(x, -1) {
 						h[j] -= math.Exp(x-z) * (x - lr)
@@ -694,7 +723,7 @@ func (r *wmbRun) backward() bool {
 		var rows [][]float64
 		for _, id := range nodes {
 			nd := &r.pl.nodes[id]
-			t := r.scratch(id)
+			t := r.reused(id)
 			r.belief(t, id, true)
 			m := math.Inf(-1)
 			for _, y := range t.vals {
@@ -709,8 +738,8 @@ func (r *wmbRun) backward() bool {
 			for _, c := range nd.children {
 				cn := &r.pl.nodes[c]
 				sep, sc := cn.clique[:len(cn.clique)-1], cn.card[:len(cn.card)-1]
-				r.ix = indexMap(r.ix, t, sep, sc)
-				lseMapped(r.bwd[c], t.vals, r.ix, 1)
+				r.ix = ltIndexMap(r.ix, t, sep, sc)
+				ltLSEMapped(r.bwd[c], t.vals, r.ix, 1)
 				for k := range r.bwd[c] {
 					b := r.weight[c]*r.bwd[c][k] - r.fwd[c][k]
 					switch {
@@ -730,9 +759,9 @@ func (r *wmbRun) backward() bool {
 				row[k] = math.Inf(-1)
 			}
 			lm := make([]float64, cx)
-			r.ix = indexMap(r.ix, t, []int{x}, []int{cx})
-			lseMapped(lm, t.vals, r.ix, 1)
-			z := lse(lm)
+			r.ix = ltIndexMap(r.ix, t, []int{x}, []int{cx})
+			ltLSEMapped(lm, t.vals, r.ix, 1)
+			z := ltLSE(lm)
 			for k := range row {
 				row[k] = math.Exp(lm[k] - z)
 			}
@@ -742,7 +771,7 @@ func (r *wmbRun) backward() bool {
 		wsum := 0.0
 		for j, id := range nodes {
 			wj := math.Abs(r.weight[id])
-			if !finiteRow(rows[j]) {
+			if !wmbFiniteRow(rows[j]) {
 				continue
 			}
 			wsum += wj
@@ -789,8 +818,8 @@ func (r *wmbRun) backward() bool {
 	return true
 }
 
-// finiteRow reports whether every entry of xs is a number.
-func finiteRow(xs []float64) bool {
+// wmbFiniteRow reports whether every entry of xs is a number.
+func wmbFiniteRow(xs []float64) bool {
 	for _, x := range xs {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return false
@@ -801,7 +830,7 @@ func finiteRow(xs []float64) bool {
 
 // lowerDeltas are the negative weights tried for the lower bound (0: the
 // minimum over X).
-var lowerDeltas = []float64{0, 0.05, 0.2, 0.5}
+var lowerDeltas = []float64{0, 0.05, 0.2, 0.5, 1, 2}
 
 // lower runs forward passes with lower-bound weights on the matched
 // tables, keeping the best lower bound (the tables' product is Z's, so
@@ -826,6 +855,7 @@ func (r *wmbRun) lower() {
 		if !ok {
 			return
 		}
+		r.lowerPasses++
 		if !math.IsNaN(b) && b <= r.hi {
 			r.lo = max(r.lo, b)
 		}
@@ -874,14 +904,14 @@ func (w *wmbProblem) result(r *wmbRun) *Result {
 			}
 			continue
 		}
-		res.Marg[v] = clampRow(r.marg[v])
+		res.Marg[v] = wmbClampRow(r.marg[v])
 		res.Err[v] = r.margErr[v]
 	}
 	return res
 }
 
-// clampRow returns xs with every entry in [0, 1] and summing to 1.
-func clampRow(xs []float64) []float64 {
+// wmbClampRow returns xs with every entry in [0, 1] and summing to 1.
+func wmbClampRow(xs []float64) []float64 {
 	out := make([]float64, len(xs))
 	s := 0.0
 	for k, x := range xs {

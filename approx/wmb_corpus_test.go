@@ -1,6 +1,7 @@
 package approx_test
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -52,7 +53,7 @@ func wmbCorpus(t *testing.T) string {
 
 // TestWMBCorpusPR: on the UAI 2014 instances, WMB's bounds contain the
 // competition's ln P(e) (its .PR solution, log10 to 6 digits), with the
-// i-bound that fits 1 MiB and (heavy runs) anytime with a deadline of 2 s;
+// i-bound that fits 1 MiB and (heavy runs) anytime with a deadline of 1 s;
 // the gaps are logged (go test -v).
 func TestWMBCorpusPR(t *testing.T) {
 	dir := wmbCorpus(t)
@@ -60,9 +61,13 @@ func TestWMBCorpusPR(t *testing.T) {
 	if err != nil || len(names) == 0 {
 		t.Skipf("no .PR solutions in %s", dir)
 	}
+	light := map[string]bool{"Grids_12.uai": true, "Promedus_13.uai": true, "Promedus_24.uai": true}
 	for _, pr := range names {
 		path := pr[:len(pr)-len(".PR")]
 		name := filepath.Base(path)
+		if !testrun.Heavy() && !light[name] {
+			continue // the light runs (-short, -race) take the small instances
+		}
 		t.Run(name, func(t *testing.T) {
 			src, err := os.ReadFile(pr)
 			if err != nil {
@@ -78,11 +83,20 @@ func TestWMBCorpusPR(t *testing.T) {
 			p := wmbProblemOf(t, path, path+".evid")
 			runs := []approx.Settings{{MaxMemory: 1 << 20}}
 			if testrun.Heavy() {
-				runs = append(runs, approx.Settings{Deadline: time.Now().Add(wmbCorpusTime)})
+				runs = append(runs, approx.Settings{}) // anytime: its deadline is set below
 			}
-			for _, s := range runs {
+			for k, s := range runs {
 				start := time.Now()
+				if k == 1 {
+					s.Deadline = start.Add(wmbCorpusTime)
+				}
 				res, err := approx.WMB(p, s)
+				if errors.Is(err, approx.ErrNoAnswer) && k == 1 && time.Since(start) >= wmbCorpusTime {
+					// A loaded machine: out of time before the first
+					// bound, as the contract allows.
+					t.Logf("anytime: no answer within %v", wmbCorpusTime)
+					continue
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -97,4 +111,4 @@ func TestWMBCorpusPR(t *testing.T) {
 }
 
 // wmbCorpusTime is the deadline of each corpus instance's anytime run.
-const wmbCorpusTime = 2 * time.Second
+const wmbCorpusTime = time.Second

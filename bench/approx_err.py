@@ -2,13 +2,16 @@
 """Errors of approximate marginals and log Z against exact ones (issue 29's
 acceptance measures), for bench/approx_ref.sh and bench/approx_pome.py.
 
-    approx_err.py EXACT ANSWER NET.uai.evid
+    approx_err.py EXACT ANSWER NET.uai.evid [ANSWER.PR]
 
-EXACT and ANSWER are files in daidrv's form (bench/approxref/daidrv.cpp): a
-first line "logz L seconds T ...", then one line per variable with its
-marginal. Prints one line: the mean and largest Hellinger distance over the
-unobserved variables' marginals, |log10 Z - log10 Z_exact| (nan when the
-answer has no log Z), and the answer's seconds.
+EXACT is a file in daidrv's form (bench/approxref/daidrv.cpp): a first line
+"logz L seconds T ...", then one line per variable with its marginal. ANSWER
+is in the same form, or a UAI MAR answer (as `pbl uai --task MAR` prints
+it), whose log Z comes from the UAI PR answer ANSWER.PR if given (as `pbl uai
+--task PR` prints it). Prints one line: the mean and largest Hellinger
+distance over the unobserved variables' marginals, |log10 Z - log10
+Z_exact| (nan when the answer has no log Z), and the answer's seconds (nan
+for a UAI answer).
 
 The Hellinger distance of p and q is sqrt(1/2 sum_s (sqrt p_s - sqrt q_s)^2),
 in [0, 1]; a marginal that is not a distribution (NaN, negative, not summing
@@ -18,7 +21,32 @@ import math
 import sys
 
 
-def read_answer(path):
+def after_line(text, word):
+    """Returns the tokens after the line that is word alone (lines before
+    it, such as a label of the answer, are skipped), or None."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == word:
+            return ' '.join(lines[i + 1:]).split()
+    return None
+
+
+def read_answer(path, pr=None):
+    with open(path) as f:
+        text = f.read()
+    tok = after_line(text, 'MAR')
+    if tok is not None:
+        n, i, marg = int(tok[0]), 1, []
+        for _ in range(n):
+            k = int(tok[i])
+            marg.append([float(x) for x in tok[i + 1:i + 1 + k]])
+            i += 1 + k
+        logz = float('nan')
+        if pr:
+            with open(pr) as g:
+                t = after_line(g.read(), 'PR')
+            logz = float(t[0]) * math.log(10)
+        return logz, float('nan'), marg
     with open(path) as f:
         head = f.readline().split()
         info = dict(zip(head[0::2], head[1::2]))
@@ -56,10 +84,10 @@ def errors(exact, answer, evid):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit('usage: approx_err.py EXACT ANSWER NET.uai.evid')
+    if len(sys.argv) not in (4, 5):
+        sys.exit('usage: approx_err.py EXACT ANSWER NET.uai.evid [ANSWER.PR]')
     lz0, _, m0 = read_answer(sys.argv[1])
-    lz, secs, m = read_answer(sys.argv[2])
+    lz, secs, m = read_answer(sys.argv[2], sys.argv[4] if len(sys.argv) == 5 else None)
     mean, worst, dz = errors((lz0, m0), (lz, m), read_evidence(sys.argv[3]))
     print('%.3g %.3g %.3g %.2f' % (mean, worst, dz, secs))
 

@@ -8,6 +8,7 @@
 //	go run ./bench/approxnet -kind grid -n 20 -seed 1 -observe 0.2 -out DIR
 //	go run ./bench/approxnet -kind bn -n 200 -k 3 -window 25 -seed 1 -observe 0.2 -out DIR
 //	go run ./bench/approxnet -kind diag -n 100 -m 400 -k 6 -seed 1 -observe 0.2 -out DIR
+//	go run ./bench/approxnet -kind diag -n 200 -m 2000 -k 6 -seed 1 -observe 0.2 -positive 0.5 -out DIR
 //
 // Kinds:
 //
@@ -29,7 +30,10 @@
 //     observes a fraction observe of all the variables, chosen among the
 //     findings, at a sample of the network with extra positive findings
 //     (the sampled diseases are drawn with prior doubled), so that many
-//     findings are positive. Written as UAI BAYES and BIF.
+//     findings are positive; with -positive F, a fraction F of the
+//     observed findings is taken among the sampled positive ones (as many
+//     as there are), the rest among the negative ones. Written as UAI
+//     BAYES and BIF.
 //
 // The files are named KIND-N-sSEED (with -name to override) in the
 // directory -out, which is created if needed.

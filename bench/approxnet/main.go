@@ -26,7 +26,7 @@ type spec struct {
 	n, m, k, window   int
 	seed              uint64
 	observe, coupling float64
-	alpha             float64
+	alpha, positive   float64
 	out, name         string
 }
 
@@ -42,6 +42,7 @@ func run(args []string) int {
 	fs.Float64Var(&s.observe, "observe", 0.2, "fraction of the variables observed")
 	fs.Float64Var(&s.coupling, "coupling", 1, "standard deviation of the couplings (grid)")
 	fs.Float64Var(&s.alpha, "alpha", 1, "Dirichlet parameter of the CPT rows (bn)")
+	fs.Float64Var(&s.positive, "positive", 0, "fraction of the observed findings taken among the positive ones (diag; 0: at random)")
 	fs.StringVar(&s.out, "out", ".", "output directory")
 	fs.StringVar(&s.name, "name", "", "base name of the files (default KIND-N-sSEED)")
 	if err := fs.Parse(args); err != nil {
@@ -306,11 +307,29 @@ func diagnosis(r *rand.Rand, s spec) (*ir.Model, []ir.Obs, error) {
 		sample[nd+f] = draw(r, rowOf(vals, pc, parents, sample, 2))
 	}
 	findings := make([]int, nf)
+	var pos, neg []int
 	for i := range findings {
 		findings[i] = nd + i
+		if sample[nd+i] == 1 {
+			pos = append(pos, nd+i)
+		} else {
+			neg = append(neg, nd+i)
+		}
+	}
+	var picked []int
+	if s.positive > 0 {
+		// As many positive findings as asked for (and as there are), the
+		// rest among the negative ones.
+		k := min(int(math.Round(s.observe*float64(nd+nf))), nf)
+		kp := min(int(math.Round(s.positive*float64(k))), len(pos))
+		picked = append(chosen(r, len(pos), float64(kp)/float64(max(len(pos), 1)), pos),
+			chosen(r, len(neg), float64(k-kp)/float64(max(len(neg), 1)), neg)...)
+		sortInts(picked)
+	} else {
+		picked = chosen(r, nd+nf, s.observe, findings)
 	}
 	var obs []ir.Obs
-	for _, v := range chosen(r, nd+nf, s.observe, findings) {
+	for _, v := range picked {
 		obs = append(obs, ir.Obs{Var: ir.VarID(v), State: sample[v]})
 	}
 	m, err := b.Finish()

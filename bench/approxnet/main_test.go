@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl/formats/bif"
@@ -22,9 +23,10 @@ func TestGenerate(t *testing.T) {
 		{[]string{"-kind", "grid", "-n", "6", "-observe", "0.25"}, 36, false},
 		{[]string{"-kind", "bn", "-n", "40", "-k", "3", "-window", "10", "-observe", "0.25"}, 40, true},
 		{[]string{"-kind", "diag", "-n", "10", "-m", "30", "-k", "4", "-observe", "0.25"}, 40, true},
+		{[]string{"-kind", "diag", "-n", "10", "-m", "30", "-k", "4", "-observe", "0.25", "-positive", "0.5"}, 40, true},
 	}
 	for _, tt := range tests {
-		t.Run(tt.args[1], func(t *testing.T) {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			read := func(seed string) map[string][]byte {
 				dir := t.TempDir()
 				args := append(append([]string(nil), tt.args...), "-seed", seed, "-out", dir, "-name", "net")

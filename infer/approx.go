@@ -407,17 +407,18 @@ func scaledExp(l float64) factor.Scaled {
 }
 
 // boundedLog returns the estimate l of a logarithm made consistent with
-// the bounds of e: clamped into them, or, when they are narrower than the
-// estimate's own interval, their midpoint, e.Err then half their width.
+// the bounds of e: clamped into them, e.Err then at most the distance to
+// the farther bound (the exact value lies between them).
 func boundedLog(l float64, e *LogErr) float64 {
 	if math.IsInf(e.Lo, 0) || math.IsInf(e.Hi, 0) || math.IsNaN(e.Lo) || math.IsNaN(e.Hi) || e.Lo > e.Hi {
 		return l
 	}
-	if e.Hi-e.Lo < 2*e.Err {
-		e.Err = (e.Hi - e.Lo) / 2
-		return e.Lo + e.Err
+	if math.IsNaN(l) || math.IsInf(l, 0) {
+		l = e.Lo + (e.Hi-e.Lo)/2
 	}
-	return min(e.Hi, max(e.Lo, l))
+	l = min(e.Hi, max(e.Lo, l))
+	e.Err = min(e.Err, max(l-e.Lo, e.Hi-l))
+	return l
 }
 
 // logErrOf returns r's error of LogZ, with the bounds of b if any.

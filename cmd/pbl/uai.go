@@ -132,7 +132,15 @@ func uaiCmd(c *cli, args []string) int {
 			} else {
 				o.Set("log10", report.Float(log10))
 			}
+			if !res.Exact && res.Engine != "" {
+				// ln P(e) and ln Z(e) differ by ln Z, exact or not: the
+				// error of LogP is that of LogZ at most.
+				o.Set("log10_error", report.Float(res.LogPErr/math.Ln10))
+			}
 			break
+		}
+		if !res.Exact && res.Engine != "" {
+			fmt.Fprintf(c.stderr, "pbl uai: log10 PR ± %s\n", report.ErrText(res.LogPErr/math.Ln10))
 		}
 		err = uai.WritePR(c.stdout, log10)
 	case *infer.Marginals: // MAR

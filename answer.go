@@ -153,20 +153,28 @@ func askOf(q ir.Query) *hypAsk {
 }
 
 // Text writes the answer for people.
-func (a *Answer) Text(w io.Writer, m *ir.Model) {
+func (a *Answer) Text(w io.Writer, m *ir.Model) { a.TextStyle(w, m, report.Style{}) }
+
+// TextStyle writes the answer for people, an approximate one's reason in
+// the style s.
+func (a *Answer) TextStyle(w io.Writer, m *ir.Model, s report.Style) {
 	if a.Hyp != nil {
 		report.HypText(w, a.Hyp)
 		return
 	}
-	report.Text(w, m, a.Infer)
+	s.Text(w, m, a.Infer)
 }
 
 // JSON writes the answer as one line of JSON.
-func (a *Answer) JSON(w io.Writer, m *ir.Model) error {
+func (a *Answer) JSON(w io.Writer, m *ir.Model) error { return a.JSONStyle(w, m, report.Style{}) }
+
+// JSONStyle writes the answer as one line of JSON, an approximate one's
+// reason in the style s.
+func (a *Answer) JSONStyle(w io.Writer, m *ir.Model, s report.Style) error {
 	if a.Hyp != nil {
 		return report.HypJSON(w, a.Hyp)
 	}
-	return report.JSON(w, m, a.Infer)
+	return s.JSON(w, m, a.Infer)
 }
 
 func answerHyp(m *ir.Model, q *hypAsk, opt AnswerOptions) (*report.Hyp, error) {

@@ -30,6 +30,7 @@ type Row struct {
 	States []State // the query's target variables, in the order written
 	Given  []State // the free conditioning variables of P(X | Y), or nil
 	P      float64 // P(States | Given, evidence)
+	Err    float64 // an approximate answer's error estimate of P (see [Answer.Exact]); 0 for an exact one
 }
 
 // A Marginal is one variable's posterior distribution, by state names.
@@ -37,6 +38,7 @@ type Marginal struct {
 	Var    string
 	States []string  // the variable's states, in declaration order
 	P      []float64 // P[i] = P(Var = States[i] | evidence)
+	Err    []float64 // an approximate answer's error estimate of each P[i]; nil for an exact one
 }
 
 // Ask answers one query, written as in a model file, on m with the
@@ -74,9 +76,33 @@ func (a *Answer) Rows() []Row {
 	}
 	out := make([]Row, len(r.Rows))
 	for i, row := range r.Rows {
-		out[i] = Row{States: a.states(r.Vars, row.Values), Given: a.states(r.Given, row.GivenValues), P: row.P}
+		out[i] = Row{States: a.states(r.Vars, row.Values), Given: a.states(r.Given, row.GivenValues), P: row.P, Err: a.errAt(i)}
 	}
 	return out
+}
+
+// Exact reports whether the answer is exact; an approximate one (an
+// approximate engine's, docs/approximate.md) has an error estimate per
+// number: [Row].Err, [Marginal].Err and [Answer.Err].
+func (a *Answer) Exact() bool { return a.Infer == nil || a.Infer.Head().Exact }
+
+// Err returns the error estimate of the one number of an approximate
+// answer (P(x | e), P(e), an assignment's probability, a density, bits):
+// the half-width of an interval meant to hold the exact value about 95 %
+// of the time (+Inf where the engine cannot say); 0 for an exact answer.
+func (a *Answer) Err() float64 { return a.errAt(0) }
+
+// errAt returns the error of the i-th number of an approximate answer, 0
+// for an exact one.
+func (a *Answer) errAt(i int) float64 {
+	if a.Infer == nil {
+		return 0
+	}
+	h := a.Infer.Head()
+	if h.Exact || i >= len(h.ErrorEstimate) {
+		return 0
+	}
+	return h.ErrorEstimate[i]
 }
 
 // Prob returns a probability the answer holds. For one number — P(x | e),
@@ -199,9 +225,17 @@ func (a *Answer) Marginals() []Marginal {
 		return nil
 	}
 	out := make([]Marginal, len(r.Marginals))
+	k := 0 // the number's index in the result
 	for i, mg := range r.Marginals {
 		x := a.model.Vars[mg.Var]
 		out[i] = Marginal{Var: x.Name, States: x.States, P: mg.P}
+		if !a.Exact() {
+			out[i].Err = make([]float64, len(mg.P))
+			for s := range mg.P {
+				out[i].Err[s] = a.errAt(k)
+				k++
+			}
+		}
 	}
 	return out
 }

@@ -26,6 +26,9 @@ type RunOptions struct {
 	// that printed it (a blank separator line belongs to the next result),
 	// so that a difference in the output can be traced to its statement.
 	Lines *[]ir.Stmt
+	// Style is how approximate answers are printed (the names of the
+	// limits their reason gives); the zero value is the library's.
+	Style report.Style
 }
 
 // Run executes a model's statements in order. Queries print their results
@@ -50,7 +53,7 @@ func Run(m *ir.Model, w io.Writer, opt RunOptions) ir.ErrorList {
 				continue
 			}
 			if opt.JSON {
-				if err := a.JSON(w, m); err != nil {
+				if err := a.JSONStyle(w, m, opt.Style); err != nil {
 					fails = append(fails, asError(s.Pos, err))
 				}
 				continue
@@ -59,7 +62,7 @@ func Run(m *ir.Model, w io.Writer, opt RunOptions) ir.ErrorList {
 				fmt.Fprintln(w)
 			}
 			first = false
-			a.Text(w, m)
+			a.TextStyle(w, m, opt.Style)
 		case *ir.ExpectStmt:
 			a, err := AnswerQuery(m, s.Query, aopt)
 			if err != nil {
@@ -126,8 +129,8 @@ func Check(m *ir.Model, s *ir.ExpectStmt, res infer.Result) *ir.Error {
 		}
 	case ir.ExpectNumber:
 		want, got := s.Want.Numbers[0], v.number
-		if d := math.Abs(got - want); !(d <= s.Tol) {
-			return fail("got %s (difference %s, tolerance %s)", ir.FormatFloat(got), report.Num(d), tol)
+		if d := math.Abs(got - want); !(d <= s.Tol+v.err(0)) {
+			return fail("got %s%s (difference %s, tolerance %s)", ir.FormatFloat(got), v.pm(0), report.Num(d), tol)
 		}
 	case ir.ExpectVector:
 		got := v.vector
@@ -137,12 +140,12 @@ func Check(m *ir.Model, s *ir.ExpectStmt, res infer.Result) *ir.Error {
 		worst, at := 0.0, -1
 		for i, x := range got {
 			d := math.Abs(x - s.Want.Numbers[i])
-			if !(d <= s.Tol) && (at < 0 || !(d <= worst)) {
+			if !(d <= s.Tol+v.err(i)) && (at < 0 || !(d <= worst)) {
 				worst, at = d, i
 			}
 		}
 		if at >= 0 {
-			return fail("got %s (largest difference %s at entry %d, tolerance %s)", vectorText(got), report.Num(worst), at+1, tol)
+			return fail("got %s (largest difference %s at entry %d%s, tolerance %s)", vectorText(got), report.Num(worst), at+1, v.pm(at), tol)
 		}
 	}
 	return nil
@@ -154,12 +157,34 @@ type value struct {
 	vector []float64 // a table's rows or every marginal, in printed order
 	assign []ir.Obs  // an MPE or MAP assignment
 	truth  bool      // indep
+	errs   []float64 // an approximate answer's error of each number (Header.ErrorEstimate), nil for an exact one
+}
+
+// err returns the error of the i-th number of an approximate answer, 0 for
+// an exact one: an expectation holds within its tolerance plus the error.
+func (v value) err(i int) float64 {
+	if i < len(v.errs) {
+		return v.errs[i]
+	}
+	return 0
+}
+
+// pm returns " ± err" for an approximate answer's i-th number, "" for an
+// exact one.
+func (v value) pm(i int) string {
+	if v.errs == nil {
+		return ""
+	}
+	return " ± " + report.ErrText(v.err(i)) + " (approximate)"
 }
 
 // valueOf returns the value of res that an expectation compares: the one
 // switch on the kinds of result in this file.
 func valueOf(res infer.Result) value {
 	var v value
+	if h := res.Head(); !h.Exact && h.Engine != "" {
+		v.errs = h.ErrorEstimate
+	}
 	switch r := res.(type) {
 	case *infer.Number:
 		v.number = r.P

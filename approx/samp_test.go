@@ -48,7 +48,7 @@ func smpChain(n int, tab []float64) *Problem {
 // smpWithin checks r against the exact answer: every marginal within
 // tol and within 1.6 times its reported error (4 standard errors: the
 // reported error is a ~95 % half-width, which one number in twenty may
-// exceed; TestSamplerCalibration checks that rate), and ln Z likewise when r
+// exceed; TestSamplersCalibration checks that rate), and ln Z likewise when r
 // estimates it.
 func smpWithin(t *testing.T, p *Problem, r *Result, tol float64) {
 	t.Helper()

@@ -95,11 +95,11 @@ func smpCalibQueries(seed uint64, nq int, bn bool) []smpCalibQuery {
 	return qs
 }
 
-// TestSamplerCalibration checks that each sampler's reported errors are honest
+// TestSamplersCalibration checks that each sampler's reported errors are honest
 // ~95 % half-widths: over random queries on small networks with evidence
 // and deterministic zeros, the exact marginal lies within the reported
 // error at least 95 % of the time (per number).
-func TestSamplerCalibration(t *testing.T) {
+func TestSamplersCalibration(t *testing.T) {
 	nq := 240 // the lead's acceptance asks for at least 200
 	if !testrun.Heavy() {
 		nq = 60 // -short and -race: fewer queries, the same bar

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pbl-lang/pbl/factor"
 	"github.com/pbl-lang/pbl/ir"
@@ -58,6 +59,34 @@ type Options struct {
 	MaxRows   int             // most rows of a table answer; 0 means DefaultMaxRows
 	Cancel    <-chan struct{} // closed to cancel the computation; nil for never
 	Queries   int             // Auto: how many queries the caller answers on this model with these options (a file's, a command line's), among which a junction tree's compilation is shared; 0 means 1
+
+	// Approximate inference (docs/approximate.md). Auto answers
+	// approximately, with an error estimate per number, when the exact
+	// plan does not fit MaxMemory or MaxTable (the exact engines'
+	// *TooLargeError) or the time limit; Exact makes it refuse instead.
+	Exact     bool          // never answer approximately: the exact engines' refusal is the error
+	TimeLimit time.Duration // bounds each answer (0: none); an approximate engine returns its best answer at the limit
+	Deadline  time.Time     // as TimeLimit, as an instant (the earlier of the two applies); zero for none
+	Seed      uint64        // the approximate engines' random seed: the same seed, the same numbers, whatever Workers
+	Workers   int           // goroutines an approximate engine may run; 0 means 1; never changes the numbers
+	IBound    int           // the i-bound of ijgp and wmb; 0 means theirs (grown while time remains)
+	Samples   int           // samples (is, lw) or sweeps per chain (gibbs); 0 means until the time limit, or the engine's default
+
+	fallback  bool // Auto's exact attempt, or its approximate answer: no further fallback (approxplan.go)
+	partition bool // the query needs the partition function too: an approximate engine leaves it half the time
+	bounds    bool // the approximate engine also bounds ln P(e) by weighted mini-buckets (the planner's choice for P(e))
+}
+
+// deadline returns the instant the answer must be given by: the earlier
+// of Deadline and now plus TimeLimit; zero for none.
+func (o Options) deadline(now time.Time) time.Time {
+	d := o.Deadline
+	if o.TimeLimit > 0 {
+		if t := now.Add(o.TimeLimit); d.IsZero() || t.Before(d) {
+			d = t
+		}
+	}
+	return d
 }
 
 // AutoJTVars was the number of discrete variables from which the Auto
@@ -125,7 +154,7 @@ func answerQ(m *ir.Model, q *query, opt Options) (Result, error) {
 		}
 		return &Independence{Header: exact(q), Independent: ind}, nil
 	}
-	r, err := answer(m, q, opt, nil)
+	r, err := answerAuto(m, q, opt)
 	if err != nil {
 		return nil, culprit(m, q, opt, err)
 	}
@@ -170,6 +199,16 @@ func answer(m *ir.Model, q *query, opt Options, t *JTree) (Result, error) {
 		return nil, err
 	}
 	defer a.release()
+	r, err := a.answer()
+	if err == nil && a.kind == kindOther {
+		a.approximate(r)
+	}
+	return r, err
+}
+
+// answer answers the query set up.
+func (a *answerer) answer() (Result, error) {
+	q := a.q
 	switch q.Kind {
 	case kindProb:
 		switch q.Form() {
@@ -207,6 +246,7 @@ type answerer struct {
 	tree  *JTree     // the tree of the JT engine
 	eng   engine
 	jt    *JTree      // a precompiled tree for the JT engine, or nil
+	errs  []float64   // an approximate engine's error of each number of the result so far
 	trees []*jtEngine // engines holding a workspace of tree, to release
 	plan  *queryPlan  // the Auto engine's choice, when it planned the query
 
@@ -333,6 +373,7 @@ func (a *answerer) setup() error {
 	if err := a.validate(); err != nil {
 		return err
 	}
+	a.opt.partition = a.q.Kind == kindProb && a.q.Form() == formEvidence && !a.m.IsBayesNet()
 	return a.choose()
 }
 
@@ -445,6 +486,9 @@ func (a *answerer) choose() error {
 					return err
 				}
 				a.plan = qp
+				if err := a.checkTime(qp); err != nil {
+					return err
+				}
 				if qp.engine == kindVE {
 					break
 				}
@@ -474,6 +518,23 @@ func (a *answerer) choose() error {
 	if v, ok := a.eng.(*ve); ok && a.plan != nil && a.plan.ve != nil {
 		// The planner's plan is the first joint's.
 		v.pre, v.preKeep = a.plan.ve, a.plan.keep
+	}
+	return nil
+}
+
+// checkTime refuses, in Auto's exact attempt under a time limit, a plan
+// whose estimated time is over what is left of it (approxplan.go).
+func (a *answerer) checkTime(qp *queryPlan) error {
+	if !a.opt.fallback || a.opt.Deadline.IsZero() {
+		return nil
+	}
+	est := qp.veNs
+	if qp.engine == kindJT {
+		est = qp.jtNs
+	}
+	left := time.Until(a.opt.Deadline)
+	if est > float64(left) && !math.IsInf(est, 1) {
+		return &slowError{need: time.Duration(est), limit: left}
 	}
 	return nil
 }
@@ -516,34 +577,75 @@ func (a *answerer) firstEngine() engine {
 	return &b.jt
 }
 
-// markExact sets r's Exact and ErrorEstimate for the engine of opt: an
-// engine's [ErrorEstimator] gives one estimate, repeated for each number
-// of the result.
+// markExact sets r's Exact for an answer no approximate engine gave (an
+// approximate one's answerer marked it: see approximate).
 func markExact(r Result, opt Options) {
 	h := r.Head()
+	if h.Engine != "" {
+		return
+	}
 	kind, e, err := resolve(opt.Engine)
 	h.Exact = err != nil || kind != kindOther || e.Exact()
-	h.ErrorEstimate = nil
 	if h.Exact {
-		return
+		h.ErrorEstimate = nil
 	}
-	est, ok := e.(ErrorEstimator)
-	if !ok {
-		return
+}
+
+// inexact returns the engine's instance as an [Inexact] one, or nil if
+// the engine is exact or has not been prepared.
+func (a *answerer) inexact() Inexact {
+	if a.kind != kindOther || a.ext.Exact() {
+		return nil
 	}
-	n := 1
-	switch r := r.(type) {
-	case *Table:
-		n = len(r.Rows)
-	case *Marginals:
-		n = 0
-		for _, mg := range r.Marginals {
-			n += len(mg.P)
+	eng := a.eng
+	if l, ok := eng.(*lazyInstance); ok {
+		if l.in == nil {
+			return nil
 		}
+		eng = l.in
 	}
-	h.ErrorEstimate = make([]float64, n)
-	for i := range h.ErrorEstimate {
-		h.ErrorEstimate[i] = est.ErrEst()
+	ie, _ := eng.(Inexact)
+	return ie
+}
+
+// jointErr returns the errors of the last Joint of the engine, or nil if
+// it is exact (see [Inexact]).
+func (a *answerer) jointErr() ([]float64, LogErr, bool) {
+	ie := a.inexact()
+	if ie == nil {
+		return nil, LogErr{}, false
+	}
+	c, l := ie.JointErr()
+	return c, l, true
+}
+
+// addErr records the error of the next number of the result.
+func (a *answerer) addErr(e float64) {
+	if math.IsNaN(e) || e < 0 {
+		e = math.Inf(1)
+	}
+	a.errs = append(a.errs, e)
+}
+
+// approximate marks r, the answer of an approximate engine: not exact,
+// the engine's name, and the error of each number.
+func (a *answerer) approximate(r Result) {
+	ie := a.inexact()
+	if a.kind != kindOther || a.ext.Exact() {
+		return
+	}
+	h := r.Head()
+	h.Exact = false
+	h.Engine = a.ext.Name()
+	if !a.opt.fallback {
+		h.Why = &Why{Caller: true}
+	}
+	h.ErrorEstimate = append([]float64(nil), a.errs...)
+	if ie != nil {
+		h.Stopped = ie.Stopped()
+	}
+	if ie == nil && len(h.ErrorEstimate) == 0 {
+		h.ErrorEstimate = nil
 	}
 }
 
@@ -708,6 +810,7 @@ func (a *answerer) table() (Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	ce, _, inexact := a.jointErr()
 	coarse := a.k.Coarse // a 0 in f may be an entry flushed below its largest
 	nt := 1
 	for _, v := range q.Targets {
@@ -770,9 +873,18 @@ func (a *answerer) table() (Result, error) {
 			r.Omitted += hi - lo
 			continue
 		}
+		var blockErr float64 // Σ of the errors of the block's entries, normalised
+		if inexact && len(q.Free) > 0 {
+			for t := range nt {
+				blockErr += ce[g*nt+t]
+			}
+		}
 		for t := lo; t < hi; t++ {
 			f.Assignment(st, g*nt+t)
 			row := Row{P: prob(block[t] / norm)}
+			if inexact {
+				a.addErr(condErr(ce[g*nt+t], row.P, blockErr, norm/sum(f.Vals), len(q.Free) > 0))
+			}
 			values, row.Values = appendRow(values, st[len(q.Free):])
 			if given != nil {
 				given, row.GivenValues = appendRow(given, st[:len(q.Free)])
@@ -833,6 +945,9 @@ func (a *answerer) number() (Result, error) {
 	}
 	x := f.Vals[f.Index(q.TargetStates)]
 	r := &Number{Header: exact(q), Vars: q.Targets, P: prob(x / norm), LogP: min(0, math.Log(x)-math.Log(norm))}
+	if ce, _, ok := a.jointErr(); ok {
+		a.addErr(ce[f.Index(q.TargetStates)])
+	}
 	if coarse && x < factor.MinNormal {
 		// The entry has lost digits relative to the table's largest, or
 		// is 0: ask for P(x, e) and P(e) themselves, which carry their
@@ -867,6 +982,7 @@ func (a *answerer) evidence() (Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	_, le, inexact := a.jointErr()
 	z, err := a.z()
 	if err != nil {
 		return nil, err
@@ -877,6 +993,22 @@ func (a *answerer) evidence() (Result, error) {
 		r.P = prob(ze.Div(z))
 	} else {
 		r.LogP = math.Inf(-1)
+	}
+	if inexact {
+		// ln P(e) = ln Z_e − ln Z: the errors add, and so do the bounds'
+		// ends (Z is 1, exactly, in a Bayesian network).
+		if !a.m.IsBayesNet() {
+			pz := a.inexact().PartitionErr()
+			le = LogErr{Err: le.Err + pz.Err, Lo: le.Lo - pz.Hi, Hi: le.Hi - pz.Lo}
+		}
+		r.LogPErr, r.LogPLo, r.LogPHi = le.Err, le.Lo, min(0, le.Hi)
+		if math.IsNaN(r.LogPLo) {
+			r.LogPLo = math.Inf(-1)
+		}
+		if math.IsNaN(r.LogPHi) {
+			r.LogPHi = 0
+		}
+		a.addErr(probErr(r.P, le.Err))
 	}
 	if ze.M != 0 && !(r.P >= factor.MinNormal) {
 		return nil, &ir.Error{Pos: a.q.Pos, Err: &UnderflowError{LogP: r.LogP, LogZ: r.LogZ},
@@ -944,6 +1076,11 @@ func (a *answerer) posterior(vs []ir.VarID) ([]float64, error) {
 	for i, x := range f.Vals {
 		p[i] = prob(x / norm)
 	}
+	if ce, _, ok := a.jointErr(); ok && a.q.Kind == kindProb {
+		for _, e := range ce {
+			a.addErr(e)
+		}
+	}
 	return p, nil
 }
 
@@ -973,4 +1110,28 @@ func sum(xs []float64) float64 {
 		s += x
 	}
 	return s
+}
+
+// condErr returns the error of P(t | g, e) = p / P(g | e), a table's row,
+// from the error d of p = P(t, g | e) and the sum blockErr of the errors
+// of P(t', g | e) over the block's rows t' (pg = P(g | e)): the quotient's
+// error to first order, d/pg + q·blockErr/pg. Without given variables the
+// block is the whole table, whose normalisation is exact: d.
+func condErr(d, q, blockErr, pg float64, given bool) float64 {
+	if !given {
+		return d
+	}
+	if !(pg > 0) {
+		return math.Inf(1)
+	}
+	return min(1, (d+q*blockErr)/pg)
+}
+
+// probErr returns the error of p = e^l given the error d of l: the wider
+// side, p(e^d − 1), at most 1.
+func probErr(p, d float64) float64 {
+	if math.IsInf(d, 1) {
+		return math.Inf(1)
+	}
+	return min(1, p*math.Expm1(d))
 }

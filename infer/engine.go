@@ -42,7 +42,7 @@ type Engine interface {
 	Doc() string
 	// Exact reports whether the engine's answers are exact (to rounding).
 	// Answer copies it into Result.Exact; an engine that is not exact
-	// may give an error estimate (see [ErrorEstimator]).
+	// implements [Inexact], which gives each number its error.
 	Exact() bool
 	// Prepare returns an instance answering on m with the evidence obs
 	// (obs[v] is the observed state of variable v, or -1; len(obs) ==
@@ -68,12 +68,32 @@ type Instance interface {
 	MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error)
 }
 
-// ErrorEstimator is implemented by the instances of an engine that is not
-// exact and estimates its error: ErrEst returns a bound, estimated, on the
-// absolute error of every probability Answer reads off the instance.
-// Answer copies it into the result's Header.ErrorEstimate, once per number of the result.
-type ErrorEstimator interface {
-	ErrEst() float64
+// Inexact is implemented by the instances of an engine that is not
+// exact: it reports the estimated error of what its last call returned, so
+// that Answer gives every number of a result its own error
+// (Header.ErrorEstimate), propagated through the answer's normalisations.
+type Inexact interface {
+	// JointErr returns, for the last Joint, the estimated absolute error
+	// of each entry of its factor once normalised (entry / sum of the
+	// factor: P(keep | e)), in the factor's order, and that of ln of the
+	// factor's sum times its scale (ln Σ_{x ⊨ e} Π φ(x), with the
+	// variables of keep summed).
+	JointErr() (cond []float64, logSum LogErr)
+	// PartitionErr returns the error of ln of Partition's value.
+	PartitionErr() LogErr
+	// MaxErr returns the error of ln of MaxAssign's value (0 when the
+	// value is that of the assignment returned, exactly).
+	MaxErr() LogErr
+	// Stopped reports that a computation stopped at the deadline or was
+	// canceled, and answered with its best so far.
+	Stopped() bool
+}
+
+// LogErr is the estimated error of a logarithm: Err, its estimated
+// absolute error (a standard error or half a bound's width), and bounds
+// Lo ≤ ln x ≤ Hi where the engine gives them (−Inf and +Inf where not).
+type LogErr struct {
+	Err, Lo, Hi float64
 }
 
 // engine is what Answer calls an engine's instance.
@@ -112,7 +132,7 @@ func Register(e Engine) {
 	if registry.byName == nil {
 		registry.byName = make(map[string]Engine)
 	}
-	if _, dup := registry.byName[name]; dup || builtinNamed(name) != nil {
+	if _, dup := registry.byName[name]; dup || builtinNamed(name) != nil || approxNamed(name) != nil {
 		panic(fmt.Sprintf("infer: Register: engine %q registered twice", name))
 	}
 	registry.byName[name] = e
@@ -123,6 +143,9 @@ func Register(e Engine) {
 func Lookup(name string) (Engine, error) {
 	if b := builtinNamed(name); b != nil {
 		return b, nil
+	}
+	if e := approxNamed(name); e != nil {
+		return e, nil
 	}
 	registry.RLock()
 	e, ok := registry.byName[name]
@@ -137,9 +160,12 @@ func Lookup(name string) (Engine, error) {
 func Engines() []Engine {
 	registry.RLock()
 	defer registry.RUnlock()
-	out := make([]Engine, 0, len(builtins)+len(registry.byName))
+	out := make([]Engine, 0, len(builtins)+len(approxEngines)+len(registry.byName))
 	for i := range builtins {
 		out = append(out, &builtins[i])
+	}
+	for i := range approxEngines {
+		out = append(out, &approxEngines[i])
 	}
 	for _, e := range registry.byName {
 		out = append(out, e)
@@ -174,7 +200,7 @@ func ParseEngine(s string) (string, error) {
 // registry: "auto" and every registered engine with its Doc.
 func EngineHelp() string {
 	var b strings.Builder
-	b.WriteString("inference engine: auto (chosen by estimated cost; jt for P(*|e))")
+	b.WriteString("inference engine: auto (exact, chosen by estimated cost; approximate when exact inference does not fit the limits)")
 	for _, e := range Engines() {
 		fmt.Fprintf(&b, ",\n%s (%s)", e.Name(), e.Doc())
 	}
@@ -388,3 +414,10 @@ func (l *lazyInstance) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, erro
 	}
 	return in.MaxAssign(maxVars)
 }
+
+// JointErr, PartitionErr, MaxErr and Stopped forward to the instance
+// when it is [Inexact] (Answer reads them only then).
+func (l *lazyInstance) JointErr() ([]float64, LogErr) { return l.in.(Inexact).JointErr() }
+func (l *lazyInstance) PartitionErr() LogErr          { return l.in.(Inexact).PartitionErr() }
+func (l *lazyInstance) MaxErr() LogErr                { return l.in.(Inexact).MaxErr() }
+func (l *lazyInstance) Stopped() bool                 { return l.in.(Inexact).Stopped() }

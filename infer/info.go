@@ -37,8 +37,12 @@ func (a *answerer) info() (Result, error) {
 		return nil, err
 	}
 	r := &Bits{Header: exact(q)}
+	ce, _, inexact := a.jointErr()
 	if q.Kind == kindEntropy {
 		r.Bits = Entropy(p)
+		if inexact {
+			a.addErr(entropyErr(p, ce))
+		}
 		return r, nil
 	}
 	nb := 1
@@ -46,6 +50,11 @@ func (a *answerer) info() (Result, error) {
 		nb *= a.card[v]
 	}
 	r.Bits = MutualInfo(p, len(p)/nb, nb)
+	if inexact {
+		// I(A; B) = H(A) + H(B) − H(A, B): each entry's error moves
+		// each term by at most the joint entropy's bound.
+		a.addErr(3 * entropyErr(p, ce))
+	}
 	if reach := dconnectedGiven(a.m, q.A, q); reach != nil && !slices.ContainsFunc(q.B, func(v ir.VarID) bool { return reach[v] }) {
 		r.Bits = 0 // d-separated: exactly, where the sums leave rounding noise (1e-18)
 	}
@@ -260,4 +269,19 @@ func VOI(m *ir.Model, iq ir.Query, candidates []ir.VarID, opt Options) (*VOIResu
 		return cmp.Compare(a.Var, b.Var)
 	})
 	return res, nil
+}
+
+// entropyErr bounds the change of Entropy(p), in bits, when each p[i] is
+// off by at most d[i]: Σ d[i] |log2 p'[i] + 1/ln 2|, p'[i] the smaller end
+// of p[i]'s interval that is not 0 (the derivative is largest there).
+func entropyErr(p, d []float64) float64 {
+	e := 0.0
+	for i, x := range p {
+		if d[i] == 0 {
+			continue
+		}
+		y := max(x-d[i], min(d[i], 1e-300), 1e-300)
+		e += d[i] * math.Abs(math.Log2(y)+1/math.Ln2)
+	}
+	return e
 }

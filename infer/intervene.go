@@ -81,6 +81,9 @@ func intervened(m *ir.Model, q *query, opt Options) (Result, error) {
 		}
 		lp := min(0, r.LogZ-logZ)
 		r.LogP, r.P = lp, prob(math.Exp(lp))
+		if !r.Exact && len(r.ErrorEstimate) == 1 {
+			r.ErrorEstimate[0] = probErr(r.P, r.LogPErr)
+		}
 		if !math.IsInf(lp, -1) && !(r.P >= factor.MinNormal) {
 			return nil, &ir.Error{Pos: q.Pos, Err: &UnderflowError{LogP: r.LogP, LogZ: r.LogZ},
 				Msg: fmt.Sprintf("%s = exp(%s) underflows float64 (the evidence is possible, but less likely than 2.2e-308)", q.Text, ir.FormatFloat(r.LogP))}

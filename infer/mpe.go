@@ -180,5 +180,10 @@ func (a *answerer) maxResult(vars []ir.VarID, best []int, mx, pe factor.Scaled) 
 	// rounding that takes an assignment with all the mass to 1 + ulp.
 	r.LogP = min(0, mx.Log()-pe.Log())
 	r.P = prob(mx.Div(pe))
+	if ie := a.inexact(); ie != nil {
+		// P = max / P(e): the errors of their logarithms add.
+		_, le := ie.JointErr()
+		a.addErr(probErr(r.P, ie.MaxErr().Err+le.Err))
+	}
 	return r
 }

@@ -600,13 +600,14 @@ func withReal(m *ir.Model, q *query, opt Options) (Result, error) {
 // density answers density(values | reals, e): ln p(values, reals, e) −
 // ln p(reals, e).
 func density(m *ir.Model, q *query, opt Options) (Result, error) {
-	num, err := logJoint(m, q.Pos, append(append([]ir.RealObs(nil), q.Real...), q.Values...), q.Evidence, opt)
+	num, nh, err := logJoint(m, q.Pos, append(append([]ir.RealObs(nil), q.Real...), q.Values...), q.Evidence, opt)
 	if err != nil {
 		return nil, err
 	}
 	den := 0.0
+	var dh *Evidence
 	if len(q.Real) > 0 || len(q.Evidence) > 0 {
-		if den, err = logJoint(m, q.Pos, q.Real, q.Evidence, opt); err != nil {
+		if den, dh, err = logJoint(m, q.Pos, q.Real, q.Evidence, opt); err != nil {
 			return nil, err
 		}
 		if math.IsInf(den, -1) {
@@ -614,29 +615,47 @@ func density(m *ir.Model, q *query, opt Options) (Result, error) {
 		}
 	}
 	ld := num - den
-	return &Density{Header: exact(q), Density: math.Exp(ld), LogDensity: ld}, nil
+	r := &Density{Header: exact(q), Density: math.Exp(ld), LogDensity: ld}
+	// An approximate answer: the errors of the two logarithms add.
+	for _, h := range []*Evidence{nh, dh} {
+		if h == nil || h.Exact {
+			continue
+		}
+		if r.Exact {
+			r.Exact, r.Engine, r.Why, r.ErrorEstimate = false, h.Engine, h.Why, []float64{0}
+		}
+		r.Stopped = r.Stopped || h.Stopped
+		r.ErrorEstimate[0] += h.LogPErr
+	}
+	if !r.Exact {
+		r.ErrorEstimate[0] = r.Density * math.Expm1(r.ErrorEstimate[0])
+		if math.IsNaN(r.ErrorEstimate[0]) {
+			r.ErrorEstimate[0] = math.Inf(1)
+		}
+	}
+	return r, nil
 }
 
 // logJoint returns ln of the joint density of the real observations obs
 // and the discrete evidence ev (−Inf when it is 0), or an error of kind
 // ErrRange where that logarithm underflows float64.
-func logJoint(m *ir.Model, pos ir.Pos, obs []ir.RealObs, ev []ir.Obs, opt Options) (float64, error) {
+func logJoint(m *ir.Model, pos ir.Pos, obs []ir.RealObs, ev []ir.Obs, opt Options) (float64, *Evidence, error) {
 	m2, scale, err := withLikelihoods(m, pos, obs, ev, nil, opt)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	res, err := answerQ(m2, &query{Pos: pos, Kind: kindProb, Conditions: ir.Conditions{Evidence: ev}, Text: evidenceText(m, ev)}, opt)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	r := res.(*Evidence)
 	if math.IsInf(scale, -1) && !math.IsInf(r.LogZ, -1) {
 		// A density beyond float64 even as a logarithm (x = 1e300
 		// under normal(0, 1): ln N = −5e599), not 0.
-		return 0, &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf(
+		return 0, nil, &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf(
 			"the density of %s is below exp(-1.8e308): its logarithm underflows float64", realList(m, obs))}
 	}
-	return r.LogZ + scale, nil
+	return r.LogZ + scale, r, nil
 }
 
 // realList renders real-valued evidence as x=1.5, y=-2.

@@ -16,19 +16,34 @@ type Result interface {
 	result()
 }
 
-// Header is what every result has: the query it answers, and how exact
-// its numbers are.
+// Header is what every result has: the query it answers, how exact its
+// numbers are, and which engine gave them and why.
 type Header struct {
 	Query ir.Query
 
 	// Exact reports whether the numbers are exact (up to floating-point
-	// rounding). Every engine pbl has today is exact.
+	// rounding): false when an approximate engine answered (see
+	// docs/approximate.md).
 	Exact bool
 	// ErrorEstimate holds, for an inexact result, an estimate of the
 	// absolute error of each of its numbers, in the order the result
 	// prints them (a table's rows, the marginals' states, the one number
-	// of the others); nil when Exact.
+	// of the others: P of a Number, an Evidence or an Assignment, a
+	// Bits' bits); nil when Exact. An entry is a standard error
+	// (samplers) or a residual or bound (propagation), propagated
+	// through the normalisations the answer made; +Inf where the engine
+	// cannot say.
 	ErrorEstimate []float64
+	// Engine names the approximate engine that answered (a registered
+	// engine's name: "is", "ijgp", ...); "" for an exact answer.
+	Engine string
+	// Why says why the Auto engine answered approximately (the exact
+	// plan's needs against the limits), or that the caller chose the
+	// engine; nil for an exact answer.
+	Why *Why
+	// Stopped reports that the approximate engine was stopped (the time
+	// limit, or Options.Cancel) and the numbers are its best so far.
+	Stopped bool
 }
 
 // Head returns h.
@@ -59,6 +74,13 @@ type Evidence struct {
 	P    float64 // P(e), in [0, 1]
 	LogP float64 // ln P(e), finite even where P would underflow; −Inf when it is 0
 	LogZ float64 // ln Σ_{x ⊨ e} Π φ(x), the partition function with the evidence (for a Bayesian network, ln P(e)); finite even where it under- or overflows float64, −Inf when it is 0
+
+	// For an inexact answer (Header.Exact false): the estimated absolute
+	// error of LogP, and bounds on ln P(e) where the engine gives them
+	// (weighted mini-buckets), −Inf and +Inf (or LogPHi 0) where it does
+	// not. All three are 0 for an exact answer.
+	LogPErr        float64
+	LogPLo, LogPHi float64
 }
 
 // Assignment answers MPE(e) and MAP(X, Y | e): the most probable
@@ -105,6 +127,6 @@ func (*Independence) result() {}
 func (*Density) result()      {}
 func (*Bits) result()         {}
 
-// exact returns the header of an exact answer to q: every engine pbl has
-// today is exact.
+// exact returns the header of an exact answer to q. An approximate answer
+// is marked by its answerer (answer.go's approximate).
 func exact(q *query) Header { return Header{Query: q.orig, Exact: true} }

@@ -34,10 +34,14 @@ func writeBars(w io.Writer, m *ir.Model, r infer.Result) {
 	report.Text(&b, m, r)
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	var ps []float64
-	first := 1 // index of the first line with a probability
+	off := 0 // an approximate answer opens with its label (report.Text)
+	if h := r.Head(); !h.Exact && h.Engine != "" {
+		off = 1
+	}
+	first := 1 + off // index of the first line with a probability
 	switch r := r.(type) {
 	case *infer.Table:
-		first = 2
+		first = 2 + off
 		for _, row := range r.Rows {
 			ps = append(ps, row.P)
 		}
@@ -46,9 +50,9 @@ func writeBars(w io.Writer, m *ir.Model, r infer.Result) {
 			ps = append(ps, mg.P...)
 		}
 	case *infer.Number:
-		lines[0] += "  " + bar(r.P)
+		lines[off] += "  " + bar(r.P)
 	case *infer.Evidence:
-		lines[0] += "  " + bar(r.P)
+		lines[off] += "  " + bar(r.P)
 	case *infer.Assignment, *infer.Independence, *infer.Density, *infer.Bits:
 		// no bars
 	default:

@@ -151,20 +151,29 @@ func Check(r infer.Result) error {
 
 // Text writes a result for people. It panics if Check finds a number that
 // is not a probability, which the engines never return.
-func Text(w io.Writer, m *ir.Model, r infer.Result) {
+func Text(w io.Writer, m *ir.Model, r infer.Result) { Style{}.Text(w, m, r) }
+
+// Text writes a result for people in the style: an approximate answer
+// opens with the line "approximate: ENGINE (WHY)" and gives each number
+// with its error, "± ERR".
+func (s Style) Text(w io.Writer, m *ir.Model, r infer.Result) {
 	if err := Check(r); err != nil {
 		panic(err.Error())
 	}
 	q := r.Head().Query.Head()
+	if approximate(r) {
+		s.label(w, r)
+	}
+	res := r
 	switch r := r.(type) {
 	case *infer.Independence:
 		fmt.Fprintf(w, "%s = %t\n", q.Text, r.Independent)
 	case *infer.Density:
-		fmt.Fprintf(w, "%s = %s\n", q.Text, NumDensity(r.Density, r.LogDensity))
+		fmt.Fprintf(w, "%s = %s%s\n", q.Text, NumDensity(r.Density, r.LogDensity), pm(res, 0))
 	case *infer.Bits:
-		fmt.Fprintf(w, "%s = %s bits\n", q.Text, Num(r.Bits))
+		fmt.Fprintf(w, "%s = %s%s bits\n", q.Text, Num(r.Bits), pm(res, 0))
 	case *infer.Assignment:
-		fmt.Fprintf(w, "%s  p = %s\n", q.Text, NumLog(r.P, r.LogP))
+		fmt.Fprintf(w, "%s  p = %s%s\n", q.Text, NumLog(r.P, r.LogP), pm(res, 0))
 		var t Table
 		for _, o := range r.Assignment {
 			v := m.Vars[o.Var]
@@ -172,12 +181,14 @@ func Text(w io.Writer, m *ir.Model, r infer.Result) {
 		}
 		t.Write(w)
 	case *infer.Number:
-		fmt.Fprintf(w, "%s = %s\n", q.Text, NumLog(r.P, r.LogP))
+		fmt.Fprintf(w, "%s = %s%s\n", q.Text, NumLog(r.P, r.LogP), pm(res, 0))
 	case *infer.Evidence:
-		fmt.Fprintf(w, "%s = %s\n", q.Text, Num(r.P))
+		fmt.Fprintf(w, "%s = %s%s\n", q.Text, Num(r.P), pm(res, 0))
+		logLine(w, r)
 	case *infer.Marginals:
 		fmt.Fprintln(w, q.Text)
 		var t Table
+		i := 0
 		for _, mg := range r.Marginals {
 			v := m.Vars[mg.Var]
 			for s, p := range mg.P {
@@ -185,7 +196,12 @@ func Text(w io.Writer, m *ir.Model, r infer.Result) {
 				if s == 0 {
 					name = v.Name
 				}
-				t.Add("  "+name, v.States[s], Num(p))
+				if approximate(res) {
+					t.Add("  "+name, v.States[s], Num(p), "± "+ErrText(errAt(res, i)))
+				} else {
+					t.Add("  "+name, v.States[s], Num(p))
+				}
+				i++
 			}
 		}
 		t.Write(w)
@@ -203,9 +219,12 @@ func Text(w io.Writer, m *ir.Model, r infer.Result) {
 			head = append(head, m.Vars[v].Name)
 		}
 		head = append(head, "p")
+		if approximate(res) {
+			head = append(head, "±")
+		}
 		head[0] = "  " + head[0]
 		t.Add(head...)
-		for _, row := range r.Rows {
+		for ri, row := range r.Rows {
 			cells := []string{}
 			for i, g := range r.Given {
 				cells = append(cells, m.Vars[g].States[row.GivenValues[i]])
@@ -217,6 +236,9 @@ func Text(w io.Writer, m *ir.Model, r infer.Result) {
 				cells = append(cells, m.Vars[v].States[row.Values[i]])
 			}
 			cells = append(cells, Num(row.P))
+			if approximate(res) {
+				cells = append(cells, ErrText(errAt(res, ri)))
+			}
 			cells[0] = "  " + cells[0]
 			t.Add(cells...)
 		}
@@ -272,18 +294,7 @@ func (t *Table) Write(w io.Writer) {
 // JSON writes a result as one line of JSON in the documented schema. It
 // returns Check's error, having written nothing, for a number that is not
 // a probability, which the engines never return.
-func JSON(w io.Writer, m *ir.Model, r infer.Result) error {
-	if err := Check(r); err != nil {
-		return err
-	}
-	b, err := json.Marshal(JSONValue(m, r))
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
-	return err
-}
+func JSON(w io.Writer, m *ir.Model, r infer.Result) error { return Style{}.JSON(w, m, r) }
 
 // Object is a JSON object whose keys keep the order they were set in.
 type Object struct {
@@ -366,7 +377,18 @@ func (f densityLog) MarshalJSON() ([]byte, error) {
 // JSONValue returns the JSON form of a result. P(e) on a Markov network
 // has "log_partition" besides "p": ln Σ_{x ⊨ e} Π φ(x), the partition
 // function with the evidence (natural log; null when it is 0).
-func JSONValue(m *ir.Model, r infer.Result) *Object {
+//
+// An approximate answer has "exact": false, "engine" and "why" after
+// "query" ("stopped": true when it is the engine's best so far), and an
+// "error" beside each number (null where the engine cannot say): a
+// table's rows and "errors" beside "marginals", by variable and state;
+// P(e) has "log_p", "log_p_error" and, where the engine bounds it,
+// "log_p_bounds" [lo, hi] (docs/cli.md).
+func JSONValue(m *ir.Model, r infer.Result) *Object { return Style{}.JSONValue(m, r) }
+
+// JSONValue returns the JSON form of a result in the style.
+func (st Style) JSONValue(m *ir.Model, r infer.Result) *Object {
+	res := r
 	rq := r.Head().Query
 	q := rq.Head()
 	c := rq.Conds()
@@ -375,6 +397,7 @@ func JSONValue(m *ir.Model, r infer.Result) *Object {
 	}
 	o := &Object{}
 	o.Set("query", q.Text)
+	st.setApprox(o, r)
 	names := func(vs []ir.VarID) []string {
 		out := make([]string, len(vs))
 		for i, v := range vs {
@@ -427,6 +450,7 @@ func JSONValue(m *ir.Model, r infer.Result) *Object {
 		o.Set("independent", r.Independent)
 	case *infer.Bits:
 		o.Set("bits", Float(r.Bits))
+		setErr(o, res, 0)
 	case *infer.Density:
 		vs := &Object{}
 		for _, ob := range rq.(*ir.DensityQuery).Values {
@@ -440,6 +464,7 @@ func JSONValue(m *ir.Model, r infer.Result) *Object {
 		} else {
 			o.Set("log_density", Float(r.LogDensity))
 		}
+		setErr(o, res, 0)
 	case *infer.Assignment:
 		a := &Object{}
 		for _, ob := range r.Assignment {
@@ -448,11 +473,15 @@ func JSONValue(m *ir.Model, r infer.Result) *Object {
 		setEvidence()
 		o.Set("assignment", a)
 		o.Set("p", probLog{r.P, r.LogP})
+		setErr(o, res, 0)
 	case *infer.Number:
 		o.Set("p", probLog{r.P, r.LogP})
+		setErr(o, res, 0)
 	case *infer.Evidence:
 		setEvidence()
 		o.Set("p", Float(r.P))
+		setErr(o, res, 0)
+		setLogP(o, r)
 		if !m.IsBayesNet() {
 			// The partition function with the evidence, which P(e)
 			// divides by Z: null when it is 0 (JSON has no -Infinity).
@@ -464,26 +493,34 @@ func JSONValue(m *ir.Model, r infer.Result) *Object {
 		}
 	case *infer.Marginals:
 		setEvidence()
-		ms := &Object{}
+		ms, es := &Object{}, &Object{}
+		i := 0
 		for _, mg := range r.Marginals {
-			d := &Object{}
+			d, e := &Object{}, &Object{}
 			v := m.Vars[mg.Var]
 			for s, p := range mg.P {
 				d.Set(v.States[s], Float(p))
+				e.Set(v.States[s], errJSON(errAt(res, i)))
+				i++
 			}
 			ms.Set(v.Name, d)
+			es.Set(v.Name, e)
 		}
 		o.Set("marginals", ms)
+		if approximate(res) {
+			o.Set("errors", es)
+		}
 	case *infer.Table:
 		o.Set("vars", names(r.Vars))
 		o.Set("given", names(r.Given))
 		setEvidence()
 		rows := make([]*Object, 0, len(r.Rows))
-		for _, row := range r.Rows {
+		for ri, row := range r.Rows {
 			ro := &Object{}
 			ro.Set("values", states(r.Vars, row.Values))
 			ro.Set("given_values", states(r.Given, row.GivenValues))
 			ro.Set("p", Float(row.P))
+			setErr(ro, res, ri)
 			rows = append(rows, ro)
 		}
 		o.Set("rows", rows)

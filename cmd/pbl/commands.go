@@ -24,7 +24,8 @@ func runCmd(c *cli, args []string) int {
 	if m == nil {
 		return status
 	}
-	if fails := pbl.Run(m, c.stdout, pbl.RunOptions{Infer: opt, JSON: c.json, Top: c.top, Seed: c.seed}); len(fails) > 0 {
+	defer interruptible(&opt)()
+	if fails := pbl.Run(m, c.stdout, pbl.RunOptions{Infer: opt, JSON: c.json, Top: c.top, Seed: c.seed, Style: style}); len(fails) > 0 {
 		c.report(fails)
 		return exitError
 	}
@@ -114,7 +115,7 @@ func (c *cli) explainQueries(m *ir.Model, qs []ir.Query, opt infer.Options) bool
 // returns the exit status: 1 if it could not be written (reported).
 func (c *cli) print(m *ir.Model, res *pbl.Answer, first *bool) int {
 	if c.json {
-		if err := res.JSON(c.stdout, m); err != nil {
+		if err := res.JSONStyle(c.stdout, m, style); err != nil {
 			c.report(err)
 			return exitError
 		}
@@ -124,7 +125,7 @@ func (c *cli) print(m *ir.Model, res *pbl.Answer, first *bool) int {
 		fmt.Fprintln(c.stdout)
 	}
 	*first = false
-	res.Text(c.stdout, m)
+	res.TextStyle(c.stdout, m, style)
 	return exitOK
 }
 
@@ -154,6 +155,7 @@ func queryCmd(c *cli, args []string) int {
 	if c.explain && !c.explainQueries(m, queries, opt) {
 		return exitError
 	}
+	defer interruptible(&opt)()
 	answer := func(i int) {
 		if errs[i] == nil {
 			results[i], errs[i] = pbl.AnswerQuery(m, queries[i], pbl.AnswerOptions{Infer: opt, Top: c.top, Seed: c.seed})

@@ -8,9 +8,11 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/infer"
@@ -120,6 +122,8 @@ type cli struct {
 	maxTable       int
 	maxMemory      string
 	explain        bool
+	exact          bool          // --exact: refuse rather than answer approximately
+	timeLimit      time.Duration // --time-limit: bounds each answer
 	fs             *flag.FlagSet
 	test           testFlags
 	fmt            fmtFlags
@@ -158,7 +162,7 @@ func (d *dataFlag) Set(v string) error {
 func hypFlags(c *cli, fs *flag.FlagSet) {
 	fs.Var(&c.data, "data", "bind the model's data set `NAME=FILE.csv` (a data table or a CSV it reads) to another file\nwith the same columns; may be repeated")
 	fs.IntVar(&c.top, "top", pbl.DefaultTop, "P(H | D) lists at most this many hypotheses, the most probable")
-	fs.Uint64Var(&c.seed, "seed", 1, "seed of Gibbs(...) draws")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed of Gibbs(...) draws and of the approximate engines' samples\n(the same seed, the same answer on any number of cores)")
 	c.hypFlags = true
 }
 
@@ -174,6 +178,8 @@ func engineFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&c.order, "order", "best", "elimination order for ve: best (the cheapest by estimated cost), min-fill, min-weight\nor weighted-min-fill")
 	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse tables (intermediate or clique) with more `entries` than this")
 	fs.StringVar(&c.maxMemory, "max-memory", "8GiB", "refuse junction trees needing more `memory` than this (e.g. 512MiB, 8GiB)")
+	fs.BoolVar(&c.exact, "exact", false, "never answer approximately: refuse a query whose exact answer does not fit\n--max-memory, --max-table or --time-limit (without it, auto answers approximately,\nlabelled, with an error per number: docs/approximate.md)")
+	fs.DurationVar(&c.timeLimit, "time-limit", 0, "bound each query's answer to this `duration` (e.g. 20s); an approximate engine\nreturns its best answer at the limit; 0 for none")
 	fs.BoolVar(&c.explain, "explain", false, "print how each query is answered: the engine chosen and why, what is pruned,\nthe elimination order or the junction tree (heuristic, width, largest clique, size)")
 }
 
@@ -220,7 +226,11 @@ func (c *cli) options() (infer.Options, error) {
 	if c.maxTable <= 0 || c.maxTable > ir.MaxTableSize {
 		return infer.Options{}, fmt.Errorf("--max-table %d: want a number of entries from 1 to %d", c.maxTable, ir.MaxTableSize)
 	}
-	opt := infer.Options{Engine: eng, Order: order, MaxTable: c.maxTable, MaxMemory: mem}
+	if c.timeLimit < 0 {
+		return infer.Options{}, fmt.Errorf("--time-limit %v: want a duration of at least 0", c.timeLimit)
+	}
+	opt := infer.Options{Engine: eng, Order: order, MaxTable: c.maxTable, MaxMemory: mem,
+		Exact: c.exact, TimeLimit: c.timeLimit, Seed: c.seed, Workers: runtime.GOMAXPROCS(0)}
 	return opt, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/internal/input"
 	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
 	"github.com/pbl-lang/pbl/structure"
 )
 
@@ -29,6 +30,10 @@ func phrase(e *ir.Error) *ir.Error {
 		cli := strings.Replace(lib, "use variable elimination", "use variable elimination (--engine ve)", 1)
 		cli = strings.Replace(cli, "raise the table limit", "raise the table limit (--max-table)", 1)
 		msg = strings.Replace(msg, lib, cli, 1)
+	}
+	var tle *infer.TimeLimitError
+	if errors.As(e, &tle) {
+		msg = strings.Replace(msg, "the time limit of", "--time-limit", 1)
 	}
 	var in *input.TooLargeError
 	if errors.As(e, &in) {
@@ -67,6 +72,15 @@ func phrase(e *ir.Error) *ir.Error {
 	c.Msg = msg
 	return &c
 }
+
+// style is how the command line prints an approximate answer's reason:
+// the limits named by their flags ("more than --max-memory's 64 MiB").
+var style = report.Style{Limits: infer.LimitNames{
+	Memory: "--max-memory's",
+	Table:  "--max-table's",
+	Time:   "--time-limit's",
+	Caller: "chosen by --engine",
+}}
 
 // phraseExplanation returns the text of infer.ExplainQuery with an engine
 // chosen by hand said to be chosen by --engine.

@@ -72,7 +72,7 @@ func testCmd(c *cli, args []string) int {
 		if filter != nil && !filter.MatchString(path) {
 			continue
 		}
-		r := c.testFile(path, pbl.RunOptions{Infer: opt, Top: c.top, Seed: c.seed})
+		r := c.testFile(path, pbl.RunOptions{Infer: opt, Top: c.top, Seed: c.seed, Style: style})
 		results = append(results, r)
 		c.printResult(r)
 	}

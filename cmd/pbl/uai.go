@@ -90,7 +90,9 @@ func uaiCmd(c *cli, args []string) int {
 	case "MPE":
 		q = &ir.MPEQuery{QueryHeader: h, Conditions: cond}
 	}
+	stop := interruptible(&opt)
 	res, err := infer.Answer(m, q, opt)
+	stop()
 	var under *infer.UnderflowError
 	if task == "PR" && errors.As(err, &under) {
 		// P(e) underflows float64, but PR asks for its logarithm (of
@@ -104,6 +106,18 @@ func uaiCmd(c *cli, args []string) int {
 
 	o := &report.Object{}
 	o.Set("task", task)
+	if h := res.Head(); !h.Exact && h.Engine != "" {
+		// The competition's formats have no room for a label: it goes
+		// to stderr (in JSON, beside the answer).
+		why := style.Why(res)
+		if c.json {
+			o.Set("exact", false)
+			o.Set("engine", h.Engine)
+			o.Set("why", why)
+		} else {
+			fmt.Fprintf(c.stderr, "pbl uai: approximate: %s (%s)\n", h.Engine, why)
+		}
+	}
 	switch res := res.(type) {
 	case *infer.Evidence: // PR
 		// The competition's PR is Z(e) = Σ_{x ⊨ e} Π φ(x), the partition
@@ -118,7 +132,15 @@ func uaiCmd(c *cli, args []string) int {
 			} else {
 				o.Set("log10", report.Float(log10))
 			}
+			if !res.Exact && res.Engine != "" {
+				// ln P(e) and ln Z(e) differ by ln Z, exact or not: the
+				// error of LogP is that of LogZ at most.
+				o.Set("log10_error", report.Float(res.LogPErr/math.Ln10))
+			}
 			break
+		}
+		if !res.Exact && res.Engine != "" {
+			fmt.Fprintf(c.stderr, "pbl uai: log10 PR ± %s\n", report.ErrText(res.LogPErr/math.Ln10))
 		}
 		err = uai.WritePR(c.stdout, log10)
 	case *infer.Marginals: // MAR

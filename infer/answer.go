@@ -74,7 +74,6 @@ type Options struct {
 
 	fallback  bool // Auto's exact attempt, or its approximate answer: no further fallback (approxplan.go)
 	partition bool // the query needs the partition function too: an approximate engine leaves it half the time
-	bounds    bool // the approximate engine also bounds ln P(e) by weighted mini-buckets (the planner's choice for P(e))
 }
 
 // deadline returns the instant the answer must be given by: the earlier

@@ -43,16 +43,18 @@ type approxAlg struct {
 	sampler   bool // its errors are standard errors, which Answer doubles (see errScale)
 }
 
-// errScale is the factor by which a sampler's standard errors are
-// multiplied in the answers: an error estimate is the half-width of an
-// interval meant to hold the exact value about 95 % of the time (two
-// standard errors of a normal estimate). Propagation's residuals and
-// bounds are taken as they are.
-const errScale = 2
+// errScale is the factor by which a sampler's errors are multiplied in
+// the answers: an error estimate is the half-width of an interval meant to
+// hold the exact value about 95 % of the time, which package approx's
+// samplers already report (2.5 standard errors, floored where a state was
+// seldom or never drawn), so they are taken as they are, as propagation's
+// residuals and bounds are.
+const errScale = 1
 
 // approxEngines are the approximate engines, registered from the start: a
 // static table, as builtins is, so that loading the package runs no code.
 var approxEngines = [...]approxAlg{
+	{"cascade", "cutset enumeration, weighted mini-buckets, then IJGP, the best-known answer kept: what auto falls back on; approximate", approx.Auto, false, false},
 	{"gibbs", "Gibbs sampling, several chains, R-hat; approximate", approx.Gibbs, false, true},
 	{"ijgp", "iterative join-graph propagation within an i-bound; approximate", approx.IJGP, false, false},
 	{"is", "adaptive importance sampling from the loopy BP marginals, Bayesian networks; approximate", approx.Importance, true, true},
@@ -125,6 +127,9 @@ func (e *approxAlg) Prepare(m *ir.Model, obs []int, opt Options) (Instance, erro
 	if flushed {
 		return nil, &ir.Error{Err: ErrRange, Msg: fmt.Sprintf("the engine %s holds potentials in float64: a potential of this model spans more than float64's range (2^1074) given the evidence, and its smallest entries would be taken for 0", e.name)}
 	}
+	if e.name != "cascade" && maxSpread(p) > maxSpreadBits {
+		return nil, &ir.Error{Err: ErrRange, Msg: fmt.Sprintf("the engine %s multiplies potentials in float64: a potential of this model spans more than 2^%d given the evidence, so that products of two leave float64's range (taking possible states for impossible) and a sampler cannot move between its states", e.name, maxSpreadBits)}
+	}
 	return in, nil
 }
 
@@ -189,6 +194,37 @@ func rescale(p *approx.Problem, restrict bool) (shift float64, flushed bool) {
 	}
 	p.Likelihood = scale(p.Likelihood)
 	return shift, flushed
+}
+
+// maxSpreadBits is the widest span, in powers of two, between the largest
+// and the smallest positive entry of one potential given the evidence on
+// which the single approximate engines answer (enginetest's markov1 spans
+// 2^1200 and took possible evidence for impossible, or sampled one mode
+// only): the product of two potentials spanning more than 2^512 each
+// leaves float64's range. The cascade, whose exact stages answer such
+// models, is not bounded by it.
+const maxSpreadBits = 512
+
+// maxSpread returns the widest span, in powers of two, of one potential
+// of p given its evidence (a Bayesian network's tables and p's
+// likelihoods alike).
+func maxSpread(p *approx.Problem) float64 {
+	spread := 0.0
+	for _, fs := range [][]*factor.Factor{p.Factors, p.Likelihood} {
+		for _, f := range fs {
+			g := factor.Restrict(f, p.Obs)
+			lo, hi := math.Inf(1), 0.0
+			for _, x := range g.Vals {
+				if x > 0 {
+					lo, hi = min(lo, x), max(hi, x)
+				}
+			}
+			if hi > 0 {
+				spread = max(spread, math.Log2(hi)-math.Log2(lo))
+			}
+		}
+	}
+	return spread
 }
 
 // MarkovError is the refusal of an engine that samples a Bayesian network
@@ -274,7 +310,6 @@ type approxInstance struct {
 
 	base    *approx.Result // the run on the evidence, once made
 	baseErr error
-	bounds  *approx.Result // weighted mini-buckets' bounds on ln P(e), when opt.bounds
 
 	cond     []float64 // the last Joint's errors
 	logSum   LogErr
@@ -356,9 +391,8 @@ func scaleErrs(r *approx.Result, k float64) {
 	r.LogZErr *= k
 }
 
-// getBase returns the run on the evidence: for a sampler of Bayesian
-// networks started from loopy BP's marginals (a tenth of the time), and
-// with weighted mini-buckets' bounds (another tenth) when opt.bounds.
+// getBase returns the run on the evidence: for importance sampling
+// started from loopy BP's marginals (a tenth of the time).
 func (in *approxInstance) getBase() (*approx.Result, error) {
 	if in.base != nil || in.baseErr != nil {
 		return in.base, in.baseErr
@@ -368,14 +402,6 @@ func (in *approxInstance) getBase() (*approx.Result, error) {
 		share = 2 // Partition runs after, on the rest
 	}
 	s := in.settings(share)
-	if in.opt.bounds {
-		if b, err := in.run(approx.WMB, in.p, in.settings(10)); err == nil {
-			in.bounds = b
-		} else if errors.Is(err, ErrImpossible) {
-			in.baseErr = err
-			return nil, err
-		}
-	}
 	if in.alg.name == "is" {
 		if init, err := in.run(approx.LBP, in.p, in.settings(10)); err == nil {
 			s.Init = init.Marg
@@ -421,13 +447,9 @@ func boundedLog(l float64, e *LogErr) float64 {
 	return l
 }
 
-// logErrOf returns r's error of LogZ, with the bounds of b if any.
-func logErrOf(r, b *approx.Result) LogErr {
-	le := LogErr{Err: r.LogZErr, Lo: r.LogZLo, Hi: r.LogZHi}
-	if b != nil {
-		le.Lo, le.Hi = max(le.Lo, b.LogZLo), min(le.Hi, b.LogZHi)
-	}
-	return le
+// logErrOf returns r's error of LogZ, with its bounds.
+func logErrOf(r *approx.Result) LogErr {
+	return LogErr{Err: r.LogZErr, Lo: r.LogZLo, Hi: r.LogZHi}
 }
 
 func (in *approxInstance) Joint(keep []ir.VarID) (*factor.Factor, factor.Scaled, error) {
@@ -441,7 +463,7 @@ func (in *approxInstance) Joint(keep []ir.VarID) (*factor.Factor, factor.Scaled,
 	if err != nil {
 		return nil, factor.Scaled{}, err
 	}
-	in.logSum = logErrOf(base, in.bounds)
+	in.logSum = logErrOf(base)
 	z := scaledExp(boundedLog(base.LogZ, &in.logSum))
 	card := cardsOf(in.p.Card, keep)
 	// The further runs: one per configuration of keep[:j], for each j ≥ 1.
@@ -534,7 +556,7 @@ func (in *approxInstance) Partition() (factor.Scaled, error) {
 		}
 		return factor.Scaled{}, err
 	}
-	in.zErr = logErrOf(r, nil)
+	in.zErr = logErrOf(r)
 	return scaledExp(r.LogZ), nil
 }
 
@@ -582,7 +604,7 @@ func (in *approxInstance) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, e
 	if err != nil {
 		return nil, factor.Scaled{}, err
 	}
-	in.maxErr = logErrOf(rm, nil)
+	in.maxErr = logErrOf(rm)
 	return out, scaledExp(rm.LogZ), nil
 }
 

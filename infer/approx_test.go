@@ -15,7 +15,7 @@ import (
 )
 
 // approxNames are the approximate engines, as registered.
-var approxNames = []string{"gibbs", "ijgp", "is", "lbp", "lw", "wmb"}
+var approxNames = []string{"cascade", "gibbs", "ijgp", "is", "lbp", "lw", "wmb"}
 
 // calibQueries is how many random queries the calibration test asks each
 // engine.
@@ -232,9 +232,9 @@ func TestAutoApproximate(t *testing.T) {
 		q      ir.Query
 		engine string
 	}{
-		{&ir.ProbQuery{Targets: ids(0), TargetStates: []int{-1}, Conditions: ev}, "is"},
-		{&ir.ProbQuery{Star: true, Conditions: ev}, "is"},
-		{&ir.ProbQuery{Conditions: ev}, "is"},
+		{&ir.ProbQuery{Targets: ids(0), TargetStates: []int{-1}, Conditions: ev}, "cascade"},
+		{&ir.ProbQuery{Star: true, Conditions: ev}, "cascade"},
+		{&ir.ProbQuery{Conditions: ev}, "cascade"},
 		{&ir.MPEQuery{Conditions: ev}, "ijgp"},
 	} {
 		r, err := Answer(m, tc.q, opt)

@@ -54,7 +54,7 @@ func TestComplete(t *testing.T) {
 		{":observe Thu", -1, ":observe ", "", []string{"Thunder="}},
 		{":observe Thunder=f", -1, ":observe Thunder=", "", []string{"false"}},
 		{":unobserve ", -1, ":unobserve ", "", []string{"Storm"}},
-		{":engine ", -1, ":engine ", "", []string{"auto", "bnb", "enum", "gibbs", "ijgp", "is", "jt", "lbp", "lw", "ve", "wmb"}},
+		{":engine ", -1, ":engine ", "", []string{"auto", "bnb", "cascade", "enum", "gibbs", "ijgp", "is", "jt", "lbp", "lw", "ve", "wmb"}},
 		{":engine j", -1, ":engine ", "", []string{"jt"}},
 		{":json o", -1, ":json ", "", []string{"off", "on"}},
 		{":help ob", -1, ":help ", "", []string{"observe"}},

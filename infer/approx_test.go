@@ -21,6 +21,17 @@ var approxNames = []string{"cascade", "gibbs", "ijgp", "is", "lbp", "lw", "wmb"}
 // engine.
 const calibQueries = 200
 
+// calibRuns is how many queries TestApproxCalibration asks each engine:
+// calibQueries, or a tenth of them under the race detector, whose run is
+// for data races (the numbers are the plain run's to check) and would
+// take minutes with them all.
+func calibRuns() int {
+	if raceEnabled {
+		return calibQueries / 10
+	}
+	return calibQueries
+}
+
 // calibNet returns a small random network for the calibration test: a
 // Bayesian network of 5 to 8 variables, or, for an engine that takes
 // them, a Markov network every other time.
@@ -72,7 +83,7 @@ func TestApproxCalibration(t *testing.T) {
 			bnOnly := name == "is" || name == "lw"
 			in, all, queries, skipped := 0, 0, 0, 0
 			infs, sumErr, sumDiff := 0, 0.0, 0.0
-			for queries < calibQueries {
+			for queries < calibRuns() {
 				m := calibNet(t, rng, !bnOnly && rng.IntN(2) == 0)
 				q := randomQuery(rng, cards(m))
 				want, err := Answer(m, q, Options{Engine: Enum})
@@ -281,6 +292,11 @@ func TestAutoTimeLimit(t *testing.T) {
 	m := gridNet(rng, 30).build(t)
 	q := &ir.ProbQuery{Star: true, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 899, State: 1}}}}
 	limit := time.Second
+	if raceEnabled {
+		// The race detector slows the engines about tenfold: in half a
+		// second the cascade had no answer yet.
+		limit *= 10
+	}
 	start := time.Now()
 	r, err := Answer(m, q, Options{TimeLimit: limit, Seed: 1})
 	took := time.Since(start)

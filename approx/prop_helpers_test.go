@@ -7,8 +7,10 @@ import (
 	"github.com/pbl-lang/pbl/factor"
 )
 
-// This file holds the propagation tests' independent reference, a brute
-// force enumerator, and the generators of random problems.
+// This file holds the package's independent reference for every
+// algorithm's tests (propagation, samplers, weighted mini-buckets), a
+// brute force enumerator, and the propagation tests' generators of random
+// problems.
 
 // propExact is the exact answer of a Problem by enumeration.
 type propExact struct {
@@ -20,6 +22,8 @@ type propExact struct {
 
 // propEnumerate computes p's marginals, ln Z and MPE by summing the
 // factors' product over every assignment consistent with the evidence.
+// When Z = 0 (impossible evidence) logZ is −Inf and the marginals are
+// left at 0.
 // It evaluates each factor at each assignment directly, sharing no code
 // with the algorithms.
 func propEnumerate(p *Problem) propExact {
@@ -78,9 +82,11 @@ func propEnumerate(p *Problem) propExact {
 		}
 	}
 	e := propExact{marg: acc, logZ: math.Log(z), logMax: math.Log(best), argMax: arg}
-	for _, a := range acc {
-		for i := range a {
-			a[i] /= z
+	if z > 0 {
+		for _, a := range acc {
+			for i := range a {
+				a[i] /= z
+			}
 		}
 	}
 	return e

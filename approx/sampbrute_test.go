@@ -1,82 +1,15 @@
 package approx
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/pbl-lang/pbl/factor"
 )
 
-// This file is the samplers' independent reference: brute-force
-// enumeration of a Problem, and random small Bayesian and Markov networks
-// with evidence and deterministic zeros to check them on.
-
-// smpBrute returns the exact marginals P(v = s | e) and ln Z of p by
-// enumerating every assignment consistent with the evidence; ok is false
-// when Z = 0.
-func smpBrute(p *Problem) (marg [][]float64, logZ float64, ok bool) {
-	n := len(p.Card)
-	fs := append(slices.Clone(p.Factors), p.Likelihood...)
-	x := make([]int, n)
-	var vars []int
-	for v, c := range p.Card {
-		if c == 0 {
-			continue
-		}
-		if p.Obs[v] >= 0 {
-			x[v] = p.Obs[v]
-		} else {
-			vars = append(vars, v)
-		}
-	}
-	marg = make([][]float64, n)
-	for v, c := range p.Card {
-		if c > 0 {
-			marg[v] = make([]float64, c)
-		}
-	}
-	z := 0.0
-	for {
-		w := 1.0
-		for _, f := range fs {
-			i := 0
-			for k, v := range f.Vars {
-				i += x[v] * f.Stride[k]
-			}
-			w *= f.Vals[i]
-		}
-		if w > 0 {
-			z += w
-			for v, c := range p.Card {
-				if c > 0 {
-					marg[v][x[v]] += w
-				}
-			}
-		}
-		k := len(vars) - 1
-		for ; k >= 0; k-- {
-			v := vars[k]
-			x[v]++
-			if x[v] < p.Card[v] {
-				break
-			}
-			x[v] = 0
-		}
-		if k < 0 {
-			break
-		}
-	}
-	if !(z > 0) {
-		return nil, math.Inf(-1), false
-	}
-	for _, m := range marg {
-		for s := range m {
-			m[s] /= z
-		}
-	}
-	return marg, math.Log(z), true
-}
+// This file holds the samplers' random small Bayesian and Markov networks
+// with evidence and deterministic zeros; their independent reference is
+// propEnumerate (prop_helpers_test.go).
 
 // smpRandBN returns a random Bayesian network of n variables (2 or 3
 // states, up to maxPar parents), each CPT entry 0 with probability zero

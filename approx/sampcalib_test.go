@@ -86,11 +86,11 @@ func smpCalibQueries(seed uint64, nq int, bn bool) []smpCalibQuery {
 		if !smpObserve(rng, p, rng.IntN(n/2+1)) {
 			continue
 		}
-		marg, logZ, ok := smpBrute(p)
-		if !ok {
+		ex := propEnumerate(p)
+		if math.IsInf(ex.logZ, -1) {
 			continue
 		}
-		qs = append(qs, smpCalibQuery{p, marg, logZ, fmt.Sprintf("query %d", len(qs))})
+		qs = append(qs, smpCalibQuery{p, ex.marg, ex.logZ, fmt.Sprintf("query %d", len(qs))})
 	}
 	return qs
 }

@@ -12,64 +12,6 @@ import (
 	"github.com/pbl-lang/pbl/factor"
 )
 
-// wmbBrute enumerates every assignment consistent with the evidence: ln Z
-// and the marginals (nil rows for variables with Card 0). It is the
-// independent reference of WMB's tests.
-func wmbBrute(p *Problem) (logZ float64, marg [][]float64) {
-	n := len(p.Card)
-	marg = make([][]float64, n)
-	var free []int
-	a := make([]int, n)
-	for v := range n {
-		if p.Card[v] <= 0 {
-			continue
-		}
-		marg[v] = make([]float64, p.Card[v])
-		if p.Obs[v] >= 0 {
-			a[v] = p.Obs[v]
-		} else {
-			free = append(free, v)
-		}
-	}
-	fs := append(append([]*factor.Factor(nil), p.Factors...), p.Likelihood...)
-	z := 0.0
-	st := make([]int, 8)
-	for {
-		prod := 1.0
-		for _, f := range fs {
-			st = st[:len(f.Vars)]
-			for k, v := range f.Vars {
-				st[k] = a[v]
-			}
-			prod *= f.Vals[f.Index(st)]
-		}
-		z += prod
-		for v := range n {
-			if marg[v] != nil {
-				marg[v][a[v]] += prod
-			}
-		}
-		k := len(free) - 1
-		for ; k >= 0; k-- {
-			v := free[k]
-			a[v]++
-			if a[v] < p.Card[v] {
-				break
-			}
-			a[v] = 0
-		}
-		if k < 0 {
-			break
-		}
-	}
-	for _, row := range marg {
-		for s := range row {
-			row[s] /= z
-		}
-	}
-	return math.Log(z), marg
-}
-
 // wmbRandomBN returns a random Bayesian network of n variables (up to
 // maxPar parents each, 2 to maxCard states, Dirichlet(1) CPTs, a zero in
 // a CPT with probability zeros) with a fraction obs of the variables
@@ -284,7 +226,8 @@ func TestWMBBoundsProperty(t *testing.T) {
 			p.Obs = append(p.Obs, -1)
 		}
 		ib := rapid.IntRange(0, n+1).Draw(rt, "ibound")
-		truth, want := wmbBrute(p)
+		ex := propEnumerate(p)
+		truth, want := ex.logZ, ex.marg
 		res, err := WMB(p, Settings{IBound: ib})
 		if math.IsInf(truth, -1) {
 			if err != nil && !errors.Is(err, ErrImpossible) {
@@ -328,7 +271,8 @@ func TestWMBExactAtFullWidth(t *testing.T) {
 		} else {
 			p = wmbRandomMN(r, 4+trial%6, 12, 3, 1, 0.3, 0)
 		}
-		truth, want := wmbBrute(p)
+		ex := propEnumerate(p)
+		truth, want := ex.logZ, ex.marg
 		if math.IsInf(truth, -1) {
 			continue
 		}
@@ -360,7 +304,7 @@ func TestWMBTightensWithIBound(t *testing.T) {
 	const nets = 10
 	for seed := range uint64(nets) {
 		p := wmbGrid(rand.New(rand.NewPCG(seed, 11)), 4, 1, 0.1)
-		truth, _ := wmbBrute(p)
+		truth := propEnumerate(p).logZ
 		for k, ib := range bounds {
 			res, err := WMB(p, Settings{IBound: ib})
 			if err != nil {
@@ -390,7 +334,8 @@ func TestWMBTightensWithIBound(t *testing.T) {
 // that of uniform marginals).
 func TestWMBMarginalsApproximate(t *testing.T) {
 	p := wmbGrid(rand.New(rand.NewPCG(5, 5)), 4, 0.5, 0.2)
-	truth, want := wmbBrute(p)
+	ex := propEnumerate(p)
+	truth, want := ex.logZ, ex.marg
 	res, err := WMB(p, Settings{IBound: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -450,7 +395,7 @@ func TestWMBImpossible(t *testing.T) {
 // of the factors at the evidence, exactly, under every setting.
 func TestWMBAllObserved(t *testing.T) {
 	p := wmbRandomBN(rand.New(rand.NewPCG(4, 4)), 6, 2, 3, 1, 0)
-	truth, _ := wmbBrute(p)
+	truth := propEnumerate(p).logZ
 	for _, s := range []Settings{{}, {IBound: 2}, {Deadline: time.Now().Add(time.Second)}} {
 		res, err := WMB(p, s)
 		if err != nil {

@@ -40,27 +40,24 @@ type approxAlg struct {
 	name, doc string
 	run       func(*approx.Problem, approx.Settings) (*approx.Result, error)
 	bn        bool // it samples a Bayesian network in topological order
-	sampler   bool // its errors are standard errors, which Answer doubles (see errScale)
 }
 
-// errScale is the factor by which a sampler's errors are multiplied in
-// the answers: an error estimate is the half-width of an interval meant to
-// hold the exact value about 95 % of the time, which package approx's
-// samplers already report (2.5 standard errors, floored where a state was
-// seldom or never drawn), so they are taken as they are, as propagation's
-// residuals and bounds are.
-const errScale = 1
+// An answer's error estimate is the half-width of an interval meant to
+// hold the exact value about 95 % of the time, which every algorithm of
+// package approx reports (the samplers 2.5 standard errors, floored where a
+// state was seldom or never drawn; propagation its residuals and bounds):
+// the engines take the errors as they are.
 
 // approxEngines are the approximate engines, registered from the start: a
 // static table, as builtins is, so that loading the package runs no code.
 var approxEngines = [...]approxAlg{
-	{"cascade", "cutset enumeration, weighted mini-buckets, then IJGP, the best-known answer kept: what auto falls back on; approximate", approx.Auto, false, false},
-	{"gibbs", "Gibbs sampling, several chains, R-hat; approximate", approx.Gibbs, false, true},
-	{"ijgp", "iterative join-graph propagation within an i-bound; approximate", approx.IJGP, false, false},
-	{"is", "adaptive importance sampling from the loopy BP marginals, Bayesian networks; approximate", approx.Importance, true, true},
-	{"lbp", "loopy belief propagation, damped; approximate", approx.LBP, false, false},
-	{"lw", "likelihood weighting, Bayesian networks; approximate", approx.LikelihoodWeighting, true, true},
-	{"wmb", "weighted mini-buckets: bounds on P(e); approximate", wmbMarg, false, false},
+	{"cascade", "cutset enumeration, weighted mini-buckets, then IJGP, the best-known answer kept: what auto falls back on; approximate", approx.Auto, false},
+	{"gibbs", "Gibbs sampling, several chains, R-hat; approximate", approx.Gibbs, false},
+	{"ijgp", "iterative join-graph propagation within an i-bound; approximate", approx.IJGP, false},
+	{"is", "adaptive importance sampling from the loopy BP marginals, Bayesian networks; approximate", approx.Importance, true},
+	{"lbp", "loopy belief propagation, damped; approximate", approx.LBP, false},
+	{"lw", "likelihood weighting, Bayesian networks; approximate", approx.LikelihoodWeighting, true},
+	{"wmb", "weighted mini-buckets: bounds on P(e); approximate", wmbMarg, false},
 }
 
 // wmbMarg is weighted mini-buckets for ln Z and its bounds, with
@@ -370,25 +367,9 @@ func (in *approxInstance) run(alg func(*approx.Problem, approx.Settings) (*appro
 	return r, nil
 }
 
-// runOwn runs the engine's own algorithm on p (see run), its standard
-// errors scaled by errScale if it is a sampler.
+// runOwn runs the engine's own algorithm on p (see run).
 func (in *approxInstance) runOwn(p *approx.Problem, s approx.Settings) (*approx.Result, error) {
-	r, err := in.run(in.alg.run, p, s)
-	if err == nil && in.alg.sampler {
-		scaleErrs(r, errScale)
-	}
-	return r, err
-}
-
-// scaleErrs multiplies r's errors by k, in place (r is the instance's
-// own).
-func scaleErrs(r *approx.Result, k float64) {
-	for _, row := range r.Err {
-		for i := range row {
-			row[i] *= k
-		}
-	}
-	r.LogZErr *= k
+	return in.run(in.alg.run, p, s)
 }
 
 // getBase returns the run on the evidence: for importance sampling

@@ -180,11 +180,20 @@ type Deterministic struct {
 // parents: a normal distribution for each parent configuration (row-major
 // over Parents, the last fastest), as in a naive Bayes classifier with
 // Gaussian features.
+//
+// With real-valued parents Real (a linear Gaussian, or conditional linear
+// Gaussian, density) the mean is affine in them: given configuration u of
+// the discrete Parents, the child is normal with mean Mean[u] + Σ_j
+// Coef[u*len(Real)+j]·Real[j] and standard deviation SD[u]. Real and Coef
+// are nil for a density with discrete parents only; Model.Parents lists
+// Parents then Real.
 type Gaussian struct {
 	Pos     Pos
 	Child   VarID
-	Parents []VarID
-	Mean    []float64 // one per parent configuration
+	Parents []VarID   // the discrete parents
+	Real    []VarID   // the real-valued parents, or nil
+	Mean    []float64 // one per parent configuration: the mean, or with Real the intercept
+	Coef    []float64 // len(Real) per configuration, row-major; nil when Real is nil
 	SD      []float64 // standard deviations, > 0
 
 	// Spread is how each configuration's spread was written (normal(0,

@@ -60,7 +60,7 @@ func bruteTable(m *ir.Model, iq ir.Query) (rows []Row, omitted int) {
 func TestEnginesAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	queries, errs := 0, 0
-	for net := 0; net < 60; net++ {
+	for net := 0; net < raceFewer(60, 20); net++ {
 		spec := randomNet(rng, 3+rng.IntN(7), 4, 3, net%3 == 0)
 		m := spec.build(t)
 		for k := 0; k < 15; k++ {

@@ -118,7 +118,7 @@ func allFamilies(m *ir.Model) [][]float64 {
 func TestFamiliesBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 41))
 	checked, impossibles := 0, 0
-	for net := range 60 {
+	for net := range raceFewer(60, 20) {
 		spec := randomNet(rng, 3+rng.IntN(7), 4, 3, net%3 == 0)
 		m := spec.build(t)
 		jt := mustCompile(t, m)

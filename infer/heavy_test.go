@@ -22,3 +22,15 @@ func heavy() bool {
 // by the same code paths (the parallel ones forced with parMinEntries = 0),
 // while the large networks' numbers are checked by the run without -race.
 const raceEnabled = testrun.Race
+
+// raceFewer returns n, or few under the race detector: a test of many
+// random cases takes fewer under it, by the same code paths, since the race
+// run looks for unsynchronised access and the plain run checks the numbers
+// of all n. (The race detector makes the brute-force references, which are
+// test code, ten times slower too.)
+func raceFewer(n, few int) int {
+	if raceEnabled {
+		return few
+	}
+	return n
+}

@@ -278,7 +278,7 @@ func TestInfoCorpus(t *testing.T) {
 			m := readCorpus(t, name)
 			rng := rand.New(rand.NewPCG(3, 3))
 			checked := 0
-			for try := 0; try < 400 && checked < 20; try++ {
+			for try := 0; try < 400 && checked < raceFewer(20, 10); try++ {
 				perm := rng.Perm(len(m.Vars))
 				a, b := ids(perm[0]), ids(perm[1])
 				ev := randomEvidence(rng, m, rng.IntN(3))

@@ -332,7 +332,9 @@ func TestEMRecoversParameters(t *testing.T) {
 		net     string
 		missing float64
 		bound   float64
-	}{{"asia.bif", 0.3, 0.01}, {"child.bif", 0.2, 0.02}} {
+	}{{"asia.bif", 0.3, 0.01}, {"child.bif", 0.2, 0.02}}[:raceFewer(2, 1)] {
+		// Under the race detector asia alone: EM on child took two
+		// minutes of the package's race run.
 		truth := loadCorpus(t, c.net)
 		// The light run (see heavy) takes 10,000 rows: EM on 20,000 took
 		// three minutes of the package's -race run.
@@ -392,12 +394,15 @@ func TestLatentClassRestarts(t *testing.T) {
 	rows := rowsOf(truth, all)
 	best := math.Inf(-1)
 	r := rand.New(rand.NewPCG(77, 1))
-	for range 30 {
+	// The reference EM is test code, ten times slower under the race
+	// detector: there the best of 8 runs.
+	refRuns := raceFewer(30, 8)
+	for range refRuns {
 		start := randomTables(truth, r)
 		lls, _ := refEM(t, start, rows, 300)
 		best = max(best, lls[len(lls)-1])
 	}
-	t.Logf("EM with 10 restarts: %.10g (start %d, %d iterations); best of 30 reference runs: %.10g", rep.LogLik, rep.Best, rep.Iterations, best)
+	t.Logf("EM with 10 restarts: %.10g (start %d, %d iterations); best of %d reference runs: %.10g", rep.LogLik, rep.Best, rep.Iterations, refRuns, best)
 	if !(rep.LogLik >= best-1e-6*math.Abs(best)) {
 		t.Errorf("EM's best log-likelihood %.10g is below the reference's %.10g", rep.LogLik, best)
 	}
@@ -456,7 +461,7 @@ func tablesOf(m *ir.Model, fill func(row []float64)) *ir.Model {
 // (relative) of EM's from the same start, never decreasing.
 func TestGradientNearEM(t *testing.T) {
 	truth := loadCorpus(t, "asia.bif")
-	src := sampleCSV(t, truth, 3000, 8, 0.25)
+	src := sampleCSV(t, truth, raceFewer(3000, 1000), 8, 0.25)
 	opt := learn.Options{Method: learn.EM, Init: learn.InitUniform, Tol: 1e-9, MaxIter: 500}
 	_, em, err := learn.Learn(truth, opener(t, "d.csv", src, truth), opt)
 	if err != nil {
@@ -557,7 +562,9 @@ func TestEMCanceled(t *testing.T) {
 // relative), its trace never decreases, and the model re-loads.
 func TestEMRandomNetworks(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 4))
-	for i := range 4 {
+	// Under the race detector networks 0 and 1 (the ridge): four took four
+	// minutes of the package's race run.
+	for i := range raceFewer(4, 2) {
 		truth := randomNet(t, r, 6+r.IntN(3))
 		hidden := truth.Vars[r.IntN(len(truth.Vars))].Name
 		src := dropColumn(t, sampleCSV(t, truth, 600, uint64(i), 0.25), hidden)

@@ -25,3 +25,14 @@ func rows(n, div int) int {
 	}
 	return max(1, n/div)
 }
+
+// raceFewer returns n, or few under the race detector: a test of many
+// cases (networks, restarts, reference runs) takes fewer under it by the
+// same code paths; the race run looks for unsynchronised access, the plain
+// run checks the numbers of all n.
+func raceFewer(n, few int) int {
+	if raceEnabled {
+		return few
+	}
+	return n
+}

@@ -69,6 +69,18 @@ type Belief struct {
 	// A real variable of a mixture: its density as the sum of the
 	// components' weighted densities, at the same points.
 	Components []Component `json:"components,omitempty"`
+	// The error estimate of each of P's numbers when the beliefs are
+	// approximate (Beliefs.Approximate), or none.
+	Error []float64 `json:"error,omitempty"`
+}
+
+// Approximate marks an approximate answer (docs/approximate.md): the
+// engine that answered, why (the exact plan's needs against the session's
+// limits), and whether it was stopped early with its best answer so far.
+type Approximate struct {
+	Engine  string `json:"engine"`
+	Why     string `json:"why"`
+	Stopped bool   `json:"stopped,omitempty"`
 }
 
 // Beliefs is the answer to update: every marginal and P(e).
@@ -79,6 +91,10 @@ type Beliefs struct {
 	LogPE   float64  `json:"logpe"` // ln P(e), finite where P(e) underflows
 	Query   string   `json:"query"` // the question as a query line: P(* | e)
 	Error   string   `json:"error,omitempty"`
+	// Approximate is set when the marginals or P(e) are approximate:
+	// each number then has its error (Belief.Error, PEError).
+	Approximate *Approximate `json:"approximate,omitempty"`
+	PEError     float64      `json:"peError,omitempty"`
 }
 
 // An MPE is the answer to mpe.
@@ -87,6 +103,10 @@ type MPE struct {
 	P          float64   `json:"p"`
 	Query      string    `json:"query"`
 	Error      string    `json:"error,omitempty"`
+	// Approximate is set when the assignment was found by an
+	// approximate search (local search from propagation's beliefs): it
+	// may not be the most probable.
+	Approximate *Approximate `json:"approximate,omitempty"`
 }
 
 // Formatted is the answer to format.

@@ -122,13 +122,6 @@ func (e *DuplicateFindingError) Error() string {
 	return "the evidence names " + ir.Quote(e.Var) + " twice"
 }
 
-// inferOptions are the options of every answer of a session: the
-// engines' defaults, cancelled with ctx, and many queries on one model so
-// that Auto shares a junction tree's compilation among them.
-func inferOptions(ctx context.Context) infer.Options {
-	return infer.Options{Cancel: ctx.Done(), Queries: 1000}
-}
-
 // Update returns every variable's marginal given the evidence, and P(e).
 // An evidence that the model gives probability 0 is not an error of the
 // call: Beliefs.Error says so and the marginals are empty.
@@ -142,7 +135,7 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 		return nil, &BadRequestError{Err: err}
 	}
 	b := &Beliefs{Version: version, Query: text, PE: 1, Beliefs: []Belief{}}
-	opt := inferOptions(ctx)
+	opt := s.inferOptions(ctx)
 	if len(ev) > 0 {
 		q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: peText(text)}, Conditions: c}
 		res, err := infer.Answer(m, q, opt)
@@ -155,6 +148,12 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 		}
 		e := res.(*infer.Evidence)
 		b.PE, b.LogPE = e.P, e.LogP
+		if a := approximateOf(res); a != nil {
+			b.Approximate = a
+			if len(e.ErrorEstimate) > 0 && !math.IsInf(e.ErrorEstimate[0], 0) {
+				b.PEError = e.ErrorEstimate[0]
+			}
+		}
 		if b.PE == 0 {
 			b.Error = "the evidence is impossible: P(e) = 0"
 			b.LogPE = 0
@@ -171,8 +170,18 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 		return b, nil
 	}
 	byVar := map[ir.VarID][]float64{}
+	errs := map[ir.VarID][]float64{}
+	est := res.Head().ErrorEstimate
+	if a := approximateOf(res); a != nil {
+		b.Approximate = a
+	}
 	for _, mg := range res.(*infer.Marginals).Marginals {
 		byVar[mg.Var] = mg.P
+		// The estimates are in the order the marginals print: one per
+		// state, variable after variable.
+		if len(est) >= len(mg.P) {
+			errs[mg.Var], est = est[:len(mg.P)], est[len(mg.P):]
+		}
 	}
 	observed := map[string]Finding{}
 	for _, f := range ev {
@@ -189,6 +198,9 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 			bl.P[slices.Index(v.States, f.State)] = 1
 		} else if p, ok := byVar[ir.VarID(i)]; ok {
 			bl.P = p
+			if b.Approximate != nil {
+				bl.Error = finiteErrs(errs[ir.VarID(i)])
+			}
 		} else if !v.Discrete() {
 			bl.X, bl.Density = densityCurve(m, ir.VarID(i), c, opt)
 			if comp, ok := mixtureOf(m, ir.VarID(i)); ok && bl.X != nil {
@@ -201,6 +213,34 @@ func (s *Session) Update(ctx context.Context, ev []Finding) (*Beliefs, error) {
 		b.LogPE = 0
 	}
 	return b, nil
+}
+
+// approximateOf returns the mark of an approximate answer, nil for an
+// exact one.
+func approximateOf(r infer.Result) *Approximate {
+	h := r.Head()
+	if h.Exact || h.Engine == "" {
+		return nil
+	}
+	why := "chosen by the caller"
+	if h.Why != nil {
+		why = h.Why.String()
+	}
+	return &Approximate{Engine: h.Engine, Why: why, Stopped: h.Stopped}
+}
+
+// finiteErrs returns errs for JSON, which has no infinity: an error the
+// engine cannot bound (+Inf) becomes 1, the widest a probability's can
+// be.
+func finiteErrs(errs []float64) []float64 {
+	out := make([]float64, len(errs))
+	for i, e := range errs {
+		out[i] = e
+		if !(e <= 1) {
+			out[i] = 1
+		}
+	}
+	return out
 }
 
 // errorText is an answer's error as the page shows it: a positioned
@@ -231,7 +271,7 @@ func (s *Session) MPE(ctx context.Context, ev []Finding) (*MPE, error) {
 	}
 	text = "MPE(" + strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(text, "P(*"), " | "), ")") + ")"
 	out := &MPE{Query: text, Assignment: []Finding{}}
-	res, err := infer.Answer(m, &ir.MPEQuery{QueryHeader: ir.QueryHeader{Text: text}, Conditions: c}, inferOptions(ctx))
+	res, err := infer.Answer(m, &ir.MPEQuery{QueryHeader: ir.QueryHeader{Text: text}, Conditions: c}, s.inferOptions(ctx))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -241,6 +281,7 @@ func (s *Session) MPE(ctx context.Context, ev []Finding) (*MPE, error) {
 	}
 	a := res.(*infer.Assignment)
 	out.P = a.P
+	out.Approximate = approximateOf(res)
 	for _, o := range a.Assignment {
 		v := m.Vars[o.Var]
 		out.Assignment = append(out.Assignment, Finding{Var: v.Name, State: v.States[o.State]})

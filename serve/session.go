@@ -39,6 +39,34 @@ type Session struct {
 	model   *ir.Model // the last model that loaded, or nil
 	version int       // incremented at each model that loads
 	diag    *diagnoser
+	limits  Limits
+}
+
+// Limits bound the answers of a session (the beliefs, P(e), MPE): the
+// memory of an exact plan and the time of one answer. Beyond either, the
+// Auto engine answers approximately, and the answer says so
+// (docs/approximate.md). The zero value is the engines' defaults: the
+// default memory limit and no time limit.
+type Limits struct {
+	MaxMemory int64         // bytes of an exact plan; 0: infer's default
+	TimeLimit time.Duration // of one answer; 0: none
+}
+
+// SetLimits bounds the session's answers from now on.
+func (s *Session) SetLimits(l Limits) {
+	s.mu.Lock()
+	s.limits = l
+	s.mu.Unlock()
+}
+
+// inferOptions are the options of every answer of a session: its limits,
+// cancelled with ctx, and many queries on one model so that Auto shares a
+// junction tree's compilation among them.
+func (s *Session) inferOptions(ctx context.Context) infer.Options {
+	s.mu.Lock()
+	l := s.limits
+	s.mu.Unlock()
+	return infer.Options{Cancel: ctx.Done(), Queries: 1000, MaxMemory: l.MaxMemory, TimeLimit: l.TimeLimit}
 }
 
 // NewSession opens the model at path: a .pbl file, or any format pbl

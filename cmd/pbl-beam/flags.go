@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/flagargs"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
 )
@@ -166,25 +167,8 @@ func queryFlags(c *cli, f *cmdFlags) {
 	beamFlags(c)
 }
 
-// parseSize parses a memory size such as 512MiB or 8GiB, as pbl does.
-func parseSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
-	mult, num := 1.0, s
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			num, mult = strings.TrimSuffix(s, u.suffix), u.mult
-			break
-		}
-	}
-	x, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || !(x > 0) || x*mult >= math.MaxInt64 {
-		return 0, fmt.Errorf("bad memory size %q (want e.g. 512MiB or 8GiB)", s)
-	}
-	return int64(x * mult), nil
-}
+// parseSize parses a memory size such as 512MiB or 8GiB.
+var parseSize = flagargs.ParseSize
 
 // learner expands the shards of pattern and makes the work folder, and
 // returns the learner of the model file path over them, with the function

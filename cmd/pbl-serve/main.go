@@ -5,7 +5,7 @@
 // command must not link package net (cmd/pbl's TestStartupDeps), which
 // an HTTP server needs.
 //
-//	pbl-serve MODEL [--addr HOST:PORT] [--no-open]
+//	pbl-serve MODEL [--addr HOST:PORT] [--no-open] [--max-memory SIZE] [--time-limit DURATION]
 //	pbl-serve --export DIR
 //
 // With --export it writes the page for the browser alone (WebAssembly) to
@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pbl-lang/pbl/internal/flagargs"
 	"github.com/pbl-lang/pbl/internal/wasmsite"
 	"github.com/pbl-lang/pbl/serve"
 )
@@ -42,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0: any free port)")
 	noOpen := fs.Bool("no-open", false, "print the URL without opening a browser")
 	export := fs.String("export", "", "write the page for the browser alone (WebAssembly) to `DIR` instead of serving a model")
+	maxMemory := fs.String("max-memory", "8GiB", "answer approximately, labelled, where an exact plan needs more `memory` than this\n(e.g. 512MiB, 8GiB)")
+	timeLimit := fs.Duration("time-limit", 10*time.Second, "bound each answer of the page to this `duration`: beyond, an approximate engine\nanswers, labelled, with its best answer at the limit; 0 for none")
 	// Flags may follow the model, as everywhere in pbl.
 	var pos []string
 	for len(args) > 0 {
@@ -73,12 +76,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pbl serve: want one model file, got %d arguments\n", len(pos))
 		return 2
 	}
+	mem, err := flagargs.ParseSize(*maxMemory)
+	if err != nil {
+		fmt.Fprintf(stderr, "pbl serve: --max-memory: %v\n", err)
+		return 2
+	}
+	if *timeLimit < 0 {
+		fmt.Fprintf(stderr, "pbl serve: --time-limit %v: want a duration of at least 0\n", *timeLimit)
+		return 2
+	}
 	s, err := serve.NewSession(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "pbl serve: %v\n", err)
 		return 1
 	}
 	defer s.Close()
+	s.SetLimits(serve.Limits{MaxMemory: mem, TimeLimit: *timeLimit})
 	if _, err := s.Open(context.Background(), nil, nil); err != nil {
 		fmt.Fprintf(stderr, "pbl serve: %v\n", err)
 		return 1

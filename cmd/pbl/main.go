@@ -6,11 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -183,29 +181,8 @@ func engineFlags(c *cli, fs *flag.FlagSet) {
 	fs.BoolVar(&c.explain, "explain", false, "print how each query is answered: the engine chosen and why, what is pruned,\nthe elimination order or the junction tree (heuristic, width, largest clique, size)")
 }
 
-// parseSize parses a memory size such as 512MiB, 8GiB, 2GB or 1000000.
-func parseSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
-	mult := 1.0
-	num := s
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			num, mult = strings.TrimSuffix(s, u.suffix), u.mult
-			break
-		}
-	}
-	x, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || !(x > 0) || math.IsInf(x, 0) {
-		return 0, fmt.Errorf("bad memory size %q (want e.g. 512MiB or 8GiB)", s)
-	}
-	if x*mult >= math.MaxInt64 {
-		return 0, fmt.Errorf("memory size %q is too large (at most 8 EiB)", s)
-	}
-	return int64(x * mult), nil
-}
+// parseSize parses a memory size such as 512MiB or 8GiB.
+var parseSize = flagargs.ParseSize
 
 func (c *cli) options() (infer.Options, error) {
 	if c.hypFlags && c.top < 1 {

@@ -43,6 +43,21 @@ function busy(n) {
   s.textContent = state.pending > 0 ? "updating…" : "ready";
 }
 
+// showApproximate labels the beliefs as approximate (docs/approximate.md):
+// the engine that answered and why, as pbl's text output's first line.
+function showApproximate(a) {
+  const e = $('[data-role="approximate"]');
+  if (!a) {
+    e.hidden = true;
+    e.textContent = "";
+    delete e.dataset.engine;
+    return;
+  }
+  e.hidden = false;
+  e.dataset.engine = a.engine;
+  e.textContent = `approximate: ${a.engine} (${a.why})${a.stopped ? ", stopped early: its best answer so far" : ""}`;
+}
+
 function showError(msg) {
   const e = $('[data-role="error"]');
   e.textContent = msg || "";
@@ -247,7 +262,17 @@ function showBeliefs(b) {
         return;
       }
       row.dataset.p = String(p);
-      row.querySelector(".num").textContent = fmtP(p);
+      // An approximate answer's number carries its error: ≈ before it,
+      // the error in data-err and the row's tooltip.
+      const err = bl.error ? bl.error[i] : undefined;
+      row.querySelector(".num").textContent = (err !== undefined ? "≈" : "") + fmtP(p);
+      if (err !== undefined) {
+        row.dataset.err = String(err);
+        row.title = `P = ${fmtP(p)} ± ${fmtP(err)} (approximate)`;
+      } else {
+        delete row.dataset.err;
+        row.removeAttribute("title");
+      }
       row.querySelector(".fill").style.width = (100 * p).toFixed(2) + "%";
       row.classList.toggle("chosen", bl.observed === row.dataset.state);
       const lik = row.querySelector(".lik");
@@ -264,6 +289,11 @@ function showBeliefs(b) {
   const pe = $('[data-role="pe"]');
   pe.dataset.p = String(b.pe);
   pe.textContent = b.pe < 1e-4 && b.pe > 0 ? b.pe.toExponential(6) : String(Number(b.pe.toPrecision(6)));
+  if (b.peError) {
+    pe.dataset.err = String(b.peError);
+    pe.textContent += " ± " + Number(b.peError.toPrecision(2));
+  } else delete pe.dataset.err;
+  showApproximate(b.approximate);
   $('[data-role="evidence"]').textContent = b.query;
   showError(b.error);
 }
@@ -303,6 +333,10 @@ function showMPE(m) {
     return;
   }
   box.append(el("div", {}, el("code", {}, m.query), " = ", el("span", { "data-p": String(m.p) }, String(Number(m.p.toPrecision(6))))));
+  if (m.approximate) {
+    box.append(el("div", { "data-role": "mpe-approximate", "data-engine": m.approximate.engine },
+      `approximate: ${m.approximate.engine} (${m.approximate.why}): a local optimum, perhaps not the most probable`));
+  }
   const list = el("div", { class: "assignment" });
   for (const f of m.assignment) {
     list.append(el("span", { class: "pair", "data-var": f.var, "data-state": f.state }, f.var + "=" + f.state));

@@ -1,0 +1,288 @@
+package infer
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// clgCase is a random query on a random CLG network.
+type clgCase struct {
+	ev      []ir.Obs
+	obs     []ir.RealObs
+	doReal  []ir.RealObs
+	targets []ir.VarID
+}
+
+// randomCase picks real observations (about a third of the real
+// variables, at values near their prior scale), one to three real
+// targets, sometimes discrete evidence and sometimes a do(...) of a real
+// variable.
+func randomCase(r *rand.Rand, n clgTestNet) clgCase {
+	var c clgCase
+	perm := r.Perm(len(n.reals))
+	nt := 1 + r.IntN(3)
+	for _, i := range perm[:nt] {
+		c.targets = append(c.targets, n.reals[i])
+	}
+	rest := perm[nt:]
+	if r.IntN(3) == 0 {
+		c.doReal = append(c.doReal, ir.RealObs{Var: n.reals[rest[0]], Value: r.NormFloat64() * 3})
+		rest = rest[1:]
+	}
+	for _, i := range rest[:len(rest)/3] {
+		c.obs = append(c.obs, ir.RealObs{Var: n.reals[i], Value: r.NormFloat64() * 4})
+	}
+	if r.IntN(2) == 0 {
+		v := n.disc[r.IntN(len(n.disc))]
+		c.ev = append(c.ev, ir.Obs{Var: v, State: r.IntN(len(n.m.Vars[v].States))})
+	}
+	return c
+}
+
+func (c clgCase) conds() ir.Conditions {
+	return ir.Conditions{Evidence: c.ev, Real: c.obs, DoReal: c.doReal}
+}
+
+func clgQueryHeader(text string) ir.QueryHeader {
+	return ir.QueryHeader{Pos: ir.Pos{File: "clg.pbl", Line: 1, Col: 1}, Text: text}
+}
+
+// near reports whether a and b agree to tol relative to scale (and fails
+// on NaN).
+func near(a, b, scale, tol float64) bool {
+	return math.Abs(a-b) <= tol*max(scale, math.Abs(a), math.Abs(b))
+}
+
+const clgTol = 1e-9
+
+// TestCLGAgainstReference compares every kind of answer on random
+// Gaussian networks (no discrete parents) and CLG networks with the
+// covariance-form reference of clgref_test.go.
+func TestCLGAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	for trial := range 24 {
+		nd, maxDisc := 1, 0
+		nr := 20 + r.IntN(41)
+		if trial%2 == 1 {
+			nd, maxDisc, nr = 2+r.IntN(3), 2, 20+r.IntN(21)
+		}
+		net, err := randomCLG(r, nd, nr, 3, maxDisc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range 3 {
+			c := randomCase(r, net)
+			t.Run(fmt.Sprintf("net%d/case%d", trial, k), func(t *testing.T) { checkCLGCase(t, net, c) })
+		}
+	}
+}
+
+func checkCLGCase(t *testing.T, net clgTestNet, c clgCase) {
+	m := net.m
+	ref := net.reference(c.ev, c.obs, c.doReal, c.targets)
+	logW := make([]float64, len(ref))
+	for i, rc := range ref {
+		logW[i] = rc.logW
+	}
+	logZ := refLogSumExp(logW)
+
+	// The real targets' posterior.
+	q := &ir.ProbQuery{QueryHeader: clgQueryHeader("P(targets | e)"), Conditions: c.conds(), Targets: c.targets, TargetStates: free(len(c.targets))}
+	res, err := Answer(m, q, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nr, ok := res.(*Normals)
+	if !ok {
+		t.Fatalf("answer is %T, want *Normals", res)
+	}
+	nt := len(c.targets)
+	refMean := make([]float64, nt)
+	for _, rc := range ref {
+		w := math.Exp(rc.logW - logZ)
+		for i := range nt {
+			refMean[i] += w * rc.mean[i]
+		}
+	}
+	refCov := make([]float64, nt*nt)
+	for _, rc := range ref {
+		w := math.Exp(rc.logW - logZ)
+		for i := range nt {
+			for j := range nt {
+				refCov[i*nt+j] += w * (rc.cov.At(i, j) + (rc.mean[i]-refMean[i])*(rc.mean[j]-refMean[j]))
+			}
+		}
+	}
+	mean, cov := nr.Mean(), nr.Cov()
+	for i := range nt {
+		sd := math.Sqrt(refCov[i*nt+i])
+		if !near(mean[i], refMean[i], sd, clgTol) {
+			t.Errorf("mean of %s = %.15g, reference %.15g", m.Vars[c.targets[i]].Name, mean[i], refMean[i])
+		}
+		for j := range nt {
+			scale := math.Sqrt(refCov[i*nt+i] * refCov[j*nt+j])
+			if !near(cov[i*nt+j], refCov[i*nt+j], scale, clgTol) {
+				t.Errorf("cov[%d][%d] = %.15g, reference %.15g", i, j, cov[i*nt+j], refCov[i*nt+j])
+			}
+		}
+	}
+	// Each component: its weight is the reference's over the assignments
+	// it covers, and its normal that of each of them.
+	sumW := 0.0
+	for _, comp := range nr.Components {
+		sumW += comp.Weight
+		w := 0.0
+		for _, rc := range ref {
+			if !slices.ContainsFunc(comp.Given, func(o ir.Obs) bool { return rc.assign[o.Var] != o.State }) {
+				w += math.Exp(rc.logW - logZ)
+				for i := range nt {
+					if !near(comp.Mean[i], rc.mean[i], math.Sqrt(rc.cov.At(i, i)), clgTol) {
+						t.Errorf("component %v: mean %d = %.15g, reference %.15g", comp.Given, i, comp.Mean[i], rc.mean[i])
+					}
+					if !near(comp.Cov[i*nt+i], rc.cov.At(i, i), 0, clgTol) {
+						t.Errorf("component %v: var %d = %.15g, reference %.15g", comp.Given, i, comp.Cov[i*nt+i], rc.cov.At(i, i))
+					}
+				}
+			}
+		}
+		if !near(comp.Weight, w, 0, clgTol) {
+			t.Errorf("component %v: weight %.15g, reference %.15g", comp.Given, comp.Weight, w)
+		}
+	}
+	if !near(sumW, 1, 1, 1e-12) {
+		t.Errorf("weights sum to %.15g", sumW)
+	}
+
+	// P(e): the density of the real evidence with the discrete evidence.
+	if len(c.obs) > 0 {
+		q := &ir.ProbQuery{QueryHeader: clgQueryHeader("P(e)"), Conditions: c.conds()}
+		res, err := Answer(m, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := res.(*Density)
+		if !(math.Abs(d.LogDensity-logZ) <= clgTol*max(1, math.Abs(logZ))) {
+			t.Errorf("ln P(e) = %.15g, reference %.15g", d.LogDensity, logZ)
+		}
+	}
+
+	// The density of the first target at its reference mean, given the rest.
+	x := refMean[0]
+	dq := &ir.DensityQuery{QueryHeader: clgQueryHeader("density(t | e)"), Conditions: c.conds(), Values: []ir.RealObs{{Var: c.targets[0], Value: x}}}
+	res, err = Answer(m, dq, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0.0
+	for _, rc := range ref {
+		v := rc.cov.At(0, 0)
+		want += math.Exp(rc.logW-logZ) * math.Exp(-0.5*(x-rc.mean[0])*(x-rc.mean[0])/v) / math.Sqrt(2*math.Pi*v)
+	}
+	if got := res.(*Density).Density; !near(got, want, 0, clgTol) {
+		t.Errorf("density = %.15g, reference %.15g", got, want)
+	}
+
+	// P(D | e) of each unobserved discrete variable.
+	for _, v := range net.disc {
+		if slices.ContainsFunc(c.ev, func(o ir.Obs) bool { return o.Var == v }) {
+			continue
+		}
+		q := &ir.ProbQuery{QueryHeader: clgQueryHeader("P(d | e)"), Conditions: c.conds(), Targets: []ir.VarID{v}, TargetStates: []int{-1}}
+		res, err := Answer(m, q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range res.(*Table).Rows {
+			want := 0.0
+			for _, rc := range ref {
+				if rc.assign[v] == row.Values[0] {
+					want += math.Exp(rc.logW - logZ)
+				}
+			}
+			if !near(row.P, want, 0, clgTol) {
+				t.Errorf("P(%s=%d | e) = %.15g, reference %.15g", m.Vars[v].Name, row.Values[0], row.P, want)
+			}
+		}
+	}
+
+	// MPE over the discrete variables.
+	mq := &ir.MPEQuery{QueryHeader: clgQueryHeader("MPE(e)"), Conditions: c.conds()}
+	res, err = Answer(m, mq, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := math.Inf(-1)
+	for _, rc := range ref {
+		best = max(best, rc.logW-logZ)
+	}
+	if got := res.(*Assignment).LogP; !near(got, best, 1, clgTol) {
+		t.Errorf("MPE: ln P = %.15g, reference %.15g", got, best)
+	}
+}
+
+// TestCLGDiscreteChildOfReal: a discrete variable with a real parent is
+// refused with its kind of error.
+func TestCLGDiscreteChildOfReal(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	net, err := randomCLG(r, 2, 3, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Give d1 the real parent x0 by hand (no syntax makes one yet).
+	m := *net.m
+	m.Parents = slices.Clone(m.Parents)
+	m.Parents[net.disc[1]] = append(slices.Clone(m.Parents[net.disc[1]]), net.reals[0])
+	q := &ir.ProbQuery{QueryHeader: clgQueryHeader("P(x1)"), Targets: []ir.VarID{net.reals[1]}, TargetStates: []int{-1}}
+	_, err = Answer(&m, q, Options{})
+	var e *ir.Error
+	if !errors.Is(err, ErrDiscreteChildOfReal) || !errors.As(err, &e) || !e.Pos.IsValid() {
+		t.Fatalf("err = %v, want a positioned ErrDiscreteChildOfReal", err)
+	}
+}
+
+// TestCLGTooManyConfigurations: more configurations of the real
+// variables' discrete parents than the limit is a *TooLargeError before
+// any is enumerated.
+func TestCLGTooManyConfigurations(t *testing.T) {
+	b := ir.NewBuilder("big.pbl")
+	pos := ir.Pos{File: "big.pbl", Line: 1, Col: 1}
+	var disc []ir.VarID
+	for i := range 21 {
+		v, _ := b.AddVar(pos, fmt.Sprintf("d%d", i), ir.Bool, nil, 0)
+		b.SetCPT(pos, v, nil, []float64{0.5, 0.5}, nil)
+		disc = append(disc, v)
+	}
+	x, _ := b.AddVar(pos, "x", ir.Real, nil, 0)
+	y, _ := b.AddVar(pos, "y", ir.Real, nil, 0)
+	n := 1 << 11
+	b.SetGaussian(pos, x, disc[:11], make([]float64, n), slices.Repeat([]float64{1}, n))
+	n = 1 << 10
+	b.SetGaussian(pos, y, disc[11:], make([]float64, n), slices.Repeat([]float64{1}, n))
+	m := b.Model()
+	g := m.Dists[y].(*ir.Gaussian)
+	g.Real, g.Coef = []ir.VarID{x}, slices.Repeat([]float64{1}, n)
+	m.Parents[y] = append(slices.Clone(disc[11:]), x)
+	model, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := &ir.ProbQuery{QueryHeader: clgQueryHeader("P(d0 | y=1)"), Conditions: ir.Conditions{Real: []ir.RealObs{{Var: y, Value: 1}}},
+		Targets: []ir.VarID{disc[0]}, TargetStates: []int{-1}}
+	_, err = Answer(model, q, Options{})
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != maxCLGConfigs || tl.Size != 1<<21 {
+		t.Fatalf("err = %v, want a *TooLargeError of 2^21 configurations", err)
+	}
+	// With d0 observed, half as many: answered.
+	q.Targets = []ir.VarID{disc[1]}
+	q.Evidence = []ir.Obs{{Var: disc[0], State: 0}}
+	if _, err := Answer(model, q, Options{}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,262 @@
+package infer
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// This file is the real-valued half of exact inference on conditional
+// linear Gaussian (CLG) models (clg.go is the other): given one
+// configuration of the discrete parents of the real variables in play,
+// those variables are jointly normal, and clgNet.solve conditions that
+// normal on the real evidence in canonical (information) form.
+//
+// Each density in play contributes a quadratic in the unobserved real
+// variables x: a linear Gaussian X = b + a·pa(X) + e, e ~ N(0, σ²), the
+// term −½ r²/σ² − ½ ln 2πσ², where r = X − a·pa(X) − b is affine in x once
+// the observed values and those set by do(...) are put in; a joint normal
+// density (ir.MultiNormal) of children B, −½ (x_B − μ)ᵀ S⁻¹ (x_B − μ) −
+// ½ ln |2πS|. Their sum is −½ xᵀKx + hᵀx + c, and then, with n the number
+// of unobserved variables,
+//
+//	ln p(observed | configuration) = c + (n/2) ln 2π − ½ ln |K| + ½ hᵀK⁻¹h
+//	x | observed, configuration ~ N(K⁻¹h, K⁻¹)
+//
+// from one Cholesky factorisation of K (gonum), which is positive definite
+// since each unobserved variable in play has a density of its own. The
+// variables in play are those observed and asked for and their real
+// ancestors through real parents (do(X=x) cuts X from its parents); the
+// others are barren and integrate to 1.
+
+// clgNet is the real part of a query: the densities in play, their
+// unobserved variables (the canonical form's coordinates), the values of
+// the observed and set ones, and the discrete parents of the densities.
+type clgNet struct {
+	m       *ir.Model
+	dists   []ir.Dist  // the densities in play, each once
+	free    []ir.VarID // the unobserved real variables in play, in VarID order
+	at      []int      // at[v]: v's index in free, or -1
+	fixed   []bool     // fixed[v]: v is observed or set by do(...)
+	val     []float64  // val[v]: the value of a fixed v
+	disc    []ir.VarID // the discrete parents of the densities in play, in VarID order
+	targets []int      // the targets' indices in free
+}
+
+// newCLGNet returns the real part of a query on m: the real observations
+// obs, the values set by do(...) doReal and the real variables asked for.
+func newCLGNet(m *ir.Model, pos ir.Pos, obs, doReal []ir.RealObs, targets []ir.VarID) (*clgNet, error) {
+	n := len(m.Vars)
+	c := &clgNet{m: m, at: make([]int, n), fixed: make([]bool, n), val: make([]float64, n)}
+	set := make([]bool, n)
+	for _, o := range doReal {
+		if d := m.MultiNormal(o.Var); d != nil {
+			return nil, ir.Errorf(pos, "do(%s=...): %s is a child of a joint normal density, which do(...) cannot cut in two", ir.Quote(m.Vars[o.Var].Name), ir.Quote(m.Vars[o.Var].Name))
+		}
+		c.fixed[o.Var], c.val[o.Var], set[o.Var] = true, o.Value, true
+	}
+	need := make([]bool, n)
+	var work []ir.VarID
+	mark := func(v ir.VarID) {
+		if !need[v] {
+			need[v] = true
+			work = append(work, v)
+		}
+	}
+	for _, o := range obs {
+		if m.Dist(o.Var) == nil {
+			return nil, ir.Errorf(pos, "%s is real-valued and has no density: only a variable with a normal density (P(X | ...) = normal(MEAN, SD), or a joint one) can be observed", ir.Quote(m.Vars[o.Var].Name))
+		}
+		c.fixed[o.Var], c.val[o.Var] = true, o.Value
+		mark(o.Var)
+	}
+	for _, v := range targets {
+		if c.fixed[v] {
+			return nil, ir.Errorf(pos, "%s is asked for and given a value", ir.Quote(m.Vars[v].Name))
+		}
+		mark(v)
+	}
+	// The ancestors through real parents, and a joint density's other
+	// children.
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if set[v] {
+			continue // cut from its parents
+		}
+		switch d := m.Dist(v).(type) {
+		case *ir.Gaussian:
+			for _, p := range d.Real {
+				mark(p)
+			}
+		case *ir.MultiNormal:
+			for _, x := range d.Children {
+				mark(x)
+			}
+		case nil:
+			return nil, &ir.Error{Pos: pos, Msg: noNumbers(m, []ir.VarID{v}), Err: ir.ErrNoDistribution}
+		}
+	}
+	seen := map[ir.Dist]bool{}
+	for v := range n {
+		c.at[v] = -1
+		if !need[v] || set[v] {
+			continue
+		}
+		if !c.fixed[v] {
+			c.at[v] = len(c.free)
+			c.free = append(c.free, ir.VarID(v))
+		}
+		d := m.Dist(ir.VarID(v))
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		c.dists = append(c.dists, d)
+		c.disc = append(c.disc, densityParents(d)...)
+	}
+	slices.Sort(c.disc)
+	c.disc = slices.Compact(c.disc)
+	for _, v := range targets {
+		c.targets = append(c.targets, c.at[v])
+	}
+	return c, nil
+}
+
+// clgSolution is the normal of the real variables in play given one
+// configuration of their discrete parents and the real evidence.
+type clgSolution struct {
+	logL float64   // ln of the density of the observed values
+	mean []float64 // the targets' posterior mean
+	cov  []float64 // their covariance, row-major
+}
+
+// solve conditions the joint normal of the variables in play, in the
+// configuration st of the discrete variables (st[v] for every v of disc;
+// other entries unread), on the real evidence.
+func (c *clgNet) solve(pos ir.Pos, st []int) (clgSolution, error) {
+	n := len(c.free)
+	K := make([]float64, n*n)
+	h := make([]float64, n)
+	c0 := 0.0
+	idx := make([]int, 0, 8)
+	g := make([]float64, 0, 8)
+	for _, d := range c.dists {
+		u := configOf(c.m, densityParents(d), st)
+		switch d := d.(type) {
+		case *ir.Gaussian:
+			// r = X − a·pa − b = gᵀx + k.
+			idx, g = idx[:0], g[:0]
+			k := -d.Mean[u]
+			if c.fixed[d.Child] {
+				k += c.val[d.Child]
+			} else {
+				idx, g = append(idx, c.at[d.Child]), append(g, 1)
+			}
+			for j, p := range d.Real {
+				a := d.Coef[u*len(d.Real)+j]
+				if c.fixed[p] {
+					k -= a * c.val[p]
+				} else {
+					idx, g = append(idx, c.at[p]), append(g, -a)
+				}
+			}
+			s2 := d.SD[u] * d.SD[u]
+			for i, p := range idx {
+				for j, q := range idx {
+					K[p*n+q] += g[i] * g[j] / s2
+				}
+				h[p] -= k * g[i] / s2
+			}
+			c0 += -0.5*k*k/s2 - 0.5*math.Log(2*math.Pi) - math.Log(d.SD[u])
+		case *ir.MultiNormal:
+			dim := len(d.Children)
+			var ch mat.Cholesky
+			if !ch.Factorize(mat.NewSymDense(dim, slices.Clone(d.Cov[u]))) {
+				return clgSolution{}, ir.Errorf(pos, "the covariance of %s is not positive definite", c.m.NameList(d.Children, 4))
+			}
+			var inv mat.SymDense
+			if err := ch.InverseTo(&inv); err != nil {
+				return clgSolution{}, ir.Errorf(pos, "the covariance of %s: %v", c.m.NameList(d.Children, 4), err)
+			}
+			k := make([]float64, dim)
+			for i, x := range d.Children {
+				k[i] = -d.Mean[u][i]
+				if c.fixed[x] {
+					k[i] += c.val[x]
+				}
+			}
+			sk := make([]float64, dim)
+			quad := 0.0
+			for i := range dim {
+				for j := range dim {
+					sk[i] += inv.At(i, j) * k[j]
+				}
+				quad += k[i] * sk[i]
+			}
+			for i, x := range d.Children {
+				if c.fixed[x] {
+					continue
+				}
+				p := c.at[x]
+				h[p] -= sk[i]
+				for j, y := range d.Children {
+					if !c.fixed[y] {
+						K[p*n+c.at[y]] += inv.At(i, j)
+					}
+				}
+			}
+			c0 += -0.5*quad - 0.5*float64(dim)*math.Log(2*math.Pi) - 0.5*ch.LogDet()
+		}
+	}
+	if n == 0 {
+		return clgSolution{logL: c0}, nil
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(n, K)) {
+		return clgSolution{}, &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf(
+			"the real variables %s: their joint normal's precision matrix is not positive definite in float64 (standard deviations too far apart?)", c.m.NameList(c.free, 4))}
+	}
+	var mu mat.VecDense
+	if err := ch.SolveVecTo(&mu, mat.NewVecDense(n, h)); err != nil {
+		return clgSolution{}, &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf("the real variables %s: %v", c.m.NameList(c.free, 4), err)}
+	}
+	hmu := 0.0
+	for i := range n {
+		hmu += h[i] * mu.AtVec(i)
+	}
+	s := clgSolution{logL: c0 + 0.5*float64(n)*math.Log(2*math.Pi) - 0.5*ch.LogDet() + 0.5*hmu}
+	if t := len(c.targets); t > 0 {
+		e := mat.NewDense(n, t, nil)
+		for j, i := range c.targets {
+			e.Set(i, j, 1)
+		}
+		var x mat.Dense
+		if err := ch.SolveTo(&x, e); err != nil {
+			return clgSolution{}, &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf("the real variables %s: %v", c.m.NameList(c.free, 4), err)}
+		}
+		s.mean = make([]float64, t)
+		s.cov = make([]float64, t*t)
+		for a, i := range c.targets {
+			s.mean[a] = mu.AtVec(i)
+			for b, j := range c.targets {
+				s.cov[a*t+b] = 0.5 * (x.At(i, b) + x.At(j, a)) // symmetric to the last digit
+			}
+		}
+	}
+	return s, nil
+}
+
+// configOf returns the index (row-major) of the configuration of parents
+// in st (st[v] the state of v).
+func configOf(m *ir.Model, parents []ir.VarID, st []int) int {
+	u := 0
+	for _, p := range parents {
+		u = u*len(m.Vars[p].States) + st[p]
+	}
+	return u
+}

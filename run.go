@@ -206,6 +206,8 @@ func valueOf(res infer.Result) value {
 		for _, mg := range r.Marginals {
 			v.vector = append(v.vector, mg.P...)
 		}
+	case *infer.Normals:
+		v.vector = r.Mean() // the posterior means, as P(X, Y | e) of real X, Y prints them
 	default:
 		panic(fmt.Sprintf("pbl: a result of type %T", r))
 	}

@@ -1,10 +1,12 @@
 package infer
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 
@@ -284,5 +286,120 @@ func TestCLGTooManyConfigurations(t *testing.T) {
 	q.Evidence = []ir.Obs{{Var: disc[0], State: 0}}
 	if _, err := Answer(model, q, Options{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCLGScipyGolden compares the answers on a fixed CLG network with
+// those numpy and scipy.stats.multivariate_normal gave
+// (testdata/clg_scipy.py wrote testdata/clg_scipy.json; its comment says
+// how).
+func TestCLGScipyGolden(t *testing.T) {
+	data, err := os.ReadFile("testdata/clg_scipy.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		Discrete []struct {
+			Name    string
+			States  int
+			Parents []string
+			CPT     []float64
+		}
+		Real []struct {
+			Name           string
+			Disc, Real     []string
+			Mean, Coef, SD []float64
+		}
+		Queries []struct {
+			Evidence  map[string]int
+			Real      map[string]float64
+			Targets   []string
+			LogPE     float64 `json:"log_pe"`
+			Mean      []float64
+			Cov       [][]float64
+			Marginals map[string][]float64
+		}
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	b := ir.NewBuilder("scipy.pbl")
+	pos := ir.Pos{File: "scipy.pbl", Line: 1, Col: 1}
+	id := map[string]ir.VarID{}
+	ids := func(names []string) []ir.VarID {
+		out := []ir.VarID{}
+		for _, n := range names {
+			out = append(out, id[n])
+		}
+		return out
+	}
+	for _, d := range g.Discrete {
+		states := make([]string, d.States)
+		for s := range states {
+			states[s] = fmt.Sprint(s)
+		}
+		id[d.Name], _ = b.AddVar(pos, d.Name, ir.Enum, states, 0)
+		b.SetCPT(pos, id[d.Name], ids(d.Parents), d.CPT, nil)
+	}
+	for _, r := range g.Real {
+		id[r.Name], _ = b.AddVar(pos, r.Name, ir.Real, nil, 0)
+		b.SetGaussian(pos, id[r.Name], ids(r.Disc), r.Mean, r.SD)
+	}
+	m := b.Model()
+	for _, r := range g.Real {
+		if len(r.Real) > 0 {
+			d := m.Dists[id[r.Name]].(*ir.Gaussian)
+			d.Real, d.Coef = ids(r.Real), r.Coef
+			m.Parents[id[r.Name]] = append(ids(r.Disc), ids(r.Real)...)
+		}
+	}
+	model, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for qi, gq := range g.Queries {
+		var c ir.Conditions
+		for n, s := range gq.Evidence {
+			c.Evidence = append(c.Evidence, ir.Obs{Var: id[n], State: s})
+		}
+		for n, x := range gq.Real {
+			c.Real = append(c.Real, ir.RealObs{Var: id[n], Value: x})
+		}
+		targets := ids(gq.Targets)
+		res, err := Answer(model, &ir.ProbQuery{QueryHeader: clgQueryHeader("P(t | e)"), Conditions: c, Targets: targets, TargetStates: free(len(targets))}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nr := res.(*Normals)
+		mean, cov := nr.Mean(), nr.Cov()
+		n := len(targets)
+		for i := range n {
+			if !near(mean[i], gq.Mean[i], math.Sqrt(gq.Cov[i][i]), clgTol) {
+				t.Errorf("query %d: mean %d = %.15g, scipy %.15g", qi, i, mean[i], gq.Mean[i])
+			}
+			for j := range n {
+				if !near(cov[i*n+j], gq.Cov[i][j], math.Sqrt(gq.Cov[i][i]*gq.Cov[j][j]), clgTol) {
+					t.Errorf("query %d: cov %d,%d = %.15g, scipy %.15g", qi, i, j, cov[i*n+j], gq.Cov[i][j])
+				}
+			}
+		}
+		res, err = Answer(model, &ir.ProbQuery{QueryHeader: clgQueryHeader("P(e)"), Conditions: c}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ld := res.(*Density).LogDensity; !(math.Abs(ld-gq.LogPE) <= clgTol) {
+			t.Errorf("query %d: ln P(e) = %.15g, scipy %.15g", qi, ld, gq.LogPE)
+		}
+		for name, want := range gq.Marginals {
+			res, err := Answer(model, &ir.ProbQuery{QueryHeader: clgQueryHeader("P(d | e)"), Conditions: c, Targets: []ir.VarID{id[name]}, TargetStates: []int{-1}}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, row := range res.(*Table).Rows {
+				if !near(row.P, want[row.Values[0]], 0, clgTol) {
+					t.Errorf("query %d: P(%s=%d | e) = %.15g, scipy %.15g", qi, name, row.Values[0], row.P, want[row.Values[0]])
+				}
+			}
+		}
 	}
 }

@@ -98,7 +98,8 @@ func newCLGNet(m *ir.Model, pos ir.Pos, obs, doReal []ir.RealObs, targets []ir.V
 				mark(x)
 			}
 		case nil:
-			return nil, &ir.Error{Pos: pos, Msg: noNumbers(m, []ir.VarID{v}), Err: ir.ErrNoDistribution}
+			return nil, &ir.Error{Pos: pos, Err: ir.ErrNoDistribution, Msg: fmt.Sprintf(
+				"%s is real-valued and has no density yet: give it one, P(%s | ...) = normal(MEAN, SD), or learn it", ir.Quote(m.Vars[v].Name), ir.Quote(m.Vars[v].Name))}
 		}
 	}
 	seen := map[ir.Dist]bool{}

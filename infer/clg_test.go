@@ -403,3 +403,34 @@ func TestCLGScipyGolden(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCLG answers the posterior of three real variables given a
+// third of the others observed: on a Gaussian network of 60 variables,
+// and on a CLG network of 40 real variables whose discrete parents (5
+// variables) have up to 243 configurations.
+func BenchmarkCLG(b *testing.B) {
+	for _, bc := range []struct {
+		name               string
+		nd, nr, maxDisc, k int
+	}{{"gaussian60", 1, 60, 0, 3}, {"clg40", 5, 40, 2, 3}} {
+		r := rand.New(rand.NewPCG(5, 5))
+		net, err := randomCLG(r, bc.nd, bc.nr, 3, bc.maxDisc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var obs []ir.RealObs
+		for _, v := range net.reals[3:] {
+			if r.IntN(3) == 0 {
+				obs = append(obs, ir.RealObs{Var: v, Value: r.NormFloat64()})
+			}
+		}
+		q := &ir.ProbQuery{QueryHeader: clgQueryHeader("P(t | e)"), Conditions: ir.Conditions{Real: obs}, Targets: net.reals[:bc.k], TargetStates: free(bc.k)}
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Answer(net.m, q, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -80,8 +80,9 @@ func realTargets(m *ir.Model, q *query) int {
 	return n
 }
 
-// answerCLG answers q, whose real part clgQuery finds, on m.
-func answerCLG(m *ir.Model, q *query, opt Options) (Result, error) {
+// answerCLG answers q, whose real part clgQuery finds, on m (with t, the
+// compiled junction tree of m or nil, where the query has no real part).
+func answerCLG(m *ir.Model, q *query, opt Options, t *JTree) (Result, error) {
 	for v, ps := range m.Parents {
 		if !m.Discrete(ir.VarID(v)) {
 			continue
@@ -111,6 +112,12 @@ func answerCLG(m *ir.Model, q *query, opt Options) (Result, error) {
 		return densityCLG(m, q, opt)
 	case nt > 0:
 		return normalsCLG(m, q, opt)
+	case len(q.Real) == 0 && len(q.DoReal) == 0:
+		// Unobserved real variables integrate to 1: the discrete part
+		// is the model's.
+		q2 := *q
+		q2.noCLG = true
+		return answer(m, &q2, opt, t)
 	}
 	m2, scale, err := clgLikelihood(m, q, q.Real, nil, opt)
 	if err != nil {

@@ -157,14 +157,15 @@ func clgLikelihood(m *ir.Model, q *query, obs []ir.RealObs, targets []ir.VarID, 
 	return m2, scale, err
 }
 
-// clgSolve is clgLikelihood, with the net and the solution of each
-// allowed configuration of its discrete parents (row-major over
-// net.disc; absent where the evidence rules the configuration out).
+// clgSolve is clgLikelihood, with the part of the real variables in
+// play that holds the targets (clgNet.split) and the solution of each of
+// its configurations of discrete parents that the evidence allows
+// (row-major over its disc).
 func clgSolve(m *ir.Model, q *query, obs []ir.RealObs, targets []ir.VarID, opt Options) (*ir.Model, float64, *clgNet, map[int]clgSolution, error) {
 	if u := m.Unlearned(); len(u) > 0 {
 		return nil, 0, nil, nil, &ir.Error{Pos: q.Pos, Msg: noNumbers(m, u), Err: ir.ErrNoDistribution}
 	}
-	net, err := newCLGNet(m, q.Pos, obs, q.DoReal, targets)
+	whole, err := newCLGNet(m, q.Pos, obs, q.DoReal, targets)
 	if err != nil {
 		return nil, 0, nil, nil, err
 	}
@@ -175,6 +176,34 @@ func clgSolve(m *ir.Model, q *query, obs []ir.RealObs, targets []ir.VarID, opt O
 	for _, o := range q.Evidence {
 		state[o.Var] = o.State
 	}
+	var ds []obsDensity
+	var tnet *clgNet
+	var tsols map[int]clgSolution
+	for k, net := range whole.split() {
+		want := k == 0 && len(targets) > 0
+		l, sols, err := net.likelihoods(q.Pos, obs, state, want, opt)
+		if err != nil {
+			return nil, 0, nil, nil, err
+		}
+		ds = append(ds, obsDensity{parents: net.disc, l: l})
+		if want {
+			tnet, tsols = net, sols
+		}
+	}
+	m2, scale, err := withDensities(m, q.Pos, ds, state, obs, q.Evidence, q.Free, opt)
+	if err != nil {
+		return nil, 0, nil, nil, err
+	}
+	return m2, scale, tnet, tsols, nil
+}
+
+// likelihoods returns ln of the density of the observed values in each
+// configuration of net.disc (row-major; −Inf where the evidence state
+// rules it out) and, if want, the solution of each configuration
+// allowed, by its index. At most maxCLGConfigs configurations are
+// enumerated: more is a *TooLargeError before any.
+func (net *clgNet) likelihoods(pos ir.Pos, obs []ir.RealObs, state []int, want bool, opt Options) ([]float64, map[int]clgSolution, error) {
+	m := net.m
 	card := make([]int, len(net.disc))
 	open := 1.0 // the configurations the evidence allows
 	for k, v := range net.disc {
@@ -188,14 +217,14 @@ func clgSolve(m *ir.Model, q *query, obs []ir.RealObs, targets []ir.VarID, opt O
 		e := &TooLargeError{What: OversizeEnum, Vars: net.disc, Size: open, Limit: maxCLGConfigs}
 		e.msg = fmt.Sprintf("the real variables' normals are computed once per configuration of their discrete parents %s (%s): %s configurations, more than the limit of %d",
 			varList(m, net.disc), sizeString(card), ir.FormatFloat(open), maxCLGConfigs)
-		return nil, 0, nil, nil, e.at(q.Pos)
+		return nil, nil, e.at(pos)
 	}
 	l := make([]float64, max(size, 1))
 	for i := range l {
 		l[i] = math.Inf(-1)
 	}
 	var sols map[int]clgSolution
-	if len(targets) > 0 {
+	if want {
 		sols = map[int]clgSolution{}
 	}
 	st := make([]int, len(m.Vars))
@@ -206,7 +235,7 @@ func clgSolve(m *ir.Model, q *query, obs []ir.RealObs, targets []ir.VarID, opt O
 			return
 		}
 		if count++; count%1024 == 0 && closed(opt.Cancel) {
-			failed = canceled(q.Pos)
+			failed = canceled(pos)
 			return
 		}
 		r := u
@@ -214,13 +243,13 @@ func clgSolve(m *ir.Model, q *query, obs []ir.RealObs, targets []ir.VarID, opt O
 			st[net.disc[k]] = r % card[k]
 			r /= card[k]
 		}
-		s, err := net.solve(q.Pos, st)
+		s, err := net.solve(pos, st)
 		if err != nil {
 			failed = err
 			return
 		}
 		if math.IsNaN(s.logL) || math.IsInf(s.logL, 0) {
-			failed = &ir.Error{Pos: q.Pos, Err: ErrRange, Msg: fmt.Sprintf("the density of %s is beyond float64's range", realList(m, obs))}
+			failed = &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf("the density of %s is beyond float64's range", realList(m, obs))}
 			return
 		}
 		l[u] = s.logL
@@ -229,14 +258,9 @@ func clgSolve(m *ir.Model, q *query, obs []ir.RealObs, targets []ir.VarID, opt O
 		}
 	})
 	if failed != nil {
-		return nil, 0, nil, nil, failed
+		return nil, nil, failed
 	}
-	ds := []obsDensity{{parents: net.disc, l: l}}
-	m2, scale, err := withDensities(m, q.Pos, ds, state, obs, q.Evidence, q.Free, opt)
-	if err != nil {
-		return nil, 0, nil, nil, err
-	}
-	return m2, scale, net, sols, nil
+	return l, sols, nil
 }
 
 // normalsCLG answers P(X, Y | e) for real X, Y.

@@ -285,6 +285,13 @@ func TestCLGTooManyConfigurations(t *testing.T) {
 	if !errors.As(err, &tl) || tl.Limit != maxCLGConfigs || tl.Size != 1<<21 {
 		t.Fatalf("err = %v, want a *TooLargeError of 2^21 configurations", err)
 	}
+	// With x observed too, y's density and x's are independent parts
+	// (clgNet.split): 2^11 and 2^10 configurations, answered.
+	q2 := *q
+	q2.Real = append(slices.Clone(q.Real), ir.RealObs{Var: x, Value: 0.5})
+	if _, err := Answer(model, &q2, Options{}); err != nil {
+		t.Fatal(err)
+	}
 	// With d0 observed, half as many: answered.
 	q.Targets = []ir.VarID{disc[1]}
 	q.Evidence = []ir.Obs{{Var: disc[0], State: 0}}

@@ -261,3 +261,102 @@ func configOf(m *ir.Model, parents []ir.VarID, st []int) int {
 	}
 	return u
 }
+
+// split returns the independent parts of c: given a configuration, the
+// density of the observed values is the product of the integrals over
+// the groups of unobserved variables that share no density (each with
+// the densities of those variables; a density of observed variables only
+// is a part by itself), so each part has a likelihood over its own
+// discrete parents, and the configurations enumerated are each part's,
+// not those of every discrete parent at once. The parts of the targets
+// are one part, listed first.
+func (c *clgNet) split() []*clgNet {
+	n := len(c.free)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(i int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(a, b int) { parent[find(a)] = find(b) }
+	frees := make([][]int, len(c.dists)) // each density's unobserved variables
+	for k, d := range c.dists {
+		for _, v := range densityVars(d) {
+			if i := c.at[v]; i >= 0 {
+				frees[k] = append(frees[k], i)
+			}
+		}
+		for _, i := range frees[k][min(1, len(frees[k])):] {
+			union(frees[k][0], i)
+		}
+	}
+	for _, i := range c.targets[min(1, len(c.targets)):] {
+		union(c.targets[0], i)
+	}
+	// A part per root, and one per density with no unobserved variable.
+	part := map[int]*clgNet{}
+	var parts []*clgNet
+	newPart := func() *clgNet {
+		p := &clgNet{m: c.m, at: make([]int, len(c.at)), fixed: c.fixed, val: c.val}
+		for v := range p.at {
+			p.at[v] = -1
+		}
+		return p
+	}
+	if len(c.targets) > 0 {
+		p := newPart()
+		part[find(c.targets[0])] = p
+		parts = append(parts, p)
+	}
+	for i, v := range c.free {
+		r := find(i)
+		p := part[r]
+		if p == nil {
+			p = newPart()
+			part[r] = p
+			parts = append(parts, p)
+		}
+		p.at[v] = len(p.free)
+		p.free = append(p.free, v)
+	}
+	for k, d := range c.dists {
+		var p *clgNet
+		if len(frees[k]) == 0 {
+			p = newPart()
+			parts = append(parts, p)
+		} else {
+			p = part[find(frees[k][0])]
+		}
+		p.dists = append(p.dists, d)
+		p.disc = append(p.disc, densityParents(d)...)
+	}
+	for _, p := range parts {
+		slices.Sort(p.disc)
+		p.disc = slices.Compact(p.disc)
+	}
+	if len(c.targets) > 0 {
+		p := parts[0]
+		for _, i := range c.targets {
+			p.targets = append(p.targets, p.at[c.free[i]])
+		}
+	}
+	return parts
+}
+
+// densityVars returns the variables a density is over: its child and
+// real parents, or a joint density's children.
+func densityVars(d ir.Dist) []ir.VarID {
+	switch d := d.(type) {
+	case *ir.Gaussian:
+		return append([]ir.VarID{d.Child}, d.Real...)
+	case *ir.MultiNormal:
+		return d.Children
+	}
+	panic("infer: densityVars: not a density")
+}

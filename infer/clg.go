@@ -17,12 +17,16 @@ import (
 //   - the real variables in play are those observed or asked for and
 //     their ancestors through real parents (clgnormal.go); D is the set of
 //     the discrete parents of their densities;
-//   - for each configuration d of D that the discrete evidence allows
-//     (at most maxCLGConfigs), the real variables in play are jointly
+//   - the unobserved ones are split into groups that share no density
+//     (clgNet.split), each with the densities of its variables and its
+//     own D; the density of the observations is the product of the
+//     groups' integrals, so each group is solved by itself;
+//   - for each configuration d of a group's D that the discrete evidence
+//     allows (at most maxCLGConfigs), the real variables in play are jointly
 //     normal; conditioned on the real evidence (clgNet.solve) they give
 //     the density L(d) of the observed values and the posterior normal
 //     of the real targets;
-//   - L is one likelihood potential over D, multiplied into the discrete
+//   - L is a group's likelihood potential over its D, multiplied into the discrete
 //     model as real.go does for densities with discrete parents only
 //     (withDensities, which keeps likelihoods far apart exact), so that
 //     the discrete engines answer P(discrete | all evidence), P(e) (a

@@ -45,6 +45,7 @@ type clgNet struct {
 	val     []float64  // val[v]: the value of a fixed v
 	disc    []ir.VarID // the discrete parents of the densities in play, in VarID order
 	targets []int      // the targets' indices in free
+	topo    []int      // the indices in free, parents before children (solve's first call sets it)
 }
 
 // newCLGNet returns the real part of a query on m: the real observations
@@ -144,6 +145,10 @@ func (c *clgNet) solve(pos ir.Pos, st []int) (clgSolution, error) {
 	K := make([]float64, n*n)
 	h := make([]float64, n)
 	c0 := 0.0
+	// The unobserved variables are centred on their means given the
+	// fixed ones, mu, so that the quadratic's terms are of the size of
+	// the evidence's surprise rather than of the means' squares.
+	mu := c.means(st)
 	idx := make([]int, 0, 8)
 	g := make([]float64, 0, 8)
 	for _, d := range c.dists {
@@ -166,6 +171,9 @@ func (c *clgNet) solve(pos ir.Pos, st []int) (clgSolution, error) {
 					idx, g = append(idx, c.at[p]), append(g, -a)
 				}
 			}
+			for i, p := range idx {
+				k += g[i] * mu[p] // 0 to rounding when the child is unobserved
+			}
 			s2 := d.SD[u] * d.SD[u]
 			for i, p := range idx {
 				for j, q := range idx {
@@ -186,9 +194,10 @@ func (c *clgNet) solve(pos ir.Pos, st []int) (clgSolution, error) {
 			}
 			k := make([]float64, dim)
 			for i, x := range d.Children {
-				k[i] = -d.Mean[u][i]
 				if c.fixed[x] {
-					k[i] += c.val[x]
+					k[i] = c.val[x] - d.Mean[u][i]
+				} else {
+					k[i] = mu[c.at[x]] - d.Mean[u][i] // 0
 				}
 			}
 			sk := make([]float64, dim)
@@ -222,13 +231,13 @@ func (c *clgNet) solve(pos ir.Pos, st []int) (clgSolution, error) {
 		return clgSolution{}, &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf(
 			"the real variables %s: their joint normal's precision matrix is not positive definite in float64 (standard deviations too far apart?)", c.m.NameList(c.free, 4))}
 	}
-	var mu mat.VecDense
-	if err := ch.SolveVecTo(&mu, mat.NewVecDense(n, h)); err != nil {
+	var delta mat.VecDense
+	if err := ch.SolveVecTo(&delta, mat.NewVecDense(n, h)); err != nil {
 		return clgSolution{}, &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf("the real variables %s: %v", c.m.NameList(c.free, 4), err)}
 	}
 	hmu := 0.0
 	for i := range n {
-		hmu += h[i] * mu.AtVec(i)
+		hmu += h[i] * delta.AtVec(i)
 	}
 	s := clgSolution{logL: c0 + 0.5*float64(n)*math.Log(2*math.Pi) - 0.5*ch.LogDet() + 0.5*hmu}
 	if t := len(c.targets); t > 0 {
@@ -243,13 +252,70 @@ func (c *clgNet) solve(pos ir.Pos, st []int) (clgSolution, error) {
 		s.mean = make([]float64, t)
 		s.cov = make([]float64, t*t)
 		for a, i := range c.targets {
-			s.mean[a] = mu.AtVec(i)
+			s.mean[a] = mu[i] + delta.AtVec(i)
 			for b, j := range c.targets {
 				s.cov[a*t+b] = 0.5 * (x.At(i, b) + x.At(j, a)) // symmetric to the last digit
 			}
 		}
 	}
 	return s, nil
+}
+
+// means returns the means of the unobserved variables given the fixed
+// ones, in the configuration st: a linear Gaussian's intercept plus its
+// coefficients times its parents' values or means, a joint density's
+// mean.
+func (c *clgNet) means(st []int) []float64 {
+	if c.topo == nil {
+		c.topo = c.order()
+	}
+	mu := make([]float64, len(c.free))
+	for _, i := range c.topo {
+		v := c.free[i]
+		switch d := c.m.Dist(v).(type) {
+		case *ir.Gaussian:
+			u := configOf(c.m, d.Parents, st)
+			x := d.Mean[u]
+			for j, p := range d.Real {
+				a := d.Coef[u*len(d.Real)+j]
+				if c.fixed[p] {
+					x += a * c.val[p]
+				} else {
+					x += a * mu[c.at[p]]
+				}
+			}
+			mu[i] = x
+		case *ir.MultiNormal:
+			mu[i] = d.Mean[configOf(c.m, d.Parents, st)][slices.Index(d.Children, v)]
+		}
+	}
+	return mu
+}
+
+// order returns the indices in c.free with every unobserved real parent
+// before its children.
+func (c *clgNet) order() []int {
+	out := make([]int, 0, len(c.free))
+	done := make([]bool, len(c.free))
+	var visit func(i int)
+	visit = func(i int) {
+		if done[i] {
+			return
+		}
+		done[i] = true
+		if g, ok := c.m.Dist(c.free[i]).(*ir.Gaussian); ok {
+			for _, p := range g.Real {
+				if j := c.at[p]; j >= 0 {
+					visit(j)
+				}
+			}
+		}
+		out = append(out, i)
+	}
+	for i := range c.free {
+		visit(i)
+	}
+	return out
 }
 
 // configOf returns the index (row-major) of the configuration of parents

@@ -20,7 +20,7 @@ func TestCLGProperties(t *testing.T) {
 		nd := rapid.IntRange(1, 3).Draw(rt, "discrete")
 		nr := rapid.IntRange(3, 12).Draw(rt, "real")
 		r := rand.New(rand.NewPCG(seed, 1))
-		net, err := randomCLG(r, nd, nr, 2, 2)
+		net, err := randomCLG(r, nd, nr, 2, 2, 0)
 		if err != nil {
 			rt.Fatal(err)
 		}

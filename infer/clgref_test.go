@@ -29,8 +29,8 @@ type clgTestNet struct {
 
 // randomCLG builds a network of nd discrete and nr real variables: each
 // real variable has up to maxReal real parents among the earlier ones
-// and up to maxDisc discrete parents.
-func randomCLG(r *rand.Rand, nd, nr, maxReal, maxDisc int) (clgTestNet, error) {
+// and up to maxDisc discrete parents, and intercepts about offset.
+func randomCLG(r *rand.Rand, nd, nr, maxReal, maxDisc int, offset float64) (clgTestNet, error) {
 	b := ir.NewBuilder("clg.pbl")
 	pos := ir.Pos{File: "clg.pbl", Line: 1, Col: 1}
 	var net clgTestNet
@@ -95,7 +95,7 @@ func randomCLG(r *rand.Rand, nd, nr, maxReal, maxDisc int) (clgTestNet, error) {
 			n *= card[p]
 		}
 		for range n {
-			g.mean = append(g.mean, r.NormFloat64()*3)
+			g.mean = append(g.mean, offset+r.NormFloat64()*(3+offset/5))
 			g.sd = append(g.sd, 0.5+r.Float64()*1.5)
 			for range g.rpa {
 				g.coef = append(g.coef, (r.Float64()*2-1)*0.9)

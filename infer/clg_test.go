@@ -208,6 +208,7 @@ func checkCLGCase(t *testing.T, net clgTestNet, c clgCase) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		best := 0.0
 		for _, row := range res.(*Table).Rows {
 			want := 0.0
 			for _, rc := range ref {
@@ -218,6 +219,15 @@ func checkCLGCase(t *testing.T, net clgTestNet, c clgCase) {
 			if !near(row.P, want, 0, clgTol) {
 				t.Errorf("P(%s=%d | e) = %.15g, reference %.15g", m.Vars[v].Name, row.Values[0], row.P, want)
 			}
+			best = max(best, want)
+		}
+		// MAP(v | e): the largest of those.
+		res, err = Answer(m, &ir.MAPQuery{QueryHeader: clgQueryHeader("MAP(d | e)"), Conditions: c.conds(), Targets: []ir.VarID{v}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.(*Assignment).P; !near(got, best, 0, clgTol) {
+			t.Errorf("MAP(%s | e): P = %.15g, reference %.15g", m.Vars[v].Name, got, best)
 		}
 	}
 

@@ -69,6 +69,12 @@ func newCLGNet(m *ir.Model, pos ir.Pos, obs, doReal []ir.RealObs, targets []ir.V
 		}
 	}
 	for _, o := range obs {
+		if set[o.Var] {
+			if o.Value != c.val[o.Var] {
+				return nil, ir.Errorf(pos, "%s is set to %s by do(...) and observed as %s", ir.Quote(m.Vars[o.Var].Name), ir.FormatFloat(c.val[o.Var]), ir.FormatFloat(o.Value))
+			}
+			continue // observing the value it is set to: harmless
+		}
 		if m.Dist(o.Var) == nil {
 			return nil, ir.Errorf(pos, "%s is real-valued and has no density: only a variable with a normal density (P(X | ...) = normal(MEAN, SD), or a joint one) can be observed", ir.Quote(m.Vars[o.Var].Name))
 		}

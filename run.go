@@ -216,7 +216,8 @@ func valueOf(res infer.Result) value {
 
 // ResultNumbers returns the numbers of a table or marginals result in the
 // order they are printed: the rows' probabilities, or every variable's
-// marginal in turn; nil for any other result.
+// marginal in turn; for the posterior of real variables, their means; nil
+// for any other result.
 func ResultNumbers(res infer.Result) []float64 { return valueOf(res).vector }
 
 func vectorText(xs []float64) string {

@@ -43,7 +43,7 @@ func randomCase(r *rand.Rand, n clgTestNet, offset float64) clgCase {
 	for _, i := range rest[:len(rest)/3] {
 		c.obs = append(c.obs, ir.RealObs{Var: n.reals[i], Value: offset + r.NormFloat64()*(4+offset/2)})
 	}
-	if r.IntN(2) == 0 {
+	if len(n.disc) > 0 && r.IntN(2) == 0 {
 		v := n.disc[r.IntN(len(n.disc))]
 		c.ev = append(c.ev, ir.Obs{Var: v, State: r.IntN(len(n.m.Vars[v].States))})
 	}
@@ -76,7 +76,7 @@ func TestCLGAgainstReference(t *testing.T) {
 		if trial >= 24 {
 			offset = 500 // means like blood pressures: the engine centres them
 		}
-		nd, maxDisc := 1, 0
+		nd, maxDisc := 0, 0 // a Gaussian network: no discrete variable at all
 		nr := 20 + r.IntN(41)
 		if trial%2 == 1 {
 			nd, maxDisc, nr = 2+r.IntN(3), 2, 20+r.IntN(21)

@@ -151,11 +151,9 @@ func answerCLG(m *ir.Model, q *query, opt Options, t *JTree) (Result, error) {
 }
 
 // clgLikelihood returns m with the likelihood of the real observations
-// obs (and q's values set by do(...)) as a potential over the discrete
-// parents D of the real variables in play, and ln of the factor it was
-// divided by, as withLikelihoods does; with targets, the net and the
-// solution of each allowed configuration of D (indexed row-major over
-// net.disc).
+// obs (given q's values set by do(...)) as potentials over the discrete
+// parents of each group of the real variables in play, and ln of the
+// factor they were divided by, as withLikelihoods does.
 func clgLikelihood(m *ir.Model, q *query, obs []ir.RealObs, targets []ir.VarID, opt Options) (*ir.Model, float64, error) {
 	m2, scale, _, _, err := clgSolve(m, q, obs, targets, opt)
 	return m2, scale, err

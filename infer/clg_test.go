@@ -529,3 +529,77 @@ func TestCLGFarTails(t *testing.T) {
 		}
 	}
 }
+
+// TestCLGJointNormalParent: a joint normal density of (u, v) with
+// covariance [[1, 0.5], [0.5, 2]] given C is the chain u ~ N(μu, 1),
+// v = μv + 0.5 (u − μu) + N(0, 1.75); with w = 1 + 2v + N(0, 0.25), a
+// linear Gaussian child of v, the model with the joint density and the
+// model with the chain give the same answers.
+func TestCLGJointNormalParent(t *testing.T) {
+	pos := ir.Pos{File: "mn.pbl", Line: 1, Col: 1}
+	means := [][]float64{{0, 0}, {4, 1}}
+	build := func(joint bool) (*ir.Model, map[string]ir.VarID) {
+		b := ir.NewBuilder("mn.pbl")
+		id := map[string]ir.VarID{}
+		id["C"], _ = b.AddVar(pos, "C", ir.Bool, nil, 0)
+		b.SetCPT(pos, id["C"], nil, []float64{0.3, 0.7}, nil)
+		for _, n := range []string{"u", "v", "w"} {
+			id[n], _ = b.AddVar(pos, n, ir.Real, nil, 0)
+		}
+		c := []ir.VarID{id["C"]}
+		if joint {
+			b.SetMultiNormal(&ir.MultiNormal{Pos: pos, Children: []ir.VarID{id["u"], id["v"]}, Parents: c, Mean: means,
+				Cov: [][]float64{{1, 0.5, 0.5, 2}, {1, 0.5, 0.5, 2}}})
+		} else {
+			b.SetGaussian(pos, id["u"], c, []float64{means[0][0], means[1][0]}, []float64{1, 1})
+			// v = μv − 0.5 μu + 0.5 u + e
+			b.SetGaussian(pos, id["v"], c, []float64{means[0][1] - 0.5*means[0][0], means[1][1] - 0.5*means[1][0]}, []float64{math.Sqrt(1.75), math.Sqrt(1.75)})
+		}
+		b.SetGaussian(pos, id["w"], nil, []float64{1}, []float64{0.5})
+		m := b.Model()
+		if !joint {
+			g := m.Dists[id["v"]].(*ir.Gaussian)
+			g.Real, g.Coef = []ir.VarID{id["u"]}, []float64{0.5, 0.5}
+			m.Parents[id["v"]] = []ir.VarID{id["C"], id["u"]}
+		}
+		g := m.Dists[id["w"]].(*ir.Gaussian)
+		g.Real, g.Coef = []ir.VarID{id["v"]}, []float64{2}
+		m.Parents[id["w"]] = []ir.VarID{id["v"]}
+		model, err := b.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return model, id
+	}
+	mj, id := build(true)
+	mc, _ := build(false)
+	type ask struct {
+		q    ir.Query
+		read func(Result) []float64
+	}
+	obs := ir.Conditions{Real: []ir.RealObs{{Var: id["w"], Value: 3}}}
+	normals := func(r Result) []float64 { n := r.(*Normals); return append(n.Mean(), n.Cov()...) }
+	asks := []ask{
+		{&ir.ProbQuery{QueryHeader: clgQueryHeader("P(u, v | w=3)"), Conditions: obs, Targets: []ir.VarID{id["u"], id["v"]}, TargetStates: []int{-1, -1}}, normals},
+		{&ir.ProbQuery{QueryHeader: clgQueryHeader("P(C | w=3)"), Conditions: obs, Targets: []ir.VarID{id["C"]}, TargetStates: []int{-1}},
+			func(r Result) []float64 { return []float64{r.(*Table).Rows[0].P} }},
+		{&ir.ProbQuery{QueryHeader: clgQueryHeader("P(w=3)"), Conditions: obs}, func(r Result) []float64 { return []float64{r.(*Density).LogDensity} }},
+		{&ir.ProbQuery{QueryHeader: clgQueryHeader("P(w | u=1)"), Conditions: ir.Conditions{Real: []ir.RealObs{{Var: id["u"], Value: 1}}}, Targets: []ir.VarID{id["w"]}, TargetStates: []int{-1}}, normals},
+	}
+	for _, a := range asks {
+		rj, err := Answer(mj, a.q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc, err := Answer(mc, a.q, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		xj, xc := a.read(rj), a.read(rc)
+		for i := range xj {
+			if !near(xj[i], xc[i], 1, 1e-12) {
+				t.Errorf("%s: number %d: %.15g with the joint density, %.15g with the chain", a.q.Head().Text, i, xj[i], xc[i])
+			}
+		}
+	}
+}

@@ -46,6 +46,12 @@ type clgNet struct {
 	disc    []ir.VarID // the discrete parents of the densities in play, in VarID order
 	targets []int      // the targets' indices in free
 	topo    []int      // the indices in free, parents before children (solve's first call sets it)
+
+	// solve's scratch, kept from one configuration to the next.
+	kbuf, hbuf, mubuf []float64
+	idx               []int
+	g                 []float64
+	chol              mat.Cholesky
 }
 
 // newCLGNet returns the real part of a query on m: the real observations
@@ -148,15 +154,19 @@ type clgSolution struct {
 // other entries unread), on the real evidence.
 func (c *clgNet) solve(pos ir.Pos, st []int) (clgSolution, error) {
 	n := len(c.free)
-	K := make([]float64, n*n)
-	h := make([]float64, n)
+	if c.kbuf == nil {
+		c.kbuf, c.hbuf = make([]float64, n*n), make([]float64, n)
+	}
+	K, h := c.kbuf, c.hbuf
+	clear(K)
+	clear(h)
 	c0 := 0.0
 	// The unobserved variables are centred on their means given the
 	// fixed ones, mu, so that the quadratic's terms are of the size of
 	// the evidence's surprise rather than of the means' squares.
 	mu := c.means(st)
-	idx := make([]int, 0, 8)
-	g := make([]float64, 0, 8)
+	idx, g := c.idx[:0], c.g[:0]
+	defer func() { c.idx, c.g = idx, g }()
 	for _, d := range c.dists {
 		u := configOf(c.m, densityParents(d), st)
 		switch d := d.(type) {
@@ -232,7 +242,7 @@ func (c *clgNet) solve(pos ir.Pos, st []int) (clgSolution, error) {
 	if n == 0 {
 		return clgSolution{logL: c0}, nil
 	}
-	var ch mat.Cholesky
+	ch := &c.chol
 	if !ch.Factorize(mat.NewSymDense(n, K)) {
 		return clgSolution{}, &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf(
 			"the real variables %s: their joint normal's precision matrix is not positive definite in float64 (standard deviations too far apart?)", c.m.NameList(c.free, 4))}
@@ -274,8 +284,9 @@ func (c *clgNet) solve(pos ir.Pos, st []int) (clgSolution, error) {
 func (c *clgNet) means(st []int) []float64 {
 	if c.topo == nil {
 		c.topo = c.order()
+		c.mubuf = make([]float64, len(c.free))
 	}
-	mu := make([]float64, len(c.free))
+	mu := c.mubuf
 	for _, i := range c.topo {
 		v := c.free[i]
 		switch d := c.m.Dist(v).(type) {

@@ -603,3 +603,26 @@ func TestCLGJointNormalParent(t *testing.T) {
 		}
 	}
 }
+
+// TestCLGRefusals: the questions about real variables the engine does not
+// answer are positioned errors, never a wrong answer.
+func TestCLGRefusals(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	net, err := randomCLG(r, 2, 4, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, d := net.reals[0], net.disc[0]
+	for _, q := range []ir.Query{
+		&ir.ProbQuery{QueryHeader: clgQueryHeader("P(x, d)"), Targets: []ir.VarID{x, d}, TargetStates: []int{-1, -1}},
+		&ir.ProbQuery{QueryHeader: clgQueryHeader("P(x | d)"), Conditions: ir.Conditions{Free: []ir.VarID{d}}, Targets: []ir.VarID{x}, TargetStates: []int{-1}},
+		&ir.ProbQuery{QueryHeader: clgQueryHeader("P(x | x=1)"), Conditions: ir.Conditions{Real: []ir.RealObs{{Var: x, Value: 1}}}, Targets: []ir.VarID{x}, TargetStates: []int{-1}},
+		&ir.ProbQuery{QueryHeader: clgQueryHeader("P(d | do(x=1), x=2)"), Conditions: ir.Conditions{Real: []ir.RealObs{{Var: x, Value: 2}}, DoReal: []ir.RealObs{{Var: x, Value: 1}}}, Targets: []ir.VarID{d}, TargetStates: []int{-1}},
+	} {
+		_, err := Answer(net.m, q, Options{})
+		var e *ir.Error
+		if !errors.As(err, &e) || !e.Pos.IsValid() {
+			t.Errorf("%s: err = %v, want a positioned error", q.Head().Text, err)
+		}
+	}
+}

@@ -132,7 +132,7 @@ func (a *Answer) Prob(states ...string) (float64, error) {
 		p = r.P
 	case *infer.Assignment:
 		p = r.P
-	case *infer.Marginals, *infer.Independence, *infer.Density, *infer.Bits:
+	case *infer.Marginals, *infer.Independence, *infer.Density, *infer.Bits, *infer.Normals:
 		if len(states) > 0 {
 			return 0, fmt.Errorf("%w: %s is one number; call Prob with no states", ErrNotInAnswer, q.Text)
 		}

@@ -206,6 +206,8 @@ func valueOf(res infer.Result) value {
 		for _, mg := range r.Marginals {
 			v.vector = append(v.vector, mg.P...)
 		}
+	case *infer.Normals:
+		v.vector = r.Mean() // the posterior means, as P(X, Y | e) of real X, Y prints them
 	default:
 		panic(fmt.Sprintf("pbl: a result of type %T", r))
 	}
@@ -214,7 +216,8 @@ func valueOf(res infer.Result) value {
 
 // ResultNumbers returns the numbers of a table or marginals result in the
 // order they are printed: the rows' probabilities, or every variable's
-// marginal in turn; nil for any other result.
+// marginal in turn; for the posterior of real variables, their means; nil
+// for any other result.
 func ResultNumbers(res infer.Result) []float64 { return valueOf(res).vector }
 
 func vectorText(xs []float64) string {

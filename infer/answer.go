@@ -185,6 +185,8 @@ func answer(m *ir.Model, q *query, opt Options, t *JTree) (Result, error) {
 		return answerQ(m, q, opt)
 	case len(q.Do) > 0 || len(q.Soft) > 0:
 		return intervened(m, q, opt)
+	case clgQuery(m, q):
+		return answerCLG(m, q, opt, t) // real parents, real targets, do(...) of a real variable: clg.go
 	case q.Kind == kindDensity:
 		return density(m, q, opt)
 	case len(q.Real) > 0:

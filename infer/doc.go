@@ -383,6 +383,18 @@
 // [Independent] implements the reachability ("Bayes ball") algorithm of
 // Koller and Friedman, Algorithm 3.1, in time linear in the graph.
 //
+// # Conditional linear Gaussian models
+//
+// A real variable's mean may be linear in real parents (ir.Gaussian's
+// Real). clg.go answers queries on such models, and the posterior of real
+// variables on any model ([Normals]: a normal, or a mixture of normals),
+// exactly: per configuration of the discrete parents of each group of
+// real variables the query reaches, their joint normal is conditioned on
+// the real evidence in canonical form (clgnormal.go), and the density of
+// the evidence becomes a likelihood potential for the discrete engines.
+// At most 2^20 configurations per group are enumerated. A discrete
+// variable with a real parent is refused (ErrDiscreteChildOfReal).
+//
 // # Sensitivity analysis
 //
 // [Sensitivity] differentiates P(y | e) with respect to each entry of the
@@ -410,6 +422,7 @@
 //	*TooLargeError        a table, clique, tree, plan, enumeration or answer
 //	                      over the limits: What (an Oversize), Vars, Size and Limit
 //	ErrCanceled           Options.Cancel was closed
+//	ErrDiscreteChildOfReal a discrete variable has a real-valued parent
 //	ir.ErrNoDistribution  the question needs a variable still to be learned
 //	ErrSensitivity        [Sensitivity] of a query other than P(Y=y | e) with
 //	                      discrete evidence, or on a Markov network

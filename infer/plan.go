@@ -311,6 +311,9 @@ func ExplainQuery(m *ir.Model, iq ir.Query, opt Options) (string, error) {
 	case q.Kind == kindIndep:
 		b.WriteString("  d-separation in the graph (no numbers)\n")
 		return b.String(), nil
+	case clgQuery(m, q):
+		b.WriteString("  the real variables' joint normal per configuration of their discrete parents (conditional linear Gaussian), then the discrete part on the model with their likelihood; the engine is chosen there as below\n")
+		return b.String(), nil
 	case len(q.Do) > 0 || len(q.Soft) > 0 || q.Kind == kindDensity || len(q.Real) > 0:
 		b.WriteString("  answered on the model modified by the query's interventions, soft or real-valued evidence; the engine is chosen there as below\n")
 		return b.String(), nil

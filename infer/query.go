@@ -28,6 +28,8 @@ type query struct {
 	Values  []ir.RealObs // density
 	A, B, C []ir.VarID   // indep; MI's A and B
 	Hyp     *ir.HypQuery
+
+	noCLG bool // the real part answered (clg.go): the rest is the discrete engines'
 }
 
 // A queryKind is a query's kind as infer reads it.

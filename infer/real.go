@@ -61,7 +61,7 @@ const nearLog = 690
 // log-likelihoods of their configurations (row-major over parents) less
 // shift, −Inf for those the evidence rules out.
 type obsDensity struct {
-	d       ir.Dist
+	d       ir.Dist // nil for a CLG likelihood (clg.go)
 	parents []ir.VarID
 	l       []float64
 	shift   float64
@@ -104,6 +104,13 @@ func withLikelihoods(m *ir.Model, pos ir.Pos, obs []ir.RealObs, ev []ir.Obs, giv
 		}
 		ds = append(ds, od)
 	}
+	return withDensities(m, pos, ds, state, obs, ev, given, opt)
+}
+
+// withDensities is withLikelihoods of the densities ds, whose
+// log-likelihoods are computed: the evidence's states are state[v] (−1
+// for none).
+func withDensities(m *ir.Model, pos ir.Pos, ds []obsDensity, state []int, obs []ir.RealObs, ev []ir.Obs, given []ir.VarID, opt Options) (*ir.Model, float64, error) {
 	// far[i]: density i has entries the evidence allows more than nearLog
 	// below the largest of them, or −Inf (their difference overflows).
 	far := make([]bool, len(ds))
@@ -451,6 +458,10 @@ func rowLikelihoods(m *ir.Model, pos ir.Pos, f *ir.Factor, L, lp []float64, r bl
 	sub := make([]obsDensity, len(group))
 	shift := 0.0
 	for g, d := range group {
+		if d.d == nil {
+			// A CLG likelihood (clg.go), finite wherever allowed.
+			return 0, rangeError(pos, m, nil)
+		}
 		var keep []int
 		for i := r.lo; i < r.hi; i++ {
 			if !math.IsInf(lp[i], -1) {

@@ -4,7 +4,8 @@ import "github.com/pbl-lang/pbl/ir"
 
 // Result is the answer to a query. The set of results is closed: it is one
 // of [*Table], [*Number], [*Evidence], [*Assignment], [*Marginals],
-// [*Independence], [*Density] and [*Bits], each with the common [Header].
+// [*Independence], [*Density], [*Bits] and [*Normals], each with the
+// common [Header].
 // A consumer switches on the type once (report, the root package's run.go
 // and named.go, the REPL's bars, cmd/pbl's UAI tasks: docs/design.md lists
 // them), with a default that panics: a new kind of result is one new type
@@ -118,6 +119,51 @@ type Bits struct {
 	Bits float64 // the entropy or mutual information given e, in bits (≥ 0)
 }
 
+// Normals answers P(X, Y | e) for real-valued X, Y: their posterior, a
+// normal distribution, or a mixture of normals with one component per
+// configuration of the discrete parents of the real variables that the
+// query reaches (clg.go), those of weight 0 left out.
+type Normals struct {
+	Header
+	Vars       []ir.VarID        // the target variables
+	Components []NormalComponent // the weights sum to 1; one, of weight 1 and no Given, for a normal
+}
+
+// NormalComponent is one normal of a [Normals] posterior.
+type NormalComponent struct {
+	Weight float64   // its probability given the evidence, in [0, 1]
+	Given  []ir.Obs  // the configuration of discrete variables it is the posterior given; nil for a single normal
+	Mean   []float64 // the means of Normals.Vars
+	Cov    []float64 // their covariance, len(Vars)² row-major
+}
+
+// Mean returns the posterior mean of the variables.
+func (r *Normals) Mean() []float64 {
+	mean := make([]float64, len(r.Vars))
+	for _, c := range r.Components {
+		for i, x := range c.Mean {
+			mean[i] += c.Weight * x
+		}
+	}
+	return mean
+}
+
+// Cov returns the posterior covariance of the variables, row-major: the
+// mixture's, Σ w (Cov + (μ−m)(μ−m)ᵀ) with m the mean.
+func (r *Normals) Cov() []float64 {
+	n := len(r.Vars)
+	mean := r.Mean()
+	cov := make([]float64, n*n)
+	for _, c := range r.Components {
+		for i := range n {
+			for j := range n {
+				cov[i*n+j] += c.Weight * (c.Cov[i*n+j] + (c.Mean[i]-mean[i])*(c.Mean[j]-mean[j]))
+			}
+		}
+	}
+	return cov
+}
+
 func (*Table) result()        {}
 func (*Number) result()       {}
 func (*Evidence) result()     {}
@@ -126,6 +172,7 @@ func (*Marginals) result()    {}
 func (*Independence) result() {}
 func (*Density) result()      {}
 func (*Bits) result()         {}
+func (*Normals) result()      {}
 
 // exact returns the header of an exact answer to q. An approximate answer
 // is marked by its answerer (answer.go's approximate).

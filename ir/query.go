@@ -87,6 +87,19 @@ func (l *queryLowerer) resolve(n *grammar.Name) (VarID, bool) {
 	return id, ok
 }
 
+// realName returns the real-valued variable a plain term (X or X=x)
+// names, if it names one.
+func (l *queryLowerer) realName(t *grammar.Term) (VarID, bool) {
+	if t.Star || t.Group != nil || t.Do != nil || t.Soft != nil || t.Name == nil {
+		return 0, false
+	}
+	id, ok := l.m.byName[t.Name.Text()]
+	if !ok || l.m.Vars[id].Discrete() {
+		return 0, false
+	}
+	return id, true
+}
+
 // state returns the state a term gives its variable id, -1 if none, or -2
 // (reported) if the variable has no such state.
 func (l *queryLowerer) state(id VarID, t *grammar.Term) int {
@@ -173,7 +186,18 @@ func (l *queryLowerer) intervene(t *grammar.Term) {
 	l.h.Mentions = append(l.h.Mentions, Mention{Var: id, Pos: pos(in.Name.Pos)})
 	x := m.Vars[id]
 	if !x.Discrete() {
-		l.errs.Add(pos(in.Name.Pos), "%s is real-valued: do(...) sets a discrete variable to one of its states", strconv.Quote(x.Name))
+		// do(X=2.5): X set to the value, cut from its parents.
+		v, err := strconv.ParseFloat(in.State.Text(), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			l.errs.Add(pos(in.State.Pos), "%s is real-valued: do(...) sets it to a finite number, not %s", strconv.Quote(x.Name), strconv.Quote(in.State.Text()))
+			return
+		}
+		if _, dup := l.seen[id]; dup {
+			l.errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(x.Name))
+			return
+		}
+		l.seen[id], l.role[id] = in, -1
+		l.c.DoReal = append(l.c.DoReal, RealObs{Var: id, Value: v})
 		return
 	}
 	s, ok := lookupState(x, in.State, &l.errs)
@@ -301,6 +325,32 @@ func (l *queryLowerer) prob() Query {
 	l.noGroupsOrStars(q.Given)
 	fixed, free := 0, 0
 	for _, t := range q.Targets {
+		if id, ok := l.realName(t); ok {
+			// A real variable: P(X | e) asks for its posterior (a normal,
+			// or a mixture of normals); P(X=1.5, e) for the density of
+			// the evidence.
+			switch {
+			case t.State == nil:
+				l.h.Mentions = append(l.h.Mentions, Mention{Var: id, Pos: pos(t.Name.Pos)})
+				if _, dup := l.seen[id]; dup {
+					l.errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(m.Vars[id].Name))
+					continue
+				}
+				l.seen[id], l.role[id] = t, -1
+				free++
+				lq.Targets = append(lq.Targets, id)
+				lq.TargetStates = append(lq.TargetStates, -1)
+			case q.Bar:
+				l.h.Mentions = append(l.h.Mentions, Mention{Var: id, Pos: pos(t.Name.Pos)})
+				l.errs.Add(pos(t.Pos), "%s is real-valued: ask for its density, as in density(%s=1.5 | ...), or for its posterior, as in P(%s | ...)", strconv.Quote(t.Name.Text()), Quote(t.Name.Text()), Quote(t.Name.Text()))
+			default:
+				if r, _, ok := l.realTerm(t); ok {
+					l.c.Real = append(l.c.Real, r)
+					fixed++
+				}
+			}
+			continue
+		}
 		id, s, ok := l.named(t)
 		if !ok {
 			continue

@@ -66,6 +66,7 @@ type Conditions struct {
 	Real     []RealObs // observed real-valued variables
 	Do       []Obs     // interventions do(X=x): answered on m.WithDo(Do), with Do as evidence; or nil
 	Soft     []SoftObs // likelihood evidence X~[l1, l2, ...]; or nil
+	DoReal   []RealObs // do(X=2.5) on real-valued variables: X set to the value and cut from its parents; or nil
 }
 
 func (c *Conditions) Conds() *Conditions { return c }

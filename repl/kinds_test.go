@@ -46,6 +46,7 @@ var kindQueries = []string{
 	"density(x=0.5 | A=yes)", // a density
 	"entropy(A)",             // bits
 	"MI(A, B)",               // bits
+	"P(x | B=yes)",           // normals: a mixture over A
 }
 
 // sealedTypes returns the names of the types in the package directory dir

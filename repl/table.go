@@ -53,7 +53,7 @@ func writeBars(w io.Writer, m *ir.Model, r infer.Result) {
 		lines[off] += "  " + bar(r.P)
 	case *infer.Evidence:
 		lines[off] += "  " + bar(r.P)
-	case *infer.Assignment, *infer.Independence, *infer.Density, *infer.Bits:
+	case *infer.Assignment, *infer.Independence, *infer.Density, *infer.Bits, *infer.Normals:
 		// no bars
 	default:
 		panic(fmt.Sprintf("repl: a result of type %T", r))

@@ -143,6 +143,18 @@ func Check(r infer.Result) error {
 				return bad("a row's p", row.P)
 			}
 		}
+	case *infer.Normals:
+		n := len(r.Vars)
+		for _, c := range r.Components {
+			if !prob(c.Weight) {
+				return bad("a weight", c.Weight)
+			}
+			for i, x := range c.Mean {
+				if v := c.Cov[i*n+i]; math.IsNaN(x) || math.IsInf(x, 0) || !(v >= 0 && v <= math.MaxFloat64) {
+					return fmt.Errorf("report: %s: normal(%v, var %v) is not a normal distribution (a bug in pbl: please report it)", q.Text, x, v)
+				}
+			}
+		}
 	default:
 		panic(fmt.Sprintf("report: Check: a result of type %T", r))
 	}
@@ -246,6 +258,8 @@ func (s Style) Text(w io.Writer, m *ir.Model, r infer.Result) {
 		if r.Omitted > 0 {
 			fmt.Fprintf(w, "  (%s omitted: their conditioning configuration has probability 0 given the evidence)\n", ir.Plural(r.Omitted, "row"))
 		}
+	case *infer.Normals:
+		normalsText(w, m, q.Text, r)
 	default:
 		panic(fmt.Sprintf("report: Text: a result of type %T", r))
 	}
@@ -426,10 +440,13 @@ func (st Style) JSONValue(m *ir.Model, r infer.Result) *Object {
 	// query has interventions or likelihood evidence.
 	setEvidence := func() {
 		o.Set("evidence", evidence())
-		if len(c.Do) > 0 {
+		if len(c.Do) > 0 || len(c.DoReal) > 0 {
 			d := &Object{}
 			for _, ob := range c.Do {
 				d.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
+			}
+			for _, ob := range c.DoReal {
+				d.Set(m.Vars[ob.Var].Name, Float(ob.Value))
 			}
 			o.Set("do", d)
 		}
@@ -452,11 +469,13 @@ func (st Style) JSONValue(m *ir.Model, r infer.Result) *Object {
 		o.Set("bits", Float(r.Bits))
 		setErr(o, res, 0)
 	case *infer.Density:
-		vs := &Object{}
-		for _, ob := range rq.(*ir.DensityQuery).Values {
-			vs.Set(m.Vars[ob.Var].Name, Float(ob.Value))
+		if dq, ok := rq.(*ir.DensityQuery); ok { // else P(e) of real values
+			vs := &Object{}
+			for _, ob := range dq.Values {
+				vs.Set(m.Vars[ob.Var].Name, Float(ob.Value))
+			}
+			o.Set("values", vs)
 		}
-		o.Set("values", vs)
 		setEvidence()
 		o.Set("density", densityLog{r.Density, r.LogDensity})
 		if math.IsInf(r.LogDensity, -1) {
@@ -524,6 +543,10 @@ func (st Style) JSONValue(m *ir.Model, r infer.Result) *Object {
 			rows = append(rows, ro)
 		}
 		o.Set("rows", rows)
+	case *infer.Normals:
+		o.Set("vars", names(r.Vars))
+		setEvidence()
+		normalsJSON(o, m, r)
 	default:
 		panic(fmt.Sprintf("report: JSONValue: a result of type %T", r))
 	}

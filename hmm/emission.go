@@ -223,6 +223,22 @@ func (c *Categorical) accum(st *Stats, s Seq, t int, gamma []float64) {
 
 func (g *Gaussian) accum(st *Stats, s Seq, t int, gamma []float64) {
 	d := g.D
+	if d == 1 {
+		x := s.X[t]
+		if x != x {
+			return
+		}
+		k := len(gamma)
+		cnt, sum, sq, c := st.Count[:k], st.Sum[:k], st.SumSq[:k], st.Center[:k]
+		for i, w := range gamma {
+			dx := x - c[i]
+			wd := w * dx
+			cnt[i] += w
+			sum[i] += wd
+			sq[i] += wd * dx
+		}
+		return
+	}
 	xs := s.X[t*d : (t+1)*d]
 	for i, w := range gamma {
 		for j, x := range xs {

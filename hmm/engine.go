@@ -120,14 +120,17 @@ func (e *engine) step(prev, b, dst []float64) float64 {
 			continue
 		}
 		row := e.trans[i*k : (i+1)*k]
+		dst := dst[:len(row)]
 		for j, a := range row {
 			dst[j] += p * a
 		}
 	}
 	s := 0.0
-	for j := range dst {
-		dst[j] *= b[j]
-		s += dst[j]
+	b = b[:len(dst)]
+	for j, v := range dst {
+		v *= b[j]
+		dst[j] = v
+		s += v
 	}
 	normalise(dst, s)
 	return s
@@ -161,7 +164,7 @@ func impossible(t int) error {
 // the log-likelihood.
 func (e *engine) forward(s Seq, T int, w *work, fn func(t int, a []float64)) (float64, error) {
 	k := e.k
-	ll := 0.0
+	var ll logSum
 	prev := w.beta // α̂_{t-1} between chunks
 	for lo := 0; lo < T; lo += w.s {
 		hi := min(lo+w.s, T)
@@ -178,7 +181,7 @@ func (e *engine) forward(s Seq, T int, w *work, fn func(t int, a []float64)) (fl
 			if !(c > 0) {
 				return math.Inf(-1), impossible(t)
 			}
-			ll += math.Log(c) + w.m[i]
+			ll.add(c, w.m[i])
 			if fn != nil {
 				fn(t, dst)
 			}
@@ -187,7 +190,40 @@ func (e *engine) forward(s Seq, T int, w *work, fn func(t int, a []float64)) (fl
 		copy(w.beta, prev)
 		prev = w.beta
 	}
-	return ll, nil
+	return ll.value(), nil
+}
+
+// logSum adds up Σ_t (log c_t + m_t), taking one logarithm of a product of
+// many scales rather than one per step: every c_t is at most 1 (the b_t are
+// at most 1 and α̂_{t-1}A sums to 1), so the product is kept above 2^-500
+// and scales below that are taken one by one.
+type logSum struct {
+	sum, m, prod float64 // prod 0 stands for 1
+}
+
+func (l *logSum) add(c, m float64) {
+	l.m += m
+	if c < 0x1p-500 {
+		l.sum += math.Log(c)
+		return
+	}
+	if l.prod == 0 {
+		l.prod = c
+		return
+	}
+	l.prod *= c
+	if l.prod < 0x1p-500 {
+		l.sum += math.Log(l.prod)
+		l.prod = 0
+	}
+}
+
+func (l *logSum) value() float64 {
+	s := l.sum + l.m
+	if l.prod != 0 {
+		s += math.Log(l.prod)
+	}
+	return s
 }
 
 // smooth runs forward–backward over the T steps of s in blocks of w.s
@@ -200,17 +236,17 @@ func (e *engine) smooth(s Seq, T int, w *work, visit func(t int, g []float64)) (
 	}
 	k, S := e.k, w.s
 	nb := (T + S - 1) / S
-	ll := 0.0
+	var ll logSum
 	if nb > 1 {
-		var err error
-		ll, err = e.forward(s, T, w, func(t int, a []float64) {
+		v, err := e.forward(s, T, w, func(t int, a []float64) {
 			if (t+1)%S == 0 && t+1 < T {
 				copy(w.ck[(t+1)/S*k:], a)
 			}
 		})
 		if err != nil {
-			return ll, err
+			return v, err
 		}
+		ll.m = v
 	}
 	beta := w.beta
 	for i := range beta {
@@ -236,17 +272,19 @@ func (e *engine) smooth(s Seq, T int, w *work, visit func(t int, g []float64)) (
 			}
 			w.c[i] = c
 			if nb == 1 {
-				ll += math.Log(c) + w.m[i]
+				ll.add(c, w.m[i])
 			}
 		}
 		for t := hi - 1; t >= lo; t-- {
 			i := t - lo
 			a := w.a[i*k : (i+1)*k]
-			g := w.gamma
+			g := w.gamma[:k]
+			beta = beta[:k]
 			sum := 0.0
-			for j := range g {
-				g[j] = a[j] * beta[j]
-				sum += g[j]
+			for j, aj := range a {
+				v := aj * beta[j]
+				g[j] = v
+				sum += v
 			}
 			normalise(g, sum)
 			visit(t, g)
@@ -254,10 +292,11 @@ func (e *engine) smooth(s Seq, T int, w *work, visit func(t int, g []float64)) (
 				break
 			}
 			// β̂_{t-1} from β̂_t.
-			b, wv := w.b[i*k:(i+1)*k], w.wv
+			b, wv := w.b[i*k:(i+1)*k], w.wv[:k]
 			inv := 1 / w.c[i]
-			for j := range wv {
-				wv[j] = b[j] * beta[j] * inv
+			beta = beta[:k]
+			for j, bj := range b {
+				wv[j] = bj * beta[j] * inv
 			}
 			z := 0.0
 			var prev []float64
@@ -266,8 +305,10 @@ func (e *engine) smooth(s Seq, T int, w *work, visit func(t int, g []float64)) (
 			} else {
 				prev = w.a[(i-1)*k : i*k]
 			}
-			for r := range k {
+			prev = prev[:k]
+			for r := range beta {
 				row := e.trans[r*k : (r+1)*k]
+				wv := wv[:len(row)]
 				v := 0.0
 				for j, p := range row {
 					v += p * wv[j]
@@ -289,6 +330,7 @@ func (e *engine) smooth(s Seq, T int, w *work, visit func(t int, g []float64)) (
 					}
 					p *= zi
 					row := w.xiM[r*k : (r+1)*k]
+					row = row[:len(wv)]
 					for j, v := range wv {
 						row[j] += p * v
 					}
@@ -296,5 +338,5 @@ func (e *engine) smooth(s Seq, T int, w *work, visit func(t int, g []float64)) (
 			}
 		}
 	}
-	return ll, nil
+	return ll.value(), nil
 }

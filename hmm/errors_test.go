@@ -129,3 +129,28 @@ func TestTooLarge(t *testing.T) {
 		t.Errorf("Viterbi: error %v, want ErrTooLarge", err)
 	}
 }
+
+func TestNewStatsInvalid(t *testing.T) {
+	for _, h := range []*HMM{nil, {K: 1, Init: []float64{1}, Trans: []float64{1}}} {
+		if _, err := h.NewStats(); !errors.Is(err, ErrShape) {
+			t.Errorf("%+v: error %v, want ErrShape", h, err)
+		}
+		if _, err := h.Len(Seq{}); !errors.Is(err, ErrShape) {
+			t.Errorf("%+v: Len's error %v, want ErrShape", h, err)
+		}
+	}
+	h := &HMM{K: 1, Init: []float64{1}, Trans: []float64{1}, Emit: &Categorical{M: 2, Prob: []float64{0.5, 0.5}}}
+	st, err := h.NewStats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &HMM{K: 1, Init: []float64{1}, Trans: []float64{1}, Emit: &Categorical{M: 3, Prob: []float64{0.5, 0.25, 0.25}}}
+	if _, err := g.MStep(st, Prior{}); !errors.Is(err, ErrShape) {
+		t.Errorf("statistics of another shape: error %v, want ErrShape", err)
+	}
+	gs, _ := (&HMM{K: 1, Init: []float64{1}, Trans: []float64{1}, Emit: &Gaussian{D: 1, Mean: []float64{0}, Var: []float64{1}}}).NewStats()
+	other := &HMM{K: 1, Init: []float64{1}, Trans: []float64{1}, Emit: &Gaussian{D: 1, Mean: []float64{1}, Var: []float64{1}}}
+	if _, err := other.MStep(gs, Prior{}); !errors.Is(err, ErrShape) {
+		t.Errorf("statistics about other means: error %v, want ErrShape", err)
+	}
+}

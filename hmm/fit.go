@@ -59,7 +59,7 @@ func (h *HMM) MStep(st *Stats, p Prior) (*HMM, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	want := h.NewStats()
+	want := h.newStats()
 	if err := want.Merge(st); err != nil {
 		return nil, err
 	}

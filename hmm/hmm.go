@@ -85,7 +85,12 @@ func checkDist(p []float64, what string) error {
 // Len returns the number of steps of s under h's emission kind, checking
 // every observation: an *Error of kind ErrShape, ErrObservation or
 // ErrNotFinite (Seq -1, Step the step concerned).
-func (h *HMM) Len(s Seq) (int, error) { return h.Emit.seqLen(s) }
+func (h *HMM) Len(s Seq) (int, error) {
+	if h == nil || h.Emit == nil {
+		return 0, errorf(ErrShape, "no emission distribution")
+	}
+	return h.Emit.seqLen(s)
+}
 
 // bytesOf returns n×size bytes, or math.MaxInt64 if that overflows.
 func bytesOf(n, size int64) int64 {

@@ -35,8 +35,17 @@ type Stats struct {
 	Steps  int64     // the number of steps added
 }
 
-// NewStats returns empty statistics for h, which must be valid.
-func (h *HMM) NewStats() *Stats {
+// NewStats returns empty statistics for h, or h's error if it is not
+// valid.
+func (h *HMM) NewStats() (*Stats, error) {
+	if err := h.Validate(); err != nil {
+		return nil, err
+	}
+	return h.newStats(), nil
+}
+
+// newStats is NewStats for a valid h.
+func (h *HMM) newStats() *Stats {
 	st := &Stats{K: h.K, Init: make([]float64, h.K), Trans: make([]float64, h.K*h.K)}
 	h.Emit.initStats(st, h.K)
 	return st
@@ -114,7 +123,7 @@ func (h *HMM) estep(seqs []Seq, workers int) (*Stats, error) {
 	e := newEngine(h)
 	ws := make([]*work, workers)
 	par.Workers(workers, nb, func(wk, b int) {
-		st := h.NewStats()
+		st := h.newStats()
 		blocks[b] = st
 		w := ws[wk]
 		for i := b * seqBlock; i < min((b+1)*seqBlock, len(seqs)); i++ {
@@ -147,7 +156,7 @@ func (h *HMM) estep(seqs []Seq, workers int) (*Stats, error) {
 			return nil, err
 		}
 	}
-	total := h.NewStats()
+	total := h.newStats()
 	for _, st := range blocks {
 		total.Merge(st)
 	}

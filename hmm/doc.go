@@ -40,7 +40,9 @@
 //	P(z_t | x) = α̂_t ∘ β̂_t
 //
 // [HMM.Filter] gives P(z_t | x_0..x_t) at every step in memory constant in
-// T; [HMM.LogLik] the log-likelihood; [HMM.Predict] P(z_{T-1+k} | x) by
+// T, and a [Forward] (from [HMM.NewForward]) the same numbers for a
+// sequence pushed a few steps at a time, as a stream; [HMM.LogLik] the
+// log-likelihood; [HMM.Predict] P(z_{T-1+k} | x) by
 // k products with A; [HMM.Smooth] every P(z_t | x), T×K numbers, working
 // in O(TK) memory up to 64 MiB and by checkpointing beyond; and
 // [HMM.SmoothEach] streams them, last step first, in O(K√T) memory: a

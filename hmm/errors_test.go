@@ -111,20 +111,20 @@ func TestBadOptions(t *testing.T) {
 // TestTooLarge checks that a result beyond MaxBytes is refused before it
 // is allocated.
 func TestTooLarge(t *testing.T) {
-	k := 1 << 12
+	k := 1 << 10
 	h := &HMM{K: k, Init: make([]float64, k), Trans: make([]float64, k*k), Emit: &Categorical{M: 1, Prob: make([]float64, k)}}
 	for i := range k {
 		h.Init[i] = 1 / float64(k)
 		h.Trans[i*k+i] = 1
 		h.Emit.(*Categorical).Prob[i] = 1
 	}
-	s := Seq{Sym: make([]int, 1<<16)} // 2^16 × 2^12 × 8 bytes = 2 GiB of posteriors
+	s := Seq{Sym: make([]int, 1<<18)} // 2^18 × 2^10 × 8 bytes = 2 GiB of posteriors
 	_, err := h.Smooth(s)
 	var tl *TooLargeError
 	if !errors.As(err, &tl) || !errors.Is(err, ErrTooLarge) || tl.Bytes != 1<<31 {
 		t.Errorf("Smooth: error %v, want a *TooLargeError of 2^31 bytes", err)
 	}
-	s.Sym = make([]int, 1<<17)
+	s.Sym = make([]int, 1<<19) // 2^19 × 2^10 × 4 bytes of back-pointers = 2 GiB
 	if _, _, err = h.Viterbi(s); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("Viterbi: error %v, want ErrTooLarge", err)
 	}

@@ -119,9 +119,12 @@ type FitResult struct {
 // an E-step over every sequence on Workers goroutines (deterministic: the
 // same numbers with any number) and an M-step. The trace, which EM never
 // lowers, is checked: a fall of more than 1e-9 relative is an *Error of
-// kind ErrNotMonotone, a defect of this package. A random start whose
-// variance collapses (ErrVariance) is dropped; if every start fails, the
-// first start's error is returned.
+// kind ErrNotMonotone, a defect of this package. A start that fails is
+// dropped, whatever its error if it is the start given (data it cannot
+// explain, say), by a collapsed variance (ErrVariance) if it is a random
+// one (another error of a random start is returned); if every start
+// fails, the first error is returned. Restart in the result says which
+// start was kept.
 func Fit(start *HMM, seqs []Seq, o FitOptions) (*FitResult, error) {
 	if err := start.Validate(); err != nil {
 		return nil, err

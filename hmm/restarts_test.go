@@ -13,8 +13,11 @@ import (
 // HMMs: Baum–Welch from random starts with 10 restarts reaches at least
 // the best log-likelihood of 20 pomegranate fits
 // (testdata/restarts_pome.py says how they were made). Each data set takes
-// about 10 s; the light run (-short, -race) fits one.
+// about 10 s; the -short run fits one, the race detector's none.
 func TestRestartsPomegranate(t *testing.T) {
+	if testrun.Race {
+		t.Skip("about 100 s under the race detector; the plain and -short runs check it")
+	}
 	raw, err := os.ReadFile("testdata/restarts_pome.json")
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +35,7 @@ func TestRestartsPomegranate(t *testing.T) {
 	}
 	for _, c := range cases {
 		if c.Seed != 102 && !testrun.Heavy() {
-			continue // the light run (-short, -race) fits the quickest data set alone
+			continue // the -short run fits the quickest data set alone
 		}
 		seqs := make([]Seq, len(c.Seqs))
 		for i, s := range c.Seqs {

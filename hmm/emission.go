@@ -16,12 +16,12 @@ type Emission interface {
 	seqLen(s Seq) (int, error)
 	// prepare returns the emission's log-densities, ready to evaluate.
 	prepare(k int) emitter
-	// stats sizes and centres st's emission statistics.
+	// initStats sizes and centres st's emission statistics.
 	initStats(st *Stats, k int)
 	// accum adds step t of s, in state k with weight gamma[k], to st.
 	accum(st *Stats, s Seq, t int, gamma []float64)
 	// mstep returns the emission that maximises the expected
-	// log-likelihood of st's statistics, h's emission being e.
+	// log-likelihood of st's statistics, gathered under this emission.
 	mstep(st *Stats, p Prior) (Emission, error)
 	// logPrior returns the Dirichlet prior's log-density of the emission,
 	// up to a constant.

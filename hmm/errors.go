@@ -26,6 +26,7 @@ type Error struct {
 	Msg  string // lower-case, no trailing period
 }
 
+// Error returns the message.
 func (e *Error) Error() string { return e.Msg }
 
 // Unwrap returns the kind of error.
@@ -51,6 +52,7 @@ type TooLargeError struct {
 	Limit int64  // the limit
 }
 
+// Error returns the message.
 func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s needs %d bytes, more than the limit of %d", e.What, e.Bytes, e.Limit)
 }

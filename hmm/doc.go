@@ -63,7 +63,8 @@
 // that maximise the expected complete-data log-likelihood, with symmetric
 // Dirichlet pseudo-counts ([Prior]) and a floor on variances (1e-6 by
 // default); [Fit] alternates them. The statistics merge by adding, so
-// shards of sequences may be gathered apart and merged ([Stats.Merge]);
+// shards of sequences may be gathered apart and merged ([Stats.Merge]),
+// in other processes too ([Stats.MarshalBinary]);
 // a Gaussian's are about the current means, so that a variance is not
 // the difference of two large sums. The E-step takes the sequences in
 // fixed blocks of eight, each block's sums apart, added in block order:

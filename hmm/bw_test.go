@@ -397,3 +397,45 @@ func sampleSeqs(r *rand.Rand, h *HMM, n, t int) []Seq {
 	}
 	return seqs
 }
+
+// TestCheckpointedXi checks the expected transition counts of
+// forward–backward in blocks of every size (the E-step checkpoints long
+// sequences) against enumeration of every hidden path.
+func TestCheckpointedXi(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	done := 0
+	for done < 150 {
+		h, s := randCase(r)
+		T, _ := h.Len(s)
+		k := h.K
+		want := make([]float64, k*k)
+		tot := 0.0
+		paths(h, s, T, func(z []int, p float64) {
+			tot += p
+			for i := 1; i < T; i++ {
+				want[z[i-1]*k+z[i]] += p
+			}
+		})
+		if tot == 0 {
+			continue
+		}
+		done++
+		for i := range want {
+			want[i] /= tot
+		}
+		e := newEngine(h)
+		for S := 1; S <= T; S++ {
+			w := ensureWork(nil, k, S, T)
+			if _, err := e.smooth(s, T, w, func(int, []float64) {}); err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float64, k*k)
+			for i, v := range w.xiM {
+				got[i] = v * h.Trans[i]
+			}
+			if !closeAll(got, want, bruteTol) {
+				t.Errorf("T %d, blocks of %d: transitions %v, brute force %v", T, S, got, want)
+			}
+		}
+	}
+}

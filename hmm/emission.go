@@ -119,21 +119,55 @@ func (g *Gaussian) seqLen(s Seq) (int, error) {
 	return len(s.X) / g.D, nil
 }
 
-// catEmitter holds a categorical emission's log-probabilities by symbol:
-// logT[m*K+k] = log Prob[k*M+m].
+// catEmitter holds a categorical emission's log-probabilities by symbol,
+// logT[m*K+k] = log Prob[k*M+m], and the same scaled as engine.emit
+// scales them: scaled[m*K+k] = Prob[k*M+m] / max_k Prob[k*M+m] and
+// logMax[m] the log of that maximum (0 and 0 for a symbol no state
+// emits).
 type catEmitter struct {
-	k    int
-	logT []float64
+	k              int
+	logT, scaled   []float64
+	logMax, noData []float64
 }
 
 func (c *Categorical) prepare(k int) emitter {
-	e := &catEmitter{k: k, logT: make([]float64, k*c.M)}
-	for i := range k {
-		for m := range c.M {
-			e.logT[m*k+i] = math.Log(c.Prob[i*c.M+m])
+	e := &catEmitter{k: k, logT: make([]float64, k*c.M), scaled: make([]float64, k*c.M),
+		logMax: make([]float64, c.M), noData: make([]float64, k)}
+	for i := range e.noData {
+		e.noData[i] = 1
+	}
+	for m := range c.M {
+		mx := 0.0
+		for i := range k {
+			p := c.Prob[i*c.M+m]
+			e.logT[m*k+i] = math.Log(p)
+			mx = max(mx, p)
+		}
+		if mx == 0 {
+			continue
+		}
+		e.logMax[m] = math.Log(mx)
+		for i := range k {
+			e.scaled[m*k+i] = c.Prob[i*c.M+m] / mx
 		}
 	}
 	return e
+}
+
+// scaledProbs sets b and m for steps [lo, hi) as engine.emit does, without
+// logarithms.
+func (e *catEmitter) scaledProbs(s Seq, lo, hi int, b, m []float64) {
+	k := e.k
+	for t := lo; t < hi; t++ {
+		row := b[(t-lo)*k : (t-lo+1)*k]
+		if sym := s.Sym[t]; sym >= 0 {
+			copy(row, e.scaled[sym*k:(sym+1)*k])
+			m[t-lo] = e.logMax[sym]
+		} else {
+			copy(row, e.noData)
+			m[t-lo] = 0
+		}
+	}
 }
 
 func (e *catEmitter) logProbs(s Seq, lo, hi int, dst []float64) {

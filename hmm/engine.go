@@ -8,7 +8,9 @@ import "math"
 //
 // Emissions are scaled per step: b_t(k) = exp(log P(x_t | k) − m_t) with m_t
 // the largest of the step's log-densities, so the largest is 1 and a
-// Gaussian density far out in its tail does not underflow. The forward
+// Gaussian density far out in its tail does not underflow. A categorical
+// emission's are divided by their largest directly, without logarithms.
+// A step whose densities are all 0 gets b_t = 0, so that c_t = 0. The forward
 // recursion keeps α_t normalised (Rabiner's scaling):
 //
 //	α̂_0 ∝ π ∘ b_0,  α̂_t ∝ (α̂_{t-1} A) ∘ b_t,  c_t = the sum before normalising
@@ -83,6 +85,10 @@ const plainBytes = 64 << 20
 // emit sets b and m for steps [lo, hi) of s.
 func (e *engine) emit(s Seq, lo, hi int, b, m []float64) {
 	k := e.k
+	if c, ok := e.em.(*catEmitter); ok {
+		c.scaledProbs(s, lo, hi, b, m)
+		return
+	}
 	e.em.logProbs(s, lo, hi, b[:(hi-lo)*k])
 	for t := range hi - lo {
 		row := b[t*k : (t+1)*k]

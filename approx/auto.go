@@ -23,18 +23,18 @@ import (
 //     (Engine "wmb", Err 0, LogZErr 0) and Auto returns it.
 //  3. Otherwise IJGP ([IJGP]) for the rest of the time (exact too when
 //     its junction tree fits the memory: Engine "ijgp", Err 0, LogZErr
-//     0), and the answer of the one whose ln Z is the better known:
-//     WMB's when the half gap of its bounds is below IJGP's LogZErr (its
-//     marginals, and ln Z the bounds' midpoint), IJGP's otherwise (its
-//     marginals, and its ln Z moved into WMB's bounds when outside them).
-//     The marginals' Err is IJGP's own, or for WMB's marginals their
-//     residual plus their distance to IJGP's plus IJGP's Err (WMB's
-//     residual alone is not calibrated; the exact marginal lies within
-//     IJGP's Err of IJGP's as often as that estimate is calibrated).
-//     LogZErr is WMB's half gap (a bound), or the least of IJGP's
-//     estimate and the distance to the farther of WMB's bounds (a bound
-//     too). LogZLo and LogZHi are WMB's bounds. When IJGP is stopped
-//     before any answer, WMB's is returned with Stopped set.
+//     0). The answer has IJGP's marginals and their Err: WMB's marginals
+//     could only be given an error of their residual plus their distance
+//     to IJGP's plus IJGP's Err (WMB's residual alone is not calibrated),
+//     never less than IJGP's own, and on grids under a tight memory limit
+//     they were the farther from the exact ones. Its ln Z is the better
+//     known of the two: WMB's bounds' midpoint when their half gap is
+//     below IJGP's LogZErr, else IJGP's moved into WMB's bounds when
+//     outside them; LogZErr is WMB's half gap (a bound), or the least of
+//     IJGP's estimate and the distance to the farther of WMB's bounds (a
+//     bound too). LogZLo and LogZHi are WMB's bounds. Engine is "ijgp".
+//     When IJGP is stopped before any answer, WMB's is returned with
+//     Stopped set.
 //
 // With a Deadline, the stages reached and the i-bounds, and so the
 // numbers, depend on the machine's speed; without one they do not (the
@@ -72,13 +72,10 @@ func Auto(p *Problem, s Settings) (*Result, error) {
 		return j, nil
 	}
 	if w.LogZErr < j.LogZErr {
-		for v, m := range w.Marg {
-			for t := range m {
-				w.Err[v][t] = propErrBound(w.Err[v][t] + math.Abs(m[t]-j.Marg[v][t]) + j.Err[v][t])
-			}
-		}
-		w.Stopped = w.Stopped || j.Stopped
-		return w, nil
+		j.Stopped = j.Stopped || w.Stopped
+		j.LogZ, j.LogZErr = w.LogZ, w.LogZErr
+		j.LogZLo, j.LogZHi = w.LogZLo, w.LogZHi
+		return j, nil
 	}
 	if j.LogZ > w.LogZHi {
 		j.LogZ = w.LogZHi

@@ -148,6 +148,12 @@ func learnCmd(c *cli, args []string) int {
 		var l ir.ErrorList
 		var pe *os.PathError
 		var me *learn.ModelError
+		var tl *infer.TooLargeError
+		if errors.As(err, &tl) && learnExact {
+			// The tree's own advice (variable elimination) is not for
+			// a learner: say what is.
+			err = &ir.Error{Pos: ir.Pos{File: args[0]}, Err: tl, Msg: fmt.Sprintf("EM's E-step: %s; raise --max-memory, or learn without --exact (an approximate E-step)", (&infer.Why{TooLarge: tl}).Phrase(style.Limits))}
+		}
 		switch {
 		case errors.As(err, &me):
 			err = fileErrorf(args[0], "%v", err) // about the model, not the data

@@ -321,14 +321,8 @@ func (e *emRun) report(best *fit, bestStart int, init Init) *Report {
 			hidden = append(hidden, ir.VarID(v))
 		}
 	}
-	var approx *ApproxEStep
-	if e.approx != nil {
-		a := *e.approx
-		a.unconverged(e.tree)
-		approx = &a
-	}
 	return &Report{
-		EStep:      approx,
+		EStep:      e.approx.report(),
 		Rows:       int(best.rows),
 		LogLik:     best.trace[len(best.trace)-1],
 		Iterations: best.iters,

@@ -24,6 +24,8 @@ type ApproxEStep struct {
 	// Unconverged is the number of row propagations, over the whole run,
 	// that stopped at their limit of sweeps without converging.
 	Unconverged int64
+
+	l infer.Learner // the compiled learner, whose installs share its count
 }
 
 // compile returns the inference of the learners for m: Options.Inference's,
@@ -39,7 +41,7 @@ func (o *Options) compile(m *ir.Model) (infer.Learner, *ApproxEStep, error) {
 		}
 		if a, ok := l.(infer.InexactLearner); ok {
 			eng, _ := a.Approximate()
-			return l, &ApproxEStep{Engine: eng, Why: &infer.Why{Caller: true}}, nil
+			return l, &ApproxEStep{Engine: eng, Why: &infer.Why{Caller: true}, l: l}, nil
 		}
 		return l, nil, nil
 	}
@@ -52,16 +54,19 @@ func (o *Options) compile(m *ir.Model) (infer.Learner, *ApproxEStep, error) {
 	if aerr != nil {
 		return nil, nil, err // the tree's refusal says more
 	}
-	return a, &ApproxEStep{Engine: infer.LearnerEngine, Why: &infer.Why{TooLarge: tl}}, nil
+	return a, &ApproxEStep{Engine: infer.LearnerEngine, Why: &infer.Why{TooLarge: tl}, l: a}, nil
 }
 
-// unconverged updates a's count of propagations that did not converge
-// from the learner l.
-func (a *ApproxEStep) unconverged(l infer.Learner) {
+// report returns a copy of a for a report, with the count of
+// propagations that did not converge so far; nil for nil.
+func (a *ApproxEStep) report() *ApproxEStep {
 	if a == nil {
-		return
+		return nil
 	}
-	if x, ok := l.(infer.InexactLearner); ok {
-		_, a.Unconverged = x.Approximate()
+	c := *a
+	if x, ok := a.l.(infer.InexactLearner); ok {
+		_, c.Unconverged = x.Approximate()
 	}
+	c.l = nil
+	return &c
 }

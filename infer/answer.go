@@ -72,6 +72,15 @@ type Options struct {
 	IBound    int           // the i-bound of ijgp and wmb; 0 means theirs (grown while time remains)
 	Samples   int           // samples (is, lw) or sweeps per chain (gibbs); 0 means until the time limit, or the engine's default
 
+	// LogZOnly makes P(e) compute ln Z(e) = ln Σ_{x ⊨ e} Π φ(x) alone
+	// (Evidence.LogZ, with LogZErr): on a Markov network, the partition
+	// function without the evidence, by which P(e) is normalised, is not
+	// computed, so that the whole time limit goes to ln Z(e) (the UAI
+	// competition's PR task), and the answer's P and LogP are NaN (not
+	// known). On a Bayesian network ln Z(e) is ln P(e) and nothing
+	// changes.
+	LogZOnly bool
+
 	fallback  bool // Auto's exact attempt, or its approximate answer: no further fallback (approxplan.go)
 	partition bool // the query needs the partition function too: an approximate engine leaves it half the time
 }
@@ -123,7 +132,8 @@ type Marginal struct {
 // Answer answers q on m exactly. User errors (impossible evidence, a table
 // or an enumeration that is too large, a malformed query) are returned as
 // *ir.Error values at q.Pos, with the kinds of error listed in the package
-// documentation; Answer never returns NaN.
+// documentation; Answer never returns NaN (but for P and LogP of P(e) on a
+// Markov network under [Options.LogZOnly], which are not computed).
 //
 // A model may have variables whose numbers are still to be learned
 // (m.Unlearned). Answer refuses, with the kind ir.ErrNoDistribution, only a
@@ -374,7 +384,7 @@ func (a *answerer) setup() error {
 	if err := a.validate(); err != nil {
 		return err
 	}
-	a.opt.partition = a.q.Kind == kindProb && a.q.Form() == formEvidence && !a.m.IsBayesNet()
+	a.opt.partition = a.q.Kind == kindProb && a.q.Form() == formEvidence && !a.m.IsBayesNet() && !a.opt.LogZOnly
 	return a.choose()
 }
 
@@ -979,26 +989,49 @@ func (a *answerer) number() (Result, error) {
 // normal float64 is an error that gives ln P(e): printing 0 would claim
 // impossibility.
 func (a *answerer) evidence() (Result, error) {
+	// A Markov network's P(e) is Z_e / Z. Z, the wider of the two (no
+	// evidence shrinks it), comes first, so that an exact engine that
+	// cannot compute it refuses before the work on Z_e, and Auto's
+	// approximate answer gets the time that work would have had.
+	markov := !a.m.IsBayesNet()
+	z := factor.Scaled{M: 0.5, E: 1}
+	if markov && !a.opt.LogZOnly {
+		var err error
+		if z, err = a.z(); err != nil {
+			return nil, err
+		}
+	}
 	ze, err := peOf(a.eng)
 	if err != nil {
 		return nil, err
 	}
 	_, le, inexact := a.jointErr()
-	z, err := a.z()
-	if err != nil {
-		return nil, err
-	}
 	r := &Evidence{Header: exact(a.q), LogZ: ze.Log()}
-	if ze.M != 0 {
+	switch {
+	case markov && a.opt.LogZOnly:
+		r.P, r.LogP = math.NaN(), math.NaN() // Z is not known
+	case ze.M != 0:
 		r.LogP = min(0, ze.Log()-z.Log())
 		r.P = prob(ze.Div(z))
-	} else {
+	default:
 		r.LogP = math.Inf(-1)
 	}
 	if inexact {
+		r.LogZErr, r.LogZLo, r.LogZHi = le.Err, le.Lo, le.Hi
+		if math.IsNaN(r.LogZLo) {
+			r.LogZLo = math.Inf(-1)
+		}
+		if math.IsNaN(r.LogZHi) {
+			r.LogZHi = math.Inf(1)
+		}
 		// ln P(e) = ln Z_e − ln Z: the errors add, and so do the bounds'
 		// ends (Z is 1, exactly, in a Bayesian network).
-		if !a.m.IsBayesNet() {
+		if markov && a.opt.LogZOnly {
+			r.LogPErr, r.LogPLo, r.LogPHi = math.Inf(1), math.Inf(-1), 0
+			a.addErr(math.Inf(1))
+			return r, nil
+		}
+		if markov {
 			pz := a.inexact().PartitionErr()
 			le = LogErr{Err: le.Err + pz.Err, Lo: le.Lo - pz.Hi, Hi: le.Hi - pz.Lo}
 		}
@@ -1011,7 +1044,7 @@ func (a *answerer) evidence() (Result, error) {
 		}
 		a.addErr(probErr(r.P, le.Err))
 	}
-	if ze.M != 0 && !(r.P >= factor.MinNormal) {
+	if ze.M != 0 && !(r.P >= factor.MinNormal) && !(markov && a.opt.LogZOnly) {
 		return nil, &ir.Error{Pos: a.q.Pos, Err: &UnderflowError{LogP: r.LogP, LogZ: r.LogZ},
 			Msg: fmt.Sprintf("%s = exp(%s) underflows float64 (the evidence is possible, but less likely than 2.2e-308)",
 				a.evidenceText(), ir.FormatFloat(r.LogP))}

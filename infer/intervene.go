@@ -106,6 +106,7 @@ func intervened(m *ir.Model, q *query, opt Options) (Result, error) {
 
 // partitionOf returns ln Z of m, the answer to P() (ln Σ_x Π φ(x)).
 func partitionOf(m *ir.Model, at ir.Pos, opt Options) (float64, error) {
+	opt.LogZOnly = true // P() of a Markov network would compute Z twice
 	r, err := answer(m, &query{Pos: at, Kind: kindProb, Text: "P()"}, opt, nil)
 	if err != nil {
 		return 0, err

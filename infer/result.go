@@ -82,6 +82,14 @@ type Evidence struct {
 	// not. All three are 0 for an exact answer.
 	LogPErr        float64
 	LogPLo, LogPHi float64
+
+	// For an inexact answer: the estimated absolute error of LogZ and
+	// bounds on it (−Inf and +Inf where the engine gives none); all three
+	// 0 for an exact answer. On a Bayesian network they are LogP's (but
+	// for LogPHi's cap at 0); on a Markov network LogP's error adds that
+	// of the partition function.
+	LogZErr        float64
+	LogZLo, LogZHi float64
 }
 
 // Assignment answers MPE(e) and MAP(X, Y | e): the most probable

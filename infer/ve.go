@@ -585,5 +585,6 @@ func scopes(fs []*ir.Factor) [][]ir.VarID {
 func (r *ve) Partition() (factor.Scaled, error) {
 	s := *r
 	s.obs = noEvidence(len(r.obs))
+	s.pre, s.preKeep = nil, nil // the planner's plan is for the evidence
 	return peOf(&s)
 }

@@ -48,17 +48,17 @@ type Options struct {
 	// Inference, if not nil, makes the inference that EM and gradient
 	// ascent run on, from the model to learn with a likelihood slot over
 	// each density's parents (infer.LikelihoodSlots); nil means the
-	// junction tree (infer.CompileLearner).
+	// junction tree (infer.CompileLearner). An approximate one
+	// (infer.InexactLearner, as infer.CompileApproxLearner's) is named by
+	// Report.EStep.
 	Inference func(m *ir.Model, opt infer.Options) (infer.Learner, error)
-}
-
-// compile returns the inference of the learners for m (Inference).
-func (o *Options) compile(m *ir.Model) (infer.Learner, error) {
-	c := o.Inference
-	if c == nil {
-		c = infer.CompileLearner
-	}
-	return c(m, infer.Options{Cancel: o.Cancel})
+	// MaxMemory bounds the E-step's junction tree, in bytes (0:
+	// infer.DefaultMaxMemory). A tree over it is an error
+	// (*infer.TooLargeError) unless Approximate is set: EM and gradient
+	// ascent then run on an approximate E-step (estep.go), which
+	// Report.EStep names, and whose log-likelihoods are approximate.
+	MaxMemory   int64
+	Approximate bool
 }
 
 // canceled reports whether Cancel is closed.

@@ -56,7 +56,11 @@
 // the patterns in memory, a file read again per E-step, or shards whose
 // statistics ([EMStats]) merge. [Report] gives the log-likelihood trace;
 // EM's never decreases, and a decrease is reported as a bug
-// ([ErrDecrease]).
+// ([ErrDecrease]). Where the junction tree does not fit
+// [Options.MaxMemory] and [Options.Approximate] allows it, the E-step is
+// approximate (loopy belief propagation, [infer.CompileApproxLearner]:
+// estep.go), [Report.EStep] says so, the trace is approximate, and a
+// decrease is not an error.
 //
 // # Estimators
 //

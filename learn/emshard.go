@@ -156,7 +156,7 @@ func (p *EMPlan) EStep(params *ir.Model) (*EStep, error) {
 	e := p.e
 	// Compiled once, on first use: the structure is the same for every
 	// start and iteration.
-	p.once.Do(func() { p.tree, p.err = e.opt.compile(e.slotted(params)) })
+	p.once.Do(func() { p.tree, e.approx, p.err = e.opt.compile(e.slotted(params)) })
 	if p.err != nil {
 		return nil, p.err
 	}

@@ -38,6 +38,10 @@ type Report struct {
 	Init       Init       // how the first start was made
 	Patterns   int        // distinct rows (patterns of observed cells): one calibration each per iteration
 	Hidden     []ir.VarID // the variables no row observes: without a column in the data, or with every cell empty
+	// EStep, when not nil, says that the E-step was approximate (its
+	// engine, and why): the log-likelihoods of LogLik and Trace are then
+	// approximate too, and EM's monotonicity was not checked.
+	EStep *ApproxEStep
 }
 
 // ErrNoRows is the error of learning from data without a row: a header

@@ -19,6 +19,7 @@ import (
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/formats/bif"
 	"github.com/pbl-lang/pbl/formats/source"
+	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
 	"github.com/pbl-lang/pbl/report"
@@ -44,7 +45,10 @@ const learnSummary = "Learn learns every CPT of MODEL's structure from the CSV d
 	"keep the best of --restarts N starts (the others random, from --seed), and stop when the\n" +
 	"log-likelihood changes by at most --tol of itself (em: with the log prior, and no parameter\n" +
 	"moving by more than --tol), or after --max-iter iterations. On a terminal they show\n" +
-	"their progress; Ctrl-C stops them and writes nothing.\n\n" +
+	"their progress; Ctrl-C stops them and writes nothing. Their E-step runs on the junction tree;\n" +
+	"where it needs more than --max-memory, on loopy belief propagation instead (an approximate\n" +
+	"E-step: stderr, or the JSON's \"estep\", says so, and the log-likelihoods are approximate),\n" +
+	"or with --exact not at all.\n\n" +
 	"The learned model goes to stdout as .pbl, or with -o to a .pbl or .bif file (by\n" +
 	"extension), written atomically; on any error nothing is written. --json (with -o)\n" +
 	"reports the rows used and skipped, and for em and gradient the log-likelihood, the\n" +
@@ -58,6 +62,8 @@ var (
 	learnIgnore bool
 	learnVarSm  float64
 	learnMethod methodFlags
+	learnMem    string
+	learnExact  bool
 )
 
 func learnFlags(c *cli, fs *flag.FlagSet) {
@@ -66,6 +72,8 @@ func learnFlags(c *cli, fs *flag.FlagSet) {
 	fs.StringVar(&learnOut, "o", "", "write the learned model to this `file` (.pbl or .bif), atomically")
 	fs.BoolVar(&learnIgnore, "ignore-unknown-columns", false, "skip CSV columns that name no variable of the model")
 	fs.Float64Var(&learnVarSm, "var-smoothing", learn.DefaultVarSmoothing, "real variables: the share of the largest variance added to every Gaussian's variance")
+	fs.StringVar(&learnMem, "max-memory", "8GiB", "em and gradient: the largest junction tree of the E-step (e.g. 512MiB); over it the E-step\nis approximate (loopy belief propagation), and says so")
+	fs.BoolVar(&learnExact, "exact", false, "em and gradient: refuse a model whose junction tree needs more than --max-memory,\nrather than learn it with an approximate E-step")
 	runnerFlags(fs) // runner.go: --runner beam hands over to pbl-beam
 }
 
@@ -88,6 +96,11 @@ func learnCmd(c *cli, args []string) int {
 		return c.usageErr("learn", "--var-smoothing must be a positive number")
 	}
 	opt.VarSmoothing = learnVarSm
+	mem, err := parseSize(learnMem)
+	if err != nil {
+		return c.usageErr("learn", "--max-memory: %v", err)
+	}
+	opt.MaxMemory, opt.Approximate = mem, !learnExact
 	if c.json && learnOut == "" {
 		return c.usageErr("learn", "--json needs -o FILE: without it the model goes to stdout")
 	}
@@ -135,6 +148,12 @@ func learnCmd(c *cli, args []string) int {
 		var l ir.ErrorList
 		var pe *os.PathError
 		var me *learn.ModelError
+		var tl *infer.TooLargeError
+		if errors.As(err, &tl) && learnExact {
+			// The tree's own advice (variable elimination) is not for
+			// a learner: say what is.
+			err = &ir.Error{Pos: ir.Pos{File: args[0]}, Err: tl, Msg: fmt.Sprintf("EM's E-step: %s; raise --max-memory, or learn without --exact (an approximate E-step)", (&infer.Why{TooLarge: tl}).Phrase(style.Limits))}
+		}
 		switch {
 		case errors.As(err, &me):
 			err = fileErrorf(args[0], "%v", err) // about the model, not the data
@@ -146,6 +165,9 @@ func learnCmd(c *cli, args []string) int {
 	}
 	if k := rep.EmptyGaussians; k > 0 {
 		c.warn(learnData, fmt.Sprintf("%s of real variables without values in the data: their density is normal(0, 1)", ir.Plural(k, "parent configuration")))
+	}
+	if a := rep.EStep; a != nil && !c.json {
+		fmt.Fprintf(c.stderr, "pbl learn: %s\n", estepText(a))
 	}
 	var buf bytes.Buffer
 	if ext == ".bif" {
@@ -198,11 +220,33 @@ func learnCmd(c *cli, args []string) int {
 			o.Set("restarts", rep.Restarts)
 			o.Set("best_restart", rep.Best+1)
 			o.Set("trace", rep.Trace)
+			if a := rep.EStep; a != nil {
+				es := &report.Object{}
+				es.Set("exact", false)
+				es.Set("engine", a.Engine)
+				es.Set("why", a.Why.Phrase(style.Limits))
+				es.Set("unconverged_rows", a.Unconverged)
+				o.Set("estep", es)
+			}
 		}
 		o.Set("seconds", rep.Seconds)
 		c.writeJSON(o)
 	}
 	return exitOK
+}
+
+// estepText says that the E-step was approximate, with which engine and
+// why, and what that means for the numbers printed.
+func estepText(a *learn.ApproxEStep) string {
+	what := a.Engine
+	if a.Engine == infer.LearnerEngine {
+		what = "loopy belief propagation (lbp)"
+	}
+	s := fmt.Sprintf("approximate E-step: %s (%s); the log-likelihoods are approximate (Bethe), and EM's check that they never decrease is not made", what, a.Why.Phrase(style.Limits))
+	if a.Unconverged > 0 {
+		s += fmt.Sprintf("; %s did not converge", ir.Plural(int(a.Unconverged), "row's propagation"))
+	}
+	return s
 }
 
 // learnHeader is the comment written at the top of a learned .pbl model.

@@ -85,6 +85,10 @@ func uaiCmd(c *cli, args []string) int {
 	switch task {
 	case "PR":
 		q = &ir.ProbQuery{QueryHeader: h, Conditions: cond}
+		// PR is Z(e) alone: a Markov network's partition function
+		// without the evidence is not needed, and the time limit goes
+		// to Z(e).
+		opt.LogZOnly = true
 	case "MAR":
 		q = &ir.ProbQuery{QueryHeader: h, Conditions: cond, Star: true}
 	case "MPE":
@@ -133,14 +137,12 @@ func uaiCmd(c *cli, args []string) int {
 				o.Set("log10", report.Float(log10))
 			}
 			if !res.Exact && res.Engine != "" {
-				// ln P(e) and ln Z(e) differ by ln Z, exact or not: the
-				// error of LogP is that of LogZ at most.
-				o.Set("log10_error", report.Float(res.LogPErr/math.Ln10))
+				o.Set("log10_error", report.Float(res.LogZErr/math.Ln10))
 			}
 			break
 		}
 		if !res.Exact && res.Engine != "" {
-			fmt.Fprintf(c.stderr, "pbl uai: log10 PR ± %s\n", report.ErrText(res.LogPErr/math.Ln10))
+			fmt.Fprintf(c.stderr, "pbl uai: log10 PR ± %s\n", report.ErrText(res.LogZErr/math.Ln10))
 		}
 		err = uai.WritePR(c.stdout, log10)
 	case *infer.Marginals: // MAR

@@ -280,6 +280,25 @@ func TestSolveBrute(t *testing.T) {
 			return
 		}
 		dec := order[i]
+		// Without evidence: the earlier decisions follow Solve's
+		// policies, the later ones the best strategy of all.
+		earlier := toBrute(sol.Policies[:i])
+		for s := range d.Vars[dec].Card {
+			best := math.Inf(-1)
+			strategies(d, later, info[i+1:], func(ps []bpolicy) bool {
+				u, _ := bruteEU(d, slices.Concat(earlier, ps), map[int]int{dec: s}, nil)
+				best = math.Max(best, u)
+				return true
+			})
+			got, err := sol.EU(dec, s, nil)
+			if err != nil {
+				t.Fatalf("EU(%d=%d): %v", dec, s, err)
+			}
+			if !(math.Abs(got-best) <= tol) {
+				t.Fatalf("EU(%d=%d) = %v, brute force %v", dec, s, got, best)
+			}
+			euChecked.Add(1)
+		}
 		x := make([]int, len(d.Vars))
 		for k := range configs(d, info[i]) {
 			r := k

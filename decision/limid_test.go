@@ -153,3 +153,34 @@ func TestVPIBrute(t *testing.T) {
 		t.Error("nothing checked")
 	}
 }
+
+// TestSPULocal: two decisions taken knowing nothing must agree; SPU from
+// uniform policies settles on the worse agreement (U(0,0) = 1 against
+// U(1,1) = 1.5: with D1 uniform, D2 = 0 is worth (1+0.9)/2 against
+// (-1+1.5)/2), a local optimum that is not the global one.
+func TestSPULocal(t *testing.T) {
+	d := &Diagram{
+		Vars: []Var{
+			{Name: "D1", Kind: Decision, Card: 2},
+			{Name: "D2", Kind: Decision, Card: 2},
+		},
+		Utilities: []Utility{{Name: "U", Parents: []int{0, 1}, Table: []float64{1, -1, 0.9, 1.5}}},
+		Order:     []int{0, 1},
+	}
+	ls, err := d.SolveLIMID(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(ls.MEU-1) <= tol) || ls.Policy(0).Choice[0] != 0 || ls.Policy(1).Choice[0] != 0 || ls.Sweeps != 2 {
+		t.Errorf("SPU: MEU %v, D1 %v, D2 %v after %d sweeps; want 1, [0], [0] after 2", ls.MEU, ls.Policy(0).Choice, ls.Policy(1).Choice, ls.Sweeps)
+	}
+	// With D2 knowing D1 the diagram has perfect recall: 1.5.
+	d.Vars[1].Parents = []int{0}
+	sol, err := d.Solve(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(sol.MEU-1.5) <= tol) {
+		t.Errorf("Solve: MEU %v, want 1.5", sol.MEU)
+	}
+}

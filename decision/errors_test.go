@@ -120,3 +120,21 @@ func TestEUErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseBadInput: Choose refuses an assignment too short or out of
+// range with -1 rather than panicking.
+func TestChooseBadInput(t *testing.T) {
+	sol, err := oil().Solve(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sol.Policy(3) // Drill, over Test and Result
+	for _, full := range [][]int{nil, {0, 0}, {0, 2, 0, 0}, {0, 0, -1, 0}, {0, 0, 4, 0}} {
+		if c := p.Choose(full); c != -1 {
+			t.Errorf("Choose(%v) = %d, want -1", full, c)
+		}
+	}
+	if sol.Policy(0) != nil || sol.Policy(99) != nil {
+		t.Error("a policy for a chance variable or no variable")
+	}
+}

@@ -66,6 +66,8 @@ func TestSPUBrute(t *testing.T) {
 			limidBrute.Add(1)
 			if math.Abs(best-ls.MEU) <= tol {
 				limidGlobal.Add(1)
+			} else if ls.Exact {
+				t.Fatalf("SPU says exact at %v, the best strategy is worth %v", ls.MEU, best)
 			}
 		}
 	})
@@ -96,8 +98,8 @@ func TestSPUSoluble(t *testing.T) {
 		if err != nil {
 			t.Fatalf("SolveLIMID: %v", err)
 		}
-		if !(math.Abs(ls.MEU-sol.MEU) <= tol) {
-			t.Fatalf("SPU on the explicit diagram %v, Solve %v", ls.MEU, sol.MEU)
+		if !(math.Abs(ls.MEU-sol.MEU) <= tol) || !ls.Exact {
+			t.Fatalf("SPU on the explicit diagram %v (exact %v), Solve %v", ls.MEU, ls.Exact, sol.MEU)
 		}
 	})
 }
@@ -171,8 +173,8 @@ func TestSPULocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(math.Abs(ls.MEU-1) <= tol) || ls.Policy(0).Choice[0] != 0 || ls.Policy(1).Choice[0] != 0 || ls.Sweeps != 2 {
-		t.Errorf("SPU: MEU %v, D1 %v, D2 %v after %d sweeps; want 1, [0], [0] after 2", ls.MEU, ls.Policy(0).Choice, ls.Policy(1).Choice, ls.Sweeps)
+	if !(math.Abs(ls.MEU-1) <= tol) || ls.Policy(0).Choice[0] != 0 || ls.Policy(1).Choice[0] != 0 || ls.Sweeps != 2 || ls.Exact {
+		t.Errorf("SPU: MEU %v, D1 %v, D2 %v after %d sweeps; want 1, [0], [0] after 2, not exact", ls.MEU, ls.Policy(0).Choice, ls.Policy(1).Choice, ls.Sweeps)
 	}
 	// With D2 knowing D1 the diagram has perfect recall: 1.5.
 	d.Vars[1].Parents = []int{0}

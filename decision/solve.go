@@ -34,10 +34,14 @@ type Policy struct {
 }
 
 // Choose returns the state the policy chooses when the variables take the
-// states full (indexed by variable; only Info is read).
+// states full (indexed by variable; only Info is read), or -1 if full is
+// too short or a state of Info is out of range.
 func (p *Policy) Choose(full []int) int {
 	k := 0
 	for j, v := range p.Info {
+		if v >= len(full) || full[v] < 0 || full[v] >= p.Cards[j] {
+			return -1
+		}
 		k = k*p.Cards[j] + full[v]
 	}
 	return p.Choice[k]
@@ -94,7 +98,8 @@ func sortedCopy(xs []int) []int {
 // decision maximised out, the chance variables observed just before it
 // summed out, and so on; each decision's policy is the argmax found when
 // it is eliminated (the first maximal state on ties), extended to its whole
-// information set. Every table's size is checked against opts.MaxEntries
+// information set; on a configuration of probability zero the choice is
+// arbitrary. Every table's size is checked against opts.MaxEntries
 // before it is allocated.
 func (d *Diagram) Solve(opts Options) (*Solution, error) {
 	if err := d.Validate(); err != nil {

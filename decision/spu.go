@@ -21,6 +21,13 @@ type LIMIDSolution struct {
 	// 2001, and in particular for a perfect-recall diagram with its
 	// information arcs made explicit).
 	LocalOptimum bool
+	// Exact is true when the answer is known to be the maximum expected
+	// utility: the diagram has perfect recall as it stands (in the
+	// temporal order each decision's parents include the decision before
+	// it and all that one's parents), a soluble LIMID, which updating in
+	// the reverse order solves exactly. False says only that this
+	// sufficient condition does not hold.
+	Exact bool
 }
 
 // Policy returns the policy of decision v, nil if v is not a decision.
@@ -89,7 +96,7 @@ func (d *Diagram) SolveLIMID(opts Options) (*LIMIDSolution, error) {
 		}
 		pols[i] = Policy{Decision: dec, Info: info, Cards: cards, Choice: make([]int, n)}
 	}
-	sol := &LIMIDSolution{LocalOptimum: true}
+	sol := &LIMIDSolution{LocalOptimum: true, Exact: d.explicitRecall(order)}
 	for first := true; ; first = false {
 		sol.Sweeps++
 		changed := false
@@ -165,4 +172,22 @@ func updatePolicy(p *Policy, q *table, dec int, cards []int, force bool) bool {
 		}
 	}
 	return changed
+}
+
+// explicitRecall reports whether, rev being the decisions in reverse
+// temporal order, each decision's parents include the one before it and
+// that one's parents.
+func (d *Diagram) explicitRecall(rev []int) bool {
+	for i := 0; i+1 < len(rev); i++ {
+		later, earlier := d.Vars[rev[i]].Parents, d.Vars[rev[i+1]].Parents
+		if !slices.Contains(later, rev[i+1]) {
+			return false
+		}
+		for _, p := range earlier {
+			if !slices.Contains(later, p) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -186,3 +186,34 @@ func TestSPULocal(t *testing.T) {
 		t.Errorf("Solve: MEU %v, want 1.5", sol.MEU)
 	}
 }
+
+// TestRankVPIMatches: RankVPI agrees with VPI on each candidate, sorted, and
+// leaves out exactly the variables already known or not knowable.
+func TestRankVPIMatches(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := genDiagram(t, 3)
+		dec := d.Order[rapid.IntRange(0, len(d.Order)-1).Draw(t, "decision")]
+		r, err := d.RankVPI(dec, Options{})
+		if err != nil {
+			t.Fatalf("RankVPI: %v", err)
+		}
+		for k, rv := range r {
+			v, err := d.VPI(dec, rv.Var, Options{})
+			if err != nil || !(math.Abs(v-rv.Value) <= tol) {
+				t.Fatalf("RankVPI says %v for %d, VPI %v, %v", rv.Value, rv.Var, v, err)
+			}
+			if k > 0 && r[k-1].Value < rv.Value {
+				t.Fatalf("not sorted: %v", r)
+			}
+		}
+		// Every chance variable left out is known at dec or makes VPI fail.
+		for x, v := range d.Vars {
+			if v.Kind != Chance || slices.ContainsFunc(r, func(a Valued) bool { return a.Var == x }) {
+				continue
+			}
+			if val, err := d.VPI(dec, x, Options{}); err == nil && val != 0 {
+				t.Fatalf("%d left out, VPI %v", x, val)
+			}
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"errors"
 	"math"
 	"testing"
 )
@@ -111,5 +112,42 @@ func TestOilWildcatter(t *testing.T) {
 	}
 	if !(math.Abs(ls.MEU-22.5) <= 1e-9) {
 		t.Errorf("SPU MEU = %v, want 22.5", ls.MEU)
+	}
+}
+
+// TestRankVPI: at Drill only Oil can still be learnt (Result is known,
+// Test decided), worth 32.5; at Test, Oil is worth 55 - 22.5 too, and
+// Result is a descendant of Test, so not a candidate.
+func TestRankVPI(t *testing.T) {
+	d := oil()
+	for _, dec := range []int{1, 3} {
+		r, err := d.RankVPI(dec, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r) != 1 || r[0].Var != 0 || !(math.Abs(r[0].Value-32.5) <= 1e-9) {
+			t.Errorf("RankVPI(%d) = %v, want [{0 32.5}]", dec, r)
+		}
+	}
+	if _, err := d.RankVPI(0, Options{}); !errors.Is(err, ErrShape) {
+		t.Errorf("RankVPI of a chance variable: %v", err)
+	}
+}
+
+// TestNoDecisions: a diagram without decisions has as MEU its expected
+// utility, by both solvers.
+func TestNoDecisions(t *testing.T) {
+	d := &Diagram{
+		Vars:      []Var{{Name: "X", Kind: Chance, Card: 3, CPT: []float64{.2, .3, .5}}},
+		Utilities: []Utility{{Name: "U", Parents: []int{0}, Table: []float64{10, -4, 2}}},
+	}
+	const want = 2 - 1.2 + 1
+	sol, err := d.Solve(Options{})
+	if err != nil || !(math.Abs(sol.MEU-want) <= 1e-12) {
+		t.Errorf("Solve: %v, %v; want %v", sol, err, want)
+	}
+	ls, err := d.SolveLIMID(Options{})
+	if err != nil || !(math.Abs(ls.MEU-want) <= 1e-12) || !ls.Exact {
+		t.Errorf("SolveLIMID: %v, %v; want %v", ls, err, want)
 	}
 }

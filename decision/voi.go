@@ -40,3 +40,58 @@ func (d *Diagram) VPI(dec, x int, opts Options) (float64, error) {
 	}
 	return with.MEU - base.MEU, nil
 }
+
+// Valued is a variable with a value.
+type Valued struct {
+	Var   int
+	Value float64
+}
+
+// RankVPI returns the value of perfect information (VPI) of every chance
+// variable that could be known at decision dec and is not yet (not a
+// descendant of dec or of a later decision, not in dec's information
+// under no-forgetting), highest first, ties by index.
+func (d *Diagram) RankVPI(dec int, opts Options) ([]Valued, error) {
+	if dec < 0 || dec >= len(d.Vars) || d.Vars[dec].Kind != Decision {
+		return nil, errorf(ErrShape, "", "variable %d is not a decision", dec)
+	}
+	base, err := d.Solve(opts)
+	if err != nil {
+		return nil, err
+	}
+	pos := slices.Index(base.Order, dec)
+	late := make([]bool, len(d.Vars)) // descendants of dec and later decisions
+	for i := range d.Vars {
+		anc := d.ancestors(i)
+		for _, o := range base.Order[pos:] {
+			if anc[o] {
+				late[i] = true
+			}
+		}
+	}
+	var out []Valued
+	for x, v := range d.Vars {
+		if v.Kind != Chance || late[x] || slices.Contains(base.Policies[pos].Info, x) {
+			continue
+		}
+		e := *d
+		e.Vars = slices.Clone(d.Vars)
+		e.Vars[dec].Parents = append(slices.Clone(d.Vars[dec].Parents), x)
+		e.Order = base.Order
+		with, err := e.Solve(opts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Valued{Var: x, Value: with.MEU - base.MEU})
+	}
+	slices.SortStableFunc(out, func(a, b Valued) int {
+		switch {
+		case a.Value > b.Value:
+			return -1
+		case a.Value < b.Value:
+			return 1
+		}
+		return 0
+	})
+	return out, nil
+}

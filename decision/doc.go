@@ -10,9 +10,11 @@
 // potential pairs), the expected utility of a choice given evidence on what
 // is known when it is taken, later decisions optimal ([Solution.EU]), and
 // the value of perfect information of a chance variable for a decision
-// ([Diagram.VPI]). For a limited-memory influence diagram (LIMID: each
+// ([Diagram.VPI], and [Diagram.RankVPI] for every variable still to
+// learn). For a limited-memory influence diagram (LIMID: each
 // decision knows its own parents only) it runs single policy updating
-// ([Diagram.SolveLIMID]), whose answer is a local optimum.
+// ([Diagram.SolveLIMID]), whose answer is a local optimum, and exact when
+// the diagram has perfect recall as it stands.
 //
 // The package is numeric and structural: variables are indices, tables are
 // flat row-major slices, and it imports nothing of pbl. The language's

@@ -273,6 +273,56 @@ func TestSolveBrute(t *testing.T) {
 			}
 			solveChecked.Add(1)
 		}
+		// EU at one decision given evidence on part of its information:
+		// the earlier decisions not named follow Solve's policies, the
+		// later ones the best strategy of all.
+		{
+			i := rapid.IntRange(0, len(order)-1).Draw(t, "partial decision")
+			if strategyCount(d, order[i+1:], info[i+1:], 1<<10) <= 1<<10 {
+				dec := order[i]
+				fixed, cond, ev := map[int]int{}, map[int]int{}, map[int]int{}
+				for _, v := range info[i] {
+					if rapid.Bool().Draw(t, "named") {
+						x := rapid.IntRange(0, d.Vars[v].Card-1).Draw(t, "state")
+						ev[v] = x
+						if d.Vars[v].Kind == Decision {
+							fixed[v] = x
+						} else {
+							cond[v] = x
+						}
+					}
+				}
+				var earlier []bpolicy
+				for _, p := range toBrute(sol.Policies[:i]) {
+					if _, ok := fixed[p.dec]; !ok {
+						earlier = append(earlier, p)
+					}
+				}
+				for s := range d.Vars[dec].Card {
+					fixed[dec] = s
+					best, den := math.Inf(-1), 0.0
+					strategies(d, order[i+1:], info[i+1:], func(ps []bpolicy) bool {
+						var num float64
+						num, den = bruteEU(d, slices.Concat(earlier, ps), fixed, cond)
+						if den > 0 {
+							best = math.Max(best, num/den)
+						}
+						return den > 0
+					})
+					got, err := sol.EU(dec, s, ev)
+					if den == 0 {
+						if !errors.Is(err, ErrImpossible) {
+							t.Fatalf("EU(%d=%d | %v) of probability 0: %v, %v", dec, s, ev, got, err)
+						}
+						continue
+					}
+					if err != nil || !(math.Abs(got-best) <= tol) {
+						t.Fatalf("EU(%d=%d | %v) = %v, %v; brute force %v", dec, s, ev, got, err, best)
+					}
+					euChecked.Add(1)
+				}
+			}
+		}
 		// EU at one decision, every configuration of its information.
 		i := rapid.IntRange(0, len(order)-1).Draw(t, "eu decision")
 		later := order[i+1:]

@@ -13,8 +13,20 @@ import (
 // (conditioned on). Evidence of probability zero under that strategy is an
 // ErrImpossible error; evidence outside dec's information an ErrEvidence.
 func (s *Solution) EU(dec, state int, evidence map[int]int) (float64, error) {
-	d := s.d
-	pos := slices.Index(s.Order, dec)
+	return expectedUtility(s.d, s.opts, s.Policies, dec, state, evidence)
+}
+
+// EU returns the expected total utility of choosing state of decision dec
+// given evidence on some of dec's parents (its whole information in a
+// LIMID), every other decision following the strategy found, as
+// Solution.EU does.
+func (s *LIMIDSolution) EU(dec, state int, evidence map[int]int) (float64, error) {
+	return expectedUtility(s.d, s.opts, s.Policies, dec, state, evidence)
+}
+
+// expectedUtility is EU for the strategy pols (one policy per decision).
+func expectedUtility(d *Diagram, opts Options, pols []Policy, dec, state int, evidence map[int]int) (float64, error) {
+	pos := slices.IndexFunc(pols, func(p Policy) bool { return p.Decision == dec })
 	if pos < 0 {
 		return 0, errorf(ErrEvidence, "", "variable %d is not a decision", dec)
 	}
@@ -22,7 +34,7 @@ func (s *Solution) EU(dec, state int, evidence map[int]int) (float64, error) {
 	if state < 0 || state >= d.Vars[dec].Card {
 		return 0, errorf(ErrEvidence, name, "decision %s has no state %d", name, state)
 	}
-	info := s.Policies[pos].Info
+	info := pols[pos].Info
 	for v, x := range evidence {
 		if !slices.Contains(info, v) {
 			vn := "?"
@@ -35,19 +47,20 @@ func (s *Solution) EU(dec, state int, evidence map[int]int) (float64, error) {
 			return 0, errorf(ErrEvidence, d.Vars[v].Name, "%s has no state %d", d.Vars[v].Name, x)
 		}
 	}
-	sz := s.opts.sizer(d)
+	sz := opts.sizer(d)
 	probs, utils, err := d.potentials(sz)
 	if err != nil {
 		return 0, err
 	}
-	for i, o := range s.Order {
+	for i := range pols {
+		o := pols[i].Decision
 		switch x, ok := evidence[o]; {
 		case o == dec:
 			probs = append(probs, sz.indicator(o, state))
 		case ok:
 			probs = append(probs, sz.indicator(o, x))
 		default:
-			t, err := sz.policyTable(&s.Policies[i])
+			t, err := sz.policyTable(&pols[i])
 			if err != nil {
 				return 0, err
 			}

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -100,6 +101,24 @@ func TestSPUSoluble(t *testing.T) {
 		}
 		if !(math.Abs(ls.MEU-sol.MEU) <= tol) || !ls.Exact {
 			t.Fatalf("SPU on the explicit diagram %v (exact %v), Solve %v", ls.MEU, ls.Exact, sol.MEU)
+		}
+		// EU given the whole information of a decision, where possible,
+		// is the same under both optimal strategies.
+		i := rapid.IntRange(0, len(d.Order)-1).Draw(t, "decision")
+		dec, info := d.Order[i], bruteInfo(d, d.Order)[i]
+		ev := map[int]int{}
+		for _, v := range info {
+			ev[v] = rapid.IntRange(0, d.Vars[v].Card-1).Draw(t, "state")
+		}
+		for s := range d.Vars[dec].Card {
+			want, err := sol.EU(dec, s, ev)
+			got, err2 := ls.EU(dec, s, ev)
+			if errors.Is(err, ErrImpossible) && errors.Is(err2, ErrImpossible) {
+				continue
+			}
+			if err != nil || err2 != nil || !(math.Abs(got-want) <= tol) {
+				t.Fatalf("EU(%d=%d | %v): SPU %v, %v; Solve %v, %v", dec, s, ev, got, err2, want, err)
+			}
 		}
 	})
 }

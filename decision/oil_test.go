@@ -113,6 +113,9 @@ func TestOilWildcatter(t *testing.T) {
 	if !(math.Abs(ls.MEU-22.5) <= 1e-9) {
 		t.Errorf("SPU MEU = %v, want 22.5", ls.MEU)
 	}
+	if eu, err := ls.EU(1, 1, nil); err != nil || !(math.Abs(eu-20) <= 1e-9) {
+		t.Errorf("SPU's EU(no test) = %v, %v; want 20", eu, err)
+	}
 }
 
 // TestRankVPI: at Drill only Oil can still be learnt (Result is known,

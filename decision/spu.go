@@ -28,6 +28,9 @@ type LIMIDSolution struct {
 	// the reverse order solves exactly. False says only that this
 	// sufficient condition does not hold.
 	Exact bool
+
+	d    *Diagram
+	opts Options
 }
 
 // Policy returns the policy of decision v, nil if v is not a decision.
@@ -96,7 +99,7 @@ func (d *Diagram) SolveLIMID(opts Options) (*LIMIDSolution, error) {
 		}
 		pols[i] = Policy{Decision: dec, Info: info, Cards: cards, Choice: make([]int, n)}
 	}
-	sol := &LIMIDSolution{LocalOptimum: true, Exact: d.explicitRecall(order)}
+	sol := &LIMIDSolution{LocalOptimum: true, Exact: d.explicitRecall(order), d: d, opts: opts}
 	for first := true; ; first = false {
 		sol.Sweeps++
 		changed := false

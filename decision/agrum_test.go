@@ -97,3 +97,49 @@ func TestAgrumNeapolitan(t *testing.T) {
 		t.Errorf("SPU MEU %v, aGrUM 28", ls.MEU)
 	}
 }
+
+// TestAgrumDefer: aGrUM's testUtilityForDeterministicDecision: a decision
+// D taken knowing nothing, worth -0.1014 and -0.400 by state; knowing E =
+// E1 (the arc E → D added), -0.1818 and -0.0818 (to 1e-4, as aGrUM checks
+// them; exactly -2/11 and -0.9/11).
+func TestAgrumDefer(t *testing.T) {
+	const (
+		dd = iota
+		h
+		e
+		a
+	)
+	d := &Diagram{
+		Vars: []Var{
+			dd: {Name: "D", Kind: Decision, Card: 2},
+			h:  {Name: "H", Kind: Chance, Card: 2, CPT: []float64{.5, .5}},
+			e:  {Name: "E", Kind: Chance, Card: 3, Parents: []int{h}, CPT: []float64{.9, .09, .01, .2, .09, .71}},
+			a: {Name: "A", Kind: Chance, Card: 2, Parents: []int{h, e}, CPT: []float64{
+				1, 0, .5, .5, 0, 1, // H1: E1, E2, E3
+				0, 1, .5, .5, 1, 0, // H2
+			}},
+		},
+		Utilities: []Utility{{Name: "L", Parents: []int{e, a, dd}, Table: []float64{
+			0, -0.1, -1, 0, -0.01, 0, -0.01, 0, 0, -1, -0.1, 0,
+		}}},
+	}
+	sol, err := d.Solve(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, want := range []float64{-0.1014, -0.4} {
+		if got, err := sol.EU(dd, s, nil); err != nil || !(math.Abs(got-want) <= 1e-12) {
+			t.Errorf("EU(D=%d) = %v, %v; aGrUM %v", s, got, err, want)
+		}
+	}
+	d.Vars[dd].Parents = []int{e}
+	if sol, err = d.Solve(Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for s, want := range []float64{-0.1818, -0.0818} {
+		got, err := sol.EU(dd, s, map[int]int{e: 0})
+		if err != nil || !(math.Abs(got-want) <= 1e-4) || !(math.Abs(got-[]float64{-2, -0.9}[s]/11) <= 1e-12) {
+			t.Errorf("EU(D=%d | E=E1) = %v, %v; aGrUM %v", s, got, err, want)
+		}
+	}
+}

@@ -52,12 +52,19 @@ func (e *CycleError) Error() string {
 func (e *CycleError) Is(target error) bool { return target == ErrCycle }
 
 // Hedge is the proof that a causal effect P(Y | do(X)) is not
-// identifiable (Shpitser and Pearl 2006): two R-rooted C-forests F' ⊂ F
-// with the same root set R ⊆ An(Y), F meeting X and F' not.
+// identifiable (Shpitser and Pearl 2006, definition 5 and theorem 4): two
+// R-rooted C-forests F' ⊂ F with the same root set R ⊆ An(Y) in the graph
+// without the edges into X, F meeting X and F' not. A C-forest is an edge
+// subgraph: its variables are joined by bidirected edges and reach R by
+// directed ones inside it. For a conditional query P(Y | do(X), Z) the
+// hedge is that of P(Y ∪ Z' | do(X ∪ Z”)), with Z' ∪ Z” = Z (IDC moves
+// the Z” that do not matter into the intervention), and proves that
+// query not identifiable (Shpitser and Pearl 2006b).
 type Hedge struct {
 	F      []string // the larger C-forest's variables
 	FPrime []string // the smaller C-forest's variables, F' ⊂ F, disjoint from X
-	Roots  []string // the common root set R
+	Roots  []string // the common root set R: F' ∩ An(Y) without the edges into X
+	Y, X   []string // the effect P(Y | do(X)) the hedge is for
 }
 
 // String returns the hedge as "F = {…}, F' = {…}".

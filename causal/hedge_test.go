@@ -6,13 +6,14 @@ import (
 )
 
 // checkHedge checks, independently of the package's graph code, that h is
-// a hedge for P(Y | do(X)) in g (Shpitser and Pearl 2006, definition 5 and
-// theorem 4): F' ⊊ F, F ∩ X ≠ ∅, F' ∩ X = ∅, both C-forests (their
-// induced subgraphs' bidirected parts connected; every variable then
-// reaches a root along directed edges) with the same root set R, and
-// R ⊆ An(Y) in the graph with the edges into X removed. For IDC queries
-// the check is for P(Y ∪ Z | do(X)), whose hedge it is. It returns "" or
-// what is wrong.
+// a hedge for P(h.Y | do(h.X)) in g (Shpitser and Pearl 2006, definition
+// 5 and theorem 4), and that this effect is q's or, for a conditional
+// query, P(Y ∪ Z' | do(X ∪ Z”)) with Z' ∪ Z” = Z: F' ⊊ F, F ∩ X ≠ ∅,
+// F' ∩ X = ∅, R = F' ∩ An(Y) in the graph without the edges into X is not
+// empty, and F and F' are R-rooted C-forests as edge subgraphs: each's
+// induced bidirected part is connected and each of its variables reaches
+// R along directed edges inside it (a shortest-path forest towards R then
+// gives each variable at most one child). It returns "" or what is wrong.
 func checkHedge(g *ADMG, q Query, h Hedge) string {
 	in := func(s []string) map[string]bool {
 		m := map[string]bool{}
@@ -21,9 +22,28 @@ func checkHedge(g *ADMG, q Query, h Hedge) string {
 		}
 		return m
 	}
-	F, Fp, X := in(h.F), in(h.FPrime), in(q.X)
-	if len(Fp) >= len(F) {
-		return "F' is not smaller than F"
+	hy, hx := in(h.Y), in(h.X)
+	for _, v := range q.Y {
+		if !hy[v] {
+			return fmt.Sprintf("the hedge's effect leaves out %s", v)
+		}
+	}
+	for _, v := range q.X {
+		if !hx[v] {
+			return fmt.Sprintf("the hedge's intervention leaves out %s", v)
+		}
+	}
+	for _, v := range q.Z {
+		if hy[v] == hx[v] {
+			return fmt.Sprintf("condition %s is not in exactly one of the hedge's effect and intervention", v)
+		}
+	}
+	if len(h.Y)+len(h.X) != len(q.Y)+len(q.X)+len(q.Z) {
+		return "the hedge's effect has variables the query has not"
+	}
+	F, Fp, X := in(h.F), in(h.FPrime), hx
+	if len(Fp) >= len(F) || len(Fp) == 0 {
+		return "F' is empty or not smaller than F"
 	}
 	for v := range Fp {
 		if !F[v] {
@@ -42,29 +62,23 @@ func checkHedge(g *ADMG, q Query, h Hedge) string {
 	}
 	parents := func(v string) []string {
 		i, _ := g.Index(v)
-		return g.namesOf(g.Parents(i))
+		var out []string
+		for j := range g.Len() {
+			if g.Parents(i)&(1<<uint(j)) != 0 {
+				out = append(out, g.Name(j))
+			}
+		}
+		return out
 	}
 	sibs := func(v string) []string {
 		i, _ := g.Index(v)
-		return g.namesOf(g.Siblings(i))
-	}
-	roots := func(S map[string]bool) []string {
-		hasChild := map[string]bool{}
-		for v := range S {
-			for _, p := range parents(v) {
-				if S[p] {
-					hasChild[p] = true
-				}
+		var out []string
+		for j := range g.Len() {
+			if g.Siblings(i)&(1<<uint(j)) != 0 {
+				out = append(out, g.Name(j))
 			}
 		}
-		var r []string
-		for v := range S {
-			if !hasChild[v] {
-				r = append(r, v)
-			}
-		}
-		slices.Sort(r)
-		return r
+		return out
 	}
 	connected := func(S map[string]bool) bool {
 		var start string
@@ -89,16 +103,9 @@ func checkHedge(g *ADMG, q Query, h Hedge) string {
 	if !connected(F) || !connected(Fp) {
 		return "F or F' is not bidirected-connected"
 	}
-	rF, rFp := roots(F), roots(Fp)
-	if !slices.Equal(rF, rFp) {
-		return fmt.Sprintf("root sets differ: %v and %v", rF, rFp)
-	}
-	if !slices.Equal(rF, slices.Sorted(slices.Values(h.Roots))) {
-		return fmt.Sprintf("reported roots %v, not %v", h.Roots, rF)
-	}
-	// ancestors of Y ∪ Z with edges into X cut
-	an := in(append(append([]string(nil), q.Y...), q.Z...))
-	stack := append(append([]string(nil), q.Y...), q.Z...)
+	// ancestors of Y with edges into X cut
+	an := in(h.Y)
+	stack := append([]string(nil), h.Y...)
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -112,10 +119,37 @@ func checkHedge(g *ADMG, q Query, h Hedge) string {
 			}
 		}
 	}
-	for _, r := range rF {
-		if !an[r] {
-			return fmt.Sprintf("root %s is not an ancestor of Y", r)
+	var R []string
+	for v := range Fp {
+		if an[v] {
+			R = append(R, v)
 		}
+	}
+	slices.Sort(R)
+	if len(R) == 0 {
+		return "F' has no ancestor of Y"
+	}
+	if !slices.Equal(R, slices.Sorted(slices.Values(h.Roots))) {
+		return fmt.Sprintf("reported roots %v, not %v", h.Roots, R)
+	}
+	// every variable of S reaches R inside S: R's ancestors within S
+	reaches := func(S map[string]bool) bool {
+		got := in(R)
+		stack := append([]string(nil), R...)
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, p := range parents(v) {
+				if S[p] && !got[p] {
+					got[p] = true
+					stack = append(stack, p)
+				}
+			}
+		}
+		return len(got) == len(S)
+	}
+	if !reaches(F) || !reaches(Fp) {
+		return "a variable of F or F' does not reach the roots inside it"
 	}
 	return ""
 }

@@ -80,8 +80,9 @@ func prefixLen(order []int, s Set) (int, bool) {
 	return 0, false
 }
 
-// fail is line 5's hedge: the variables of F and F'.
-type fail struct{ f, fPrime Set }
+// fail is line 5's hedge: the variables of F and F', and the effect
+// P(y | do(x)) ID was asked for at the top.
+type fail struct{ f, fPrime, y, x Set }
 
 // id is the ID algorithm of Shpitser and Pearl (2006, figure 3): P_x(y)
 // from the distribution p over the variables of the subgraph v.
@@ -167,6 +168,7 @@ func (g *ADMG) idc(y, x, z Set) (Expr, *fail) {
 	p := dist{vars: all, expr: Prob{Vars: all}, prob: true}
 	e, f := g.id(y|z, x, p, all)
 	if f != nil {
+		f.y, f.x = y|z, x
 		return nil, f
 	}
 	if z.empty() {
@@ -267,7 +269,8 @@ func (g *ADMG) Identify(q Query) (*Estimand, error) {
 	}
 	e, f := g.idc(y, x, z)
 	if f != nil {
-		h := Hedge{F: g.namesOf(f.f), FPrime: g.namesOf(f.fPrime), Roots: g.namesOf(g.roots(f.fPrime))}
+		roots := f.fPrime & g.ancestors(f.y, g.all(), f.x)
+		h := Hedge{F: g.namesOf(f.f), FPrime: g.namesOf(f.fPrime), Roots: g.namesOf(roots), Y: g.namesOf(f.y), X: g.namesOf(f.x)}
 		return nil, &NotIdentifiableError{Query: g.queryString(y, x, z), Hedge: h}
 	}
 	est.Method, est.Expr = "ID", e
@@ -275,15 +278,4 @@ func (g *ADMG) Identify(q Query) (*Estimand, error) {
 		est.Method = "IDC"
 	}
 	return est, nil
-}
-
-// roots returns the variables of s with no children in s.
-func (g *ADMG) roots(s Set) Set {
-	var r Set
-	for _, v := range s.members() {
-		if (g.ch[v] & s).empty() {
-			r = r.add(v)
-		}
-	}
-	return r
 }

@@ -232,6 +232,17 @@ func TestRandomSemiMarkovian(t *testing.T) {
 				rt.Fatalf("%v: %s by %s but IDC fails", q, est, est.Method)
 			}
 			rawEst := &Estimand{Method: "IDC", Expr: raw, g: g, y: SetOf(y...), x: SetOf(x...), z: SetOf(z...)}
+			all := []*Estimand{est, rawEst}
+			if len(z) == 0 && len(x) > 0 { // every minimal adjustment set gives the effect
+				sets, err := g.AdjustmentSets(q.X, q.Y)
+				if err != nil {
+					rt.Fatal(err)
+				}
+				for _, s := range sets {
+					zs, _ := g.setOf(s)
+					all = append(all, &Estimand{Method: "backdoor " + fmt.Sprint(s), Expr: Sum{Over: zs, Body: Product{Factors: []Expr{Prob{Vars: SetOf(y...), Given: SetOf(x...) | zs}, Prob{Vars: zs}}}}, g: g, y: SetOf(y...), x: SetOf(x...)})
+				}
+			}
 			qv := append(append(append([]int(nil), y...), x...), z...)
 			eachState(m, qv, func(vals map[int]int) {
 				want := m.surgery(y, x, z, vals)
@@ -239,7 +250,7 @@ func TestRandomSemiMarkovian(t *testing.T) {
 				for v, s := range vals {
 					byName[m.names[v]] = s
 				}
-				for _, e := range []*Estimand{est, rawEst} {
+				for _, e := range all {
 					got, err := e.Eval(joint, byName)
 					if err != nil {
 						rt.Fatalf("%v = %s: %v", q, e, err)

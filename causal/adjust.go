@@ -1,8 +1,12 @@
 package causal
 
-// maxCandidates bounds the variables whose subsets AdjustmentSets and the
-// front-door search enumerate.
-const maxCandidates = 20
+// maxCandidates bounds the variables whose subsets AdjustmentSets
+// enumerates; Identify looks for a backdoor set or front-door mediators
+// only among at most maxPreferCandidates, and otherwise runs ID at once.
+const (
+	maxCandidates       = 20
+	maxPreferCandidates = 12
+)
 
 // AdjustmentSets returns the minimal sets Z that satisfy the backdoor
 // criterion for the effect of X on Y (no Z a descendant of X, and Z
@@ -35,7 +39,14 @@ func (g *ADMG) AdjustmentSets(x, y []string) ([][]string, error) {
 }
 
 func (g *ADMG) adjustmentSets(x, y Set) ([]Set, error) {
+	return g.adjustmentSetsUpTo(x, y, maxCandidates)
+}
+
+func (g *ADMG) adjustmentSetsUpTo(x, y Set, limit int) ([]Set, error) {
 	cand := g.all().minus(x | y | g.descendants(x, g.all()))
+	if cand.len() > limit {
+		return nil, errorf(ErrTooLarge, "%d candidate variables, more than the %d whose subsets are searched", cand.len(), limit)
+	}
 	d := g.augmented(0, x)
 	return minimalSubsets(cand, func(z Set) bool { return d.separated(x, y, z) })
 }
@@ -97,6 +108,9 @@ func (g *ADMG) frontDoor(x, y Set) (Set, bool) {
 		return 0, false // no causal path: ID gives P(y)
 	}
 	cand := all.minus(x | y)
+	if cand.len() > maxPreferCandidates {
+		return 0, false
+	}
 	dx := g.augmented(0, x)
 	sets, err := minimalSubsets(cand, func(m Set) bool {
 		if m.empty() || !(g.descendants(x, all.minus(m)) & y).empty() {

@@ -225,7 +225,8 @@ func (g *ADMG) queryString(y, x, z Set) string {
 // distribution, or a *NotIdentifiableError with the hedge that proves
 // there is none, or an *Error (ErrUnknownVariable, ErrQuery). With Z
 // empty it prefers the backdoor adjustment with a smallest minimal set,
-// then the front-door formula, then the ID algorithm; with Z it runs IDC.
+// then the front-door formula (searched for among at most 12 candidate
+// variables), then the ID algorithm; with Z it runs IDC.
 func (g *ADMG) Identify(q Query) (*Estimand, error) {
 	y, err := g.setOf(q.Y)
 	if err != nil {
@@ -247,7 +248,7 @@ func (g *ADMG) Identify(q Query) (*Estimand, error) {
 	}
 	est := &Estimand{g: g, y: y, x: x, z: z}
 	if z.empty() && !x.empty() {
-		if sets, err := g.adjustmentSets(x, y); err == nil && len(sets) > 0 {
+		if sets, err := g.adjustmentSetsUpTo(x, y, maxPreferCandidates); err == nil && len(sets) > 0 {
 			best := sets[0]
 			for _, s := range sets[1:] {
 				if s.len() < best.len() {

@@ -36,7 +36,27 @@
 // cardinalities — the simplest honest interface; the caller computes it
 // from a Bayesian network over the observed variables or counts it from
 // data. A denominator that is zero where its numerator matters is an
-// ErrPositivity error.
+// ErrPositivity error. An ID estimand may refer to a variable outside the
+// query that ID intervened on because it does not affect Y (the napkin's
+// W2); any value gives the same effect, the formula says "for any W2",
+// and Eval uses state 0. Eval sums by enumeration, as the formula reads:
+// its cost is the product of the summed variables' cardinalities at each
+// level of nesting.
+//
+// # Counterfactuals
+//
+// An [SCM] is a structural model: exogenous variables with independent
+// tables and endogenous variables that are deterministic functions of
+// their parents ([NewSCM] checks shapes, ranges and acyclicity).
+// [SCM.Counterfactual] answers P(query | evidence) where every [Event]
+// holds in its own world — the factual one or one under an intervention
+// — and all worlds share the exogenous states: abduction (weighting the
+// exogenous states by the evidence), action and prediction, by
+// enumerating the exogenous states (at most 2^24 of them). [SCM.Necessity],
+// [SCM.Sufficiency] and [SCM.NecessityAndSufficiency] are the
+// probabilities of causation (Pearl 2009, ch. 9). A model whose mechanisms
+// are not deterministic has no SCM: its counterfactuals are not
+// determined.
 //
 // Every error is an *[Error] whose Err is its kind, or a typed error
 // matching a kind under errors.Is; no input makes the package panic.

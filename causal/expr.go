@@ -34,13 +34,51 @@ func (Product) isExpr() {}
 func (Sum) isExpr()     {}
 func (Ratio) isExpr()   {}
 
-// sum returns Σ_over body, or body when over is empty.
+// sum returns Σ_over body, or body when over is empty. A summed variable
+// that only one factor mentions, as a variable of a term P(A | B) and not
+// in B, is summed out of that term: Σ_v P(v, A | B) = P(A | B).
 func sum(over Set, body Expr) Expr {
+	if s, ok := body.(Sum); ok && s.Over&over == 0 {
+		over, body = over|s.Over, s.Body
+	}
+	for _, v := range over.members() {
+		var fs []Expr
+		if p, ok := body.(Product); ok {
+			fs = p.Factors
+		} else {
+			fs = []Expr{body}
+		}
+		at := -1
+		for k, f := range fs {
+			if Free(f).has(v) {
+				if at >= 0 {
+					at = -2
+					break
+				}
+				at = k
+			}
+		}
+		if at < 0 {
+			continue
+		}
+		pr, ok := fs[at].(Prob)
+		if !ok || !pr.Vars.has(v) || pr.Given.has(v) {
+			continue
+		}
+		rest := make([]Expr, 0, len(fs))
+		rest = append(rest, fs[:at]...)
+		if vars := pr.Vars.minus(single(v)); !vars.empty() {
+			rest = append(rest, Prob{Vars: vars, Given: pr.Given})
+		}
+		rest = append(rest, fs[at+1:]...)
+		body = Product{Factors: rest}
+		if len(rest) == 1 {
+			body = rest[0]
+		}
+		over = over.minus(single(v))
+	}
 	if over.empty() {
 		return body
-	}
-	if s, ok := body.(Sum); ok {
-		return Sum{Over: over | s.Over, Body: s.Body}
 	}
 	return Sum{Over: over, Body: body}
 }

@@ -2,6 +2,7 @@ package causal
 
 import (
 	"math"
+	"sync"
 )
 
 // maxCells bounds a joint table's cells.
@@ -14,6 +15,7 @@ type Joint struct {
 	card   []int
 	p      []float64
 	stride []int
+	mu     sync.Mutex // guards cache
 	cache  map[Set][]float64
 }
 
@@ -57,6 +59,8 @@ func NewJoint(card []int, p []float64) (*Joint, error) {
 // marginal returns the table of the marginal over s (row-major over s's
 // members in index order).
 func (j *Joint) marginal(s Set) []float64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	if t, ok := j.cache[s]; ok {
 		return t
 	}
@@ -96,7 +100,8 @@ func (j *Joint) prob(s Set, env []int) float64 {
 // Eval returns the estimand's value at the given states of the query's
 // variables (every variable of Y, X and Z by name, a state in
 // 0..cardinality-1) on the joint table of the observed distribution. A
-// Joint caches its marginals: it is not safe for concurrent use.
+// Joint caches the marginals it has computed; any number of goroutines may
+// share it.
 func (e *Estimand) Eval(j *Joint, values map[string]int) (float64, error) {
 	g := e.g
 	if len(j.card) != g.Len() {

@@ -51,7 +51,9 @@ func randomModel(r *rand.Rand) *fullModel {
 		for _, k := range kids {
 			m.parents[k] = append(m.parents[k], l)
 		}
-		if r.Float64() < 0.25 { // a latent with an observed cause before its children
+		if l > nObs && len(m.parents[l-1]) == 0 && r.Float64() < 0.2 { // a latent caused by the previous, a root
+			m.parents[l] = append(m.parents[l], l-1)
+		} else if r.Float64() < 0.25 { // a latent with an observed cause before its children
 			first := kids[0]
 			for _, k := range kids {
 				if pos[k] < pos[first] {
@@ -207,7 +209,7 @@ func TestRandomSemiMarkovian(t *testing.T) {
 			perm := r.Perm(m.nObs)
 			ny := 1 + r.IntN(2)
 			nx := r.IntN(3)
-			nz := r.IntN(2)
+			nz := r.IntN(3)
 			if ny+nx+nz > m.nObs {
 				continue
 			}

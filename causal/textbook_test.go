@@ -51,7 +51,7 @@ func TestTextbook(t *testing.T) {
 		{"mediator confounded with Y", "X Z Y", "X->Z, Z->Y, Z<->Y", "Y", "X", "", "backdoor", "P(Y | X)"},
 		{"arcs through Z", "X Z Y", "X->Y, Z->Y, X<->Z, Z<->Y", "Y", "X", "", "", ""},
 		{"arcs through Z, mediated", "X Z Y", "X->Z, Z->Y, X->Y, X<->Z, Z<->Y", "Y", "X", "", "", ""},
-		{"napkin", "W1 W2 X Y", "W1->W2, W2->X, X->Y, W1<->X, W1<->Y", "Y", "X", "", "ID", ""},
+		{"napkin", "W1 W2 X Y", "W1->W2, W2->X, X->Y, W1<->X, W1<->Y", "Y", "X", "", "ID", "[Σ_{W1} P(W1) P(X | W1, W2) P(Y | W1, W2, X)] / [Σ_{W1} P(W1) P(X | W1, W2)], for any W2"},
 		{"Verma", "A B C D", "A->B, B->C, C->D, B<->D", "D", "A", "", "backdoor", "P(D | A)"},
 		{"Verma effect of B", "A B C D", "A->B, B->C, C->D, B<->D", "D", "B", "", "front-door", ""},
 		{"Verma effect of C", "A B C D", "A->B, B->C, C->D, B<->D", "D", "C", "", "backdoor", ""},

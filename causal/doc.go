@@ -19,7 +19,8 @@
 //
 // [ADMG.Identify] answers P(Y | do(X), Z): an [Estimand] — a tree of
 // expressions ([Expr]: sums, products, ratios and terms P(A | B) of the
-// observed distribution) whose String is the formula — or a
+// observed distribution) whose String is the formula and whose Tree is
+// the same expression as plain data for JSON ([Node]) — or a
 // *[NotIdentifiableError] carrying the [Hedge] (two C-forests) that
 // proves no formula exists. It prefers the backdoor adjustment (a minimal
 // set of [ADMG.AdjustmentSets]) and then the front-door formula when they

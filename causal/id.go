@@ -118,43 +118,42 @@ func (g *ADMG) id(y, x Set, p dist, v Set) (Expr, *fail) {
 	if len(cg) == 1 {
 		return nil, &fail{f: v, fPrime: s}
 	}
-	// line 6
-	for _, c := range cg {
-		if c == s {
-			var fs []Expr
-			var pre Set
-			for _, vi := range g.order {
-				if !v.has(vi) {
-					continue
-				}
-				if s.has(vi) {
-					fs = append(fs, p.conditional(vi, pre))
-				}
-				pre = pre.add(vi)
-			}
-			return sum(s.minus(y), product(fs...)), nil
+	// S is bidirected-connected, so it lies inside the district c of G
+	// that holds any one of its variables.
+	var c Set
+	for _, d := range cg {
+		if d.has(s.members()[0]) {
+			c = d
 		}
 	}
-	// line 7
-	for _, c := range cg {
-		if s.sub(c) {
-			q := dist{vars: c}
-			var pre Set
-			for _, vi := range g.order {
-				if !v.has(vi) {
-					continue
-				}
-				if c.has(vi) {
-					q.chain = append(q.chain, vi)
-					q.factors = append(q.factors, p.conditional(vi, pre))
-				}
-				pre = pre.add(vi)
+	var pre Set
+	if c == s { // line 6
+		var fs []Expr
+		for _, vi := range g.order {
+			if !v.has(vi) {
+				continue
 			}
-			q.expr = product(q.factors...)
-			return g.id(y, x&c, q, c)
+			if s.has(vi) {
+				fs = append(fs, p.conditional(vi, pre))
+			}
+			pre = pre.add(vi)
 		}
+		return sum(s.minus(y), product(fs...)), nil
 	}
-	panic("causal: a district of G \\ X in no district of G") // impossible: districts nest
+	// line 7: S ⊊ c
+	q := dist{vars: c}
+	for _, vi := range g.order {
+		if !v.has(vi) {
+			continue
+		}
+		if c.has(vi) {
+			q.chain = append(q.chain, vi)
+			q.factors = append(q.factors, p.conditional(vi, pre))
+		}
+		pre = pre.add(vi)
+	}
+	q.expr = product(q.factors...)
+	return g.id(y, x&c, q, c)
 }
 
 // idc is the IDC algorithm of Shpitser and Pearl (2006b): P_x(y | z).

@@ -194,7 +194,7 @@ func (m *fullModel) admg(t interface{ Fatal(...any) }) *ADMG {
 // estimand, and the ID/IDC expression behind it, against surgery on the
 // full model, and every non-identifiable one's hedge.
 func TestRandomSemiMarkovian(t *testing.T) {
-	var ident, nonIdent, methods = 0, 0, map[string]int{}
+	var ident, nonIdent, anyChecked, methods = 0, 0, 0, map[string]int{}
 	rapid.Check(t, func(rt *rapid.T) {
 		seed := rapid.Uint64().Draw(rt, "seed")
 		r := rand.New(rand.NewPCG(seed, 34))
@@ -260,11 +260,26 @@ func TestRandomSemiMarkovian(t *testing.T) {
 					if !(math.Abs(got-want) <= 1e-9) {
 						rt.Fatalf("%v at %v = %s (%s): %v, surgery %v", q, byName, e, e.Method, got, want)
 					}
+					// a variable the formula leaves free ("for any W") may take any state
+					if extra := Free(e.Expr).minus(e.y | e.x | e.z).members(); len(extra) > 0 {
+						env := make([]int, g.Len())
+						for v, s := range vals {
+							env[v] = s
+						}
+						for _, w := range extra {
+							env[w] = r.IntN(m.card[w])
+						}
+						other, err := joint.eval(e.Expr, env)
+						if err != nil || !(math.Abs(other-want) <= 1e-9) {
+							rt.Fatalf("%v at %v = %s with free %v = %v: %v, %v; surgery %v", q, byName, e, extra, env, other, err, want)
+						}
+						anyChecked++
+					}
 				}
 			})
 		}
 	})
-	t.Logf("identifiable %d %v, not identifiable %d", ident, methods, nonIdent)
+	t.Logf("identifiable %d %v, not identifiable %d; %d values at other states of free variables", ident, methods, nonIdent, anyChecked)
 	if ident < 20 || nonIdent < 10 || methods["ID"]+methods["IDC"] < 10 {
 		t.Errorf("too few cases of a kind: identifiable %d %v, not identifiable %d", ident, methods, nonIdent)
 	}

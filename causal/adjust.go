@@ -132,3 +132,29 @@ func (g *ADMG) frontDoor(x, y Set) (Set, bool) {
 	}
 	return best, true
 }
+
+// conditionalBackdoor returns a smallest set S such that Z ∪ S satisfies
+// the backdoor criterion for X and Y, when Z has no descendant of X:
+// then P(y | do(x), z) = Σ_s P(y | x, z, s) P(s | z).
+func (g *ADMG) conditionalBackdoor(x, y, z Set) (Set, bool) {
+	de := g.descendants(x, g.all())
+	if z&de != 0 {
+		return 0, false
+	}
+	cand := g.all().minus(x | y | z | de)
+	if cand.len() > maxPreferCandidates {
+		return 0, false
+	}
+	d := g.augmented(0, x)
+	sets, err := minimalSubsets(cand, func(s Set) bool { return d.separated(x, y, z|s) })
+	if err != nil || len(sets) == 0 {
+		return 0, false
+	}
+	best := sets[0]
+	for _, s := range sets[1:] {
+		if s.len() < best.len() {
+			best = s
+		}
+	}
+	return best, true
+}

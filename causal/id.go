@@ -225,7 +225,9 @@ func (g *ADMG) queryString(y, x, z Set) string {
 // there is none, or an *Error (ErrUnknownVariable, ErrQuery). With Z
 // empty it prefers the backdoor adjustment with a smallest minimal set,
 // then the front-door formula (searched for among at most 12 candidate
-// variables), then the ID algorithm; with Z it runs IDC.
+// variables), then the ID algorithm; with Z it prefers the conditional
+// backdoor adjustment Σ_s P(y | x, z, s) P(s | z) (Z ∪ S satisfying the
+// backdoor criterion, Z no descendant of X), then IDC.
 func (g *ADMG) Identify(q Query) (*Estimand, error) {
 	y, err := g.setOf(q.Y)
 	if err != nil {
@@ -264,6 +266,16 @@ func (g *ADMG) Identify(q Query) (*Estimand, error) {
 		if m, ok := g.frontDoor(x, y); ok {
 			est.Method, est.Adjustment = "front-door", g.namesOf(m)
 			est.Expr = sum(m, product(Prob{Vars: m, Given: x}, Sum{Over: x, Body: product(Prob{Vars: y, Given: x | m}, Prob{Vars: x})}))
+			return est, nil
+		}
+	}
+	if !z.empty() && !x.empty() {
+		if s, ok := g.conditionalBackdoor(x, y, z); ok {
+			est.Method, est.Adjustment = "backdoor", g.namesOf(s)
+			est.Expr = sum(s, product(Prob{Vars: y, Given: x | z | s}, Prob{Vars: s, Given: z}))
+			if s.empty() {
+				est.Expr = Prob{Vars: y, Given: x | z}
+			}
 			return est, nil
 		}
 	}

@@ -62,6 +62,7 @@ func TestTextbook(t *testing.T) {
 		{"front-door with arcs through Z2", "X Z1 Z2 Y", "X->Z1, Z1->Y, Z2->Y, X<->Z2, Z2<->Y", "Y", "X", "", "front-door", ""},
 		{"IDC rule 2 after a bow", "X Y Z", "X->Y, Y->Z, X<->Y", "Z", "X", "Y", "IDC", "P(Z | X, Y)"},
 		{"IDC bow", "X Y Z", "X->Y, Z->X, X<->Y", "Y", "X", "Z", "", ""},
+		{"conditional backdoor", "Z W X Y", "Z->X, W->X, Z->Y, W->Y, X->Y", "Y", "X", "Z", "backdoor", "Σ_{W} P(Y | Z, W, X) P(W | Z)"},
 		{"IDC front-door given Z", "X M Y Z", "X->M, M->Y, X<->Y, Z->X", "Y", "X", "Z", "IDC", ""},
 		// figure 3.13 of pedemonte96/causaleffect's examples: W, Z, Y1, Y2
 		// form one district of G \ X and G is one district, so ID fails at

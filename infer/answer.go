@@ -153,6 +153,9 @@ func answerQ(m *ir.Model, q *query, opt Options) (Result, error) {
 		}
 		return &Independence{Header: exact(q), Independent: ind}, nil
 	}
+	if hasRealParents(m) {
+		return nil, realParentsError(m, q)
+	}
 	r, err := answerAuto(m, q, opt)
 	if err != nil {
 		return nil, culprit(m, q, opt, err)
@@ -170,6 +173,9 @@ func (t *JTree) Answer(q ir.Query, opt Options) (Result, error) {
 	}
 	opt.Engine = JT
 	fq := flatten(q)
+	if hasRealParents(t.m) {
+		return nil, realParentsError(t.m, &fq)
+	}
 	r, err := answer(t.m, &fq, opt, t)
 	if err != nil {
 		return nil, culprit(t.m, &fq, opt, err)

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -581,6 +582,12 @@ func (l *lowerer) dist(d *grammar.Dist) {
 			at := d.Child.Pos
 			if i > 0 {
 				at = d.Parents[i-1].Pos
+			}
+			if i > 0 {
+				l.b.Errs = append(l.b.Errs, &Error{Pos: pos(at), Err: ErrRealParentOfDiscrete,
+					Msg: fmt.Sprintf("%s is real-valued: a discrete variable (%s) with a real-valued parent is not supported yet; a table needs discrete parents (bool, {states} or lo..hi)",
+						strconv.Quote(m.Vars[p].Name), strconv.Quote(cv.Name))})
+				return
 			}
 			l.b.Errorf(pos(at), "%s is real-valued; a table needs discrete variables (bool, {states} or lo..hi)", strconv.Quote(m.Vars[p].Name))
 			return

@@ -54,7 +54,10 @@
 //
 // (see [ChunkRealSource]), one output per real value in the order above,
 // so that a model's discrete columns are the same with or without real
-// variables (when nothing is blanked). Chunks are generated concurrently
+// variables (when nothing is blanked). (The real values are computed
+// without fused multiply-adds; math.Erfcinv is the standard library's, so
+// an architecture whose math library differs in the last bit would
+// differ there.) Chunks are generated concurrently
 // on every core and written in order.
 //
 // # CSV

@@ -187,7 +187,7 @@ func (s *Sampler) sampleReal(src uint64Source, dst []int32, vals []float64) {
 		for a, c := range d.Children {
 			x := mean[a]
 			for b := 0; b <= a; b++ {
-				x += l[a*n+b] * z[b]
+				x += float64(l[a*n+b] * z[b]) // no fused multiply-add: the same bits on every architecture
 			}
 			vals[c] = x
 		}
@@ -203,9 +203,9 @@ func (s *Sampler) sampleReal(src uint64Source, dst []int32, vals []float64) {
 		if n.nr > 0 {
 			coef := g.Coef[u*int(n.nr) : (u+1)*int(n.nr)]
 			for j, p := range s.real[n.r0 : n.r0+n.nr] {
-				mean += coef[j] * vals[p]
+				mean += float64(coef[j] * vals[p])
 			}
 		}
-		vals[n.v] = mean + g.SD[u]*stdNormal(src.Uint64())
+		vals[n.v] = mean + float64(g.SD[u]*stdNormal(src.Uint64()))
 	}
 }

@@ -214,3 +214,36 @@ func varNames(m *ir.Model, vs []ir.VarID) []string {
 	}
 	return out
 }
+
+// TestLinearLogDensities: a linear Gaussian density's log densities are
+// those of each configuration's line at the real parents' values in the
+// observations (computed here from the normal density's formula), over
+// every configuration or some (LogDensitiesAt); a real parent without a
+// value is an error.
+func TestLinearLogDensities(t *testing.T) {
+	m := lowerSrc(t, "var A: bool\nvar X, Y: real\nP(A) = 0.5\nP(X) = normal(0, 1)\nP(Y | A, X) = { true: normal(1 + 2 * X, 0.5)  false: normal(-1 - X, 2) }\n")
+	x, _ := m.Lookup("X")
+	y, _ := m.Lookup("Y")
+	g := m.Gaussian(y.ID)
+	obs := []ir.RealObs{{Var: x.ID, Value: 0.7}, {Var: y.ID, Value: 2.1}}
+	normal := func(v, mean, sd float64) float64 {
+		return -0.5*math.Log(2*math.Pi) - math.Log(sd) - (v-mean)*(v-mean)/(2*sd*sd)
+	}
+	want := []float64{normal(2.1, 1+2*0.7, 0.5), normal(2.1, -1-0.7, 2)}
+	_, l, shift, err := ir.LogDensities(g, obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for u := range want {
+		if !(math.Abs(l[u]+shift-want[u]) <= 1e-12) {
+			t.Errorf("configuration %d: %v, want %v", u, l[u]+shift, want[u])
+		}
+	}
+	_, l, shift, err = ir.LogDensitiesAt(g, obs, []int{1})
+	if err != nil || !math.IsInf(l[0], -1) || !(math.Abs(l[1]+shift-want[1]) <= 1e-12) {
+		t.Errorf("at configuration 1: %v + %v, %v; want -Inf, %v", l, shift, err, want[1])
+	}
+	if _, _, _, err := ir.LogDensities(g, obs[1:]); !errors.Is(err, ir.ErrNotAParent) {
+		t.Errorf("without X's value: error %v", err)
+	}
+}

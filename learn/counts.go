@@ -598,7 +598,7 @@ func (c *Counts) Merge(o *Counts) {
 			g = g.clone()
 			g.grow(card)
 		}
-		if f.real != g.real {
+		if f.real != g.real || (f.lin == nil) != (g.lin == nil) || f.ndisc != g.ndisc {
 			panic("learn: Merge: counts of different families")
 		}
 		if f.lin != nil {

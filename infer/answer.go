@@ -153,7 +153,7 @@ func answerQ(m *ir.Model, q *query, opt Options) (Result, error) {
 		}
 		return &Independence{Header: exact(q), Independent: ind}, nil
 	}
-	if hasRealParents(m) {
+	if refuseRealParents(m, q) {
 		return nil, realParentsError(m, q)
 	}
 	r, err := answerAuto(m, q, opt)
@@ -173,7 +173,7 @@ func (t *JTree) Answer(q ir.Query, opt Options) (Result, error) {
 	}
 	opt.Engine = JT
 	fq := flatten(q)
-	if hasRealParents(t.m) {
+	if refuseRealParents(t.m, &fq) {
 		return nil, realParentsError(t.m, &fq)
 	}
 	r, err := answer(t.m, &fq, opt, t)

@@ -10,9 +10,11 @@ import (
 // TestRealParentsRefused: on a model in which a real variable has a real
 // parent (a linear Gaussian density), every query that the discrete
 // engines would answer from likelihoods of the real values — P of a
-// discrete variable given a real value, a density, P(e), MPE — is an error
-// of kind ErrRealParents at the query, and never a number; the same model
-// without the real parent is answered as before.
+// discrete variable given a real value, a density, MPE given a real value
+// — is an error of kind ErrRealParents at the query, and never a number;
+// the same model without the real parent is answered as before. A query
+// with no real value is answered: P(A) = 0.3, the table's, whatever the
+// densities.
 func TestRealParentsRefused(t *testing.T) {
 	build := func(linear bool) (*ir.Model, ir.VarID, ir.VarID, ir.VarID) {
 		b := ir.NewBuilder("clg")
@@ -41,7 +43,6 @@ func TestRealParentsRefused(t *testing.T) {
 			"P(A | X=0, Y=1)":  &ir.ProbQuery{QueryHeader: h, Targets: []ir.VarID{a}, TargetStates: []int{-1}, Conditions: ir.Conditions{Real: []ir.RealObs{{Var: x, Value: 0}, {Var: y, Value: 1}}}},
 			"density(Y=1)":     &ir.DensityQuery{QueryHeader: h, Values: []ir.RealObs{{Var: y, Value: 1}}},
 			"MPE(Y=1)":         &ir.MPEQuery{QueryHeader: h, Conditions: ir.Conditions{Real: []ir.RealObs{{Var: y, Value: 1}}}},
-			"P(A)":             &ir.ProbQuery{QueryHeader: h, Targets: []ir.VarID{a}, TargetStates: []int{-1}},
 			"P(A=true | Y=-3)": &ir.ProbQuery{QueryHeader: h, Targets: []ir.VarID{a}, TargetStates: []int{0}, Conditions: ir.Conditions{Real: []ir.RealObs{{Var: y, Value: -3}}}},
 		}
 	}
@@ -60,6 +61,14 @@ func TestRealParentsRefused(t *testing.T) {
 				t.Errorf("%s by a compiled tree: result %v, error %v; want ErrRealParents", text, r, err)
 			}
 		}
+	}
+	h := ir.QueryHeader{Pos: at}
+	r, err := Answer(m, &ir.ProbQuery{QueryHeader: h, Targets: []ir.VarID{a}, TargetStates: []int{0}}, Options{})
+	if err != nil {
+		t.Fatalf("P(A=true) with no real value: %v", err)
+	}
+	if p := r.(*Number).P; p != 0.3 {
+		t.Errorf("P(A=true) = %v, want 0.3", p)
 	}
 	m, a, x, y = build(false)
 	if hasRealParents(m) {

@@ -96,6 +96,7 @@ func TestLinearMeanErrors(t *testing.T) {
 		{`P(Y | X) = normal(1 + A, 1)`, ir.ErrNotAParent, "7:23", `A is discrete and not a parent`},
 		{`P(B | X) = [0.5, 0.5]`, ir.ErrRealParentOfDiscrete, "7:7", "not supported yet"},
 		{"P(Y | X) = normal(X, 1)\nP(V | Y) = { true: 0.5 false: 0.5 }\nvar V: bool", ir.ErrRealParentOfDiscrete, "8:7", "not supported yet"},
+		{"X -> B", ir.ErrRealParentOfDiscrete, "7:6", "not supported yet"},
 		{"P(Y | W) = normal(W, 1)\nP(V | Y) = normal(Y, 1)\nvar V: real", nil, "", ""},
 	}
 	for _, test := range tests {

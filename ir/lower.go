@@ -502,6 +502,13 @@ func (l *lowerer) checkEdges() {
 	m := l.b.m
 	for _, e := range l.edgeList {
 		p, c := e[0], e[1]
+		if !m.Vars[p].Discrete() && m.Vars[c].Discrete() && m.Dists[c] == nil {
+			// A structure to learn (a table reports it at its parent).
+			l.b.Errs = append(l.b.Errs, &Error{Pos: l.edges[e], Err: ErrRealParentOfDiscrete,
+				Msg: fmt.Sprintf("%s is real-valued: a discrete variable (%s) with a real-valued parent is not supported yet",
+					strconv.Quote(m.Vars[p].Name), strconv.Quote(m.Vars[c].Name))})
+			continue
+		}
 		cpt := m.Table(c)
 		if cpt == nil {
 			continue // a structure to learn, or a distribution with errors

@@ -25,3 +25,8 @@ var ErrRealParentOfDiscrete = errors.New("a discrete variable with a real-valued
 // ErrCycle is the kind of error of parents that form a directed cycle,
 // through discrete or real-valued parents.
 var ErrCycle = errors.New("the parents form a cycle")
+
+// ErrUnobservedRealParent is the kind of error of the likelihood of a
+// linear Gaussian density's value (LogDensities) when a real parent of it
+// has no value: its mean is not known.
+var ErrUnobservedRealParent = errors.New("a real parent of a linear Gaussian density has no value")

@@ -244,7 +244,7 @@ func TestLinearLogDensities(t *testing.T) {
 	if err != nil || !math.IsInf(l[0], -1) || !(math.Abs(l[1]+shift-want[1]) <= 1e-12) {
 		t.Errorf("at configuration 1: %v + %v, %v; want -Inf, %v", l, shift, err, want[1])
 	}
-	if _, _, _, err := ir.LogDensities(g, obs[1:]); !errors.Is(err, ir.ErrNotAParent) {
+	if _, _, _, err := ir.LogDensities(g, obs[1:]); !errors.Is(err, ir.ErrUnobservedRealParent) {
 		t.Errorf("without X's value: error %v", err)
 	}
 }

@@ -86,7 +86,7 @@ func halfDiff(x float64, mean, sd []float64, u, r int) float64 {
 // least one of a joint density's children, whose marginal density is
 // used (see NormalLogDensities and MultiNormal.LogDensities). A linear
 // Gaussian density's means are taken at its real parents' values in obs:
-// one missing is an error of kind ErrNotAParent.
+// one missing is an error of kind ErrUnobservedRealParent.
 func LogDensities(d Dist, obs []RealObs) (parents []VarID, l []float64, shift float64, err error) {
 	value := func(v VarID) (float64, bool) {
 		for _, o := range obs {
@@ -113,7 +113,7 @@ func LogDensities(d Dist, obs []RealObs) (parents []VarID, l []float64, shift fl
 			xs := make([]float64, len(d.Real))
 			for j, p := range d.Real {
 				if xs[j], ok = value(p); !ok {
-					return nil, nil, 0, &Error{Pos: d.Pos, Err: ErrNotAParent,
+					return nil, nil, 0, &Error{Pos: d.Pos, Err: ErrUnobservedRealParent,
 						Msg: "a linear Gaussian density's likelihood needs the values of its real parents, and one is not observed"}
 				}
 			}

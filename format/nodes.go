@@ -393,7 +393,8 @@ func (p *printer) literal(l *grammar.Literal) {
 	}
 }
 
-// value writes a number, a vector or normal(MEAN, SPREAD).
+// value writes a number, a vector or normal(MEAN, SPREAD), MEAN a number,
+// a list or an expression (affine in the real parents).
 func (p *printer) value(v *grammar.Value) {
 	switch {
 	case v.Number != nil:
@@ -403,7 +404,11 @@ func (p *printer) value(v *grammar.Value) {
 	case v.Normal != nil:
 		p.tok("normal")
 		p.tok("(")
-		p.array(v.Normal.Mean)
+		if v.Normal.Linear != nil {
+			p.expr(v.Normal.Linear)
+		} else {
+			p.array(v.Normal.Mean)
+		}
 		p.tok(",")
 		p.space()
 		p.argName(v.Normal.Named)

@@ -179,9 +179,15 @@ type Value struct {
 // (independent variables), or one variance v (the same for each,
 // independent). The spread may be named, to say which it is:
 // normal(0, sd = 2), normal(0, var = 4), normal([0, 1], cov = [[...]]).
+//
+// The mean of one variable may be an expression, affine in the real
+// parents: normal(1.5 + 2 * X, 0.3) (a linear Gaussian density). A mean
+// that is a number or a list is Mean; anything else is Linear (the IR
+// checks that it is affine).
 type Normal struct {
 	Pos    Position
-	Mean   *Array   `parser:"'normal':Ident '(':Punct @@ ',':Punct"`
+	Mean   *Array   `parser:"'normal':Ident '(':Punct ( @@ (?= ',':Punct )"`
+	Linear *Expr    `parser:"                          | @@ ) ',':Punct"`
 	Named  *ArgName `parser:"@@?"`
 	Spread *Array   `parser:"@@ ')':Punct"`
 }

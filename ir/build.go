@@ -230,6 +230,30 @@ func (b *Builder) SetGaussian(pos Pos, child VarID, parents []VarID, mean, sd []
 		Mean: append([]float64(nil), mean...), SD: append([]float64(nil), sd...)})
 }
 
+// SetLinearGaussian gives the real variable child a linear Gaussian
+// density (conditional linear Gaussian, with discrete parents): for each
+// configuration u of the discrete parents (row-major, the last fastest),
+// the child is normal with mean mean[u] + Σ_j coef[u*len(real)+j]·x_j,
+// x_j the value of the real parent real[j], and standard deviation sd[u].
+// The discrete parents must be discrete, the real ones real, none twice
+// nor the child; the numbers finite, the standard deviations positive.
+// Model.Parents of child is then discrete followed by real. With no real
+// parents it is SetGaussian.
+func (b *Builder) SetLinearGaussian(pos Pos, child VarID, discrete, real []VarID, mean, coef, sd []float64) {
+	g := &Gaussian{Pos: pos, Child: child, Parents: append([]VarID(nil), discrete...),
+		Mean: append([]float64(nil), mean...), SD: append([]float64(nil), sd...)}
+	if len(real) > 0 {
+		g.Real = append([]VarID(nil), real...)
+		g.Coef = append([]float64(nil), coef...)
+	} else if len(coef) > 0 {
+		b.Errorf(pos, "%d coefficients for %s, which has no real parents", len(coef), strconv.Quote(b.m.Vars[child].Name))
+		return
+	} else if !checkLinear(&b.Errs, b.m, g) {
+		return
+	}
+	b.setGaussian(g)
+}
+
 // setGaussian is SetGaussian of g, which it keeps.
 func (b *Builder) setGaussian(g *Gaussian) {
 	m, child := b.m, g.Child
@@ -237,21 +261,79 @@ func (b *Builder) setGaussian(g *Gaussian) {
 		b.Errorf(g.Pos, "second distribution for %s (first at %s)", strconv.Quote(m.Vars[child].Name), m.Dists[child].Position())
 		return
 	}
-	parents := g.Parents
 	if !checkGaussian(&b.Errs, m, g) {
 		return
 	}
 	m.Dists[child] = g
-	m.Parents[child] = append([]VarID(nil), parents...)
+	_, m.Parents[child] = family(g)
 }
 
 // checkGaussian reports a density whose means are not finite or whose
-// standard deviations are not positive and finite.
+// standard deviations are not positive and finite, and, for a linear
+// Gaussian, parents of the wrong kind or listed twice, coefficients that
+// are not finite and numbers that do not fit the configurations.
 func checkGaussian(errs *ErrorList, m *Model, g *Gaussian) bool {
+	name := strconv.Quote(m.Vars[g.Child].Name)
+	if len(g.SD) != len(g.Mean) {
+		errs.Add(g.Pos, "the density of %s has %d means and %d standard deviations", name, len(g.Mean), len(g.SD))
+		return false
+	}
+	if len(g.Real) > 0 || g.Coef != nil {
+		if !checkLinear(errs, m, g) {
+			return false
+		}
+	}
 	for i := range g.Mean {
 		if !finite(g.Mean[i]) || !(g.SD[i] > 0) || !finite(g.SD[i]) {
 			errs.Add(g.Pos, "normal(%s, %s) for %s: the mean must be finite and the standard deviation positive",
-				FormatFloat(g.Mean[i]), FormatFloat(g.SD[i]), strconv.Quote(m.Vars[g.Child].Name))
+				FormatFloat(g.Mean[i]), FormatFloat(g.SD[i]), name)
+			return false
+		}
+	}
+	return true
+}
+
+// checkLinear checks a linear Gaussian density's parents and coefficients.
+func checkLinear(errs *ErrorList, m *Model, g *Gaussian) bool {
+	name := strconv.Quote(m.Vars[g.Child].Name)
+	if m.Vars[g.Child].Discrete() {
+		errs.Add(g.Pos, "%s is discrete: a normal density is for a real-valued variable", name)
+		return false
+	}
+	card := make([]int, len(g.Parents))
+	for i, p := range g.Parents {
+		if !m.Vars[p].Discrete() {
+			errs.Add(g.Pos, "%s, a discrete parent of %s, is real-valued", strconv.Quote(m.Vars[p].Name), name)
+			return false
+		}
+		card[i] = len(m.Vars[p].States)
+	}
+	seen := map[VarID]bool{g.Child: true}
+	for _, p := range append(append([]VarID(nil), g.Parents...), g.Real...) {
+		if seen[p] {
+			errs.Add(g.Pos, "%s is listed twice among the parents of %s, or is %s itself", strconv.Quote(m.Vars[p].Name), name, name)
+			return false
+		}
+		seen[p] = true
+	}
+	for _, p := range g.Real {
+		if m.Vars[p].Discrete() {
+			errs.Add(g.Pos, "%s, a real parent of %s, is discrete", strconv.Quote(m.Vars[p].Name), name)
+			return false
+		}
+	}
+	n, ok := TableSize(card)
+	if !ok || len(g.Mean) != n {
+		errs.Add(g.Pos, "the density of %s has %d means, not one per configuration of its discrete parents", name, len(g.Mean))
+		return false
+	}
+	if nc, ok := TableSize([]int{n, len(g.Real)}); !ok || len(g.Coef) != nc {
+		errs.Add(g.Pos, "the density of %s has %d coefficients, not %d (one per real parent and configuration of the discrete parents)", name, len(g.Coef), nc)
+		return false
+	}
+	for _, c := range g.Coef {
+		if !finite(c) {
+			errs.Add(g.Pos, "coefficient %s of %s's mean is not finite", FormatFloat(c), name)
 			return false
 		}
 	}
@@ -416,7 +498,7 @@ func checkCycles(errs *ErrorList, m *Model) {
 				if d := m.Dists[c]; d != nil {
 					pos = d.Position()
 				}
-				errs.Add(pos, "cycle: %s", strings.Join(names, " -> "))
+				*errs = append(*errs, &Error{Pos: pos, Msg: "cycle: " + strings.Join(names, " -> "), Err: ErrCycle})
 			}
 		}
 	}

@@ -267,6 +267,9 @@ func family(d Dist) (child VarID, parents []VarID) {
 	case *CPT:
 		return d.Child, d.Parents
 	case *Gaussian:
+		if len(d.Real) > 0 {
+			return d.Child, append(append([]VarID(nil), d.Parents...), d.Real...)
+		}
 		return d.Child, d.Parents
 	case *MultiNormal:
 		return d.Children[0], d.Parents

@@ -406,24 +406,37 @@ func (l *lowerer) learnStmt(s *grammar.Learn) *LearnStmt {
 
 // gaussian lowers P(X | A, B) = ... for a real-valued X: normal(MEAN, SD)
 // for a root, or one row of normal(MEAN, SD) per configuration of its
-// discrete parents.
+// discrete parents. With real parents, each MEAN is an expression affine
+// in them (lowerlinear.go): a linear Gaussian density, or a conditional
+// linear Gaussian one with discrete parents too.
 func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 	m := l.b.m
 	name := m.Vars[child].Name
-	card := make([]int, len(parents))
-	for i, p := range parents {
-		if !m.Vars[p].Discrete() {
-			l.b.Errorf(pos(d.Parents[i].Pos), "%q is real-valued; the parents of a real variable must be discrete", m.Vars[p].Name)
-			return
+	// The discrete parents choose the row; the real ones are in the mean
+	// (a linear Gaussian density), each in the order listed.
+	var discrete, real []VarID
+	var card []int
+	for _, p := range parents {
+		if m.Vars[p].Discrete() {
+			discrete = append(discrete, p)
+			card = append(card, len(m.Vars[p].States))
+		} else {
+			real = append(real, p)
 		}
-		card[i] = len(m.Vars[p].States)
 	}
 	n, ok := TableSize(card)
 	if !ok || n > MaxTableSize/16 {
 		l.b.Errorf(pos(d.Pos), "the densities of %q (one per parent configuration) %s", name, TooLarge(card, MaxTableSize/16))
 		return
 	}
-	g := &Gaussian{Pos: pos(d.Pos), Child: child, Parents: append([]VarID(nil), parents...), Mean: make([]float64, n), SD: make([]float64, n)}
+	if nc, ok := TableSize([]int{n, len(real) + 1}); !ok || nc > MaxTableSize/16 {
+		l.b.Errorf(pos(d.Pos), "the densities of %q (one per parent configuration) %s", name, TooLarge([]int{n, len(real) + 1}, MaxTableSize/16))
+		return
+	}
+	g := &Gaussian{Pos: pos(d.Pos), Child: child, Parents: discrete, Mean: make([]float64, n), SD: make([]float64, n)}
+	if len(real) > 0 {
+		g.Real, g.Coef = real, make([]float64, n*len(real))
+	}
 	spread := make([]Spread, n)
 	variance := make([]float64, n)
 	normal := func(v *grammar.Value, i int) bool {
@@ -432,12 +445,22 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 			return false
 		}
 		nm := v.Normal
-		if nm.Mean.Number == nil || nm.Spread.Number == nil {
+		if nm.Linear == nil && nm.Mean.Number == nil || nm.Spread.Number == nil {
 			l.b.Errorf(pos(nm.Pos), "normal(MEAN, SD) of one variable, %q, takes two numbers (lists are for the joint density of several variables, P(x, y | ...))", name)
 			return false
 		}
 		form, ok := l.spreadName(nm.Named, false)
-		mu, ok1 := l.number(nm.Pos, *nm.Mean.Number)
+		var mu float64
+		ok1 := true
+		if nm.Linear != nil {
+			var coef []float64
+			mu, coef, ok1 = l.linearMean(nm.Linear, child, discrete, real)
+			if ok1 && len(real) > 0 {
+				copy(g.Coef[i*len(real):], coef)
+			}
+		} else {
+			mu, ok1 = l.number(nm.Pos, *nm.Mean.Number)
+		}
 		x, ok2 := l.number(nm.Pos, *nm.Spread.Number)
 		if !ok || !ok1 || !ok2 || !l.positiveSpread(form, nm.Spread, x) {
 			return false
@@ -450,18 +473,21 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 	}
 	body := d.Body
 	switch {
-	case len(parents) == 0 && body.Value == nil:
+	case len(discrete) == 0 && body.Value == nil && len(real) > 0:
+		l.b.Errorf(pos(body.Pos), "P(%s | %s) has only real parents: give one normal(MEAN, SD), its mean affine in them, as in normal(0 + 1 * %s, 1)", Quote(name), nameList(m, real), Quote(m.Vars[real[0]].Name))
+		return
+	case len(discrete) == 0 && body.Value == nil:
 		l.b.Errorf(pos(body.Pos), "P(%s) has no parents: give normal(MEAN, SD)", Quote(name))
 		return
-	case len(parents) == 0:
+	case len(discrete) == 0:
 		if !normal(body.Value, 0) {
 			return
 		}
 	case body.Value != nil:
-		l.b.Errorf(pos(body.Pos), "P(%s | ...) has parents: give one normal(MEAN, SD) per parent configuration, as in { %s: normal(0, 1) }", Quote(name), exampleRow(m, parents))
+		l.b.Errorf(pos(body.Pos), "P(%s | ...) has parents: give one normal(MEAN, SD) per parent configuration, as in { %s: normal(0, 1) }", Quote(name), exampleRow(m, discrete))
 		return
 	default:
-		if !l.densityRows(d, parents, card, n, "P("+Quote(name), normal) {
+		if !l.densityRows(d, discrete, card, n, "P("+Quote(name), normal) {
 			return
 		}
 	}

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -501,6 +502,13 @@ func (l *lowerer) checkEdges() {
 	m := l.b.m
 	for _, e := range l.edgeList {
 		p, c := e[0], e[1]
+		if !m.Vars[p].Discrete() && m.Vars[c].Discrete() && m.Dists[c] == nil {
+			// A structure to learn (a table reports it at its parent).
+			l.b.Errs = append(l.b.Errs, &Error{Pos: l.edges[e], Err: ErrRealParentOfDiscrete,
+				Msg: fmt.Sprintf("%s is real-valued: a discrete variable (%s) with a real-valued parent is not supported yet",
+					strconv.Quote(m.Vars[p].Name), strconv.Quote(m.Vars[c].Name))})
+			continue
+		}
 		cpt := m.Table(c)
 		if cpt == nil {
 			continue // a structure to learn, or a distribution with errors
@@ -581,6 +589,12 @@ func (l *lowerer) dist(d *grammar.Dist) {
 			at := d.Child.Pos
 			if i > 0 {
 				at = d.Parents[i-1].Pos
+			}
+			if i > 0 {
+				l.b.Errs = append(l.b.Errs, &Error{Pos: pos(at), Err: ErrRealParentOfDiscrete,
+					Msg: fmt.Sprintf("%s is real-valued: a discrete variable (%s) with a real-valued parent is not supported yet; a table needs discrete parents (bool, {states} or lo..hi)",
+						strconv.Quote(m.Vars[p].Name), strconv.Quote(cv.Name))})
+				return
 			}
 			l.b.Errorf(pos(at), "%s is real-valued; a table needs discrete variables (bool, {states} or lo..hi)", strconv.Quote(m.Vars[p].Name))
 			return

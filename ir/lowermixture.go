@@ -54,6 +54,10 @@ func (l *lowerer) multiNormal(d *grammar.Dist, children, parents []VarID) {
 			l.b.Errorf(pos(v.Pos), "%s is a joint density of real-valued variables: give normal([MEANS], COV)", what)
 			return false
 		}
+		if v.Normal.Linear != nil {
+			l.b.Errorf(pos(v.Normal.Linear.Pos), "%s: the means are a list of %d numbers, one per variable, as in [%s] (a mean given by real parents is for one variable's density)", what, n, exampleVec(n))
+			return false
+		}
 		mean, ok := l.numbers(v.Normal.Mean)
 		if !ok || len(mean) != n || v.Normal.Mean.Number != nil {
 			l.b.Errorf(pos(v.Normal.Mean.Pos), "%s: the means are a list of %d numbers, one per variable, as in [%s]", what, n, exampleVec(n))

@@ -84,7 +84,9 @@ func halfDiff(x float64, mean, sd []float64, u, r int) float64 {
 // common to every configuration, which it also returns. obs may hold
 // values of other variables; a Gaussian's child must be among them, and at
 // least one of a joint density's children, whose marginal density is
-// used (see NormalLogDensities and MultiNormal.LogDensities).
+// used (see NormalLogDensities and MultiNormal.LogDensities). A linear
+// Gaussian density's means are taken at its real parents' values in obs:
+// one missing is an error of kind ErrUnobservedRealParent.
 func LogDensities(d Dist, obs []RealObs) (parents []VarID, l []float64, shift float64, err error) {
 	value := func(v VarID) (float64, bool) {
 		for _, o := range obs {
@@ -104,8 +106,27 @@ func LogDensities(d Dist, obs []RealObs) (parents []VarID, l []float64, shift fl
 		for u, sd := range d.SD {
 			lognorm[u] = LogNorm(sd)
 		}
+		mean := d.Mean
+		if len(d.Real) > 0 {
+			// A linear Gaussian density: each configuration's mean given
+			// the real parents' values, which obs must hold.
+			xs := make([]float64, len(d.Real))
+			for j, p := range d.Real {
+				if xs[j], ok = value(p); !ok {
+					return nil, nil, 0, &Error{Pos: d.Pos, Err: ErrUnobservedRealParent,
+						Msg: "a linear Gaussian density's likelihood needs the values of its real parents, and one is not observed"}
+				}
+			}
+			mean = make([]float64, len(d.Mean))
+			for u := range mean {
+				mean[u] = d.Mean[u]
+				for j, c := range d.Coef[u*len(d.Real) : (u+1)*len(d.Real)] {
+					mean[u] += c * xs[j]
+				}
+			}
+		}
 		l = make([]float64, len(d.Mean))
-		return d.Parents, l, NormalLogDensities(x, d.Mean, d.SD, lognorm, l), nil
+		return d.Parents, l, NormalLogDensities(x, mean, d.SD, lognorm, l), nil
 	case *MultiNormal:
 		var idx []int
 		var xs []float64
@@ -140,8 +161,14 @@ func LogDensitiesAt(d Dist, obs []RealObs, keep []int) (parents []VarID, l []flo
 		g := *d
 		n = len(d.Mean)
 		g.Mean, g.SD = make([]float64, len(keep)), make([]float64, len(keep))
+		if r := len(d.Real); r > 0 {
+			g.Coef = make([]float64, len(keep)*r)
+		}
 		for k, u := range keep {
 			g.Mean[k], g.SD[k] = d.Mean[u], d.SD[u]
+			if r := len(d.Real); r > 0 {
+				copy(g.Coef[k*r:(k+1)*r], d.Coef[u*r:(u+1)*r])
+			}
 		}
 		parents, sub = d.Parents, &g
 	case *MultiNormal:

@@ -13,8 +13,9 @@ func (c *CPT) Params() int {
 }
 
 // Params returns the number of free parameters of the densities: a mean
-// and a standard deviation per parent configuration.
-func (g *Gaussian) Params() int { return 2 * len(g.Mean) }
+// (an intercept) and a standard deviation per configuration of the
+// discrete parents, and a coefficient per real parent and configuration.
+func (g *Gaussian) Params() int { return 2*len(g.Mean) + len(g.Coef) }
 
 // FreeParams returns the number of free parameters of m: the sum over
 // its distributions (a joint density once) of their Params, and for each

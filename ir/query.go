@@ -542,7 +542,10 @@ func (l *queryLowerer) group(t *grammar.Term) []VarID {
 	}
 	var ids []VarID
 	for _, n := range names {
-		if id, ok := l.resolve(n); ok {
+		// d-separation reads the graph: real-valued variables, and their
+		// real parents, are in it as discrete ones are.
+		if id, ok := lookupVar(l.m, n, &l.errs); ok {
+			l.h.Mentions = append(l.h.Mentions, Mention{Var: id, Pos: pos(n.Pos)})
 			ids = append(ids, id)
 		}
 	}

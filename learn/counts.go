@@ -116,6 +116,8 @@ type family struct {
 	n     []float64  // row-major, child fastest
 
 	real            bool
+	ndisc           int       // the discrete parents are vars[:ndisc]; a linear family's real parents follow them
+	lin             []float64 // a linear family (a real child with real parents, linear.go): per configuration, linLen(d) numbers; else nil
 	dead            bool      // the table grew too large (Counts.err): nothing more is counted
 	shift, mean, m2 []float64 // real child: per parent configuration, as n
 	all             moments   // real child: every non-missing value, whatever its parents
@@ -167,6 +169,10 @@ func (a moments) Mean() float64 { return a.shift + a.mean }
 func NewCounts(m *ir.Model, opt Options) *Counts {
 	var fams [][]ir.VarID
 	for _, v := range learnedVars(m, opt) {
+		if !m.Vars[v].Discrete() {
+			fams = append(fams, realFamily(m, m.Parents[v], v))
+			continue
+		}
 		fams = append(fams, append(append([]ir.VarID(nil), m.Parents[v]...), v))
 	}
 	return newCounts(m, fams)
@@ -180,13 +186,21 @@ func newCounts(m *ir.Model, fams [][]ir.VarID) *Counts {
 		c.open[v] = x.Open
 	}
 	for _, vars := range fams {
-		f := &family{child: vars[len(vars)-1], vars: vars, card: make([]int, len(vars))}
+		f := &family{child: vars[len(vars)-1], vars: vars, card: make([]int, len(vars)), ndisc: len(vars) - 1}
 		f.real = !m.Vars[f.child].Discrete()
 		for i, v := range vars {
 			f.card[i] = len(m.Vars[v].States)
 		}
 		if f.real {
 			f.card[len(vars)-1] = 1
+			for i, v := range vars[:len(vars)-1] {
+				if !m.Vars[v].Discrete() {
+					f.card[i] = 1
+					f.ndisc = min(f.ndisc, i)
+				} else if i > f.ndisc {
+					panic("learn: NewCounts: a discrete parent after a real one")
+				}
+			}
 		}
 		n, ok := tableSize(f.card)
 		if !ok {
@@ -203,6 +217,9 @@ func (f *family) alloc(n int) {
 	f.n = make([]float64, n)
 	if f.real {
 		f.shift, f.mean, f.m2 = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	if d := len(f.vars) - f.ndisc; f.real && d > 1 {
+		f.lin = make([]float64, n*linLen(d))
 	}
 }
 
@@ -285,8 +302,10 @@ func (c *Counts) Add(b *data.Batch) {
 			present = present && c.cols[v] >= 0
 		}
 		if present && f.real {
-			j := c.cols[f.child]
-			present = j < len(b.Reals) && b.Reals[j] != nil
+			for _, v := range f.vars[f.ndisc:] {
+				j := c.cols[v]
+				present = present && j < len(b.Reals) && b.Reals[j] != nil
+			}
 		}
 		if !present {
 			continue
@@ -299,7 +318,7 @@ func (c *Counts) Add(b *data.Batch) {
 		stride := int32(1)
 		last := len(f.vars) - 1
 		if f.real {
-			last-- // the child's dimension has size 1
+			last = f.ndisc - 1 // the child's dimension, and real parents', have size 1
 		}
 		for k := last; k >= 0; k-- {
 			col := b.Cols[c.cols[f.vars[k]]][:n]
@@ -311,6 +330,14 @@ func (c *Counts) Add(b *data.Batch) {
 				}
 			}
 			stride *= int32(f.card[k])
+		}
+		if f.lin != nil {
+			xs := make([][]float64, 0, len(f.vars)-f.ndisc-1)
+			for _, v := range f.vars[f.ndisc : len(f.vars)-1] {
+				xs = append(xs, b.Reals[c.cols[v]][:n])
+			}
+			c.addLinear(f, b.Reals[c.cols[f.child]][:n], xs, idx, bad)
+			continue
 		}
 		if f.real {
 			c.addReal(f, b.Reals[c.cols[f.child]][:n], idx, bad)
@@ -531,6 +558,10 @@ func (f *family) grow(card []int) {
 			if f.real {
 				f.shift[j], f.mean[j], f.m2[j] = old.shift[i], old.mean[i], old.m2[i]
 			}
+			if f.lin != nil {
+				L := linLen(f.linDim())
+				copy(f.lin[j*L:(j+1)*L], old.lin[i*L:(i+1)*L])
+			}
 		}
 	}
 	f.card = append(f.card[:0], card...)
@@ -567,8 +598,15 @@ func (c *Counts) Merge(o *Counts) {
 			g = g.clone()
 			g.grow(card)
 		}
-		if f.real != g.real {
+		if f.real != g.real || (f.lin == nil) != (g.lin == nil) || f.ndisc != g.ndisc {
 			panic("learn: Merge: counts of different families")
+		}
+		if f.lin != nil {
+			d := f.linDim()
+			L := linLen(d)
+			for u := range g.n {
+				mergeLin(f.lin[u*L:(u+1)*L], f.n[u], g.lin[u*L:(u+1)*L], g.n[u], d)
+			}
 		}
 		if f.real {
 			for u := range g.n {
@@ -597,6 +635,7 @@ func (f *family) clone() *family {
 	g.card = slices.Clone(f.card)
 	g.n = slices.Clone(f.n)
 	g.shift, g.mean, g.m2 = slices.Clone(f.shift), slices.Clone(f.mean), slices.Clone(f.m2)
+	g.lin = slices.Clone(f.lin)
 	return &g
 }
 
@@ -660,6 +699,9 @@ func (f *family) size(m *ir.Model) []int {
 	}
 	if f.real {
 		card[len(card)-1] = 1
+		for k := f.ndisc; k < len(card); k++ {
+			card[k] = 1
+		}
 	}
 	return card
 }
@@ -685,6 +727,14 @@ func (c *Counts) gaussians(m *ir.Model, opt Options) ([]*ir.Gaussian, error) {
 			continue
 		}
 		f.grow(f.size(m))
+		if f.lin != nil {
+			g, err := c.linearGaussian(m, f, eps)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, g)
+			continue
+		}
 		parents := append([]ir.VarID(nil), f.vars[:len(f.vars)-1]...)
 		g := &ir.Gaussian{Pos: m.Vars[f.child].Pos, Child: f.child, Parents: parents,
 			Mean: make([]float64, len(f.n)), SD: make([]float64, len(f.n))}

@@ -117,6 +117,9 @@ func densities(m *ir.Model, reals []ir.VarID, learned []bool) ([]*density, error
 			d.children, d.parents, d.joint, d.form, d.cur, d.pos = dist.Children, dist.Parents, true, dist.Form, dist, dist.Pos
 		case *ir.Gaussian:
 			d.children, d.parents, d.cur, d.pos = []ir.VarID{v}, dist.Parents, dist, dist.Pos
+			if len(dist.Real) > 0 {
+				d.parents = m.Parents[v] // the real parents too: refused below
+			}
 		case nil:
 			switch {
 			case mx != nil && mx.Vars[0] != v:
@@ -140,7 +143,7 @@ func densities(m *ir.Model, reals []ir.VarID, learned []bool) ([]*density, error
 		d.nconf = 1
 		for _, p := range d.parents {
 			if !m.Discrete(p) {
-				return nil, modelErrorf("cannot learn the density of %s: its parent %s is real-valued (pbl learns densities given discrete parents only)", m.NameList(d.children, 3), ir.Quote(m.Vars[p].Name))
+				return nil, modelErrorf("cannot learn the density of %s by EM: its parent %s is real-valued, and EM does not learn linear Gaussian densities yet (learn them by maximum likelihood from rows that give the whole family: rows with a missing cell in it are skipped)", m.NameList(d.children, 3), ir.Quote(m.Vars[p].Name))
 			}
 			d.nconf *= len(m.Vars[p].States)
 			if d.nconf > MaxCountEntries {

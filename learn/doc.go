@@ -1,7 +1,10 @@
 // Package learn learns the numbers of a model from data: the CPTs of a
 // Bayesian network whose structure is given (by counting, with or without
 // priors), the normal densities of real-valued variables with discrete
-// parents (a classifier's Gaussian features), and the structure and
+// parents (a classifier's Gaussian features), linear Gaussian densities
+// (real parents too: least squares per configuration of the discrete
+// parents, from the rows that give the whole family, linear.go), and the
+// structure and
 // numbers of naive Bayes and TAN classifiers; with hidden variables and
 // missing cells, by EM (which also learns normal and joint normal
 // densities given discrete parents, hidden or not: em.go, emreal.go,

@@ -259,12 +259,21 @@ func learn(m *ir.Model, opt Options, pass pass) (*ir.Model, *Report, error) {
 		if parents != nil && parents[v] != nil {
 			ps = parents[v]
 		}
+		if !m.Vars[v].Discrete() {
+			// A linear Gaussian density if some parents are real
+			// (linear.go): the discrete ones first.
+			fams = append(fams, realFamily(m, ps, v))
+			continue
+		}
 		fams = append(fams, append(append([]ir.VarID(nil), ps...), v))
 	}
 	for _, f := range fams {
+		if !m.Vars[f[len(f)-1]].Discrete() {
+			continue
+		}
 		for _, v := range f[:len(f)-1] {
 			if !m.Vars[v].Discrete() {
-				return nil, nil, modelErrorf("cannot learn %s: its parent %s is real-valued (pbl learns CPTs and Gaussians given discrete parents only)", familyName(m, f), ir.Quote(m.Vars[v].Name))
+				return nil, nil, modelErrorf("cannot learn %s: its parent %s is real-valued (a discrete variable with a real-valued parent is not supported yet)", familyName(m, f), ir.Quote(m.Vars[v].Name))
 			}
 		}
 	}
@@ -421,7 +430,7 @@ func (c *Counts) empty() *Counts {
 	o := &Counts{open: c.open, names: c.names}
 	for _, f := range c.fams {
 		size, _ := tableSize(f.card)
-		g := &family{child: f.child, vars: f.vars, card: append([]int(nil), f.card...), real: f.real}
+		g := &family{child: f.child, vars: f.vars, card: append([]int(nil), f.card...), real: f.real, ndisc: f.ndisc}
 		g.alloc(size)
 		o.fams = append(o.fams, g)
 	}

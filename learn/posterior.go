@@ -156,7 +156,7 @@ func newScorer(m *ir.Model, cl *ir.Classifier, vars []ir.VarID) *scorer {
 		if g == nil {
 			panic("learn: LogPosterior: a real feature's density is not learned")
 		}
-		if len(g.Parents) != 1 || g.Parents[0] != cl.Class || len(g.Mean) != s.kc {
+		if len(g.Parents) != 1 || g.Parents[0] != cl.Class || len(g.Mean) != s.kc || len(g.Real) > 0 {
 			panic("learn: LogPosterior: a real feature's density is not given the class alone")
 		}
 		gf := gaussFeature{col: col[f], mean: g.Mean, sd: g.SD, lognorm: make([]float64, s.kc)}
@@ -377,7 +377,7 @@ func classifierFor(m *ir.Model, target ir.VarID) *ir.Classifier {
 			if g == nil && len(m.Parents[v]) == 0 {
 				continue // a real variable without a density: not a feature
 			}
-			if g == nil || len(g.Parents) != 1 || g.Parents[0] != target {
+			if g == nil || len(g.Parents) != 1 || g.Parents[0] != target || len(g.Real) > 0 {
 				return nil
 			}
 			gaussians = true

@@ -33,11 +33,13 @@ import (
 //	len(open)  open                    uvarint, then a bit per variable, 8 to a byte, low bit first
 //	len(names) names...                uvarint, then strings
 //	len(fams)  family...               uvarint, then per family:
-//	  flags                            byte: 1 real, 2 dead
+//	  flags                            byte: 1 real, 2 dead, 4 linear
 //	  len(vars) vars... card...        uvarint, then uvarints (the child last)
+//	  ndisc                            linear only: uvarint, the discrete parents (the real ones follow)
 //	  n...                             float64s, one per entry of the table (the product of card)
 //	  shift... mean... m2...           real only: float64s, as n
 //	  all.n all.shift all.mean all.m2  real only: float64s
+//	  lin...                           linear only: float64s, linLen(len(vars) − ndisc) per entry
 //
 // It replaces encoding/gob, whose package initialisation every run of pbl
 // paid for (issue 16).
@@ -51,6 +53,7 @@ var ErrCorruptCounts = errors.New("learn: corrupt encoded counts")
 const (
 	flagReal = 1 << iota
 	flagDead
+	flagLinear
 )
 
 // MarshalBinary encodes c (encoding.BinaryMarshaler), bit for bit.
@@ -85,6 +88,9 @@ func (c *Counts) MarshalBinary() ([]byte, error) {
 		if f.dead {
 			flags |= flagDead
 		}
+		if f.lin != nil {
+			flags |= flagLinear
+		}
 		p = append(p, flags)
 		p = binary.AppendUvarint(p, uint64(len(f.vars)))
 		for _, v := range f.vars {
@@ -93,6 +99,9 @@ func (c *Counts) MarshalBinary() ([]byte, error) {
 		for _, k := range f.card {
 			p = binary.AppendUvarint(p, uint64(k))
 		}
+		if f.lin != nil {
+			p = binary.AppendUvarint(p, uint64(f.ndisc))
+		}
 		p = appendFloats(p, f.n)
 		if f.real {
 			p = appendFloats(p, f.shift)
@@ -100,6 +109,7 @@ func (c *Counts) MarshalBinary() ([]byte, error) {
 			p = appendFloats(p, f.m2)
 			p = appendFloats(p, []float64{f.all.n, f.all.shift, f.all.mean, f.all.m2})
 		}
+		p = appendFloats(p, f.lin)
 	}
 	return p, nil
 }
@@ -249,7 +259,7 @@ func (d *countsDecoder) family(nv int) (*family, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	if flags[0]&^(flagReal|flagDead) != 0 || nvars == 0 {
+	if flags[0]&^(flagReal|flagDead|flagLinear) != 0 || nvars == 0 || flags[0]&flagLinear != 0 && flags[0]&flagReal == 0 {
 		d.fail("a family with flags %#x and %d variables", flags[0], nvars)
 		return nil, d.err
 	}
@@ -269,6 +279,22 @@ func (d *countsDecoder) family(nv int) (*family, error) {
 		return nil, d.err
 	}
 	f.child = f.vars[nvars-1]
+	f.ndisc = nvars - 1
+	linear := flags[0]&flagLinear != 0
+	if linear {
+		f.ndisc = d.int()
+		if d.err == nil && f.ndisc >= nvars-1 {
+			d.fail("a linear family with %d discrete parents of %d variables", f.ndisc, nvars)
+		}
+		for k := f.ndisc; d.err == nil && k < nvars; k++ {
+			if f.card[k] != 1 {
+				d.fail("a linear family's real dimension of size %d", f.card[k])
+			}
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+	}
 	size, ok := tableSize(f.card)
 	for _, k := range f.card { // an empty dimension can grow: the others must fit
 		ok = ok && k <= ir.MaxTableSize
@@ -276,6 +302,9 @@ func (d *countsDecoder) family(nv int) (*family, error) {
 	per := 8
 	if f.real {
 		per = 4 * 8
+	}
+	if linear {
+		per += 8 * linLen(nvars-f.ndisc)
 	}
 	switch {
 	case f.real && f.card[nvars-1] != 1:
@@ -295,6 +324,9 @@ func (d *countsDecoder) family(nv int) (*family, error) {
 		var all [4]float64
 		d.floats(all[:])
 		f.all = moments{all[0], all[1], all[2], all[3]}
+	}
+	if linear {
+		d.floats(f.lin)
 	}
 	return f, d.err
 }

@@ -176,3 +176,30 @@ func TestDiagnosticsCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestLinearGaussianDiagnostics: a document with linear Gaussian densities
+// (a mean affine in real parents) has no diagnostics; a non-linear mean and
+// a misspelt parent in one are diagnosed at their places (0-based lines and
+// characters), with their messages.
+func TestLinearGaussianDiagnostics(t *testing.T) {
+	const head = "var Age, Pressure: real\nvar Smoker: bool\nP(Smoker) = 0.3\nP(Age) = normal(50, 12)\n"
+	good := head + "P(Pressure | Age, Smoker) = {\n    true:  normal(90 + 0.6 * Age, 8)\n    false: normal(80 + 0.5 * Age, 7)\n}\n"
+	if diags := newDocument("file:///clg.pbl", 1, good).diagnostics(); len(diags) != 0 {
+		t.Errorf("a linear Gaussian density: %+v", diags)
+	}
+	bad := head + "P(Pressure | Age, Smoker) = {\n    true:  normal(90 + Age * Age, 8)\n    false: normal(80 + 0.5 * Agee, 7)\n}\n"
+	diags := newDocument("file:///clg.pbl", 1, bad).diagnostics()
+	want := []struct {
+		line, char int
+		msg        string
+	}{{5, 27, "not linear in its real parents"}, {6, 29, `did you mean "Age"`}}
+	if len(diags) != len(want) {
+		t.Fatalf("diagnostics %+v, want %d", diags, len(want))
+	}
+	for i, w := range want {
+		d := diags[i]
+		if d.Range.Start.Line != w.line || d.Range.Start.Character != w.char || !strings.Contains(d.Message, w.msg) {
+			t.Errorf("diagnostic %d: %+v %q, want %d:%d and %q", i, d.Range.Start, d.Message, w.line, w.char, w.msg)
+		}
+	}
+}

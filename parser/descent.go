@@ -586,7 +586,14 @@ func (p *parser) value() *grammar.Value {
 		n := &grammar.Normal{Pos: p.tok.Pos}
 		p.next()
 		p.expect("(", "after normal, as in normal(MEAN, SD)")
-		n.Mean = p.array("the mean of normal(MEAN, SD)")
+		// A number followed by "," or a list is the mean as a number
+		// (participle's lookahead (?= ",")); anything else is an
+		// expression, affine in the real parents.
+		if p.is("[") || p.tok.Type == grammar.Number && p.peek().Type == grammar.Punct && p.peek().Value == "," {
+			n.Mean = p.array("the mean of normal(MEAN, SD)")
+		} else {
+			n.Linear = p.expr(0)
+		}
 		p.expect(",", "between the mean and the standard deviation (or covariance)")
 		n.Named = p.argName()
 		n.Spread = p.array("the standard deviation of normal(MEAN, SD), or the covariance of normal([MEANS], COV)")

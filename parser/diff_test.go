@@ -150,6 +150,13 @@ var differentialOnly = []string{
 	`space H { d ~ normal(sd = w, s) }`, `space H { d ~ normal(w, sd == s) }`, `space H { d ~ normal(w, sd = s = t) }`,
 	`space H { d ~ normal(w, s = ) }`, `space H { d ~ bernoulli(p = sigmoid(w)) }`, `space H { d ~ normal(w, sd = (s)) }`,
 	`space H { d ~ normal(w, sd = -1) }`, `space H { d ~ normal(w, "sd" = 1) }`, `space H { d ~ normal(w, sd = x-1) }`,
+	// Linear Gaussian densities: a mean affine in the real parents.
+	`P(Y | X) = normal(1.5 + 2 * X, 0.3)`, `P(Y | X) = normal(X, 1)`, `P(Y | X) = normal(-X, sd = 1)`, `P(Y | X) = normal(1 -2*X, var = 4)`,
+	`P(Y | X, Z) = normal((X + Z) / 2, 1)`, `P(Y | X) = normal(X * 0.5 - 3, 1)`, `P(Y | X) = normal(2 * 3, 1)`, `P(Y | X) = normal(1 2, 1)`,
+	`P(P | A, S) = { true: normal(90 + 0.6 * A, 8) false: normal(80 + 0.5 * A, 7) }`, `P(Y | X) = normal(1 +, 1)`, `P(Y | X) = normal(X)`,
+	`P(Y | X) = normal(X X, 1)`, `P(Y | X) = normal(exp(X), 1)`, `P(Y | X) = normal(X > 1, 1)`, `P(Y | X) = normal(X ^ 2, 1)`, `P(Y | X) = normal([1] + X, 1)`,
+	`P(Y | X) = normal(1 + [X], 1)`, `P(Y | X) = normal(, 1)`, `P(Y | X) = normal(1, X)`, `P(Y | X) = normal(sd = X, 1)`, `P(Y | X) = normal("x y" * 2, 1)`,
+	`P(Y | X) = normal(1)`, `P(Y | X) = normal(1 )`, `P(Y | X) = normal(1 * X, sd = 2`, `P(Y | X) = normal(1e3 * X - 1e-2, 1)`,
 	// Information measures.
 	`entropy(X)`, `entropy(X, Y | A=a, x=1.5)`, `entropy({X, Y} | A=a)`, `entropy()`, `entropy(`, `entropy(X |)`,
 	`MI(X, Y)`, `MI(X, Y | A=a)`, `MI({A, B}, C | D=d)`, `MI(X)`, `MI(X, )`, `MI`, `query entropy(X | A=a)`,

@@ -297,7 +297,8 @@ func (s *Session) cmdCPT(c *cmdLine) {
 }
 
 // writeGaussian prints a real variable's density: a mean and a standard
-// deviation per configuration of its parents.
+// deviation per configuration of its parents; for a linear Gaussian one,
+// the intercept and each real parent's coefficient in place of the mean.
 func writeGaussian(w io.Writer, m *ir.Model, g *ir.Gaussian) {
 	var head []string
 	for _, p := range g.Parents {
@@ -306,7 +307,16 @@ func writeGaussian(w io.Writer, m *ir.Model, g *ir.Gaussian) {
 	if len(head) > 0 {
 		head = append(head, "|")
 	}
-	head = append(head, "mean", "sd")
+	k := len(g.Real)
+	if k > 0 {
+		head = append(head, "intercept")
+		for _, p := range g.Real {
+			head = append(head, m.Vars[p].Name)
+		}
+		head = append(head, "sd")
+	} else {
+		head = append(head, "mean", "sd")
+	}
 	t := report.Table{}
 	t.Add(head...)
 	a := make([]int, len(g.Parents))
@@ -318,7 +328,11 @@ func writeGaussian(w io.Writer, m *ir.Model, g *ir.Gaussian) {
 		if len(g.Parents) > 0 {
 			row = append(row, "|")
 		}
-		t.Add(append(row, report.Num(g.Mean[r]), report.Num(g.SD[r]))...)
+		row = append(row, report.Num(g.Mean[r]))
+		for _, c := range g.Coef[r*k : (r+1)*k] {
+			row = append(row, report.Num(c))
+		}
+		t.Add(append(row, report.Num(g.SD[r]))...)
 		for i := len(a) - 1; i >= 0; i-- {
 			if a[i]++; a[i] < len(m.Vars[g.Parents[i]].States) {
 				break
@@ -326,7 +340,15 @@ func writeGaussian(w io.Writer, m *ir.Model, g *ir.Gaussian) {
 			a[i] = 0
 		}
 	}
-	fmt.Fprintf(w, "P(%s%s) = normal(mean, sd)\n", ir.Quote(m.Vars[g.Child].Name), parentsText(m, g.Parents))
+	if k > 0 {
+		terms := []string{"intercept"}
+		for _, p := range g.Real {
+			terms = append(terms, "c·"+ir.Quote(m.Vars[p].Name))
+		}
+		fmt.Fprintf(w, "P(%s%s) = normal(%s, sd)\n", ir.Quote(m.Vars[g.Child].Name), parentsText(m, append(append([]ir.VarID(nil), g.Parents...), g.Real...)), strings.Join(terms, " + "))
+	} else {
+		fmt.Fprintf(w, "P(%s%s) = normal(mean, sd)\n", ir.Quote(m.Vars[g.Child].Name), parentsText(m, g.Parents))
+	}
 	t.Write(w)
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -24,6 +25,15 @@ const ChunkRows = 4096
 //	return z ^ z>>31
 func ChunkSource(seed uint64, c int) *rand.PCG {
 	return rand.NewPCG(seed, splitmix64(uint64(c)))
+}
+
+// ChunkRealSource returns the generator of the real values of chunk c
+// for seed: rand.NewPCG(splitmix64(seed ^ 0x5265616c56616c73),
+// splitmix64(c)). The real values have their own stream, so that a
+// model's discrete columns are drawn the same whether or not it has real
+// variables.
+func ChunkRealSource(seed uint64, c int) *rand.PCG {
+	return rand.NewPCG(splitmix64(seed^0x5265616c56616c73), splitmix64(uint64(c)))
 }
 
 func splitmix64(z uint64) uint64 {
@@ -69,9 +79,10 @@ func (s *Sampler) WriteCSV(w io.Writer, n int, seed uint64, missing float64) err
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	if workers <= 1 {
 		dst := make([]int32, len(s.m.Vars))
+		vals := make([]float64, len(s.m.Vars))
 		var buf []byte
 		for c := range chunks {
-			buf = s.chunk(buf[:0], enc, dst, c, rows(c), seed, miss)
+			buf = s.chunk(buf[:0], enc, dst, vals, c, rows(c), seed, miss)
 			if _, err := w.Write(buf); err != nil {
 				return err
 			}
@@ -102,8 +113,9 @@ func (s *Sampler) writeParallel(w io.Writer, enc *encoder, chunks int, rows func
 		go func() {
 			defer wg.Done()
 			dst := make([]int32, len(s.m.Vars))
+			vals := make([]float64, len(s.m.Vars))
 			for j := range work {
-				j.buf = s.chunk(j.buf[:0], enc, dst, j.c, rows(j.c), seed, miss)
+				j.buf = s.chunk(j.buf[:0], enc, dst, vals, j.c, rows(j.c), seed, miss)
 				close(j.done)
 			}
 		}()
@@ -148,14 +160,18 @@ func (s *Sampler) writeParallel(w io.Writer, enc *encoder, chunks int, rows func
 }
 
 // chunk appends the rows of chunk c to buf and returns it.
-func (s *Sampler) chunk(buf []byte, enc *encoder, dst []int32, c, rows int, seed, miss uint64) []byte {
+func (s *Sampler) chunk(buf []byte, enc *encoder, dst []int32, vals []float64, c, rows int, seed, miss uint64) []byte {
 	src := ChunkSource(seed, c)
+	var reals *rand.PCG
+	if s.realDraws > 0 {
+		reals = ChunkRealSource(seed, c)
+	}
 	if need := rows * enc.maxRow; cap(buf)-len(buf) < need {
 		buf = append(make([]byte, 0, len(buf)+need), buf...)
 	}
 	for range rows {
-		s.sampleRow(src, dst)
-		buf = enc.appendRow(buf, dst, src, miss)
+		s.sampleRow(src, reals, dst, vals)
+		buf = enc.appendRow(buf, dst, vals, src, miss)
 	}
 	return buf
 }
@@ -165,6 +181,7 @@ func (s *Sampler) chunk(buf []byte, enc *encoder, dst []int32, c, rows int, seed
 type encoder struct {
 	header []byte
 	cols   []int32 // VarIDs of the columns
+	real   []bool  // real[i]: column i is real-valued, written as a number
 	base   []int32 // base[i]: index in cell (or slot) of column i's first state
 	cell   []span  // cell[base[i]+s]: where text holds state s of column i
 	text   []byte
@@ -201,6 +218,14 @@ func (s *Sampler) encoder() *encoder {
 		}
 		h.WriteString(quoteField(s.m.Vars[v].Name))
 		e.base = append(e.base, int32(len(e.cell)))
+		real := !s.m.Vars[v].Discrete()
+		e.real = append(e.real, real)
+		if real {
+			// The shortest decimal that reads back as the float64, at most
+			// 24 bytes (-2.2250738585072014e-308), and its comma.
+			e.maxRow += 25
+			continue
+		}
 		longest := len(e.empty)
 		for _, st := range s.m.Vars[v].States {
 			q := quoteField(st) + ","
@@ -223,14 +248,19 @@ func (s *Sampler) encoder() *encoder {
 	return e
 }
 
-// appendRow appends the row dst (states indexed by VarID) to buf, drawing
+// appendRow appends the row dst (states indexed by VarID; vals, the real
+// values) to buf, drawing
 // one 63-bit number per cell from src for blanking when miss > 0. In the
 // slot path buf must have room for the row plus slotSize bytes.
-func (e *encoder) appendRow(buf []byte, dst []int32, src *rand.PCG, miss uint64) []byte {
+func (e *encoder) appendRow(buf []byte, dst []int32, vals []float64, src *rand.PCG, miss uint64) []byte {
 	if e.slot != nil {
 		for i, v := range e.cols {
 			if miss > 0 && src.Uint64()>>1 < miss {
 				buf = append(buf, e.empty...)
+				continue
+			}
+			if e.real[i] {
+				buf = append(strconv.AppendFloat(buf, vals[v], 'g', -1, 64), ',')
 				continue
 			}
 			sl := &e.slot[int(e.base[i])+int(dst[v])]
@@ -242,6 +272,10 @@ func (e *encoder) appendRow(buf []byte, dst []int32, src *rand.PCG, miss uint64)
 		for i, v := range e.cols {
 			if miss > 0 && src.Uint64()>>1 < miss {
 				buf = append(buf, e.empty...)
+				continue
+			}
+			if e.real[i] {
+				buf = append(strconv.AppendFloat(buf, vals[v], 'g', -1, 64), ',')
 				continue
 			}
 			c := e.cell[int(e.base[i])+int(dst[v])]

@@ -22,6 +22,14 @@ type Sampler struct {
 	pa    []int32  // every node's parents' VarIDs, node by node
 	st    []int32  // the parents' row strides, parallel to pa
 	cols  []int32  // the VarIDs of the written columns, in declaration order
+
+	// The real-valued variables with a density (real.go): drawn after
+	// the discrete ones, realDraws values a row.
+	joint     []jnode
+	gauss     []gnode
+	real      []int32 // every Gaussian's real parents' VarIDs, node by node
+	realCol   []int32 // the real variables sampled, in declaration order
+	realDraws int
 }
 
 // node is one sampled variable: its CPT's rows start at thr[off], k
@@ -36,8 +44,8 @@ type node struct {
 }
 
 // NewSampler compiles a sampler for m. It fails if m is not a Bayesian
-// network (a Markov network has no CPTs to sample from) or has no discrete
-// variable.
+// network (a Markov network has no CPTs to sample from) or has no variable
+// to sample: no discrete variable and no real one with a density.
 func NewSampler(m *ir.Model) (*Sampler, error) {
 	at := ir.Pos{File: m.Source}
 	if !m.IsBayesNet() {
@@ -58,10 +66,8 @@ func NewSampler(m *ir.Model) (*Sampler, error) {
 		}
 		s.cols = append(s.cols, int32(v))
 	}
-	if len(s.cols) == 0 {
-		return nil, ir.Errorf(at, "the model has no discrete variables to sample")
-	}
-	order, ok := topoOrder(m, s.cols)
+	discrete := s.cols
+	order, ok := topoOrder(m, discrete)
 	if !ok {
 		return nil, ir.Errorf(at, "cannot sample: the graph has a cycle")
 	}
@@ -76,6 +82,19 @@ func NewSampler(m *ir.Model) (*Sampler, error) {
 		}
 		s.nodes = append(s.nodes, n)
 		s.thr = appendThresholds(s.thr, f.Vals, k)
+	}
+	if err := s.compileReal(m); err != nil {
+		return nil, err
+	}
+	if len(discrete) == 0 && len(s.realCol) == 0 {
+		return nil, ir.Errorf(at, "the model has no discrete variables to sample, and no real-valued variables with a density")
+	}
+	// The columns: every sampled variable, in declaration order.
+	s.cols = nil
+	for v, x := range m.Vars {
+		if x.Discrete() || m.Dists[v] != nil {
+			s.cols = append(s.cols, int32(v))
+		}
 	}
 	return s, nil
 }
@@ -187,8 +206,9 @@ func (h *minHeap) pop() ir.VarID {
 // Model returns the model the sampler draws from.
 func (s *Sampler) Model() *ir.Model { return s.m }
 
-// Columns returns the VarIDs of the sampled (discrete) variables in
-// declaration order: the columns of WriteCSV.
+// Columns returns the VarIDs of the sampled variables (the discrete ones,
+// and the real ones with a density) in declaration order: the columns of
+// WriteCSV.
 func (s *Sampler) Columns() []ir.VarID {
 	out := make([]ir.VarID, len(s.cols))
 	for i, v := range s.cols {
@@ -213,9 +233,30 @@ func (s *Sampler) Sample(rng *rand.Rand, dst []int32) {
 	}
 }
 
-// sampleRow is Sample with a concrete PCG source, which the compiler calls
-// directly, and draw inlined by hand.
-func (s *Sampler) sampleRow(src *rand.PCG, dst []int32) {
+// SampleValues is Sample that also draws every sampled real-valued
+// variable v, from reals (one Uint64 per value), into vals[v] (other
+// entries are left unchanged); vals must have at least len(Model().Vars)
+// elements. Over rand.New(ChunkSource(seed, c)) and
+// rand.New(ChunkRealSource(seed, c)) it draws the rows of WriteCSV's chunk
+// c (when nothing is blanked).
+func (s *Sampler) SampleValues(rng, reals *rand.Rand, dst []int32, vals []float64) {
+	if len(vals) < len(s.m.Vars) {
+		panic("sample: SampleValues: vals shorter than the number of variables")
+	}
+	s.Sample(rng, dst)
+	s.sampleReal(reals, dst, vals)
+}
+
+// sampleRow is SampleValues with a concrete PCG source, which the
+// compiler calls directly, and draw inlined by hand.
+func (s *Sampler) sampleRow(src, reals *rand.PCG, dst []int32, vals []float64) {
+	s.sampleDiscrete(src, dst)
+	if s.realDraws > 0 {
+		s.sampleReal(reals, dst, vals)
+	}
+}
+
+func (s *Sampler) sampleDiscrete(src *rand.PCG, dst []int32) {
 	thr, pa, st := s.thr, s.pa, s.st
 	for i := range s.nodes {
 		n := &s.nodes[i]

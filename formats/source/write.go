@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -149,9 +150,12 @@ func vector(xs []float64) string {
 }
 
 // writeGaussian writes P(X | parents) = normal(MEAN, SD), or one
-// normal(MEAN, SD) per parent configuration.
+// normal(MEAN, SD) per configuration of the discrete parents; with real
+// parents, MEAN is the intercept plus each coefficient times its parent
+// (linearMean), and the title lists the discrete parents, then the real.
 func writeGaussian(b *bufio.Writer, m *ir.Model, g *ir.Gaussian) {
-	writeDensities(b, m, importer.CPTTitle(m, g.Child, g.Parents), g.Parents, len(g.Mean), func(r int) string {
+	title := importer.CPTTitle(m, g.Child, append(append([]ir.VarID(nil), g.Parents...), g.Real...))
+	writeDensities(b, m, title, g.Parents, len(g.Mean), func(r int) string {
 		spread := ir.FormatFloat(g.SD[r])
 		switch g.SpreadOf(r) {
 		case ir.SpreadSD:
@@ -163,8 +167,49 @@ func writeGaussian(b *bufio.Writer, m *ir.Model, g *ir.Gaussian) {
 				spread = "sd = " + spread
 			}
 		}
-		return "normal(" + ir.FormatFloat(g.Mean[r]) + ", " + spread + ")"
+		return "normal(" + linearMean(m, g, r) + ", " + spread + ")"
 	})
+}
+
+// linearMean writes configuration r's mean: the number, or with real
+// parents the intercept and the terms whose coefficients are not 0, as in
+// 90 + 0.6 * Age - Weight. Read back, it lowers to the same numbers: each
+// term is the coefficient, or its negation, times 1.
+func linearMean(m *ir.Model, g *ir.Gaussian, r int) string {
+	mean := ir.FormatFloat(g.Mean[r])
+	if len(g.Real) == 0 {
+		return mean
+	}
+	var s strings.Builder
+	if g.Mean[r] != 0 {
+		s.WriteString(mean)
+	}
+	for j, p := range g.Real {
+		c := g.Coef[r*len(g.Real)+j]
+		if c == 0 {
+			continue
+		}
+		name := m.Vars[p].Name
+		if !ir.IsIdent(name) {
+			name = strconv.Quote(name)
+		}
+		switch {
+		case s.Len() == 0 && c < 0:
+			s.WriteString("-")
+		case s.Len() > 0 && c < 0:
+			s.WriteString(" - ")
+		case s.Len() > 0:
+			s.WriteString(" + ")
+		}
+		if a := math.Abs(c); a != 1 {
+			s.WriteString(ir.FormatFloat(a) + " * ")
+		}
+		s.WriteString(name)
+	}
+	if s.Len() == 0 {
+		return mean
+	}
+	return s.String()
 }
 
 // writeMultiNormal writes P(X, Y | parents) = normal([MEANS], COV), or one

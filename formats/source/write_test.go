@@ -11,8 +11,11 @@ import (
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/formats/bif"
+	"github.com/pbl-lang/pbl/formats/hugin"
 	"github.com/pbl-lang/pbl/formats/internal/formattest"
 	"github.com/pbl-lang/pbl/formats/source"
+	"github.com/pbl-lang/pbl/formats/uai"
+	"github.com/pbl-lang/pbl/formats/xmlbif"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -35,8 +38,13 @@ func sameModel(a, b *ir.Model) string {
 			return "density presence of " + v.Name + " differs"
 		}
 		if ga != nil {
-			if len(ga.Parents) != len(gb.Parents) || len(ga.Mean) != len(gb.Mean) {
+			if len(ga.Parents) != len(gb.Parents) || len(ga.Mean) != len(gb.Mean) || fmt.Sprint(ga.Real) != fmt.Sprint(gb.Real) || len(ga.Coef) != len(gb.Coef) {
 				return "density of " + v.Name + " differs"
+			}
+			for j := range ga.Coef {
+				if math.Float64bits(ga.Coef[j]) != math.Float64bits(gb.Coef[j]) {
+					return "coefficients of " + v.Name + " differ"
+				}
 			}
 			for j := range ga.Mean {
 				if math.Float64bits(ga.Mean[j]) != math.Float64bits(gb.Mean[j]) || math.Float64bits(ga.SD[j]) != math.Float64bits(gb.SD[j]) {
@@ -296,4 +304,47 @@ P(G | A, S) = lookup { true, hi: y  false, "else": x  else: y }
 		}
 	}
 	wantText(t, text, "noisy_or(", "noisy_max(", " and ", "lookup {")
+}
+
+// TestRoundTripLinear: linear Gaussian densities (a mean affine in the
+// real parents, per configuration of the discrete parents) are written as
+// an expression and read back to bit-identical intercepts, coefficients
+// and standard deviations, whatever the signs, the coefficients of 0 and
+// ±1, and the names.
+func TestRoundTripLinear(t *testing.T) {
+	m, back, text := writeBack(t, `var Smoker: bool
+var Age, Pressure, Dose, "odd x", Y: real
+P(Smoker) = 0.3
+P(Age) = normal(50, 12)
+P("odd x") = normal(0, 1)
+P(Pressure | Age, Smoker) = {
+    true:  normal(90 + 0.6 * Age, 8)
+    false: normal(80 + 0.5 * Age, var = 49)
+}
+P(Dose | Pressure, Age, "odd x") = normal(-1.5e-3 - 0.1 * Pressure + Age - "odd x" / 3, 0.3)
+P(Y | Smoker, Age, Dose) = { true: normal(Age - Dose, 1)  false: normal(4, 2) }
+`)
+	if d := sameModel(m, back); d != "" {
+		t.Errorf("%s\n%s", d, text)
+	}
+	wantText(t, text, "P(Pressure | Smoker, Age) = {", "true:  normal(90 + 0.6 * Age, 8)", "false: normal(80 + 0.5 * Age, var = 49)",
+		`normal(-0.0015 - 0.1 * Pressure + Age - 0.3333333333333333 * "odd x", 0.3)`,
+		"true:  normal(Age - Dose, 1)", "false: normal(4, 2)")
+}
+
+// TestTableFormatsRefuseLinear: the discrete formats (BIF, XMLBIF, UAI)
+// and Hugin's NET writer refuse a model with real parents, as any with a
+// real variable, before writing anything, with a message naming it.
+func TestTableFormatsRefuseLinear(t *testing.T) {
+	m, err := pbl.Load("m.pbl", []byte("var A: bool\nvar X, Y: real\nP(A) = 0.5\nP(X) = normal(0, 1)\nP(Y | X, A) = { true: normal(1 + 2 * X, 1) false: normal(X, 2) }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, write := range map[string]func(io.Writer, *ir.Model) error{"bif": bif.Write, "xmlbif": xmlbif.Write, "uai": uai.Write, "hugin": hugin.Write} {
+		var out bytes.Buffer
+		err := write(&out, m)
+		if err == nil || out.Len() > 0 || !strings.Contains(err.Error(), "real-valued") {
+			t.Errorf("%s: error %v, %d bytes written; want a refusal naming a real-valued variable", name, err, out.Len())
+		}
+	}
 }

@@ -163,9 +163,6 @@ func answerQ(m *ir.Model, q *query, opt Options) (Result, error) {
 		}
 		return &Independence{Header: exact(q), Independent: ind}, nil
 	}
-	if refuseRealParents(m, q) {
-		return nil, realParentsError(m, q)
-	}
 	r, err := answerAuto(m, q, opt)
 	if err != nil {
 		return nil, culprit(m, q, opt, err)
@@ -183,9 +180,6 @@ func (t *JTree) Answer(q ir.Query, opt Options) (Result, error) {
 	}
 	opt.Engine = JT
 	fq := flatten(q)
-	if refuseRealParents(t.m, &fq) {
-		return nil, realParentsError(t.m, &fq)
-	}
 	r, err := answer(t.m, &fq, opt, t)
 	if err != nil {
 		return nil, culprit(t.m, &fq, opt, err)

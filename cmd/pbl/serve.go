@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 const serveArgs = "MODEL"
@@ -24,7 +25,9 @@ fmt's formatting; an edit that loads redraws the graph, keeping the evidence
 that still applies, and save writes the file atomically. The first line
 printed is the page's URL, with a random token that every request must
 carry; the server listens on 127.0.0.1 unless --addr says otherwise, and
-reads and writes only the model and the files it imports. It runs until
+reads and writes only the model and the files it imports. Each answer is
+bounded by --max-memory and --time-limit: beyond either, an approximate engine
+answers and the page labels it, with an error per number. It runs until
 interrupted. The server is the command pbl-serve, beside pbl or on PATH
 (go install ./cmd/pbl-serve), or run from source by the go command in pbl's
 source tree: pbl itself links no network code. --export DIR
@@ -43,6 +46,8 @@ func serveFlags(c *cli, fs *flag.FlagSet) {
 	fs.String("addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0: any free port)")
 	fs.Bool("no-open", false, "print the URL without opening a browser")
 	fs.String("export", "", "write the page for the browser alone (WebAssembly) to `DIR` instead of serving a model")
+	fs.String("max-memory", "8GiB", "answer approximately, labelled, where an exact plan needs more `memory` than this\n(e.g. 512MiB, 8GiB)")
+	fs.Duration("time-limit", 10*time.Second, "bound each answer of the page to this `duration`: beyond, an approximate engine\nanswers, labelled, with its best answer at the limit; 0 for none")
 }
 
 // serveCmd runs pbl-serve with the model and the flags given.
@@ -56,7 +61,8 @@ func serveCmd(c *cli, args []string) int {
 	}
 	argv := []string{"--export=" + export}
 	if export == "" {
-		argv = []string{"--addr=" + c.fs.Lookup("addr").Value.String(), "--no-open=" + c.fs.Lookup("no-open").Value.String(), args[0]}
+		argv = []string{"--addr=" + c.fs.Lookup("addr").Value.String(), "--no-open=" + c.fs.Lookup("no-open").Value.String(),
+			"--max-memory=" + c.fs.Lookup("max-memory").Value.String(), "--time-limit=" + c.fs.Lookup("time-limit").Value.String(), args[0]}
 	}
 	path, err := findCommand(serveCommand)
 	if err != nil {

@@ -12,9 +12,11 @@ import (
 
 // This file is the part of network EM (em.go) that concerns real
 // variables: normal densities given discrete parents (ir.Gaussian, a
-// Gaussian naive Bayes feature) and joint normal densities of several
-// real variables (ir.MultiNormal, a mixture's components), whose parents
-// may be hidden, partly missing, and anywhere in a discrete network.
+// Gaussian naive Bayes feature), linear Gaussian ones (ir.Gaussian with
+// real parents: emlinear.go) and joint normal densities of several real
+// variables (ir.MultiNormal, a mixture's components), whose discrete
+// parents may be hidden, partly missing, and anywhere in a discrete
+// network.
 //
 // # E-step
 //
@@ -76,6 +78,16 @@ type density struct {
 	col      []int // col[i]: children[i]'s index among the run's real values
 	slot     int   // its likelihood slot in the tree, or -1 without parents
 
+	// A linear Gaussian density (emlinear.go): its real parents, their
+	// indices among the run's real values, the names for messages, and
+	// the centres of its statistics.
+	real      []ir.VarID
+	rcol      []int
+	realNames []string
+	childName string
+	centre    []float64
+	coef      []float64 // set for each iteration: the current coefficients
+
 	// Set for each iteration (prepare) from the current density:
 	mean   []float64 // nconf×d, the current means: the statistics' centres c_u
 	chol   []float64 // nconf×d×d, lower Cholesky factors of the covariances (joint)
@@ -118,7 +130,7 @@ func densities(m *ir.Model, reals []ir.VarID, learned []bool) ([]*density, error
 		case *ir.Gaussian:
 			d.children, d.parents, d.cur, d.pos = []ir.VarID{v}, dist.Parents, dist, dist.Pos
 			if len(dist.Real) > 0 {
-				d.parents = m.Parents[v] // the real parents too: refused below
+				d.real = dist.Real
 			}
 		case nil:
 			switch {
@@ -140,6 +152,9 @@ func densities(m *ir.Model, reals []ir.VarID, learned []bool) ([]*density, error
 		if d.cur == nil && !d.learned {
 			return nil, modelErrorf("%s has no density, and is not among the variables to learn", ir.Quote(m.Vars[v].Name))
 		}
+		if err := d.setLinear(m, reals); err != nil {
+			return nil, err
+		}
 		d.nconf = 1
 		for _, p := range d.parents {
 			if !m.Discrete(p) {
@@ -155,6 +170,9 @@ func densities(m *ir.Model, reals []ir.VarID, learned []bool) ([]*density, error
 		}
 		n := d.dim()
 		d.ncells = 1 + n + n*n
+		if d.lin() {
+			d.ncells = d.linDim() * d.linDim()
+		}
 		out = append(out, d)
 	}
 	return out, nil
@@ -171,6 +189,10 @@ func (d *density) prepare(m *ir.Model) error {
 		d.sd = resize(d.sd, d.nconf)
 		for u := range d.nconf {
 			d.mean[u], d.sd[u], d.base[u] = g.Mean[u], g.SD[u], ir.LogNorm(g.SD[u])
+		}
+		d.coef = g.Coef
+		if d.lin() {
+			d.setCentre(m)
 		}
 	case *ir.MultiNormal:
 		d.chol = resize(d.chol, d.nconf*n*n)
@@ -229,6 +251,9 @@ func cholesky(l, a []float64, n int) (float64, bool) {
 // prepare; otherwise ir.LogDensities answers (marginal densities, values
 // far from every mean).
 func (d *density) logDensities(x []float64, dst, buf []float64) (shift float64, observed bool, err error) {
+	if d.lin() {
+		return d.linLogDensities(x, dst, buf)
+	}
 	n := d.dim()
 	all := true
 	for _, c := range d.col {
@@ -288,6 +313,10 @@ func (d *density) observed(x []float64) []ir.RealObs {
 // addStats adds to st, d's statistics, the row's values x with the
 // weights post[u] (times w).
 func (d *density) addStats(st []float64, x []float64, post []float64, w float64, buf []float64) {
+	if d.lin() {
+		d.linAddStats(st, x, post, w, buf)
+		return
+	}
 	n := d.dim()
 	diff := buf[:n]
 	for u, p := range post {
@@ -314,6 +343,9 @@ func (d *density) addStats(st []float64, x []float64, post []float64, w float64,
 // estimate returns d's density learned from its statistics st (see the
 // file's comment), positioned at pos.
 func (d *density) estimate(m *ir.Model, st []float64) (ir.Dist, error) {
+	if d.lin() {
+		return d.linEstimate(m, st)
+	}
 	n := d.dim()
 	mean := make([]float64, d.nconf*n)
 	cov := make([]float64, d.nconf*n*n) // the scatter about the new mean, over W
@@ -444,6 +476,10 @@ func (d *density) oldCov(u int) []float64 {
 // starting table of its hidden root parent (else nil). hidden says which
 // variables no row observes.
 func (d *density) start(m *ir.Model, rr *realRows, nreal int, hidden []bool, learnedCPT []bool, seed uint64, r int) (ir.Dist, *ir.CPT, error) {
+	if d.lin() {
+		g, err := d.linStart(m, rr, nreal, seed, r)
+		return g, nil, err
+	}
 	n := d.dim()
 	// The rows that give every child, and each child's mean and variance
 	// over the rows that give it.

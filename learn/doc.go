@@ -7,8 +7,9 @@
 // structure and
 // numbers of naive Bayes and TAN classifiers; with hidden variables and
 // missing cells, by EM (which also learns normal and joint normal
-// densities given discrete parents, hidden or not: em.go, emreal.go,
-// density.go) and gradient ascent (discrete networks only).
+// densities given discrete parents, hidden or not, and linear Gaussian
+// densities whose real parents each row gives: em.go, emreal.go,
+// density.go, emlinear.go) and gradient ascent (discrete networks only).
 //
 // # Sufficient statistics
 //

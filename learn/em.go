@@ -862,6 +862,7 @@ func ParamStep(a, b *ir.Model) float64 {
 			}
 			rels(x.Mean, y.Mean)
 			rels(x.SD, y.SD)
+			rels(x.Coef, y.Coef)
 		case *ir.MultiNormal:
 			y, ok := db.(*ir.MultiNormal)
 			if !ok || len(x.Mean) != len(y.Mean) || len(x.Cov) != len(y.Cov) {

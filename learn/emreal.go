@@ -107,7 +107,7 @@ func (e *emRun) allocateReal(entries int) {
 	e.rwork = make([]*realWork, nb)
 	maxConf, maxDim := 1, 1
 	for _, d := range e.dens {
-		maxConf, maxDim = max(maxConf, d.nconf), max(maxDim, d.dim())
+		maxConf, maxDim = max(maxConf, d.nconf), max(maxDim, d.scratch())
 	}
 	for b := range nb {
 		e.racc[b] = e.tables()
@@ -118,7 +118,7 @@ func (e *emRun) allocateReal(entries int) {
 		rows := min(realChunk, e.rblocks[b][1]-e.rblocks[b][0])
 		w := &realWork{rows: make([]infer.LikRow, rows), lik: make([][][]float64, rows), post: make([][][]float64, rows),
 			logp: make([]float64, rows), scale: make([]float64, rows), seen: make([]bool, rows*len(e.dens)),
-			dl: make([]float64, maxConf), buf: make([]float64, 2*maxDim)}
+			dl: make([]float64, maxConf), buf: make([]float64, maxDim)}
 		for k := range rows {
 			w.rows[k].Lik = make([][]float64, len(e.scopes))
 			w.lik[k] = make([][]float64, len(e.scopes))

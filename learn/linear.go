@@ -29,8 +29,8 @@ import (
 //	RSS = C_yy − βᵀ C_xy
 //
 // A row with a missing cell in the family (the child, a discrete or a real
-// parent) is skipped: learning from incomplete rows by EM is not
-// implemented for these densities. A configuration without rows gets
+// parent) is skipped here; EM learns these densities from such rows when
+// the real parents are given (emlinear.go). A configuration without rows gets
 // intercept 0, coefficients 0 and standard deviation 1, as a density
 // given discrete parents does; one whose real parents are collinear in
 // its rows (fewer rows than coefficients among them) is an error.

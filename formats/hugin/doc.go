@@ -45,10 +45,12 @@
 //     (label, position, subtype, HR_*, ...) is skipped. An attribute is
 //     `name = value;`, where the value is a string, a number, a word or a
 //     parenthesised list of them, nested to any depth.
-//   - Only discrete chance nodes are supported. The prefixes `discrete`
-//     and `chance` are accepted (`discrete node X`); decision, utility and
-//     function nodes (`decision D { ... }`, `utility U`, `discrete
-//     function node F`) and continuous nodes are reported as errors, and
+//   - Chance nodes are supported, discrete and continuous. The prefixes
+//     `discrete` and `chance` are accepted (`discrete node X`); a
+//     `continuous node X { ... }` is a real-valued variable, and takes no
+//     states (a states attribute is skipped, as every other attribute).
+//     Decision, utility and function nodes (`decision D { ... }`,
+//     `utility U`, `discrete function node F`) are reported as errors, and
 //     potentials that name them are skipped without further errors.
 //     Object-oriented networks (class blocks) are not supported.
 //   - A potential block is `potential ( X | A B ... ) { data = ( ... ); }`,
@@ -87,11 +89,51 @@
 // nesting (one level per parent, plus one) must hold exactly one row each;
 // deeper nesting is an error.
 //
+// # Continuous nodes
+//
+// The potential of a continuous node is a conditional linear Gaussian
+// density, as in Hugin's NET language: its data lists one
+// `normal ( MEAN, VARIANCE )` per configuration of its discrete parents,
+// nested and ordered as a table's rows are (the discrete parents in the
+// order listed, the last fastest), and its continuous parents may appear
+// anywhere in the list after "|":
+//
+//	potential ( Y | S X )
+//	{
+//	  data = ( normal ( 1 + 2 * X, 0.25 )      % S=yes
+//	           normal ( -3 - 0.5 * X, 1 ) );   % S=no
+//	}
+//
+// The second argument is the VARIANCE (pbl's normal(MEAN, SD) takes the
+// standard deviation: the reader takes its square root). It must be a
+// positive number: Hugin's deterministic continuous nodes (variance 0)
+// are not supported. The mean is affine in the continuous parents: a sum
+// of terms joined by + and -, each with an optional sign and a product
+// (*) of numbers and at most one continuous parent (2 * X, X * 2, -X,
+// 0.5); a parent may appear in several terms, and one that does not
+// appear has the coefficient 0. Words are split at + - and *, so 1+2*X
+// reads as 1 + 2 * X; a word that is a continuous parent's name is that
+// name whatever it contains. A discrete parent in the mean, a product of
+// two parents, and names that are not continuous parents are errors.
+//
+// A discrete node with a continuous parent is refused (pbl's exact
+// engines do not answer such models, and NET has no form for the
+// density), as is a potential of numbers for a continuous node or of
+// normals for a discrete one.
+//
 // # Writing
 //
 // [Write] produces the layout of the bnlearn files shown above, with the
 // data of each potential on one line, fully nested, and numbers in the
-// shortest form that reads back as the same float64.
+// shortest form that reads back as the same float64. A real-valued
+// variable with a normal density (linear in its real parents or not) is
+// written as a continuous node, its discrete parents listed before its
+// real ones and each configuration's normal as
+// `normal ( a + b * X - c * Z, VARIANCE )`, the variance the square of the
+// standard deviation (or the variance as the .pbl file wrote it, var =
+// V); the densities read back are the same, bit for bit. Other real
+// densities (joint normals, mixtures) have no NET form: Write refuses
+// them.
 //
 // # Errors
 //

@@ -2,6 +2,7 @@ package hugin
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/pbl-lang/pbl/formats/internal/formattest"
@@ -16,6 +17,10 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(asia2))
 	f.Add([]byte(`node a { states = ("y" "n"); } potential (a) { data = (0.5, 0.5); } % c`))
 	f.Add([]byte(`decision d { } potential (d | a) { data = ( normal(0, 1) ); }`))
+	f.Add([]byte(`node s { states = ("y" "n"); } continuous node x { } continuous node y { }
+potential (s) { data = (0.5 0.5); } potential (x) { data = ( normal ( -1, 4 ) ); }
+potential (y | s x) { data = ( normal ( 1 + 2 * x, 0.25 ) normal ( -3-0.5*x, 1e-2 ) ); }`))
+	f.Add([]byte(`continuous node x { } potential (x) { data = ( normal ( 1e+1 - x * 2, 0 ) ); }`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		const name = "fuzz.net"
 		m, err := Read(name, src)
@@ -32,6 +37,12 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("reading back what Write wrote: %v\n%s", err, buf.Bytes())
 			}
 			for v := range m.Vars {
+				if g := m.Gaussian(ir.VarID(v)); g != nil {
+					g2 := m2.Gaussian(ir.VarID(v))
+					if g2 == nil || !slices.Equal(g.Mean, g2.Mean) || !slices.Equal(g.Coef, g2.Coef) || !slices.Equal(g.SD, g2.SD) {
+						t.Fatalf("%s: density %+v after a round trip, was %+v", m.Vars[v].Name, g2, g)
+					}
+				}
 				c := m.Table(ir.VarID(v))
 				if c == nil {
 					continue

@@ -45,7 +45,8 @@ type nodeDecl struct {
 	hasStates bool   // a states attribute was read
 	statesOK  bool   // and it was well formed
 	damaged   bool   // the block had an error: the node is unusable
-	kind      string // "" for a discrete chance node, else what it is: "a decision node", ...
+	kind      string // "" for a chance node, else what it is: "a decision node", ...
+	cont      bool   // a continuous chance node
 }
 
 // potDecl is a potential block as read. Its nodes are resolved once the
@@ -62,6 +63,7 @@ type potDecl struct {
 	badNums []textscan.Token // the first maxListed values that are not numbers
 	nbad    int              // the number of values that are not numbers
 	groups  []group          // lists holding values and no lists, in order
+	normals []normalItem     // the normal ( MEAN, VARIANCE ) items of data, in order
 }
 
 // group is a parenthesised list of data values with no list inside.
@@ -280,12 +282,15 @@ func (p *parser) parseNode() {
 	for _, w := range words {
 		switch w {
 		case "continuous":
-			d.kind = "a continuous node"
+			d.cont = true
 		case "decision", "utility", "function":
 			if d.kind == "" {
 				d.kind = "a " + w + " node"
 			}
 		}
+	}
+	if d.cont && d.kind != "" {
+		d.kind = "a continuous " + strings.TrimPrefix(d.kind, "a ")
 	}
 	if p.Tok.Kind != textscan.Word {
 		p.Errorf(p.Tok, "expected a node name, found %s", p.Found())
@@ -296,7 +301,7 @@ func (p *parser) parseNode() {
 	d.name = p.S.Text(p.Tok)
 	p.Next()
 	if d.kind != "" {
-		p.Errorf(first, "node %q is %s: only discrete chance nodes are supported", d.name, d.kind)
+		p.Errorf(first, "node %q is %s: only chance nodes (discrete or continuous) are supported", d.name, d.kind)
 	}
 	p.nodes = append(p.nodes, d)
 	if p.Tok.Kind != '{' {
@@ -309,7 +314,7 @@ func (p *parser) parseNode() {
 	nerrs := len(p.B.Errs)
 	defer func() { d.damaged = len(p.B.Errs) > nerrs }()
 	p.parseAttrs(fmt.Sprintf("node %q", d.name), func(name textscan.Token) bool {
-		if string(p.S.Bytes(name)) != "states" || d.kind != "" {
+		if string(p.S.Bytes(name)) != "states" || d.kind != "" || d.cont {
 			return false
 		}
 		if seen {
@@ -484,6 +489,14 @@ func (p *parser) parseData(d *potDecl) {
 				d.broken = true
 				return
 			}
+			if p.Is("normal") {
+				if !p.parseNormal(d) {
+					d.broken = true
+					return
+				}
+				stack[len(stack)-1].n++
+				continue
+			}
 			x, ok := 0.0, false
 			if p.Tok.Kind == textscan.Word {
 				x, ok = importer.ParseNumber(p.S.Bytes(p.Tok))
@@ -526,6 +539,10 @@ func (p *parser) finish() (*ir.Model, error) {
 		decls[d.name] = d
 		if d.kind != "" || d.damaged || d.hasStates && !d.statesOK {
 			continue // reported already
+		}
+		if d.cont {
+			b.AddVar(p.S.At(d.nameTok), d.name, ir.Real, nil, 0)
+			continue
 		}
 		if len(d.states) == 0 {
 			p.B.Errorf(p.S.At(d.nameTok), `node %q has no states (give them as states = ( "a" "b" );)`, d.name)
@@ -580,6 +597,11 @@ func (p *parser) finish() (*ir.Model, error) {
 	for v, d := range potOf {
 		if d == nil {
 			x := m.Vars[v]
+			if !x.Discrete() {
+				p.B.Errorf(x.Pos, "node %q has no potential (give it one with potential ( %s | ... ) { data = ( normal ( 0, 1 ) ); })", x.Name, x.Name)
+				b.SetGaussian(x.Pos, x.ID, nil, []float64{0}, []float64{1})
+				continue
+			}
 			p.B.Errorf(x.Pos, "node %q has no potential (give it one with potential ( %s | ... ) { data = ( ... ); })", x.Name, x.Name)
 			b.SetCPT(x.Pos, x.ID, nil, importer.Uniform(len(x.States)), nil)
 		}
@@ -595,6 +617,9 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token
 	m := b.Model()
 	at := p.S.At(d.kw)
 	fallback := func() { b.SetCPT(at, child, nil, importer.Uniform(len(m.Vars[child].States)), nil) }
+	if !m.Vars[child].Discrete() {
+		fallback = func() { b.SetGaussian(at, child, nil, []float64{0}, []float64{1}) }
+	}
 	if d.broken {
 		fallback() // reported already
 		return
@@ -633,6 +658,22 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token
 	}
 	if !d.hasData {
 		p.B.Errorf(at, "the potential of %q has no data (expected data = ( ... );)", m.Vars[child].Name)
+		fallback()
+		return
+	}
+	if !m.Vars[child].Discrete() {
+		p.buildGaussian(d, child, parents)
+		return
+	}
+	for i, v := range parents {
+		if !m.Vars[v].Discrete() {
+			p.B.Errorf(p.S.At(d.tail[i]), "the discrete node %q has the continuous parent %q: a discrete child of a continuous parent is not supported", m.Vars[child].Name, m.Vars[v].Name)
+			fallback()
+			return
+		}
+	}
+	if len(d.normals) > 0 {
+		p.B.Errorf(p.S.At(d.normals[0].kw), "normal ( ... ) in the potential of the discrete node %q: its data lists probabilities", m.Vars[child].Name)
 		fallback()
 		return
 	}

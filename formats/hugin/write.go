@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -17,15 +18,21 @@ import (
 // the shortest form that reads back as the same float64, so that Read
 // returns a model with bit-for-bit equal tables.
 //
-// Write fails, before writing anything, if m has a real-valued variable,
-// or a name that NET cannot represent: a node name must be a word (no
+// A real-valued variable with a normal density, linear in its real
+// parents or not, is written as a continuous node whose potential lists
+// normal ( MEAN, VARIANCE ) per configuration of its discrete parents,
+// which are listed first, then the continuous ones.
+//
+// Write fails, before writing anything, if m has a real-valued variable
+// with another kind of density (a joint normal, a mixture), a discrete
+// variable without a table, or a name that NET cannot represent: a node name must be a word (no
 // white space, no parenthesis, brace, "=", ";", "|", ",", '"' or "%",
 // and no control character), and a state name must not contain a line
 // break or a control character.
 func Write(w io.Writer, m *ir.Model) error {
 	for _, v := range m.Vars {
-		if !v.Discrete() {
-			return fmt.Errorf("hugin: cannot write %q: real-valued variables have no NET form", v.Name)
+		if !v.Discrete() && m.Gaussian(v.ID) == nil {
+			return fmt.Errorf("hugin: cannot write %q: only real-valued variables with a normal density per configuration of their discrete parents have a NET form", v.Name)
 		}
 		if !syntax.IsWord(v.Name) {
 			return fmt.Errorf("hugin: cannot write the variable name %q as a NET node name", v.Name)
@@ -35,13 +42,17 @@ func Write(w io.Writer, m *ir.Model) error {
 				return fmt.Errorf("hugin: cannot write the state %q of %q as a NET string", s, v.Name)
 			}
 		}
-		if m.Table(v.ID) == nil {
+		if v.Discrete() && m.Table(v.ID) == nil {
 			return fmt.Errorf("hugin: %q has no distribution", v.Name)
 		}
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString("net\n{\n}\n")
 	for _, v := range m.Vars {
+		if !v.Discrete() {
+			fmt.Fprintf(bw, "continuous node %s\n{\n}\n", v.Name)
+			continue
+		}
 		fmt.Fprintf(bw, "node %s\n{\n  states = (", v.Name)
 		for _, s := range v.States {
 			bw.WriteString(" ")
@@ -51,6 +62,10 @@ func Write(w io.Writer, m *ir.Model) error {
 	}
 	var buf []byte
 	for _, v := range m.Vars {
+		if !v.Discrete() {
+			writeGaussian(bw, m, m.Gaussian(v.ID))
+			continue
+		}
 		c := m.Table(v.ID)
 		fmt.Fprintf(bw, "potential ( %s", v.Name)
 		if len(c.Parents) > 0 {
@@ -114,4 +129,76 @@ func quote(s string) string {
 		s = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
 	}
 	return `"` + s + `"`
+}
+
+// writeGaussian writes the potential of the continuous node of g: its
+// discrete parents, then its real ones, and one normal ( MEAN, VARIANCE )
+// per configuration of the discrete parents, nested one list per discrete
+// parent as a table's rows are.
+func writeGaussian(bw *bufio.Writer, m *ir.Model, g *ir.Gaussian) {
+	fmt.Fprintf(bw, "potential ( %s", m.Vars[g.Child].Name)
+	if len(g.Parents)+len(g.Real) > 0 {
+		bw.WriteString(" |")
+		for _, p := range append(append([]ir.VarID(nil), g.Parents...), g.Real...) {
+			bw.WriteString(" ")
+			bw.WriteString(m.Vars[p].Name)
+		}
+	}
+	bw.WriteString(" )\n{\n  data = ")
+	card := make([]int, len(g.Parents))
+	for i, p := range g.Parents {
+		card[i] = len(m.Vars[p].States)
+	}
+	if len(card) == 0 {
+		card = []int{1}
+	}
+	stride := make([]int, len(card))
+	s := 1
+	for k := len(card) - 1; k >= 0; k-- {
+		stride[k] = s
+		s *= card[k]
+	}
+	var buf []byte
+	num := func(x float64) {
+		buf = strconv.AppendFloat(buf[:0], x, 'g', -1, 64)
+		bw.Write(buf)
+	}
+	nr := len(g.Real)
+	for i := range g.Mean {
+		opens := 0
+		for k := len(card) - 1; k >= 0 && i%(stride[k]*card[k]) == 0; k-- {
+			opens++
+		}
+		for range opens {
+			bw.WriteByte('(')
+		}
+		if opens == 0 {
+			bw.WriteByte(' ')
+		}
+		bw.WriteString("normal ( ")
+		num(g.Mean[i])
+		for j, p := range g.Real {
+			c := g.Coef[i*nr+j]
+			if math.Signbit(c) {
+				bw.WriteString(" - ")
+				c = -c
+			} else {
+				bw.WriteString(" + ")
+			}
+			num(c)
+			bw.WriteString(" * ")
+			bw.WriteString(m.Vars[p].Name)
+		}
+		bw.WriteString(", ")
+		v := g.SD[i] * g.SD[i]
+		if i < len(g.Var) && g.Var[i] != 0 {
+			v = g.Var[i]
+		}
+		num(v)
+		bw.WriteString(" )")
+		for k := len(card) - 1; k >= 0 && (i+1)%(stride[k]*card[k]) == 0; k-- {
+			bw.WriteByte(')')
+		}
+	}
+	bw.WriteString(";\n}\n")
 }

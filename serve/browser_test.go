@@ -44,6 +44,18 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// skipWithoutBrowser skips the test where no Chromium is installed, as
+// browser does, without starting one.
+func skipWithoutBrowser(t testing.TB) {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if _, err := exec.LookPath(name); err == nil {
+			return
+		}
+	}
+	t.Skip("no Chromium installed (apt-get install chromium): the browser tests skip")
+}
+
 // browser returns a new tab of a headless Chromium shared by the tests.
 func browser(t testing.TB) context.Context {
 	t.Helper()

@@ -35,7 +35,9 @@ func TestStaticPage(t *testing.T) {
 	if !testrun.Heavy() {
 		t.Skip("builds pbl for WebAssembly: a heavy case (not with -short or -race; PBL_TEST_HEAVY=1 takes it)")
 	}
-	ctx := browser(t) // skips first where there is no Chromium
+	// Skip first where there is no Chromium, but take the browser's
+	// context (its 60 s) after the build, which uncached takes minutes.
+	skipWithoutBrowser(t)
 	dir := t.TempDir()
 	cmd := exec.Command("go", "run", "./cmd/pbl-serve", "--export", dir)
 	cmd.Dir = repoRoot(t)
@@ -78,6 +80,7 @@ func TestStaticPage(t *testing.T) {
 	if err := WriteStatic(dir, Static{Wasm: wasm, WasmExec: exec, Examples: examples}); err != nil {
 		t.Fatal(err)
 	}
+	ctx := browser(t)
 	ts := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer ts.Close()
 	if err := chromedp.Run(ctx, chromedp.Navigate(ts.URL+"/index.html?model=asia.pbl"),

@@ -57,7 +57,11 @@ func ChowLiu(s *Scorer, opt Options) *Result {
 	parallelFor(opt.workers(), n*n, func(k int) {
 		a, b := k/n, k%n
 		if a < b {
-			mi[k] = MutualInformation(d, a, b)
+			if d.IsReal(a) || d.IsReal(b) {
+				mi[k] = realMI(s, a, b)
+			} else {
+				mi[k] = MutualInformation(d, a, b)
+			}
 		}
 	})
 	w := func(a, b int) float64 {

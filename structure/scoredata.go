@@ -17,6 +17,11 @@ type Data struct {
 	Card   []int      // Card[v] = len(States[v])
 	Cols   [][]int32  // Cols[v][r]: the state of v in row r, or data.Missing
 	N      int        // the number of rows
+
+	// Real[v], for a real-valued variable v, holds its values (Cols[v],
+	// States[v] and Card[v] are then nil, nil and 0); nil for a discrete
+	// one. See realdata.go.
+	Real [][]float64
 }
 
 // MaxVars is the most variables (columns) ReadCSV accepts, which the

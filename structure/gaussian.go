@@ -84,7 +84,7 @@ func scatter(d *Data, rows []int) ([]float64, *mat.SymDense) {
 		n = len(rows)
 	}
 	mean := make([]float64, p)
-	x := mat.NewDense(max(n, 1), max(len(real), 1), nil)
+	x := mat.NewDense(max(len(real), 1), max(n, 1), nil) // a variable a row: S = x·xᵀ
 	for k, v := range real {
 		col := d.Real[v]
 		sum := 0.0
@@ -104,7 +104,7 @@ func scatter(d *Data, rows []int) ([]float64, *mat.SymDense) {
 			if rows != nil {
 				r = rows[i]
 			}
-			x.Set(i, k, col[r]-m)
+			x.Set(k, i, col[r]-m)
 		}
 	}
 	s := mat.NewSymDense(p, nil)

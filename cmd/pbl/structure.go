@@ -184,8 +184,27 @@ func structureCmd(c *cli, args []string) int {
 	}
 	t0 := time.Now()
 	d, err := structure.ReadCSV(in)
+	if err == nil {
+		err = d.Numeric()
+	}
 	if err != nil {
-		c.report(err)
+		c.report(fileError(in, err))
+		return exitError
+	}
+	if err := structure.CheckScore(d, kind); err != nil {
+		c.report(fileError(in, err))
+		return exitError
+	}
+	if stMethod == "pc" && d.HasReal() {
+		// Real-valued columns are tested by Fisher's z; a mix of real and
+		// discrete has no test here.
+		if !d.AllReal() {
+			c.report(fileErrorf(in, "--method pc needs every column discrete or every column real-valued; this file mixes them (use --method hc)"))
+			return exitError
+		}
+		ciTest = structure.FisherZ
+	} else if stMethod == "pc" && ciTest == structure.FisherZ {
+		c.report(fileErrorf(in, "--test zf is for real-valued columns, and these are discrete"))
 		return exitError
 	}
 	opt := structure.Options{MaxParents: stMaxParents, Tabu: stTabu, Restarts: stRestarts, Seed: stSeed, Workers: stWorkers}
@@ -214,7 +233,16 @@ func structureCmd(c *cli, args []string) int {
 		s := structure.NewScorer(d, kind, stESS)
 		switch stMethod {
 		case "pc":
-			cp, err := structure.PC(context.Background(), d.Cols, d.Card, d.Names, structure.PCOptions{Alpha: stAlpha, Test: ciTest, MaxCond: stMaxCond, Workers: opt.Workers, Require: opt.Require, Forbid: opt.Forbid})
+			popt := structure.PCOptions{Alpha: stAlpha, Test: ciTest, MaxCond: stMaxCond, Workers: opt.Workers, Require: opt.Require, Forbid: opt.Forbid}
+			cols, card := d.Cols, d.Card
+			if ciTest == structure.FisherZ {
+				corr, err := structure.Correlation(d)
+				if err != nil {
+					return nil, nil, err
+				}
+				popt.Corr, popt.Rows, cols, card = corr, d.N, nil, nil
+			}
+			cp, err := structure.PC(context.Background(), cols, card, d.Names, popt)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -289,6 +317,15 @@ func writeLearned(c *cli, d *structure.Data, g *structure.DAG, lopt learn.Option
 		return exitError
 	}
 	b := &data.Batch{N: d.N, Cols: d.Cols, Reals: make([][]float64, len(d.Cols)), Lines: make([]int, d.N), Vars: make([]ir.VarID, len(d.Cols))}
+	if d.HasReal() {
+		// Real-valued columns: linear Gaussians by least squares, the
+		// roots' normals too (learned only when asked for by name).
+		copy(b.Reals, d.Real)
+		lopt.Vars = make([]ir.VarID, len(d.Names))
+		for v := range lopt.Vars {
+			lopt.Vars[v] = ir.VarID(v)
+		}
+	}
 	for i := range b.Lines {
 		b.Lines[i] = i + 2
 	}

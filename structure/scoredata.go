@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/ir"
@@ -134,9 +135,10 @@ func readError(err error) error {
 	return err
 }
 
-// FromBatch returns the discrete columns of a batch read for model m, in
-// the order of m's variables: every discrete variable of m must have a
-// column. The states are m's (or, for open variables, the batch's).
+// FromBatch returns the columns of a batch read for model m, in the order
+// of m's variables: every variable of m must have a column (a real-valued
+// one without missing cells). The states are m's (or, for open
+// variables, the batch's).
 func FromBatch(m *ir.Model, b *data.Batch) (*Data, error) {
 	col := make(map[ir.VarID]int, len(b.Vars))
 	for j, v := range b.Vars {
@@ -144,12 +146,30 @@ func FromBatch(m *ir.Model, b *data.Batch) (*Data, error) {
 	}
 	d := &Data{N: b.N}
 	for _, v := range m.Vars {
-		if !v.Discrete() {
-			return nil, errorf(ErrNotDiscrete, "%s is real-valued: structure scores need discrete variables", ir.Quote(v.Name))
-		}
 		j, ok := col[v.ID]
 		if !ok {
 			return nil, errorf(ErrNoColumn, "%s has no column in the data", ir.Quote(v.Name))
+		}
+		if !v.Discrete() {
+			// A real-valued variable: its values, every one present.
+			if j >= len(b.Reals) || len(b.Reals[j]) < b.N {
+				return nil, errorf(ErrNoColumn, "%s has no real-valued column in the data", ir.Quote(v.Name))
+			}
+			vals := b.Reals[j][:b.N]
+			for i, x := range vals {
+				if math.IsNaN(x) {
+					return nil, errorf(ErrBadData, "%s is real-valued and has a missing cell in data row %d: scoring real-valued variables needs every value", ir.Quote(v.Name), i+1)
+				}
+			}
+			if d.Real == nil {
+				d.Real = make([][]float64, len(m.Vars))
+			}
+			d.Real[len(d.Names)] = vals
+			d.Names = append(d.Names, v.Name)
+			d.States = append(d.States, nil)
+			d.Card = append(d.Card, 0)
+			d.Cols = append(d.Cols, nil)
+			continue
 		}
 		states := v.States
 		if s, ok := b.States[v.ID]; ok {
@@ -172,11 +192,14 @@ func ReadModelData(path string, m *ir.Model, opt data.Options) (*Data, error) {
 		return nil, err
 	}
 	defer r.Close()
-	all := &data.Batch{Vars: r.Vars, Cols: make([][]int32, len(r.Vars))}
+	all := &data.Batch{Vars: r.Vars, Cols: make([][]int32, len(r.Vars)), Reals: make([][]float64, len(r.Vars))}
 	if err := eachBatch(r, func(batch *data.Batch) {
 		for j := range batch.Vars {
 			if batch.Cols[j] != nil {
 				all.Cols[j] = append(all.Cols[j], batch.Cols[j][:batch.N]...)
+			}
+			if j < len(batch.Reals) && batch.Reals[j] != nil {
+				all.Reals[j] = append(all.Reals[j], batch.Reals[j][:batch.N]...)
 			}
 		}
 		all.N += batch.N

@@ -63,6 +63,10 @@ func scoreCmd(c *cli, args []string) int {
 		c.report(fileErrorf(scoreData, "the data has no rows to score the graph by")) // as learn and structure refuse it
 		return exitError
 	}
+	if err := structure.CheckScore(d, kind); err != nil {
+		c.report(fileError(scoreData, err))
+		return exitError
+	}
 	g := structure.FromModel(m)
 	s := structure.NewScorer(d, kind, scoreESS)
 	total := s.Total(g)

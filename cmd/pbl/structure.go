@@ -34,13 +34,18 @@ const structureSummary = "Structure learns the graph of a Bayesian network from 
 	"and reversals of edges (--seed S), and keeps the best. --method k2 is Cooper and\n" +
 	"Herskovits' K2 given --order A,B,... (default: the columns' order). --method chow-liu is\n" +
 	"the maximum spanning tree of the pairwise mutual information, rooted at the first\n" +
-	"column. --method pc is the stable PC algorithm (--alpha, --test g2|x2, --max-cond);\n" +
-	"edges it cannot orient are listed. --score loglik|aic|bic|bdeu|k2 (default bic, k2 for\n" +
+	"column. --method pc is the stable PC algorithm (--alpha, --test g2|x2|zf, --max-cond);\n" +
+	"edges it cannot orient are listed. --score loglik|aic|bic|bdeu|k2|bge (default bic, k2 for\n" +
 	"--method k2; --ess E for bdeu, default 1) is computed from counts; a row missing a cell\n" +
 	"of a family is left out of that family's counts only. --max-parents K bounds the\n" +
 	"parents; --require FILE and --forbid FILE list edges, one 'A -> B' a line (PC keeps\n" +
 	"required pairs untested and directs them as given, and directs a pair forbidden one way\n" +
 	"the other way). Results do not depend on the number of cores.\n\n" +
+	"A column of numbers, one with a fraction, is real-valued (no missing cell allowed): a real\n" +
+	"child is a linear regression on its real parents per configuration of its discrete ones,\n" +
+	"scored by the Gaussian or conditional linear Gaussian loglik, aic or bic, or by bge (every\n" +
+	"column real); a discrete variable never gets a real parent; pc tests real columns by\n" +
+	"Fisher's z (zf); -o writes linear Gaussian densities learned by least squares.\n\n" +
 	"It prints the score and the edges, or with --json {\"method\", \"score\", \"score_value\",\n" +
 	"\"edges\", \"undirected\", \"iterations\", \"seconds\"}. -o OUT writes the network with its\n" +
 	"CPTs learned by --params mle (the default) or bayes (BDeu with --ess) in the format OUT's\n" +

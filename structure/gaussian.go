@@ -120,6 +120,39 @@ func scatter(d *Data, rows []int) ([]float64, *mat.SymDense) {
 	return mean, s
 }
 
+// familyScatter returns the centred scatter matrix of the real columns
+// vars over rows, indexed as vars.
+func familyScatter(d *Data, vars []int, rows []int) *mat.SymDense {
+	k := len(vars)
+	mean := make([]float64, k)
+	for a, v := range vars {
+		sum := 0.0
+		for _, i := range rows {
+			sum += d.Real[v][i]
+		}
+		mean[a] = sum / float64(len(rows))
+	}
+	acc := make([]float64, k*k)
+	z := make([]float64, k)
+	for _, i := range rows {
+		for a, v := range vars {
+			z[a] = d.Real[v][i] - mean[a]
+		}
+		for a := 0; a < k; a++ {
+			for b := a; b < k; b++ {
+				acc[a*k+b] += z[a] * z[b]
+			}
+		}
+	}
+	s := mat.NewSymDense(k, nil)
+	for a := 0; a < k; a++ {
+		for b := a; b < k; b++ {
+			s.SetSym(a, b, acc[a*k+b])
+		}
+	}
+	return s
+}
+
 // realFamily reports whether the family of child and parents has a
 // real-valued variable.
 func (s *Scorer) realFamily(child int, parents []int) bool {
@@ -186,9 +219,14 @@ rows:
 	}
 	slices.Sort(keys)
 	ll := 0.0
+	fam := append(slices.Clone(real), child)
+	loc := make([]int, len(real)) // the real parents' indices in fam
+	for k := range loc {
+		loc[k] = k
+	}
 	for _, j := range keys {
-		_, sc := scatter(d, groups[j])
-		l, ok := gaussLogLik(sc, child, real, len(groups[j]))
+		sc := familyScatter(d, fam, groups[j])
+		l, ok := gaussLogLik(sc, len(real), loc, len(groups[j]))
 		if !ok {
 			return math.Inf(-1)
 		}

@@ -3,6 +3,7 @@ package structure_test
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -212,5 +213,71 @@ func TestCLGRecovery(t *testing.T) {
 	}
 	if res.DAG.NumEdges() != 3 {
 		t.Errorf("%d edges, want 3: %v", res.DAG.NumEdges(), res.DAG.Edges())
+	}
+}
+
+// TestNumericErrors: a real-valued column with a missing cell is an
+// error of kind ErrBadData naming the row; a column of whole numbers or
+// with a word stays discrete.
+func TestNumericErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, csv string
+		wantErr   bool
+		real      []bool
+	}{
+		{"fractions", "a,b\n1.5,1\n2,2\n3.25,1\n", false, []bool{true, false}},
+		{"missing", "a,b\n1.5,1\n,2\n3.25,1\n", true, nil},
+		{"word", "a,b\n1.5,x\n2.5,2\n3.25,1\n", false, []bool{true, false}},
+		{"integers", "a,b\n1,1\n2,2\n3,1\n", false, []bool{false, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "d.csv")
+			if err := os.WriteFile(path, []byte(tc.csv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d, err := structure.ReadCSV(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = d.Numeric()
+			if tc.wantErr {
+				if !errors.Is(err, structure.ErrBadData) || !strings.Contains(err.Error(), "row 2") {
+					t.Fatalf("error %v, want ErrBadData at row 2", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v, want := range tc.real {
+				if d.IsReal(v) != want {
+					t.Errorf("column %d real %v, want %v", v, d.IsReal(v), want)
+				}
+			}
+		})
+	}
+}
+
+// TestFisherZFewRows: with n − |Z| − 3 ≤ 0 rows the test cannot reject.
+func TestFisherZFewRows(t *testing.T) {
+	d := readReal(t, "testdata/gauss500.csv")
+	corr, err := structure.Correlation(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rows int
+		z    []int
+		p1   bool
+	}{{3, nil, true}, {5, []int{2, 3}, true}, {6, []int{2, 3}, false}} {
+		tst := structure.NewTester(nil, nil, structure.FisherZ)
+		tst.Corr, tst.Rows = corr, tc.rows
+		r, err := tst.Test(0, 1, tc.z)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (r.P == 1) != tc.p1 || r.DF != tc.rows-len(tc.z)-3 {
+			t.Errorf("rows %d, z %v: P %v DF %d", tc.rows, tc.z, r.P, r.DF)
+		}
 	}
 }

@@ -36,7 +36,7 @@ const structureSummary = "Structure learns the graph of a Bayesian network from 
 	"the maximum spanning tree of the pairwise mutual information, rooted at the first\n" +
 	"column. --method pc is the stable PC algorithm (--alpha, --test g2|x2|zf, --max-cond);\n" +
 	"edges it cannot orient are listed. --score loglik|aic|bic|bdeu|k2|bge (default bic, k2 for\n" +
-	"--method k2; --ess E for bdeu, default 1) is computed from counts; a row missing a cell\n" +
+	"--method k2 on discrete columns; --ess E for bdeu, default 1) is computed from counts; a row missing a cell\n" +
 	"of a family is left out of that family's counts only. --max-parents K bounds the\n" +
 	"parents; --require FILE and --forbid FILE list edges, one 'A -> B' a line (PC keeps\n" +
 	"required pairs untested and directs them as given, and directs a pair forbidden one way\n" +
@@ -195,6 +195,9 @@ func structureCmd(c *cli, args []string) int {
 	if err != nil {
 		c.report(fileError(in, err))
 		return exitError
+	}
+	if stScore == "" && kind == structure.K2 && d.HasReal() {
+		kind = structure.BIC // K2's score is for discrete columns
 	}
 	if err := structure.CheckScore(d, kind); err != nil {
 		c.report(fileError(in, err))

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -278,6 +280,85 @@ func TestFisherZFewRows(t *testing.T) {
 		}
 		if (r.P == 1) != tc.p1 || r.DF != tc.rows-len(tc.z)-3 {
 			t.Errorf("rows %d, z %v: P %v DF %d", tc.rows, tc.z, r.P, r.DF)
+		}
+	}
+}
+
+// randomGaussian returns a random linear Gaussian network of n variables
+// in the language: each variable has up to 3 parents among the 8 before
+// it, coefficients of size 0.4 to 1.2 either sign.
+func randomGaussian(n int, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("X%d", i)
+	}
+	fmt.Fprintf(&b, "var %s: real\n", strings.Join(names, ", "))
+	for i := range n {
+		lo := max(0, i-8)
+		cand := rng.Perm(i - lo)
+		k := min(len(cand), []int{0, 1, 1, 2, 2, 3}[rng.IntN(6)])
+		ps := cand[:k]
+		slices.Sort(ps)
+		if k == 0 {
+			fmt.Fprintf(&b, "P(%s) = normal(%.3f, %.3f)\n", names[i], rng.Float64()*10-5, 0.5+1.5*rng.Float64())
+			continue
+		}
+		var pn, terms []string
+		for _, p := range ps {
+			c := 0.4 + 0.8*rng.Float64()
+			if rng.IntN(2) == 0 {
+				c = -c
+			}
+			pn = append(pn, names[lo+p])
+			terms = append(terms, fmt.Sprintf("%+.3f * %s", c, names[lo+p]))
+		}
+		fmt.Fprintf(&b, "P(%s | %s) = normal(%.3f %s, %.3f)\n", names[i], strings.Join(pn, ", "), rng.Float64()*6-3, strings.Join(terms, " "), 0.5+1.5*rng.Float64())
+	}
+	return b.String()
+}
+
+// TestGaussian40: on 10,000 rows of random 40-variable Gaussian networks
+// (the acceptance of issue 31), hill climbing by BIC finds a skeleton of
+// F1 ≥ 0.9 and a BIC at least the true graph's − 0.1 %.
+func TestGaussian40(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 rows of 40 variables")
+	}
+	for _, seed := range []uint64{1, 2} {
+		src := randomGaussian(40, seed)
+		m, err := pbl.Load("random.pbl", []byte(src))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		var buf bytes.Buffer
+		if err := sample.WriteCSV(&buf, m, 10000, seed, 0); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "d.csv")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d := readReal(t, path)
+		truth, err := structure.Reindex(structure.FromModel(m), d.Names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := structure.NewScorer(d, structure.BIC, 1)
+		res, err := structure.HillClimb(s, nil, structure.Options{Tabu: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		diff := structure.Compare(structure.CPDAGOf(truth), structure.CPDAGOf(res.DAG))
+		_, _, f1 := diff.Skeleton()
+		tot := s.Total(truth)
+		t.Logf("seed %d: %d true edges, SHD %d, F1 %.3f, BIC %.1f vs the truth's %.1f", seed, truth.NumEdges(), diff.SHD, f1, res.Score, tot)
+		if !(f1 >= 0.9) {
+			t.Errorf("seed %d: skeleton F1 %.3f < 0.9", seed, f1)
+		}
+		if !(res.Score >= tot-0.001*math.Abs(tot)) {
+			t.Errorf("seed %d: BIC %v below the truth's %v − 0.1%%", seed, res.Score, tot)
 		}
 	}
 }

@@ -16,7 +16,7 @@ func Correlation(d *Data) (*mat.SymDense, error) {
 			}
 		}
 	}
-	_, s := scatter(d, nil)
+	_, s := scatter(d)
 	return covToCorr(s), nil
 }
 

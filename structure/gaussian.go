@@ -65,13 +65,19 @@ type gaussStats struct {
 
 func (s *Scorer) stats() *gaussStats {
 	g := &s.gauss
-	g.once.Do(func() { g.mean, g.s = scatter(s.D, nil) })
+	g.once.Do(func() { g.mean, g.s = scatter(s.D) })
 	return g
 }
 
+// scatterBlock is the number of rows whose centred values are held at
+// once while the scatter matrix is accumulated.
+const scatterBlock = 4096
+
 // scatter returns the means and centred scatter matrix of d's real
-// columns over rows (all rows if rows is nil), indexed by variable.
-func scatter(d *Data, rows []int) ([]float64, *mat.SymDense) {
+// columns over all rows, indexed by variable (zero for discrete ones).
+// The rows are taken a block at a time, each block's x·xᵀ added by BLAS,
+// so memory does not grow with the rows.
+func scatter(d *Data) ([]float64, *mat.SymDense) {
 	p := len(d.Names)
 	var real []int
 	for v := range d.Names {
@@ -80,41 +86,37 @@ func scatter(d *Data, rows []int) ([]float64, *mat.SymDense) {
 		}
 	}
 	n := d.N
-	if rows != nil {
-		n = len(rows)
-	}
 	mean := make([]float64, p)
-	x := mat.NewDense(max(len(real), 1), max(n, 1), nil) // a variable a row: S = x·xᵀ
-	for k, v := range real {
-		col := d.Real[v]
+	for _, v := range real {
 		sum := 0.0
-		if rows == nil {
-			for _, y := range col[:n] {
-				sum += y
-			}
-		} else {
-			for _, i := range rows {
-				sum += col[i]
-			}
+		for _, y := range d.Real[v][:n] {
+			sum += y
 		}
-		m := sum / float64(n)
-		mean[v] = m
-		for i := 0; i < n; i++ {
-			r := i
-			if rows != nil {
-				r = rows[i]
-			}
-			x.Set(k, i, col[r]-m)
-		}
+		mean[v] = sum / float64(n)
 	}
 	s := mat.NewSymDense(p, nil)
-	if len(real) > 0 && n > 0 {
-		var sr mat.SymDense
-		sr.SymOuterK(1, x)
-		for a, u := range real {
-			for b, w := range real[a:] {
-				s.SetSym(u, w, sr.At(a, a+b))
+	if len(real) == 0 || n == 0 {
+		return mean, s
+	}
+	k := len(real)
+	sr := mat.NewSymDense(k, nil)
+	buf := make([]float64, k*min(n, scatterBlock))
+	for lo := 0; lo < n; lo += scatterBlock {
+		hi := min(n, lo+scatterBlock)
+		b := hi - lo
+		x := mat.NewDense(k, b, buf[:k*b]) // a variable a row: S += x·xᵀ
+		for a, v := range real {
+			m := mean[v]
+			row := buf[a*b : (a+1)*b]
+			for i, y := range d.Real[v][lo:hi] {
+				row[i] = y - m
 			}
+		}
+		sr.SymRankK(sr, 1, x)
+	}
+	for a, u := range real {
+		for b, w := range real[a:] {
+			s.SetSym(u, w, sr.At(a, a+b))
 		}
 	}
 	return mean, s

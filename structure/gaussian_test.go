@@ -22,11 +22,8 @@ import (
 // readReal reads a CSV file of real-valued (and discrete) columns.
 func readReal(t *testing.T, path string) *structure.Data {
 	t.Helper()
-	d, err := structure.ReadCSV(path)
+	d, err := structure.ReadCSVNumeric(path)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Numeric(); err != nil {
 		t.Fatal(err)
 	}
 	return d
@@ -360,5 +357,38 @@ func TestGaussian40(t *testing.T) {
 		if !(res.Score >= tot-0.001*math.Abs(tot)) {
 			t.Errorf("seed %d: BIC %v below the truth's %v − 0.1%%", seed, res.Score, tot)
 		}
+	}
+}
+
+// TestReadCSVNumericLate: a column found real-valued in the first rows
+// whose later cell is not a number, or is missing, is an error.
+func TestReadCSVNumericLate(t *testing.T) {
+	for _, tc := range []struct {
+		name, cell string
+		kind       error
+		want       string
+	}{
+		{"word", "x", nil, `"x" is not a number`},
+		{"missing", "", structure.ErrBadData, "missing cell in data row 1003"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("a,b\n")
+			for i := range 1002 {
+				fmt.Fprintf(&b, "%d.5,1\n", i)
+			}
+			fmt.Fprintf(&b, "%s,2\n1.5,1\n", tc.cell)
+			path := filepath.Join(t.TempDir(), "d.csv")
+			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := structure.ReadCSVNumeric(path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if tc.kind != nil && !errors.Is(err, tc.kind) {
+				t.Errorf("error %v is not %v", err, tc.kind)
+			}
+		})
 	}
 }

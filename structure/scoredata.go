@@ -43,7 +43,69 @@ const MaxVars = 1100
 // found from its header alone. The reader's errors about the file's
 // syntax are of kind ErrBadData, about a file with no header ErrNoData.
 func ReadCSV(path string) (*Data, error) {
-	r, err := data.OpenFunc(path, func(h *data.Header) (*ir.Model, error) {
+	return readCSV(path, nil)
+}
+
+// readCSV is ReadCSV with the columns real[k] declared real-valued: their
+// cells are read as numbers (a missing one NaN) and go to Data.Real.
+func readCSV(path string, real []bool) (*Data, error) {
+	r, err := openCSV(path, real)
+	if err != nil {
+		return nil, readError(err)
+	}
+	defer r.Close()
+	m := r.Model()
+	d := &Data{Names: m.Names(), Cols: make([][]int32, len(m.Vars))}
+	if real != nil {
+		d.Real = make([][]float64, len(m.Vars))
+	}
+	if err := eachBatch(r, func(batch *data.Batch) {
+		for j, v := range batch.Vars {
+			if !m.Vars[v].Discrete() {
+				d.Real[v] = append(d.Real[v], batch.Reals[j][:batch.N]...)
+				continue
+			}
+			d.Cols[v] = append(d.Cols[v], batch.Cols[j][:batch.N]...)
+		}
+		d.N += batch.N
+	}); err != nil {
+		return nil, readError(err)
+	}
+	if d.N == 0 {
+		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: "no data rows", Err: ErrNoData}
+	}
+	st := r.States()
+	d.States = make([][]string, len(m.Vars))
+	d.Card = make([]int, len(m.Vars))
+	for v := range m.Vars {
+		if !m.Vars[v].Discrete() {
+			d.Cols[v] = nil
+			if d.Real[v] == nil {
+				d.Real[v] = []float64{}
+			}
+			for i, x := range d.Real[v] {
+				if math.IsNaN(x) {
+					return nil, &ir.Error{Pos: r.HeaderPos[v], Msg: fmt.Sprintf("column %q is real-valued and has a missing cell in data row %d: learning from real-valued columns needs every value", d.Names[v], i+1), Err: ErrBadData}
+				}
+			}
+			continue
+		}
+		d.States[v] = st[ir.VarID(v)]
+		d.Card[v] = len(d.States[v])
+		if d.Card[v] == 0 {
+			return nil, &ir.Error{Pos: r.HeaderPos[v], Msg: fmt.Sprintf("column %q has no values: every cell is missing", d.Names[v]), Err: ErrNoData}
+		}
+		if d.Cols[v] == nil {
+			d.Cols[v] = []int32{}
+		}
+	}
+	return d, nil
+}
+
+// openCSV opens a CSV file whose header names the variables, the columns
+// real[k] real-valued and the others open discrete variables.
+func openCSV(path string, real []bool) (*data.Reader, error) {
+	return data.OpenFunc(path, func(h *data.Header) (*ir.Model, error) {
 		names := h.Names
 		if len(names) > MaxVars {
 			return nil, &ir.Error{Pos: h.Pos(MaxVars), Msg: fmt.Sprintf("%d columns: structure learning takes at most %d variables (its searches score every pair, in memory and time that grow as the square)", len(names), MaxVars), Err: ErrTooManyVars}
@@ -51,7 +113,13 @@ func ReadCSV(path string) (*Data, error) {
 		b := ir.NewBuilder(path)
 		twice := 0
 		for k, name := range names {
-			if _, ok := b.AddOpenVar(h.Pos(k), name); !ok && name != "" {
+			var ok bool
+			if k < len(real) && real[k] {
+				_, ok = b.AddVar(h.Pos(k), name, ir.Real, nil, 0)
+			} else {
+				_, ok = b.AddOpenVar(h.Pos(k), name)
+			}
+			if !ok && name != "" {
 				// The first few, and the number of the rest (as package data
 				// reports a header's errors).
 				if twice++; twice <= data.MaxHeaderErrors {
@@ -71,37 +139,6 @@ func ReadCSV(path string) (*Data, error) {
 		}
 		return b.Finish()
 	}, data.Options{})
-	if err != nil {
-		return nil, readError(err)
-	}
-	defer r.Close()
-	m := r.Model()
-	d := &Data{Names: m.Names(), Cols: make([][]int32, len(m.Vars))}
-	if err := eachBatch(r, func(batch *data.Batch) {
-		for j, v := range batch.Vars {
-			d.Cols[v] = append(d.Cols[v], batch.Cols[j][:batch.N]...)
-		}
-		d.N += batch.N
-	}); err != nil {
-		return nil, readError(err)
-	}
-	if d.N == 0 {
-		return nil, &ir.Error{Pos: ir.Pos{File: path}, Msg: "no data rows", Err: ErrNoData}
-	}
-	st := r.States()
-	d.States = make([][]string, len(m.Vars))
-	d.Card = make([]int, len(m.Vars))
-	for v := range m.Vars {
-		d.States[v] = st[ir.VarID(v)]
-		d.Card[v] = len(d.States[v])
-		if d.Card[v] == 0 {
-			return nil, &ir.Error{Pos: r.HeaderPos[v], Msg: fmt.Sprintf("column %q has no values: every cell is missing", d.Names[v]), Err: ErrNoData}
-		}
-		if d.Cols[v] == nil {
-			d.Cols[v] = []int32{}
-		}
-	}
-	return d, nil
 }
 
 // readError gives the data reader's errors about a file's syntax the kind

@@ -41,7 +41,8 @@ const structureSummary = "Structure learns the graph of a Bayesian network from 
 	"parents; --require FILE and --forbid FILE list edges, one 'A -> B' a line (PC keeps\n" +
 	"required pairs untested and directs them as given, and directs a pair forbidden one way\n" +
 	"the other way). Results do not depend on the number of cores.\n\n" +
-	"A column of numbers, one with a fraction, is real-valued (no missing cell allowed): a real\n" +
+	"A column of numbers, one with a fraction in the first 1,000 rows, is real-valued (no\n" +
+	"missing cell allowed): a real\n" +
 	"child is a linear regression on its real parents per configuration of its discrete ones,\n" +
 	"scored by the Gaussian or conditional linear Gaussian loglik, aic or bic, or by bge (every\n" +
 	"column real); a discrete variable never gets a real parent; pc tests real columns by\n" +
@@ -188,10 +189,7 @@ func structureCmd(c *cli, args []string) int {
 		}
 	}
 	t0 := time.Now()
-	d, err := structure.ReadCSV(in)
-	if err == nil {
-		err = d.Numeric()
-	}
+	d, err := structure.ReadCSVNumeric(in)
 	if err != nil {
 		c.report(fileError(in, err))
 		return exitError

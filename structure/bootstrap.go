@@ -35,11 +35,27 @@ func Resample(d *Data, rng *rand.Rand) *Data {
 	}
 	r := &Data{Names: d.Names, States: d.States, Card: d.Card, N: d.N, Cols: make([][]int32, len(d.Cols))}
 	for v, col := range d.Cols {
+		if col == nil {
+			continue // a real-valued column: in r.Real below
+		}
 		c := make([]int32, d.N)
 		for i, row := range rows {
 			c[i] = col[row]
 		}
 		r.Cols[v] = c
+	}
+	if d.Real != nil {
+		r.Real = make([][]float64, len(d.Real))
+		for v, col := range d.Real {
+			if col == nil {
+				continue
+			}
+			c := make([]float64, d.N)
+			for i, row := range rows {
+				c[i] = col[row]
+			}
+			r.Real[v] = c
+		}
 	}
 	return r
 }

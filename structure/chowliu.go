@@ -47,8 +47,10 @@ func MutualInformation(d *Data, a, b int) float64 {
 // ChowLiu returns the Chow–Liu tree: the maximum spanning tree of the
 // variables weighted by their pairwise mutual information (Prim's
 // algorithm from the first variable, ties to the lowest index), its edges
-// directed away from the first variable. The result's score is the
-// scorer's.
+// directed away from the first variable, except that an edge from a
+// real-valued variable to a discrete one is turned round. A pair with a
+// real-valued variable is weighted by its log-likelihood gain per row
+// (realMI). The result's score is the scorer's.
 func ChowLiu(s *Scorer, opt Options) *Result {
 	t0 := time.Now()
 	d := s.D
@@ -57,7 +59,11 @@ func ChowLiu(s *Scorer, opt Options) *Result {
 	parallelFor(opt.workers(), n*n, func(k int) {
 		a, b := k/n, k%n
 		if a < b {
-			mi[k] = MutualInformation(d, a, b)
+			if d.IsReal(a) || d.IsReal(b) {
+				mi[k] = realMI(s, a, b)
+			} else {
+				mi[k] = MutualInformation(d, a, b)
+			}
 		}
 	})
 	w := func(a, b int) float64 {
@@ -85,7 +91,13 @@ func ChowLiu(s *Scorer, opt Options) *Result {
 			}
 		}
 		in[pick] = true
-		if err := g.AddEdge(from[pick], pick); err != nil {
+		a, b := from[pick], pick
+		if d.IsReal(a) && !d.IsReal(b) {
+			// No discrete variable has a real parent: the edge turns
+			// round (any orientation of a tree is acyclic).
+			a, b = b, a
+		}
+		if err := g.AddEdge(a, b); err != nil {
 			panic("structure: Chow–Liu: " + err.Error())
 		}
 		for v := 1; v < n; v++ {

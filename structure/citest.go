@@ -3,6 +3,7 @@ package structure
 import (
 	"math"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -23,24 +24,30 @@ const (
 	//
 	// over the cells with e_xyz > 0.
 	Chi2
+	// FisherZ is Fisher's z test of a zero partial correlation, for
+	// real-valued variables (fisherz.go).
+	FisherZ
 )
 
-var ciTestNames = []string{"g2", "x2"}
+var ciTestNames = []string{"g2", "x2", "zf"}
 
 func (t CITest) String() string { return ciTestNames[t] }
 
 // CITestNames returns the names ParseCITest accepts.
 func CITestNames() []string { return append([]string(nil), ciTestNames...) }
 
-// ParseCITest returns the test named name: g2 (or mi) or x2 (or chi2).
+// ParseCITest returns the test named name: g2 (or mi), x2 (or chi2) or
+// zf (or fisher-z).
 func ParseCITest(name string) (CITest, error) {
 	switch name {
 	case "g2", "mi":
 		return G2, nil
 	case "x2", "chi2":
 		return Chi2, nil
+	case "zf", "fisher-z":
+		return FisherZ, nil
 	}
-	return 0, &UnknownNameError{What: "test", Name: name, Want: []string{"g2", "x2"}}
+	return 0, &UnknownNameError{What: "test", Name: name, Want: []string{"g2", "x2", "zf"}}
 }
 
 // CIResult is the outcome of one conditional-independence test.
@@ -76,6 +83,11 @@ type Tester struct {
 	Card []int     // Card[v]: v's number of states
 	Kind CITest
 
+	// Corr and Rows, for FisherZ: the correlation matrix of the
+	// variables and the number of rows it was computed from.
+	Corr *mat.SymDense
+	Rows int
+
 	n      int
 	strata []int32 // per row: the stratum of Z, or -1 if a cell is missing
 	counts []int32 // n_xyz, flat: (stratum·|X| + x)·|Y| + y
@@ -98,6 +110,9 @@ const maxCells = 1 << 27
 
 // Test tests the independence of x and y given z.
 func (t *Tester) Test(x, y int, z []int) (CIResult, error) {
+	if t.Kind == FisherZ {
+		return t.fisherZ(x, y, z)
+	}
 	if len(z) == 2 && t.Card[z[0]]*t.Card[z[1]] <= t.n {
 		return t.test2(x, y, z[0], z[1])
 	}

@@ -3,6 +3,7 @@ package structure
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,11 +123,22 @@ func TestErrorKinds(t *testing.T) {
 		{name: "csv ragged row", run: readCSV("a,b\n0,1,2\n"), kind: ErrBadData, as: &pos, file: true, line: 2},
 		{name: "csv header only", run: readCSV("\uFEFF\"a\",b\r\n"), kind: ErrNoData, as: &pos, file: true},
 		{name: "csv too many columns", run: readCSV(strings.Join(wide, ",") + "\n"), kind: ErrTooManyVars, as: &pos, file: true, line: 1},
-		{name: "real-valued variable", run: func() error {
+		{name: "real-valued variable scored by bdeu", run: func() error {
 			m := buildModel(t, "x real\n")
-			_, err := FromBatch(m, &data.Batch{})
-			return err
+			d, err := FromBatch(m, &data.Batch{N: 2, Vars: []ir.VarID{0}, Cols: [][]int32{nil}, Reals: [][]float64{{1.5, 2}}})
+			if err != nil {
+				return err
+			}
+			return CheckScore(d, BDeu)
 		}, kind: ErrNotDiscrete},
+		{name: "real-valued variable with a missing cell", run: func() error {
+			m := buildModel(t, "x real\n")
+			_, err := FromBatch(m, &data.Batch{N: 2, Vars: []ir.VarID{0}, Cols: [][]int32{nil}, Reals: [][]float64{{1.5, math.NaN()}}})
+			return err
+		}, kind: ErrBadData},
+		{name: "bge on discrete data", run: func() error {
+			return CheckScore(&Data{Names: []string{"a"}, Card: []int{2}}, BGe)
+		}, kind: ErrInvalidArgument},
 		{name: "no column", run: func() error {
 			m := buildModel(t, "x {a, b}\n")
 			_, err := FromBatch(m, &data.Batch{})

@@ -186,13 +186,18 @@ func FromModel(m *ir.Model) *DAG {
 // Model returns the graph as a model skeleton: one discrete variable per
 // name with the given states (states[v] for variable v), its parents set
 // and no distributions, ready for parameter learning ([ir.Model.Unlearned]).
-// A variable whose states are exactly "true", "false" is declared Bool.
+// A variable whose states are exactly "true", "false" is declared Bool;
+// one with nil states (a real-valued column of [Data]) is declared real.
 func (d *DAG) Model(states [][]string) (*ir.Model, error) {
 	if len(states) != len(d.Names) {
 		return nil, errorf(ErrInvalidArgument, "structure: %d state lists for %d variables", len(states), len(d.Names))
 	}
 	b := ir.NewBuilder("")
 	for v, name := range d.Names {
+		if states[v] == nil {
+			b.AddVar(ir.Pos{}, name, ir.Real, nil, 0)
+			continue
+		}
 		kind := ir.Enum
 		if len(states[v]) == 2 && states[v][0] == "true" && states[v][1] == "false" {
 			kind = ir.Bool

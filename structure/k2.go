@@ -16,6 +16,10 @@ import (
 func K2Search(s *Scorer, opt Options) (*Result, error) {
 	t0 := time.Now()
 	n := len(s.D.Names)
+	if err := CheckScore(s.D, s.Kind); err != nil {
+		return nil, err
+	}
+	opt.Forbid = withRealForbidden(s.D, opt.Forbid)
 	order := opt.Order
 	if len(order) != n {
 		return nil, errorf(ErrInvalidArgument, "the ordering has %d variables, the data %d", len(order), n)

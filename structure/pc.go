@@ -2,6 +2,7 @@ package structure
 
 import (
 	"context"
+	"gonum.org/v1/gonum/mat"
 	"runtime"
 	"slices"
 	"sync/atomic"
@@ -11,10 +12,16 @@ import (
 
 // PCOptions are the settings of [PC].
 type PCOptions struct {
-	Alpha   float64 // the tests' significance level; 0 means 0.05
-	Test    CITest  // G2 (the zero value) or Chi2
-	MaxCond int     // the largest conditioning set tried; 0 means no limit
-	Workers int     // goroutines running tests; 0 means GOMAXPROCS. The result does not depend on it
+	Alpha float64 // the tests' significance level; 0 means 0.05
+	Test  CITest  // G2 (the zero value), Chi2 or FisherZ
+
+	// Corr and Rows, for FisherZ (whose PC takes no columns, cols and
+	// card nil): the correlation matrix of the variables, indexed as
+	// names, and the number of rows it comes from (see [Correlation]).
+	Corr    *mat.SymDense
+	Rows    int
+	MaxCond int // the largest conditioning set tried; 0 means no limit
+	Workers int // goroutines running tests; 0 means GOMAXPROCS. The result does not depend on it
 
 	// Require lists edges (from, to) the result has: their pairs are
 	// never tested for independence and they are directed as given.
@@ -82,10 +89,14 @@ func PC(ctx context.Context, cols [][]int32, card []int, names []string, opt PCO
 // not reach gives the final result.
 func pcLevels(ctx context.Context, cols [][]int32, card []int, names []string, opt PCOptions, levels []int) ([]*CPDAG, error) {
 	n := len(names)
-	if len(cols) != n || len(card) != n {
+	if opt.Test == FisherZ {
+		if opt.Corr == nil || opt.Corr.SymmetricDim() != n || opt.Rows <= 0 {
+			return nil, errorf(ErrInvalidArgument, "structure: PC: Fisher's z test needs the %d variables' correlation matrix and its number of rows", n)
+		}
+	} else if len(cols) != n || len(card) != n {
 		return nil, errorf(ErrInvalidArgument, "structure: PC: %d columns and %d cardinalities for %d names", len(cols), len(card), n)
 	}
-	for v := 1; v < n; v++ {
+	for v := 1; v < n && opt.Test != FisherZ; v++ {
 		if len(cols[v]) != len(cols[0]) {
 			return nil, errorf(ErrInvalidArgument, "structure: PC: column %q has %d rows, column %q %d", names[v], len(cols[v]), names[0], len(cols[0]))
 		}
@@ -118,10 +129,20 @@ func pcLevels(ctx context.Context, cols [][]int32, card []int, names []string, o
 	}
 	pcols := make([][]int32, n)
 	pcard := make([]int, n)
-	for i, v := range perm {
-		pcols[i], pcard[i] = cols[v], card[v]
+	var pcorr *mat.SymDense
+	if opt.Test == FisherZ {
+		pcorr = mat.NewSymDense(n, nil)
+		for i, v := range perm {
+			for j := i; j < n; j++ {
+				pcorr.SetSym(i, j, opt.Corr.At(v, perm[j]))
+			}
+		}
+	} else {
+		for i, v := range perm {
+			pcols[i], pcard[i] = cols[v], card[v]
+		}
 	}
-	p := &pcRun{n: n, cols: pcols, card: pcard, alpha: alpha, test: opt.Test, req: make([]bool, n*n), forb: make([]bool, n*n)}
+	p := &pcRun{n: n, cols: pcols, card: pcard, alpha: alpha, test: opt.Test, corr: pcorr, rows: opt.Rows, req: make([]bool, n*n), forb: make([]bool, n*n)}
 	inv := make([]int, n) // inv[v]: v's position in name order
 	for i, v := range perm {
 		inv[v] = i
@@ -194,6 +215,8 @@ type pcRun struct {
 	alpha   float64
 	test    CITest
 	workers int
+	corr    *mat.SymDense // FisherZ: the correlation matrix, in name order
+	rows    int
 
 	req    []bool  // req[a*n+b]: a -> b is required
 	forb   []bool  // forb[a*n+b]: a -> b is forbidden
@@ -276,6 +299,7 @@ func (p *pcRun) level(ctx context.Context, work []pcEdge, nbrs [][]int, l int) e
 		}
 		if testers[g] == nil {
 			testers[g] = NewTester(p.cols, p.card, p.test)
+			testers[g].Corr, testers[g].Rows = p.corr, p.rows
 		}
 		errs[g] = p.testEdge(testers[g], &work[i], nbrs, l)
 	})

@@ -18,9 +18,10 @@ const (
 	BIC                 // log-likelihood − ½ log(n) q(r−1), n the family's rows
 	BDeu                // log marginal likelihood, Dirichlet(ess/(qr)) priors
 	K2                  // Cooper–Herskovits: log marginal likelihood, Dirichlet(1) priors
+	BGe                 // real-valued data: log marginal likelihood, normal-Wishart prior (gaussian.go)
 )
 
-var scoreNames = []string{"loglik", "aic", "bic", "bdeu", "k2"}
+var scoreNames = []string{"loglik", "aic", "bic", "bdeu", "k2", "bge"}
 
 func (s Score) String() string { return scoreNames[s] }
 
@@ -52,6 +53,7 @@ type Scorer struct {
 	mu    sync.Mutex
 	cache map[string]float64
 	pool  sync.Pool // *[]int32 count tables
+	gauss gaussStats
 
 	// Counted is the number of families counted (cache misses).
 	Counted int

@@ -135,7 +135,11 @@ func (c *climber) refresh(targets []int) {
 	parallelFor(w, len(targets), func(t int) {
 		j := targets[t]
 		c.fam[j] = c.s.Family(j, c.g.Parents[j])
-		c.bufs[j] = familyIndex(c.s.D, j, c.g.Parents[j], c.bufs[j])
+		if !c.s.realFamily(j, c.g.Parents[j]) {
+			c.bufs[j] = familyIndex(c.s.D, j, c.g.Parents[j], c.bufs[j])
+		} else {
+			c.bufs[j] = nil
+		}
 	})
 	parallelFor(w, len(targets)*n, func(t int) {
 		j, i := targets[t/n], t%n
@@ -177,7 +181,11 @@ func (s *Scorer) addFamily(child int, parents []int, base []int32, extra int) fl
 	if ok {
 		return v
 	}
-	v = s.countScore(child, parents, base, extra)
+	if s.D.HasReal() && s.realFamily(child, parents) {
+		v = s.gaussFamily(child, parents)
+	} else {
+		v = s.countScore(child, parents, base, extra)
+	}
 	s.mu.Lock()
 	s.cache[key] = v
 	s.Counted++
@@ -371,6 +379,10 @@ func (c *climber) climb(iter0 int) (*DAG, float64, int) {
 func HillClimb(s *Scorer, start *DAG, opt Options) (*Result, error) {
 	t0 := time.Now()
 	n := len(s.D.Names)
+	if err := CheckScore(s.D, s.Kind); err != nil {
+		return nil, err
+	}
+	opt.Forbid = withRealForbidden(s.D, opt.Forbid)
 	con, err := newConstraints(n, &opt)
 	if err != nil {
 		return nil, err

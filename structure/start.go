@@ -67,6 +67,23 @@ func startGraphs(s *Scorer, k Start, opt Options) ([]*DAG, error) {
 	case StartChowLiu:
 		cands = []*DAG{ChowLiu(s, Options{Workers: opt.Workers}).DAG}
 	case StartPC:
+		if d.HasReal() {
+			if !d.AllReal() {
+				break // no test of mixed pairs: the other starts serve
+			}
+			corr, err := Correlation(d)
+			if err != nil {
+				return nil, err
+			}
+			cps, err := pcLevels(context.Background(), nil, nil, d.Names, PCOptions{Alpha: pcStartAlpha, Test: FisherZ, Corr: corr, Rows: d.N, MaxCond: pcStartLevels[len(pcStartLevels)-1], Workers: opt.Workers, Require: opt.Require, Forbid: opt.Forbid}, pcStartLevels)
+			if err != nil {
+				return nil, err
+			}
+			for _, cp := range cps[:len(pcStartLevels)] {
+				cands = append(cands, cp.DAG())
+			}
+			break
+		}
 		maxCond := pcStartLevels[len(pcStartLevels)-1]
 		cps, err := pcLevels(context.Background(), d.Cols, d.Card, d.Names, PCOptions{Alpha: pcStartAlpha, MaxCond: maxCond, Workers: opt.Workers, Require: opt.Require, Forbid: opt.Forbid}, pcStartLevels)
 		if err != nil {

@@ -14,9 +14,10 @@ import (
 
 // scoreSummary is the help of pbl score.
 const scoreSummary = "Score computes the score of MODEL's graph given the CSV data: --score bic (the default),\n" +
-	"aic, loglik, bdeu (with --ess, default 1) or k2, as pbl structure does, so that a graph\n" +
-	"written by hand can be compared with a learned one. Only the graph counts, not the\n" +
-	"model's numbers. Every variable of MODEL must be discrete and have a column; a row\n" +
+	"aic, loglik, bdeu (with --ess, default 1), k2 or bge, as pbl structure does, so that a\n" +
+	"graph written by hand can be compared with a learned one. Only the graph counts, not the\n" +
+	"model's numbers. Every variable of MODEL must have a column (a real-valued one complete,\n" +
+	"its family scored as a linear Gaussian or CLG regression); a row\n" +
 	"missing a cell of a family is left out of that family's counts only. It prints the\n" +
 	"total and each family's score, or with --json {\"score\", \"score_value\", \"rows\",\n" +
 	"\"families\": [{\"variable\", \"parents\", \"score\"}, ...]}."
@@ -61,6 +62,10 @@ func scoreCmd(c *cli, args []string) int {
 	}
 	if d.N == 0 {
 		c.report(fileErrorf(scoreData, "the data has no rows to score the graph by")) // as learn and structure refuse it
+		return exitError
+	}
+	if err := structure.CheckScore(d, kind); err != nil {
+		c.report(fileError(scoreData, err))
 		return exitError
 	}
 	g := structure.FromModel(m)

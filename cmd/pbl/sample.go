@@ -13,8 +13,10 @@ import (
 
 // sampleSummary is the help of pbl sample.
 const sampleSummary = "Sample draws N independent samples from a Bayesian network by forward sampling and\n" +
-	"writes them as CSV: a header naming the discrete variables in declaration order, then\n" +
-	"one row per sample giving each variable's state (real-valued variables are left out).\n" +
+	"writes them as CSV: a header naming the variables in declaration order, then one row\n" +
+	"per sample giving each discrete variable's state and each real-valued variable's value,\n" +
+	"drawn from its normal density given its parents' values (one with no density yet is\n" +
+	"left out).\n" +
 	"--missing F leaves each cell empty with probability F, for testing learners on\n" +
 	"incomplete data. The output is determined by the model, N, --seed and --missing: the\n" +
 	"same on every run and machine, whatever the number of cores. Without -o the CSV goes\n" +

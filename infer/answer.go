@@ -153,6 +153,9 @@ func Answer(m *ir.Model, q ir.Query, opt Options) (Result, error) {
 
 // answerQ is Answer of a query as infer reads it.
 func answerQ(m *ir.Model, q *query, opt Options) (Result, error) {
+	if q.Kind == kindDecision {
+		return nil, ir.Errorf(q.Pos, "%s is a question about decisions, which the engines of probabilities do not answer (pbl.AnswerQuery does)", q.Text)
+	}
 	if q.Kind == kindIndep {
 		if !m.IsBayesNet() {
 			return nil, ir.Errorf(q.Pos, "indep(...) tests d-separation in a DAG; this model is a Markov network")
@@ -180,6 +183,9 @@ func (t *JTree) Answer(q ir.Query, opt Options) (Result, error) {
 	}
 	opt.Engine = JT
 	fq := flatten(q)
+	if fq.Kind == kindDecision {
+		return answerQ(t.m, &fq, opt)
+	}
 	r, err := answer(t.m, &fq, opt, t)
 	if err != nil {
 		return nil, culprit(t.m, &fq, opt, err)

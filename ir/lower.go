@@ -220,14 +220,30 @@ func (l *lowerer) decls(f *grammar.File) {
 		case *grammar.VarDecl:
 			l.varDecl(d)
 		case *grammar.Decision:
-			l.decisionDecl(d)
+			if f.Lazy == nil {
+				l.decisionDecl(d)
+			}
 		}
 	}
 	if f.Lazy != nil {
 		// A lean tree (parser.ParseLean): each declaration is parsed
-		// again here, and its tree dropped once lowered.
+		// again here, and its tree dropped once lowered. The decisions,
+		// kept in the tree, are lowered among them in source order.
+		var decs []*grammar.Decision
+		for _, s := range f.Stmts {
+			if d, ok := s.(*grammar.Decision); ok {
+				decs = append(decs, d)
+			}
+		}
 		for d := range f.Lazy.VarDecls() {
+			for len(decs) > 0 && decs[0].Pos.Offset < d.Pos.Offset {
+				l.decisionDecl(decs[0])
+				decs = decs[1:]
+			}
 			l.varDecl(d)
+		}
+		for _, d := range decs {
+			l.decisionDecl(d)
 		}
 		l.lazyErr(f)
 	}

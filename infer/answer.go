@@ -698,6 +698,9 @@ func unlearned(m *ir.Model) []ir.VarID {
 // noNumbers is the message of a refusal to answer without the numbers of
 // the variables u, naming up to three of them.
 func noNumbers(m *ir.Model, u []ir.VarID) string {
+	if m.Vars[u[0]].Decision {
+		return fmt.Sprintf("%s is a decision, which has no distribution: ask about the decisions with MEU(), policy(%s) or EU(%s=...)", ir.Quote(m.Vars[u[0]].Name), ir.Quote(m.Vars[u[0]].Name), ir.Quote(m.Vars[u[0]].Name))
+	}
 	names := make([]string, 0, 3)
 	for _, v := range u[:min(3, len(u))] {
 		names = append(names, ir.Quote(m.Vars[v].Name))

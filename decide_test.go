@@ -362,6 +362,50 @@ func TestDecisionsAgainstBruteForce(t *testing.T) {
 				}
 			}
 		}
+		// EU of each choice of the first decision given each
+		// configuration of its information: the best, over the later
+		// decisions' strategies, of the conditional expected utility.
+		first := decs[0]
+		fd := g.nodes[first]
+		for c := 0; c < 1<<len(fd.parents); c++ {
+			fixed := map[int]int{}
+			var terms []string
+			for j, p := range fd.parents {
+				st := c >> (len(fd.parents) - 1 - j) & 1
+				fixed[p] = st
+				terms = append(terms, fmt.Sprintf("%s=s%d", g.nodes[p].name, st))
+			}
+			for choice := range 2 {
+				fixed[first] = choice
+				want, pe := math.Inf(-1), 0.0
+				g.strategies(decs[1:], strategy{}, func(s strategy) {
+					x, p := g.eu(s, fixed)
+					pe = p
+					if p > 0 && x > want {
+						want = x
+					}
+				})
+				text := fmt.Sprintf("EU(%s=s%d", fd.name, choice)
+				if len(terms) > 0 {
+					text += " | " + strings.Join(terms, ", ")
+				}
+				text += ")"
+				q, err := ParseQuery(m, text)
+				if err != nil {
+					t.Fatalf("%s: %v", text, err)
+				}
+				a, err := AnswerQuery(m, q, AnswerOptions{})
+				if pe == 0 {
+					continue // impossible evidence: refused or arbitrary
+				}
+				if err != nil {
+					t.Fatalf("seed %d: %s: %v", seed, text, err)
+				}
+				if !(math.Abs(a.Decision.Value-want) <= 1e-9) {
+					t.Errorf("seed %d: %s = %v, brute force %v", seed, text, a.Decision.Value, want)
+				}
+			}
+		}
 	}
 }
 

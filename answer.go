@@ -75,10 +75,12 @@ func checkListing(q *hypAsk, n, top int) error {
 }
 
 // An Answer is a query's answer: the engines' result, or for a query
-// about hypotheses given data, the hypotheses'.
+// about hypotheses given data, the hypotheses', or for a query about
+// decisions, the decisions'.
 type Answer struct {
-	Infer infer.Result
-	Hyp   *report.Hyp
+	Infer    infer.Result
+	Hyp      *report.Hyp
+	Decision *report.Decision // the answer to MEU(), policy(D) or EU(D=d | e)
 
 	model *ir.Model // the model answered, for the results by name (named.go)
 }
@@ -89,6 +91,16 @@ type Answer struct {
 func AnswerQuery(m *ir.Model, q ir.Query, opt AnswerOptions) (*Answer, error) {
 	if opt.Context != nil && opt.Infer.Cancel == nil {
 		opt.Infer.Cancel = opt.Context.Done()
+	}
+	if dq, ok := q.(*ir.DecisionQuery); ok {
+		d, err := answerDecision(m, dq, opt)
+		if err == nil {
+			err = d.Check()
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &Answer{Decision: d, model: m}, nil
 	}
 	hq := askOf(q)
 	if hq == nil {
@@ -142,7 +154,7 @@ func askOf(q ir.Query) *hypAsk {
 		a.Hyp, a.Kind = q.Hyp, hypMDL
 	case *ir.GibbsQuery:
 		a.Hyp, a.Kind = q.Hyp, hypGibbs
-	case *ir.MPEQuery, *ir.IndepQuery, *ir.DensityQuery, *ir.EntropyQuery, *ir.MIQuery:
+	case *ir.MPEQuery, *ir.IndepQuery, *ir.DensityQuery, *ir.EntropyQuery, *ir.MIQuery, *ir.DecisionQuery:
 	default:
 		panic(fmt.Sprintf("pbl: unknown query %T", q))
 	}
@@ -162,6 +174,10 @@ func (a *Answer) TextStyle(w io.Writer, m *ir.Model, s report.Style) {
 		report.HypText(w, a.Hyp)
 		return
 	}
+	if a.Decision != nil {
+		report.DecisionText(w, a.Decision)
+		return
+	}
 	s.Text(w, m, a.Infer)
 }
 
@@ -173,6 +189,9 @@ func (a *Answer) JSON(w io.Writer, m *ir.Model) error { return a.JSONStyle(w, m,
 func (a *Answer) JSONStyle(w io.Writer, m *ir.Model, s report.Style) error {
 	if a.Hyp != nil {
 		return report.HypJSON(w, a.Hyp)
+	}
+	if a.Decision != nil {
+		return report.DecisionJSON(w, a.Decision)
 	}
 	return s.JSON(w, m, a.Infer)
 }

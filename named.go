@@ -118,6 +118,9 @@ func (a *Answer) errAt(i int) float64 {
 // does not list, or arguments that do not fit the form of the answer are
 // errors of kind [ErrNotInAnswer].
 func (a *Answer) Prob(states ...string) (float64, error) {
+	if a.Decision != nil {
+		return 0, fmt.Errorf("%w: an answer about decisions has no probability (Decision holds its expected utility and policies)", ErrNotInAnswer)
+	}
 	if a.Infer == nil || a.model == nil {
 		return 0, fmt.Errorf("%w: an answer about hypotheses has no single probability (Hypotheses lists them with theirs)", ErrNotInAnswer)
 	}

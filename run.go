@@ -239,8 +239,13 @@ func assignText(m *ir.Model, a []ir.Obs) string {
 
 // CheckAnswer is Check for any answer: an answer about hypotheses is
 // compared by its printed probabilities (a vector) or its hypothesis
-// (numbers within the tolerance, states exactly).
+// (numbers within the tolerance, states exactly); an answer about
+// decisions by its expected utility (MEU, EU) or its policy's choices,
+// as the numbers of the states chosen (from 0), in printed order.
 func CheckAnswer(m *ir.Model, s *ir.ExpectStmt, a *Answer) *ir.Error {
+	if a.Decision != nil {
+		return checkDecision(s, a.Decision)
+	}
 	if a.Hyp == nil {
 		return Check(m, s, a.Infer)
 	}
@@ -292,6 +297,31 @@ func CheckAnswer(m *ir.Model, s *ir.ExpectStmt, a *Answer) *ir.Error {
 		}
 	default:
 		return fail("a query about hypotheses answers with a vector or a hypothesis")
+	}
+	return nil
+}
+
+// checkDecision checks an answer about decisions against an expectation.
+func checkDecision(s *ir.ExpectStmt, d *report.Decision) *ir.Error {
+	got := []float64{d.Value}
+	if d.Form == ir.DecisionPolicy {
+		got = nil
+		for _, p := range d.Policies {
+			for _, r := range p.Rows {
+				got = append(got, float64(r.Index))
+			}
+		}
+	}
+	fail := func(format string, args ...any) *ir.Error {
+		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Head().Text, s.Want.Text) + fmt.Sprintf(format, args...)}
+	}
+	if len(got) != len(s.Want.Numbers) {
+		return fail("got %s %s, expected %d", ir.Plural(len(got), "number"), vectorText(got), len(s.Want.Numbers))
+	}
+	for i, x := range got {
+		if diff := math.Abs(x - s.Want.Numbers[i]); !(diff <= s.Tol) {
+			return fail("got %s (difference %s at entry %d, tolerance %s)", vectorText(got), report.Num(diff), i+1, ir.FormatFloat(s.Tol))
+		}
 	}
 	return nil
 }

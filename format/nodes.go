@@ -74,6 +74,24 @@ func (p *printer) stmt(s grammar.Stmt) {
 		p.data(s)
 	case *grammar.Space:
 		p.space_(s)
+	case *grammar.Decision:
+		p.tok("decision")
+		p.space()
+		p.tok("")
+		p.tok(":")
+		p.space()
+		p.typ(s.Type)
+	case *grammar.Utility:
+		p.tok("utility")
+		p.space()
+		p.tok("")
+		p.tok("(")
+		p.names(len(s.Parents))
+		p.tok(")")
+		p.space()
+		p.tok("=")
+		p.space()
+		p.rows(s.Rows)
 	default:
 		p.fail("unknown statement %T", s)
 	}

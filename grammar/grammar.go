@@ -227,6 +227,26 @@ type Row struct {
 	Value  *Value  `parser:"@@ ( ',':Punct | ';':Punct )?"`
 }
 
+// Decision is `decision D: TYPE`: a decision variable of an influence
+// diagram, whose state is chosen. Its parents (edges into it) are what is
+// known when it is taken; it has no distribution.
+type Decision struct {
+	Pos  Position
+	Name *Name `parser:"'decision':Ident @@"`
+	Type *Type `parser:"':':Punct @@"`
+}
+
+// Utility is `utility U(A, B) = { a1, b1: 80  a1, b2: -20 ... }`: a
+// utility table over its parents, one number per configuration, written
+// as the rows of a CPT are. A utility is not a variable: it has no
+// states and no children; the total utility is the sum of the tables.
+type Utility struct {
+	Pos     Position
+	Name    *Name   `parser:"'utility':Ident @@ '(':Punct"`
+	Parents []*Name `parser:"@@ ( ',':Punct @@ )* ')':Punct '=':Punct"`
+	Rows    []*Row  `parser:"'{':Punct @@* '}':Punct"`
+}
+
 // QueryStmt is `query Q`.
 type QueryStmt struct {
 	Pos   Position
@@ -234,10 +254,11 @@ type QueryStmt struct {
 }
 
 // Query is KEYWORD(TERMS | TERMS), e.g. P(Campfire | Storm=true),
-// MPE(Thunder=true), indep(A, B | C).
+// MPE(Thunder=true), indep(A, B | C), and the decision queries MEU(),
+// policy(D), EU(D=d | A=a).
 type Query struct {
 	Pos     Position
-	Kind    string  `parser:"@( 'P':Ident | 'MPE':Ident | 'MAP':Ident | 'ML':Ident | 'MDL':Ident | 'Gibbs':Ident | 'indep':Ident | 'density':Ident | 'entropy':Ident | 'MI':Ident ) '(':Punct"`
+	Kind    string  `parser:"@( 'P':Ident | 'MPE':Ident | 'MAP':Ident | 'ML':Ident | 'MDL':Ident | 'Gibbs':Ident | 'indep':Ident | 'density':Ident | 'entropy':Ident | 'MI':Ident | 'MEU':Ident | 'policy':Ident | 'EU':Ident ) '(':Punct"`
 	Targets []*Term `parser:"( @@ ( ',':Punct @@ )* )?"`
 	Bar     bool    `parser:"( @'|':Punct"`
 	Given   []*Term `parser:"  @@ ( ',':Punct @@ )* )? ')':Punct"`
@@ -358,4 +379,6 @@ func (*Expect) stmt()     {}
 func (*VarDecl) stmt()    {}
 func (*Edges) stmt()      {}
 func (*Dist) stmt()       {}
+func (*Decision) stmt()   {}
+func (*Utility) stmt()    {}
 func (*QueryStmt) stmt()  {}

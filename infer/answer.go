@@ -153,6 +153,9 @@ func Answer(m *ir.Model, q ir.Query, opt Options) (Result, error) {
 
 // answerQ is Answer of a query as infer reads it.
 func answerQ(m *ir.Model, q *query, opt Options) (Result, error) {
+	if q.Kind == kindDecision {
+		return nil, ir.Errorf(q.Pos, "%s is a question about decisions, which the engines of probabilities do not answer (pbl.AnswerQuery does)", q.Text)
+	}
 	if q.Kind == kindIndep {
 		if !m.IsBayesNet() {
 			return nil, ir.Errorf(q.Pos, "indep(...) tests d-separation in a DAG; this model is a Markov network")
@@ -180,6 +183,9 @@ func (t *JTree) Answer(q ir.Query, opt Options) (Result, error) {
 	}
 	opt.Engine = JT
 	fq := flatten(q)
+	if fq.Kind == kindDecision {
+		return answerQ(t.m, &fq, opt)
+	}
 	r, err := answer(t.m, &fq, opt, t)
 	if err != nil {
 		return nil, culprit(t.m, &fq, opt, err)
@@ -692,6 +698,9 @@ func unlearned(m *ir.Model) []ir.VarID {
 // noNumbers is the message of a refusal to answer without the numbers of
 // the variables u, naming up to three of them.
 func noNumbers(m *ir.Model, u []ir.VarID) string {
+	if m.Vars[u[0]].Decision {
+		return fmt.Sprintf("%s is a decision, which has no distribution: ask about the decisions with MEU(), policy(%s) or EU(%s=...)", ir.Quote(m.Vars[u[0]].Name), ir.Quote(m.Vars[u[0]].Name), ir.Quote(m.Vars[u[0]].Name))
+	}
 	names := make([]string, 0, 3)
 	for _, v := range u[:min(3, len(u))] {
 		names = append(names, ir.Quote(m.Vars[v].Name))

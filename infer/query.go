@@ -43,7 +43,8 @@ const (
 	kindDensity
 	kindEntropy
 	kindMI
-	kindHyp // ML, MDL and Gibbs, which infer does not answer
+	kindHyp      // ML, MDL and Gibbs, which infer does not answer
+	kindDecision // MEU, policy and EU, which the root package answers (package decision)
 )
 
 // A form is the form of a P(...) query (ir.ProbQuery's Form).
@@ -101,6 +102,8 @@ func flatten(q ir.Query) query {
 		out.Kind, out.Hyp = kindHyp, q.Hyp
 	case *ir.GibbsQuery:
 		out.Kind, out.Hyp = kindHyp, q.Hyp
+	case *ir.DecisionQuery:
+		out.Kind = kindDecision
 	default:
 		panic(fmt.Sprintf("infer: unknown query %T", q))
 	}

@@ -164,6 +164,9 @@ func clone(q Query) Query {
 	case *MIQuery:
 		o := *q
 		return &o
+	case *DecisionQuery:
+		o := *q
+		return &o
 	}
 	panic(fmt.Sprintf("ir: unknown query %T", q))
 }
@@ -182,6 +185,11 @@ func askedOf(q Query) []VarID {
 		return append(slices.Clip(q.A), q.B...)
 	case *IndepQuery:
 		return append(append(slices.Clip(q.A), q.B...), q.C...)
+	case *DecisionQuery:
+		if q.Form == DecisionMEU {
+			return nil
+		}
+		return []VarID{q.Decision}
 	case *MPEQuery, *DensityQuery, *MLQuery, *MDLQuery, *GibbsQuery:
 		return nil
 	}

@@ -130,6 +130,11 @@ func expectedOf(q Query) (string, ExpectKind) {
 		return "a number of bits", ExpectNumber
 	case *DensityQuery:
 		return number, ExpectNumber
+	case *DecisionQuery:
+		if q.Form == DecisionPolicy {
+			return "a vector of the choices' state numbers (from 0), one per configuration of the information, in printed order [0, 1, ...]", ExpectVector
+		}
+		return "an expected utility", ExpectNumber
 	}
 	panic(fmt.Sprintf("ir: expect: unknown query %T", q))
 }

@@ -216,18 +216,38 @@ func newLowerer(b *Builder) *lowerer {
 // variables and its classifier.
 func (l *lowerer) decls(f *grammar.File) {
 	for _, s := range f.Stmts {
-		if d, ok := s.(*grammar.VarDecl); ok {
+		switch d := s.(type) {
+		case *grammar.VarDecl:
 			l.varDecl(d)
+		case *grammar.Decision:
+			if f.Lazy == nil {
+				l.decisionDecl(d)
+			}
 		}
 	}
 	if f.Lazy != nil {
 		// A lean tree (parser.ParseLean): each declaration is parsed
-		// again here, and its tree dropped once lowered.
+		// again here, and its tree dropped once lowered. The decisions,
+		// kept in the tree, are lowered among them in source order.
+		var decs []*grammar.Decision
+		for _, s := range f.Stmts {
+			if d, ok := s.(*grammar.Decision); ok {
+				decs = append(decs, d)
+			}
+		}
 		for d := range f.Lazy.VarDecls() {
+			for len(decs) > 0 && decs[0].Pos.Offset < d.Pos.Offset {
+				l.decisionDecl(decs[0])
+				decs = decs[1:]
+			}
 			l.varDecl(d)
+		}
+		for _, d := range decs {
+			l.decisionDecl(d)
 		}
 		l.lazyErr(f)
 	}
+	l.utilityNames(f)
 	for _, s := range f.Stmts {
 		if c, ok := s.(*grammar.Classifier); ok {
 			l.classifier(c)
@@ -285,6 +305,11 @@ func (l *lowerer) structure() {
 	l.mixtures()
 	for _, f := range l.files {
 		l.spaces(f)
+		for _, s := range f.Stmts {
+			if u, ok := s.(*grammar.Utility); ok {
+				l.utility(u)
+			}
+		}
 	}
 }
 
@@ -298,17 +323,18 @@ func (l *lowerer) data(f *grammar.File) {
 }
 
 type lowerer struct {
-	b        *Builder
-	edges    map[[2]VarID]Pos // declared edge (parent, child) → position
-	edgeList [][2]VarID       // declared edges in order
-	hasEdges []bool           // hasEdges[v]: some edge into v was declared
-	dists    []distPos        // dists[child]: the position of its first P(child | ...), if any (a slice: a map cost a large model 87 bytes a variable)
-	bad      map[string]bool  // names whose declaration was reported invalid
-	tables   map[string]*DataTable
-	files    []*grammar.File // the files whose declarations were read
-	opt      LowerOptions
-	bound    map[string]bool // the names of opt.Data used
-	entries  int             // the entries of the distributions' tables so far, if opt.MaxEntries is set
+	b         *Builder
+	edges     map[[2]VarID]Pos // declared edge (parent, child) → position
+	edgeList  [][2]VarID       // declared edges in order
+	hasEdges  []bool           // hasEdges[v]: some edge into v was declared
+	dists     []distPos        // dists[child]: the position of its first P(child | ...), if any (a slice: a map cost a large model 87 bytes a variable)
+	bad       map[string]bool  // names whose declaration was reported invalid
+	tables    map[string]*DataTable
+	files     []*grammar.File // the files whose declarations were read
+	opt       LowerOptions
+	bound     map[string]bool // the names of opt.Data used
+	utilities map[string]Pos  // the utilities declared, by name (not variables)
+	entries   int             // the entries of the distributions' tables so far, if opt.MaxEntries is set
 
 	baseClassifier *Classifier // Extend: the classifier of the model extended, or nil
 
@@ -424,7 +450,7 @@ func (l *lowerer) varDecl(d *grammar.VarDecl) {
 // lookup resolves a variable name, reporting unknown names with a hint.
 // Names whose declaration was invalid are not reported again.
 func (l *lowerer) lookup(n *grammar.Name) (VarID, bool) {
-	if l.bad[n.Text()] {
+	if l.bad[n.Text()] || !l.notUtility(n) {
 		return 0, false
 	}
 	return lookupVar(l.b.m, n, &l.b.Errs)
@@ -529,6 +555,11 @@ func (l *lowerer) dist(d *grammar.Dist) {
 	m := l.b.m
 	errs := len(l.b.Errs)
 	child, ok := l.lookup(d.Child)
+	if ok && m.Vars[child].Decision {
+		l.b.Errs = append(l.b.Errs, &Error{Pos: pos(d.Pos), Err: ErrDecisionDist,
+			Msg: fmt.Sprintf("%s is a decision: its state is chosen, so it has no distribution (its parents, edges into it, are what is known when it is taken)", strconv.Quote(m.Vars[child].Name))})
+		return
+	}
 	if ok {
 		if first, dup := l.distAt(child); dup {
 			l.b.Errorf(pos(d.Pos), "second distribution for %s (first at %s)", strconv.Quote(m.Vars[child].Name), first)

@@ -38,6 +38,11 @@ type Variable struct {
 	States []string // state names in index order; nil for Real
 	Lo     int      // first integer of a Range, 0 otherwise
 	Open   bool     // states are taken from the data (a classifier's undeclared variable)
+
+	// Decision marks a decision of an influence diagram (`decision D:
+	// TYPE`): its state is chosen, it has no distribution, and its parents
+	// are what is known when it is taken.
+	Decision bool
 }
 
 // Discrete reports whether v has states (it is not real-valued).
@@ -96,6 +101,7 @@ type Model struct {
 	Mixtures   []*Mixture   // the mixture declarations, in source order
 	Tables     []*DataTable // named data sets (inline tables, CSV files), in source order
 	Spaces     []*Space     // the hypothesis spaces, in source order
+	Utilities  []*Utility   // the utility tables of an influence diagram, in source order
 	Source     string       // the file the model was read from, or ""
 
 	byName map[string]VarID

@@ -48,6 +48,8 @@ func lowerQuery(m *Model, q *grammar.Query) (Query, ErrorList) {
 		lq = l.info(kind)
 	case kindIndep:
 		lq = l.indep()
+	case kindMEU, kindPolicy, kindEU:
+		lq = l.decision(kind)
 	}
 	if lq == nil || len(l.errs) > 0 {
 		return nil, l.errs
@@ -567,15 +569,19 @@ const (
 	kindGibbs
 	kindEntropy
 	kindMI
+	kindMEU
+	kindPolicy
+	kindEU
 )
 
 var kindWords = [...]string{kindProb: "P", kindMPE: "MPE", kindMAP: "MAP", kindIndep: "indep", kindDensity: "density",
-	kindML: "ML", kindMDL: "MDL", kindGibbs: "Gibbs", kindEntropy: "entropy", kindMI: "MI"}
+	kindML: "ML", kindMDL: "MDL", kindGibbs: "Gibbs", kindEntropy: "entropy", kindMI: "MI",
+	kindMEU: "MEU", kindPolicy: "policy", kindEU: "EU"}
 
 func (k queryKind) String() string { return kindWords[k] }
 
 // QueryKeywords returns the words that start a query (P, MPE, MAP, indep,
-// density, ML, MDL, Gibbs, entropy, MI), each lowered to its own [Query]
+// density, ML, MDL, Gibbs, entropy, MI, MEU, policy, EU), each lowered to its own [Query]
 // type (P and MAP also to a question about hypotheses given data).
 func QueryKeywords() []string { return slices.Clone(kindWords[:]) }
 

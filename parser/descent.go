@@ -150,6 +150,10 @@ func (p *parser) stmt() grammar.Stmt {
 			return p.data()
 		case "space":
 			return p.space()
+		case "decision":
+			return p.decision()
+		case "utility":
+			return p.utility()
 		case "P":
 			if t := p.peek(); t.Type == grammar.Punct && t.Value == "(" {
 				if p.lazy != nil {
@@ -261,6 +265,12 @@ func (p *parser) varDecl() *grammar.VarDecl {
 	p.next()
 	d.Names = p.names("a variable name")
 	p.expect(":", "and a type after the variable names")
+	d.Type = p.typ()
+	return d
+}
+
+// typ parses a variable's type.
+func (p *parser) typ() *grammar.Type {
 	var t *grammar.Type
 	if p.pool != nil {
 		t = p.pool.types.new()
@@ -293,8 +303,33 @@ func (p *parser) varDecl() *grammar.VarDecl {
 	default:
 		p.fail(p.tok.Pos, "expected a type (bool, real, {state, ...} or lo..hi), found %s", describe(p.tok))
 	}
-	d.Type = t
+	return t
+}
+
+// decision parses `decision D: TYPE`.
+func (p *parser) decision() *grammar.Decision {
+	d := &grammar.Decision{Pos: p.tok.Pos}
+	p.next()
+	d.Name = p.name("a decision's name")
+	p.expect(":", "and a type after the decision's name")
+	d.Type = p.typ()
 	return d
+}
+
+// utility parses `utility U(A, B) = { ROWS }`.
+func (p *parser) utility() *grammar.Utility {
+	u := &grammar.Utility{Pos: p.tok.Pos}
+	p.next()
+	u.Name = p.name("a utility's name")
+	p.expect("(", "after the utility's name")
+	u.Parents = p.names("a variable name")
+	p.expect(")", "after the utility's parents")
+	p.expect("=", "after utility "+grammar.Quote(u.Name.Text())+"(...)")
+	if !p.is("{") {
+		p.fail(p.tok.Pos, "expected \"{\" and the utility's rows, found %s", describe(p.tok))
+	}
+	u.Rows = p.rows("the utility's rows")
+	return u
 }
 
 func (p *parser) edges() *grammar.Edges {
@@ -645,7 +680,7 @@ func (p *parser) array(what string) *grammar.Array {
 // isQueryKind reports whether name starts a query.
 func isQueryKind(name string) bool {
 	switch name {
-	case "P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI":
+	case "P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "MEU", "policy", "EU":
 		return true
 	}
 	return false

@@ -128,6 +128,12 @@ var differentialOnly = []string{
 	`space H { T = yes if all(A) }`, `space H { d ~ normal(x, 1) prior uniform w in {1} }`, `space, a -> b`, `space H { 3 in real }`,
 	`data D = "x.csv"`, `data D = x.csv`, `data D = "x.csv" { a }`, `data D = { x, d 1, -2 -3, 4.5 }`,
 	`ML(H | D)`, `Gibbs(H | D)`, `MDL(H)`, `Gibbs`,
+	// Influence diagrams: decisions, utilities and their queries.
+	`decision D: {a, b}`, `decision D: bool`, `decision D: 1..3`, `decision D`, `decision D:`, `decision -> X`, `decision, a -> b`,
+	`decision D -> X`, `decision D, E: bool`, `decision "d x": bool`, `utility`, `utility U`, `utility U(`, `utility U()`,
+	`utility U(A)`, `utility U(A) =`, `utility U(A) = {`, `utility U(A) = { }`, `utility U(A) = { a: 1 b: -2 }`,
+	`utility U(A, B) = { a, b: 1; a, c: 2, }`, `utility U(A) = 3`, `utility U(A) = { a: [1, 2] }`, `utility -> X`, `utility, a -> b`,
+	`utility U -> X`, `MEU()`, `MEU(`, `policy(D)`, `policy(D | A)`, `EU(D=d | A=a, B=b)`, `EU(D=d | do(A=a))`, `MEU -> X`,
 	// Compact tables: noisy-OR, noisy-MAX, lookups and logical formulas.
 	`P(F | A, B) = noisy_or(A: 0.8, B: 0.6, leak: 0.01)`, `P(F | A) = noisy_or(A: { hi: 0.9, lo: 0.2 })`,
 	`P(F | A) = noisy_max(A: [0.1, 0.3, 0.6], leak: [0, 0.1, 0.9])`, `P(F | A) = noisy_max(A: { s: [1, 0] t: [0, 1] })`,

@@ -158,6 +158,28 @@ data D = {
 }
 `
 
+// decisionModel is a test-and-treat influence diagram, for the queries
+// about decisions.
+const decisionModel = `var Disease: {present, absent}
+var Test: {positive, negative}
+decision Treat: {yes, no}
+Test -> Treat
+P(Disease) = [0.1, 0.9]
+P(Test | Disease) = {
+    present: [0.9, 0.1]
+    absent:  [0.2, 0.8]
+}
+utility Cost(Treat, Disease) = {
+    yes, present: 80
+    yes, absent:  -20
+    no,  present: -100
+    no,  absent:  0
+}
+`
+
+// decisionQueries holds a query of every form about decisions.
+var decisionQueries = []string{"MEU()", "policy(Treat)", "EU(Treat=yes | Test=positive)"}
+
 // hypQueries holds a query of every kind about hypotheses given data.
 var hypQueries = []string{"P(H | D)", "MAP(H | D)", "ML(H | D)", "MDL(H | D)", "Gibbs(H | D)"}
 
@@ -212,6 +234,43 @@ func TestEveryQueryKind(t *testing.T) {
 				if _, err := infer.ExplainQuery(m, q, infer.Options{}); err != nil {
 					t.Errorf("%s: %v", text, err)
 				}
+			}
+		}()
+	}
+	// The decision queries, asked of an influence diagram.
+	dm, err := pbl.Load("decide.pbl", []byte(decisionModel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, _ := dm.Lookup("Test")
+	for _, text := range decisionQueries {
+		q, err := pbl.ParseQuery(dm, text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		kind := strings.TrimPrefix(fmt.Sprintf("%T", q), "*ir.")
+		seen[kind] = true
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s (a %s): %v", text, kind, p)
+				}
+			}()
+			ir.WithEvidence(dm, q, []ir.Obs{{Var: test.ID, State: 0}})
+			ir.WithRowRealEvidence(dm, q, nil)
+			pbl.Load("expect.pbl", []byte(decisionModel+"expect "+text+" == 0.5\n"))
+			ans, err := pbl.AnswerQuery(dm, q, pbl.AnswerOptions{})
+			if err != nil {
+				t.Errorf("%s: %v", text, err)
+				return
+			}
+			var out bytes.Buffer
+			ans.Text(&out, dm)
+			if err := ans.JSON(&out, dm); err != nil {
+				t.Errorf("%s: %v", text, err)
+			}
+			if _, err := infer.ExplainQuery(dm, q, infer.Options{}); err != nil {
+				t.Errorf("%s: %v", text, err)
 			}
 		}()
 	}

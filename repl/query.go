@@ -29,7 +29,7 @@ func (s *Session) query(g *grammar.Query, src string) {
 // ask answers a query of the session model with the session evidence
 // added to it.
 func (s *Session) ask(q ir.Query, src string) {
-	if ir.HypOf(q) != nil {
+	if byRoot(q) {
 		a, err := s.answerHyp(q)
 		if err != nil {
 			s.report(err, src)
@@ -54,7 +54,7 @@ func (s *Session) ask(q ir.Query, src string) {
 // expect checks an expectation of the session model, its query asked
 // with the session evidence.
 func (s *Session) expect(e *ir.ExpectStmt, src string) {
-	if ir.HypOf(e.Query) != nil {
+	if byRoot(e.Query) {
 		a, err := s.answerHyp(e.Query)
 		if err != nil {
 			s.report(err, src)
@@ -179,4 +179,12 @@ func (s *Session) printAnswer(a *pbl.Answer) {
 	}
 	s.printed = true
 	a.Text(s.out, s.model)
+}
+
+// byRoot reports whether q is answered by the root package rather than
+// the engines (a query about hypotheses given data, or about decisions),
+// without the session evidence.
+func byRoot(q ir.Query) bool {
+	_, decision := q.(*ir.DecisionQuery)
+	return decision || ir.HypOf(q) != nil
 }

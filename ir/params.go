@@ -71,7 +71,8 @@ func (m *Model) FreeParams() int {
 // ToLearn returns the distributions of m still to learn (see
 // [Model.Unlearned]), each as the variables it is the distribution of: a
 // joint density that a mixture declares is one distribution of all its
-// variables, in the declaration's order, at the place of its first.
+// variables, in the declaration's order, at the place of its first. A
+// decision has no distribution to learn: it is chosen.
 func (m *Model) ToLearn() [][]VarID {
 	joint := make(map[VarID][]VarID)
 	for _, mx := range m.Mixtures {
@@ -84,7 +85,7 @@ func (m *Model) ToLearn() [][]VarID {
 	var out [][]VarID
 	done := make(map[VarID]bool)
 	for _, v := range m.Unlearned() {
-		if done[v] {
+		if done[v] || m.Vars[v].Decision {
 			continue
 		}
 		vs, ok := joint[v]

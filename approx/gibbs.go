@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Gibbs estimates p's marginals by Gibbs sampling, on Markov and Bayesian
@@ -665,7 +663,7 @@ func (g *gibbsNet) estimate(chains []*gibbsChain, batch int) *Result {
 	floor := max(smpErrFloor, 3/float64(m*k*batch))
 	tq := math.Inf(1)
 	if m >= 2 {
-		tq = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(m - 1)}.Quantile(0.975)
+		tq = studentT975(m - 1)
 	}
 	half := k / 2 // batches per half chain, for split-R-hat
 	rhat := 1.0

@@ -3,8 +3,6 @@ package approx
 import (
 	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // This file is Gibbs sampling's convergence diagnostic: the
@@ -82,7 +80,7 @@ func (r *rhatBuf) scoreOf(h, s int) float64 {
 		r.score = make([]float64, 2*s)
 		for i := range r.score {
 			rank := float64(i)/2 + 1
-			r.score[i] = distuv.UnitNormal.Quantile((rank - 3.0/8) / (float64(s) + 1.0/4))
+			r.score[i] = normalQuantile((rank - 3.0/8) / (float64(s) + 1.0/4))
 		}
 	}
 	return r.score[h]

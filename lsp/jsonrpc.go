@@ -113,12 +113,21 @@ func newConn(r io.Reader, w io.Writer) *conn {
 // read returns the next message's body. It returns io.EOF at the end of
 // the stream between messages.
 func (c *conn) read() ([]byte, error) {
-	n, err := readHeader(c.r)
+	return ReadMessage(c.r)
+}
+
+// ReadMessage reads the next message of the base protocol from r (a
+// header part with its Content-Length, then the body) and returns its
+// body; io.EOF at the end of the stream between messages. A client of a
+// language server reads its replies with it (package serve does), without
+// net/textproto, which would link package net.
+func ReadMessage(r *bufio.Reader) ([]byte, error) {
+	n, err := readHeader(r)
 	if err != nil {
 		return nil, err
 	}
 	body := make([]byte, n)
-	if _, err := io.ReadFull(c.r, body); err != nil {
+	if _, err := io.ReadFull(r, body); err != nil {
 		return nil, fmt.Errorf("%w: %v", errFraming, err)
 	}
 	return body, nil

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/textproto"
-	"net/url"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -52,7 +50,7 @@ func newDiagnoser(path string) (*diagnoser, error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	d := &diagnoser{w: inW, r: bufio.NewReader(outR), done: make(chan error, 1),
-		uri: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()}
+		uri: lsp.PathURI(abs)}
 	go func() {
 		err := lsp.Serve(inR, outW, io.Discard)
 		outW.CloseWithError(errServerEnded)
@@ -172,16 +170,8 @@ func (d *diagnoser) send(v any) error {
 }
 
 func (d *diagnoser) read() (*message, error) {
-	h, err := textproto.NewReader(d.r).ReadMIMEHeader()
+	body, err := lsp.ReadMessage(d.r)
 	if err != nil {
-		return nil, err
-	}
-	n, err := strconv.Atoi(h.Get("Content-Length"))
-	if err != nil || n < 0 {
-		return nil, fmt.Errorf("serve: the language server sent a bad header: %v", h)
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(d.r, body); err != nil {
 		return nil, err
 	}
 	var m message

@@ -5,13 +5,13 @@ import { StreamLanguage } from "@codemirror/language";
 import { tags } from "@lezer/highlight";
 
 const statements = new Set(["import", "query", "expect", "learn", "from", "with", "within"]);
-const declarations = new Set(["var", "data", "space", "mixture", "naive_bayes", "tan"]);
+const declarations = new Set(["var", "data", "space", "mixture", "naive_bayes", "tan", "decision", "utility"]);
 const keywords = new Set(["given", "of", "normalize", "in", "by", "prior", "if", "else", "leak", "sd", "cov", "and", "or", "not"]);
 const types = new Set(["bool", "real"]);
 const atoms = new Set(["true", "false"]);
 const functions = new Set(["normal", "bernoulli", "conjunction", "uniform", "noisy_or", "noisy_max", "lookup", "exp", "log", "sqrt", "sigmoid", "abs"]);
 // Query forms are keywords only directly before a parenthesis.
-const queries = new Set(["P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "do"]);
+const queries = new Set(["P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "do", "MEU", "policy", "EU"]);
 
 export const pblLanguage = StreamLanguage.define({
   name: "pbl",

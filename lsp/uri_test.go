@@ -1,33 +1,12 @@
 package lsp
 
 import (
+	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// uriPathNetURL is uriPath as it was written with net/url, with the one
-// deliberate difference: a bracketed IP-literal host is refused.
-func uriPathNetURL(uri string) string {
-	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" {
-		return uri
-	}
-	if strings.HasPrefix(u.Host, "[") {
-		return uri // deliberately refused by uriPath
-	}
-	return filepath.FromSlash(u.Path)
-}
-
-// pathURINetURL is pathURI as it was written with net/url.
-func pathURINetURL(path string) string {
-	if !filepath.IsAbs(path) {
-		return path
-	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
-}
 
 var uriPathTests = []struct {
 	uri, want string
@@ -45,41 +24,43 @@ var uriPathTests = []struct {
 	{"FILE:///x", "/x"},                   // the scheme's case does not matter
 	{"File:///x", "/x"},                   //
 	{"file:///a%20b/%3A/c%C3%A9.pbl", "/a b/:/cé.pbl"},
-	{"file:///c%3A/x", "/c:/x"},          // a Windows drive, as VS Code writes it
-	{"file:///C:/x", "/C:/x"},            //
-	{"file:///a%2Fb", "/a/b"},            // an escaped slash is a slash
-	{"file:///a%25b", "/a%b"},            //
-	{"file:///a+b", "/a+b"},              // no + for space in a path
-	{"file:///a%00b", "/a\x00b"},         // an escaped NUL is decoded
-	{"file:///é/日本", "/é/日本"},            // raw non-ASCII is kept
-	{"file:///a?q=1", "/a"},              // the query is dropped
-	{"file:///a?", "/a"},                 //
-	{"file:///a?b?", "/a"},               //
-	{"file:///a#frag", "/a"},             // so is the fragment
-	{"file:///a#%41", "/a"},              //
-	{"file:///a#\x01", "/a"},             // a control byte in the fragment is let through
-	{"file:///a?%zz", "/a"},              // the query is not decoded
-	{"file:x", ""},                       // opaque: no path
-	{"file:", ""},                        //
-	{"file:?x", ""},                      //
-	{"file:///a%", "file:///a%"},         // bad escapes: the URI itself
-	{"file:///a%2", "file:///a%2"},       //
-	{"file:///a%zz", "file:///a%zz"},     //
-	{"file:///a#%", "file:///a#%"},       // also in the fragment
-	{"file:x#%g0", "file:x#%g0"},         //
-	{"file:///a\x00b", "file:///a\x00b"}, // control bytes: the URI itself
-	{"file:///a\nb", "file:///a\nb"},     //
-	{"file:///a\x7fb", "file:///a\x7fb"}, //
-	{"file://h%20/x", "file://h%20/x"},   // only non-ASCII may be escaped in a host
-	{"file://h%25/x", "/x"},              // ... and %
-	{"file://h%C3%A9/x", "/x"},           //
-	{"file://é/x", "/x"},                 //
-	{"file://h /x", "file://h /x"},       // a space in a host
-	{"file://h:8a/x", "file://h:8a/x"},   // a bad port
-	{"file://a:1:2/x", "/x"},             // only the last colon starts the port (not http)
-	{"file://a[b/x", "file://a[b/x"},     // a bracket inside a host
-	{"file://[::1]/x", "file://[::1]/x"}, // IP literals: deliberately refused
-	{"file://[::1]:80/x", "file://[::1]:80/x"},
+	{"file:///c%3A/x", "/c:/x"},            // a Windows drive, as VS Code writes it
+	{"file:///C:/x", "/C:/x"},              //
+	{"file:///a%2Fb", "/a/b"},              // an escaped slash is a slash
+	{"file:///a%25b", "/a%b"},              //
+	{"file:///a+b", "/a+b"},                // no + for space in a path
+	{"file:///a%00b", "/a\x00b"},           // an escaped NUL is decoded
+	{"file:///é/日本", "/é/日本"},              // raw non-ASCII is kept
+	{"file:///a?q=1", "/a"},                // the query is dropped
+	{"file:///a?", "/a"},                   //
+	{"file:///a?b?", "/a"},                 //
+	{"file:///a#frag", "/a"},               // so is the fragment
+	{"file:///a#%41", "/a"},                //
+	{"file:///a#\x01", "/a"},               // a control byte in the fragment is let through
+	{"file:///a?%zz", "/a"},                // the query is not decoded
+	{"file:x", ""},                         // opaque: no path
+	{"file:", ""},                          //
+	{"file:?x", ""},                        //
+	{"file:///a%", "file:///a%"},           // bad escapes: the URI itself
+	{"file:///a%2", "file:///a%2"},         //
+	{"file:///a%zz", "file:///a%zz"},       //
+	{"file:///a#%", "file:///a#%"},         // also in the fragment
+	{"file:x#%g0", "file:x#%g0"},           //
+	{"file:///a\x00b", "file:///a\x00b"},   // control bytes: the URI itself
+	{"file:///a\nb", "file:///a\nb"},       //
+	{"file:///a\x7fb", "file:///a\x7fb"},   //
+	{"file://h%20/x", "file://h%20/x"},     // only non-ASCII may be escaped in a host
+	{"file://h%25/x", "/x"},                // ... and %
+	{"file://h%C3%A9/x", "/x"},             //
+	{"file://é/x", "/x"},                   //
+	{"file://h /x", "file://h /x"},         // a space in a host
+	{"file://h:8a/x", "file://h:8a/x"},     // a bad port
+	{"file://a:1:2/x", "/x"},               // only the last colon starts the port (not http)
+	{"file://a[b/x", "file://a[b/x"},       // a bracket inside a host
+	{"file://[::1]/x", "/x"},               // IP literals, checked by net/url
+	{"file://[::1]:80/x", "/x"},            //
+	{"file://[::1/x", "file://[::1/x"},     // an unclosed bracket
+	{"file://[zz]/x", "file://[zz]/x"},     // not an IP address
 	{"file://u@v@h/x", "/x"},               // the last @ ends the userinfo
 	{"file://u%zz@h/x", "file://u%zz@h/x"}, // a bad escape in the userinfo
 	{"file://ü@h/x", "file://ü@h/x"},       // non-ASCII in the userinfo
@@ -116,17 +97,11 @@ func TestURIPath(t *testing.T) {
 		if got := uriPath(tt.uri); got != tt.want {
 			t.Errorf("uriPath(%q) = %q, want %q", tt.uri, got, tt.want)
 		}
-		if old := uriPathNetURL(tt.uri); old != tt.want {
-			t.Errorf("net/url's uriPath(%q) = %q, want %q", tt.uri, old, tt.want)
-		}
 	}
-	// The deliberate difference: net/url took a valid IP literal's path.
+	// IP literals: refused by the hand-written parser before issue 28.
 	for _, uri := range []string{"file://[::1]/x", "file://[fe80::1%25en0]:80/x"} {
-		if u, err := url.Parse(uri); err != nil || u.Path != "/x" {
-			t.Errorf("url.Parse(%q) = %v, %v; want the path /x", uri, u, err)
-		}
-		if got := uriPath(uri); got != uri {
-			t.Errorf("uriPath(%q) = %q, want the URI itself", uri, got)
+		if got := uriPath(uri); got != "/x" {
+			t.Errorf("uriPath(%q) = %q, want /x", uri, got)
 		}
 	}
 }
@@ -135,9 +110,6 @@ func TestPathURI(t *testing.T) {
 	for _, tt := range pathURITests {
 		if got := pathURI(tt.path); got != tt.want {
 			t.Errorf("pathURI(%q) = %q, want %q", tt.path, got, tt.want)
-		}
-		if old := pathURINetURL(tt.path); old != tt.want {
-			t.Errorf("net/url's pathURI(%q) = %q, want %q", tt.path, old, tt.want)
 		}
 	}
 }
@@ -188,10 +160,11 @@ func randomPath(r *rand.Rand) string {
 	return b.String()
 }
 
-// TestURIAgainstNetURL compares uriPath and pathURI with the net/url code
-// they replace on many random inputs, and requires both outcomes of
-// uriPath (a path, the URI itself) to be common among them.
-func TestURIAgainstNetURL(t *testing.T) {
+// TestURIRoundTrip: on many random absolute paths, uriPath gives back
+// the path pathURI wrote, and pathURI escapes every byte but those a path
+// may hold as they are; on many random URIs, uriPath gives either a path
+// or the URI itself, and both outcomes are common among them.
+func TestURIRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 100000
 	if testing.Short() {
@@ -200,11 +173,7 @@ func TestURIAgainstNetURL(t *testing.T) {
 	paths, refused := 0, 0
 	for range n {
 		uri := randomURI(r)
-		got, want := uriPath(uri), uriPathNetURL(uri)
-		if got != want {
-			t.Fatalf("uriPath(%q) = %q; net/url gives %q", uri, got, want)
-		}
-		if got == uri {
+		if uriPath(uri) == uri {
 			refused++
 		} else {
 			paths++
@@ -216,15 +185,32 @@ func TestURIAgainstNetURL(t *testing.T) {
 	}
 }
 
-// checkPath compares pathURI(p) with net/url's and, for an absolute p,
-// requires uriPath to give p back.
+// checkPath requires pathURI(p), for an absolute p, to be "file://"
+// followed by p with every byte but ASCII letters and digits and
+// -_.~$&+,/:;=@ written %XX, and uriPath to give p back.
 func checkPath(t *testing.T, p string) {
 	t.Helper()
 	uri := pathURI(p)
-	if want := pathURINetURL(p); uri != want {
-		t.Fatalf("pathURI(%q) = %q; net/url gives %q", p, uri, want)
+	if !filepath.IsAbs(p) {
+		if uri != p {
+			t.Fatalf("pathURI(%q) = %q, want the relative path unchanged", p, uri)
+		}
+		return
 	}
-	if filepath.IsAbs(p) {
+	var want strings.Builder
+	want.WriteString("file://")
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.~$&+,/:;=@", c) >= 0 {
+			want.WriteByte(c)
+		} else {
+			fmt.Fprintf(&want, "%%%02X", c)
+		}
+	}
+	if uri != want.String() {
+		t.Fatalf("pathURI(%q) = %q, want %q", p, uri, want.String())
+	}
+	{
 		if back := uriPath(uri); back != p {
 			t.Fatalf("uriPath(pathURI(%q)) = uriPath(%q) = %q", p, uri, back)
 		}
@@ -239,9 +225,7 @@ func FuzzURI(f *testing.F) {
 		f.Add(tt.path)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := uriPath(s), uriPathNetURL(s); got != want {
-			t.Fatalf("uriPath(%q) = %q; net/url gives %q", s, got, want)
-		}
+		uriPath(s) // must not panic
 		checkPath(t, s)
 	})
 }

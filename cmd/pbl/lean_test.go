@@ -64,7 +64,6 @@ var startupForbidden = []struct{ pattern, why string }{
 	{"encoding/gob", "gob's package init takes about 0.1 ms and 420 allocations a run; learn.Counts encode by hand"},
 	{"runtime/metrics", "its package init takes about 0.09 ms and 95 allocations a run; the load's memory budget reads runtime.MemStats"},
 	{"github.com/alecthomas/participle/v2/...", "pbl parses by hand (positions and error messages of its own); only tests build participle parsers (grammar/pgrammar)"},
-	{"net/url", "it brings net/netip, whose init runs every start, and 174 KB of the WebAssembly page, whose budget (12 MB) the features used up; lsp reads and writes file: URIs by hand"},
 	{"regexp", "its presence keeps unicode's category and script tables, built at init (about 0.05 ms a run); pbl test --run takes a glob (cmd/pbl/pattern.go)"},
 }
 

@@ -1,7 +1,6 @@
 package infer
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -203,26 +202,11 @@ func (l *ApproxLearner) Approximate() (string, int64) { return LearnerEngine, l.
 // impossible (a message of zeros) is counted in Impossible; propagation
 // may also miss an impossibility that only the whole network shows.
 func (l *ApproxLearner) Expect(rows [][]int, weights []float64, acc [][]float64) (ExpectStats, error) {
-	if weights != nil && len(weights) != len(rows) {
-		panic(fmt.Sprintf("infer: Expect: %d weights for %d rows", len(weights), len(rows)))
-	}
 	l.checkFamilies("Expect", acc)
-	for r, row := range rows {
-		l.checkObs("Expect", row)
-		if weights != nil && !(weights[r] >= 0 && weights[r] <= math.MaxFloat64) {
-			return ExpectStats{}, fmt.Errorf("weight %s of row %d is not a finite non-negative number", ir.FormatFloat(weights[r]), r+1)
-		}
+	order, err := expectOrder(rows, weights, func(row []int) { l.checkObs("Expect", row) })
+	if err != nil {
+		return ExpectStats{}, err
 	}
-	order := make([]int, len(rows))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := slices.Compare(rows[a], rows[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
 	w := l.newWork()
 	var st ExpectStats
 	for g := 0; g < len(order); {

@@ -1,7 +1,6 @@
 package infer
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -151,28 +150,11 @@ type ExpectStats struct {
 // concurrent use on the same tree with different acc: each call takes a
 // workspace of its own.
 func (t *JTree) Expect(rows [][]int, weights []float64, acc [][]float64) (ExpectStats, error) {
-	if weights != nil && len(weights) != len(rows) {
-		panic(fmt.Sprintf("infer: Expect: %d weights for %d rows", len(weights), len(rows)))
-	}
 	t.checkFamilies("Expect", acc)
-	for r, row := range rows {
-		t.checkObs("Expect", row)
-		if weights != nil && !(weights[r] >= 0 && weights[r] <= math.MaxFloat64) {
-			return ExpectStats{}, fmt.Errorf("weight %s of row %d is not a finite non-negative number", ir.FormatFloat(weights[r]), r+1)
-		}
+	order, err := expectOrder(rows, weights, func(row []int) { t.checkObs("Expect", row) })
+	if err != nil {
+		return ExpectStats{}, err
 	}
-	// Group the rows by evidence; ties keep the rows' order, so that the
-	// sums are the same from run to run.
-	order := make([]int, len(rows))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := slices.Compare(rows[a], rows[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
 	w := t.get()
 	defer t.put(w)
 	pos := ir.Pos{File: t.m.Source}

@@ -1,6 +1,13 @@
 package infer
 
-import "github.com/pbl-lang/pbl/ir"
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/pbl-lang/pbl/ir"
+)
 
 // This file is the seam between learners and inference: what EM and
 // gradient ascent (package learn) ask of an engine, as an interface that
@@ -63,3 +70,32 @@ func (t *JTree) Install(m *ir.Model) (Learner, error) {
 }
 
 var _ Learner = (*JTree)(nil)
+
+// expectOrder checks the rows and weights of an Expect call (check panics
+// on a row that is not evidence for the model; a weight count other than
+// the rows' panics too) and returns the rows' indices grouped by evidence:
+// sorted by row, ties in the rows' order, so that the sums are the same
+// from run to run. A weight that is not a finite non-negative number is an
+// error.
+func expectOrder(rows [][]int, weights []float64, check func(row []int)) ([]int, error) {
+	if weights != nil && len(weights) != len(rows) {
+		panic(fmt.Sprintf("infer: Expect: %d weights for %d rows", len(weights), len(rows)))
+	}
+	for r, row := range rows {
+		check(row)
+		if weights != nil && !(weights[r] >= 0 && weights[r] <= math.MaxFloat64) {
+			return nil, fmt.Errorf("weight %s of row %d is not a finite non-negative number", ir.FormatFloat(weights[r]), r+1)
+		}
+	}
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := slices.Compare(rows[a], rows[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return order, nil
+}

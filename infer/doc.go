@@ -295,7 +295,8 @@
 // Every other query is planned (plan.go): VE's plan on the reduced model
 // (barren variables dropped, the evidence absorbed, the components the
 // evidence separates from a normalised query left out when their
-// constant is provably positive, the cheapest of three greedy orders) is
+// constant is provably positive, the cheapest of three greedy orders and
+// the model's own that fits the memory) is
 // weighed against the junction tree's compilation (unless compiled
 // already; shared among [Options.Queries]) and calibration, by estimated
 // time, and the tree is not even triangulated when VE costs less than

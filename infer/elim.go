@@ -23,6 +23,7 @@ const (
 	scoreFill         scoreKind = iota // fewest fill-in edges, then the smallest weight
 	scoreWeight                        // smallest weight
 	scoreWeightedFill                  // smallest Σ card(a)·card(b) over fill-in edges (a, b), then the smallest weight
+	scoreTie                           // the smallest tie-break: the order the tie-breaks give, whatever the graph
 )
 
 // weightInf is the number of neighbours of at least two states from which
@@ -331,6 +332,8 @@ func (g *elimGraph) rescoreOnly(v int32) {
 		g.score[v] = g.weight[v]
 	case scoreWeightedFill:
 		g.score[v] = (g.s1[v]*g.s1[v]-g.s2[v])/2 - g.wtri[v]
+	case scoreTie:
+		g.score[v] = float64(g.tie[v])
 	}
 }
 

@@ -1,6 +1,8 @@
 package infer
 
 import (
+	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -69,6 +71,37 @@ func TestElimOrderPermutation(t *testing.T) {
 			slices.Sort(second)
 			if !slices.Equal(second, b) {
 				t.Fatalf("second stage %v, want %v", second, b)
+			}
+		}
+	}
+}
+
+// TestInputOrderFits: a 12×12 grid written row by row, P(X0 | X143):
+// under a memory limit of 160 KiB, which min-fill's order exceeds, the
+// input order fits (it needs 128 KiB), variable elimination answers with
+// it, and the answer is the junction tree's without the limit; BestOrder
+// finds it.
+func TestInputOrderFits(t *testing.T) {
+	m := gridNet(rand.New(rand.NewPCG(4, 4)), 12).build(t)
+	q := &ir.ProbQuery{Targets: ids(0), TargetStates: []int{-1}, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 143, State: 1}}}}
+	want, err := Answer(m, q, jtOpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 160 << 10
+	var tl *TooLargeError
+	if _, err := Answer(m, q, Options{Engine: VE, Order: MinFill, MaxMemory: limit}); !errors.As(err, &tl) {
+		t.Fatalf("min-fill under %d bytes: %v, want a TooLargeError", limit, err)
+	}
+	for _, h := range []Heuristic{InputOrder, BestOrder} {
+		got, err := Answer(m, q, Options{Engine: VE, Order: h, MaxMemory: limit})
+		if err != nil {
+			t.Fatalf("%v: %v", h, err)
+		}
+		g, w := got.(*Table).Rows, want.(*Table).Rows
+		for i := range w {
+			if !(math.Abs(g[i].P-w[i].P) <= 1e-12) {
+				t.Errorf("%v: P(X0=%d | e) = %v, want %v", h, i, g[i].P, w[i].P)
 			}
 		}
 	}

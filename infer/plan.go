@@ -21,7 +21,9 @@ import (
 // that is normalised (P(X | e), a table, entropy), the components of the
 // moral graph the evidence separates from the query, which are exactly the
 // variables d-separated from it, are left out (ve.separate). Its order is
-// the cheapest of three greedy heuristics on that reduced graph (ve.plan,
+// the cheapest of three greedy heuristics and the model's own order (the
+// narrowest for a grid written row by row) that fits the memory on that
+// reduced graph (ve.plan,
 // BestOrder). Its cost is the entries its products read and write
 // (veSteps.cost).
 //

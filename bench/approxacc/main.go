@@ -95,8 +95,8 @@ func run(path, engine string, secs float64, mem int64, exactPath string) error {
 	h /= float64(max(n, 1))
 	me /= float64(max(n, 1))
 	dz := math.Abs(res.LogZ/math.Ln10 - logz10)
-	fmt.Printf("%-20s %-6s i=%2d %6.2fs hell_mean %.3g hell_max %.3g dlog10Z %.3g (±%.3g) within %d/%d meanErr %.3g\n",
-		strings.TrimSuffix(filepath.Base(path), ".uai"), res.Engine, res.IBound, el.Seconds(), h, worst, dz, res.LogZErr/math.Ln10, in, n, me)
+	fmt.Printf("%-20s %-6s i=%2d %6.2fs hell_mean %.3g hell_max %.3g log10Z %.6g dlog10Z %.3g (±%.3g) within %d/%d meanErr %.3g\n",
+		strings.TrimSuffix(filepath.Base(path), ".uai"), res.Engine, res.IBound, el.Seconds(), h, worst, res.LogZ/math.Ln10, dz, res.LogZErr/math.Ln10, in, n, me)
 	return nil
 }
 

@@ -157,7 +157,7 @@ func queryFlags(c *cli, f *cmdFlags) {
 	c.fs.StringVar(&f.out, "o", "", "write each shard's answers to PREFIX-SSSSS-of-NNNNN.jsonl; required")
 	c.fs.BoolVar(&f.ignore, "ignore-unknown-columns", false, "skip CSV columns that name no variable of the model")
 	c.fs.StringVar(&f.engine, "engine", "auto", infer.EngineHelp())
-	c.fs.StringVar(&f.order, "order", "best", "elimination order for ve: best, min-fill, min-weight or weighted-min-fill")
+	c.fs.StringVar(&f.order, "order", "best", "elimination order for ve: best, min-fill, min-weight, weighted-min-fill or input")
 	c.fs.BoolVar(&f.explain, "explain", false, "the plan of the queries: not run by pbl-beam")
 	c.fs.IntVar(&f.maxTable, "max-table", infer.DefaultMaxTable, "refuse tables with more `entries` than this")
 	c.fs.StringVar(&f.maxMemory, "max-memory", "8GiB", "refuse junction trees needing more `memory` than this")

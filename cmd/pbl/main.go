@@ -174,7 +174,7 @@ func (c *cli) loadOptions() pbl.LoadOptions {
 func engineFlags(c *cli, fs *flag.FlagSet) {
 	hypFlags(c, fs)
 	fs.StringVar(&c.engine, "engine", "auto", infer.EngineHelp())
-	fs.StringVar(&c.order, "order", "best", "elimination order for ve: best (the cheapest by estimated cost), min-fill, min-weight\nor weighted-min-fill")
+	fs.StringVar(&c.order, "order", "best", "elimination order for ve: best (the cheapest by estimated cost), min-fill, min-weight,\nweighted-min-fill or input (the order the model declares its variables)")
 	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse tables (intermediate or clique) with more `entries` than this")
 	fs.StringVar(&c.maxMemory, "max-memory", "8GiB", "refuse junction trees needing more `memory` than this (e.g. 512MiB, 8GiB)")
 	fs.BoolVar(&c.exact, "exact", false, "never answer approximately: refuse a query whose exact answer does not fit\n--max-memory, --max-table or --time-limit (without it, auto answers approximately,\nlabelled, with an error per number: docs/approximate.md)")

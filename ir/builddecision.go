@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -135,3 +136,8 @@ func checkUtilityNames(errs *ErrorList, m *Model) {
 		}
 	}
 }
+
+// ErrInfluenceDiagram is the kind of error of a writer of a format that
+// describes only Bayesian (or Markov) networks, BIF or UAI, given an
+// influence diagram: a model with decisions or utilities.
+var ErrInfluenceDiagram = errors.New("an influence diagram, which the format does not describe")

@@ -55,6 +55,10 @@ func (b *Builder) AddVar(pos Pos, name string, kind Kind, states []string, lo in
 		b.Errorf(pos, "%s redeclared (first declared at %s)", strconv.Quote(name), b.m.Vars[prev].Pos)
 		return prev, false
 	}
+	if u := b.utility(name); u != nil {
+		b.Errorf(pos, "%s redeclared (first declared as a utility at %s)", strconv.Quote(name), u.Pos)
+		return 0, false
+	}
 	switch kind {
 	case Bool:
 		states = []string{"true", "false"}
@@ -363,7 +367,6 @@ func (b *Builder) Finish() (*Model, error) {
 		}
 	}
 	checkCycles(&b.Errs, m)
-	checkUtilityNames(&b.Errs, m)
 	if err := b.Errs.Err(); err != nil {
 		return nil, err
 	}

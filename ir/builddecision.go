@@ -74,11 +74,9 @@ func (b *Builder) AddUtility(pos Pos, name string, parents []VarID, vals []float
 		b.Errorf(pos, "utility %s has the name of a variable", q)
 		return
 	}
-	for _, u := range m.Utilities {
-		if u.Name == name {
-			b.Errorf(pos, "second utility %s (first at %s)", q, u.Pos)
-			return
-		}
+	if u := b.utility(name); u != nil {
+		b.Errorf(pos, "second utility %s (first at %s)", q, u.Pos)
+		return
 	}
 	if len(parents) == 0 {
 		b.Errorf(pos, "utility %s has no parents: a utility table gives a number for each configuration of one or more variables", q)
@@ -127,14 +125,14 @@ func (b *Builder) decisionDist(pos Pos, child VarID) bool {
 	return true
 }
 
-// checkUtilityNames reports a utility that has the name of a variable
-// declared after it (AddUtility reports those declared before).
-func checkUtilityNames(errs *ErrorList, m *Model) {
-	for _, u := range m.Utilities {
-		if v, ok := m.byName[u.Name]; ok {
-			errs.Add(u.Pos, "utility %s has the name of a variable (declared at %s)", strconv.Quote(u.Name), m.Vars[v].Pos)
+// utility returns the model's utility named name, or nil.
+func (b *Builder) utility(name string) *Utility {
+	for _, u := range b.m.Utilities {
+		if u.Name == name {
+			return u
 		}
 	}
+	return nil
 }
 
 // ErrInfluenceDiagram is the kind of error of a writer of a format that

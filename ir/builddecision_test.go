@@ -78,7 +78,7 @@ func TestBuildDecisionErrors(t *testing.T) {
 		{"variable named as a utility", func(b *ir.Builder, a, r, d ir.VarID) {
 			b.AddUtility(at, "U", []ir.VarID{a}, []float64{1, 2})
 			b.AddVar(at, "U", ir.Bool, nil, 0)
-		}, nil, `utility "U" has the name of a variable`},
+		}, nil, `"U" redeclared (first declared as a utility`},
 		{"second utility", func(b *ir.Builder, a, r, d ir.VarID) {
 			b.AddUtility(at, "U", []ir.VarID{a}, []float64{1, 2})
 			b.AddUtility(at, "U", []ir.VarID{d}, []float64{1, 2})

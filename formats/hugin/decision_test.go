@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl"
@@ -111,4 +112,39 @@ func sameDiagram(t *testing.T, a, b *ir.Model) {
 			}
 		}
 	}
+}
+
+// TestWriteKeywordNames: a decision or utility named as a NET keyword
+// (decision node would read "node" as the keyword) is refused by Write,
+// which writes nothing; a chance node so named is written and read back.
+func TestWriteKeywordNames(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"decision node: bool\nvar A: bool\nP(A) = 0.5\nutility U(A) = { true: 1  false: 0 }\n", `cannot write the decision "node"`},
+		{"var A: bool\nP(A) = 0.5\nutility utility(A) = { true: 1  false: 0 }\n", `cannot write the utility "utility"`},
+	} {
+		m, err := pbl.Load("k.pbl", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := hugin.Write(&out, m); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Write = %v, want %s", err, tc.want)
+		}
+		if out.Len() != 0 {
+			t.Errorf("wrote %d bytes", out.Len())
+		}
+	}
+	m, err := pbl.Load("k.pbl", []byte("var node: bool\nP(node) = 0.5\ndecision D: bool\nnode -> D\nutility U(D, node) = { true, true: 1  true, false: 0  false, true: 2  false, false: 3 }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := hugin.Write(&out, m); err != nil {
+		t.Fatal(err)
+	}
+	back, err := hugin.Read("k.net", out.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	sameDiagram(t, m, back)
 }

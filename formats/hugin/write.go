@@ -47,6 +47,9 @@ func Write(w io.Writer, m *ir.Model) error {
 				return fmt.Errorf("hugin: cannot write the state %q of %q as a NET string", s, v.Name)
 			}
 		}
+		if v.Decision && isNodeWord(v.Name) {
+			return fmt.Errorf("hugin: cannot write the decision %q: after the keyword decision, NET reads the name %q as a keyword", v.Name, v.Name)
+		}
 		if v.Discrete() && !v.Decision && m.Table(v.ID) == nil {
 			return fmt.Errorf("hugin: %q has no distribution", v.Name)
 		}
@@ -54,6 +57,9 @@ func Write(w io.Writer, m *ir.Model) error {
 	for _, u := range m.Utilities {
 		if !syntax.IsWord(u.Name) {
 			return fmt.Errorf("hugin: cannot write the utility name %q as a NET node name", u.Name)
+		}
+		if isNodeWord(u.Name) {
+			return fmt.Errorf("hugin: cannot write the utility %q: after the keyword utility, NET reads the name %q as a keyword", u.Name, u.Name)
 		}
 		if len(u.Parents) == 0 {
 			return fmt.Errorf("hugin: the utility %q has no parents", u.Name)

@@ -55,6 +55,10 @@ func (b *Builder) AddVar(pos Pos, name string, kind Kind, states []string, lo in
 		b.Errorf(pos, "%s redeclared (first declared at %s)", strconv.Quote(name), b.m.Vars[prev].Pos)
 		return prev, false
 	}
+	if u := b.utility(name); u != nil {
+		b.Errorf(pos, "%s redeclared (first declared as a utility at %s)", strconv.Quote(name), u.Pos)
+		return 0, false
+	}
 	switch kind {
 	case Bool:
 		states = []string{"true", "false"}
@@ -126,6 +130,10 @@ func RangeStates(lo, hi int) []string {
 // is the zero Pos was already reported as malformed or missing and is not
 // checked again. A second CPT for the same child is an error.
 func (b *Builder) SetCPT(pos Pos, child VarID, parents []VarID, vals []float64, rowPos []Pos) {
+	if b.decisionDist(pos, child) {
+		b.cptSeen[child] = true
+		return
+	}
 	if b.cptSeen[child] {
 		b.Errorf(pos, "second distribution for %s (first at %s)", strconv.Quote(b.m.Vars[child].Name), b.m.Dists[child].Position())
 		return
@@ -257,6 +265,9 @@ func (b *Builder) SetLinearGaussian(pos Pos, child VarID, discrete, real []VarID
 // setGaussian is SetGaussian of g, which it keeps.
 func (b *Builder) setGaussian(g *Gaussian) {
 	m, child := b.m, g.Child
+	if b.decisionDist(g.Pos, child) {
+		return
+	}
 	if m.Dists[child] != nil {
 		b.Errorf(g.Pos, "second distribution for %s (first at %s)", strconv.Quote(m.Vars[child].Name), m.Dists[child].Position())
 		return

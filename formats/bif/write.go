@@ -146,6 +146,11 @@ func bifNames(m *ir.Model) (names []string, states [][]string, err error) {
 				errs.Add(x.Pos, "state %q of variable %q cannot be written in BIF: it contains a line break", s, x.Name)
 			}
 		}
+		if x.Decision {
+			errs = append(errs, &ir.Error{Pos: x.Pos, Err: ir.ErrInfluenceDiagram,
+				Msg: fmt.Sprintf("variable %q is a decision: BIF describes only Bayesian networks, not influence diagrams (NET, XMLBIF and pbl do)", x.Name)})
+			continue
+		}
 		c := m.Table(ir.VarID(v))
 		if c == nil {
 			errs.Add(x.Pos, "variable %q has no CPT: BIF describes only Bayesian networks", x.Name)
@@ -158,6 +163,10 @@ func bifNames(m *ir.Model) (names []string, states [][]string, err error) {
 				break
 			}
 		}
+	}
+	for _, u := range m.Utilities {
+		errs = append(errs, &ir.Error{Pos: u.Pos, Err: ir.ErrInfluenceDiagram,
+			Msg: fmt.Sprintf("%q is a utility: BIF describes only Bayesian networks, not influence diagrams (NET, XMLBIF and pbl do)", u.Name)})
 	}
 	if err := errs.Err(); err != nil {
 		return nil, nil, err

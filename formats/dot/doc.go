@@ -14,6 +14,20 @@
 //	  "smoke" -> "lung";
 //	}
 //
+// An influence diagram's decisions are drawn as rectangles (shape=box),
+// their information parents as arcs into them, and its utilities as
+// diamonds (shape=diamond) labelled with their names, after the
+// variables, each with an arc from each of its parents in the order of its
+// table, after the variables' arcs:
+//
+//	digraph "treat" {
+//	  "Test" [label="Test\npositive, negative"];
+//	  "Treat" [label="Treat\nyes, no", shape=box];
+//	  "Cost" [label="Cost", shape=diamond];
+//	  "Test" -> "Treat";
+//	  "Treat" -> "Cost";
+//	}
+//
 // # Names
 //
 // Every node is named by its variable's name in double quotes, and its label

@@ -18,7 +18,9 @@ const MaxListedStates = 6
 
 // Write writes the DAG of m as a Graphviz digraph, named after the base
 // name of m.Source without its extensions (anonymous if there is none).
-// It returns an error if two variable names would be the same node
+// Decisions are drawn as boxes and utilities as diamonds labelled with
+// their names, after the variables, with an arc from each parent.
+// It returns an error if two variable or utility names would be the same node
 // (possible only for names that are not valid UTF-8 or hold control
 // characters, which are written as the text \xNN), and otherwise the first
 // error from w.
@@ -32,6 +34,18 @@ func Write(w io.Writer, m *ir.Model) error {
 		}
 		seen[ids[v]] = ir.VarID(v)
 	}
+	uids := make([]string, len(m.Utilities))
+	for i, u := range m.Utilities {
+		uids[i] = quote(u.Name)
+		if prev, dup := seen[uids[i]]; dup {
+			return ir.ErrorList{ir.Errorf(u.Pos, "variable %q and utility %q have the same name in DOT, %s", m.Vars[prev].Name, u.Name, uids[i])}
+		}
+		for _, w := range uids[:i] {
+			if w == uids[i] {
+				return ir.ErrorList{ir.Errorf(u.Pos, "two utilities have the same name in DOT, %s", uids[i])}
+			}
+		}
+	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString("digraph ")
 	if name := graphName(m.Source); name != "" {
@@ -40,11 +54,23 @@ func Write(w io.Writer, m *ir.Model) error {
 	}
 	bw.WriteString("{\n")
 	for v, x := range m.Vars {
-		fmt.Fprintf(bw, "  %s [label=%s];\n", ids[v], quote(x.Name+"\n"+statesLine(x)))
+		shape := ""
+		if x.Decision {
+			shape = ", shape=box"
+		}
+		fmt.Fprintf(bw, "  %s [label=%s%s];\n", ids[v], quote(x.Name+"\n"+statesLine(x)), shape)
+	}
+	for i, u := range m.Utilities {
+		fmt.Fprintf(bw, "  %s [label=%s, shape=diamond];\n", uids[i], quote(u.Name))
 	}
 	for v, ps := range m.Parents {
 		for _, p := range ps {
 			fmt.Fprintf(bw, "  %s -> %s;\n", ids[p], ids[v])
+		}
+	}
+	for i, u := range m.Utilities {
+		for _, p := range u.Parents {
+			fmt.Fprintf(bw, "  %s -> %s;\n", ids[p], uids[i])
 		}
 	}
 	bw.WriteString("}\n")

@@ -253,3 +253,34 @@ probability ( lung | smoke ) { (yes) 0.1, 0.9; (no) 0.01, 0.99; }
 	//   "smoke" -> "lung";
 	// }
 }
+
+// TestWriteInfluenceDiagram: decisions are rectangles, utilities diamonds
+// with an arc from each parent, after the variables' nodes and arcs.
+func TestWriteInfluenceDiagram(t *testing.T) {
+	want := `digraph "treat" {
+  "Disease" [label="Disease\npresent, absent"];
+  "Test" [label="Test\npositive, negative"];
+  "Treat" [label="Treat\nyes, no", shape=box];
+  "Cost" [label="Cost", shape=diamond];
+  "Disease" -> "Test";
+  "Test" -> "Treat";
+  "Treat" -> "Cost";
+  "Disease" -> "Cost";
+}
+`
+	var out bytes.Buffer
+	if err := Write(&out, formattest.InfluenceDiagram()); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if _, err := exec.LookPath("dot"); err == nil {
+		svg := checkRender(t, "influence diagram", out.Bytes(), 4, 4)
+		// Graphviz draws a box as a 4-point polygon, a diamond too, and
+		// an ellipse for a chance variable.
+		if n := strings.Count(svg, "<ellipse"); n != 2 {
+			t.Errorf("the SVG has %d ellipses, want 2 (the chance variables)", n)
+		}
+	}
+}

@@ -1,7 +1,7 @@
-// Package hugin reads and writes Bayesian networks in the NET format of
-// the Hugin tools, as used by the bnlearn repository (its .net files) and
-// written by SamIam and other programs. [Read] and [ReadFile] return an
-// [ir.Model]; [Write] writes one.
+// Package hugin reads and writes Bayesian networks and influence diagrams
+// in the NET format of the Hugin tools, as used by the bnlearn repository
+// (its .net files) and written by SamIam and other programs. [Read] and
+// [ReadFile] return an [ir.Model]; [Write] writes one.
 //
 // # Dialect
 //
@@ -49,10 +49,11 @@
 //     `discrete` and `chance` are accepted (`discrete node X`); a
 //     `continuous node X { ... }` is a real-valued variable, and takes no
 //     states (a states attribute is skipped, as every other attribute).
-//     Decision, utility and function nodes (`decision D { ... }`,
-//     `utility U`, `discrete function node F`) are reported as errors, and
-//     potentials that name them are skipped without further errors.
-//     Object-oriented networks (class blocks) are not supported.
+//     Decision and utility nodes are supported (see "Influence diagrams"
+//     below). Function nodes (`discrete function node F`) and continuous
+//     decision or utility nodes are reported as errors, and potentials
+//     that name them are skipped without further errors. Object-oriented
+//     networks (class blocks) are not supported.
 //   - A potential block is `potential ( X | A B ... ) { data = ( ... ); }`,
 //     or `potential ( X )` for a node without parents. It must name
 //     exactly one node before the "|", and have a data attribute; other
@@ -121,6 +122,42 @@
 // density), as is a potential of numbers for a continuous node or of
 // normals for a discrete one.
 //
+// # Influence diagrams
+//
+// Decision and utility nodes follow HUGIN's NET language (the HUGIN API
+// Reference Manual's chapter on it, and "The Net Language" of the HUGIN
+// GUI manual, download.hugin.com/webdocs/manuals/GUI/pages/Tutorials/
+// CaseAndData/NetLanguage.html): a node description is introduced by
+// `[discrete|continuous] node`, `decision` or `utility` (`decision node`,
+// `utility node` and `discrete decision` are read too).
+//
+//	decision Drill { states = ("yes" "no"); }
+//	utility Payoff { }
+//	potential (Drill | Test Result) { }
+//	potential (Payoff | Drill Oil) { data = (( -70 50 200 ) ( 0 0 0 )); }
+//
+// The two kinds of node:
+//
+//   - A decision node is a pbl decision: it needs a states attribute like
+//     a discrete chance node. Its potential lists after "|" its
+//     informational parents, the nodes known when it is taken; its data,
+//     if given, is HUGIN's initial policy, which pbl does not need (its
+//     numbers must be well formed; they are dropped). A decision without
+//     a potential is taken knowing nothing. The informational links are
+//     read as they are written, as HUGIN 7 and later read them (a LIMID):
+//     no no-forgetting links are added, so the diagram has perfect recall
+//     only if the file lists them (see docs/language.md).
+//   - A utility node is a pbl utility table, not a variable: it has no
+//     states (a states attribute is skipped) and no children (naming it
+//     after "|" is an error). Its potential lists its parents, discrete
+//     chance or decision nodes, at least one; the data is one utility per
+//     configuration of them, nested as a table's rows are with the last
+//     parent's states innermost: data = (( u(yes,dry) u(yes,wet)
+//     u(yes,soaking) ) ( u(no,dry) ... )) for potential (Payoff | Drill
+//     Oil). Utilities may be any finite number; the total utility is the
+//     sum of the tables. A utility node needs exactly one potential; the
+//     model's utilities are in the order of their nodes.
+//
 // # Writing
 //
 // [Write] produces the layout of the bnlearn files shown above, with the
@@ -133,7 +170,10 @@
 // standard deviation (or the variance as the .pbl file wrote it, var =
 // V); the densities read back are the same, bit for bit. Other real
 // densities (joint normals, mixtures) have no NET form: Write refuses
-// them.
+// them. A decision is written as a decision node whose potential lists
+// its information and has no data; a utility as a utility node and a
+// potential of its table, nested as above. Write refuses a utility
+// without parents, which NET could write but pbl could not read back.
 //
 // # Errors
 //
@@ -142,11 +182,12 @@
 // hint), data with the wrong number of values (naming the expected count,
 // or the row that is too long or short), nodes without states or
 // potential, duplicate nodes, states and potentials, unsupported kinds of
-// node, malformed numbers, unterminated strings and parentheses,
+// node, a utility node named as a parent or without parents, a continuous
+// parent of a decision or utility, malformed numbers, unterminated strings and parentheses,
 // unexpected tokens and truncated files. After a syntax error the reader
 // skips to the end of the attribute or to the next block and goes on, so
 // that it reports every error it can; a node whose block had an error is
 // left out without further errors about it. The model is then validated by
 // [ir.Builder.Finish]: probabilities in [0, 1], rows summing to 1 within
-// [ir.RowTolerance], and no cycles.
+// [ir.RowTolerance], and no cycles, informational links included.
 package hugin

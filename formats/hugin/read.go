@@ -45,8 +45,10 @@ type nodeDecl struct {
 	hasStates bool   // a states attribute was read
 	statesOK  bool   // and it was well formed
 	damaged   bool   // the block had an error: the node is unusable
-	kind      string // "" for a chance node, else what it is: "a decision node", ...
+	kind      string // "" for a supported node, else what it is: "a function node", ...
 	cont      bool   // a continuous chance node
+	decision  bool   // a (discrete) decision node
+	utility   bool   // a utility node: not a variable, but a utility table
 }
 
 // potDecl is a potential block as read. Its nodes are resolved once the
@@ -279,18 +281,27 @@ func (p *parser) parseNode() {
 		return
 	}
 	d := &nodeDecl{}
+	role := "" // the first of decision, utility and function
 	for _, w := range words {
 		switch w {
 		case "continuous":
 			d.cont = true
 		case "decision", "utility", "function":
-			if d.kind == "" {
-				d.kind = "a " + w + " node"
+			if role == "" {
+				role = w
 			}
 		}
 	}
-	if d.cont && d.kind != "" {
-		d.kind = "a continuous " + strings.TrimPrefix(d.kind, "a ")
+	switch {
+	case role == "function" || d.cont && role != "":
+		d.kind = "a " + role + " node"
+		if d.cont {
+			d.kind = "a continuous " + role + " node"
+		}
+	case role == "decision":
+		d.decision = true
+	case role == "utility":
+		d.utility = true
 	}
 	if p.Tok.Kind != textscan.Word {
 		p.Errorf(p.Tok, "expected a node name, found %s", p.Found())
@@ -301,7 +312,7 @@ func (p *parser) parseNode() {
 	d.name = p.S.Text(p.Tok)
 	p.Next()
 	if d.kind != "" {
-		p.Errorf(first, "node %q is %s: only chance nodes (discrete or continuous) are supported", d.name, d.kind)
+		p.Errorf(first, "node %q is %s: only chance nodes (discrete or continuous), discrete decision nodes and utility nodes are supported", d.name, d.kind)
 	}
 	p.nodes = append(p.nodes, d)
 	if p.Tok.Kind != '{' {
@@ -314,7 +325,7 @@ func (p *parser) parseNode() {
 	nerrs := len(p.B.Errs)
 	defer func() { d.damaged = len(p.B.Errs) > nerrs }()
 	p.parseAttrs(fmt.Sprintf("node %q", d.name), func(name textscan.Token) bool {
-		if string(p.S.Bytes(name)) != "states" || d.kind != "" || d.cont {
+		if string(p.S.Bytes(name)) != "states" || d.kind != "" || d.cont || d.utility {
 			return false
 		}
 		if seen {
@@ -544,8 +555,15 @@ func (p *parser) finish() (*ir.Model, error) {
 			b.AddVar(p.S.At(d.nameTok), d.name, ir.Real, nil, 0)
 			continue
 		}
+		if d.utility {
+			continue // a table, built from its potential below
+		}
 		if len(d.states) == 0 {
 			p.B.Errorf(p.S.At(d.nameTok), `node %q has no states (give them as states = ( "a" "b" );)`, d.name)
+			continue
+		}
+		if d.decision {
+			b.AddDecision(p.S.At(d.nameTok), d.name, ir.Enum, d.states, 0)
 			continue
 		}
 		b.AddVar(p.S.At(d.nameTok), d.name, ir.Enum, d.states, 0)
@@ -562,7 +580,10 @@ func (p *parser) finish() (*ir.Model, error) {
 		if v, ok := m.Lookup(name); ok {
 			return v.ID, true
 		}
-		if _, declared := decls[name]; declared {
+		if d, declared := decls[name]; declared {
+			if d.utility && !d.damaged {
+				p.B.Errorf(p.S.At(t), "the utility node %q cannot be a parent: a utility has no children", name)
+			}
 			return 0, false
 		}
 		h := ""
@@ -574,6 +595,7 @@ func (p *parser) finish() (*ir.Model, error) {
 		return 0, false
 	}
 	potOf := make([]*potDecl, len(m.Vars)) // the first potential of each variable
+	utilPot := map[*nodeDecl]*potDecl{}    // the first potential of each utility node
 	for _, d := range p.pots {
 		if len(d.head) != 1 {
 			if len(d.head) == 0 {
@@ -581,6 +603,14 @@ func (p *parser) finish() (*ir.Model, error) {
 			} else {
 				p.B.Errorf(p.S.At(d.head[1]), "the potential names %d nodes before %q; only potentials of one node are supported", len(d.head), "|")
 			}
+			continue
+		}
+		if u := decls[p.S.Text(d.head[0])]; u != nil && u.utility {
+			if prev := utilPot[u]; prev != nil {
+				p.B.Errorf(p.S.At(d.head[0]), "second potential for %q (first at %s)", u.name, p.S.At(prev.kw))
+				continue
+			}
+			utilPot[u] = d
 			continue
 		}
 		child, ok := lookup(d.head[0])
@@ -592,9 +622,28 @@ func (p *parser) finish() (*ir.Model, error) {
 			continue
 		}
 		potOf[child] = d
+		if m.Vars[child].Decision {
+			p.buildInformation(d, child, lookup)
+			continue
+		}
 		p.buildCPT(d, child, lookup)
 	}
+	// The utilities, in the order of their nodes.
+	for _, u := range p.nodes {
+		if !u.utility || decls[u.name] != u || u.damaged {
+			continue
+		}
+		d := utilPot[u]
+		if d == nil {
+			p.B.Errorf(p.S.At(u.nameTok), "utility node %q has no potential (give it one with potential ( %s | ... ) { data = ( ... ); })", u.name, u.name)
+			continue
+		}
+		p.buildUtility(d, u.name, lookup)
+	}
 	for v, d := range potOf {
+		if d == nil && m.Vars[v].Decision {
+			continue // taken knowing nothing
+		}
 		if d == nil {
 			x := m.Vars[v]
 			if !x.Discrete() {
@@ -624,35 +673,8 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token
 		fallback() // reported already
 		return
 	}
-	ok := true
-	var parents []ir.VarID
-	seen := map[string]bool{m.Vars[child].Name: true}
-	for _, t := range d.tail {
-		name := p.S.Text(t)
-		if seen[name] {
-			if name == m.Vars[child].Name {
-				p.B.Errorf(p.S.At(t), "%q cannot be a parent of itself", name)
-			} else {
-				p.B.Errorf(p.S.At(t), "parent %q is listed twice", name)
-			}
-			ok = false
-			continue
-		}
-		seen[name] = true
-		v, found := lookup(t)
-		if !found {
-			ok = false
-			continue
-		}
-		parents = append(parents, v)
-	}
-	for _, t := range d.badNums {
-		p.B.Errorf(p.S.At(t), "malformed number %s", p.S.Describe(t))
-	}
-	if d.nbad > len(d.badNums) {
-		p.B.Errorf(p.S.At(d.badNums[len(d.badNums)-1]), "and %s in this potential", ir.Plural(d.nbad-len(d.badNums), "more malformed number"))
-	}
-	if !ok || d.nbad > 0 {
+	parents, ok := p.parents(d, m.Vars[child].Name, lookup)
+	if !ok {
 		fallback()
 		return
 	}
@@ -677,14 +699,134 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token
 		fallback()
 		return
 	}
-	title := importer.CPTTitle(m, child, parents)
+	if !p.checkData(d, parents, len(m.Vars[child].States), importer.CPTTitle(m, child, parents)) {
+		fallback()
+		return
+	}
 	k := len(m.Vars[child].States)
+	var rowPos []ir.Pos
+	if !rowsValid(d.vals, k) {
+		// Only then are row positions needed, for ir.Builder.Finish's
+		// messages; finding them costs time on long lines.
+		rowPos = make([]ir.Pos, len(d.vals)/k)
+		for r := range rowPos {
+			rowPos[r] = p.S.Pos(d.valOff[r*k])
+		}
+	}
+	b.SetCPT(at, child, parents, d.vals, rowPos)
+}
+
+// parents resolves the nodes after "|" in potential d of the node named
+// child, and reports malformed numbers in its data; ok is false if either
+// had errors.
+func (p *parser) parents(d *potDecl, child string, lookup func(textscan.Token) (ir.VarID, bool)) (parents []ir.VarID, ok bool) {
+	ok = true
+	seen := map[string]bool{child: true}
+	for _, t := range d.tail {
+		name := p.S.Text(t)
+		if seen[name] {
+			if name == child {
+				p.B.Errorf(p.S.At(t), "%q cannot be a parent of itself", name)
+			} else {
+				p.B.Errorf(p.S.At(t), "parent %q is listed twice", name)
+			}
+			ok = false
+			continue
+		}
+		seen[name] = true
+		v, found := lookup(t)
+		if !found {
+			ok = false
+			continue
+		}
+		parents = append(parents, v)
+	}
+	for _, t := range d.badNums {
+		p.B.Errorf(p.S.At(t), "malformed number %s", p.S.Describe(t))
+	}
+	if d.nbad > len(d.badNums) {
+		p.B.Errorf(p.S.At(d.badNums[len(d.badNums)-1]), "and %s in this potential", ir.Plural(d.nbad-len(d.badNums), "more malformed number"))
+	}
+	return parents, ok && d.nbad == 0
+}
+
+// buildInformation gives the decision child the nodes listed after "|" in
+// its potential d as its information parents. The data, if any, is an
+// initial policy for HUGIN's single policy updating, which pbl does not
+// need: it is read (its numbers must be well formed) and dropped.
+func (p *parser) buildInformation(d *potDecl, child ir.VarID, lookup func(textscan.Token) (ir.VarID, bool)) {
+	if d.broken {
+		return // reported already
+	}
+	m := p.B.Model()
+	parents, ok := p.parents(d, m.Vars[child].Name, lookup)
+	if !ok {
+		return
+	}
+	for i, v := range parents {
+		if !m.Vars[v].Discrete() {
+			p.B.Errorf(p.S.At(d.tail[i]), "the decision node %q has the continuous parent %q: a decision is taken knowing discrete nodes", m.Vars[child].Name, m.Vars[v].Name)
+			return
+		}
+	}
+	p.B.SetInformation(p.S.At(d.kw), child, parents)
+}
+
+// buildUtility checks potential d of the utility node name and adds its
+// table: one number per configuration of the parents, nested one list per
+// parent but the last, whose states are the innermost lists.
+func (p *parser) buildUtility(d *potDecl, name string, lookup func(textscan.Token) (ir.VarID, bool)) {
+	if d.broken {
+		return // reported already
+	}
+	m := p.B.Model()
+	at := p.S.At(d.kw)
+	parents, ok := p.parents(d, name, lookup)
+	if !ok {
+		return
+	}
+	for i, v := range parents {
+		if !m.Vars[v].Discrete() {
+			p.B.Errorf(p.S.At(d.tail[i]), "the utility node %q has the continuous parent %q: a utility table is over discrete nodes", name, m.Vars[v].Name)
+			return
+		}
+	}
+	if len(parents) == 0 {
+		p.B.AddUtility(at, name, nil, d.vals) // refused: no parents
+		return
+	}
+	if !d.hasData {
+		p.B.Errorf(at, "the potential of the utility node %q has no data (expected data = ( ... );)", name)
+		return
+	}
+	if len(d.normals) > 0 {
+		p.B.Errorf(p.S.At(d.normals[0].kw), "normal ( ... ) in the potential of the utility node %q: its data lists utilities", name)
+		return
+	}
+	n := len(parents) - 1
+	names := make([]string, len(parents))
+	for i, v := range parents {
+		names[i] = ir.Quote(m.Vars[v].Name)
+	}
+	title := "utility " + strconv.Quote(name) + "(" + strings.Join(names, ", ") + ")"
+	if !p.checkData(d, parents[:n], len(m.Vars[parents[n]].States), title) {
+		return
+	}
+	p.B.AddUtility(at, name, parents, d.vals)
+}
+
+// checkData checks the values of potential d, a table of rows of k values,
+// one row per configuration of parents (the last fastest), against their
+// count and nesting, and reports what is wrong. title names the table in
+// the messages.
+func (p *parser) checkData(d *potDecl, parents []ir.VarID, k int, title string) bool {
+	m := p.B.Model()
 	rows := 1
 	for _, v := range parents {
 		rows = satMul(rows, len(m.Vars[v].States))
 	}
 	want := satMul(rows, k)
-	ok = true
+	ok := true
 	// Lists of values at the innermost level of the full nesting are rows.
 	row, listed := 0, 0
 	a := make([]int, len(parents))
@@ -719,20 +861,7 @@ func (p *parser) buildCPT(d *potDecl, child ir.VarID, lookup func(textscan.Token
 			ok = false
 		}
 	}
-	if !ok {
-		fallback()
-		return
-	}
-	var rowPos []ir.Pos
-	if !rowsValid(d.vals, k) {
-		// Only then are row positions needed, for ir.Builder.Finish's
-		// messages; finding them costs time on long lines.
-		rowPos = make([]ir.Pos, len(d.vals)/k)
-		for r := range rowPos {
-			rowPos[r] = p.S.Pos(d.valOff[r*k])
-		}
-	}
-	b.SetCPT(at, child, parents, d.vals, rowPos)
+	return ok
 }
 
 // rowsValid reports whether every row of k values is a distribution in

@@ -23,9 +23,14 @@ import (
 // normal ( MEAN, VARIANCE ) per configuration of its discrete parents,
 // which are listed first, then the continuous ones.
 //
+// Decisions are written as decision nodes whose potentials list their
+// information parents and have no data, utilities as utility nodes whose
+// potentials hold their tables, nested one list per parent.
+//
 // Write fails, before writing anything, if m has a real-valued variable
 // with another kind of density (a joint normal, a mixture), a discrete
-// variable without a table, or a name that NET cannot represent: a node name must be a word (no
+// chance variable without a table, a utility without parents, or a name
+// that NET cannot represent: a node name must be a word (no
 // white space, no parenthesis, brace, "=", ";", "|", ",", '"' or "%",
 // and no control character), and a state name must not contain a line
 // break or a control character.
@@ -42,8 +47,22 @@ func Write(w io.Writer, m *ir.Model) error {
 				return fmt.Errorf("hugin: cannot write the state %q of %q as a NET string", s, v.Name)
 			}
 		}
-		if v.Discrete() && m.Table(v.ID) == nil {
+		if v.Decision && isNodeWord(v.Name) {
+			return fmt.Errorf("hugin: cannot write the decision %q: after the keyword decision, NET reads the name %q as a keyword", v.Name, v.Name)
+		}
+		if v.Discrete() && !v.Decision && m.Table(v.ID) == nil {
 			return fmt.Errorf("hugin: %q has no distribution", v.Name)
+		}
+	}
+	for _, u := range m.Utilities {
+		if !syntax.IsWord(u.Name) {
+			return fmt.Errorf("hugin: cannot write the utility name %q as a NET node name", u.Name)
+		}
+		if isNodeWord(u.Name) {
+			return fmt.Errorf("hugin: cannot write the utility %q: after the keyword utility, NET reads the name %q as a keyword", u.Name, u.Name)
+		}
+		if len(u.Parents) == 0 {
+			return fmt.Errorf("hugin: the utility %q has no parents", u.Name)
 		}
 	}
 	bw := bufio.NewWriter(w)
@@ -53,17 +72,29 @@ func Write(w io.Writer, m *ir.Model) error {
 			fmt.Fprintf(bw, "continuous node %s\n{\n}\n", v.Name)
 			continue
 		}
-		fmt.Fprintf(bw, "node %s\n{\n  states = (", v.Name)
+		kw := "node"
+		if v.Decision {
+			kw = "decision"
+		}
+		fmt.Fprintf(bw, "%s %s\n{\n  states = (", kw, v.Name)
 		for _, s := range v.States {
 			bw.WriteString(" ")
 			bw.WriteString(quote(s))
 		}
 		bw.WriteString(" );\n}\n")
 	}
+	for _, u := range m.Utilities {
+		fmt.Fprintf(bw, "utility %s\n{\n}\n", u.Name)
+	}
 	var buf []byte
 	for _, v := range m.Vars {
 		if !v.Discrete() {
 			writeGaussian(bw, m, m.Gaussian(v.ID))
+			continue
+		}
+		if v.Decision {
+			writeHead(bw, m, v.Name, m.Parents[v.ID])
+			bw.WriteString(" )\n{\n}\n")
 			continue
 		}
 		c := m.Table(v.ID)
@@ -110,7 +141,58 @@ func Write(w io.Writer, m *ir.Model) error {
 		}
 		bw.WriteString(";\n}\n")
 	}
+	for _, u := range m.Utilities {
+		writeUtility(bw, m, u)
+	}
 	return bw.Flush()
+}
+
+// writeHead writes `potential ( X | A B`, without the closing parenthesis.
+func writeHead(bw *bufio.Writer, m *ir.Model, name string, parents []ir.VarID) {
+	fmt.Fprintf(bw, "potential ( %s", name)
+	if len(parents) > 0 {
+		bw.WriteString(" |")
+		for _, p := range parents {
+			bw.WriteString(" ")
+			bw.WriteString(m.Vars[p].Name)
+		}
+	}
+}
+
+// writeUtility writes the potential of utility u: its parents, and one
+// number per configuration, nested one list per parent, the innermost
+// lists over the states of the last parent.
+func writeUtility(bw *bufio.Writer, m *ir.Model, u *ir.Utility) {
+	writeHead(bw, m, u.Name, u.Parents)
+	bw.WriteString(" )\n{\n  data = ")
+	n := len(u.Parents)
+	card := make([]int, n)
+	stride := make([]int, n)
+	s := 1
+	for k := n - 1; k >= 0; k-- {
+		card[k] = len(m.Vars[u.Parents[k]].States)
+		stride[k] = s
+		s *= card[k]
+	}
+	var buf []byte
+	for i, x := range u.Values {
+		opens := 0
+		for k := n - 1; k >= 0 && i%(stride[k]*card[k]) == 0; k-- {
+			opens++
+		}
+		for range opens {
+			bw.WriteByte('(')
+		}
+		if opens == 0 {
+			bw.WriteByte(' ')
+		}
+		buf = strconv.AppendFloat(buf[:0], x, 'g', -1, 64)
+		bw.Write(buf)
+		for k := n - 1; k >= 0 && (i+1)%(stride[k]*card[k]) == 0; k-- {
+			bw.WriteByte(')')
+		}
+	}
+	bw.WriteString(";\n}\n")
 }
 
 // isStringable reports whether s can be written as a NET string.

@@ -6,7 +6,13 @@
 // the last bit from the stored value). Compact tables are written as they
 // were given — noisy_or(...), noisy_max(...), a logical formula, a lookup
 // (every row) — with names that are keywords there (leak, and, or, not,
-// else, ...) quoted; other formats write their expanded tables. The text
+// else, ...) quoted; other formats write their expanded tables. An
+// influence diagram's decisions are written as `decision D: TYPE` (one
+// declaration each, between the runs of variables that share one), their
+// information as edge lines into them, and its utilities, after the
+// distributions, as `utility U(A, B) = { ... }` with one aligned row per
+// configuration of their parents, so that the text reads back to the same
+// decisions, information and bit-identical utilities. The text
 // is in the canonical layout of pbl fmt (package format; a test checks
 // it).
 package source

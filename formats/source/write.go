@@ -23,6 +23,11 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 	if !m.IsBayesNet() {
 		return fmt.Errorf("a Markov network (a model with potentials) cannot be written as pbl yet: the language has no syntax for potentials")
 	}
+	for _, u := range m.Utilities {
+		if len(u.Parents) == 0 {
+			return &ir.Error{Pos: u.Pos, Msg: fmt.Sprintf("utility %s has no parents, which pbl cannot write: a utility table is over one or more variables", ir.Quote(u.Name))}
+		}
+	}
 	b := bufio.NewWriter(w)
 	if header != "" {
 		for _, line := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
@@ -32,8 +37,13 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 	}
 	// Declarations: runs of consecutive variables with equal domains.
 	for i := 0; i < len(m.Vars); {
+		if m.Vars[i].Decision {
+			fmt.Fprintf(b, "decision %s: %s\n", ir.Quote(m.Vars[i].Name), m.Vars[i].Domain())
+			i++
+			continue
+		}
 		j := i + 1
-		for j < len(m.Vars) && sameDomain(m.Vars[i], m.Vars[j]) {
+		for j < len(m.Vars) && !m.Vars[j].Decision && sameDomain(m.Vars[i], m.Vars[j]) {
 			j++
 		}
 		names := make([]string, 0, j-i)
@@ -44,7 +54,8 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 		i = j
 	}
 	// Edges into the variables that have no distribution yet (a structure
-	// to learn): a table implies its parents' edges, these have none.
+	// to learn) and into decisions (their information): a table implies
+	// its parents' edges, these have none.
 	edges := false
 	for _, v := range m.Vars {
 		if ps := m.Parents[v.ID]; m.Dists[v.ID] == nil && len(ps) > 0 {
@@ -84,7 +95,23 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 		b.WriteString("\n")
 		writeCPT(b, m, c)
 	}
+	for _, u := range m.Utilities {
+		b.WriteString("\n")
+		writeUtility(b, m, u)
+	}
 	return b.Flush()
+}
+
+// writeUtility writes utility U(A, B) = { ... }, one aligned row per
+// configuration of its parents, in row-major order. The language has no
+// form for a utility without parents.
+func writeUtility(b *bufio.Writer, m *ir.Model, u *ir.Utility) {
+	names := make([]string, len(u.Parents))
+	for i, p := range u.Parents {
+		names[i] = ir.Quote(m.Vars[p].Name)
+	}
+	title := "utility " + ir.Quote(u.Name) + "(" + strings.Join(names, ", ") + ")"
+	writeDensities(b, m, title, u.Parents, len(u.Values), func(r int) string { return ir.FormatFloat(u.Values[r]) })
 }
 
 func sameDomain(a, b *ir.Variable) bool {

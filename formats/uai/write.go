@@ -2,6 +2,7 @@ package uai
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -34,9 +35,16 @@ func Write(w io.Writer, m *ir.Model) error {
 		switch {
 		case !x.Discrete():
 			errs.Add(x.Pos, "%s is real-valued; UAI has only discrete variables", ir.Quote(x.Name))
+		case x.Decision:
+			errs = append(errs, &ir.Error{Pos: x.Pos, Err: ir.ErrInfluenceDiagram,
+				Msg: fmt.Sprintf("%s is a decision: UAI describes only Bayesian and Markov networks, not influence diagrams (NET, XMLBIF and pbl do)", ir.Quote(x.Name))})
 		case m.IsBayesNet() && m.Table(ir.VarID(v)) == nil:
 			errs.Add(x.Pos, "%s has no CPT", ir.Quote(x.Name))
 		}
+	}
+	for _, u := range m.Utilities {
+		errs = append(errs, &ir.Error{Pos: u.Pos, Err: ir.ErrInfluenceDiagram,
+			Msg: fmt.Sprintf("%s is a utility: UAI describes only Bayesian and Markov networks, not influence diagrams (NET, XMLBIF and pbl do)", ir.Quote(u.Name))})
 	}
 	if err := errs.Err(); err != nil {
 		return err

@@ -1,6 +1,7 @@
-// Package xmlbif reads and writes Bayesian networks in XMLBIF, the XML
-// version of the Bayesian Interchange Format (JavaBayes, SamIam, Weka and
-// pgmpy write it), to and from an [ir.Model]. [Read] and [ReadFile] are the
+// Package xmlbif reads and writes Bayesian networks and influence
+// diagrams in XMLBIF, the XML version of the Bayesian Interchange Format
+// (JavaBayes, SamIam, Weka and pgmpy write it; aGrUM and pyAgrum write
+// influence diagrams in it), to and from an [ir.Model]. [Read] and [ReadFile] are the
 // entry points of the importer, [Write] of the exporter.
 //
 // # Dialect
@@ -37,7 +38,9 @@
 //     elements, is an error (with a hint for a misspelt element name).
 //   - Names and states are the text of NAME, OUTCOME, FOR and GIVEN without
 //     the white space around it; entity and character references are
-//     decoded. Only TYPE="nature" variables are supported.
+//     decoded. A VARIABLE's TYPE is nature (the default: a chance
+//     variable), decision or utility (see "Influence diagrams" below), in
+//     any case; any other TYPE is an error.
 //   - A DEFINITION may come before the VARIABLEs it names; every variable
 //     needs exactly one. Its GIVEN elements list the parents in table order.
 //   - TABLE holds numbers separated by white space, in decimal with an
@@ -63,10 +66,55 @@
 // is the transpose of the layout of BIF's `table` statement, where the
 // child varies slowest.)
 //
+// # Influence diagrams
+//
+// The XMLBIF 0.3 DTD declares VARIABLE's TYPE as nature, decision or
+// utility; the reader and writer follow the dialect of aGrUM (pyAgrum's
+// engine), whose BIFXMLIDReader and BIFXMLIDWriter (src/agrum/ID/io/BIFXML
+// in aGrUM's repository) read and write influence diagrams, and whose test
+// resource src/testunits/ressources/ID/OilWildcatter.xml shows it:
+//
+//	<VARIABLE TYPE="decision"><NAME>Drill</NAME>
+//	  <OUTCOME>yes</OUTCOME><OUTCOME>no</OUTCOME></VARIABLE>
+//	<VARIABLE TYPE="utility"><NAME>Payoff</NAME><OUTCOME>0</OUTCOME></VARIABLE>
+//	<DEFINITION><FOR>Drill</FOR><GIVEN>Test</GIVEN><GIVEN>Result</GIVEN></DEFINITION>
+//	<DEFINITION><FOR>Payoff</FOR><GIVEN>Drill</GIVEN><GIVEN>Oil</GIVEN>
+//	  <TABLE>-70 50 200 0 0 0</TABLE></DEFINITION>
+//
+// In detail:
+//
+//   - A decision is declared as a nature variable is, with its OUTCOMEs.
+//     Its DEFINITION lists its information parents (the variables known
+//     when it is taken) as GIVENs and has no TABLE (a TABLE, an initial
+//     policy in some tools, is not read). A decision without a DEFINITION
+//     is taken knowing nothing: aGrUM writes none for a decision without
+//     parents. A decision has at most one DEFINITION.
+//   - A utility is not a variable of the model but a utility table: aGrUM
+//     declares it as a variable of one state (its reader requires one
+//     OUTCOME, whose text does not matter), and the reader accepts none or
+//     one. It cannot be a GIVEN. Its DEFINITION lists its parents as GIVENs
+//     (at least one) and a TABLE of one utility per configuration of
+//     them, in the order of a probability table's rows: the last GIVEN
+//     fastest. Utilities may be negative; the total utility is their sum.
+//     The model's utilities are in the order of their VARIABLEs.
+//   - Information arcs are taken as written (as in aGrUM's LIMIDs): the
+//     diagram has perfect recall only if each decision lists the earlier
+//     decisions and their information.
+//
+// aGrUM's reader adds a DEFINITION's arcs in reverse GIVEN order and fills
+// the table with its first variable (the FOR) fastest, which is this
+// layout. OilWildcatter.xml itself, an old file, lists TestResult's and
+// Reward's tables with the first GIVEN fastest: pbl reads it in the layout
+// above, and so with other numbers than Raiffa's (testdata/oil.xml is the
+// same diagram laid out as XMLBIF lays out tables).
+//
 // # Errors
 //
 // Every error is an [ir.Error] in an [ir.ErrorList], positioned at the
-// offending element or number. Malformed XML (what encoding/xml's
+// offending element or number (decisions and utilities add a utility
+// named as a GIVEN, a utility without DEFINITION or parents, or with
+// more than one OUTCOME, and a second DEFINITION of a decision or
+// utility). Malformed XML (what encoding/xml's
 // Decoder detects, plus mismatched end
 // tags and truncated input, reported with both tags' positions) stops the
 // reader at the first error. Otherwise all errors are collected: a VARIABLE without NAME or
@@ -82,5 +130,9 @@
 //
 // [Write] writes XMLBIF 0.3 in the layout above, which [Read] reads back to
 // the same variables, states, parents and bit-for-bit the same
-// probabilities.
+// probabilities. An influence diagram is written in aGrUM's dialect:
+// decisions as TYPE="decision" with a DEFINITION of GIVENs only (none
+// without parents), utilities as TYPE="utility" variables with the one
+// OUTCOME "0" and a DEFINITION of their table; they read back with the
+// same decisions, information and bit-for-bit the same utilities.
 package xmlbif

@@ -68,6 +68,15 @@ type reader struct {
 	sawNetwork bool
 	defs       []*defDecl
 	broken     map[string]bool // variables too damaged to declare: references to them are not reported
+	utils      []utilDecl      // the utility VARIABLEs, in order
+	isUtil     map[string]bool // the names of utils
+}
+
+// utilDecl is a VARIABLE of TYPE="utility": not a variable of the model,
+// but the name of a utility table, which its DEFINITION gives.
+type utilDecl struct {
+	name string
+	pos  ir.Pos // of its NAME
 }
 
 // defDecl is a DEFINITION element, kept until the document is read.
@@ -78,6 +87,8 @@ type defDecl struct {
 	given []*text
 	table *text  // or nil
 	tpos  ir.Pos // of the TABLE tag
+
+	utility bool // the DEFINITION of a utility: one number per configuration of the GIVENs
 }
 
 // text is the character data of a leaf element (NAME, OUTCOME, FOR, GIVEN,
@@ -100,7 +111,7 @@ type seg struct {
 type bail struct{}
 
 func newReader(filename string, src []byte) *reader {
-	r := &reader{file: filename, src: src, b: ir.NewBuilder(filename), cLine: 1, cCol: 1, broken: map[string]bool{}}
+	r := &reader{file: filename, src: src, b: ir.NewBuilder(filename), cLine: 1, cCol: 1, broken: map[string]bool{}, isUtil: map[string]bool{}}
 	if enc, ok := declEncoding(src); ok && isLatin1(enc) {
 		r.src = latin1ToUTF8(src)
 	}
@@ -501,9 +512,18 @@ func (r *reader) variable(start startTag, off int) {
 		r.errorf(npos, "empty variable <NAME>")
 		return
 	}
-	if !strings.EqualFold(typ, "nature") {
-		r.errorf(vpos, "variable %q has TYPE=%q: only nature (chance) variables are supported", name, typ)
+	decision := strings.EqualFold(typ, "decision")
+	switch {
+	case strings.EqualFold(typ, "utility"):
+		r.utility(name, npos, outcomes)
+		return
+	case !decision && !strings.EqualFold(typ, "nature"):
+		r.errorf(vpos, "variable %q has TYPE=%q: expected nature (a chance variable), decision or utility", name, typ)
 		r.broken[name] = true
+		return
+	}
+	if r.isUtil[name] {
+		r.errorf(npos, "%q redeclared (first declared as a utility)", name)
 		return
 	}
 	if len(outcomes) == 0 {
@@ -535,10 +555,31 @@ func (r *reader) variable(start startTag, off int) {
 		r.broken[name] = true
 		return
 	}
-	if _, ok := r.b.AddVar(npos, name, ir.Enum, states, 0); !ok {
+	add := r.b.AddVar
+	if decision {
+		add = r.b.AddDecision
+	}
+	if _, ok := add(npos, name, ir.Enum, states, 0); !ok {
 		r.broken[name] = true
 		return
 	}
+}
+
+// utility declares the utility name: at most one OUTCOME (aGrUM writes a
+// utility as a variable of one state), whose text does not matter.
+func (r *reader) utility(name string, npos ir.Pos, outcomes []*text) {
+	if _, exists := r.b.Model().Lookup(name); exists || r.isUtil[name] {
+		r.errorf(npos, "%q redeclared", name)
+		return
+	}
+	r.isUtil[name] = true
+	if len(outcomes) > 1 {
+		_, opos := outcomes[1].name()
+		r.errorf(opos, "utility %q has %d <OUTCOME>s: a utility has one value per configuration of its parents, and at most one OUTCOME", name, len(outcomes))
+		r.broken[name] = true
+		return
+	}
+	r.utils = append(r.utils, utilDecl{name: name, pos: npos})
 }
 
 func (r *reader) definition(start startTag, off int) {
@@ -576,6 +617,7 @@ func (r *reader) definition(start startTag, off int) {
 func (r *reader) finish() (*ir.Model, error) {
 	m := r.b.Model()
 	hasDef := make([]bool, len(m.Vars))
+	utilDef := map[string]*defDecl{} // the DEFINITION of each utility
 	hints := 0
 	// lookup resolves a name, reporting an unknown one with a hint.
 	lookup := func(name string, pos ir.Pos, what string) (ir.VarID, bool) {
@@ -584,6 +626,10 @@ func (r *reader) finish() (*ir.Model, error) {
 		}
 		if r.broken[name] {
 			return 0, false // its VARIABLE was reported
+		}
+		if r.isUtil[name] {
+			r.errorf(pos, "%s %q is a utility: a utility has no children", what, name)
+			return 0, false
 		}
 		h := ""
 		if hints < maxHints && len(name) <= maxHintLen {
@@ -599,39 +645,33 @@ func (r *reader) finish() (*ir.Model, error) {
 			continue
 		}
 		name, cpos := d.child.name()
+		if r.isUtil[name] {
+			if prev, dup := utilDef[name]; dup {
+				r.errorf(cpos, "second <%s> for utility %q (first at %s)", d.tag, name, prev.pos)
+				continue
+			}
+			utilDef[name] = d
+			continue
+		}
 		child, ok := lookup(name, cpos, "<FOR> variable")
 		if !ok {
 			continue
 		}
 		cv := m.Vars[child]
 		k := len(cv.States)
+		if hasDef[child] && cv.Decision {
+			r.errorf(cpos, "second <%s> for decision %q", d.tag, name)
+			continue
+		}
 		hasDef[child] = true
-		parents := make([]ir.VarID, 0, len(d.given))
-		card := make([]int, 0, len(d.given)+1)
-		good := true
-		for _, g := range d.given {
-			pname, ppos := g.name()
-			p, ok := lookup(pname, ppos, "<GIVEN> variable")
-			switch {
-			case !ok:
-				good = false
-				continue
-			case p == child:
-				r.errorf(ppos, "variable %q is given as its own parent", name)
-				good = false
-				continue
+		parents, card, good := r.given(d, name, child, lookup)
+		if cv.Decision {
+			// The information parents; a TABLE, an initial policy if
+			// any, is not needed and not read.
+			if good {
+				r.b.SetInformation(cpos, child, parents)
 			}
-			dup := false
-			for _, q := range parents {
-				dup = dup || q == p
-			}
-			if dup {
-				r.errorf(ppos, "%q is given twice in the definition of %q", pname, name)
-				good = false
-				continue
-			}
-			parents = append(parents, p)
-			card = append(card, len(m.Vars[p].States))
+			continue
 		}
 		if !good {
 			// The shape of the table is unknown: give the child a
@@ -669,12 +709,84 @@ func (r *reader) finish() (*ir.Model, error) {
 		r.b.SetCPT(cpos, child, parents, vals, rowPos)
 	}
 	for i, v := range m.Vars {
-		if !hasDef[i] {
+		if !hasDef[i] && !v.Decision { // a decision without one is taken knowing nothing
 			r.errorf(v.Pos, "variable %q has no <DEFINITION>", v.Name)
 			r.b.SetCPT(v.Pos, v.ID, nil, importer.Uniform(len(v.States)), []ir.Pos{{}})
 		}
 	}
+	for _, u := range r.utils {
+		d := utilDef[u.name]
+		if d == nil {
+			r.errorf(u.pos, "utility %q has no <DEFINITION>", u.name)
+			continue
+		}
+		_, cpos := d.child.name()
+		parents, card, good := r.given(d, u.name, -1, lookup)
+		if !good {
+			continue
+		}
+		n, ok := ir.TableSize(card)
+		switch {
+		case !ok:
+			r.errorf(cpos, "the table of utility %q is too large (more than %d entries)", u.name, ir.MaxTableSize)
+			continue
+		case d.table != nil && n > len(d.table.s):
+			r.errorf(d.tpos, "%s", utilityCountMsg(u.name, n, len(strings.Fields(d.table.s))))
+			continue
+		}
+		d.utility = true
+		vals, _ := r.table(d, u.name, 1, len(parents), n)
+		if vals == nil {
+			continue // reported
+		}
+		r.b.AddUtility(cpos, u.name, parents, vals)
+	}
 	return r.b.Finish()
+}
+
+// given resolves the GIVEN variables of d, the DEFINITION of name (the
+// variable child, or -1 for a utility): the parents, their numbers of
+// states, and whether all were resolved without error.
+func (r *reader) given(d *defDecl, name string, child ir.VarID, lookup func(string, ir.Pos, string) (ir.VarID, bool)) ([]ir.VarID, []int, bool) {
+	m := r.b.Model()
+	parents := make([]ir.VarID, 0, len(d.given))
+	card := make([]int, 0, len(d.given)+1)
+	good := true
+	for _, g := range d.given {
+		pname, ppos := g.name()
+		if pname == name {
+			what := "variable"
+			if child < 0 {
+				what = "utility"
+			}
+			r.errorf(ppos, "%s %q is given as its own parent", what, name)
+			good = false
+			continue
+		}
+		p, ok := lookup(pname, ppos, "<GIVEN> variable")
+		if !ok {
+			good = false
+			continue
+		}
+		dup := false
+		for _, q := range parents {
+			dup = dup || q == p
+		}
+		if dup {
+			r.errorf(ppos, "%q is given twice in the definition of %q", pname, name)
+			good = false
+			continue
+		}
+		parents = append(parents, p)
+		card = append(card, len(m.Vars[p].States))
+	}
+	return parents, card, good
+}
+
+// utilityCountMsg explains a utility's table with got entries instead of
+// want.
+func utilityCountMsg(name string, want, got int) string {
+	return fmt.Sprintf("the table of utility %q has %s, expected %d (one utility for each configuration of its parents)", name, ir.Plural(got, "entry"), want)
 }
 
 // table reads the TABLE of d, which must have n entries. It returns nil if
@@ -719,7 +831,11 @@ func (r *reader) table(d *defDecl, name string, k, parents, n int) ([]float64, [
 		i = j
 	}
 	if count != n {
-		r.errorf(d.tpos, "%s", countMsg(name, k, parents, n, count))
+		if d.utility {
+			r.errorf(d.tpos, "%s", utilityCountMsg(name, n, count))
+		} else {
+			r.errorf(d.tpos, "%s", countMsg(name, k, parents, n, count))
+		}
 		return nil, nil
 	}
 	for _, row := range bad {

@@ -15,7 +15,8 @@ import (
 )
 
 // Write writes m as XMLBIF 0.3: one VARIABLE element per variable, then one
-// DEFINITION per variable, both in the model's variable order, indented,
+// DEFINITION per variable, both in the model's variable order (then the
+// utilities, in the model's order, for an influence diagram), indented,
 // with each table row (one parent configuration) on a line of its own and
 // every probability in the shortest form that reads back as the same
 // float64. Names are XML-escaped.
@@ -34,15 +35,37 @@ func Write(w io.Writer, m *ir.Model) error {
 	bw.WriteString("<BIF VERSION=\"0.3\">\n<NETWORK>\n")
 	fmt.Fprintf(bw, "  <NAME>%s</NAME>\n", xmltext.Escape(networkName(m.Source)))
 	for _, v := range m.Vars {
-		bw.WriteString("\n  <VARIABLE TYPE=\"nature\">\n")
+		typ := "nature"
+		if v.Decision {
+			typ = "decision"
+		}
+		fmt.Fprintf(bw, "\n  <VARIABLE TYPE=\"%s\">\n", typ)
 		fmt.Fprintf(bw, "    <NAME>%s</NAME>\n", xmltext.Escape(v.Name))
 		for _, s := range v.States {
 			fmt.Fprintf(bw, "    <OUTCOME>%s</OUTCOME>\n", xmltext.Escape(s))
 		}
 		bw.WriteString("  </VARIABLE>\n")
 	}
+	for _, u := range m.Utilities {
+		// One OUTCOME, as aGrUM writes a utility (a variable of one
+		// state, which its reader requires).
+		fmt.Fprintf(bw, "\n  <VARIABLE TYPE=\"utility\">\n    <NAME>%s</NAME>\n    <OUTCOME>0</OUTCOME>\n  </VARIABLE>\n", xmltext.Escape(u.Name))
+	}
 	var num []byte
 	for v := range m.Vars {
+		if m.Vars[v].Decision {
+			// The information parents; no TABLE, and no DEFINITION at
+			// all without parents, as aGrUM writes a decision.
+			if ps := m.Parents[v]; len(ps) > 0 {
+				bw.WriteString("\n  <DEFINITION>\n")
+				fmt.Fprintf(bw, "    <FOR>%s</FOR>\n", xmltext.Escape(m.Vars[v].Name))
+				for _, p := range ps {
+					fmt.Fprintf(bw, "    <GIVEN>%s</GIVEN>\n", xmltext.Escape(m.Vars[p].Name))
+				}
+				bw.WriteString("  </DEFINITION>\n")
+			}
+			continue
+		}
 		c := m.Table(ir.VarID(v))
 		if c == nil {
 			continue
@@ -81,6 +104,22 @@ func Write(w io.Writer, m *ir.Model) error {
 		}
 		bw.WriteString("  </DEFINITION>\n")
 	}
+	for _, u := range m.Utilities {
+		bw.WriteString("\n  <DEFINITION>\n")
+		fmt.Fprintf(bw, "    <FOR>%s</FOR>\n", xmltext.Escape(u.Name))
+		for _, p := range u.Parents {
+			fmt.Fprintf(bw, "    <GIVEN>%s</GIVEN>\n", xmltext.Escape(m.Vars[p].Name))
+		}
+		bw.WriteString("    <TABLE>")
+		for i, x := range u.Values {
+			if i > 0 {
+				bw.WriteByte(' ')
+			}
+			num = strconv.AppendFloat(num[:0], x, 'g', -1, 64)
+			bw.Write(num)
+		}
+		bw.WriteString("</TABLE>\n  </DEFINITION>\n")
+	}
 	bw.WriteString("\n</NETWORK>\n</BIF>\n")
 	return bw.Flush()
 }
@@ -102,6 +141,9 @@ func check(m *ir.Model) error {
 		for _, s := range v.States {
 			name(v.Pos, "state", s)
 		}
+		if v.Decision {
+			continue
+		}
 		c := m.Table(v.ID)
 		if c == nil {
 			errs.Add(v.Pos, "cannot write %q as XMLBIF: it has no distribution", v.Name)
@@ -110,6 +152,18 @@ func check(m *ir.Model) error {
 		for _, x := range c.Written().Vals {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				errs.Add(c.Pos, "cannot write the table of %q as XMLBIF: it holds %v", v.Name, x)
+				break
+			}
+		}
+	}
+	for _, u := range m.Utilities {
+		name(u.Pos, "utility", u.Name)
+		if len(u.Parents) == 0 {
+			errs.Add(u.Pos, "cannot write the utility %q as XMLBIF: it has no parents", u.Name)
+		}
+		for _, x := range u.Values {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				errs.Add(u.Pos, "cannot write the utility %q as XMLBIF: it holds %v", u.Name, x)
 				break
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,6 +53,12 @@ func sameModel(t *testing.T, got, want *ir.Model) {
 			continue
 		}
 		gc, wc := got.Table(ir.VarID(i)), want.Table(ir.VarID(i))
+		if gc == nil || wc == nil {
+			if (gc == nil) != (wc == nil) {
+				t.Errorf("%q: table %v, want %v", wv.Name, gc, wc)
+			}
+			continue // decisions have none
+		}
 		if len(gc.Parents) != len(wc.Parents) {
 			t.Errorf("%q has parents %v, want %v", wv.Name, gc.Parents, wc.Parents)
 			continue
@@ -102,6 +109,19 @@ func roundTrip(t *testing.T, m *ir.Model) {
 		t.Fatalf("reading back what Write wrote: %v\n%s", err, buf.Bytes())
 	}
 	sameModel(t, back, m)
+	for v := range m.Vars {
+		if back.Vars[v].Decision != m.Vars[v].Decision || !slices.Equal(back.Parents[v], m.Parents[v]) {
+			t.Fatalf("%s: decision %v with parents %v after a round trip, was %v with %v", m.Vars[v].Name, back.Vars[v].Decision, back.Parents[v], m.Vars[v].Decision, m.Parents[v])
+		}
+	}
+	if len(back.Utilities) != len(m.Utilities) {
+		t.Fatalf("%d utilities after a round trip, was %d", len(back.Utilities), len(m.Utilities))
+	}
+	for i, u := range m.Utilities {
+		if b := back.Utilities[i]; b.Name != u.Name || !slices.Equal(b.Parents, u.Parents) || !slices.Equal(b.Values, u.Values) {
+			t.Fatalf("utility %+v after a round trip, was %+v", b, u)
+		}
+	}
 }
 
 // TestWriteErrors checks that names XMLBIF cannot carry are refused, and

@@ -280,12 +280,12 @@ func TestDecisionConditionErrors(t *testing.T) {
 		query string
 		kind  error
 	}{
-		{"MEU(| Result=closed)", decision.ErrEvidence},            // Result depends on Test, free
-		{"EU(Test=yes | Result=closed)", decision.ErrEvidence},    // the same: Test is free when solving
-		{"MEU(| Test~[0.5, 0.5])", nil},                           // a decision is set, not observed
-		{"policy(Drill | do(Drill=yes))", nil},                    // Drill twice
-		{"MEU(| Oil=wet, do(Oil=dry))", nil},                      // Oil twice
-		{"MEU(X)", nil},                                           // MEU names no variable
+		{"MEU(| Result=closed)", decision.ErrEvidence},         // Result depends on Test, free
+		{"EU(Test=yes | Result=closed)", decision.ErrEvidence}, // the same: Test is free when solving
+		{"MEU(| Test~[0.5, 0.5])", nil},                        // a decision is set, not observed
+		{"policy(Drill | do(Drill=yes))", nil},                 // Drill twice
+		{"MEU(| Oil=wet, do(Oil=dry))", nil},                   // Oil twice
+		{"MEU(X)", nil},                                        // MEU names no variable
 	} {
 		q, err := ParseQuery(m, c.query)
 		if err == nil {

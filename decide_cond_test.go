@@ -301,3 +301,122 @@ func TestDecisionConditionErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRankVPIAgainstBruteForce: on generated perfect-recall diagrams, the
+// value of perfect information of each chance variable at a decision D
+// is the best strategy's expected utility, by enumeration, with the
+// variable added to the parents of D and of every later decision (so that
+// recall stays as written) minus the best without; the variables ranked
+// are exactly the chance variables neither parents of D nor its
+// descendants.
+func TestRankVPIAgainstBruteForce(t *testing.T) {
+	checked := 0
+	for seed := range uint64(30) {
+		r := rand.New(rand.NewPCG(seed, 19))
+		g := drawDiagram(r, true)
+		m, err := Load("gen.pbl", []byte(g.source()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		decs := g.decisions()
+		k := r.IntN(len(decs))
+		dec := decs[k]
+		best := func(g *genDiagram) float64 {
+			b := math.Inf(-1)
+			g.strategies(g.decisions(), strategy{}, func(s strategy) {
+				if x, _ := g.eu(s, nil); x > b {
+					b = x
+				}
+			})
+			return b
+		}
+		without := best(g)
+		q, err := ParseQuery(m, "MEU()")
+		if err != nil {
+			t.Fatal(err)
+		}
+		meu, ranked, err := RankVPI(m, ir.VarID(dec), q.(*ir.DecisionQuery), nil)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if !(math.Abs(meu-without) <= 1e-9) {
+			t.Errorf("seed %d: MEU %v, brute force %v", seed, meu, without)
+		}
+		var want []int
+		for x, nd := range g.nodes {
+			if nd.decision || slices.Contains(g.nodes[dec].parents, x) || g.ancestorsOf(x, nil)[dec] {
+				continue
+			}
+			want = append(want, x)
+		}
+		if len(ranked) != len(want) {
+			t.Fatalf("seed %d: %d variables ranked, want %v", seed, len(ranked), want)
+		}
+		for i, v := range ranked {
+			x := int(v.Var)
+			if !slices.Contains(want, x) {
+				t.Fatalf("seed %d: %s ranked, not a candidate", seed, g.nodes[x].name)
+			}
+			if i > 0 && ranked[i-1].Value < v.Value {
+				t.Errorf("seed %d: not sorted", seed)
+			}
+			h := &genDiagram{nodes: slices.Clone(g.nodes), utils: g.utils}
+			for _, d := range decs[k:] {
+				ps := slices.Clone(h.nodes[d].parents)
+				if !slices.Contains(ps, x) {
+					ps = append(ps, x)
+					slices.Sort(ps)
+				}
+				h.nodes[d].parents = ps
+			}
+			rows := 0
+			for _, d := range decs {
+				rows += 1 << len(h.nodes[d].parents)
+			}
+			if rows > 16 { // at most 2^16 strategies to enumerate
+				continue
+			}
+			vpi := best(h) - without
+			if !(math.Abs(v.Value-vpi) <= 1e-9) {
+				t.Errorf("seed %d: VPI of %s at %s = %v, brute force %v", seed, g.nodes[x].name, g.nodes[dec].name, v.Value, vpi)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d values checked", checked)
+	}
+}
+
+// TestOilEVPI: the oil wildcatter's expected value of perfect information
+// about Oil at Drill, by hand. Without the test (Test=no, set), drilling
+// blind is worth .5·-70 + .3·50 + .2·200 = 20; knowing Oil, the
+// wildcatter drills only when wet or soaking, .3·50 + .2·200 = 55: EVPI =
+// 55 - 20 = 35 (Raiffa's clairvoyant). With the test available, Oil known
+// at Drill makes the test worthless (its cost saved): 55 - 22.5 = 32.5.
+func TestOilEVPI(t *testing.T) {
+	m, err := LoadFile("examples/oil.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	drill, _ := m.Lookup("Drill")
+	for _, c := range []struct {
+		meu         string
+		base, value float64
+	}{
+		{"MEU(| Test=no)", 20, 35},
+		{"MEU()", 22.5, 32.5},
+	} {
+		q, err := ParseQuery(m, c.meu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meu, r, err := RankVPI(m, drill.ID, q.(*ir.DecisionQuery), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(math.Abs(meu-c.base) <= 1e-9) || len(r) != 1 || m.Vars[r[0].Var].Name != "Oil" || !(math.Abs(r[0].Value-c.value) <= 1e-9) {
+			t.Errorf("%s: MEU %v, ranking %v; want %v and Oil %v", c.meu, meu, r, c.base, c.value)
+		}
+	}
+}

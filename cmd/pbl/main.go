@@ -63,7 +63,9 @@ Usage:
                               answer as a UAI competition solver
   pbl sensitivity MODEL 'P(Y=y | e)'
                               derivatives of a query by every CPT entry [--top K] [--reach P]
-  pbl voi MODEL --target X    which variable to observe next: I(X; V | e) in bits
+  pbl voi MODEL (--target X | --decision D)
+                              which variable to observe next: I(X; V | e) in bits, or the
+                              value of perfect information at decision D
                               [--evidence 'A=a, B=b'] [--candidates A,B] [--top K]
   pbl structure DATA.csv      learn a network's graph from data [--method hc|k2|chow-liu|pc]
                               [--score bic|aic|loglik|bdeu|k2] [--bootstrap N] [-o OUT]

@@ -103,13 +103,14 @@ type solved struct {
 }
 
 // conditioned returns m's diagram under q's conditions: do(X=x) sets X (a
-// chance variable or a decision) by graph surgery, and a decision named
-// in the evidence is set too (the other decisions are solved knowing
-// it); for EU, a chance variable of D's information (its parents:
-// perfect recall is as written) is observed when D is taken (in
-// observed), the earlier decisions following their policies; any other
-// chance variable named is a finding, a fact known before every decision
-// that conditions the answer (hard, or likelihood evidence). It also returns the decisions' temporal order if
+// chance variable or a decision) by graph surgery; for EU, a state of a
+// variable of D's information (its parents: perfect recall is as
+// written), a chance variable or an earlier decision, is what D observes
+// (in observed), the earlier decisions not named following their
+// policies; any other decision named is set, as by do() (the other
+// decisions are solved knowing it); any other chance variable named is a
+// finding, a fact known before every decision that conditions the answer
+// (hard, or likelihood evidence). It also returns the decisions' temporal order if
 // they have perfect recall (nil: a LIMID).
 func conditioned(m *ir.Model, q *ir.DecisionQuery) (*decision.Diagram, []int, map[int]int, error) {
 	d, err := diagramOf(m, q.Pos)
@@ -136,12 +137,12 @@ func conditioned(m *ir.Model, q *ir.DecisionQuery) (*decision.Diagram, []int, ma
 	observed := map[int]int{}
 	for _, o := range q.Evidence {
 		switch {
+		case q.Form == ir.DecisionEU && slices.Contains(m.Parents[q.Decision], o.Var):
+			observed[int(o.Var)] = o.State
 		case m.Vars[o.Var].Decision:
 			if err := set(o.Var, o.State); err != nil {
 				return nil, nil, nil, err
 			}
-		case q.Form == ir.DecisionEU && slices.Contains(m.Parents[q.Decision], o.Var):
-			observed[int(o.Var)] = o.State
 		default:
 			w := make([]float64, m.Vars[o.Var].Card())
 			w[o.State] = 1

@@ -36,9 +36,11 @@ func (g *genDiagram) ancestorsOf(v int, cut map[int]int) []bool {
 // drawConditions draws conditions for a decision query on g: decisions
 // set (as D=s or do(D=s)), a chance variable set by do(X=s), and hard
 // findings on chance variables no free decision is an ancestor of after
-// the surgery. It returns the terms after the bar, the nodes set (do:
-// every set node, chance or decision) and the findings (cond).
-func drawConditions(r *rand.Rand, g *genDiagram, skip int) (terms []string, do, cond map[int]int) {
+// the surgery. It returns the terms after the bar for MEU, the same for
+// EU (the decisions set as do(D=s): EU(... | D=s) observes a decision of
+// its information), the nodes set (do: every set node, chance or
+// decision) and the findings (cond).
+func drawConditions(r *rand.Rand, g *genDiagram, skip int) (terms, euTerms []string, do, cond map[int]int) {
 	do, cond = map[int]int{}, map[int]int{}
 	for i, nd := range g.nodes {
 		if i == skip {
@@ -53,10 +55,12 @@ func drawConditions(r *rand.Rand, g *genDiagram, skip int) (terms []string, do, 
 			} else {
 				terms = append(terms, fmt.Sprintf("do(%s=s%d)", nd.name, st))
 			}
+			euTerms = append(euTerms, fmt.Sprintf("do(%s=s%d)", nd.name, st))
 		case !nd.decision && r.IntN(6) == 0:
 			st := r.IntN(2)
 			do[i] = st
 			terms = append(terms, fmt.Sprintf("do(%s=s%d)", nd.name, st))
+			euTerms = append(euTerms, terms[len(terms)-1])
 		}
 	}
 	for i, nd := range g.nodes {
@@ -75,9 +79,10 @@ func drawConditions(r *rand.Rand, g *genDiagram, skip int) (terms []string, do, 
 		st := r.IntN(2)
 		cond[i] = st
 		terms = append(terms, fmt.Sprintf("%s=s%d", nd.name, st))
+		euTerms = append(euTerms, terms[len(terms)-1])
 	}
 	r.Shuffle(len(terms), func(i, j int) { terms[i], terms[j] = terms[j], terms[i] })
-	return terms, do, cond
+	return terms, euTerms, do, cond
 }
 
 // TestDecisionConditionsAgainstBruteForce asks MEU(| e) and policy(D | e)
@@ -99,7 +104,7 @@ func TestDecisionConditionsAgainstBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
-		terms, do, cond := drawConditions(r, g, -1)
+		terms, euTerms, do, cond := drawConditions(r, g, -1)
 		var free []int
 		for _, d := range g.decisions() {
 			if _, set := do[d]; !set {
@@ -163,7 +168,7 @@ func TestDecisionConditionsAgainstBruteForce(t *testing.T) {
 			for k, v := range cond {
 				fixed[k] = v
 			}
-			eterms := slices.Clone(terms)
+			eterms := slices.Clone(euTerms)
 			clash := false
 			for j, p := range nd.parents {
 				st := c >> (len(nd.parents) - 1 - j) & 1
@@ -230,7 +235,7 @@ func TestLIMIDConditionsLocalOptimum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		terms, do, cond := drawConditions(r, g, -1)
+		terms, _, do, cond := drawConditions(r, g, -1)
 		if len(terms) == 0 {
 			continue
 		}
@@ -418,5 +423,63 @@ func TestOilEVPI(t *testing.T) {
 		if !(math.Abs(meu-c.base) <= 1e-9) || len(r) != 1 || m.Vars[r[0].Var].Name != "Oil" || !(math.Abs(r[0].Value-c.value) <= 1e-9) {
 			t.Errorf("%s: MEU %v, ranking %v; want %v and Oil %v", c.meu, meu, r, c.base, c.value)
 		}
+	}
+}
+
+// TestEUPartialInformation: EU(D=d | e) with e naming part of D's
+// information, earlier decisions among it, observes them: the decisions
+// not named follow MEU()'s policies, checked against the enumeration with
+// that strategy (the last decision: no later one to optimise).
+func TestEUPartialInformation(t *testing.T) {
+	checked := 0
+	for seed := range uint64(40) {
+		r := rand.New(rand.NewPCG(seed, 23))
+		g := drawDiagram(r, true)
+		m, err := Load("gen.pbl", []byte(g.source()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := g.strategyOf(t, answerText(t, m, "MEU()"))
+		decs := g.decisions()
+		last := decs[len(decs)-1]
+		nd := g.nodes[last]
+		fixed := map[int]int{}
+		var terms []string
+		for _, p := range nd.parents {
+			if r.IntN(2) == 0 {
+				st := r.IntN(2)
+				fixed[p] = st
+				terms = append(terms, fmt.Sprintf("%s=s%d", g.nodes[p].name, st))
+			}
+		}
+		for choice := range 2 {
+			fixed[last] = choice
+			want, pe := g.eu(s, fixed)
+			text := fmt.Sprintf("EU(%s=s%d | %s)", nd.name, choice, strings.Join(terms, ", "))
+			if len(terms) == 0 {
+				text = fmt.Sprintf("EU(%s=s%d)", nd.name, choice)
+			}
+			q, err := ParseQuery(m, text)
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			a, err := AnswerQuery(m, q, AnswerOptions{})
+			if pe == 0 {
+				if err == nil {
+					t.Errorf("seed %d: %s = %v on impossible evidence", seed, text, a.Decision.Value)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("seed %d: %s: %v", seed, text, err)
+			}
+			if !(math.Abs(a.Decision.Value-want) <= 1e-9) {
+				t.Errorf("seed %d: %s = %v, brute force %v", seed, text, a.Decision.Value, want)
+			}
+			checked++
+		}
+	}
+	if checked < 40 {
+		t.Errorf("only %d checked", checked)
 	}
 }

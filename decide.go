@@ -92,13 +92,10 @@ var ErrNoRecall = errors.New("the decisions lack perfect recall")
 
 // solved is an influence diagram solved under a query's conditions.
 type solved struct {
-	d        *decision.Diagram
 	meu      float64
 	policies []decision.Policy // in temporal order
 	eu       func(dec, state int, ev map[int]int) (float64, error)
-	limid    bool // solved by single policy updating
-	local    bool // a local optimum, not known to be the best
-	order    []int
+	local    bool        // a local optimum (single policy updating), not known to be the best
 	observed map[int]int // EU only: D's information observed
 }
 
@@ -110,8 +107,8 @@ type solved struct {
 // policies; any other decision named is set, as by do() (the other
 // decisions are solved knowing it); any other chance variable named is a
 // finding, a fact known before every decision that conditions the answer
-// (hard, or likelihood evidence). It also returns the decisions' temporal order if
-// they have perfect recall (nil: a LIMID).
+// (hard, or likelihood evidence). It also returns the decisions' temporal
+// order if they have perfect recall (nil: a LIMID).
 func conditioned(m *ir.Model, q *ir.DecisionQuery) (*decision.Diagram, []int, map[int]int, error) {
 	d, err := diagramOf(m, q.Pos)
 	if err != nil {
@@ -167,7 +164,7 @@ func solve(m *ir.Model, q *ir.DecisionQuery) (*solved, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &solved{d: d, order: order, observed: observed}
+	out := &solved{observed: observed}
 	if order != nil {
 		d.Order = order
 		sol, err := d.Solve(decision.Options{})
@@ -181,7 +178,7 @@ func solve(m *ir.Model, q *ir.DecisionQuery) (*solved, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.meu, out.eu, out.limid, out.local = sol.MEU, sol.EU, true, !sol.Exact
+	out.meu, out.eu, out.local = sol.MEU, sol.EU, !sol.Exact
 	// The policies in temporal order: the reverse of the updates.
 	out.policies = slices.Clone(sol.Policies)
 	slices.Reverse(out.policies)

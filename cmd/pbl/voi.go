@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -127,8 +128,15 @@ func voiDecisionCmd(c *cli, path string) int {
 		o := &report.Object{}
 		o.Set("decision", x.Name)
 		ev := &report.Object{}
-		for _, ob := range q.Evidence {
+		for _, ob := range slices.Concat(q.Evidence, q.Do) {
 			ev.Set(m.Vars[ob.Var].Name, m.Vars[ob.Var].States[ob.State])
+		}
+		for _, ob := range q.Soft {
+			ls := make([]report.Float, len(ob.Lambda))
+			for i, l := range ob.Lambda {
+				ls[i] = report.Float(l)
+			}
+			ev.Set(m.Vars[ob.Var].Name, ls)
 		}
 		o.Set("evidence", ev)
 		o.Set("meu", report.Float(meu))

@@ -171,6 +171,12 @@ type strategy map[int][]int
 // utility of s given fixed (node → state: the decisions set, the chance
 // variables observed), and the probability of the observations.
 func (g *genDiagram) eu(s strategy, fixed map[int]int) (float64, float64) {
+	return g.euDo(s, fixed, nil)
+}
+
+// euDo is eu after the interventions do (node → state): each node in do
+// takes its state with probability 1, whatever its parents.
+func (g *genDiagram) euDo(s strategy, fixed, do map[int]int) (float64, float64) {
 	n := len(g.nodes)
 	var sum, pe float64
 	x := make([]int, n)
@@ -190,6 +196,13 @@ func (g *genDiagram) eu(s strategy, fixed map[int]int) (float64, float64) {
 			if st, ok := fixed[i]; ok && x[i] != st {
 				p = 0
 				break
+			}
+			if st, ok := do[i]; ok {
+				if x[i] != st {
+					p = 0
+					break
+				}
+				continue
 			}
 			if nd.decision {
 				if _, set := fixed[i]; set {

@@ -52,11 +52,13 @@ type Utility struct {
 // when nil, Solve takes the order the arcs imply and refuses a diagram
 // whose decisions they do not totally order. As a LIMID (SolveLIMID) a
 // diagram is read without no-forgetting: each decision knows its own
-// parents only.
+// parents only. Findings, when not nil, are evidence known before any
+// decision (see Finding): every answer is conditioned on them.
 type Diagram struct {
 	Vars      []Var
 	Utilities []Utility
 	Order     []int
+	Findings  []Finding
 }
 
 // cptTol is how far a CPT row's sum may be from 1.
@@ -65,7 +67,7 @@ const cptTol = 1e-9
 // Validate checks a diagram: cardinalities, parent indices (in range, not
 // repeated, not the variable itself), table lengths, CPT rows (entries
 // finite and non-negative, summing to 1), utilities finite, no directed
-// cycle, and Order, when given, a permutation of the decisions that no arc
+// cycle, the findings (see Finding), and Order, when given, a permutation of the decisions that no arc
 // contradicts. It returns the first *Error found.
 func (d *Diagram) Validate() error {
 	for i, v := range d.Vars {
@@ -105,6 +107,9 @@ func (d *Diagram) Validate() error {
 		}
 	}
 	if _, err := d.topo(); err != nil {
+		return err
+	}
+	if err := d.checkFindings(); err != nil {
 		return err
 	}
 	if d.Order != nil {

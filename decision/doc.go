@@ -16,6 +16,15 @@
 // ([Diagram.SolveLIMID]), whose answer is a local optimum, and exact when
 // the diagram has perfect recall as it stands.
 //
+// Evidence is of two kinds. A finding ([Finding], in Diagram.Findings) is
+// a fact of the case known before any decision, hard or a likelihood, on
+// a chance variable no decision influences: every answer is conditioned
+// on it (the MEU is the best strategy's E[U | findings]), as aGrUM's
+// evidence is. [Diagram.Set] is an intervention, do(X=x), on a chance
+// variable or a decision (which is then no longer chosen). Each policy
+// marks the configurations of its information that cannot occur
+// (Policy.Impossible), where its choice is arbitrary.
+//
 // The package is numeric and structural: variables are indices, tables are
 // flat row-major slices, and it imports nothing of pbl. The language's
 // decision and utility declarations are lowered to a [Diagram] by the

@@ -52,6 +52,26 @@ func TestSPUBrute(t *testing.T) {
 				return true
 			})
 		}
+		// A row is impossible exactly when its configuration has
+		// probability zero under the strategy.
+		for _, p := range ls.Policies {
+			cfg := make([]int, len(p.Info))
+			for k := range p.Choice {
+				at := map[int]int{}
+				for j, v := range p.Info {
+					at[v] = cfg[j]
+				}
+				if pr := bruteProb(d, pols, at); p.Impossible[k] != (pr == 0) {
+					t.Fatalf("policy of %d, row %v: impossible %v, probability %v", p.Decision, cfg, p.Impossible[k], pr)
+				}
+				for j := len(cfg) - 1; j >= 0; j-- {
+					if cfg[j]++; cfg[j] < p.Cards[j] {
+						break
+					}
+					cfg[j] = 0
+				}
+			}
+		}
 		limidChecked.Add(1)
 		order, info := make([]int, len(pols)), make([][]int, len(pols))
 		for i, p := range pols {
@@ -235,4 +255,43 @@ func TestRankVPIMatches(t *testing.T) {
 			}
 		}
 	})
+}
+
+// bruteProb returns the probability that the variables of at (chance
+// variables and decisions) take the given states, the decisions following
+// pols, by enumeration in index order.
+func bruteProb(d *Diagram, pols []bpolicy, at map[int]int) float64 {
+	x := make([]int, len(d.Vars))
+	var rec func(i int, p float64) float64
+	rec = func(i int, p float64) float64 {
+		if p == 0 || i == len(d.Vars) {
+			return p
+		}
+		v := d.Vars[i]
+		if v.Kind == Decision {
+			for _, pol := range pols {
+				if pol.dec == i {
+					x[i] = pol.choose(d, x)
+				}
+			}
+			if s, ok := at[i]; ok && s != x[i] {
+				return 0
+			}
+			return rec(i+1, p)
+		}
+		row := 0
+		for _, q := range v.Parents {
+			row = row*d.Vars[q].Card + x[q]
+		}
+		sum := 0.0
+		for s := range v.Card {
+			if c, ok := at[i]; ok && c != s {
+				continue
+			}
+			x[i] = s
+			sum += rec(i+1, p*v.CPT[row*v.Card+s])
+		}
+		return sum
+	}
+	return rec(0, 1)
 }

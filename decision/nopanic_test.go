@@ -8,7 +8,8 @@ import (
 )
 
 // TestNoPanic: a diagram damaged at random (a parent out of range, a
-// table cut short, a cardinality changed, an order of anything) is
+// table cut short, a cardinality changed, an order of anything, a
+// finding of anything, a variable set to anything) is
 // refused with an *Error, never a panic, by every entry point.
 func TestNoPanic(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -16,7 +17,7 @@ func TestNoPanic(t *testing.T) {
 		n := len(d.Vars)
 		dec := d.Order[0]
 		v := &d.Vars[rapid.IntRange(0, n-1).Draw(t, "victim")]
-		switch rapid.IntRange(0, 6).Draw(t, "damage") {
+		switch rapid.IntRange(0, 7).Draw(t, "damage") {
 		case 0:
 			v.Parents = append(v.Parents, rapid.IntRange(-2, n+2).Draw(t, "parent"))
 		case 1:
@@ -36,6 +37,13 @@ func TestNoPanic(t *testing.T) {
 			if len(v.CPT) > 0 {
 				v.CPT[0] = -v.CPT[0] - 0.5
 			}
+		case 7:
+			w := rapid.SliceOfN(rapid.Float64Range(-1, 1), 0, 4).Draw(t, "weights")
+			d.Findings = append(d.Findings, Finding{Var: rapid.IntRange(-2, n+2).Draw(t, "finding"), Weights: w})
+		}
+		if e2, err := d.Set(rapid.IntRange(-1, n).Draw(t, "set"), rapid.IntRange(-1, 3).Draw(t, "state")); err == nil {
+			_, _ = e2.Solve(Options{})
+			_, _ = e2.SolveLIMID(Options{})
 		}
 		var e *Error
 		if err := d.Validate(); err != nil && !errors.As(err, &e) {

@@ -26,11 +26,15 @@ func (o Options) sizer(d *Diagram) *sizer {
 // Policy is a deterministic policy of a decision: the state chosen for
 // each configuration of its information Info (indices of variables, in
 // ascending order), Choice being row-major over Info, the last fastest.
+// Impossible (same rows as Choice) marks the configurations of the
+// information that cannot occur (see Diagram.Solve and
+// Diagram.SolveLIMID): the choice there is arbitrary.
 type Policy struct {
-	Decision int
-	Info     []int
-	Cards    []int // the number of states of each variable of Info
-	Choice   []int
+	Decision   int
+	Info       []int
+	Cards      []int // the number of states of each variable of Info
+	Choice     []int
+	Impossible []bool
 }
 
 // Choose returns the state the policy chooses when the variables take the
@@ -99,7 +103,10 @@ func sortedCopy(xs []int) []int {
 // summed out, and so on; each decision's policy is the argmax found when
 // it is eliminated (the first maximal state on ties), extended to its whole
 // information set; on a configuration of probability zero the choice is
-// arbitrary. Every table's size is checked against opts.MaxEntries
+// arbitrary, and the policy marks it Impossible: its probability is zero
+// whatever the decisions in it chose (given the findings); a configuration
+// only a deviation from an earlier policy reaches is not marked, its
+// choice being the best after that deviation. Every table's size is checked against opts.MaxEntries
 // before it is allocated.
 func (d *Diagram) Solve(opts Options) (*Solution, error) {
 	if err := d.Validate(); err != nil {
@@ -164,12 +171,23 @@ func (d *Diagram) Solve(opts Options) (*Solution, error) {
 	for _, t := range utils {
 		u += t.vals[0]
 	}
-	sol.MEU = p * u
+	if len(d.Findings) == 0 {
+		sol.MEU = p * u
+	} else {
+		// p is the probability of the findings, u the conditional MEU.
+		if !(p > 0) {
+			return nil, errorf(ErrImpossible, "", "the findings have probability zero")
+		}
+		sol.MEU = u
+	}
+	if err := d.markImpossible(sz, sol.Policies, false); err != nil {
+		return nil, err
+	}
 	return sol, nil
 }
 
-// potentials returns the CPTs of the chance variables and the utilities as
-// tables.
+// potentials returns the CPTs of the chance variables, then the findings,
+// as probability potentials, and the utilities as tables.
 func (d *Diagram) potentials(sz *sizer) (probs, utils []*table, err error) {
 	for i, v := range d.Vars {
 		if v.Kind != Chance {
@@ -181,6 +199,7 @@ func (d *Diagram) potentials(sz *sizer) (probs, utils []*table, err error) {
 		}
 		probs = append(probs, t)
 	}
+	probs = append(probs, d.findingTables(sz)...)
 	for _, u := range d.Utilities {
 		t, err := sz.familyTable(u.Parents, u.Table, "the utility "+u.Name)
 		if err != nil {

@@ -58,6 +58,9 @@ const improveTol = 1e-12
 // first sweep), until a whole
 // sweep changes none; a policy is replaced only where that gains more than
 // a relative 1e-12. The result is a local optimum (see LIMIDSolution).
+// Each policy marks Impossible the configurations of its decision's
+// parents of probability zero under the strategy found (given the
+// findings): single policy updating chose arbitrarily there.
 func (d *Diagram) SolveLIMID(opts Options) (*LIMIDSolution, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
@@ -129,11 +132,20 @@ func (d *Diagram) SolveLIMID(opts Options) (*LIMIDSolution, error) {
 		}
 	}
 	all := slices.Concat(probs, tabs)
-	_, q, err := eliminate(sz, all, utils, nil)
+	p, q, err := eliminate(sz, all, utils, nil)
 	if err != nil {
 		return nil, err
 	}
-	sol.MEU = q.vals[0]
+	if !(p.vals[0] > 0) {
+		return nil, errorf(ErrImpossible, "", "the findings have probability zero")
+	}
+	sol.MEU = q.vals[0] / p.vals[0]
+	if len(d.Findings) == 0 {
+		sol.MEU = q.vals[0] // p is 1 up to rounding
+	}
+	if err := d.markImpossible(sz, pols, true); err != nil {
+		return nil, err
+	}
 	sol.Policies = pols
 	return sol, nil
 }

@@ -50,7 +50,7 @@ type Valued struct {
 // RankVPI returns the value of perfect information (VPI) of every chance
 // variable that could be known at decision dec and is not yet (not a
 // descendant of dec or of a later decision, not in dec's information
-// under no-forgetting), highest first, ties by index.
+// under no-forgetting, without a finding), highest first, ties by index.
 func (d *Diagram) RankVPI(dec int, opts Options) ([]Valued, error) {
 	if dec < 0 || dec >= len(d.Vars) || d.Vars[dec].Kind != Decision {
 		return nil, errorf(ErrShape, "", "variable %d is not a decision", dec)
@@ -71,7 +71,7 @@ func (d *Diagram) RankVPI(dec int, opts Options) ([]Valued, error) {
 	}
 	var out []Valued
 	for x, v := range d.Vars {
-		if v.Kind != Chance || late[x] || slices.Contains(base.Policies[pos].Info, x) {
+		if v.Kind != Chance || late[x] || slices.Contains(base.Policies[pos].Info, x) || d.hasFinding(x) {
 			continue
 		}
 		e := *d

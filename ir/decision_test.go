@@ -134,7 +134,20 @@ func TestDecisionQueryErrors(t *testing.T) {
 		{m, "EU(Treat)", nil},
 		{m, "policy(Treat=yes)", nil},
 		{m, "MEU(Treat)", nil},
-		{m, "EU(Treat=yes | do(Test=positive))", nil},
+		{m, "MEU(| Treat~[0.5, 0.5])", nil},       // a decision is set, not observed
+		{m, "policy(Treat | do(Treat=yes))", nil}, // Treat twice
+		{m, "EU(Treat=yes | Treat=no)", nil},      // Treat twice
+	}
+	// Evidence, likelihood evidence and do() are conditions of every
+	// decision query (the root's decide.go gives them meaning).
+	for _, text := range []string{"MEU(| Disease=present)", "policy(Treat | Disease~[0.3, 0.7])", "EU(Treat=yes | do(Test=positive))", "MEU(| Treat=no)"} {
+		g, err := parser.ParseQuery("q", text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if _, err := ir.LowerQuery(m, g); err != nil {
+			t.Errorf("%s: %v", text, err)
+		}
 	}
 	for _, tt := range tests {
 		g, err := parser.ParseQuery("q", tt.text)

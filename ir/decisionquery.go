@@ -15,10 +15,15 @@ const (
 	DecisionEU                         // EU(D=d | e): the expected utility of choosing d given e, later decisions optimal
 )
 
-// DecisionQuery is MEU(), policy(D) or EU(D=d | e), asked of a model with
-// decisions and utilities (an influence diagram). Decision and Choice are
-// set for policy (Choice -1) and EU; Evidence (EU only) observes
-// variables of D's information, earlier decisions included.
+// DecisionQuery is MEU(| e), policy(D | e) or EU(D=d | e), asked of a
+// model with decisions and utilities (an influence diagram). Decision and
+// Choice are set for policy (Choice -1) and EU. The conditions are
+// discrete: Evidence, Soft and Do. A decision named in Evidence or Do is
+// set to that state; for EU, a variable of D's information named in
+// Evidence is observed when D is taken (an earlier decision: chosen so);
+// any other chance variable named in Evidence or Soft is a fact known
+// before every decision, conditioning the answer, and do(X=x) on a chance
+// variable is graph surgery (the root's decide.go gives them meaning).
 type DecisionQuery struct {
 	QueryHeader
 	Conditions
@@ -40,17 +45,16 @@ func (l *queryLowerer) decision(kind queryKind) Query {
 	lq := &DecisionQuery{Choice: -1}
 	switch kind {
 	case kindMEU:
-		if len(q.Targets) > 0 || q.Bar {
-			l.errs.Add(l.at, "MEU() takes nothing: it is the maximum expected utility of the whole diagram")
+		if len(q.Targets) > 0 {
+			l.errs.Add(pos(q.Targets[0].Pos), "MEU names no variable: it is the maximum expected utility of the whole diagram, as in MEU() or MEU(| A=a)")
 			return nil
 		}
 		lq.Form = DecisionMEU
-		lq.QueryHeader = l.h
-		return lq
+		return l.decisionGiven(lq, kind)
 	case kindPolicy:
 		lq.Form = DecisionPolicy
-		if len(q.Targets) != 1 || q.Bar {
-			l.errs.Add(l.at, "policy takes one decision, as in policy(D)")
+		if len(q.Targets) != 1 {
+			l.errs.Add(l.at, "policy takes one decision, as in policy(D) or policy(D | A=a)")
 			return nil
 		}
 	case kindEU:
@@ -90,14 +94,27 @@ func (l *queryLowerer) decision(kind queryKind) Query {
 		}
 		lq.Choice = s
 	}
-	l.noGroupsOrStars(q.Given)
-	l.given(q.Given, false)
+	return l.decisionGiven(lq, kind)
+}
+
+// decisionGiven lowers the conditions of a decision query: states,
+// likelihood evidence on chance variables, and do(X=x), all discrete.
+func (l *queryLowerer) decisionGiven(lq *DecisionQuery, kind queryKind) Query {
+	m := l.m
+	l.noGroupsOrStars(l.q.Given)
+	l.given(l.q.Given, false)
 	if len(l.errs) > 0 {
 		return nil
 	}
-	if len(l.c.Do) > 0 || len(l.c.Soft) > 0 || len(l.c.Real) > 0 || len(l.c.DoReal) > 0 || len(l.c.Free) > 0 {
-		l.errs.Add(l.at, "%s(... | e) takes observed states of the decision's information only, as in EU(D=d | A=a)", kind)
+	if len(l.c.Real) > 0 || len(l.c.DoReal) > 0 || len(l.c.Free) > 0 {
+		l.errs.Add(l.at, "%s(... | e) takes states of discrete variables: an influence diagram's variables are discrete", kind)
 		return nil
+	}
+	for _, o := range l.c.Soft {
+		if v := m.Vars[o.Var]; v.Decision {
+			l.errs.Add(l.at, "%s is a decision, chosen, not observed: set it, as in %s=%s, rather than give it likelihood evidence", strconv.Quote(v.Name), Quote(v.Name), Quote(v.States[0]))
+			return nil
+		}
 	}
 	lq.QueryHeader, lq.Conditions = l.h, l.c
 	return lq

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,3 +39,33 @@ func TestHoverQueryTimeLimit(t *testing.T) {
 }
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// TestHoverDecisionQuery: hovering over a query about decisions shows its
+// answer: the oil wildcatter's MEU 22.5 (by hand, examples/oil.pbl), its
+// policies with the impossible configurations marked, and MEU(| Oil=wet)
+// = 50 (drilling knowing the oil is there; aGrUM's number).
+func TestHoverDecisionQuery(t *testing.T) {
+	src, err := os.ReadFile("../examples/oil.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDocument("file:///oil.pbl", 1, string(src))
+	if len(d.errs) > 0 {
+		t.Fatalf("the model fails: %v", d.errs)
+	}
+	lines := strings.Split(string(src), "\n")
+	for _, c := range []struct{ query, want string }{
+		{"query MEU()", "MEU() = 22.5"},
+		{"query policy(Drill)", "Test=no, Result=closed: (impossible)"},
+		{"query MEU(| Oil=wet)", "MEU(| Oil=wet) = 50"},
+	} {
+		line := slices.Index(lines, c.query)
+		if line < 0 {
+			t.Fatalf("oil.pbl has no line %q", c.query)
+		}
+		h := d.hover(d.text.offset(Position{Line: line, Character: 7}))
+		if h == nil || !strings.Contains(h.Contents.Value, c.want) {
+			t.Errorf("hover over %s: %+v, want %q", c.query, h, c.want)
+		}
+	}
+}

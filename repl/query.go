@@ -30,6 +30,11 @@ func (s *Session) query(g *grammar.Query, src string) {
 // added to it.
 func (s *Session) ask(q ir.Query, src string) {
 	if byRoot(q) {
+		q, err := s.withDecisionSession(q)
+		if err != nil {
+			s.report(err, src)
+			return
+		}
 		a, err := s.answerHyp(q)
 		if err != nil {
 			s.report(err, src)
@@ -55,12 +60,19 @@ func (s *Session) ask(q ir.Query, src string) {
 // with the session evidence.
 func (s *Session) expect(e *ir.ExpectStmt, src string) {
 	if byRoot(e.Query) {
-		a, err := s.answerHyp(e.Query)
+		q, err := s.withDecisionSession(e.Query)
 		if err != nil {
 			s.report(err, src)
 			return
 		}
-		if fail := pbl.CheckAnswer(s.model, e, a); fail != nil {
+		a, err := s.answerHyp(q)
+		if err != nil {
+			s.report(err, src)
+			return
+		}
+		st := *e // the lowered statement is the model's: check a copy
+		st.Query = q
+		if fail := pbl.CheckAnswer(s.model, &st, a); fail != nil {
 			s.report(fail, src)
 			return
 		}
@@ -181,9 +193,21 @@ func (s *Session) printAnswer(a *pbl.Answer) {
 	a.Text(s.out, s.model)
 }
 
+// withDecisionSession returns a query about decisions with the session
+// evidence added (a decision observed is set, a chance variable a fact
+// known before every decision, as after the query's bar); any other
+// query the root package answers (about hypotheses given data) as it
+// is, its data being its evidence.
+func (s *Session) withDecisionSession(q ir.Query) (ir.Query, error) {
+	if _, ok := q.(*ir.DecisionQuery); !ok {
+		return q, nil
+	}
+	return s.withSession(q)
+}
+
 // byRoot reports whether q is answered by the root package rather than
-// the engines (a query about hypotheses given data, or about decisions),
-// without the session evidence.
+// the engines (a query about hypotheses given data, without the session
+// evidence, or about decisions, with it).
 func byRoot(q ir.Query) bool {
 	_, decision := q.(*ir.DecisionQuery)
 	return decision || ir.HypOf(q) != nil

@@ -792,3 +792,43 @@ func TestTooLargeNamesEngineCommand(t *testing.T) {
 		t.Errorf("got %q, want the advice to use variable elimination with :engine ve", got)
 	}
 }
+
+// TestDecisionQueries: MEU(), policy(D) and EU(D=d | e) in a session on
+// the oil wildcatter (by hand, examples/oil.pbl: 22.5; drill unless the
+// result is diffuse; 20 without the test), and the session evidence added
+// to them as after their bar: given Oil=wet drilling is worth 50 and
+// testing 50 - 10 = 40 (aGrUM's numbers); evidence a free decision
+// influences is refused at its line.
+func TestDecisionQueries(t *testing.T) {
+	out, errOut, prompts, _ := session(t, "../examples/oil.pbl", false,
+		"MEU()",
+		"policy(Drill)",
+		"EU(Test=no)",
+		":observe Oil=wet",
+		"MEU()",
+		"EU(Test=yes)",
+		"expect MEU() == 50",
+		"expect MEU() == 22.5",
+		":unobserve",
+		":observe Result=closed",
+		"MEU()")
+	for _, want := range []string{
+		"MEU() = 22.5\n",
+		"policy(Drill)\n    Test=yes, Result=closed: yes\n    Test=yes, Result=open: yes\n    Test=yes, Result=diffuse: no\n    Test=yes, Result=none: (impossible)\n",
+		"EU(Test=no) = 20\n",
+		"MEU(| Oil=wet) = 50\n",
+		"EU(Test=yes | Oil=wet) = 40\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "<stdin>:8:1: expect MEU(| Oil=wet) == 22.5: got [50]") ||
+		!strings.Contains(errOut, "<stdin>:11:1: MEU(| Result=closed): Result depends on decision Test") ||
+		strings.Count(errOut, "\n") != 2 {
+		t.Errorf("stderr = %q", errOut)
+	}
+	if prompts[5] != "pbl[Oil=wet]> " {
+		t.Errorf("prompt %q", prompts[5])
+	}
+}

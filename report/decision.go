@@ -44,6 +44,11 @@ type PolicyRow struct {
 	Given  []string // the states of Info, in order
 	Choice string
 	Index  int // the index of Choice among the decision's states
+	// Impossible says the configuration cannot occur (its probability is
+	// zero whatever the decisions in it chose, or, for single policy
+	// updating, under the strategy found, given the evidence): Choice is
+	// arbitrary.
+	Impossible bool
 }
 
 // Check returns an error of kind ErrNotFinite if the answer's number is
@@ -74,6 +79,10 @@ func DecisionText(w io.Writer, d *Decision) {
 			fmt.Fprintf(w, "  policy(%s):\n", ir.Quote(p.Decision))
 		}
 		for _, r := range p.Rows {
+			if r.Impossible {
+				fmt.Fprintf(w, "    %s(impossible)\n", givenText(p.Info, r.Given))
+				continue
+			}
 			fmt.Fprintf(w, "    %s%s\n", givenText(p.Info, r.Given), ir.Quote(r.Choice))
 		}
 	}
@@ -93,7 +102,9 @@ func givenText(info, states []string) string {
 // DecisionJSON writes a decision answer as one line of JSON: "query",
 // then "meu" (MEU) or "eu" (EU), "policy" (MEU and policy: each decision
 // by name, a list of {"given": {VAR: STATE, ...}, "choice": STATE}, one
-// per configuration of its information) and "local_optimum".
+// per configuration of its information; a configuration that cannot
+// occur has "impossible": true, its choice being arbitrary) and
+// "local_optimum".
 func DecisionJSON(w io.Writer, d *Decision) error {
 	if err := d.Check(); err != nil {
 		return err
@@ -128,6 +139,9 @@ func DecisionJSONValue(d *Decision) *Object {
 				row := &Object{}
 				row.Set("given", given)
 				row.Set("choice", r.Choice)
+				if r.Impossible {
+					row.Set("impossible", true)
+				}
 				rows[i] = row
 			}
 			pol.Set(p.Decision, rows)

@@ -63,7 +63,9 @@ Usage:
                               answer as a UAI competition solver
   pbl sensitivity MODEL 'P(Y=y | e)'
                               derivatives of a query by every CPT entry [--top K] [--reach P]
-  pbl voi MODEL --target X    which variable to observe next: I(X; V | e) in bits
+  pbl voi MODEL (--target X | --decision D)
+                              which variable to observe next: I(X; V | e) in bits, or the
+                              value of perfect information at decision D
                               [--evidence 'A=a, B=b'] [--candidates A,B] [--top K]
   pbl structure DATA.csv      learn a network's graph from data [--method hc|k2|chow-liu|pc]
                               [--score bic|aic|loglik|bdeu|k2] [--bootstrap N] [-o OUT]
@@ -81,7 +83,7 @@ P(X=x | e), P(e), P(* | e), MPE(e), MAP(X, Y | e), indep(A, B | C),
 density(x=1.5 | e), entropy(X | e), MI(X, Y | e), MI({A, B}, C | e); in the
 evidence, do(X=x) (an intervention) and X~[0.8, 0.2] (likelihood evidence); about
 hypotheses H given data D: P(H | D), MAP(H | D), ML(H | D), MDL(H | D), Gibbs(H | D);
-about the decisions of an influence diagram: MEU(), policy(D), EU(D=d | e).
+about the decisions of an influence diagram: MEU(| e), policy(D | e), EU(D=d | e).
 `
 
 type command struct {

@@ -40,8 +40,8 @@ type CausalQuery struct {
 	Y, X, Z []Obs
 }
 
-func (*CausalQuery) query()                {}
-func (*CausalQuery) Conds() *Conditions    { return nil }
+func (*CausalQuery) query()             {}
+func (*CausalQuery) Conds() *Conditions { return nil }
 func (q *CausalQuery) Vars() (y, x, z []VarID) {
 	ids := func(os []Obs) []VarID {
 		out := make([]VarID, len(os))
@@ -103,7 +103,6 @@ func (l *queryLowerer) causalQuery(kind queryKind) Query {
 // needState each must give a state, with allowLatent a latent variable
 // may be named, with bare none may give one.
 func (l *queryLowerer) causalTerms(ts []*grammar.Term, needState, allowLatent, bare bool) []Obs {
-	m := l.m
 	var out []Obs
 	for _, t := range ts {
 		if t.Star || t.Group != nil || t.Soft != nil || t.Do != nil {
@@ -113,7 +112,6 @@ func (l *queryLowerer) causalTerms(ts []*grammar.Term, needState, allowLatent, b
 		if o, ok := l.causalTerm(t, needState, allowLatent, bare); ok {
 			out = append(out, o)
 		}
-		_ = m
 	}
 	return out
 }

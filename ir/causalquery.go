@@ -86,7 +86,11 @@ func (l *queryLowerer) causalQuery(kind queryKind) Query {
 			l.errs = append(l.errs, &Error{Pos: l.at, Err: ErrNotCausal, Msg: "CF needs an outcome and an intervention, as in CF(Y=y | do(X=x), X=x2, Y=y2)"})
 			return nil
 		}
+		// The outcome, the intervention and the evidence are about
+		// different worlds: a variable may be in each, as X is in
+		// CF(Y=y | do(X=x), X=x2).
 		lq.Y = l.causalTerms(q.Targets, true, true, false)
+		l.seen, l.doSeen = map[VarID]*grammar.Term{}, map[VarID]*grammar.Term{}
 		lq.X, lq.Z = l.causalGiven(q.Given, true, true)
 		if len(l.errs) == 0 && len(lq.X) == 0 {
 			l.errs = append(l.errs, &Error{Pos: l.at, Err: ErrNotCausal, Msg: "CF needs an intervention after |, as in CF(Y=y | do(X=x), e)"})
@@ -109,7 +113,7 @@ func (l *queryLowerer) causalTerms(ts []*grammar.Term, needState, allowLatent, b
 			l.errs.Add(pos(t.Pos), "%s(...) names variables here, as in %s", l.q.Kind, map[bool]string{false: "Y or Y=y", true: "Y=y"}[needState])
 			continue
 		}
-		if o, ok := l.causalTerm(t, needState, allowLatent, bare); ok {
+		if o, ok := l.causalTerm(t, needState, allowLatent, bare, false); ok {
 			out = append(out, o)
 		}
 	}
@@ -117,7 +121,7 @@ func (l *queryLowerer) causalTerms(ts []*grammar.Term, needState, allowLatent, b
 }
 
 // causalTerm lowers one term X or X=x.
-func (l *queryLowerer) causalTerm(t *grammar.Term, needState, allowLatent, bare bool) (Obs, bool) {
+func (l *queryLowerer) causalTerm(t *grammar.Term, needState, allowLatent, bare, inDo bool) (Obs, bool) {
 	m := l.m
 	id, ok := l.resolve(t.Name)
 	if !ok {
@@ -129,11 +133,15 @@ func (l *queryLowerer) causalTerm(t *grammar.Term, needState, allowLatent, bare 
 			Msg: fmt.Sprintf("%s is latent: %s(...) is about observed variables", strconv.Quote(v.Name), l.q.Kind)})
 		return Obs{}, false
 	}
-	if _, dup := l.seen[id]; dup {
+	seen := l.seen
+	if inDo && l.doSeen != nil {
+		seen = l.doSeen
+	}
+	if _, dup := seen[id]; dup {
 		l.errs.Add(pos(t.Pos), "%s appears twice in the query", strconv.Quote(v.Name))
 		return Obs{}, false
 	}
-	l.seen[id], l.role[id] = t, -1
+	seen[id] = t
 	s := l.state(id, t)
 	switch {
 	case s == -2:
@@ -159,13 +167,13 @@ func (l *queryLowerer) causalGiven(ts []*grammar.Term, needState, allowLatent bo
 				l.errs.Add(pos(t.Pos), "do(...) sets one variable, as in do(X=x)")
 				continue
 			}
-			if o, ok := l.causalTerm(in, needState, false, false); ok {
+			if o, ok := l.causalTerm(in, needState, false, false, true); ok {
 				x = append(x, o)
 			}
 		case t.Star || t.Group != nil || t.Soft != nil:
 			l.errs.Add(pos(t.Pos), "%s(...) is given interventions and states, as in %s(Y | do(X=x), Z=z)", l.q.Kind, l.q.Kind)
 		default:
-			if o, ok := l.causalTerm(t, needState, allowLatent, false); ok {
+			if o, ok := l.causalTerm(t, needState, allowLatent, false, false); ok {
 				z = append(z, o)
 			}
 		}

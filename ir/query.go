@@ -83,6 +83,7 @@ type queryLowerer struct {
 	role      map[VarID]int           // its state given, or -1 for free
 	doState   map[VarID]int           // the state do(...) sets a variable to
 	softTerms []*grammar.Term         // the terms of likelihood evidence, in c.Soft's order
+	doSeen    map[VarID]*grammar.Term // CF: the variables of do(...), a world apart from the evidence's
 }
 
 // resolve returns the variable of a term, rejecting real-valued ones.

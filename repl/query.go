@@ -182,9 +182,11 @@ func (s *Session) printAnswer(a *pbl.Answer) {
 }
 
 // byRoot reports whether q is answered by the root package rather than
-// the engines (a query about hypotheses given data, or about decisions),
+// the engines (a query about hypotheses given data, about decisions, or
+// a causal question),
 // without the session evidence.
 func byRoot(q ir.Query) bool {
 	_, decision := q.(*ir.DecisionQuery)
-	return decision || ir.HypOf(q) != nil
+	_, cause := q.(*ir.CausalQuery)
+	return decision || cause || ir.HypOf(q) != nil
 }

@@ -121,14 +121,14 @@ func answerCausal(m *ir.Model, q *ir.CausalQuery) (*report.Causal, error) {
 		r.Hedge = &report.Hedge{F: h.F, FPrime: h.FPrime, Roots: h.Roots, Text: h.String()}
 		return r, nil
 	case errors.As(err, &ni):
-		msg := fmt.Sprintf("%s is not identifiable from the observed distribution: hedge %s (two C-forests with the same roots, F meeting the intervention, F' not); give the latent variables tables to answer by surgery", q.Text, ni.Hedge.String())
+		msg := fmt.Sprintf("%s is not identifiable from the observed distribution: hedge %s (two C-forests with the same roots, F meeting the intervention, F' not); to answer by surgery instead, declare the confounders as latent variables with tables", q.Text, ni.Hedge.String())
 		return nil, &ir.Error{Pos: at, Err: ni, Msg: msg}
 	case err != nil:
 		return nil, fail(err)
 	}
 	r.Identifiable = true
 	r.Method, r.Adjustment, r.Estimand, r.Tree = est.Method, est.Adjustment, est.String(), est.Tree()
-	if q.Form == ir.CausalIdentify {
+	if q.Form == ir.CausalIdentify && !identifyValue(m, q) {
 		return r, nil
 	}
 	joint, from, err := observedJoint(m, cg, at)
@@ -548,4 +548,26 @@ func counterfactual(m *ir.Model, q *ir.CausalQuery) (float64, error) {
 		return 0, errors.New("the counterfactual is not a number")
 	}
 	return p, nil
+}
+
+// identifyValue reports whether identify(...) evaluates its estimand as
+// well: every term has a state and the observed distribution is at hand
+// (an observed declaration, or a table for every variable).
+func identifyValue(m *ir.Model, q *ir.CausalQuery) bool {
+	for _, os := range [][]ir.Obs{q.Y, q.X, q.Z} {
+		for _, o := range os {
+			if o.State < 0 {
+				return false
+			}
+		}
+	}
+	if m.Observed != nil {
+		return true
+	}
+	for v := range m.Vars {
+		if m.Table(ir.VarID(v)) == nil {
+			return false
+		}
+	}
+	return true
 }

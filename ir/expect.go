@@ -131,10 +131,18 @@ func expectedOf(q Query) (string, ExpectKind) {
 	case *DensityQuery:
 		return number, ExpectNumber
 	case *CausalQuery:
-		switch q.Form {
-		case CausalIdentify:
+		allStates := true
+		for _, os := range [][]Obs{q.Y, q.X, q.Z} {
+			for _, o := range os {
+				allStates = allStates && o.State >= 0
+			}
+		}
+		switch {
+		case q.Form == CausalIdentify && allStates:
+			return "the estimand's value on the observed distribution (give no states to compare whether the effect is identifiable, true or false)", ExpectNumber
+		case q.Form == CausalIdentify:
 			return "true if the effect is identifiable, false if not", ExpectBool
-		case CausalAdjust:
+		case q.Form == CausalAdjust:
 			return "true if some set of variables satisfies the backdoor criterion, false if none does", ExpectBool
 		}
 		for _, o := range q.Y {

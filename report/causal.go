@@ -121,18 +121,34 @@ func CausalText(w io.Writer, c *Causal) {
 		}
 		fmt.Fprintf(w, "%s = %s\n", text, c.Estimand)
 		fmt.Fprintf(w, "  by %s\n", c.method())
+		if len(c.Rows) == 1 {
+			fmt.Fprintf(w, "  = %s on the observed distribution of %s\n", Num(c.Rows[0].P), c.Observed)
+		}
 		return
 	}
 	if len(c.Rows) == 1 && c.Rows[0].States == nil {
 		fmt.Fprintf(w, "%s = %s\n", text, Num(c.Rows[0].P))
 	} else {
 		fmt.Fprintf(w, "%s\n", text)
-		for _, r := range c.Rows {
-			parts := make([]string, len(r.States))
-			for i, s := range r.States {
-				parts[i] = ir.Quote(c.Outcomes[i]) + "=" + ir.Quote(s)
+		// Columns as a table's: the outcomes, then p, aligned.
+		width := make([]int, len(c.Outcomes))
+		for i, o := range c.Outcomes {
+			width[i] = len([]rune(ir.Quote(o)))
+			for _, r := range c.Rows {
+				width[i] = max(width[i], len([]rune(ir.Quote(r.States[i]))))
 			}
-			fmt.Fprintf(w, "  %s  %s\n", strings.Join(parts, ", "), Num(r.P))
+		}
+		line := func(cells []string, p string) {
+			var b strings.Builder
+			b.WriteString("  ")
+			for i, cell := range cells {
+				b.WriteString(cell + strings.Repeat(" ", width[i]-len([]rune(cell))+2))
+			}
+			fmt.Fprintf(w, "%s%s\n", b.String(), p)
+		}
+		line(quoteAll(c.Outcomes), "p")
+		for _, r := range c.Rows {
+			line(quoteAll(r.States), Num(r.P))
 		}
 	}
 	fmt.Fprintf(w, "  identified by %s: %s\n", c.method(), c.Estimand)
@@ -185,7 +201,7 @@ func CausalJSONValue(c *Causal) *Object {
 	}
 	o.Set("estimand", c.Estimand)
 	o.Set("tree", c.Tree)
-	if c.Query.Form == ir.CausalIdentify {
+	if c.Query.Form == ir.CausalIdentify && len(c.Rows) == 0 {
 		return o
 	}
 	o.Set("observed", c.Observed)

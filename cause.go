@@ -403,7 +403,7 @@ func modelObserved(m *ir.Model, cg *causalGraph, path string, cells int) ([]floa
 		}
 		out[t] += raw[k]
 	}
-	return out, strconv.Quote(filepath.Base(path)), nil
+	return out, filepath.Base(path), nil
 }
 
 // countObserved computes the empirical joint of the observed columns of
@@ -466,7 +466,7 @@ func countObserved(m *ir.Model, cg *causalGraph, path string, cells int) ([]floa
 	for k := range counts {
 		counts[k] /= float64(n)
 	}
-	return counts, fmt.Sprintf("%s (%d rows)", strconv.Quote(filepath.Base(path)), n), nil
+	return counts, fmt.Sprintf("%s (%d rows)", filepath.Base(path), n), nil
 }
 
 // counterfactual answers CF(Y=y | do(X=x), e) on m as a structural model:

@@ -81,7 +81,8 @@ P(X=x | e), P(e), P(* | e), MPE(e), MAP(X, Y | e), indep(A, B | C),
 density(x=1.5 | e), entropy(X | e), MI(X, Y | e), MI({A, B}, C | e); in the
 evidence, do(X=x) (an intervention) and X~[0.8, 0.2] (likelihood evidence); about
 hypotheses H given data D: P(H | D), MAP(H | D), ML(H | D), MDL(H | D), Gibbs(H | D);
-about the decisions of an influence diagram: MEU(), policy(D), EU(D=d | e).
+about the decisions of an influence diagram: MEU(), policy(D), EU(D=d | e); causal
+questions: identify(Y | do(X), Z), adjust(X, Y), CF(Y=y | do(X=x), e).
 `
 
 type command struct {

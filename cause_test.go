@@ -357,8 +357,12 @@ func TestIdentifyEqualsSurgery(t *testing.T) {
 				if !errors.As(err, &e) || e.Pos.Line == 0 || !strings.Contains(e.Msg, "hedge F = {") {
 					t.Errorf("trial %d: %s: the refusal is not positioned or names no hedge: %v", trial, text, err)
 				}
-				if len(ni.Hedge.F) == 0 || len(ni.Hedge.FPrime) == 0 || len(ni.Hedge.FPrime) >= len(ni.Hedge.F) {
-					t.Errorf("trial %d: %s: hedge %v is not two nested C-forests", trial, text, ni.Hedge)
+				var zs []string
+				for v := range cond {
+					zs = append(zs, net.names[v])
+				}
+				if msg := hedgeProblem(net, ni.Hedge, net.names[y], net.names[x], zs); msg != "" {
+					t.Errorf("trial %d: %s: hedge %v: %s", trial, text, ni.Hedge, msg)
 				}
 				if idFull.Causal.Identifiable {
 					t.Errorf("trial %d: %s: identified on the full model, refused on the graph", trial, text)
@@ -677,4 +681,149 @@ func TestLatentSyntaxErrors(t *testing.T) {
 			t.Errorf("%q: got %v, want an error containing %q", tc.src, err, tc.want)
 		}
 	}
+}
+
+// hedgeProblem checks, on the net's own graph (its latent variables are
+// roots with observed children, so its projection is the observed edges
+// and a bidirected edge between every two children of a latent variable),
+// that h is a hedge for P(h.Y | do(h.X)) (Shpitser and Pearl 2006,
+// definition 5 and theorem 4), that effect being P(y | do(x), z)'s or,
+// for a conditional one, P(y ∪ Z' | do(x ∪ Z”)) with Z' ∪ Z” = z: F' ⊊
+// F, F ∩ X ≠ ∅, F' ∩ X = ∅, R = F' ∩ An(Y) in the graph without the edges
+// into X, and F and F' R-rooted C-forests (bidirected-connected, every
+// variable reaching R along directed edges inside). It returns "" or
+// what is wrong. (A port of package causal's test of its own hedges.)
+func hedgeProblem(net *causalNet, h causal.Hedge, y, x string, z []string) string {
+	index := map[string]int{}
+	for v, name := range net.names {
+		index[name] = v
+	}
+	in := func(s []string) map[string]bool {
+		m := map[string]bool{}
+		for _, v := range s {
+			m[v] = true
+		}
+		return m
+	}
+	hy, X := in(h.Y), in(h.X)
+	if !hy[y] || !X[x] {
+		return "the hedge's effect is not the query's"
+	}
+	for _, v := range z {
+		if hy[v] == X[v] {
+			return fmt.Sprintf("condition %s is not in exactly one of the hedge's effect and intervention", v)
+		}
+	}
+	if len(h.Y)+len(h.X) != 2+len(z) {
+		return "the hedge's effect has variables the query has not"
+	}
+	parents := func(v string) []string {
+		var out []string
+		for _, p := range net.parents[index[v]] {
+			if !net.latent[p] {
+				out = append(out, net.names[p])
+			}
+		}
+		return out
+	}
+	sibs := func(v string) []string {
+		var out []string
+		for _, p := range net.parents[index[v]] {
+			if !net.latent[p] {
+				continue
+			}
+			for c, ps := range net.parents {
+				if net.names[c] != v && slices.Contains(ps, p) {
+					out = append(out, net.names[c])
+				}
+			}
+		}
+		return out
+	}
+	F, Fp := in(h.F), in(h.FPrime)
+	if len(Fp) >= len(F) || len(Fp) == 0 {
+		return "F' is empty or not smaller than F"
+	}
+	for v := range Fp {
+		if !F[v] || X[v] {
+			return fmt.Sprintf("%s in F' but not in F, or in X", v)
+		}
+	}
+	meets := false
+	for v := range F {
+		meets = meets || X[v]
+	}
+	if !meets {
+		return "F does not meet X"
+	}
+	connected := func(S map[string]bool) bool {
+		var start string
+		for v := range S {
+			start = v
+			break
+		}
+		seen := map[string]bool{start: true}
+		stack := []string{start}
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, s := range sibs(v) {
+				if S[s] && !seen[s] {
+					seen[s] = true
+					stack = append(stack, s)
+				}
+			}
+		}
+		return len(seen) == len(S)
+	}
+	if !connected(F) || !connected(Fp) {
+		return "F or F' is not bidirected-connected"
+	}
+	an := in(h.Y)
+	stack := slices.Clone(h.Y)
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if X[v] {
+			continue
+		}
+		for _, p := range parents(v) {
+			if !an[p] {
+				an[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	var R []string
+	for v := range Fp {
+		if an[v] {
+			R = append(R, v)
+		}
+	}
+	slices.Sort(R)
+	if len(R) == 0 {
+		return "F' has no ancestor of Y"
+	}
+	if !slices.Equal(R, slices.Sorted(slices.Values(h.Roots))) {
+		return fmt.Sprintf("reported roots %v, not %v", h.Roots, R)
+	}
+	reaches := func(S map[string]bool) bool {
+		got := in(R)
+		stack := slices.Clone(R)
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, p := range parents(v) {
+				if S[p] && !got[p] {
+					got[p] = true
+					stack = append(stack, p)
+				}
+			}
+		}
+		return len(got) == len(S)
+	}
+	if !reaches(F) || !reaches(Fp) {
+		return "a variable of F or F' does not reach the roots inside it"
+	}
+	return ""
 }

@@ -94,7 +94,7 @@ func AnswerQuery(m *ir.Model, q ir.Query, opt AnswerOptions) (*Answer, error) {
 		opt.Infer.Cancel = opt.Context.Done()
 	}
 	if cq, ok := q.(*ir.CausalQuery); ok {
-		c, err := answerCausal(m, cq)
+		c, err := answerCausal(m, cq, opt.RegularFilesOnly)
 		if err == nil {
 			err = c.Check()
 		}

@@ -75,8 +75,9 @@ func causalGraphOf(m *ir.Model, at ir.Pos) (*causalGraph, error) {
 	return &causalGraph{g: g, obs: obs}, nil
 }
 
-// answerCausal answers a causal question on m.
-func answerCausal(m *ir.Model, q *ir.CausalQuery) (*report.Causal, error) {
+// answerCausal answers a causal question on m; an observed file that is
+// not a regular file is an error if regularOnly.
+func answerCausal(m *ir.Model, q *ir.CausalQuery, regularOnly bool) (*report.Causal, error) {
 	at := q.Pos
 	fail := func(err error) error {
 		var e *ir.Error
@@ -131,7 +132,7 @@ func answerCausal(m *ir.Model, q *ir.CausalQuery) (*report.Causal, error) {
 	if q.Form == ir.CausalIdentify && !identifyValue(m, q) {
 		return r, nil
 	}
-	joint, from, err := observedJoint(m, cg, at)
+	joint, from, err := observedJoint(m, cg, at, regularOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +191,7 @@ func answerCausal(m *ir.Model, q *ir.CausalQuery) (*report.Causal, error) {
 // table over cg's variables, and where it came from: the observed
 // declaration's model or data, or m's own tables with the latent
 // variables summed out.
-func observedJoint(m *ir.Model, cg *causalGraph, at ir.Pos) (*causal.Joint, string, error) {
+func observedJoint(m *ir.Model, cg *causalGraph, at ir.Pos, regularOnly bool) (*causal.Joint, string, error) {
 	card := make([]int, len(cg.obs))
 	cells := 1.0
 	for i, v := range cg.obs {
@@ -209,9 +210,12 @@ func observedJoint(m *ir.Model, cg *causalGraph, at ir.Pos) (*causal.Joint, stri
 		if !filepath.IsAbs(path) && o.Pos.File != "" {
 			path = filepath.Join(filepath.Dir(o.Pos.File), path)
 		}
-		if o.Data {
+		err = requireRegular(path, regularOnly)
+		switch {
+		case err != nil:
+		case o.Data:
 			p, from, err = countObserved(m, cg, path, int(cells))
-		} else {
+		default:
 			p, from, err = modelObserved(m, cg, path, int(cells))
 		}
 		if err != nil {

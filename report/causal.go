@@ -188,11 +188,7 @@ func CausalJSONValue(c *Causal) *Object {
 	}
 	o.Set("identifiable", c.Identifiable)
 	if !c.Identifiable {
-		h := &Object{}
-		h.Set("f", nonNil(c.Hedge.F))
-		h.Set("f_prime", nonNil(c.Hedge.FPrime))
-		h.Set("roots", nonNil(c.Hedge.Roots))
-		o.Set("hedge", h)
+		o.Set("hedge", HedgeJSONValue(c.Hedge.F, c.Hedge.FPrime, c.Hedge.Roots))
 		return o
 	}
 	o.Set("method", c.Method)
@@ -226,4 +222,15 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// HedgeJSONValue returns the JSON form of a hedge: {"f", "f_prime",
+// "roots"}, each a list of names. (An identify answer has it, and so has
+// the JSON error of an effect that is not identifiable.)
+func HedgeJSONValue(f, fPrime, roots []string) *Object {
+	h := &Object{}
+	h.Set("f", nonNil(f))
+	h.Set("f_prime", nonNil(fPrime))
+	h.Set("roots", nonNil(roots))
+	return h
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/causal"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/internal/flagargs"
 	"github.com/pbl-lang/pbl/internal/input"
@@ -380,7 +381,8 @@ func fileError(path string, err error) error {
 // report prints an error on stderr: each positioned error on its own line
 // as file:line:col: message, or with --json as one JSON object per line,
 // {"file", "line", "col", "message"} (file, line and col left out when
-// unknown).
+// unknown), and for a causal effect that is not identifiable
+// "identifiable": false and its "hedge".
 func (c *cli) report(err error) {
 	c.reported = true
 	if ew, ok := c.stdout.(*errWriter); ok && ew.err != nil && errors.Is(err, ew.err) {
@@ -423,6 +425,12 @@ func (c *cli) report(err error) {
 				o.Set("col", e.Pos.Col)
 			}
 			o.Set("message", e.Msg)
+			var ni *causal.NotIdentifiableError
+			if errors.As(e, &ni) {
+				// A causal effect that is not identifiable: the proof as data.
+				o.Set("identifiable", false)
+				o.Set("hedge", report.HedgeJSONValue(ni.Hedge.F, ni.Hedge.FPrime, ni.Hedge.Roots))
+			}
 			b, _ := json.Marshal(o)
 			c.stderr.Write(append(b, '\n'))
 			continue

@@ -91,9 +91,11 @@ func (p *printer) stmt(s grammar.Stmt) {
 		p.tok("latent")
 		p.space()
 		p.names(len(s.Names))
-		p.tok(":")
-		p.space()
-		p.typ(s.Type)
+		if s.Type != nil {
+			p.tok(":")
+			p.space()
+			p.typ(s.Type)
+		}
 	case *grammar.Observed:
 		if s.Data {
 			p.words("observed", "data", "")

@@ -253,11 +253,12 @@ type Utility struct {
 
 // Latent is `latent U, V: TYPE`: variables that are not observed, with or
 // without a distribution (an unobserved confounder, or an exogenous
-// variable of a structural model).
+// variable of a structural model). Without a type (`latent U`), Type is
+// nil and the variables are bool.
 type Latent struct {
 	Pos   Position
 	Names []*Name `parser:"'latent':Ident @@ ( ',':Punct @@ )*"`
-	Type  *Type   `parser:"':':Punct @@"`
+	Type  *Type   `parser:"( ':':Punct @@ )?"`
 }
 
 // Observed is `observed "obs.bif"` (a Bayesian network over exactly the

@@ -86,13 +86,18 @@ func (l *lowerer) markedDecl(s grammar.Stmt) {
 	}
 }
 
-// latentDecl lowers `latent U, V: TYPE`: discrete variables marked latent.
+// latentDecl lowers `latent U, V: TYPE`: discrete variables marked latent
+// (bool without a type).
 func (l *lowerer) latentDecl(d *grammar.Latent) {
 	n := len(l.b.m.Vars)
-	l.varDecl(&grammar.VarDecl{Pos: d.Pos, Names: d.Names, Type: d.Type})
+	t := d.Type
+	if t == nil {
+		t = &grammar.Type{Pos: d.Pos, Bool: true}
+	}
+	l.varDecl(&grammar.VarDecl{Pos: d.Pos, Names: d.Names, Type: t})
 	for _, v := range l.b.m.Vars[n:] {
 		if !v.Discrete() {
-			l.b.Errorf(pos(d.Type.Pos), "latent %s is real-valued: a latent variable has states (bool, {states} or lo..hi)", strconv.Quote(v.Name))
+			l.b.Errorf(pos(t.Pos), "latent %s is real-valued: a latent variable has states (bool, {states} or lo..hi)", strconv.Quote(v.Name))
 		}
 		v.Latent = true
 	}

@@ -327,8 +327,10 @@ func (p *parser) latent() *grammar.Latent {
 	d := &grammar.Latent{Pos: p.tok.Pos}
 	p.next()
 	d.Names = p.names("a latent variable's name")
-	p.expect(":", "and a type after the latent variables' names")
-	d.Type = p.typ()
+	if p.is(":") {
+		p.next()
+		d.Type = p.typ()
+	}
 	return d
 }
 

@@ -135,7 +135,7 @@ var differentialOnly = []string{
 	`utility U(A, B) = { a, b: 1; a, c: 2, }`, `utility U(A) = 3`, `utility U(A) = { a: [1, 2] }`, `utility -> X`, `utility, a -> b`,
 	`utility U -> X`, `MEU()`, `MEU(`, `policy(D)`, `policy(D | A)`, `EU(D=d | A=a, B=b)`, `EU(D=d | do(A=a))`, `MEU -> X`,
 	// Causes: latent variables, bidirected edges, observed distributions and the causal queries.
-	`latent U: {a, b}`, `latent U, V: bool`, `latent U`, `latent U:`, `latent -> X`, `latent, a -> b`, `latent <-> X`, `latent U -> X`,
+	`latent U: {a, b}`, `latent U, V: bool`, `latent U`, `latent U:`, `latent U, V`, `latent U var X: bool`, `latent U: bool -> X`, `latent -> X`, `latent, a -> b`, `latent <-> X`, `latent U -> X`,
 	`A <-> B`, `A, B <-> C, D`, `A <-> B -> C`, `A <-> B <-> C`, `A <->`, `A < -> B`, `A <-B`, `A<->B`, `<-> B`, `A -> B <-> C`,
 	`observed "obs.bif"`, `observed data "obs.csv"`, `observed data`, `observed`, `observed obs.bif`, `observed -> X`,
 	`observed, a -> b`, `observed <-> X`, `observed data -> X`, `observed "x" "y"`,

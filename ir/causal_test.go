@@ -49,6 +49,17 @@ func TestCausalModel(t *testing.T) {
 	if full.NeedsIdentification() {
 		t.Error("a model whose latent variable has a table needs identification")
 	}
+	// latent V alone is a bool latent variable.
+	bare, err := ir.Lower(mustParse(t, "latent V
+var X: bool
+V -> X
+"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := bare.Lookup("V"); !v.Latent || v.Kind != ir.Bool {
+		t.Errorf("latent V is %+v", v)
+	}
 }
 
 // TestCausalErrors checks the positioned errors, and their kinds, of

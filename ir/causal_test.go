@@ -50,10 +50,7 @@ func TestCausalModel(t *testing.T) {
 		t.Error("a model whose latent variable has a table needs identification")
 	}
 	// latent V alone is a bool latent variable.
-	bare, err := ir.Lower(mustParse(t, "latent V
-var X: bool
-V -> X
-"))
+	bare, err := ir.Lower(mustParse(t, "latent V\nvar X: bool\nV -> X\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -412,9 +412,10 @@ func modelObserved(m *ir.Model, cg *causalGraph, path string, cells int) ([]floa
 
 // countObserved computes the empirical joint of the observed columns of
 // the CSV file path (read by package data): every observed variable a
-// column, no latent one, no missing cell.
+// column with no missing cell; the columns of latent variables and those
+// that name no variable are left out.
 func countObserved(m *ir.Model, cg *causalGraph, path string, cells int) ([]float64, string, error) {
-	r, err := data.Open(path, m, data.Options{Required: true})
+	r, err := data.Open(path, m, data.Options{Required: true, IgnoreUnknownColumns: true})
 	if err != nil {
 		return nil, "", err
 	}
@@ -427,11 +428,10 @@ func countObserved(m *ir.Model, cg *causalGraph, path string, cells int) ([]floa
 		col[v] = i
 	}
 	bound := make([]bool, len(cg.obs))
-	for j, v := range r.Vars {
-		if m.Vars[v].Latent {
-			return nil, "", &ir.Error{Pos: r.HeaderPos[j], Err: ir.ErrLatent, Msg: fmt.Sprintf("%s is latent: observed data has the observed variables' columns only", ir.Quote(m.Vars[v].Name))}
+	for _, v := range r.Vars {
+		if col[v] >= 0 {
+			bound[col[v]] = true
 		}
-		bound[col[v]] = true
 	}
 	for i, ok := range bound {
 		if !ok {
@@ -452,7 +452,9 @@ func countObserved(m *ir.Model, cg *causalGraph, path string, cells int) ([]floa
 		for i := 0; i < b.N; i++ {
 			k := 0
 			for j, v := range b.Vars {
-				k += int(b.Cols[j][i]) * stride[col[v]]
+				if c := col[v]; c >= 0 { // a latent variable's column is left out
+					k += int(b.Cols[j][i]) * stride[c]
+				}
 			}
 			counts[k]++
 		}

@@ -81,6 +81,7 @@ type Answer struct {
 	Infer    infer.Result
 	Hyp      *report.Hyp
 	Decision *report.Decision // the answer to MEU(), policy(D) or EU(D=d | e)
+	Causal   *report.Causal   // the answer to a causal question: identify, adjust, CF, or P on a model with unobserved confounders
 
 	model *ir.Model // the model answered, for the results by name (named.go)
 }
@@ -91,6 +92,16 @@ type Answer struct {
 func AnswerQuery(m *ir.Model, q ir.Query, opt AnswerOptions) (*Answer, error) {
 	if opt.Context != nil && opt.Infer.Cancel == nil {
 		opt.Infer.Cancel = opt.Context.Done()
+	}
+	if cq, ok := q.(*ir.CausalQuery); ok {
+		c, err := answerCausal(m, cq, opt.RegularFilesOnly)
+		if err == nil {
+			err = c.Check()
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &Answer{Causal: c, model: m}, nil
 	}
 	if dq, ok := q.(*ir.DecisionQuery); ok {
 		d, err := answerDecision(m, dq, opt)
@@ -154,7 +165,7 @@ func askOf(q ir.Query) *hypAsk {
 		a.Hyp, a.Kind = q.Hyp, hypMDL
 	case *ir.GibbsQuery:
 		a.Hyp, a.Kind = q.Hyp, hypGibbs
-	case *ir.MPEQuery, *ir.IndepQuery, *ir.DensityQuery, *ir.EntropyQuery, *ir.MIQuery, *ir.DecisionQuery:
+	case *ir.MPEQuery, *ir.IndepQuery, *ir.DensityQuery, *ir.EntropyQuery, *ir.MIQuery, *ir.DecisionQuery, *ir.CausalQuery:
 	default:
 		panic(fmt.Sprintf("pbl: unknown query %T", q))
 	}
@@ -174,6 +185,10 @@ func (a *Answer) TextStyle(w io.Writer, m *ir.Model, s report.Style) {
 		report.HypText(w, a.Hyp)
 		return
 	}
+	if a.Causal != nil {
+		report.CausalText(w, a.Causal)
+		return
+	}
 	if a.Decision != nil {
 		report.DecisionText(w, a.Decision)
 		return
@@ -189,6 +204,9 @@ func (a *Answer) JSON(w io.Writer, m *ir.Model) error { return a.JSONStyle(w, m,
 func (a *Answer) JSONStyle(w io.Writer, m *ir.Model, s report.Style) error {
 	if a.Hyp != nil {
 		return report.HypJSON(w, a.Hyp)
+	}
+	if a.Causal != nil {
+		return report.CausalJSON(w, a.Causal)
 	}
 	if a.Decision != nil {
 		return report.DecisionJSON(w, a.Decision)

@@ -204,12 +204,17 @@ func TestExamplesEnginesAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if m.NeedsIdentification() {
+				t.Skip("a causal graph whose observed distribution is elsewhere: no engine answers it (cause_test.go checks it)")
+			}
 			var queries []string
 			for _, s := range m.Stmts {
 				// Queries about hypotheses given data are not the engines'
 				// (examples_hyp_test.go checks them).
 				if qs, ok := s.(*ir.QueryStmt); ok {
-					if _, indep := qs.Query.(*ir.IndepQuery); !indep && ir.HypOf(qs.Query) == nil {
+					_, indep := qs.Query.(*ir.IndepQuery)
+					_, cause := qs.Query.(*ir.CausalQuery) // the causal tests' (cause_test.go)
+					if !indep && !cause && ir.HypOf(qs.Query) == nil {
 						queries = append(queries, qs.Query.Head().Text)
 					}
 				}

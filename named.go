@@ -118,6 +118,12 @@ func (a *Answer) errAt(i int) float64 {
 // does not list, or arguments that do not fit the form of the answer are
 // errors of kind [ErrNotInAnswer].
 func (a *Answer) Prob(states ...string) (float64, error) {
+	if a.Causal != nil {
+		if len(a.Causal.Rows) == 1 && a.Causal.Rows[0].States == nil && len(states) == 0 {
+			return a.Causal.Rows[0].P, nil
+		}
+		return 0, fmt.Errorf("%w: a causal answer's numbers are in Causal.Rows", ErrNotInAnswer)
+	}
 	if a.Decision != nil {
 		return 0, fmt.Errorf("%w: an answer about decisions has no probability (Decision holds its expected utility and policies)", ErrNotInAnswer)
 	}

@@ -246,6 +246,9 @@ func CheckAnswer(m *ir.Model, s *ir.ExpectStmt, a *Answer) *ir.Error {
 	if a.Decision != nil {
 		return checkDecision(s, a.Decision)
 	}
+	if a.Causal != nil {
+		return checkCausal(s, a.Causal)
+	}
 	if a.Hyp == nil {
 		return Check(m, s, a.Infer)
 	}
@@ -314,6 +317,44 @@ func checkDecision(s *ir.ExpectStmt, d *report.Decision) *ir.Error {
 	}
 	fail := func(format string, args ...any) *ir.Error {
 		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Head().Text, s.Want.Text) + fmt.Sprintf(format, args...)}
+	}
+	if len(got) != len(s.Want.Numbers) {
+		return fail("got %s %s, expected %d", ir.Plural(len(got), "number"), vectorText(got), len(s.Want.Numbers))
+	}
+	for i, x := range got {
+		if diff := math.Abs(x - s.Want.Numbers[i]); !(diff <= s.Tol) {
+			return fail("got %s (difference %s at entry %d, tolerance %s)", vectorText(got), report.Num(diff), i+1, ir.FormatFloat(s.Tol))
+		}
+	}
+	return nil
+}
+
+// checkCausal checks a causal answer against an expectation: identify by
+// whether the effect is identifiable, adjust by whether some set
+// satisfies the backdoor criterion, an effect or counterfactual by its
+// probabilities in printed order.
+func checkCausal(s *ir.ExpectStmt, c *report.Causal) *ir.Error {
+	fail := func(format string, args ...any) *ir.Error {
+		return &ir.Error{Pos: s.Pos, Msg: fmt.Sprintf("expect %s == %s: ", s.Query.Head().Text, s.Want.Text) + fmt.Sprintf(format, args...)}
+	}
+	switch c.Query.Form {
+	case ir.CausalIdentify:
+		if s.Want.Kind == ir.ExpectNumber {
+			break // the estimand's value
+		}
+		if c.Identifiable != s.Want.Bool {
+			return fail("got %t", c.Identifiable)
+		}
+		return nil
+	case ir.CausalAdjust:
+		if got := len(c.Sets) > 0; got != s.Want.Bool {
+			return fail("got %t", got)
+		}
+		return nil
+	}
+	got := make([]float64, len(c.Rows))
+	for i, r := range c.Rows {
+		got[i] = r.P
 	}
 	if len(got) != len(s.Want.Numbers) {
 		return fail("got %s %s, expected %d", ir.Plural(len(got), "number"), vectorText(got), len(s.Want.Numbers))

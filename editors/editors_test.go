@@ -222,7 +222,7 @@ func TestVimHighlights(t *testing.T) {
 	}
 	dir := t.TempDir()
 	queryForms := map[string]bool{"P": true, "MPE": true, "MAP": true, "ML": true, "MDL": true, "Gibbs": true,
-		"indep": true, "density": true, "entropy": true, "MI": true, "MEU": true, "policy": true, "EU": true, "do": true}
+		"indep": true, "density": true, "entropy": true, "MI": true, "MEU": true, "policy": true, "EU": true, "identify": true, "adjust": true, "CF": true, "do": true}
 	var lines []string
 	for _, kw := range grammar.Keywords {
 		if queryForms[kw] {

@@ -39,6 +39,12 @@ func (p *printer) stmt(s grammar.Stmt) {
 			}
 			p.names(len(l.Names))
 		}
+		if s.Bidirected != nil {
+			p.space()
+			p.tok("<->")
+			p.space()
+			p.names(len(s.Bidirected.Names))
+		}
 	case *grammar.Dist:
 		p.dist(s)
 	case *grammar.QueryStmt:
@@ -81,6 +87,21 @@ func (p *printer) stmt(s grammar.Stmt) {
 		p.tok(":")
 		p.space()
 		p.typ(s.Type)
+	case *grammar.Latent:
+		p.tok("latent")
+		p.space()
+		p.names(len(s.Names))
+		if s.Type != nil {
+			p.tok(":")
+			p.space()
+			p.typ(s.Type)
+		}
+	case *grammar.Observed:
+		if s.Data {
+			p.words("observed", "data", "")
+		} else {
+			p.words("observed", "")
+		}
 	case *grammar.Utility:
 		p.tok("utility")
 		p.space()

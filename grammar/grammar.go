@@ -60,10 +60,14 @@ func (n *Name) Text() string {
 }
 
 // Edges is a chain of edge lists, `A, B -> C -> D, E`: every name of one
-// list is a parent of every name of the next.
+// list is a parent of every name of the next; or a bidirected edge list,
+// `A <-> B, C` (Lists holds A's list alone and Bidirected the other):
+// every name of one side shares an unobserved confounder with every name
+// of the other.
 type Edges struct {
-	Pos   Position
-	Lists []*NameList `parser:"@@ ( '->':Punct @@ )+"`
+	Pos        Position
+	Lists      []*NameList `parser:"@@ ( ( '->':Punct @@ )+"`
+	Bidirected *NameList   `parser:"   | '<->':Punct @@ )"`
 }
 
 // NameList is a comma-separated list of names.
@@ -247,6 +251,26 @@ type Utility struct {
 	Rows    []*Row  `parser:"'{':Punct @@* '}':Punct"`
 }
 
+// Latent is `latent U, V: TYPE`: variables that are not observed, with or
+// without a distribution (an unobserved confounder, or an exogenous
+// variable of a structural model). Without a type (`latent U`), Type is
+// nil and the variables are bool.
+type Latent struct {
+	Pos   Position
+	Names []*Name `parser:"'latent':Ident @@ ( ',':Punct @@ )*"`
+	Type  *Type   `parser:"( ':':Punct @@ )?"`
+}
+
+// Observed is `observed "obs.bif"` (a Bayesian network over exactly the
+// observed variables) or `observed data "obs.csv"` (the empirical joint of
+// the observed columns): where the distribution of the observed variables
+// comes from when the latent part of a causal model has no tables.
+type Observed struct {
+	Pos  Position
+	Data bool   `parser:"'observed':Ident @'data':Ident?"`
+	Path string `parser:"@String"`
+}
+
 // QueryStmt is `query Q`.
 type QueryStmt struct {
 	Pos   Position
@@ -255,10 +279,11 @@ type QueryStmt struct {
 
 // Query is KEYWORD(TERMS | TERMS), e.g. P(Campfire | Storm=true),
 // MPE(Thunder=true), indep(A, B | C), and the decision queries MEU(),
-// policy(D), EU(D=d | A=a).
+// policy(D), EU(D=d | A=a), and the causal queries identify(Y | do(X)),
+// adjust(X, Y) and CF(Y=y | do(X=x), e).
 type Query struct {
 	Pos     Position
-	Kind    string  `parser:"@( 'P':Ident | 'MPE':Ident | 'MAP':Ident | 'ML':Ident | 'MDL':Ident | 'Gibbs':Ident | 'indep':Ident | 'density':Ident | 'entropy':Ident | 'MI':Ident | 'MEU':Ident | 'policy':Ident | 'EU':Ident ) '(':Punct"`
+	Kind    string  `parser:"@( 'P':Ident | 'MPE':Ident | 'MAP':Ident | 'ML':Ident | 'MDL':Ident | 'Gibbs':Ident | 'indep':Ident | 'density':Ident | 'entropy':Ident | 'MI':Ident | 'MEU':Ident | 'policy':Ident | 'EU':Ident | 'identify':Ident | 'adjust':Ident | 'CF':Ident ) '(':Punct"`
 	Targets []*Term `parser:"( @@ ( ',':Punct @@ )* )?"`
 	Bar     bool    `parser:"( @'|':Punct"`
 	Given   []*Term `parser:"  @@ ( ',':Punct @@ )* )? ')':Punct"`
@@ -381,4 +406,6 @@ func (*Edges) stmt()      {}
 func (*Dist) stmt()       {}
 func (*Decision) stmt()   {}
 func (*Utility) stmt()    {}
+func (*Latent) stmt()     {}
+func (*Observed) stmt()   {}
 func (*QueryStmt) stmt()  {}

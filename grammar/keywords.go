@@ -6,11 +6,11 @@ package grammar
 // Keywords are not reserved: a variable may be named by one.
 var Keywords = []string{
 	// queries
-	"P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "MEU", "policy", "EU", "do",
+	"P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "MEU", "policy", "EU", "identify", "adjust", "CF", "do",
 	// statements and declarations
 	"query", "expect", "var", "import", "bool", "real", "normalize", "within",
 	"naive_bayes", "tan", "given", "data", "learn", "from", "with", "mixture", "of",
-	"decision", "utility",
+	"decision", "utility", "latent", "observed",
 	// distributions, hypothesis spaces and concepts
 	"normal", "true", "false", "space", "in", "by", "prior", "uniform", "bernoulli", "conjunction", "if",
 	// compact distributions

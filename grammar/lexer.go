@@ -81,7 +81,13 @@ func (s *Scanner) Next() (Token, error) {
 			return Token{}, lexErrorf(start, "unexpected \".\"")
 		}
 		n = 2
-	case '=', '<', '>':
+	case '<':
+		if followedBy(src, i, '=') {
+			n = 2
+		} else if i+2 < len(src) && src[i+1] == '-' && src[i+2] == '>' {
+			n = 3 // <->, a bidirected edge
+		}
+	case '=', '>':
 		if followedBy(src, i, '=') {
 			n = 2
 		}

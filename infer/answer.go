@@ -156,6 +156,9 @@ func answerQ(m *ir.Model, q *query, opt Options) (Result, error) {
 	if q.Kind == kindDecision {
 		return nil, ir.Errorf(q.Pos, "%s is a question about decisions, which the engines of probabilities do not answer (pbl.AnswerQuery does)", q.Text)
 	}
+	if q.Kind == kindCausal {
+		return nil, ir.Errorf(q.Pos, "%s is a causal question (identification, adjustment, counterfactual), which the engines of probabilities do not answer (pbl.AnswerQuery does)", q.Text)
+	}
 	if q.Kind == kindIndep {
 		if !m.IsBayesNet() {
 			return nil, ir.Errorf(q.Pos, "indep(...) tests d-separation in a DAG; this model is a Markov network")
@@ -183,7 +186,7 @@ func (t *JTree) Answer(q ir.Query, opt Options) (Result, error) {
 	}
 	opt.Engine = JT
 	fq := flatten(q)
-	if fq.Kind == kindDecision {
+	if fq.Kind == kindDecision || fq.Kind == kindCausal {
 		return answerQ(t.m, &fq, opt)
 	}
 	r, err := answer(t.m, &fq, opt, t)

@@ -316,6 +316,9 @@ func ExplainQuery(m *ir.Model, iq ir.Query, opt Options) (string, error) {
 	case q.Kind == kindDecision:
 		b.WriteString("  the influence diagram solved by package decision: variable elimination in the reverse decision order when the decisions have perfect recall as written, else single policy updating (a local optimum)\n")
 		return b.String(), nil
+	case q.Kind == kindCausal:
+		b.WriteString("  a causal question answered by package causal on the graph: identification (backdoor, front-door, ID or IDC) evaluated on the observed distribution, adjustment sets, or a counterfactual by enumerating the exogenous variables (the twin network)\n")
+		return b.String(), nil
 	case clgQuery(m, q):
 		b.WriteString("  the real variables' joint normal per configuration of their discrete parents (conditional linear Gaussian), then the discrete part on the model with their likelihood; the engine is chosen there as below\n")
 		return b.String(), nil

@@ -45,6 +45,7 @@ const (
 	kindMI
 	kindHyp      // ML, MDL and Gibbs, which infer does not answer
 	kindDecision // MEU, policy and EU, which the root package answers (package decision)
+	kindCausal   // identification, adjustment sets and counterfactuals, which the root package answers (package causal)
 )
 
 // A form is the form of a P(...) query (ir.ProbQuery's Form).
@@ -104,6 +105,8 @@ func flatten(q ir.Query) query {
 		out.Kind, out.Hyp = kindHyp, q.Hyp
 	case *ir.DecisionQuery:
 		out.Kind = kindDecision
+	case *ir.CausalQuery:
+		out.Kind = kindCausal
 	default:
 		panic(fmt.Sprintf("infer: unknown query %T", q))
 	}

@@ -167,6 +167,9 @@ func clone(q Query) Query {
 	case *DecisionQuery:
 		o := *q
 		return &o
+	case *CausalQuery:
+		o := *q
+		return &o
 	}
 	panic(fmt.Sprintf("ir: unknown query %T", q))
 }
@@ -185,6 +188,9 @@ func askedOf(q Query) []VarID {
 		return append(slices.Clip(q.A), q.B...)
 	case *IndepQuery:
 		return append(append(slices.Clip(q.A), q.B...), q.C...)
+	case *CausalQuery:
+		y, x, z := q.Vars()
+		return append(append(y, x...), z...)
 	case *DecisionQuery:
 		if q.Form == DecisionMEU {
 			return nil

@@ -130,6 +130,27 @@ func expectedOf(q Query) (string, ExpectKind) {
 		return "a number of bits", ExpectNumber
 	case *DensityQuery:
 		return number, ExpectNumber
+	case *CausalQuery:
+		allStates := true
+		for _, os := range [][]Obs{q.Y, q.X, q.Z} {
+			for _, o := range os {
+				allStates = allStates && o.State >= 0
+			}
+		}
+		switch {
+		case q.Form == CausalIdentify && allStates:
+			return "the estimand's value on the observed distribution (give no states to compare whether the effect is identifiable, true or false)", ExpectNumber
+		case q.Form == CausalIdentify:
+			return "true if the effect is identifiable, false if not", ExpectBool
+		case q.Form == CausalAdjust:
+			return "true if some set of variables satisfies the backdoor criterion, false if none does", ExpectBool
+		}
+		for _, o := range q.Y {
+			if o.State < 0 {
+				return "a vector of probabilities, one per configuration of the outcomes", ExpectVector
+			}
+		}
+		return number, ExpectNumber
 	case *DecisionQuery:
 		if q.Form == DecisionPolicy {
 			return "a vector of the choices' state numbers (from 0), one per configuration of the information, in printed order [0, 1, ...]", ExpectVector

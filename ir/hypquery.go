@@ -307,7 +307,7 @@ func HypOf(q Query) *HypQuery {
 		return q.Hyp
 	case *GibbsQuery:
 		return q.Hyp
-	case *MPEQuery, *IndepQuery, *DensityQuery, *EntropyQuery, *MIQuery, *DecisionQuery:
+	case *MPEQuery, *IndepQuery, *DensityQuery, *EntropyQuery, *MIQuery, *DecisionQuery, *CausalQuery:
 		return nil
 	}
 	panic(fmt.Sprintf("ir: HypOf: unknown query %T", q))

@@ -219,31 +219,32 @@ func (l *lowerer) decls(f *grammar.File) {
 		switch d := s.(type) {
 		case *grammar.VarDecl:
 			l.varDecl(d)
-		case *grammar.Decision:
+		case *grammar.Decision, *grammar.Latent:
 			if f.Lazy == nil {
-				l.decisionDecl(d)
+				l.markedDecl(d)
 			}
 		}
 	}
 	if f.Lazy != nil {
 		// A lean tree (parser.ParseLean): each declaration is parsed
-		// again here, and its tree dropped once lowered. The decisions,
-		// kept in the tree, are lowered among them in source order.
-		var decs []*grammar.Decision
+		// again here, and its tree dropped once lowered. The decisions
+		// and latent variables, kept in the tree, are lowered among them
+		// in source order.
+		var decs []grammar.Stmt
 		for _, s := range f.Stmts {
-			if d, ok := s.(*grammar.Decision); ok {
-				decs = append(decs, d)
+			if markedOffset(s) >= 0 {
+				decs = append(decs, s)
 			}
 		}
 		for d := range f.Lazy.VarDecls() {
-			for len(decs) > 0 && decs[0].Pos.Offset < d.Pos.Offset {
-				l.decisionDecl(decs[0])
+			for len(decs) > 0 && markedOffset(decs[0]) < d.Pos.Offset {
+				l.markedDecl(decs[0])
 				decs = decs[1:]
 			}
 			l.varDecl(d)
 		}
 		for _, d := range decs {
-			l.decisionDecl(d)
+			l.markedDecl(d)
 		}
 		l.lazyErr(f)
 	}
@@ -306,8 +307,11 @@ func (l *lowerer) structure() {
 	for _, f := range l.files {
 		l.spaces(f)
 		for _, s := range f.Stmts {
-			if u, ok := s.(*grammar.Utility); ok {
-				l.utility(u)
+			switch s := s.(type) {
+			case *grammar.Utility:
+				l.utility(s)
+			case *grammar.Observed:
+				l.observed(s)
 			}
 		}
 	}
@@ -491,6 +495,10 @@ func stateList(v *Variable) string {
 }
 
 func (l *lowerer) edgeStmt(e *grammar.Edges) {
+	if e.Bidirected != nil {
+		l.bidirected(e)
+		return
+	}
 	var prev []VarID
 	for i, list := range e.Lists {
 		var cur []VarID

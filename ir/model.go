@@ -43,6 +43,11 @@ type Variable struct {
 	// TYPE`): its state is chosen, it has no distribution, and its parents
 	// are what is known when it is taken.
 	Decision bool
+
+	// Latent marks a variable that is not observed (`latent U: TYPE`): an
+	// unobserved confounder, or an exogenous variable of a structural
+	// model; with or without a distribution.
+	Latent bool
 }
 
 // Discrete reports whether v has states (it is not real-valued).
@@ -102,6 +107,8 @@ type Model struct {
 	Tables     []*DataTable // named data sets (inline tables, CSV files), in source order
 	Spaces     []*Space     // the hypothesis spaces, in source order
 	Utilities  []*Utility   // the utility tables of an influence diagram, in source order
+	Bidirected []Bidirected // the bidirected edges A <-> B (unobserved confounders), in source order
+	Observed   *Observed    // where the observed variables' distribution comes from (observed "file"), or nil
 	Source     string       // the file the model was read from, or ""
 
 	byName map[string]VarID

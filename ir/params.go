@@ -72,7 +72,9 @@ func (m *Model) FreeParams() int {
 // [Model.Unlearned]), each as the variables it is the distribution of: a
 // joint density that a mixture declares is one distribution of all its
 // variables, in the declaration's order, at the place of its first. A
-// decision has no distribution to learn: it is chosen.
+// decision has no distribution to learn: it is chosen; nor has a
+// variable of a causal model whose observed distribution comes from an
+// observed declaration.
 func (m *Model) ToLearn() [][]VarID {
 	joint := make(map[VarID][]VarID)
 	for _, mx := range m.Mixtures {
@@ -85,7 +87,7 @@ func (m *Model) ToLearn() [][]VarID {
 	var out [][]VarID
 	done := make(map[VarID]bool)
 	for _, v := range m.Unlearned() {
-		if done[v] || m.Vars[v].Decision {
+		if done[v] || m.Vars[v].Decision || m.Observed != nil {
 			continue
 		}
 		vs, ok := joint[v]

@@ -30,14 +30,24 @@ func lowerQuery(m *Model, q *grammar.Query) (Query, ErrorList) {
 	if isHypQuery(m, q) {
 		return lowerHypQuery(m, q, kind, h)
 	}
-	if misplacedTerms(q, kind, &errs); len(errs) > 0 {
-		return nil, errs
-	}
 	l := &queryLowerer{m: m, q: q, h: h, at: at, seen: map[VarID]*grammar.Term{}, role: map[VarID]int{}, doState: map[VarID]int{}}
 	var lq Query
 	switch kind {
+	case kindIdentify, kindAdjust, kindCF:
+		if lq = l.causalQuery(kind); lq == nil || len(l.errs) > 0 {
+			return nil, l.errs
+		}
+		return lq, nil
+	}
+	if misplacedTerms(q, kind, &errs); len(errs) > 0 {
+		return nil, errs
+	}
+	switch kind {
 	case kindProb:
 		lq = l.prob()
+		if pq, ok := lq.(*ProbQuery); ok && len(l.errs) == 0 && m.NeedsIdentification() {
+			lq = l.causalEffect(pq)
+		}
 	case kindMPE:
 		lq = l.mpe()
 	case kindMAP:
@@ -73,6 +83,7 @@ type queryLowerer struct {
 	role      map[VarID]int           // its state given, or -1 for free
 	doState   map[VarID]int           // the state do(...) sets a variable to
 	softTerms []*grammar.Term         // the terms of likelihood evidence, in c.Soft's order
+	doSeen    map[VarID]*grammar.Term // CF: the variables of do(...), a world apart from the evidence's
 }
 
 // resolve returns the variable of a term, rejecting real-valued ones.
@@ -572,16 +583,21 @@ const (
 	kindMEU
 	kindPolicy
 	kindEU
+	kindIdentify
+	kindAdjust
+	kindCF
 )
 
 var kindWords = [...]string{kindProb: "P", kindMPE: "MPE", kindMAP: "MAP", kindIndep: "indep", kindDensity: "density",
 	kindML: "ML", kindMDL: "MDL", kindGibbs: "Gibbs", kindEntropy: "entropy", kindMI: "MI",
-	kindMEU: "MEU", kindPolicy: "policy", kindEU: "EU"}
+	kindMEU: "MEU", kindPolicy: "policy", kindEU: "EU",
+	kindIdentify: "identify", kindAdjust: "adjust", kindCF: "CF"}
 
 func (k queryKind) String() string { return kindWords[k] }
 
 // QueryKeywords returns the words that start a query (P, MPE, MAP, indep,
-// density, ML, MDL, Gibbs, entropy, MI, MEU, policy, EU), each lowered to its own [Query]
+// density, ML, MDL, Gibbs, entropy, MI, MEU, policy, EU, identify, adjust,
+// CF), each lowered to its own [Query]
 // type (P and MAP also to a question about hypotheses given data).
 func QueryKeywords() []string { return slices.Clone(kindWords[:]) }
 

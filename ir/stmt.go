@@ -32,7 +32,7 @@ type RealObs struct {
 
 // Query is a validated query, one type per kind of question:
 // [*ProbQuery], [*MPEQuery], [*MAPQuery], [*IndepQuery], [*DensityQuery],
-// [*MLQuery], [*MDLQuery], [*GibbsQuery], [*EntropyQuery], [*MIQuery], [*DecisionQuery]. The
+// [*MLQuery], [*MDLQuery], [*GibbsQuery], [*EntropyQuery], [*MIQuery], [*DecisionQuery], [*CausalQuery]. The
 // set is closed (as go/ast's nodes): a consumer switches once on the type,
 // with a default that panics; docs/design.md lists the consumers.
 type Query interface {

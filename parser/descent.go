@@ -154,6 +154,12 @@ func (p *parser) stmt() grammar.Stmt {
 			return p.decision()
 		case "utility":
 			return p.utility()
+		case "latent":
+			return p.latent()
+		case "observed":
+			if t := p.peek(); t.Type == grammar.String || t.Type == grammar.Ident && t.Value == "data" {
+				return p.observed()
+			}
 		case "P":
 			if t := p.peek(); t.Type == grammar.Punct && t.Value == "(" {
 				if p.lazy != nil {
@@ -195,14 +201,14 @@ func (p *parser) addLazy(pos grammar.Position, dist bool) {
 	p.lazy.Add(at, dist)
 }
 
-// edgeAhead reports whether a "," or "->" follows the current token, so
+// edgeAhead reports whether a ",", "->" or "<->" follows the current token, so
 // that a keyword there is the first name of an edge list, as in
 // `var, query -> import`. (Keywords are not reserved: participle tries
 // Import, VarDecl and QueryStmt, fails on the second token, and falls back
 // to Edges.)
 func (p *parser) edgeAhead() bool {
 	t := p.peek()
-	return t.Type == grammar.Punct && (t.Value == "," || t.Value == "->")
+	return t.Type == grammar.Punct && (t.Value == "," || t.Value == "->" || t.Value == "<->")
 }
 
 func (p *parser) isName() bool {
@@ -316,6 +322,34 @@ func (p *parser) decision() *grammar.Decision {
 	return d
 }
 
+// latent parses `latent U, V: TYPE`.
+func (p *parser) latent() *grammar.Latent {
+	d := &grammar.Latent{Pos: p.tok.Pos}
+	p.next()
+	d.Names = p.names("a latent variable's name")
+	if p.is(":") {
+		p.next()
+		d.Type = p.typ()
+	}
+	return d
+}
+
+// observed parses `observed "FILE"` and `observed data "FILE.csv"`.
+func (p *parser) observed() *grammar.Observed {
+	o := &grammar.Observed{Pos: p.tok.Pos}
+	p.next()
+	if p.tok.Type == grammar.Ident && p.tok.Value == "data" {
+		o.Data = true
+		p.next()
+	}
+	if p.tok.Type != grammar.String {
+		p.fail(p.tok.Pos, "expected a quoted file name after observed, found %s", describe(p.tok))
+	}
+	o.Path = p.tok.Value
+	p.next()
+	return o
+}
+
 // utility parses `utility U(A, B) = { ROWS }`.
 func (p *parser) utility() *grammar.Utility {
 	u := &grammar.Utility{Pos: p.tok.Pos}
@@ -335,6 +369,11 @@ func (p *parser) utility() *grammar.Utility {
 func (p *parser) edges() *grammar.Edges {
 	e := &grammar.Edges{Pos: p.tok.Pos}
 	e.Lists = append(e.Lists, p.nameList("a variable name"))
+	if p.is("<->") {
+		p.next()
+		e.Bidirected = p.nameList("a variable name after \"<->\"")
+		return e
+	}
 	if !p.is("->") {
 		p.fail(p.tok.Pos, "expected \"->\" after %s, found %s", listText(e.Lists[0]), describe(p.tok))
 	}
@@ -680,7 +719,7 @@ func (p *parser) array(what string) *grammar.Array {
 // isQueryKind reports whether name starts a query.
 func isQueryKind(name string) bool {
 	switch name {
-	case "P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "MEU", "policy", "EU":
+	case "P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "MEU", "policy", "EU", "identify", "adjust", "CF":
 		return true
 	}
 	return false

@@ -134,6 +134,13 @@ var differentialOnly = []string{
 	`utility U(A)`, `utility U(A) =`, `utility U(A) = {`, `utility U(A) = { }`, `utility U(A) = { a: 1 b: -2 }`,
 	`utility U(A, B) = { a, b: 1; a, c: 2, }`, `utility U(A) = 3`, `utility U(A) = { a: [1, 2] }`, `utility -> X`, `utility, a -> b`,
 	`utility U -> X`, `MEU()`, `MEU(`, `policy(D)`, `policy(D | A)`, `EU(D=d | A=a, B=b)`, `EU(D=d | do(A=a))`, `MEU -> X`,
+	// Causes: latent variables, bidirected edges, observed distributions and the causal queries.
+	`latent U: {a, b}`, `latent U, V: bool`, `latent U`, `latent U:`, `latent U, V`, `latent U var X: bool`, `latent U: bool -> X`, `latent -> X`, `latent, a -> b`, `latent <-> X`, `latent U -> X`,
+	`A <-> B`, `A, B <-> C, D`, `A <-> B -> C`, `A <-> B <-> C`, `A <->`, `A < -> B`, `A <-B`, `A<->B`, `<-> B`, `A -> B <-> C`,
+	`observed "obs.bif"`, `observed data "obs.csv"`, `observed data`, `observed`, `observed obs.bif`, `observed -> X`,
+	`observed, a -> b`, `observed <-> X`, `observed data -> X`, `observed "x" "y"`,
+	`identify(Y | do(X))`, `identify(Y | do(X=x), Z=z)`, `adjust(X, Y)`, `adjust(X)`, `CF(Y=y | do(X=x), X=a, Y=b)`,
+	`CF(Y | do(X))`, `identify -> X`, `CF, a -> b`, `adjust <-> b`,
 	// Compact tables: noisy-OR, noisy-MAX, lookups and logical formulas.
 	`P(F | A, B) = noisy_or(A: 0.8, B: 0.6, leak: 0.01)`, `P(F | A) = noisy_or(A: { hi: 0.9, lo: 0.2 })`,
 	`P(F | A) = noisy_max(A: [0.1, 0.3, 0.6], leak: [0, 0.1, 0.9])`, `P(F | A) = noisy_max(A: { s: [1, 0] t: [0, 1] })`,

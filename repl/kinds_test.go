@@ -180,6 +180,25 @@ utility Cost(Treat, Disease) = {
 // decisionQueries holds a query of every form about decisions.
 var decisionQueries = []string{"MEU()", "policy(Treat)", "EU(Treat=yes | Test=positive)"}
 
+// causalModel is the front-door graph with an unobserved confounder
+// whose table is given, and a deterministic mediator, for the causal
+// questions: P(Y | do(X=x)) on it is surgery, identify and adjust are
+// about its graph, and CF treats it as a structural model.
+const causalModel = `latent U: bool
+var X, M, Y: bool
+U -> X
+U -> Y
+X -> M -> Y
+P(U) = 0.3
+P(X | U) = lookup { true: true  false: false }
+P(M | X) = lookup { true: true  false: false }
+P(Y | M, U) = M and U
+`
+
+// causalQueries holds a query of every form of causal question.
+var causalQueries = []string{"identify(Y | do(X))", "adjust(X, Y)", "CF(Y=true | do(X=true), X=false)",
+	"P(Y | do(X=true))"}
+
 // hypQueries holds a query of every kind about hypotheses given data.
 var hypQueries = []string{"P(H | D)", "MAP(H | D)", "ML(H | D)", "MDL(H | D)", "Gibbs(H | D)"}
 
@@ -270,6 +289,51 @@ func TestEveryQueryKind(t *testing.T) {
 				t.Errorf("%s: %v", text, err)
 			}
 			if _, err := infer.ExplainQuery(dm, q, infer.Options{}); err != nil {
+				t.Errorf("%s: %v", text, err)
+			}
+		}()
+	}
+	// The causal questions; P on a model with a confounder without a
+	// table (X <-> Y) is one too.
+	for i, text := range causalQueries {
+		src := causalModel
+		if i == len(causalQueries)-1 {
+			src = "var X, M, Y: bool\nX <-> Y\nX -> M -> Y\n"
+		}
+		cm, err := pbl.Load("cause.pbl", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := pbl.ParseQuery(cm, text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		kind := strings.TrimPrefix(fmt.Sprintf("%T", q), "*ir.")
+		seen[kind] = true
+		x, _ := cm.Lookup("X")
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s (a %s): %v", text, kind, p)
+				}
+			}()
+			ir.WithEvidence(cm, q, []ir.Obs{{Var: x.ID, State: 0}})
+			ir.WithRowRealEvidence(cm, q, nil)
+			pbl.Load("expect.pbl", []byte(src+"expect "+text+" == 0.5\n"))
+			if _, err := infer.ExplainQuery(cm, q, infer.Options{}); err != nil {
+				t.Errorf("%s: %v", text, err)
+			}
+			if i == len(causalQueries)-1 {
+				return // no observed distribution to evaluate it on
+			}
+			ans, err := pbl.AnswerQuery(cm, q, pbl.AnswerOptions{})
+			if err != nil {
+				t.Errorf("%s: %v", text, err)
+				return
+			}
+			var out bytes.Buffer
+			ans.Text(&out, cm)
+			if err := ans.JSON(&out, cm); err != nil {
 				t.Errorf("%s: %v", text, err)
 			}
 		}()

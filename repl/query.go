@@ -207,8 +207,9 @@ func (s *Session) withDecisionSession(q ir.Query) (ir.Query, error) {
 
 // byRoot reports whether q is answered by the root package rather than
 // the engines (a query about hypotheses given data, without the session
-// evidence, or about decisions, with it).
+// evidence; about decisions, with it; or a causal question, without it).
 func byRoot(q ir.Query) bool {
 	_, decision := q.(*ir.DecisionQuery)
-	return decision || ir.HypOf(q) != nil
+	_, cause := q.(*ir.CausalQuery)
+	return decision || cause || ir.HypOf(q) != nil
 }

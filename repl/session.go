@@ -390,7 +390,7 @@ func isQueryStart(src string) bool {
 		return false
 	}
 	switch t.Value {
-	case "P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "MEU", "policy", "EU":
+	case "P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "MEU", "policy", "EU", "identify", "adjust", "CF":
 	default:
 		return false
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/causal"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/internal/flagargs"
 	"github.com/pbl-lang/pbl/internal/input"
@@ -83,7 +84,8 @@ P(X=x | e), P(e), P(* | e), MPE(e), MAP(X, Y | e), indep(A, B | C),
 density(x=1.5 | e), entropy(X | e), MI(X, Y | e), MI({A, B}, C | e); in the
 evidence, do(X=x) (an intervention) and X~[0.8, 0.2] (likelihood evidence); about
 hypotheses H given data D: P(H | D), MAP(H | D), ML(H | D), MDL(H | D), Gibbs(H | D);
-about the decisions of an influence diagram: MEU(| e), policy(D | e), EU(D=d | e).
+about the decisions of an influence diagram: MEU(| e), policy(D | e), EU(D=d | e); causal
+questions: identify(Y | do(X), Z), adjust(X, Y), CF(Y=y | do(X=x), e).
 `
 
 type command struct {
@@ -381,7 +383,8 @@ func fileError(path string, err error) error {
 // report prints an error on stderr: each positioned error on its own line
 // as file:line:col: message, or with --json as one JSON object per line,
 // {"file", "line", "col", "message"} (file, line and col left out when
-// unknown).
+// unknown), and for a causal effect that is not identifiable
+// "identifiable": false and its "hedge".
 func (c *cli) report(err error) {
 	c.reported = true
 	if ew, ok := c.stdout.(*errWriter); ok && ew.err != nil && errors.Is(err, ew.err) {
@@ -424,6 +427,12 @@ func (c *cli) report(err error) {
 				o.Set("col", e.Pos.Col)
 			}
 			o.Set("message", e.Msg)
+			var ni *causal.NotIdentifiableError
+			if errors.As(e, &ni) {
+				// A causal effect that is not identifiable: the proof as data.
+				o.Set("identifiable", false)
+				o.Set("hedge", report.HedgeJSONValue(ni.Hedge.F, ni.Hedge.FPrime, ni.Hedge.Roots))
+			}
 			b, _ := json.Marshal(o)
 			c.stderr.Write(append(b, '\n'))
 			continue

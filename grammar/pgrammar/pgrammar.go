@@ -19,7 +19,7 @@ import (
 var Parser = sync.OnceValue(func() *participle.Parser[grammar.File] {
 	return participle.MustBuild[grammar.File](
 		participle.Lexer(Lexer),
-		participle.Union[grammar.Stmt](&grammar.Import{}, &grammar.VarDecl{}, &grammar.QueryStmt{}, &grammar.Expect{}, &grammar.Classifier{}, &grammar.Learn{}, &grammar.Mixture{}, &grammar.Space{}, &grammar.Data{}, &grammar.Decision{}, &grammar.Utility{}, &grammar.Dist{}, &grammar.Edges{}),
+		participle.Union[grammar.Stmt](&grammar.Import{}, &grammar.VarDecl{}, &grammar.QueryStmt{}, &grammar.Expect{}, &grammar.Classifier{}, &grammar.Learn{}, &grammar.Mixture{}, &grammar.Space{}, &grammar.Data{}, &grammar.Decision{}, &grammar.Utility{}, &grammar.Latent{}, &grammar.Observed{}, &grammar.Dist{}, &grammar.Edges{}),
 		participle.UseLookahead(3),
 	)
 })

@@ -5,13 +5,13 @@ import { StreamLanguage } from "@codemirror/language";
 import { tags } from "@lezer/highlight";
 
 const statements = new Set(["import", "query", "expect", "learn", "from", "with", "within"]);
-const declarations = new Set(["var", "data", "space", "mixture", "naive_bayes", "tan", "decision", "utility"]);
+const declarations = new Set(["var", "data", "space", "mixture", "naive_bayes", "tan", "decision", "utility", "latent", "observed"]);
 const keywords = new Set(["given", "of", "normalize", "in", "by", "prior", "if", "else", "leak", "sd", "cov", "and", "or", "not"]);
 const types = new Set(["bool", "real"]);
 const atoms = new Set(["true", "false"]);
 const functions = new Set(["normal", "bernoulli", "conjunction", "uniform", "noisy_or", "noisy_max", "lookup", "exp", "log", "sqrt", "sigmoid", "abs"]);
 // Query forms are keywords only directly before a parenthesis.
-const queries = new Set(["P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "do", "MEU", "policy", "EU"]);
+const queries = new Set(["P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "do", "MEU", "policy", "EU", "identify", "adjust", "CF"]);
 
 export const pblLanguage = StreamLanguage.define({
   name: "pbl",
@@ -37,7 +37,7 @@ export const pblLanguage = StreamLanguage.define({
     }
     if (stream.match(/^"(?:[^"\\]|\\.)*"?/)) return "string";
     if (stream.match(/^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?/)) return "number";
-    if (stream.match(/^(?:->|==|!=|<=|>=|\.\.|[<>=|~+*/^])/)) return "operator";
+    if (stream.match(/^(?:<->|->|==|!=|<=|>=|\.\.|[<>=|~+*/^])/)) return "operator";
     const word = stream.match(/^[\p{L}_][\p{L}\p{N}_]*/u);
     if (word) {
       const w = word[0];

@@ -16,7 +16,7 @@ syn iskeyword @,48-57,_,192-255
 
 " Statements and declarations.
 syn keyword pblStatement   import query expect learn from with within
-syn keyword pblDeclaration var data space mixture naive_bayes tan decision utility
+syn keyword pblDeclaration var data space mixture naive_bayes tan decision utility latent observed
 syn keyword pblKeyword     given of normalize in by prior if else leak sd cov
 syn keyword pblType        bool real
 syn keyword pblBoolean     true false
@@ -26,7 +26,7 @@ syn keyword pblFunction    exp log sqrt sigmoid abs
 
 " Query forms are keywords only directly before a parenthesis: a variable
 " may be named P or density.
-syn match   pblQuery       "\<\%(P\|MPE\|MAP\|ML\|MDL\|Gibbs\|indep\|density\|entropy\|MI\|MEU\|policy\|EU\|do\)\ze\s*("
+syn match   pblQuery       "\<\%(P\|MPE\|MAP\|ML\|MDL\|Gibbs\|indep\|density\|entropy\|MI\|MEU\|policy\|EU\|identify\|adjust\|CF\|do\)\ze\s*("
 
 " The names a var declaration declares, up to the colon.
 syn match   pblDeclared    "\%(\<var\s\+\)\@<=[^:]\{-1,}\ze:" contains=pblString,pblNumber,pblComment,pblBlockComment

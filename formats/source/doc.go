@@ -12,7 +12,13 @@
 // information as edge lines into them, and its utilities, after the
 // distributions, as `utility U(A, B) = { ... }` with one aligned row per
 // configuration of their parents, so that the text reads back to the same
-// decisions, information and bit-identical utilities. The text
+// decisions, information and bit-identical utilities. A causal model's
+// latent variables are declared `latent U: TYPE` (runs of them share a
+// declaration as variables do), its unobserved confounders are written
+// as bidirected edges `A <-> B` after the edge lines, and its observed
+// distribution as `observed "FILE"` or `observed data "FILE"`, the path
+// made absolute when it was relative (it was relative to the declaring
+// file's directory, which need not be the written file's). The text
 // is in the canonical layout of pbl fmt (package format; a test checks
 // it).
 package source

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -35,7 +36,8 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 		}
 		b.WriteString("\n")
 	}
-	// Declarations: runs of consecutive variables with equal domains.
+	// Declarations: runs of consecutive variables of the same kind (var
+	// or latent) with equal domains; a decision alone.
 	for i := 0; i < len(m.Vars); {
 		if m.Vars[i].Decision {
 			fmt.Fprintf(b, "decision %s: %s\n", ir.Quote(m.Vars[i].Name), m.Vars[i].Domain())
@@ -43,14 +45,18 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 			continue
 		}
 		j := i + 1
-		for j < len(m.Vars) && !m.Vars[j].Decision && sameDomain(m.Vars[i], m.Vars[j]) {
+		for j < len(m.Vars) && !m.Vars[j].Decision && m.Vars[j].Latent == m.Vars[i].Latent && sameDomain(m.Vars[i], m.Vars[j]) {
 			j++
 		}
 		names := make([]string, 0, j-i)
 		for _, v := range m.Vars[i:j] {
 			names = append(names, ir.Quote(v.Name))
 		}
-		fmt.Fprintf(b, "var %s: %s\n", strings.Join(names, ", "), m.Vars[i].Domain())
+		kw := "var"
+		if m.Vars[i].Latent {
+			kw = "latent"
+		}
+		fmt.Fprintf(b, "%s %s: %s\n", kw, strings.Join(names, ", "), m.Vars[i].Domain())
 		i = j
 	}
 	// Edges into the variables that have no distribution yet (a structure
@@ -69,6 +75,25 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 			}
 			fmt.Fprintf(b, "%s -> %s\n", strings.Join(names, ", "), ir.Quote(v.Name))
 		}
+	}
+	// Unobserved confounders, and where the observed distribution comes
+	// from (see observedPath).
+	for _, e := range m.Bidirected {
+		if !edges {
+			b.WriteString("\n")
+			edges = true
+		}
+		fmt.Fprintf(b, "%s <-> %s\n", ir.Quote(m.Vars[e.A].Name), ir.Quote(m.Vars[e.B].Name))
+	}
+	if o := m.Observed; o != nil {
+		kw := "observed"
+		if o.Data {
+			kw = "observed data"
+		}
+		if !edges {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(b, "%s %s\n", kw, strconv.Quote(observedPath(o)))
 	}
 	for _, v := range m.Vars {
 		if g := m.Gaussian(v.ID); g != nil {
@@ -346,4 +371,20 @@ func writeDensities(b *bufio.Writer, m *ir.Model, title string, parents []ir.Var
 		}
 	}
 	b.WriteString("}\n")
+}
+
+// observedPath returns the file of an observed declaration as the file
+// written must name it: the declared path is relative to the directory
+// of the file that declared it, which need not be the written file's, so
+// a relative path is made absolute (the one path that names the same
+// file from any directory).
+func observedPath(o *ir.Observed) string {
+	if filepath.IsAbs(o.Path) || o.Pos.File == "" {
+		return o.Path
+	}
+	p := filepath.Join(filepath.Dir(o.Pos.File), o.Path)
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }

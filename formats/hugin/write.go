@@ -118,27 +118,8 @@ func Write(w io.Writer, m *ir.Model) error {
 			bw.WriteString(" );\n}\n")
 			continue
 		}
-		// Open a list for every variable whose index wraps to 0, close it
-		// when the index reaches its last state: nested parentheses over
-		// (parents..., child), the child innermost.
-		n := len(f.Card)
-		for i, x := range f.Vals {
-			opens := 0
-			for k := n - 1; k >= 0 && i%(f.Stride[k]*f.Card[k]) == 0; k-- {
-				opens++
-			}
-			for range opens {
-				bw.WriteByte('(')
-			}
-			if opens == 0 {
-				bw.WriteByte(' ')
-			}
-			buf = strconv.AppendFloat(buf[:0], x, 'g', -1, 64)
-			bw.Write(buf)
-			for k := n - 1; k >= 0 && (i+1)%(f.Stride[k]*f.Card[k]) == 0; k-- {
-				bw.WriteByte(')')
-			}
-		}
+		// Nested over (parents..., child), the child innermost.
+		buf = writeNested(bw, buf, f.Vals, f.Card, f.Stride)
 		bw.WriteString(";\n}\n")
 	}
 	for _, u := range m.Utilities {
@@ -174,8 +155,18 @@ func writeUtility(bw *bufio.Writer, m *ir.Model, u *ir.Utility) {
 		stride[k] = s
 		s *= card[k]
 	}
-	var buf []byte
-	for i, x := range u.Values {
+	writeNested(bw, nil, u.Values, card, stride)
+	bw.WriteString(";\n}\n")
+}
+
+// writeNested writes vals, a row-major table over variables of the given
+// cardinalities and strides, as NET's nested lists: a list opens for
+// every variable whose index wraps to 0 and closes when it reaches its
+// last state, so the last variable's lists are innermost. buf is scratch
+// space, returned for reuse.
+func writeNested(bw *bufio.Writer, buf []byte, vals []float64, card, stride []int) []byte {
+	n := len(card)
+	for i, x := range vals {
 		opens := 0
 		for k := n - 1; k >= 0 && i%(stride[k]*card[k]) == 0; k-- {
 			opens++
@@ -192,7 +183,7 @@ func writeUtility(bw *bufio.Writer, m *ir.Model, u *ir.Utility) {
 			bw.WriteByte(')')
 		}
 	}
-	bw.WriteString(";\n}\n")
+	return buf
 }
 
 // isStringable reports whether s can be written as a NET string.

@@ -1,3 +1,5 @@
+//go:build !js
+
 package pbl
 
 import (
@@ -84,11 +86,6 @@ func recallOrder(m *ir.Model) []ir.VarID {
 	}
 	return order
 }
-
-// ErrNoRecall is the kind of error of a value of information asked of a
-// diagram without perfect recall (a LIMID), whose single policy updating
-// finds local optima only: a difference of two of them is no value.
-var ErrNoRecall = errors.New("the decisions lack perfect recall")
 
 // solved is an influence diagram solved under a query's conditions.
 type solved struct {
@@ -219,13 +216,6 @@ func answerDecision(m *ir.Model, q *ir.DecisionQuery, opt AnswerOptions) (*repor
 		out.Value = x
 	}
 	return out, nil
-}
-
-// VPI is the expected value of perfect information about a chance
-// variable at a decision.
-type VPI struct {
-	Var   ir.VarID
-	Value float64
 }
 
 // RankVPI returns the maximum expected utility of m under the conditions

@@ -728,7 +728,7 @@ func (c *Counts) gaussians(m *ir.Model, opt Options) ([]*ir.Gaussian, error) {
 		}
 		f.grow(f.size(m))
 		if f.lin != nil {
-			g, err := c.linearGaussian(m, f, eps)
+			g, err := c.linearGaussian(m, f, eps, opt.nigKappa(len(f.n)))
 			if err != nil {
 				return nil, err
 			}

@@ -3,9 +3,9 @@
 // priors), the normal densities of real-valued variables with discrete
 // parents (a classifier's Gaussian features), linear Gaussian densities
 // (real parents too: least squares per configuration of the discrete
-// parents, from the rows that give the whole family, linear.go), and the
-// structure and
-// numbers of naive Bayes and TAN classifiers; with hidden variables and
+// parents, from the rows that give the whole family, linear.go; method
+// Bayes puts a normal-inverse-gamma prior on them, nig.go), and the
+// structure and numbers of naive Bayes and TAN classifiers; with hidden variables and
 // missing cells, by EM (which also learns normal and joint normal
 // densities given discrete parents, hidden or not, and linear Gaussian
 // densities whose real parents each row gives: em.go, emreal.go,

@@ -165,25 +165,43 @@ func (f *family) linearFit(u int) (intercept float64, coef []float64, rss float6
 }
 
 // linearGaussian returns the linear Gaussian density the statistics of the
-// linear family f give, each variance plus eps.
-func (c *Counts) linearGaussian(m *ir.Model, f *family, eps float64) (*ir.Gaussian, error) {
+// linear family f give, each variance plus eps: the maximum likelihood
+// fit, or with kappa > 0 the normal-inverse-gamma posterior's (nig.go).
+func (c *Counts) linearGaussian(m *ir.Model, f *family, eps, kappa float64) (*ir.Gaussian, error) {
 	d := f.linDim()
 	k := d - 1
 	parents := append([]ir.VarID(nil), f.vars[:f.ndisc]...)
 	real := append([]ir.VarID(nil), f.vars[f.ndisc:len(f.vars)-1]...)
 	g := &ir.Gaussian{Pos: m.Vars[f.child].Pos, Child: f.child, Parents: parents, Real: real,
 		Mean: make([]float64, len(f.n)), SD: make([]float64, len(f.n)), Coef: make([]float64, len(f.n)*k)}
+	var prior *nigPrior
+	if kappa > 0 {
+		var pooled float64
+		if prior, pooled = f.pooledPrior(kappa); prior == nil {
+			return nil, fmt.Errorf("cannot learn the density of %s with method bayes: its real parents %s are collinear in all the %s that give them, from which its normal-inverse-gamma prior is made (a linear Gaussian density needs more rows than real parents, and rows that span them)",
+				ir.Quote(m.Vars[f.child].Name), m.NameList(real, 5), plural(int(pooled), "row"))
+		}
+	}
 	for u, n := range f.n {
-		if n == 0 {
+		if n == 0 && prior == nil {
 			g.Mean[u], g.SD[u] = 0, 1
 			continue
 		}
-		b, coef, rss, ok := f.linearFit(u)
+		var b, v float64
+		var coef []float64
+		ok := true
+		if prior != nil {
+			b, coef, v = f.nigFit(u, prior)
+		} else {
+			var rss float64
+			b, coef, rss, ok = f.linearFit(u)
+			v = rss / n
+		}
 		if !ok {
 			return nil, fmt.Errorf("cannot learn the density of %s%s: its real parents %s are collinear in the %s that give them all (a linear Gaussian density needs more rows than real parents, and rows that span them)",
 				ir.Quote(m.Vars[f.child].Name), configName(m, parents, u), m.NameList(real, 5), plural(int(n), "row"))
 		}
-		v := rss/n + eps
+		v += eps
 		bad := math.IsInf(v, 0) || math.IsNaN(v) || math.IsInf(b, 0) || math.IsNaN(b)
 		for _, x := range coef {
 			bad = bad || math.IsInf(x, 0) || math.IsNaN(x)

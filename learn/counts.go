@@ -20,7 +20,7 @@ type Options struct {
 	Alpha  float64    // Bayes: Dirichlet pseudo-count added to every cell (Laplace = 1)
 	ESS    float64    // Bayes: BDeu equivalent sample size; > 0 replaces Alpha
 	M      float64    // MEstimate: m, with p = 1/k
-	Vars   []ir.VarID // the variables whose CPTs (or densities) are learned; nil = every discrete variable (every unlearned one AND every one with a CPT, whose numbers are replaced) and every real variable with parents or a density
+	Vars   []ir.VarID // the variables whose CPTs (or densities) are learned; nil = every discrete variable (every unlearned one AND every one with a CPT, whose numbers are replaced) and every real variable with parents, children or a density
 
 	// VarSmoothing is scikit-learn GaussianNB's var_smoothing: the share
 	// of the largest variance of any learned real variable added to every
@@ -250,8 +250,15 @@ func learnedVars(m *ir.Model, opt Options) []ir.VarID {
 		return opt.Vars
 	}
 	var out []ir.VarID
+	var children [][]ir.VarID
 	for v, x := range m.Vars {
-		if x.Discrete() || m.Parents[v] != nil || m.Gaussian(ir.VarID(v)) != nil {
+		if !x.Discrete() && m.Parents[v] == nil && m.Gaussian(ir.VarID(v)) == nil && children == nil {
+			children = m.Children()
+		}
+		// A real root with children (a linear Gaussian density's real
+		// parent) is learned too: without a density the network would not
+		// be a distribution.
+		if x.Discrete() || m.Parents[v] != nil || m.Gaussian(ir.VarID(v)) != nil || children != nil && len(children[v]) > 0 {
 			out = append(out, ir.VarID(v))
 		}
 	}

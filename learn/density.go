@@ -106,8 +106,8 @@ func (d *density) statLen() int { return d.nconf * d.ncells }
 // densities returns the densities of m's real variables, in the order of
 // their first children, with their values' indices among reals (the real
 // variables the rows carry). learned says which variables are to be
-// learned. A real variable with neither a density nor parents is outside
-// the model's distribution and left out.
+// learned. A real variable with neither a density, parents nor children
+// is outside the model's distribution and left out.
 func densities(m *ir.Model, reals []ir.VarID, learned []bool) ([]*density, error) {
 	var out []*density
 	seen := map[ir.Dist]bool{}

@@ -8,8 +8,8 @@
 // structure and numbers of naive Bayes and TAN classifiers; with hidden variables and
 // missing cells, by EM (which also learns normal and joint normal
 // densities given discrete parents, hidden or not, and linear Gaussian
-// densities whose real parents each row gives: em.go, emreal.go,
-// density.go, emlinear.go) and gradient ascent (discrete networks only).
+// densities, filling in missing real parents by their conditional
+// normal: em.go, emreal.go, density.go, emlinear.go, emmissing.go) and gradient ascent (discrete networks only).
 //
 // # Sufficient statistics
 //

@@ -138,6 +138,7 @@ type emRun struct {
 	rerr    []error        // rerr[b]
 	rwork   []*realWork    // rwork[b]: real block b's buffers
 	dstats  [][]float64    // dstats[i]: the statistics of density i
+	comps   []*realComp    // the components of linear Gaussian densities (emmissing.go)
 }
 
 // fit is the result of one start.
@@ -206,6 +207,7 @@ func newEMRun(m *ir.Model, p *patterns, opt Options) (*emRun, []bool, error) {
 		return nil, nil, err
 	}
 	e.setSlots()
+	e.setComps()
 	return e, isLearned, nil
 }
 

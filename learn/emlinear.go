@@ -32,9 +32,9 @@ import (
 // numbers.
 //
 // A row without the child adds nothing to the density (integrated out,
-// exact). A row that gives the child but not one of its real parents is
-// refused: the conditional expectations of the missing real parents are
-// not implemented.
+// exact) unless a descendant of the child is observed. A row that gives
+// the child but not one of its real parents is treated jointly with the
+// real variables the linear densities join to it (emmissing.go).
 
 // lin reports whether d is a linear Gaussian density.
 func (d *density) lin() bool { return len(d.real) > 0 }
@@ -117,7 +117,8 @@ func (d *density) linLogDensities(x []float64, dst, buf []float64) (float64, boo
 	for j, c := range d.rcol {
 		xv := x[c]
 		if math.IsNaN(xv) {
-			return 0, false, fmt.Errorf("%s is given but its real parent %s is missing: EM learns a linear Gaussian density from rows that give all of its real parents, or leave its variable empty (missing real parents are not implemented)", d.childName, d.realNames[j])
+			// Unreachable: such a row is treated jointly (emmissing.go).
+			return 0, false, fmt.Errorf("%s is given but its real parent %s is missing", d.childName, d.realNames[j])
 		}
 		for u := range d.nconf {
 			mu[u] += d.coef[u*k+j] * xv

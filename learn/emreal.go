@@ -24,9 +24,11 @@ type realWork struct {
 	post  [][][]float64 // post[k][j]: row k's posterior of slot j's scope
 	logp  []float64
 	scale []float64
-	seen  []bool    // seen[k*len(dens)+i]: row k gives a value to a child of density i
-	dl    []float64 // one density's log densities
-	buf   []float64 // a row's worth of scratch
+	seen  []bool       // seen[k*len(dens)+i]: row k gives a value to a child of density i
+	dl    []float64    // one density's log densities
+	buf   []float64    // a row's worth of scratch
+	skip  []bool       // skip[i]: density i is treated jointly in the current row (emmissing.go)
+	jrows [][]jointRow // jrows[k]: row k's joint treatments
 }
 
 // setSlots gives every density with parents a likelihood slot.
@@ -118,7 +120,8 @@ func (e *emRun) allocateReal(entries int) {
 		rows := min(realChunk, e.rblocks[b][1]-e.rblocks[b][0])
 		w := &realWork{rows: make([]infer.LikRow, rows), lik: make([][][]float64, rows), post: make([][][]float64, rows),
 			logp: make([]float64, rows), scale: make([]float64, rows), seen: make([]bool, rows*len(e.dens)),
-			dl: make([]float64, maxConf), buf: make([]float64, maxDim)}
+			dl: make([]float64, maxConf), buf: make([]float64, maxDim),
+			skip: make([]bool, len(e.dens)), jrows: make([][]jointRow, rows)}
 		for k := range rows {
 			w.rows[k].Lik = make([][]float64, len(e.scopes))
 			w.lik[k] = make([][]float64, len(e.scopes))
@@ -174,9 +177,16 @@ func (e *emRun) expectReal(t infer.Learner, b int) {
 			k := i - c0
 			x := e.p.real.vals[i*nr : (i+1)*nr]
 			rows[k].Obs, rows[k].Weight = e.p.real.obs[i], 1
+			comps := e.markJoint(w, x)
 			scale, far, err := e.nearRow(w, k, i, x)
 			if err == nil && far {
 				scale, err = e.farRow(t, w, k, i, x)
+			}
+			w.jrows[k] = w.jrows[k][:0]
+			if err == nil && len(comps) > 0 {
+				var js float64
+				js, err = e.jointLik(w, k, i, x, comps)
+				scale += js
 			}
 			if err != nil {
 				e.rerr[b] = err
@@ -207,6 +217,14 @@ func (e *emRun) expectReal(t infer.Learner, b int) {
 					post = w.post[k][d.slot]
 				}
 				d.addStats(e.rstats[b][di], x, post, 1, w.buf)
+			}
+			for j := range w.jrows[k] {
+				jr := &w.jrows[k][j]
+				var post []float64
+				if jr.owner >= 0 {
+					post = w.post[k][e.dens[jr.owner].slot]
+				}
+				e.addJoint(b, jr, post, w.buf)
 			}
 		}
 	}
@@ -256,6 +274,13 @@ func (e *emRun) nearRow(w *realWork, k, i int, x []float64) (scale float64, far 
 	nd := len(e.dens)
 	row := &w.rows[k]
 	for di, d := range e.dens {
+		if w.skip[di] {
+			w.seen[k*nd+di] = false
+			if d.slot >= 0 {
+				row.Lik[d.slot] = nil
+			}
+			continue
+		}
 		dl := w.dl[:d.nconf]
 		shift, seen, err := e.logLik(i, d, x, dl, w.buf)
 		if err != nil {
@@ -323,6 +348,10 @@ func (e *emRun) farRow(t infer.Learner, w *realWork, k, i int, x []float64) (flo
 	for di, d := range e.dens {
 		if d.slot >= 0 {
 			row.Lik[d.slot] = nil
+		}
+		if w.skip[di] {
+			w.seen[k*nd+di] = false
+			continue
 		}
 		l := make([]float64, d.nconf)
 		sh, seen, err := e.logLik(i, d, x, l, w.buf)

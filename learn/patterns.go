@@ -130,12 +130,13 @@ func (p *patterns) addReal(b *data.Batch, rcol []int, i, line int) bool {
 	return true
 }
 
-// densityVars returns the real variables of m that have a density or
-// discrete parents (whose values are evidence), in VarID order.
+// densityVars returns the real variables of m that have a density,
+// parents or children (whose values are evidence), in VarID order.
 func densityVars(m *ir.Model) []ir.VarID {
 	var out []ir.VarID
+	children := m.Children()
 	for v, x := range m.Vars {
-		if !x.Discrete() && (m.Dist(ir.VarID(v)) != nil || len(m.Parents[v]) > 0) {
+		if !x.Discrete() && (m.Dist(ir.VarID(v)) != nil || len(m.Parents[v]) > 0 || len(children[v]) > 0) {
 			out = append(out, ir.VarID(v))
 		}
 	}

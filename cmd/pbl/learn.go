@@ -36,10 +36,14 @@ const learnSummary = "Learn learns every CPT of MODEL's structure from the CSV d
 	"with discrete parents (a classifier's real feature) is learned, whatever the method, as\n" +
 	"a normal density per parent configuration: the mean and the standard deviation (divisor\n" +
 	"n), each variance plus --var-smoothing (default 1e-9) times the largest variance of the\n" +
-	"learned real variables, as scikit-learn's GaussianNB.\n\n" +
+	"learned real variables, as scikit-learn's GaussianNB. One with real parents too (a\n" +
+	"linear Gaussian density) is learned by least squares per configuration of its discrete\n" +
+	"parents; --method bayes puts a normal-inverse-gamma prior on it, worth --alpha rows (or\n" +
+	"--ess/q) of the least squares of all its rows per configuration.\n\n" +
 	"--method em learns with hidden variables (model variables without a column in the data)\n" +
-	"and missing cells, by expectation-maximisation on the junction tree; --alpha or --ess\n" +
-	"make it MAP. --method gradient is gradient ascent on the log-likelihood. Both start from\n" +
+	"and missing cells (real ones too, filled in by their normal given the row), by\n" +
+	"expectation-maximisation on the junction tree; --alpha or --ess make it MAP (of the\n" +
+	"tables). --method gradient is gradient ascent on the log-likelihood. Both start from\n" +
 	"--init model|uniform|random (default: random if a variable is hidden, else model; a\n" +
 	"hidden variable's states are symmetric under uniform tables, which EM cannot break),\n" +
 	"keep the best of --restarts N starts (the others random, from --seed), and stop when the\n" +

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -62,8 +63,16 @@ type jointRow struct {
 	confs []int       // the owner's configurations the row allows ({0} without owner)
 	dconf [][]int     // dconf[j][i]: vars[i]'s density's configuration at confs[j]
 	xhat  [][]float64 // xhat[j]: C's values, observed or conditional means
-	cov   [][]float64 // cov[j]: the conditional covariance (|C|×|C|, 0 where observed)
+	miss  []int       // miss[i]: vars[i]'s index among the missing ones, or −1
+	nm    int         // the number of missing ones
+	cov   [][]float64 // cov[j]: their conditional covariance (nm×nm)
 	stat  []bool      // stat[i]: vars[i]'s density gets statistics from the row
+}
+
+// compJoint is the joint normal of a component's variables given a
+// configuration of its densities' discrete parents.
+type compJoint struct {
+	mu, sig []float64 // the means, and the covariance (row-major)
 }
 
 // setComps finds the components of e's linear Gaussian densities.
@@ -218,7 +227,14 @@ func (e *emRun) jointLik(w *realWork, k, i int, x []float64, comps []*realComp) 
 			return 0, e.rowErr(i, "the row leaves a real parent missing among the linear Gaussian densities of %s, whose discrete parents %s it leaves missing too and no one of them has all: pbl cannot fill in the missing real values of this row (give the real parent a value, or leave its children empty)",
 				e.m.NameList(c.vars, 5), e.m.NameList(missing, 5))
 		}
-		jr := jointRow{comp: c, owner: owner, confs: []int{0}, stat: make([]bool, len(c.vars))}
+		jr := jointRow{comp: c, owner: owner, confs: []int{0}, stat: make([]bool, len(c.vars)), miss: make([]int, len(c.vars))}
+		for i := range c.vars {
+			jr.miss[i] = -1
+			if math.IsNaN(x[c.col[i]]) {
+				jr.miss[i] = jr.nm
+				jr.nm++
+			}
+		}
 		if owner >= 0 {
 			jr.confs = allowedConfigs(e.m, e.dens[owner].parents, obs)
 		}
@@ -244,7 +260,7 @@ func (e *emRun) jointLik(w *realWork, k, i int, x []float64, comps []*realComp) 
 				}
 				dc[p] = idx
 			}
-			xh, cv, l, err := e.condition(c, dc, x)
+			xh, cv, l, err := e.condition(c, w.jointOf(e, c, dc), x)
 			if err != nil {
 				return 0, e.rowErr(i, "%v", err)
 			}
@@ -276,13 +292,20 @@ func (e *emRun) jointLik(w *realWork, k, i int, x []float64, comps []*realComp) 
 	return scale, nil
 }
 
-// condition returns, for the component c with its densities in the
-// configurations dc, the values of its variables given the row's observed
-// ones (x: the row's real values): the observed values and the
-// conditional means of the missing ones, their conditional covariance
-// (len(c.vars)², 0 in the rows and columns of observed variables), and
-// the log marginal density of the observed values.
-func (e *emRun) condition(c *realComp, dc []int, x []float64) (xhat, cov []float64, logDens float64, err error) {
+// jointOf returns the joint normal of the component c with its densities
+// in the configurations dc, from w's cache of the iteration (cleared by
+// expectReal): in a Gaussian network every row has the same.
+func (w *realWork) jointOf(e *emRun, c *realComp, dc []int) *compJoint {
+	key := w.key[:0]
+	key = strconv.AppendInt(key, int64(slices.Index(e.comps, c)), 10)
+	for _, u := range dc {
+		key = append(key, ',')
+		key = strconv.AppendInt(key, int64(u), 10)
+	}
+	w.key = key
+	if j, ok := w.joints[string(key)]; ok {
+		return j
+	}
 	n := len(c.vars)
 	mu := make([]float64, n)
 	sig := make([]float64, n*n)
@@ -307,6 +330,22 @@ func (e *emRun) condition(c *realComp, dc []int, x []float64) (xhat, cov []float
 		}
 		sig[i*n+i] = v
 	}
+	j := &compJoint{mu: mu, sig: sig}
+	if w.joints == nil {
+		w.joints = map[string]*compJoint{}
+	}
+	w.joints[string(key)] = j
+	return j
+}
+
+// condition returns, for the component c with the joint normal jt, the
+// values of its variables given the row's observed ones (x: the row's
+// real values): the observed values and the conditional means of the
+// missing ones, the missing ones' conditional covariance (in the order of
+// c.vars), and the log marginal density of the observed values.
+func (e *emRun) condition(c *realComp, jt *compJoint, x []float64) (xhat, cov []float64, logDens float64, err error) {
+	n := len(c.vars)
+	mu, sig := jt.mu, jt.sig
 	var o, m []int
 	for i := range n {
 		if math.IsNaN(x[c.col[i]]) {
@@ -333,14 +372,15 @@ func (e *emRun) condition(c *realComp, dc []int, x []float64) (xhat, cov []float
 	}
 	logDens = -0.5 * (float64(len(o))*math.Log(2*math.Pi) + ch.LogDet() + mat.Dot(r, &alpha))
 	xhat = make([]float64, n)
-	cov = make([]float64, n*n)
 	for _, i := range o {
 		xhat[i] = x[c.col[i]]
 	}
-	if len(m) == 0 {
-		return xhat, cov, logDens, nil
+	nm := len(m)
+	if nm == 0 {
+		return xhat, nil, logDens, nil
 	}
-	smo := mat.NewDense(len(m), len(o), nil)
+	cov = make([]float64, nm*nm)
+	smo := mat.NewDense(nm, len(o), nil)
 	for a, i := range m {
 		for b, j := range o {
 			smo.Set(a, b, sig[i*n+j])
@@ -350,15 +390,16 @@ func (e *emRun) condition(c *realComp, dc []int, x []float64) (xhat, cov []float
 	if err := ch.SolveTo(&gain, smo.T()); err != nil {
 		return nil, nil, 0, fmt.Errorf("the covariance of the observed values of %s is singular", e.m.NameList(c.vars, 5))
 	}
+	var red mat.Dense // Σ_mo Σ_oo⁻¹ Σ_om
+	red.Mul(smo, &gain)
 	for a, i := range m {
 		xhat[i] = mu[i] + mat.Dot(smo.RowView(a), &alpha)
-		for b := a; b < len(m); b++ {
-			j := m[b]
-			v := sig[i*n+j] - mat.Dot(smo.RowView(a), gain.ColView(b))
+		for b := a; b < nm; b++ {
+			v := sig[i*n+m[b]] - red.At(a, b)
 			if a == b {
 				v = max(v, 0)
 			}
-			cov[i*n+j], cov[j*n+i] = v, v
+			cov[a*nm+b], cov[b*nm+a] = v, v
 		}
 	}
 	return xhat, cov, logDens, nil
@@ -368,7 +409,6 @@ func (e *emRun) condition(c *realComp, dc []int, x []float64) (xhat, cov []float
 // joint treatment jr, with post the owner's posterior (nil: weight 1).
 func (e *emRun) addJoint(b int, jr *jointRow, post []float64, buf []float64) {
 	c := jr.comp
-	n := len(c.vars)
 	for j, u := range jr.confs {
 		p := 1.0
 		if post != nil {
@@ -377,7 +417,14 @@ func (e *emRun) addJoint(b int, jr *jointRow, post []float64, buf []float64) {
 		if p == 0 {
 			continue
 		}
-		xh, cv := jr.xhat[j], jr.cov[j]
+		xh, cv, nm := jr.xhat[j], jr.cov[j], jr.nm
+		// cov returns the conditional covariance of vars[a] and vars[b].
+		cov := func(a, b int) float64 {
+			if ia, ib := jr.miss[a], jr.miss[b]; ia >= 0 && ib >= 0 {
+				return cv[ia*nm+ib]
+			}
+			return 0
+		}
 		for i, di := range c.dens {
 			d := e.dens[di]
 			if !d.learned || !jr.stat[i] {
@@ -388,7 +435,7 @@ func (e *emRun) addJoint(b int, jr *jointRow, post []float64, buf []float64) {
 				diff := xh[i] - d.mean[jr.dconf[j][i]]
 				s[0] += p
 				s[1] += p * diff
-				s[2] += p * (diff*diff + cv[i*n+i])
+				s[2] += p * (diff*diff + cov(i, i))
 				continue
 			}
 			D := d.linDim()
@@ -402,7 +449,7 @@ func (e *emRun) addJoint(b int, jr *jointRow, post []float64, buf []float64) {
 				for r := q; r < D; r++ {
 					v := z[q] * z[r]
 					if q > 0 {
-						v += cv[at[q]*n+at[r]]
+						v += cov(at[q], at[r])
 					}
 					s[q*D+r] += p * v
 				}

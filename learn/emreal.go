@@ -19,16 +19,18 @@ const realChunk = 256
 
 // realWork holds a real block's buffers for a chunk of rows.
 type realWork struct {
-	rows  []infer.LikRow
-	lik   [][][]float64 // lik[k][j]: row k's likelihood in slot j
-	post  [][][]float64 // post[k][j]: row k's posterior of slot j's scope
-	logp  []float64
-	scale []float64
-	seen  []bool       // seen[k*len(dens)+i]: row k gives a value to a child of density i
-	dl    []float64    // one density's log densities
-	buf   []float64    // a row's worth of scratch
-	skip  []bool       // skip[i]: density i is treated jointly in the current row (emmissing.go)
-	jrows [][]jointRow // jrows[k]: row k's joint treatments
+	rows   []infer.LikRow
+	lik    [][][]float64 // lik[k][j]: row k's likelihood in slot j
+	post   [][][]float64 // post[k][j]: row k's posterior of slot j's scope
+	logp   []float64
+	scale  []float64
+	seen   []bool                // seen[k*len(dens)+i]: row k gives a value to a child of density i
+	dl     []float64             // one density's log densities
+	buf    []float64             // a row's worth of scratch
+	skip   []bool                // skip[i]: density i is treated jointly in the current row (emmissing.go)
+	jrows  [][]jointRow          // jrows[k]: row k's joint treatments
+	joints map[string]*compJoint // the components' joint normals of the iteration, by jointOf's key
+	key    []byte
 }
 
 // setSlots gives every density with parents a likelihood slot.
@@ -168,6 +170,7 @@ func (e *emRun) expectReal(t infer.Learner, b int) {
 		clear(s)
 	}
 	e.rll[b], e.rimp[b], e.rerr[b] = 0, -1, nil
+	clear(w.joints) // the parameters changed
 	nr, nd := len(e.p.reals), len(e.dens)
 	ll := 0.0
 	for c0 := lo; c0 < hi; c0 += realChunk {

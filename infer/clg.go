@@ -183,11 +183,11 @@ func clgSolve(m *ir.Model, q *query, obs []ir.RealObs, targets []ir.VarID, opt O
 	var tsols map[int]clgSolution
 	for k, net := range whole.split() {
 		want := k == 0 && len(targets) > 0
-		l, sols, err := net.likelihoods(q.Pos, obs, state, want, opt)
+		open, l, sols, err := net.likelihoods(q.Pos, obs, state, want, opt)
 		if err != nil {
 			return nil, 0, nil, nil, err
 		}
-		ds = append(ds, obsDensity{parents: net.disc, l: l})
+		ds = append(ds, obsDensity{parents: open, l: l})
 		if want {
 			tnet, tsols = net, sols
 		}
@@ -199,27 +199,34 @@ func clgSolve(m *ir.Model, q *query, obs []ir.RealObs, targets []ir.VarID, opt O
 	return m2, scale, tnet, tsols, nil
 }
 
-// likelihoods returns ln of the density of the observed values in each
-// configuration of net.disc (row-major; −Inf where the evidence state
-// rules it out) and, if want, the solution of each configuration
-// allowed, by its index. At most maxCLGConfigs configurations are
+// likelihoods returns the discrete parents of net.disc that the evidence
+// state leaves open, and ln of the density of the observed values in each
+// of their configurations (row-major; the others' states are the
+// evidence's) and, if want, the solution of each configuration allowed,
+// by its index over net.disc. At most maxCLGConfigs configurations are
 // enumerated: more is a *TooLargeError before any.
-func (net *clgNet) likelihoods(pos ir.Pos, obs []ir.RealObs, state []int, want bool, opt Options) ([]float64, map[int]clgSolution, error) {
+func (net *clgNet) likelihoods(pos ir.Pos, obs []ir.RealObs, state []int, want bool, opt Options) ([]ir.VarID, []float64, map[int]clgSolution, error) {
 	m := net.m
 	card := make([]int, len(net.disc))
-	open := 1.0 // the configurations the evidence allows
+	var open []ir.VarID
+	var ocard []int
 	for k, v := range net.disc {
 		card[k] = len(m.Vars[v].States)
 		if state[v] < 0 {
-			open *= float64(card[k])
+			open = append(open, v)
+			ocard = append(ocard, card[k])
 		}
 	}
-	size, ok := ir.TableSize(card)
-	if !ok || open > maxCLGConfigs || size > opt.maxTable() {
-		e := &TooLargeError{What: OversizeEnum, Vars: net.disc, Size: open, Limit: maxCLGConfigs}
-		e.msg = fmt.Sprintf("the real variables' normals are computed once per configuration of their discrete parents %s (%s): %s configurations, more than the limit of %d",
-			varList(m, net.disc), sizeString(card), ir.FormatFloat(open), maxCLGConfigs)
-		return nil, nil, e.at(pos)
+	size, ok := ir.TableSize(ocard)
+	if !ok || size > maxCLGConfigs || size > opt.maxTable() {
+		n := 1.0 // the configurations the evidence allows
+		for _, c := range ocard {
+			n *= float64(c)
+		}
+		e := &TooLargeError{What: OversizeEnum, Vars: open, Size: n, Limit: maxCLGConfigs}
+		e.msg = fmt.Sprintf("the real variables' normals are computed once per configuration of their discrete parents %s that the evidence leaves open (%s): %s configurations, more than the limit of %d (give some of them as evidence)",
+			varList(m, open), sizeString(ocard), ir.FormatFloat(n), maxCLGConfigs)
+		return nil, nil, nil, e.at(pos)
 	}
 	l := make([]float64, max(size, 1))
 	for i := range l {
@@ -245,6 +252,10 @@ func (net *clgNet) likelihoods(pos ir.Pos, obs []ir.RealObs, state []int, want b
 			st[net.disc[k]] = r % card[k]
 			r /= card[k]
 		}
+		uo := 0 // the index of the open parents' configuration
+		for k, v := range open {
+			uo = uo*ocard[k] + st[v]
+		}
 		s, err := net.solve(pos, st)
 		if err != nil {
 			failed = err
@@ -254,15 +265,15 @@ func (net *clgNet) likelihoods(pos ir.Pos, obs []ir.RealObs, state []int, want b
 			failed = &ir.Error{Pos: pos, Err: ErrRange, Msg: fmt.Sprintf("the density of %s is beyond float64's range", realList(m, obs))}
 			return
 		}
-		l[u] = s.logL
+		l[uo] = s.logL
 		if sols != nil {
 			sols[u] = s
 		}
 	})
 	if failed != nil {
-		return nil, nil, failed
+		return nil, nil, nil, failed
 	}
-	return l, sols, nil
+	return open, l, sols, nil
 }
 
 // normalsCLG answers P(X, Y | e) for real X, Y.

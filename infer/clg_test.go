@@ -312,6 +312,22 @@ func TestCLGTooManyConfigurations(t *testing.T) {
 	if _, err := Answer(model, q, Options{}); err != nil {
 		t.Fatal(err)
 	}
+	// With every discrete parent observed, one configuration, whatever
+	// the size of the table over all of them (2^21 here, over a MaxTable
+	// of 2^20): the likelihood is over the parents the evidence leaves
+	// open. P(y | every d = 0) is then y = x + noise: normal(0, √2).
+	q3 := &ir.ProbQuery{QueryHeader: clgQueryHeader("P(y | d…)"), Targets: []ir.VarID{y}, TargetStates: []int{-1}}
+	for _, d := range disc {
+		q3.Evidence = append(q3.Evidence, ir.Obs{Var: d, State: 0})
+	}
+	r, err := Answer(model, q3, Options{MaxTable: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nr, ok := r.(*Normals)
+	if !ok || len(nr.Components) != 1 || !(math.Abs(nr.Components[0].Mean[0]) < 1e-12) || !(math.Abs(nr.Components[0].Cov[0]-2) < 1e-12) {
+		t.Fatalf("P(y | every d = 0) = %#v, want normal(0, √2)", r)
+	}
 }
 
 // TestCLGScipyGolden compares the answers on a fixed CLG network with

@@ -3,6 +3,7 @@ package factor_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/pbl-lang/pbl/factor"
@@ -128,16 +129,68 @@ func randomCase(rng *rand.Rand, scale float64) (fs []*factor.Factor, keep []fact
 
 func TestCombineRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for trial := range 500 {
+	for trial := range 2000 {
 		fs, keep, kc := randomCase(rng, 1)
 		for _, o := range []factor.Op{factor.OpSum, factor.OpMax} {
 			want := bruteCombine(keep, kc, fs, o)
-			got := factor.Combine(nil, factor.New(keep, kc), fs, o, nil)
+			dst := factor.New(keep, kc)
+			var arg []int32
+			if o == factor.OpMax {
+				arg = make([]int32, len(dst.Vals))
+			}
+			got := factor.Combine(nil, dst, fs, o, arg)
 			for i := range want {
 				if !nearLog(math.Log(got.Vals[i]), want[i]) {
 					t.Fatalf("trial %d op %d: entry %d = %v, want exp(%v)", trial, o, i, got.Vals[i], want[i])
 				}
 			}
+			if arg != nil {
+				checkArgmax(t, trial, dst, fs, arg)
+			}
+		}
+	}
+}
+
+// checkArgmax checks that arg[i] is, for each entry i of dst, the index
+// (row-major over the folded variables, in the order of the union scope)
+// of the first configuration of the folded variables that maximises the
+// product of fs, by enumeration.
+func checkArgmax(t *testing.T, trial int, dst *factor.Factor, fs []*factor.Factor, arg []int32) {
+	t.Helper()
+	u, card := factor.UnionScope(dst.Vars, fs)
+	nk := len(dst.Vars)
+	folded, fc := u[nk:], card[nk:]
+	block := 1
+	for _, c := range fc {
+		block *= c
+	}
+	a := make([]int, len(u))
+	val := func() float64 {
+		p := 1.0
+		for _, f := range fs {
+			sub := make([]int, len(f.Vars))
+			for i, v := range f.Vars {
+				sub[i] = a[factor.IndexOf(u, v)]
+			}
+			p *= f.Vals[f.Index(sub)]
+		}
+		return p
+	}
+	for i := range dst.Vals {
+		dst.Assignment(a[:nk], i)
+		best, bi := -1.0, 0
+		for b := range block {
+			r := b
+			for k := len(folded) - 1; k >= 0; k-- {
+				a[nk+k] = r % fc[k]
+				r /= fc[k]
+			}
+			if p := val(); p > best {
+				best, bi = p, b
+			}
+		}
+		if int(arg[i]) != bi {
+			t.Fatalf("trial %d: arg[%d] = %d, want %d", trial, i, arg[i], bi)
 		}
 	}
 }
@@ -530,5 +583,84 @@ func BenchmarkCombineExact(b *testing.B) {
 	fs := []factor.Exact{factor.ToExact(f), factor.ToExact(g)}
 	for b.Loop() {
 		factor.CombineExact(nil, dst, fs, factor.OpSum, nil)
+	}
+}
+
+// BenchmarkGridEliminate is one step of variable elimination on a 20×20
+// grid of binary variables: the frontier's factor over 20 variables (a
+// million entries) times a pairwise and a unary factor, one variable of
+// the frontier summed out and the next row's variable brought in.
+func BenchmarkGridEliminate(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	fill := func(f *factor.Factor) *factor.Factor {
+		for i := range f.Vals {
+			f.Vals[i] = 0.5 + rng.Float64()/2
+		}
+		return f
+	}
+	front := make([]int, 20)
+	for i := range front {
+		front[i] = i
+	}
+	two := func(n int) []int { return slices.Repeat([]int{2}, n) }
+	f := fill(factor.New(vars(front...), two(20)))
+	g := fill(factor.New(vars(3, 20), two(2)))
+	h := fill(factor.New(vars(20), two(1)))
+	keep := append(append(slices.Clone(front[:3]), front[4:]...), 20)
+	dst := factor.New(vars(keep...), two(20))
+	fs := []*factor.Factor{f, g, h}
+	for b.Loop() {
+		factor.CombineChecked(nil, dst, fs, factor.OpSum, nil, false)
+	}
+}
+
+// TestCombinePathsAgree: the sum and product loops that need no check
+// (combineLong: the longest dimension inner, products added into dst)
+// give the same numbers to the bit as the checked loop (each entry of dst
+// summed over its folded configurations in order), and brute force's, on
+// random factors, up to seven of them.
+func TestCombinePathsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	for trial := range 3000 {
+		var fs []*factor.Factor
+		var keep []factor.Var
+		var kc []int
+		for range 1 + rng.IntN(3) {
+			more, k, c := randomCase(rng, 1)
+			fs = append(fs, more...)
+			if keep == nil {
+				keep, kc = k, c
+			}
+		}
+		// randomCase draws each call's cardinalities afresh: keep the
+		// first case's variables, and give every factor those.
+		card := map[factor.Var]int{}
+		for i, v := range keep {
+			card[v] = kc[i]
+		}
+		for i, f := range fs {
+			cs := make([]int, len(f.Vars))
+			for j, v := range f.Vars {
+				if _, ok := card[v]; !ok {
+					card[v] = f.Card[j]
+				}
+				cs[j] = card[v]
+			}
+			g := factor.New(f.Vars, cs)
+			for j := range g.Vals {
+				g.Vals[j] = rng.Float64()
+			}
+			fs[i] = g
+		}
+		for _, o := range []factor.Op{factor.OpSum, factor.OpMax} {
+			fast := factor.CombineChecked(nil, factor.New(keep, kc), fs, o, nil, false)
+			slow := factor.CombineChecked(nil, factor.New(keep, kc), fs, o, nil, true)
+			want := bruteCombine(keep, kc, fs, o)
+			for i := range want {
+				if fast.Vals[i] != slow.Vals[i] || !nearLog(math.Log(fast.Vals[i]), want[i]) {
+					t.Fatalf("trial %d op %d (%d inputs): entry %d = %v unchecked, %v checked, brute force exp(%v)", trial, o, len(fs), i, fast.Vals[i], slow.Vals[i], want[i])
+				}
+			}
+		}
 	}
 }

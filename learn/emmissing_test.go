@@ -254,7 +254,7 @@ func TestEMMissingRealParents(t *testing.T) {
 // log-likelihood never decreases over 60 iterations, and the numbers it
 // reaches are the generating ones within sampling error.
 func TestEMMissingRealParentsMonotone(t *testing.T) {
-	n := 20_000
+	n := raceFewer(20_000, 4000)
 	if testing.Short() {
 		n = 4000
 	}

@@ -202,6 +202,8 @@ func answer(m *ir.Model, q *query, opt Options, t *JTree) (Result, error) {
 	switch {
 	case q.Kind == kindIndep:
 		return answerQ(m, q, opt)
+	case hasDiscreteChildOfReal(m):
+		return answerHybrid(m, q, opt) // a discrete variable with a real parent: hybrid.go
 	case len(q.Do) > 0 || len(q.Soft) > 0:
 		return intervened(m, q, opt)
 	case clgQuery(m, q):
@@ -387,6 +389,9 @@ func (a *answerer) useJT() bool {
 
 // setup validates the query against the model and builds the engine.
 func (a *answerer) setup() error {
+	if hasDiscreteChildOfReal(a.m) {
+		return hybridRefusal(a.q.Pos, a.m, "")
+	}
 	if err := a.resolve(); err != nil {
 		return err
 	}

@@ -56,6 +56,9 @@ func NewSampler(m *ir.Model) (*Sampler, error) {
 		if !x.Discrete() {
 			continue
 		}
+		if d, ok := m.Dist(ir.VarID(v)).(*ir.Softmax); ok {
+			return nil, ir.Errorf(d.Pos, "cannot sample %s yet: a discrete variable with real-valued parents (logistic or softmax) is not sampled by pbl sample", ir.Quote(x.Name))
+		}
 		if m.Table(ir.VarID(v)) == nil {
 			return nil, ir.Errorf(x.Pos, "cannot sample %s: it has no distribution (give it a CPT, or learn the model from data first)", ir.Quote(x.Name))
 		}

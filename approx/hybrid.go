@@ -1,3 +1,5 @@
+//go:build !js
+
 package approx
 
 import (
@@ -22,6 +24,9 @@ import (
 // probability (discrete) or density (real). The estimates are
 // self-normalised, with the delta method's errors of weighted.go (smpZ
 // standard errors, at least 3/ESS for a probability).
+//
+// The WebAssembly page leaves this file out (issue 30's size limit): its
+// caller, infer/hybridlw.go, is not built there either.
 //
 // The samples are kept (the states and values of every variable and the
 // log weights), so that every joint a query asks for, and every real

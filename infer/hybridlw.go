@@ -1,0 +1,254 @@
+//go:build !js
+
+package infer
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/pbl-lang/pbl/approx"
+	"github.com/pbl-lang/pbl/factor"
+	"github.com/pbl-lang/pbl/ir"
+)
+
+// This file is likelihood weighting on a hybrid model as the answerer's
+// engine (see hybrid.go); the WebAssembly page leaves it out
+// (hybrid_js.go).
+
+// answerHybrid answers q on m, which has a discrete variable with a real
+// parent: by likelihood weighting when Options.Engine names it (Auto's
+// fallback does), else the refusal.
+func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
+	switch opt.Engine {
+	case hybridEngine:
+	case "", Auto:
+		return nil, hybridRefusal(q.Pos, m, "")
+	default:
+		if kind, _, err := resolve(opt.Engine); err == nil && kind != kindOther {
+			return nil, hybridRefusal(q.Pos, m, "")
+		}
+		return nil, hybridRefusal(q.Pos, m, opt.Engine)
+	}
+	not := func(what string) error {
+		child, parent, _ := discreteChildOfReal(m)
+		return &ir.Error{Pos: q.Pos, Err: ErrDiscreteChildOfReal, Msg: fmt.Sprintf("%s on a model where a discrete variable has a real-valued parent (%s of %s) is not answered yet: likelihood weighting answers the probabilities of discrete variables given discrete and real evidence",
+			what, ir.Quote(m.Vars[parent].Name), ir.Quote(m.Vars[child].Name))}
+	}
+	switch {
+	case len(q.Do) > 0 || len(q.DoReal) > 0:
+		return nil, not("do(...)")
+	case len(q.Soft) > 0:
+		return nil, not("likelihood evidence")
+	case q.Kind == kindMPE || q.Kind == kindMAP:
+		return nil, not(q.Text)
+	case q.Kind == kindDensity:
+		return nil, not("density(...)")
+	case realTargets(m, q) > 0:
+		return nil, not("the posterior of a real-valued variable")
+	case q.Kind == kindProb && q.Form() == formEvidence && len(q.Real) > 0:
+		return nil, not("P(e) with real values observed (a density)")
+	}
+	for _, o := range q.Real {
+		if int(o.Var) < 0 || int(o.Var) >= len(m.Vars) || m.Discrete(o.Var) {
+			return nil, ir.Errorf(q.Pos, "query observes a real value of a variable that is not real-valued")
+		}
+		if math.IsNaN(o.Value) || math.IsInf(o.Value, 0) {
+			return nil, ir.Errorf(q.Pos, "the value of %s must be finite", ir.Quote(m.Vars[o.Var].Name))
+		}
+	}
+	a := getAnswerer()
+	defer putAnswerer(a)
+	a.fq = *q
+	a.fq.Real = nil
+	a.m, a.q, a.opt = m, &a.fq, opt
+	a.sel, a.ext = kindOther, &hybridLW{real: q.Real}
+	if err := a.validate(); err != nil {
+		return nil, err
+	}
+	if err := a.choose(); err != nil {
+		return nil, err
+	}
+	defer a.release()
+	r, err := a.answer()
+	if err != nil {
+		return nil, err
+	}
+	a.approximate(r)
+	return r, nil
+}
+
+// hybridLW is likelihood weighting on a hybrid model as an [Engine] for
+// the answerer, the real evidence of the query built in.
+type hybridLW struct {
+	real []ir.RealObs
+}
+
+func (*hybridLW) Name() string { return hybridEngine }
+func (*hybridLW) Doc() string  { return "likelihood weighting on a hybrid model" }
+func (*hybridLW) Exact() bool  { return false }
+
+// Prepare builds the hybrid network of m with the evidence obs and the
+// real evidence; the samples are drawn at the first Joint.
+func (e *hybridLW) Prepare(m *ir.Model, obs []int, opt Options) (Instance, error) {
+	h, err := hybridOf(m, obs, e.real)
+	if err != nil {
+		return nil, err
+	}
+	return &hybridInstance{h: h, opt: opt}, nil
+}
+
+// hybridOf builds the hybrid network of m with the evidence obs and real.
+func hybridOf(m *ir.Model, obs []int, real []ir.RealObs) (*approx.Hybrid, error) {
+	n := len(m.Vars)
+	h := &approx.Hybrid{Card: make([]int, n), Nodes: make([]approx.HybridNode, n), Obs: append([]int(nil), obs...), Value: make([]float64, n)}
+	ints := func(vs []ir.VarID) []int {
+		out := make([]int, len(vs))
+		for i, v := range vs {
+			out[i] = int(v)
+		}
+		return out
+	}
+	for v := range n {
+		h.Value[v] = math.NaN()
+		id := ir.VarID(v)
+		if m.Discrete(id) {
+			h.Card[v] = len(m.Vars[v].States)
+		}
+		nd := &h.Nodes[v]
+		switch d := m.Dist(id).(type) {
+		case *ir.Softmax:
+			nd.Disc, nd.Real, nd.Bias, nd.Coef = ints(d.Parents), ints(d.Real), d.Bias, d.Coef
+		case *ir.Gaussian:
+			nd.Disc, nd.Bias, nd.SD = ints(d.Parents), d.Mean, d.SD
+			nd.Real, nd.Coef = []int{}, d.Coef
+			if len(d.Real) > 0 {
+				nd.Real = ints(d.Real)
+			}
+		default:
+			if t := m.Table(id); t != nil {
+				nd.Disc, nd.Table = ints(t.Parents), t.Factor.Vals
+				break
+			}
+			return nil, &ir.Error{Pos: ir.Pos{File: m.Source}, Err: ErrDiscreteChildOfReal, Msg: fmt.Sprintf(
+				"likelihood weighting on a hybrid model needs a table, a logistic or softmax, or a normal density for each variable; %s has %s", ir.Quote(m.Vars[v].Name), distName(m.Dist(id)))}
+		}
+	}
+	for _, o := range real {
+		h.Value[o.Var] = o.Value
+	}
+	order, ok := hybridOrder(m)
+	if !ok {
+		return nil, ir.Errorf(ir.Pos{File: m.Source}, "the model's parents form a cycle")
+	}
+	h.Order = order
+	return h, nil
+}
+
+// distName names a distribution's kind in a message.
+func distName(d ir.Dist) string {
+	switch d.(type) {
+	case nil:
+		return "none"
+	case *ir.MultiNormal:
+		return "a joint normal density with other variables"
+	}
+	return fmt.Sprintf("%T", d)
+}
+
+// hybridOrder returns the variables of m with each after its parents.
+func hybridOrder(m *ir.Model) ([]int, bool) {
+	n := len(m.Vars)
+	state := make([]uint8, n) // 0 unseen, 1 on the stack, 2 done
+	order := make([]int, 0, n)
+	var visit func(v int) bool
+	visit = func(v int) bool {
+		switch state[v] {
+		case 1:
+			return false
+		case 2:
+			return true
+		}
+		state[v] = 1
+		for _, p := range m.Parents[v] {
+			if !visit(int(p)) {
+				return false
+			}
+		}
+		state[v] = 2
+		order = append(order, v)
+		return true
+	}
+	for v := range n {
+		if !visit(v) {
+			return nil, false
+		}
+	}
+	return order, true
+}
+
+// hybridInstance is likelihood weighting's instance on one evidence set.
+type hybridInstance struct {
+	h    *approx.Hybrid
+	opt  Options
+	smp  *approx.HybridSamples
+	cond []float64 // the errors of the last Joint
+	lz   LogErr
+}
+
+// samples draws the samples once.
+func (in *hybridInstance) samples() (*approx.HybridSamples, error) {
+	if in.smp != nil {
+		return in.smp, nil
+	}
+	s := approx.Settings{Seed: in.opt.Seed, Deadline: in.opt.deadline(time.Now()), Cancel: in.opt.Cancel, Samples: in.opt.Samples}
+	smp, err := approx.HybridSample(in.h, s)
+	switch {
+	case errors.Is(err, approx.ErrImpossible):
+		return nil, &ir.Error{Err: ErrImpossible, Msg: "every sample of likelihood weighting has weight 0: the evidence is impossible, or too unlikely for likelihood weighting to reach"}
+	case errors.Is(err, approx.ErrNoAnswer):
+		return nil, &ir.Error{Err: ErrCanceled, Msg: "likelihood weighting drew no sample within the time limit"}
+	case err != nil:
+		return nil, err
+	}
+	in.smp = smp
+	return smp, nil
+}
+
+// Joint returns the estimate of P(keep | e) times that of P(e) (with the
+// density of the real evidence).
+func (in *hybridInstance) Joint(keep []ir.VarID) (*factor.Factor, factor.Scaled, error) {
+	smp, err := in.samples()
+	if err != nil {
+		return nil, factor.Scaled{}, err
+	}
+	k := make([]int, len(keep))
+	card := make([]int, len(keep))
+	for i, v := range keep {
+		k[i], card[i] = int(v), in.h.Card[v]
+	}
+	p, errs := smp.Joint(k)
+	f := factor.New(slices.Clone(keep), card)
+	copy(f.Vals, p)
+	lz, lzErr := smp.LogZ()
+	in.cond, in.lz = errs, LogErr{Err: lzErr, Lo: math.Inf(-1), Hi: math.Inf(1)}
+	return f, scaledExp(lz), nil
+}
+
+// Partition returns 1: the model is a Bayesian network.
+func (in *hybridInstance) Partition() (factor.Scaled, error) { return factor.Scaled{M: 1}.Norm(), nil }
+
+// MaxAssign is not answered on a hybrid model (answerHybrid refuses MPE
+// and MAP before).
+func (in *hybridInstance) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
+	return nil, factor.Scaled{}, &ir.Error{Err: ErrDiscreteChildOfReal, Msg: "MPE and MAP on a model where a discrete variable has a real-valued parent are not answered yet"}
+}
+
+func (in *hybridInstance) JointErr() ([]float64, LogErr) { return in.cond, in.lz }
+func (in *hybridInstance) PartitionErr() LogErr          { return LogErr{} }
+func (in *hybridInstance) MaxErr() LogErr {
+	return LogErr{Err: math.Inf(1), Lo: math.Inf(-1), Hi: math.Inf(1)}
+}
+func (in *hybridInstance) Stopped() bool { return in.smp != nil && in.smp.Stopped }

@@ -320,3 +320,37 @@ func (h *HybridSamples) Moments(v int) (mean, meanErr, sd, sdErr float64, err er
 	}
 	return mean, meanErr, sd, sdErr, nil
 }
+
+// Cov estimates the posterior means and covariance (row-major) of the
+// real variables vs.
+func (h *HybridSamples) Cov(vs []int) (mean, cov []float64) {
+	n, k := len(h.card), len(vs)
+	mean = make([]float64, k)
+	cov = make([]float64, k*k)
+	for i, w := range h.w {
+		for a, v := range vs {
+			mean[a] += w * h.X[i*n+v]
+		}
+	}
+	for a := range mean {
+		mean[a] /= h.w1
+	}
+	for i, w := range h.w {
+		if w == 0 {
+			continue
+		}
+		for a, v := range vs {
+			da := h.X[i*n+v] - mean[a]
+			for b := a; b < k; b++ {
+				cov[a*k+b] += w * da * (h.X[i*n+vs[b]] - mean[b])
+			}
+		}
+	}
+	for a := range k {
+		for b := a; b < k; b++ {
+			cov[a*k+b] /= h.w1
+			cov[b*k+a] = cov[a*k+b]
+		}
+	}
+	return mean, cov
+}

@@ -18,9 +18,9 @@ import (
 // off one set of weighted samples, so that the answerer gives every kind
 // of answer on discrete targets — tables, numbers, P(e), marginals,
 // entropy — each number with its error; Auto falls back on it
-// (approxplan.go). MPE, MAP, density(...), do(...), likelihood evidence,
-// real targets and P(e) with real values observed are not answered on
-// such a model yet. The sampler is hybridlw.go; the WebAssembly page
+// (approxplan.go); real targets get their posterior moments (a Normals
+// with Moments). MPE, MAP, density(...), do(...), likelihood evidence and
+// P(e) with real values observed are not answered on such a model yet. The sampler is hybridlw.go; the WebAssembly page
 // leaves it out (hybrid_js.go refuses), for issue 30's size limit.
 
 // hybridEngine is the name of the engine that answers hybrid models.

@@ -258,10 +258,67 @@ func TestHybridAuto(t *testing.T) {
 	if _, err := infer.Compile(m, infer.Options{}); !errors.Is(err, infer.ErrDiscreteChildOfReal) {
 		t.Errorf("Compile: %v, want ErrDiscreteChildOfReal", err)
 	}
-	for _, text := range []string{"MPE(Alarm=true)", "P(Pressure | Alarm=true)", "P(Alarm | do(Smoker=true))", "density(Temp=16 | Alarm=true)"} {
+	for _, text := range []string{"MPE(Alarm=true)", "P(Smoker | Alarm~[0.9, 0.1])", "P(Alarm | do(Smoker=true))", "density(Temp=16 | Alarm=true)"} {
 		m, q := hybridModel(t, text)
 		if _, err := infer.Answer(m, q, infer.Options{Samples: 1000}); !errors.Is(err, infer.ErrDiscreteChildOfReal) {
 			t.Errorf("%s: %v, want ErrDiscreteChildOfReal", text, err)
 		}
+	}
+}
+
+// TestHybridMoments: the posterior mean and standard deviation of
+// Pressure given discrete and real evidence are within their reported
+// errors of the quadrature's, E[x | e] = ∫ x w / ∫ w and E[x² | e], over
+// several seeds, and the answer says it is the moments, not a normal.
+func TestHybridMoments(t *testing.T) {
+	cases := []struct {
+		query string
+		w     func(sm, se bool, x float64) float64 // the evidence's weight given Pressure = x
+	}{
+		{"P(Pressure | Alarm=true)", func(_, se bool, x float64) float64 { return alarm(x, se) }},
+		{"P(Pressure | Alarm=false, Level=mid)", func(_, se bool, x float64) float64 { return (1 - alarm(x, se)) * level(1, x) }},
+		{"P(Pressure | Alarm=true, Smoker=false, Temp=16.5)", func(sm, se bool, x float64) float64 {
+			if sm {
+				return 0
+			}
+			return alarm(x, se) * npdf(16.5, 10+0.05*x, 1.5)
+		}},
+	}
+	seeds := 12
+	if testing.Short() {
+		seeds = 4
+	}
+	var in, total int
+	for _, c := range cases {
+		z := joint(c.w)
+		mean := joint(func(sm, se bool, x float64) float64 { return x * c.w(sm, se, x) }) / z
+		m2 := joint(func(sm, se bool, x float64) float64 { return x * x * c.w(sm, se, x) }) / z
+		sd := math.Sqrt(m2 - mean*mean)
+		m, q := hybridModel(t, c.query)
+		for seed := range uint64(seeds) {
+			r, err := infer.Answer(m, q, infer.Options{Seed: seed, Samples: 20000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nr, ok := r.(*infer.Normals)
+			if !ok || !nr.Moments || nr.Exact || nr.Engine != "lw" || len(nr.ErrorEstimate) != 2 {
+				t.Fatalf("%s: %T %+v", c.query, r, r.Head())
+			}
+			gotMean, gotSD := nr.Mean()[0], math.Sqrt(nr.Cov()[0])
+			for i, d := range []float64{math.Abs(gotMean - mean), math.Abs(gotSD - sd)} {
+				e := nr.ErrorEstimate[i]
+				if !(d <= 1.6*e) {
+					t.Errorf("%s seed %d: mean %v sd %v, quadrature %v and %v, errors %v", c.query, seed, gotMean, gotSD, mean, sd, nr.ErrorEstimate)
+				}
+				total++
+				if d <= e {
+					in++
+				}
+			}
+		}
+	}
+	t.Logf("%d numbers, %.3f within the reported error", total, float64(in)/float64(total))
+	if !testing.Short() && !(float64(in)/float64(total) >= 0.9) {
+		t.Errorf("%d of %d within the reported error", in, total)
 	}
 }

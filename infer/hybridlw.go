@@ -47,7 +47,7 @@ func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 	case q.Kind == kindDensity:
 		return nil, not("density(...)")
 	case realTargets(m, q) > 0:
-		return nil, not("the posterior of a real-valued variable")
+		return momentsHybrid(m, q, opt)
 	case q.Kind == kindProb && q.Form() == formEvidence && len(q.Real) > 0:
 		return nil, not("P(e) with real values observed (a density)")
 	}
@@ -77,6 +77,69 @@ func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 		return nil, err
 	}
 	a.approximate(r)
+	return r, nil
+}
+
+// momentsHybrid answers P(X, Y | e) for real X, Y on a hybrid model: the
+// posterior means and covariance by likelihood weighting (its shape is
+// not normal: Normals.Moments), each variable's mean and standard
+// deviation with its error.
+func momentsHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
+	switch {
+	case q.Kind != kindProb:
+		return nil, ir.Errorf(q.Pos, "%s asks about a real-valued variable; ask P(X | e) for its posterior", q.Text)
+	case realTargets(m, q) < len(q.Targets):
+		return nil, ir.Errorf(q.Pos, "ask for the real-valued and the discrete variables in separate queries: P(X | e) of real X is its posterior mean and standard deviation, of discrete ones a table")
+	case len(q.Free) > 0:
+		return nil, ir.Errorf(q.Pos, "the posterior of a real-valued variable is given for the evidence only: give the conditioning variables states, as in P(X | %s=%s)",
+			ir.Quote(m.Vars[q.Free[0]].Name), ir.Quote(m.Vars[q.Free[0]].States[0]))
+	}
+	obs := make([]int, len(m.Vars))
+	for v := range obs {
+		obs[v] = -1
+	}
+	for _, o := range q.Evidence {
+		if int(o.Var) < 0 || int(o.Var) >= len(m.Vars) || !m.Discrete(o.Var) || o.State < 0 || o.State >= len(m.Vars[o.Var].States) {
+			return nil, ir.Errorf(q.Pos, "query observes a state that the model does not have")
+		}
+		obs[o.Var] = o.State
+	}
+	vs := make([]int, len(q.Targets))
+	for i, v := range q.Targets {
+		for _, o := range q.Real {
+			if o.Var == v {
+				return nil, ir.Errorf(q.Pos, "%s is observed: its posterior is its value", ir.Quote(m.Vars[v].Name))
+			}
+		}
+		if slices.Index(q.Targets, v) != i {
+			return nil, ir.Errorf(q.Pos, "%s is named twice in the query", ir.Quote(m.Vars[v].Name))
+		}
+		vs[i] = int(v)
+	}
+	h, err := hybridOf(m, obs, q.Real)
+	if err != nil {
+		return nil, at(q.Pos, err)
+	}
+	in := &hybridInstance{h: h, opt: opt}
+	smp, err := in.samples()
+	if err != nil {
+		if errors.Is(err, ErrImpossible) {
+			return nil, impossible(q.Pos, m, q.Evidence)
+		}
+		return nil, at(q.Pos, err)
+	}
+	mean, cov := smp.Cov(vs)
+	errs := make([]float64, 0, 2*len(vs))
+	for _, v := range vs {
+		_, me, _, se, _ := smp.Moments(v)
+		errs = append(errs, me, se)
+	}
+	r := &Normals{Header: exact(q), Vars: slices.Clone(q.Targets), Moments: true,
+		Components: []NormalComponent{{Weight: 1, Mean: mean, Cov: cov}}}
+	r.Exact, r.Engine, r.ErrorEstimate, r.Stopped = false, hybridEngine, errs, smp.Stopped
+	if !opt.fallback {
+		r.Why = &Why{Caller: true}
+	}
 	return r, nil
 }
 

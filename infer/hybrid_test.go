@@ -258,7 +258,7 @@ func TestHybridAuto(t *testing.T) {
 	if _, err := infer.Compile(m, infer.Options{}); !errors.Is(err, infer.ErrDiscreteChildOfReal) {
 		t.Errorf("Compile: %v, want ErrDiscreteChildOfReal", err)
 	}
-	for _, text := range []string{"MPE(Alarm=true)", "P(Smoker | Alarm~[0.9, 0.1])", "P(Alarm | do(Smoker=true))", "density(Temp=16 | Alarm=true)"} {
+	for _, text := range []string{"MPE(Alarm=true)", "P(Smoker | Alarm~[0.9, 0.1])", "P(Alarm | do(Smoker=true))"} {
 		m, q := hybridModel(t, text)
 		if _, err := infer.Answer(m, q, infer.Options{Samples: 1000}); !errors.Is(err, infer.ErrDiscreteChildOfReal) {
 			t.Errorf("%s: %v, want ErrDiscreteChildOfReal", text, err)
@@ -320,5 +320,51 @@ func TestHybridMoments(t *testing.T) {
 	t.Logf("%d numbers, %.3f within the reported error", total, float64(in)/float64(total))
 	if !testing.Short() && !(float64(in)/float64(total) >= 0.9) {
 		t.Errorf("%d of %d within the reported error", in, total)
+	}
+}
+
+// TestHybridDensity: density(x=v | e) and P(e) with a real value observed
+// are within their reported errors of the quadrature's, p(v, e) / p(e)
+// and p(v, e), over several seeds.
+func TestHybridDensity(t *testing.T) {
+	temp := func(x float64) float64 { return npdf(16.5, 10+0.05*x, 1.5) }
+	cases := []struct {
+		query string
+		ref   func() float64
+	}{
+		{"density(Temp=16.5 | Alarm=true)", func() float64 {
+			return joint(func(_, se bool, x float64) float64 { return alarm(x, se) * temp(x) }) /
+				joint(func(_, se bool, x float64) float64 { return alarm(x, se) })
+		}},
+		{"P(Alarm=true, Temp=16.5)", func() float64 {
+			return joint(func(_, se bool, x float64) float64 { return alarm(x, se) * temp(x) })
+		}},
+		{"density(Temp=16.5 | Level=high, Smoker=true)", func() float64 {
+			w := func(sm bool, x float64) float64 {
+				if !sm {
+					return 0
+				}
+				return level(2, x)
+			}
+			return joint(func(sm, _ bool, x float64) float64 { return w(sm, x) * temp(x) }) /
+				joint(func(sm, _ bool, x float64) float64 { return w(sm, x) })
+		}},
+	}
+	for _, c := range cases {
+		ref := c.ref()
+		m, q := hybridModel(t, c.query)
+		for seed := range uint64(6) {
+			r, err := infer.Answer(m, q, infer.Options{Seed: seed, Samples: 20000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, ok := r.(*infer.Density)
+			if !ok || d.Exact || d.Engine != "lw" || len(d.ErrorEstimate) != 1 {
+				t.Fatalf("%s: %T %+v", c.query, r, r.Head())
+			}
+			if e := d.ErrorEstimate[0]; !(e > 0) || !(math.Abs(d.Density-ref) <= 1.6*e) {
+				t.Errorf("%s seed %d: %v ± %v, quadrature %v", c.query, seed, d.Density, e, ref)
+			}
+		}
 	}
 }

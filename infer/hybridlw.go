@@ -44,12 +44,10 @@ func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 		return nil, not("likelihood evidence")
 	case q.Kind == kindMPE || q.Kind == kindMAP:
 		return nil, not(q.Text)
-	case q.Kind == kindDensity:
-		return nil, not("density(...)")
+	case q.Kind == kindDensity || q.Kind == kindProb && q.Form() == formEvidence && len(q.Real) > 0:
+		return densityHybrid(m, q, opt)
 	case realTargets(m, q) > 0:
 		return momentsHybrid(m, q, opt)
-	case q.Kind == kindProb && q.Form() == formEvidence && len(q.Real) > 0:
-		return nil, not("P(e) with real values observed (a density)")
 	}
 	for _, o := range q.Real {
 		if int(o.Var) < 0 || int(o.Var) >= len(m.Vars) || m.Discrete(o.Var) {
@@ -80,6 +78,90 @@ func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 	return r, nil
 }
 
+// hybridObs returns q's discrete evidence as an observation per
+// variable (-1 where none).
+func hybridObs(m *ir.Model, q *query) ([]int, error) {
+	obs := make([]int, len(m.Vars))
+	for v := range obs {
+		obs[v] = -1
+	}
+	for _, o := range q.Evidence {
+		if int(o.Var) < 0 || int(o.Var) >= len(m.Vars) || !m.Discrete(o.Var) || o.State < 0 || o.State >= len(m.Vars[o.Var].States) {
+			return nil, ir.Errorf(q.Pos, "query observes a state that the model does not have")
+		}
+		obs[o.Var] = o.State
+	}
+	return obs, nil
+}
+
+// hybridLogZ estimates, by likelihood weighting on m with the evidence obs
+// and the real values real, ln of their probability times density, and
+// its error.
+func hybridLogZ(m *ir.Model, q *query, obs []int, real []ir.RealObs, opt Options) (lz, lzErr float64, stopped bool, err error) {
+	if len(real) == 0 && !slices.ContainsFunc(obs, func(s int) bool { return s >= 0 }) {
+		return 0, 0, false, nil // no evidence: ln 1
+	}
+	h, err := hybridOf(m, obs, real)
+	if err != nil {
+		return 0, 0, false, at(q.Pos, err)
+	}
+	in := &hybridInstance{h: h, opt: opt}
+	smp, err := in.samples()
+	if err != nil {
+		if errors.Is(err, ErrImpossible) {
+			return 0, 0, false, impossible(q.Pos, m, q.Evidence)
+		}
+		return 0, 0, false, at(q.Pos, err)
+	}
+	lz, lzErr = smp.LogZ()
+	return lz, lzErr, smp.Stopped, nil
+}
+
+// densityHybrid answers density(x=v | e) — p(x=v, e) / p(e), two runs of
+// likelihood weighting with half the time each — and P(e) with real
+// values observed, the density of the real values times the probability
+// of the discrete evidence, on a hybrid model. The error is the density
+// times e^(the errors of its logarithms) − 1.
+func densityHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
+	obs, err := hybridObs(m, q)
+	if err != nil {
+		return nil, err
+	}
+	both := slices.Clone(q.Real)
+	for _, o := range q.Values {
+		if int(o.Var) < 0 || int(o.Var) >= len(m.Vars) || m.Discrete(o.Var) {
+			return nil, ir.Errorf(q.Pos, "density(...) takes real-valued variables")
+		}
+		if slices.ContainsFunc(q.Real, func(r ir.RealObs) bool { return r.Var == o.Var }) {
+			return nil, ir.Errorf(q.Pos, "%s is both asked and given", ir.Quote(m.Vars[o.Var].Name))
+		}
+		both = append(both, o)
+	}
+	o1 := opt
+	if dl := opt.deadline(time.Now()); !dl.IsZero() && q.Kind == kindDensity {
+		o1.Deadline, o1.TimeLimit = time.Now().Add(time.Until(dl)/2), 0
+	}
+	lz1, e1, s1, err := hybridLogZ(m, q, obs, both, o1)
+	if err != nil {
+		return nil, err
+	}
+	var lz0, e0 float64
+	var s0 bool
+	if q.Kind == kindDensity {
+		if lz0, e0, s0, err = hybridLogZ(m, q, obs, q.Real, opt); err != nil {
+			return nil, err
+		}
+	}
+	ld := lz1 - lz0
+	r := &Density{Header: exact(q), Density: math.Exp(ld), LogDensity: ld}
+	r.Exact, r.Engine, r.Stopped = false, hybridEngine, s0 || s1
+	r.ErrorEstimate = []float64{math.Exp(ld) * math.Expm1(e0+e1)}
+	if !opt.fallback {
+		r.Why = &Why{Caller: true}
+	}
+	return r, nil
+}
+
 // momentsHybrid answers P(X, Y | e) for real X, Y on a hybrid model: the
 // posterior means and covariance by likelihood weighting (its shape is
 // not normal: Normals.Moments), each variable's mean and standard
@@ -94,15 +176,9 @@ func momentsHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 		return nil, ir.Errorf(q.Pos, "the posterior of a real-valued variable is given for the evidence only: give the conditioning variables states, as in P(X | %s=%s)",
 			ir.Quote(m.Vars[q.Free[0]].Name), ir.Quote(m.Vars[q.Free[0]].States[0]))
 	}
-	obs := make([]int, len(m.Vars))
-	for v := range obs {
-		obs[v] = -1
-	}
-	for _, o := range q.Evidence {
-		if int(o.Var) < 0 || int(o.Var) >= len(m.Vars) || !m.Discrete(o.Var) || o.State < 0 || o.State >= len(m.Vars[o.Var].States) {
-			return nil, ir.Errorf(q.Pos, "query observes a state that the model does not have")
-		}
-		obs[o.Var] = o.State
+	obs, err := hybridObs(m, q)
+	if err != nil {
+		return nil, err
 	}
 	vs := make([]int, len(q.Targets))
 	for i, v := range q.Targets {

@@ -19,8 +19,9 @@ import (
 // of answer on discrete targets — tables, numbers, P(e), marginals,
 // entropy — each number with its error; Auto falls back on it
 // (approxplan.go); real targets get their posterior moments (a Normals
-// with Moments). MPE, MAP, density(...), do(...), likelihood evidence and
-// P(e) with real values observed are not answered on such a model yet. The sampler is hybridlw.go; the WebAssembly page
+// with Moments), density(...) and P(e) with real values observed a
+// Density. MPE, MAP, do(...) and likelihood evidence are not answered on
+// such a model yet. The sampler is hybridlw.go; the WebAssembly page
 // leaves it out (hybrid_js.go refuses), for issue 30's size limit.
 
 // hybridEngine is the name of the engine that answers hybrid models.

@@ -203,7 +203,12 @@ func answer(m *ir.Model, q *query, opt Options, t *JTree) (Result, error) {
 	case q.Kind == kindIndep:
 		return answerQ(m, q, opt)
 	case hasDiscreteChildOfReal(m):
-		return answerHybrid(m, q, opt) // a discrete variable with a real parent: hybrid.go
+		// A discrete variable with a real parent: exact if the query
+		// does not reach it, else likelihood weighting (hybrid.go).
+		if m2 := withoutBarren(m, q); m2 != nil {
+			return answer(m2, q, opt, nil)
+		}
+		return answerHybrid(m, q, opt)
 	case len(q.Do) > 0 || len(q.Soft) > 0:
 		return intervened(m, q, opt)
 	case clgQuery(m, q):

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -78,4 +79,69 @@ func hybridRefusal(pos ir.Pos, m *ir.Model, engine string) error {
 	child, parent, _ := discreteChildOfReal(m)
 	e := &HybridError{Child: m.Vars[child].Name, Parent: m.Vars[parent].Name, Engine: engine, Instead: hybridEngine}
 	return &ir.Error{Pos: pos, Err: e, Msg: e.Error()}
+}
+
+// withoutBarren returns m with the distribution of each discrete variable
+// that has a real parent replaced by a uniform table without parents, if
+// none of them is an ancestor (inclusive) of a variable q names — a
+// target, a given or observed variable, an intervention, a density's
+// value — so that the exact engines answer q (those variables and their
+// descendants are barren: q's answer does not depend on them); else nil.
+// P(* | e) and MPE name every variable.
+func withoutBarren(m *ir.Model, q *query) *ir.Model {
+	if q.Kind == kindMPE || q.Kind == kindProb && q.Form() == formMarginals {
+		return nil
+	}
+	named := slices.Clone(q.Targets)
+	named = append(named, q.Free...)
+	named = append(named, q.A...)
+	named = append(named, q.B...)
+	named = append(named, q.C...)
+	for _, o := range q.Evidence {
+		named = append(named, o.Var)
+	}
+	for _, o := range q.Do {
+		named = append(named, o.Var)
+	}
+	for _, o := range q.Soft {
+		named = append(named, o.Var)
+	}
+	for _, os := range [][]ir.RealObs{q.Real, q.DoReal, q.Values} {
+		for _, o := range os {
+			named = append(named, o.Var)
+		}
+	}
+	in := make([]bool, len(m.Vars))
+	for len(named) > 0 {
+		v := named[len(named)-1]
+		named = named[:len(named)-1]
+		if int(v) < 0 || int(v) >= len(m.Vars) {
+			return nil
+		}
+		if in[v] {
+			continue
+		}
+		in[v] = true
+		named = append(named, m.Parents[v]...)
+	}
+	var ds []ir.Dist
+	for v, d := range m.Dists {
+		if _, ok := d.(*ir.Softmax); !ok {
+			continue
+		}
+		if in[v] {
+			return nil
+		}
+		k := len(m.Vars[v].States)
+		f := ir.NewFactor([]ir.VarID{ir.VarID(v)}, []int{k})
+		for s := range f.Vals {
+			f.Vals[s] = 1 / float64(k)
+		}
+		ds = append(ds, &ir.CPT{Pos: d.Position(), Child: ir.VarID(v), Factor: f})
+	}
+	m2, err := m.WithDists(ds...)
+	if err != nil || hasDiscreteChildOfReal(m2) {
+		return nil
+	}
+	return m2
 }

@@ -255,6 +255,20 @@ func TestHybridAuto(t *testing.T) {
 			t.Errorf("%+v: %v, want the refusal", opt, err)
 		}
 	}
+	// A query that does not reach a discrete variable with a real parent
+	// (its ancestors hold none) is answered exactly, under Exact too:
+	// P(Smoker | Pressure=130) by Bayes' rule on the two normals.
+	{
+		m, q := hybridModel(t, "P(Smoker | Pressure=130)")
+		r, err := infer.Answer(m, q, infer.Options{Exact: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0.3 * npdf(130, 135, 12) / (0.3*npdf(130, 135, 12) + 0.7*npdf(130, 115, 15))
+		if tab := r.(*infer.Table); !tab.Exact || tab.Engine != "" || !(math.Abs(tab.Rows[0].P-want) <= 1e-12) {
+			t.Errorf("P(Smoker | Pressure=130): exact %v engine %q p %v, want exact %v", tab.Exact, tab.Engine, tab.Rows[0].P, want)
+		}
+	}
 	if _, err := infer.Compile(m, infer.Options{}); !errors.Is(err, infer.ErrDiscreteChildOfReal) {
 		t.Errorf("Compile: %v, want ErrDiscreteChildOfReal", err)
 	}

@@ -42,6 +42,10 @@ type Hybrid struct {
 	Order []int        // a topological order of every variable
 	Obs   []int        // a discrete variable's observed state, or -1
 	Value []float64    // a real variable's observed value, or NaN
+	// Fixed marks the variables set by an intervention, do(X=x): X
+	// takes its Obs or Value without weighting the sample, its
+	// distribution cut off (graph surgery); nil for none.
+	Fixed []bool
 }
 
 // HybridNode is one variable's distribution given its discrete parents
@@ -114,6 +118,14 @@ func HybridSample(h *Hybrid, s Settings) (*HybridSamples, error) {
 				u := 0
 				for _, p := range nd.Disc {
 					u = u*h.Card[p] + int(row[p])
+				}
+				if h.Fixed != nil && h.Fixed[v] {
+					if h.Card[v] > 0 {
+						row[v] = float64(h.Obs[v])
+					} else {
+						row[v] = h.Value[v]
+					}
+					continue
 				}
 				if c := h.Card[v]; c > 0 {
 					probs = probs[:c]

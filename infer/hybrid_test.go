@@ -272,7 +272,7 @@ func TestHybridAuto(t *testing.T) {
 	if _, err := infer.Compile(m, infer.Options{}); !errors.Is(err, infer.ErrDiscreteChildOfReal) {
 		t.Errorf("Compile: %v, want ErrDiscreteChildOfReal", err)
 	}
-	for _, text := range []string{"MPE(Alarm=true)", "P(Smoker | Alarm~[0.9, 0.1])", "P(Alarm | do(Smoker=true))"} {
+	for _, text := range []string{"MPE(Alarm=true)", "P(Smoker | Alarm~[0.9, 0.1])", "MAP(Smoker | Alarm=true)"} {
 		m, q := hybridModel(t, text)
 		if _, err := infer.Answer(m, q, infer.Options{Samples: 1000}); !errors.Is(err, infer.ErrDiscreteChildOfReal) {
 			t.Errorf("%s: %v, want ErrDiscreteChildOfReal", text, err)
@@ -379,6 +379,47 @@ func TestHybridDensity(t *testing.T) {
 			if e := d.ErrorEstimate[0]; !(e > 0) || !(math.Abs(d.Density-ref) <= 1.6*e) {
 				t.Errorf("%s seed %d: %v ± %v, quadrature %v", c.query, seed, d.Density, e, ref)
 			}
+		}
+	}
+}
+
+// TestHybridDo: do(...) cuts the variable set from its parents (graph
+// surgery) and does not weigh the samples: each answer is within its
+// error of its closed form.
+func TestHybridDo(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  float64 // the first state's probability, or the mean
+		sd    float64 // the standard deviation of a real target, else 0
+	}{
+		{"P(Alarm | do(Pressure=140))", 0.8*sigmoid(-20+0.15*140) + 0.2*sigmoid(0.5), 0},
+		{"P(Alarm | do(Sensor=false))", sigmoid(0.5), 0},
+		{"P(Smoker | do(Alarm=true))", 0.3, 0},               // Alarm cut from Pressure: Smoker keeps its prior
+		{"P(Smoker | do(Pressure=150), Alarm=true)", 0.3, 0}, // Pressure set: Alarm says nothing of Smoker
+		{"P(Pressure | do(Smoker=true), Alarm=false, Sensor=false)", 135, 12},
+		{"P(Level | do(Pressure=130))", level(0, 130), 0},
+	} {
+		m, q := hybridModel(t, c.query)
+		r, err := infer.Answer(m, q, infer.Options{Seed: 3, Samples: 20000})
+		if err != nil {
+			t.Fatalf("%s: %v", c.query, err)
+		}
+		h := r.Head()
+		if h.Exact || h.Engine != "lw" {
+			t.Errorf("%s: exact %v engine %q", c.query, h.Exact, h.Engine)
+		}
+		switch r := r.(type) {
+		case *infer.Table:
+			if d := math.Abs(r.Rows[0].P - c.want); !(d <= 1.6*h.ErrorEstimate[0]) {
+				t.Errorf("%s: %v ± %v, want %v", c.query, r.Rows[0].P, h.ErrorEstimate[0], c.want)
+			}
+		case *infer.Normals:
+			mean, sd := r.Mean()[0], math.Sqrt(r.Cov()[0])
+			if !(math.Abs(mean-c.want) <= 1.6*h.ErrorEstimate[0]) || !(math.Abs(sd-c.sd) <= 1.6*h.ErrorEstimate[1]) {
+				t.Errorf("%s: mean %v sd %v (errors %v), want %v and %v", c.query, mean, sd, h.ErrorEstimate, c.want, c.sd)
+			}
+		default:
+			t.Errorf("%s: %T", c.query, r)
 		}
 	}
 }

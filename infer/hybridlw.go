@@ -38,8 +38,6 @@ func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 			what, ir.Quote(m.Vars[parent].Name), ir.Quote(m.Vars[child].Name))}
 	}
 	switch {
-	case len(q.Do) > 0 || len(q.DoReal) > 0:
-		return nil, not("do(...)")
 	case len(q.Soft) > 0:
 		return nil, not("likelihood evidence")
 	case q.Kind == kindMPE || q.Kind == kindMAP:
@@ -60,9 +58,9 @@ func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 	a := getAnswerer()
 	defer putAnswerer(a)
 	a.fq = *q
-	a.fq.Real = nil
+	a.fq.Real, a.fq.Do, a.fq.DoReal = nil, nil, nil
 	a.m, a.q, a.opt = m, &a.fq, opt
-	a.sel, a.ext = kindOther, &hybridLW{real: q.Real}
+	a.sel, a.ext = kindOther, &hybridLW{real: q.Real, do: q.Do, doReal: q.DoReal}
 	if err := a.validate(); err != nil {
 		return nil, err
 	}
@@ -101,7 +99,7 @@ func hybridLogZ(m *ir.Model, q *query, obs []int, real []ir.RealObs, opt Options
 	if len(real) == 0 && !slices.ContainsFunc(obs, func(s int) bool { return s >= 0 }) {
 		return 0, 0, false, nil // no evidence: ln 1
 	}
-	h, err := hybridOf(m, obs, real)
+	h, err := hybridOf(m, obs, real, q.Do, q.DoReal)
 	if err != nil {
 		return 0, 0, false, at(q.Pos, err)
 	}
@@ -192,7 +190,7 @@ func momentsHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 		}
 		vs[i] = int(v)
 	}
-	h, err := hybridOf(m, obs, q.Real)
+	h, err := hybridOf(m, obs, q.Real, q.Do, q.DoReal)
 	if err != nil {
 		return nil, at(q.Pos, err)
 	}
@@ -222,7 +220,9 @@ func momentsHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 // hybridLW is likelihood weighting on a hybrid model as an [Engine] for
 // the answerer, the real evidence of the query built in.
 type hybridLW struct {
-	real []ir.RealObs
+	real   []ir.RealObs
+	do     []ir.Obs     // do(X=x) of discrete variables
+	doReal []ir.RealObs // do(X=2.5) of real ones
 }
 
 func (*hybridLW) Name() string { return hybridEngine }
@@ -232,15 +232,17 @@ func (*hybridLW) Exact() bool  { return false }
 // Prepare builds the hybrid network of m with the evidence obs and the
 // real evidence; the samples are drawn at the first Joint.
 func (e *hybridLW) Prepare(m *ir.Model, obs []int, opt Options) (Instance, error) {
-	h, err := hybridOf(m, obs, e.real)
+	h, err := hybridOf(m, obs, e.real, e.do, e.doReal)
 	if err != nil {
 		return nil, err
 	}
 	return &hybridInstance{h: h, opt: opt}, nil
 }
 
-// hybridOf builds the hybrid network of m with the evidence obs and real.
-func hybridOf(m *ir.Model, obs []int, real []ir.RealObs) (*approx.Hybrid, error) {
+// hybridOf builds the hybrid network of m with the evidence obs and real
+// and the interventions do and doReal (graph surgery: the variables set,
+// their distributions cut off).
+func hybridOf(m *ir.Model, obs []int, real []ir.RealObs, do []ir.Obs, doReal []ir.RealObs) (*approx.Hybrid, error) {
 	n := len(m.Vars)
 	h := &approx.Hybrid{Card: make([]int, n), Nodes: make([]approx.HybridNode, n), Obs: append([]int(nil), obs...), Value: make([]float64, n)}
 	ints := func(vs []ir.VarID) []int {
@@ -277,6 +279,21 @@ func hybridOf(m *ir.Model, obs []int, real []ir.RealObs) (*approx.Hybrid, error)
 	}
 	for _, o := range real {
 		h.Value[o.Var] = o.Value
+	}
+	if len(do)+len(doReal) > 0 {
+		h.Fixed = make([]bool, n)
+	}
+	for _, o := range do {
+		if !m.Discrete(o.Var) || o.State < 0 || o.State >= h.Card[o.Var] || h.Obs[o.Var] >= 0 {
+			return nil, ir.Errorf(ir.Pos{File: m.Source}, "do(%s=...) sets a variable that is not discrete, not to one of its states, or observed too", ir.Quote(m.Vars[o.Var].Name))
+		}
+		h.Obs[o.Var], h.Fixed[o.Var] = o.State, true
+	}
+	for _, o := range doReal {
+		if m.Discrete(o.Var) || !math.IsNaN(h.Value[o.Var]) || math.IsNaN(o.Value) || math.IsInf(o.Value, 0) {
+			return nil, ir.Errorf(ir.Pos{File: m.Source}, "do(%s=...) sets a variable that is not real-valued, not to a finite value, or observed too", ir.Quote(m.Vars[o.Var].Name))
+		}
+		h.Value[o.Var], h.Fixed[o.Var] = o.Value, true
 	}
 	order, ok := hybridOrder(m)
 	if !ok {

@@ -46,6 +46,11 @@ type Hybrid struct {
 	// takes its Obs or Value without weighting the sample, its
 	// distribution cut off (graph surgery); nil for none.
 	Fixed []bool
+	// Lik holds, for a discrete variable with likelihood evidence
+	// X~[l1, ..., lk], the likelihood of each state, which multiplies
+	// the weight of a sample in that state; nil (or a nil entry) for
+	// none.
+	Lik [][]float64
 }
 
 // HybridNode is one variable's distribution given its discrete parents
@@ -136,6 +141,9 @@ func HybridSample(h *Hybrid, s Settings) (*HybridSamples, error) {
 					}
 					if o := h.Obs[v]; o >= 0 {
 						lw += math.Log(probs[o])
+						if h.Lik != nil && h.Lik[v] != nil {
+							lw += math.Log(h.Lik[v][o])
+						}
 						row[v] = float64(o)
 						continue
 					}
@@ -152,6 +160,9 @@ func HybridSample(h *Hybrid, s Settings) (*HybridSamples, error) {
 						s--
 					}
 					row[v] = float64(s)
+					if h.Lik != nil && h.Lik[v] != nil {
+						lw += math.Log(h.Lik[v][s])
+					}
 					continue
 				}
 				mean := nd.Bias[u]

@@ -21,8 +21,9 @@ import (
 // entropy — each number with its error; Auto falls back on it
 // (approxplan.go); real targets get their posterior moments (a Normals
 // with Moments), density(...) and P(e) with real values observed a
-// Density; do(...) sets a variable in every sample without weight. MPE,
-// MAP and likelihood evidence are not answered on such a model yet. The sampler is hybridlw.go; the WebAssembly page
+// Density; do(...) sets a variable in every sample without weight, and
+// likelihood evidence multiplies it. MPE and MAP are not answered on such
+// a model yet. The sampler is hybridlw.go; the WebAssembly page
 // leaves it out (hybrid_js.go refuses), for issue 30's size limit.
 
 // hybridEngine is the name of the engine that answers hybrid models.

@@ -38,8 +38,6 @@ func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 			what, ir.Quote(m.Vars[parent].Name), ir.Quote(m.Vars[child].Name))}
 	}
 	switch {
-	case len(q.Soft) > 0:
-		return nil, not("likelihood evidence")
 	case q.Kind == kindMPE || q.Kind == kindMAP:
 		return nil, not(q.Text)
 	case q.Kind == kindDensity || q.Kind == kindProb && q.Form() == formEvidence && len(q.Real) > 0:
@@ -58,9 +56,9 @@ func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 	a := getAnswerer()
 	defer putAnswerer(a)
 	a.fq = *q
-	a.fq.Real, a.fq.Do, a.fq.DoReal = nil, nil, nil
+	a.fq.Real, a.fq.Do, a.fq.DoReal, a.fq.Soft = nil, nil, nil, nil
 	a.m, a.q, a.opt = m, &a.fq, opt
-	a.sel, a.ext = kindOther, &hybridLW{real: q.Real, do: q.Do, doReal: q.DoReal}
+	a.sel, a.ext = kindOther, &hybridLW{real: q.Real, do: q.Do, doReal: q.DoReal, soft: q.Soft}
 	if err := a.validate(); err != nil {
 		return nil, err
 	}
@@ -96,10 +94,10 @@ func hybridObs(m *ir.Model, q *query) ([]int, error) {
 // and the real values real, ln of their probability times density, and
 // its error.
 func hybridLogZ(m *ir.Model, q *query, obs []int, real []ir.RealObs, opt Options) (lz, lzErr float64, stopped bool, err error) {
-	if len(real) == 0 && !slices.ContainsFunc(obs, func(s int) bool { return s >= 0 }) {
+	if len(real) == 0 && len(q.Soft) == 0 && !slices.ContainsFunc(obs, func(s int) bool { return s >= 0 }) {
 		return 0, 0, false, nil // no evidence: ln 1
 	}
-	h, err := hybridOf(m, obs, real, q.Do, q.DoReal)
+	h, err := hybridOf(m, obs, real, q.Do, q.DoReal, q.Soft)
 	if err != nil {
 		return 0, 0, false, at(q.Pos, err)
 	}
@@ -190,7 +188,7 @@ func momentsHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 		}
 		vs[i] = int(v)
 	}
-	h, err := hybridOf(m, obs, q.Real, q.Do, q.DoReal)
+	h, err := hybridOf(m, obs, q.Real, q.Do, q.DoReal, q.Soft)
 	if err != nil {
 		return nil, at(q.Pos, err)
 	}
@@ -223,6 +221,7 @@ type hybridLW struct {
 	real   []ir.RealObs
 	do     []ir.Obs     // do(X=x) of discrete variables
 	doReal []ir.RealObs // do(X=2.5) of real ones
+	soft   []ir.SoftObs // likelihood evidence X~[l1, ...]
 }
 
 func (*hybridLW) Name() string { return hybridEngine }
@@ -232,7 +231,7 @@ func (*hybridLW) Exact() bool  { return false }
 // Prepare builds the hybrid network of m with the evidence obs and the
 // real evidence; the samples are drawn at the first Joint.
 func (e *hybridLW) Prepare(m *ir.Model, obs []int, opt Options) (Instance, error) {
-	h, err := hybridOf(m, obs, e.real, e.do, e.doReal)
+	h, err := hybridOf(m, obs, e.real, e.do, e.doReal, e.soft)
 	if err != nil {
 		return nil, err
 	}
@@ -241,8 +240,8 @@ func (e *hybridLW) Prepare(m *ir.Model, obs []int, opt Options) (Instance, error
 
 // hybridOf builds the hybrid network of m with the evidence obs and real
 // and the interventions do and doReal (graph surgery: the variables set,
-// their distributions cut off).
-func hybridOf(m *ir.Model, obs []int, real []ir.RealObs, do []ir.Obs, doReal []ir.RealObs) (*approx.Hybrid, error) {
+// their distributions cut off), and the likelihood evidence soft.
+func hybridOf(m *ir.Model, obs []int, real []ir.RealObs, do []ir.Obs, doReal []ir.RealObs, soft []ir.SoftObs) (*approx.Hybrid, error) {
 	n := len(m.Vars)
 	h := &approx.Hybrid{Card: make([]int, n), Nodes: make([]approx.HybridNode, n), Obs: append([]int(nil), obs...), Value: make([]float64, n)}
 	ints := func(vs []ir.VarID) []int {
@@ -288,6 +287,15 @@ func hybridOf(m *ir.Model, obs []int, real []ir.RealObs, do []ir.Obs, doReal []i
 			return nil, ir.Errorf(ir.Pos{File: m.Source}, "do(%s=...) sets a variable that is not discrete, not to one of its states, or observed too", ir.Quote(m.Vars[o.Var].Name))
 		}
 		h.Obs[o.Var], h.Fixed[o.Var] = o.State, true
+	}
+	for _, o := range soft {
+		if !m.Discrete(o.Var) || len(o.Lambda) != h.Card[o.Var] {
+			return nil, ir.Errorf(ir.Pos{File: m.Source}, "%s~[...] needs one likelihood per state of a discrete variable", ir.Quote(m.Vars[o.Var].Name))
+		}
+		if h.Lik == nil {
+			h.Lik = make([][]float64, n)
+		}
+		h.Lik[o.Var] = o.Lambda
 	}
 	for _, o := range doReal {
 		if m.Discrete(o.Var) || !math.IsNaN(h.Value[o.Var]) || math.IsNaN(o.Value) || math.IsInf(o.Value, 0) {

@@ -268,7 +268,7 @@ func hybridOf(m *ir.Model, obs []int, real []ir.RealObs, do []ir.Obs, doReal []i
 				nd.Real = ints(d.Real)
 			}
 		default:
-			if t := m.Table(id); t != nil {
+			if t := m.Table(id); t != nil && len(t.Parents) == len(m.Parents[v]) {
 				nd.Disc, nd.Table = ints(t.Parents), t.Factor.Vals
 				break
 			}
@@ -319,7 +319,7 @@ func distName(d ir.Dist) string {
 	case *ir.MultiNormal:
 		return "a joint normal density with other variables"
 	}
-	return fmt.Sprintf("%T", d)
+	return "a distribution whose parents are not its variable's"
 }
 
 // hybridOrder returns the variables of m with each after its parents.

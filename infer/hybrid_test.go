@@ -280,6 +280,16 @@ func TestHybridAuto(t *testing.T) {
 			t.Errorf("P(Smoker | Pressure=130): exact %v engine %q p %v, want exact %v", tab.Exact, tab.Engine, tab.Rows[0].P, want)
 		}
 	}
+	// Evidence no sample reaches (its density underflows) is an error at
+	// the query, of kind ErrImpossible.
+	{
+		m, q := hybridModel(t, "P(Alarm | Pressure=1e300)")
+		_, err := infer.Answer(m, q, infer.Options{Samples: 1000})
+		var e *ir.Error
+		if !errors.Is(err, infer.ErrImpossible) || !errors.As(err, &e) || !e.Pos.IsValid() {
+			t.Errorf("P(Alarm | Pressure=1e300): %v, want a positioned ErrImpossible", err)
+		}
+	}
 	if _, err := infer.Compile(m, infer.Options{}); !errors.Is(err, infer.ErrDiscreteChildOfReal) {
 		t.Errorf("Compile: %v, want ErrDiscreteChildOfReal", err)
 	}

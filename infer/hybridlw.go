@@ -68,6 +68,10 @@ func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 	defer a.release()
 	r, err := a.answer()
 	if err != nil {
+		var e *ir.Error
+		if errors.As(err, &e) && !e.Pos.IsValid() {
+			return nil, at(q.Pos, err) // the sampler's, which has no position
+		}
 		return nil, err
 	}
 	a.approximate(r)

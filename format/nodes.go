@@ -432,8 +432,9 @@ func (p *printer) literal(l *grammar.Literal) {
 	}
 }
 
-// value writes a number, a vector or normal(MEAN, SPREAD), MEAN a number,
-// a list or an expression (affine in the real parents).
+// value writes a number, a vector, normal(MEAN, SPREAD), MEAN a number,
+// a list or an expression (affine in the real parents), or logistic(A) /
+// softmax(A1, ...), each argument an expression.
 func (p *printer) value(v *grammar.Value) {
 	switch {
 	case v.Number != nil:
@@ -452,6 +453,17 @@ func (p *printer) value(v *grammar.Value) {
 		p.space()
 		p.argName(v.Normal.Named)
 		p.array(v.Normal.Spread)
+		p.tok(")")
+	case v.Softmax != nil:
+		p.tok(v.Softmax.Fn)
+		p.tok("(")
+		for i, a := range v.Softmax.Args {
+			if i > 0 {
+				p.tok(",")
+				p.space()
+			}
+			p.expr(a)
+		}
 		p.tok(")")
 	}
 }

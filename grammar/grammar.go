@@ -168,13 +168,26 @@ type Literal struct {
 	Right *Name    `parser:"     @@ )? )"`
 }
 
-// Value is a number, a vector, or a normal density normal(MEAN, SD) for a
-// real-valued variable.
+// Value is a number, a vector, a normal density normal(MEAN, SD) for a
+// real-valued variable, or logistic(...) / softmax(...) for a discrete
+// variable with real-valued parents.
 type Value struct {
-	Pos    Position
-	Number *string  `parser:"(  @Number"`
-	Vector []string `parser:" | '[':Punct @Number ( ',':Punct @Number )* ']':Punct"`
-	Normal *Normal  `parser:" | @@ )"`
+	Pos     Position
+	Number  *string  `parser:"(  @Number"`
+	Vector  []string `parser:" | '[':Punct @Number ( ',':Punct @Number )* ']':Punct"`
+	Normal  *Normal  `parser:" | @@"`
+	Softmax *Softmax `parser:" | @@ )"`
+}
+
+// Softmax is the distribution of a discrete variable given real-valued
+// parents: logistic(A) for a child of two states, A the log-odds of its
+// first state (true for a bool), or softmax(A1, ..., Ak) for a child of
+// k states, P(state i) ∝ exp(Ai). Each argument is affine in the real
+// parents (the IR checks it), as a linear Gaussian density's mean is.
+type Softmax struct {
+	Pos  Position
+	Fn   string  `parser:"@( 'logistic':Ident | 'softmax':Ident ) '(':Punct"`
+	Args []*Expr `parser:"@@ ( ',':Punct @@ )* ')':Punct"`
 }
 
 // Normal is a normal density: normal(MEAN, SD) for one variable, with

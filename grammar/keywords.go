@@ -15,6 +15,8 @@ var Keywords = []string{
 	"normal", "true", "false", "space", "in", "by", "prior", "uniform", "bernoulli", "conjunction", "if",
 	// compact distributions
 	"noisy_or", "noisy_max", "leak", "lookup", "else", "and", "or", "not",
+	// a discrete variable given real-valued parents
+	"logistic", "softmax",
 	// the names of normal's spread (var is a statement's keyword too)
 	"sd", "cov",
 }

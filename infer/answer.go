@@ -202,6 +202,13 @@ func answer(m *ir.Model, q *query, opt Options, t *JTree) (Result, error) {
 	switch {
 	case q.Kind == kindIndep:
 		return answerQ(m, q, opt)
+	case hasDiscreteChildOfReal(m):
+		// A discrete variable with a real parent: exact if the query
+		// does not reach it, else likelihood weighting (hybrid.go).
+		if m2 := withoutBarren(m, q); m2 != nil {
+			return answer(m2, q, opt, nil)
+		}
+		return answerHybrid(m, q, opt)
 	case len(q.Do) > 0 || len(q.Soft) > 0:
 		return intervened(m, q, opt)
 	case clgQuery(m, q):
@@ -387,6 +394,9 @@ func (a *answerer) useJT() bool {
 
 // setup validates the query against the model and builds the engine.
 func (a *answerer) setup() error {
+	if hasDiscreteChildOfReal(a.m) {
+		return hybridRefusal(a.q.Pos, a.m, "")
+	}
 	if err := a.resolve(); err != nil {
 		return err
 	}

@@ -33,7 +33,13 @@ import (
 //     networks and the UAI 2014 instances (docs/performance.md,
 //     "Approximate inference: pbl's engines against the references"), it
 //     was the most accurate at equal time on every one.
-func approxFor(q *query) string {
+//   - on a model where a discrete variable has a real-valued parent:
+//     likelihood weighting on the hybrid network (hybrid.go), whatever the
+//     query.
+func approxFor(m *ir.Model, q *query) string {
+	if hasDiscreteChildOfReal(m) {
+		return hybridEngine
+	}
 	if q.Kind == kindMPE || q.Kind == kindMAP {
 		return "ijgp"
 	}
@@ -96,7 +102,7 @@ func answerAuto(m *ir.Model, q *query, opt Options) (Result, error) {
 	}
 	aopt := opt
 	aopt.Deadline, aopt.TimeLimit = dl, 0
-	aopt.Engine = approxFor(q)
+	aopt.Engine = approxFor(m, q)
 	aopt.fallback = true
 	r, err2 := answer(m, q, aopt, nil)
 	if errors.Is(err2, ErrCanceled) && !closed(opt.Cancel) {
@@ -121,6 +127,12 @@ func whyApprox(err error, opt Options, dl, start time.Time) *Why {
 	var tl *TooLargeError
 	var se *slowError
 	switch {
+	case errors.Is(err, ErrDiscreteChildOfReal):
+		var he *HybridError
+		if !errors.As(err, &he) || he.Engine != "" {
+			return nil // not the exact engines' refusal: a query the sampler does not answer either
+		}
+		return &Why{Hybrid: true}
 	case errors.As(err, &tl):
 		switch {
 		case tl.What == OversizeMemory:

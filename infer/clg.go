@@ -87,17 +87,8 @@ func realTargets(m *ir.Model, q *query) int {
 // answerCLG answers q, whose real part clgQuery finds, on m (with t, the
 // compiled junction tree of m or nil, where the query has no real part).
 func answerCLG(m *ir.Model, q *query, opt Options, t *JTree) (Result, error) {
-	for v, ps := range m.Parents {
-		if !m.Discrete(ir.VarID(v)) {
-			continue
-		}
-		for _, p := range ps {
-			if !m.Discrete(p) {
-				return nil, &ir.Error{Pos: q.Pos, Err: ErrDiscreteChildOfReal, Msg: fmt.Sprintf(
-					"%s is discrete and has the real-valued parent %s: exact inference answers only models whose discrete variables have discrete parents (its posterior would not be a mixture of normals)",
-					ir.Quote(m.Vars[v].Name), ir.Quote(m.Vars[p].Name))}
-			}
-		}
+	if hasDiscreteChildOfReal(m) {
+		return nil, hybridRefusal(q.Pos, m, "")
 	}
 	nt := realTargets(m, q)
 	if nt > 0 {

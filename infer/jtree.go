@@ -557,6 +557,9 @@ func Compile(m *ir.Model, opt Options) (*JTree, error) {
 	if u := unlearned(m); len(u) > 0 {
 		return nil, &ir.Error{Pos: ir.Pos{File: m.Source}, Msg: noNumbers(m, u), Err: ir.ErrNoDistribution}
 	}
+	if hasDiscreteChildOfReal(m) {
+		return nil, hybridRefusal(ir.Pos{File: m.Source}, m, "")
+	}
 	pos := ir.Pos{File: m.Source}
 	k := factor.NewKernel(opt.Cancel)
 	p, err := plan(m, cliqueLimit(opt), k)

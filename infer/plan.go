@@ -375,7 +375,7 @@ func ExplainQuery(m *ir.Model, iq ir.Query, opt Options) (string, error) {
 		}
 		fmt.Fprintf(&b, "  engine: %s (%s)\n", name, qp.why)
 		if qp.ve == nil && qp.jt == nil && !opt.Exact {
-			eng := approxFor(q)
+			eng := approxFor(m, q)
 			fmt.Fprintf(&b, "  approximate: %s answers if the exact engines refuse for memory (or time), with an error per number\n", eng)
 		}
 		a.explainVE(&b, qp)

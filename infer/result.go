@@ -131,10 +131,17 @@ type Bits struct {
 // normal distribution, or a mixture of normals with one component per
 // configuration of the discrete parents of the real variables that the
 // query reaches (clg.go), those of weight 0 left out.
+//
+// With Moments, the posterior is neither (a model where a discrete
+// variable has a real parent, hybrid.go): its one component holds the
+// posterior means and covariance that an approximate engine estimated,
+// not a normal's; the errors (Header.ErrorEstimate) are, per variable,
+// its mean's and its standard deviation's.
 type Normals struct {
 	Header
 	Vars       []ir.VarID        // the target variables
 	Components []NormalComponent // the weights sum to 1; one, of weight 1 and no Given, for a normal
+	Moments    bool              // the component is the posterior's moments, not its shape
 }
 
 // NormalComponent is one normal of a [Normals] posterior.

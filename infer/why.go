@@ -16,6 +16,10 @@ type Why struct {
 	// junction tree or variable elimination's tables over MaxMemory or
 	// MaxTable, or an enumeration too long.
 	TooLarge *TooLargeError
+	// Hybrid reports that the model has a discrete variable with a
+	// real-valued parent, which the exact engines do not answer
+	// (ErrDiscreteChildOfReal); the other fields are then unset.
+	Hybrid bool
 	// Need and Limit are the exact plan's estimated time and the time
 	// allowed, when time was the reason (Need is 0 when the exact engine
 	// was stopped at its share of the time rather than refused by its
@@ -49,6 +53,8 @@ func (w *Why) Phrase(names LimitNames) string {
 	switch {
 	case w.Caller:
 		return or(names.Caller, "chosen by the caller")
+	case w.Hybrid:
+		return "a discrete variable has a real-valued parent, which the exact engines do not answer"
 	case w.TooLarge != nil:
 		e := w.TooLarge
 		switch e.What {

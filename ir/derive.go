@@ -81,6 +81,8 @@ func (m *Model) WithDists(ds ...Dist) (*Model, error) {
 			}
 		case *Gaussian:
 			checkGaussian(&errs, c, d)
+		case *Softmax:
+			checkSoftmax(&errs, c, d)
 		}
 	}
 	checkCycles(&errs, c)

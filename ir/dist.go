@@ -10,7 +10,9 @@ import (
 // [*Gaussian] (a normal density per parent configuration) and
 // [*MultiNormal] (the joint normal density of several real variables per
 // parent configuration: a Gaussian mixture's components), and the compact
-// tables [*NoisyOr], [*NoisyMax] and [*Deterministic] (compact.go).
+// tables [*NoisyOr], [*NoisyMax] and [*Deterministic] (compact.go), and
+// [*Softmax] (a discrete variable given real-valued parents: logistic or
+// softmax of scores affine in them, softmax.go; it has no table).
 // Engines and learners do not switch over the kinds: [Model.Table] lowers
 // a discrete variable's distribution to the flat table the engines
 // multiply, in this file only, and a new kind adds a case there.
@@ -279,6 +281,8 @@ func family(d Dist) (child VarID, parents []VarID) {
 		return d.Child, d.Parents
 	case *Deterministic:
 		return d.Child, d.Parents
+	case *Softmax:
+		return d.Child, append(append([]VarID(nil), d.Parents...), d.Real...)
 	}
 	panic("ir: unknown distribution kind")
 }
@@ -288,7 +292,8 @@ func (m *Model) Dist(v VarID) Dist { return m.Dists[v] }
 
 // Table returns the discrete variable v's distribution lowered to a
 // conditional probability table: the engines' and the table formats' view
-// of it, whatever its kind. It is nil for a real variable, for a variable
+// of it, whatever its kind. It is nil for a real variable, for a discrete
+// one with real-valued parents ([*Softmax]), for a variable
 // whose distribution is still to be learned, and for the variables of a
 // Markov network. This is the one place where the kinds of distribution
 // are lowered.
@@ -302,7 +307,7 @@ func (m *Model) Table(v VarID) *CPT {
 		return d.table
 	case *Deterministic:
 		return d.table
-	case *Gaussian, *MultiNormal, nil:
+	case *Gaussian, *MultiNormal, *Softmax, nil:
 		return nil
 	}
 	panic("ir: unknown distribution kind")

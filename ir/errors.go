@@ -19,8 +19,10 @@ var ErrNonLinearMean = errors.New("the mean is not affine in the real parents")
 var ErrNotAParent = errors.New("a name in the mean is not a real parent")
 
 // ErrRealParentOfDiscrete is the kind of error of a discrete variable
-// given a real-valued parent (P(Alarm | Pressure)): not supported yet.
-var ErrRealParentOfDiscrete = errors.New("a discrete variable with a real-valued parent is not supported yet")
+// given a real-valued parent (P(Alarm | Pressure)) by a table, or by an
+// edge with no distribution to learn it into: its distribution given a
+// real parent is logistic(...) or softmax(...) ([Softmax]).
+var ErrRealParentOfDiscrete = errors.New("a table with a real-valued parent")
 
 // ErrCycle is the kind of error of parents that form a directed cycle,
 // through discrete or real-valued parents.

@@ -94,9 +94,9 @@ func TestLinearMeanErrors(t *testing.T) {
 		{`P(Y | X, Age) = normal(1 + Agee, 1)`, ir.ErrNotAParent, "7:28", `did you mean "Age"`},
 		{`P(Y | X) = normal(1 + Y, 1)`, ir.ErrNotAParent, "7:23", `its own mean`},
 		{`P(Y | X) = normal(1 + A, 1)`, ir.ErrNotAParent, "7:23", `A is discrete and not a parent`},
-		{`P(B | X) = [0.5, 0.5]`, ir.ErrRealParentOfDiscrete, "7:7", "not supported yet"},
-		{"P(Y | X) = normal(X, 1)\nP(V | Y) = { true: 0.5 false: 0.5 }\nvar V: bool", ir.ErrRealParentOfDiscrete, "8:7", "not supported yet"},
-		{"X -> B", ir.ErrRealParentOfDiscrete, "7:6", "not supported yet"},
+		{`P(B | X) = [0.5, 0.5]`, ir.ErrRealParentOfDiscrete, "7:7", `give "B", a discrete variable with a real-valued parent, logistic(A) or softmax`},
+		{"P(Y | X) = normal(X, 1)\nP(V | Y) = { true: 0.5 false: 0.5 }\nvar V: bool", ir.ErrRealParentOfDiscrete, "8:7", "a table needs discrete parents"},
+		{"X -> B", ir.ErrRealParentOfDiscrete, "7:6", "cannot be learned yet"},
 		{"P(Y | W) = normal(W, 1)\nP(V | Y) = normal(Y, 1)\nvar V: real", nil, "", ""},
 	}
 	for _, test := range tests {

@@ -539,8 +539,8 @@ func (l *lowerer) checkEdges() {
 		if !m.Vars[p].Discrete() && m.Vars[c].Discrete() && m.Dists[c] == nil {
 			// A structure to learn (a table reports it at its parent).
 			l.b.Errs = append(l.b.Errs, &Error{Pos: l.edges[e], Err: ErrRealParentOfDiscrete,
-				Msg: fmt.Sprintf("%s is real-valued: a discrete variable (%s) with a real-valued parent is not supported yet",
-					strconv.Quote(m.Vars[p].Name), strconv.Quote(m.Vars[c].Name))})
+				Msg: fmt.Sprintf("%s is real-valued: a discrete variable (%s) with a real-valued parent cannot be learned yet; give it logistic(A) or softmax(A1, ..., A%d) of scores affine in its real parents",
+					strconv.Quote(m.Vars[p].Name), strconv.Quote(m.Vars[c].Name), len(m.Vars[c].States))})
 			continue
 		}
 		cpt := m.Table(c)
@@ -623,6 +623,14 @@ func (l *lowerer) dist(d *grammar.Dist) {
 		l.gaussian(d, child, parents)
 		return
 	}
+	if isSoftmaxBody(d.Body) {
+		if !slices.ContainsFunc(parents, func(p VarID) bool { return !m.Vars[p].Discrete() }) {
+			l.b.Errorf(pos(d.Body.Pos), "logistic(...) and softmax(...) give a discrete variable's distribution given real-valued parents, and %s has none: give a table", Quote(cv.Name))
+			return
+		}
+		l.softmax(d, child, parents)
+		return
+	}
 	for i, p := range append([]VarID{child}, parents...) {
 		if !m.Vars[p].Discrete() {
 			at := d.Child.Pos
@@ -631,8 +639,8 @@ func (l *lowerer) dist(d *grammar.Dist) {
 			}
 			if i > 0 {
 				l.b.Errs = append(l.b.Errs, &Error{Pos: pos(at), Err: ErrRealParentOfDiscrete,
-					Msg: fmt.Sprintf("%s is real-valued: a discrete variable (%s) with a real-valued parent is not supported yet; a table needs discrete parents (bool, {states} or lo..hi)",
-						strconv.Quote(m.Vars[p].Name), strconv.Quote(cv.Name))})
+					Msg: fmt.Sprintf("%s is real-valued: a table needs discrete parents (bool, {states} or lo..hi); give %s, a discrete variable with a real-valued parent, logistic(A) or softmax(A1, ..., A%d) of scores affine in its real parents",
+						strconv.Quote(m.Vars[p].Name), strconv.Quote(cv.Name), len(cv.States))})
 				return
 			}
 			l.b.Errorf(pos(at), "%s is real-valued; a table needs discrete variables (bool, {states} or lo..hi)", strconv.Quote(m.Vars[p].Name))

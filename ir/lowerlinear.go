@@ -67,6 +67,16 @@ type linearLowerer struct {
 	child    VarID
 	discrete []VarID
 	real     []VarID
+	what     string // what the expression is, for messages: "mean" (a density's), or "score" (a softmax's)
+}
+
+// subject names the expression in messages: the mean of "X".
+func (x *linearLowerer) subject() string {
+	what := x.what
+	if what == "" {
+		what = "mean"
+	}
+	return "the " + what + " of " + Quote(x.l.b.m.Vars[x.child].Name)
 }
 
 // errorf reports an error of kind kind at p.
@@ -77,8 +87,8 @@ func (x *linearLowerer) errorf(p grammar.Position, kind error, format string, ar
 
 // nonLinear reports a non-affine operation at p, what describing it.
 func (x *linearLowerer) nonLinear(p grammar.Position, what string) (affine, bool) {
-	return x.errorf(p, ErrNonLinearMean, "the mean of %s is not linear in its real parents: %s; it must be affine in them (a number plus numbers times parents, as in 1.5 + 2 * X)",
-		Quote(x.l.b.m.Vars[x.child].Name), what)
+	return x.errorf(p, ErrNonLinearMean, "%s is not linear in its real parents: %s; it must be affine in them (a number plus numbers times parents, as in 1.5 + 2 * X)",
+		x.subject(), what)
 }
 
 func (x *linearLowerer) expr(e *grammar.Expr) (affine, bool) {
@@ -146,7 +156,7 @@ func (x *linearLowerer) mulTail(acc affine, tail []*grammar.MulTail) (affine, bo
 				return x.nonLinear(t.Pos, "a division by a real parent")
 			}
 			if right.c == 0 {
-				return x.errorf(t.Pos, ErrNonLinearMean, "division by zero in the mean of %s", Quote(x.l.b.m.Vars[x.child].Name))
+				return x.errorf(t.Pos, ErrNonLinearMean, "division by zero in %s", x.subject())
 			}
 			acc = acc.scale(1 / right.c)
 			continue
@@ -214,7 +224,7 @@ func (x *linearLowerer) primary(p *grammar.Primary) (affine, bool) {
 			if h := spell.Nearest(p.Call.Fn, funcText[:]); h != "" {
 				msg += " (did you mean " + h + "?)"
 			}
-			return x.errorf(p.Pos, ErrNonLinearMean, "%s in the mean of %s", msg, Quote(x.l.b.m.Vars[x.child].Name))
+			return x.errorf(p.Pos, ErrNonLinearMean, "%s in %s", msg, x.subject())
 		}
 		if len(p.Call.Args) != 1 {
 			return x.errorf(p.Pos, ErrNonLinearMean, "%s takes one argument, not %d", fn, len(p.Call.Args))
@@ -249,11 +259,11 @@ func (x *linearLowerer) name(at grammar.Position, name string) (affine, bool) {
 	id, declared := m.byName[name]
 	switch {
 	case declared && id == x.child:
-		return x.errorf(at, ErrNotAParent, "%s cannot be in its own mean", child)
+		return x.errorf(at, ErrNotAParent, "%s cannot be in its own %s", child, strings.TrimSuffix(strings.TrimPrefix(x.subject(), "the "), " of "+child))
 	case declared && containsVar(x.discrete, id):
 		return x.nonLinear(at, Quote(name)+" is a discrete parent, whose states choose the row and are not numbers")
 	case declared && m.Vars[id].Discrete():
-		return x.errorf(at, ErrNotAParent, "%s is discrete and not a parent of %s: only real parents, listed after |, may be in the mean", Quote(name), child)
+		return x.errorf(at, ErrNotAParent, "%s is discrete and not a parent of %s: only real parents, listed after |, may be in %s", Quote(name), child, x.subject())
 	case declared:
 		return x.errorf(at, ErrNotAParent, "%s is not listed as a parent of %s: list it after |, as in P(%s | ..., %s)", Quote(name), child, child, Quote(name))
 	}
@@ -261,7 +271,7 @@ func (x *linearLowerer) name(at grammar.Position, name string) (affine, bool) {
 	for j, r := range x.real {
 		names[j] = m.Vars[r].Name
 	}
-	msg := "undefined variable " + strconv.Quote(name) + " in the mean of " + child
+	msg := "undefined variable " + strconv.Quote(name) + " in " + x.subject()
 	h := spell.Nearest(name, names)
 	if h == "" {
 		h = spell.Nearest(name, m.Names())
@@ -302,7 +312,15 @@ func applyFunc(fn Func, v float64) float64 {
 // and its coefficients, one per real parent (nil if there are none), or
 // reports why it is not affine in them.
 func (l *lowerer) linearMean(e *grammar.Expr, child VarID, discrete, real []VarID) (float64, []float64, bool) {
-	x := &linearLowerer{l: l, child: child, discrete: discrete, real: real}
+	return l.affineOf(e, "mean", child, discrete, real)
+}
+
+// affineOf lowers an expression e affine in child's real parents — what
+// it is ("mean", "score") naming it in messages — to its intercept and
+// its coefficients, one per real parent (nil if there are none), or
+// reports why it is not affine in them.
+func (l *lowerer) affineOf(e *grammar.Expr, what string, child VarID, discrete, real []VarID) (float64, []float64, bool) {
+	x := &linearLowerer{l: l, child: child, discrete: discrete, real: real, what: what}
 	a, ok := x.expr(e)
 	if !ok {
 		return 0, nil, false

@@ -43,6 +43,8 @@ func (m *Model) FreeParams() int {
 			n += d.Params()
 		case *Deterministic:
 			n += d.Params()
+		case *Softmax:
+			n += d.Params()
 		case *Gaussian:
 			if known[v] {
 				n += len(d.Mean)

@@ -66,6 +66,14 @@ const batchRows = 4096
 // before it is estimated.
 func Learn(m *ir.Model, open func(m *ir.Model) (*data.Reader, error), opt Options) (*ir.Model, *Report, error) {
 	start := time.Now()
+	for v, d := range m.Dists {
+		if _, ok := d.(*ir.Softmax); ok {
+			// Neither counting nor EM (whose E-step is exact or loopy
+			// propagation on tables) takes a logistic or softmax
+			// regression.
+			return nil, nil, modelErrorf("cannot learn a model in which %s, a discrete variable, has real-valued parents (logistic or softmax): learning such a distribution is not supported yet", ir.Quote(m.Vars[v].Name))
+		}
+	}
 	if opt.Method.iterative() {
 		mx, err := checkIterative(m, opt)
 		if err != nil {
@@ -161,6 +169,14 @@ func LearnBatch(m *ir.Model, b *data.Batch, opt Options) (*ir.Model, *Report, er
 // learnBatch is LearnBatch, b's rows being lines of file (for messages).
 func learnBatch(m *ir.Model, b *data.Batch, file string, opt Options) (*ir.Model, *Report, error) {
 	start := time.Now()
+	for v, d := range m.Dists {
+		if _, ok := d.(*ir.Softmax); ok {
+			// Neither counting nor EM (whose E-step is exact or loopy
+			// propagation on tables) takes a logistic or softmax
+			// regression.
+			return nil, nil, modelErrorf("cannot learn a model in which %s, a discrete variable, has real-valued parents (logistic or softmax): learning such a distribution is not supported yet", ir.Quote(m.Vars[v].Name))
+		}
+	}
 	if opt.Method.iterative() {
 		mx, err := checkIterative(m, opt)
 		if err != nil {
@@ -273,7 +289,7 @@ func learn(m *ir.Model, opt Options, pass pass) (*ir.Model, *Report, error) {
 		}
 		for _, v := range f[:len(f)-1] {
 			if !m.Vars[v].Discrete() {
-				return nil, nil, modelErrorf("cannot learn %s: its parent %s is real-valued (a discrete variable with a real-valued parent is not supported yet)", familyName(m, f), ir.Quote(m.Vars[v].Name))
+				return nil, nil, modelErrorf("cannot learn %s: its parent %s is real-valued (learning a discrete variable with a real-valued parent, logistic or softmax, is not supported yet)", familyName(m, f), ir.Quote(m.Vars[v].Name))
 			}
 		}
 	}

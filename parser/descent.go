@@ -448,7 +448,8 @@ func (p *parser) body() *grammar.Body {
 	switch {
 	case p.is("{"):
 		b.Rows = p.rows("the table")
-	case p.tok.Type == grammar.Number || p.is("[") || p.keywordBefore("normal", "("):
+	case p.tok.Type == grammar.Number || p.is("[") || p.keywordBefore("normal", "(") ||
+		p.keywordBefore("logistic", "(") || p.keywordBefore("softmax", "("):
 		b.Value = p.value()
 	case p.keywordBefore("noisy_or", "(") || p.keywordBefore("noisy_max", "("):
 		b.Noisy = p.noisy()
@@ -673,6 +674,17 @@ func (p *parser) value() *grammar.Value {
 		n.Spread = p.array("the standard deviation of normal(MEAN, SD), or the covariance of normal([MEANS], COV)")
 		p.expect(")", "to close normal(MEAN, SD)")
 		v.Normal = n
+	case p.is("logistic") || p.is("softmax"):
+		sm := &grammar.Softmax{Pos: p.tok.Pos, Fn: p.tok.Value}
+		p.next()
+		p.expect("(", "after "+sm.Fn+", as in logistic(-20 + 0.15 * X) or softmax(A1, A2, ...)")
+		sm.Args = append(sm.Args, p.expr(0))
+		for p.is(",") {
+			p.next()
+			sm.Args = append(sm.Args, p.expr(0))
+		}
+		p.expect(")", "to close "+sm.Fn+"(...)")
+		v.Softmax = sm
 	default:
 		p.fail(p.tok.Pos, "expected a probability, a vector [p1, p2, ...] or normal(MEAN, SD), found %s", describe(p.tok))
 	}

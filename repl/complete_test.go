@@ -45,7 +45,7 @@ func TestComplete(t *testing.T) {
 		{"P(Campfire | do(Storm=f", -1, "P(Campfire | do(Storm=", "", []string{"false"}},
 		{"P(Campfire | Thunder~[0.5, 0.5], Li", -1, "P(Campfire | Thunder~[0.5, 0.5], ", "", []string{"Lightning"}},
 		{"P(B", -1, "P(", "", []string{"BusTourGroup"}},
-		{"P(Nope=", -1, "P(Nope=", "", []string{"BusTourGroup", "CF", "Campfire", "EU", "ForestFire", "Gibbs", "Lightning", "MAP", "MDL", "MEU", "MI", "ML", "MPE", "P", "Storm", "Thunder", "adjust", "and", "bernoulli", "bool", "by", "conjunction", "cov", "data", "decision", "density", "do", "else", "entropy", "expect", "false", "from", "given", "identify", "if", "import", "in", "indep", "latent", "leak", "learn", "lookup", "mixture", "naive_bayes", "noisy_max", "noisy_or", "normal", "normalize", "not", "observed", "of", "or", "policy", "prior", "query", "real", "sd", "space", "tan", "true", "uniform", "utility", "var", "with", "within"}},
+		{"P(Nope=", -1, "P(Nope=", "", []string{"BusTourGroup", "CF", "Campfire", "EU", "ForestFire", "Gibbs", "Lightning", "MAP", "MDL", "MEU", "MI", "ML", "MPE", "P", "Storm", "Thunder", "adjust", "and", "bernoulli", "bool", "by", "conjunction", "cov", "data", "decision", "density", "do", "else", "entropy", "expect", "false", "from", "given", "identify", "if", "import", "in", "indep", "latent", "leak", "learn", "logistic", "lookup", "mixture", "naive_bayes", "noisy_max", "noisy_or", "normal", "normalize", "not", "observed", "of", "or", "policy", "prior", "query", "real", "sd", "softmax", "space", "tan", "true", "uniform", "utility", "var", "with", "within"}},
 		{":", -1, "", "", prefixed(commandNames(), "")},
 		{":ob", -1, "", "", []string{":observe "}},
 		{"  :re", -1, "  ", "", []string{":reload"}},

@@ -10,7 +10,8 @@ import (
 )
 
 // normalsText writes the posterior of real variables: each variable's
-// mean and standard deviation and, for a mixture, each component's
+// mean and standard deviation (with their errors when approximate: the
+// moments of a posterior that is not normal, Normals.Moments) and, for a mixture, each component's
 // weight, the discrete states it is given, and its means and standard
 // deviations.
 func normalsText(w io.Writer, m *ir.Model, text string, r *infer.Normals) {
@@ -19,9 +20,12 @@ func normalsText(w io.Writer, m *ir.Model, text string, r *infer.Normals) {
 	mean, cov := r.Mean(), r.Cov()
 	var t Table
 	for i, v := range r.Vars {
-		t.Add("  "+m.Vars[v].Name, "mean "+Num(mean[i]), "sd "+Num(math.Sqrt(cov[i*n+i])))
+		t.Add("  "+m.Vars[v].Name, "mean "+Num(mean[i])+pm(r, 2*i), "sd "+Num(math.Sqrt(cov[i*n+i]))+pm(r, 2*i+1))
 	}
 	t.Write(w)
+	if r.Moments {
+		fmt.Fprintln(w, "  (the posterior's mean and standard deviation: it is not a normal)")
+	}
 	if n > 1 {
 		fmt.Fprintln(w, "  correlation")
 		var c Table
@@ -63,7 +67,10 @@ func normalsText(w io.Writer, m *ir.Model, text string, r *infer.Normals) {
 
 // normalsJSON sets the posterior of real variables: "normal": {"vars",
 // "mean", "cov"} for a single normal, else "mixture": [{"weight",
-// "given", "mean", "cov"}, ...]; and "mean" and "sd", each variable's.
+// "given", "mean", "cov"}, ...]; and "mean" and "sd", each variable's,
+// with "mean_error" and "sd_error" when approximate. The moments of a
+// posterior that is not normal (Normals.Moments) are "mean", "sd" and
+// "cov" alone.
 func normalsJSON(o *Object, m *ir.Model, r *infer.Normals) {
 	n := len(r.Vars)
 	names := make([]string, n)
@@ -91,6 +98,19 @@ func normalsJSON(o *Object, m *ir.Model, r *infer.Normals) {
 	}
 	o.Set("mean", floats(mean))
 	o.Set("sd", floats(sd))
+	if approximate(r) {
+		me := make([]any, n)
+		se := make([]any, n)
+		for i := range n {
+			me[i], se[i] = errJSON(errAt(r, 2*i)), errJSON(errAt(r, 2*i+1))
+		}
+		o.Set("mean_error", me)
+		o.Set("sd_error", se)
+	}
+	if r.Moments {
+		o.Set("cov", matrix(cov))
+		return
+	}
 	if len(r.Components) == 1 && r.Components[0].Given == nil {
 		nm := &Object{}
 		nm.Set("vars", names)

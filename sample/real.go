@@ -193,19 +193,24 @@ func (s *Sampler) sampleReal(src uint64Source, dst []int32, vals []float64) {
 		}
 	}
 	for i := range s.gauss {
-		n := &s.gauss[i]
-		u := 0
-		for k := n.pa0; k < n.pa0+n.np; k++ {
-			u += int(dst[s.pa[k]]) * int(s.st[k])
-		}
-		g := n.g
-		mean := g.Mean[u]
-		if n.nr > 0 {
-			coef := g.Coef[u*int(n.nr) : (u+1)*int(n.nr)]
-			for j, p := range s.real[n.r0 : n.r0+n.nr] {
-				mean += float64(coef[j] * vals[p])
-			}
-		}
-		vals[n.v] = mean + float64(g.SD[u]*stdNormal(src.Uint64()))
+		s.drawGauss(&s.gauss[i], src, dst, vals)
 	}
+}
+
+// drawGauss draws n's value into vals given its parents' states in dst
+// and values in vals, one 64-bit draw from src.
+func (s *Sampler) drawGauss(n *gnode, src uint64Source, dst []int32, vals []float64) {
+	u := 0
+	for k := n.pa0; k < n.pa0+n.np; k++ {
+		u += int(dst[s.pa[k]]) * int(s.st[k])
+	}
+	g := n.g
+	mean := g.Mean[u]
+	if n.nr > 0 {
+		coef := g.Coef[u*int(n.nr) : (u+1)*int(n.nr)]
+		for j, p := range s.real[n.r0 : n.r0+n.nr] {
+			mean += float64(coef[j] * vals[p])
+		}
+	}
+	vals[n.v] = mean + float64(g.SD[u]*stdNormal(src.Uint64()))
 }

@@ -30,6 +30,11 @@ type Sampler struct {
 	real      []int32 // every Gaussian's real parents' VarIDs, node by node
 	realCol   []int32 // the real variables sampled, in declaration order
 	realDraws int
+
+	// A model with discrete variables given real parents (hybrid.go):
+	// every draw in one topological order, or nil.
+	steps []hstep
+	soft  []snode
 }
 
 // node is one sampled variable: its CPT's rows start at thr[off], k
@@ -52,8 +57,16 @@ func NewSampler(m *ir.Model) (*Sampler, error) {
 		return nil, ir.Errorf(at, "cannot sample a Markov network: forward sampling needs a conditional distribution (CPT) for every variable, and this model has potentials")
 	}
 	s := &Sampler{m: m}
+	hybrid := false
 	for v, x := range m.Vars {
 		if !x.Discrete() {
+			continue
+		}
+		if _, ok := m.Dist(ir.VarID(v)).(*ir.Softmax); ok {
+			// Drawn in one topological order with the real variables
+			// (hybrid.go).
+			hybrid = true
+			s.cols = append(s.cols, int32(v))
 			continue
 		}
 		if m.Table(ir.VarID(v)) == nil {
@@ -67,9 +80,20 @@ func NewSampler(m *ir.Model) (*Sampler, error) {
 		s.cols = append(s.cols, int32(v))
 	}
 	discrete := s.cols
-	order, ok := topoOrder(m, discrete)
-	if !ok {
-		return nil, ir.Errorf(at, "cannot sample: the graph has a cycle")
+	var order []ir.VarID
+	if hybrid {
+		// The tables' nodes in declaration order: hybrid.go orders
+		// every draw.
+		for _, v := range discrete {
+			if m.Table(ir.VarID(v)) != nil {
+				order = append(order, ir.VarID(v))
+			}
+		}
+	} else {
+		var ok bool
+		if order, ok = topoOrder(m, discrete); !ok {
+			return nil, ir.Errorf(at, "cannot sample: the graph has a cycle")
+		}
 	}
 	for _, v := range order {
 		cpt := m.Table(ir.VarID(v))
@@ -85,6 +109,11 @@ func NewSampler(m *ir.Model) (*Sampler, error) {
 	}
 	if err := s.compileReal(m); err != nil {
 		return nil, err
+	}
+	if hybrid {
+		if err := s.compileHybrid(m); err != nil {
+			return nil, err
+		}
 	}
 	if len(discrete) == 0 && len(s.realCol) == 0 {
 		return nil, ir.Errorf(at, "the model has no discrete variables to sample, and no real-valued variables with a density")
@@ -227,6 +256,12 @@ func (s *Sampler) Sample(rng *rand.Rand, dst []int32) {
 	if len(dst) < len(s.m.Vars) {
 		panic("sample: Sample: dst shorter than the number of variables")
 	}
+	if s.steps != nil {
+		// The discrete variables depend on real ones: drawn too, from
+		// rng, into scratch.
+		s.sampleHybrid(rng, rng, dst, make([]float64, len(s.m.Vars)))
+		return
+	}
 	for i := range s.nodes {
 		n := &s.nodes[i]
 		dst[n.v] = s.draw(n, dst, rng.Uint64()>>1)
@@ -243,6 +278,10 @@ func (s *Sampler) SampleValues(rng, reals *rand.Rand, dst []int32, vals []float6
 	if len(vals) < len(s.m.Vars) {
 		panic("sample: SampleValues: vals shorter than the number of variables")
 	}
+	if s.steps != nil {
+		s.sampleHybrid(rng, reals, dst, vals)
+		return
+	}
 	s.Sample(rng, dst)
 	s.sampleReal(reals, dst, vals)
 }
@@ -250,6 +289,10 @@ func (s *Sampler) SampleValues(rng, reals *rand.Rand, dst []int32, vals []float6
 // sampleRow is SampleValues with a concrete PCG source, which the
 // compiler calls directly, and draw inlined by hand.
 func (s *Sampler) sampleRow(src, reals *rand.PCG, dst []int32, vals []float64) {
+	if s.steps != nil {
+		s.sampleHybrid(src, reals, dst, vals)
+		return
+	}
 	s.sampleDiscrete(src, dst)
 	if s.realDraws > 0 {
 		s.sampleReal(reals, dst, vals)

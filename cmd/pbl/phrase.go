@@ -20,7 +20,8 @@ import (
 // phrase returns e with its message in the command line's terms: advice
 // to use variable elimination names --engine ve (and a clique too large
 // names --max-table), an input over the limit names --max-input, and a
-// limit on parents names --max-parents; a data set bound by --data, and
+// limit on parents names --max-parents; the exact engines' refusal of a
+// discrete variable with a real parent names --engine lw; a data set bound by --data, and
 // the hypotheses asked for by --top, name those flags.
 func phrase(e *ir.Error) *ir.Error {
 	msg := e.Msg
@@ -59,6 +60,11 @@ func phrase(e *ir.Error) *ir.Error {
 	if errors.As(e, &bd) {
 		lib := bd.Error()
 		msg = strings.Replace(msg, lib, fmt.Sprintf("%v (in %s, bound with --data)", bd.Err, bd.File), 1)
+	}
+	var he *infer.HybridError
+	if errors.As(e, &he) {
+		lib := he.Error()
+		msg = strings.Replace(msg, lib, lib+fmt.Sprintf(" (--engine %s; --engine auto, the default without --exact, falls back on it)", he.Instead), 1)
 	}
 	var top *pbl.TopError
 	if errors.As(e, &top) {

@@ -50,6 +50,9 @@ func Write(w io.Writer, m *ir.Model) error {
 		if v.Decision && isNodeWord(v.Name) {
 			return fmt.Errorf("hugin: cannot write the decision %q: after the keyword decision, NET reads the name %q as a keyword", v.Name, v.Name)
 		}
+		if _, ok := m.Dist(v.ID).(*ir.Softmax); ok {
+			return fmt.Errorf("hugin: cannot write %q, a discrete variable with a real-valued parent (logistic or softmax): NET's CLG networks have no discrete child of a continuous node", v.Name)
+		}
 		if v.Discrete() && !v.Decision && m.Table(v.ID) == nil {
 			return fmt.Errorf("hugin: %q has no distribution", v.Name)
 		}

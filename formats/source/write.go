@@ -101,6 +101,11 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 			writeGaussian(b, m, g)
 			continue
 		}
+		if d, ok := m.Dist(v.ID).(*ir.Softmax); ok {
+			b.WriteString("\n")
+			writeSoftmax(b, m, d)
+			continue
+		}
 		if d := m.MultiNormal(v.ID); d != nil {
 			if d.Children[0] == v.ID {
 				b.WriteString("\n")
@@ -228,16 +233,22 @@ func writeGaussian(b *bufio.Writer, m *ir.Model, g *ir.Gaussian) {
 // 90 + 0.6 * Age - Weight. Read back, it lowers to the same numbers: each
 // term is the coefficient, or its negation, times 1.
 func linearMean(m *ir.Model, g *ir.Gaussian, r int) string {
-	mean := ir.FormatFloat(g.Mean[r])
-	if len(g.Real) == 0 {
+	return affineText(m, g.Mean[r], g.Real, g.Coef[r*len(g.Real):(r+1)*len(g.Real)])
+}
+
+// affineText writes c0 + Σ coef[j]·real[j], the terms whose coefficients
+// are 0 left out: a linear Gaussian density's mean, a softmax's score.
+func affineText(m *ir.Model, c0 float64, real []ir.VarID, coef []float64) string {
+	mean := ir.FormatFloat(c0)
+	if len(real) == 0 {
 		return mean
 	}
 	var s strings.Builder
-	if g.Mean[r] != 0 {
+	if c0 != 0 {
 		s.WriteString(mean)
 	}
-	for j, p := range g.Real {
-		c := g.Coef[r*len(g.Real)+j]
+	for j, p := range real {
+		c := coef[j]
 		if c == 0 {
 			continue
 		}
@@ -262,6 +273,28 @@ func linearMean(m *ir.Model, g *ir.Gaussian, r int) string {
 		return mean
 	}
 	return s.String()
+}
+
+// writeSoftmax writes P(X | parents) = logistic(A) or softmax(A1, ...,
+// Ak), or one per configuration of the discrete parents, each score
+// affine in the real parents (affineText); the title lists the discrete
+// parents, then the real.
+func writeSoftmax(b *bufio.Writer, m *ir.Model, d *ir.Softmax) {
+	title := importer.CPTTitle(m, d.Child, append(append([]ir.VarID(nil), d.Parents...), d.Real...))
+	k, nr := d.K, len(d.Real)
+	writeDensities(b, m, title, d.Parents, d.Configs(), func(u int) string {
+		score := func(s int) string {
+			return affineText(m, d.Bias[u*k+s], d.Real, d.Coef[(u*k+s)*nr:(u*k+s+1)*nr])
+		}
+		if d.IsLogistic(u) {
+			return "logistic(" + score(0) + ")"
+		}
+		args := make([]string, k)
+		for s := range k {
+			args[s] = score(s)
+		}
+		return "softmax(" + strings.Join(args, ", ") + ")"
+	})
 }
 
 // writeMultiNormal writes P(X, Y | parents) = normal([MEANS], COV), or one

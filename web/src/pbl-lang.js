@@ -9,7 +9,7 @@ const declarations = new Set(["var", "data", "space", "mixture", "naive_bayes", 
 const keywords = new Set(["given", "of", "normalize", "in", "by", "prior", "if", "else", "leak", "sd", "cov", "and", "or", "not"]);
 const types = new Set(["bool", "real"]);
 const atoms = new Set(["true", "false"]);
-const functions = new Set(["normal", "bernoulli", "conjunction", "uniform", "noisy_or", "noisy_max", "lookup", "exp", "log", "sqrt", "sigmoid", "abs"]);
+const functions = new Set(["normal", "bernoulli", "conjunction", "uniform", "noisy_or", "noisy_max", "lookup", "logistic", "softmax", "exp", "log", "sqrt", "sigmoid", "abs"]);
 // Query forms are keywords only directly before a parenthesis.
 const queries = new Set(["P", "MPE", "MAP", "ML", "MDL", "Gibbs", "indep", "density", "entropy", "MI", "do", "MEU", "policy", "EU", "identify", "adjust", "CF"]);
 

@@ -21,7 +21,7 @@ syn keyword pblKeyword     given of normalize in by prior if else leak sd cov
 syn keyword pblType        bool real
 syn keyword pblBoolean     true false
 syn keyword pblLogic       and or not
-syn keyword pblFunction    normal bernoulli conjunction uniform noisy_or noisy_max lookup
+syn keyword pblFunction    normal bernoulli conjunction uniform noisy_or noisy_max lookup logistic softmax
 syn keyword pblFunction    exp log sqrt sigmoid abs
 
 " Query forms are keywords only directly before a parenthesis: a variable

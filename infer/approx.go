@@ -53,13 +53,11 @@ type approxAlg struct {
 
 // approxEngines are the approximate engines, registered from the start: a
 // static table, as builtins is, so that loading the package runs no code.
+// The samplers are samplerEngines (approxsamplers.go).
 var approxEngines = [...]approxAlg{
 	{"cascade", "cutset enumeration, weighted mini-buckets, then IJGP, the best-known answer kept: what auto falls back on; approximate", approx.Auto, false},
-	{"gibbs", "Gibbs sampling, several chains, R-hat; approximate", approx.Gibbs, false},
 	{"ijgp", "iterative join-graph propagation within an i-bound; approximate", approx.IJGP, false},
-	{"is", "adaptive importance sampling from the loopy BP marginals, Bayesian networks; approximate", approx.Importance, true},
 	{"lbp", "loopy belief propagation, damped; approximate", approx.LBP, false},
-	{"lw", "likelihood weighting, Bayesian networks; approximate", approx.LikelihoodWeighting, true},
 	{"wmb", "weighted mini-buckets: bounds on P(e); approximate", wmbMarg, false},
 }
 
@@ -91,6 +89,11 @@ func approxNamed(name string) *approxAlg {
 	for i := range approxEngines {
 		if approxEngines[i].name == name {
 			return &approxEngines[i]
+		}
+	}
+	for i := range samplerEngines {
+		if samplerEngines[i].name == name {
+			return &samplerEngines[i]
 		}
 	}
 	return nil

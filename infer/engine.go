@@ -160,12 +160,15 @@ func Lookup(name string) (Engine, error) {
 func Engines() []Engine {
 	registry.RLock()
 	defer registry.RUnlock()
-	out := make([]Engine, 0, len(builtins)+len(approxEngines)+len(registry.byName))
+	out := make([]Engine, 0, len(builtins)+len(approxEngines)+len(samplerEngines)+len(registry.byName))
 	for i := range builtins {
 		out = append(out, &builtins[i])
 	}
 	for i := range approxEngines {
 		out = append(out, &approxEngines[i])
+	}
+	for i := range samplerEngines {
+		out = append(out, &samplerEngines[i])
 	}
 	for _, e := range registry.byName {
 		out = append(out, e)

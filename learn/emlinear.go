@@ -117,9 +117,8 @@ func (d *density) linLogDensities(x []float64, dst, buf []float64) (float64, boo
 	for j, c := range d.rcol {
 		xv := x[c]
 		if math.IsNaN(xv) {
-			// Reached in the page only: the pbl command treats such a row
-			// jointly (emmissing.go).
-			return 0, false, fmt.Errorf("%s is given but its real parent %s is missing: the pbl command fills in missing real parents, this page does not (leave %s empty, or learn with pbl learn)", d.childName, d.realNames[j], d.childName)
+			// Unreachable: such a row is treated jointly (emmissing.go).
+			return 0, false, fmt.Errorf("%s is given but its real parent %s is missing", d.childName, d.realNames[j])
 		}
 		for u := range d.nconf {
 			mu[u] += d.coef[u*k+j] * xv

@@ -444,3 +444,103 @@ func TestHybridDo(t *testing.T) {
 		}
 	}
 }
+
+// TestHybridMPE: MPE and MAP over the discrete variables of a hybrid
+// model (the real ones summed out) by likelihood weighting: the
+// assignment is the one of largest posterior by quadrature, and its
+// probability is within the reported error of the quadrature's.
+func TestHybridMPE(t *testing.T) {
+	// P(Smoker, Sensor, Level, Alarm=true) per assignment, by quadrature
+	// (Temp unobserved integrates to 1).
+	type asg struct{ sm, se, lv int }
+	post := map[asg]float64{}
+	tot := 0.0
+	for sm := range 2 {
+		for se := range 2 {
+			for lv := range 3 {
+				w := 0.7
+				if sm == 0 {
+					w = 0.3
+				}
+				if se == 0 {
+					w *= 0.8
+				} else {
+					w *= 0.2
+				}
+				p := w * pressure(sm == 0, func(x float64) float64 { return alarm(x, se == 0) * level(lv, x) })
+				post[asg{sm, se, lv}] = p
+				tot += p
+			}
+		}
+	}
+	var best asg
+	for a, p := range post {
+		if p > post[best] {
+			best = a
+		}
+	}
+	second := 0.0
+	for a, p := range post {
+		if a != best && p > second {
+			second = p
+		}
+	}
+	m, q := hybridModel(t, "MPE(Alarm=true)")
+	r, err := infer.Answer(m, q, infer.Options{Engine: "lw", Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mpe, ok := r.(*infer.Assignment)
+	if !ok {
+		t.Fatalf("answer %T, want *infer.Assignment", r)
+	}
+	state := func(name string) int {
+		v, ok := m.Lookup(name)
+		if !ok {
+			t.Fatalf("no variable %s", name)
+		}
+		for _, o := range mpe.Assignment {
+			if o.Var == v.ID {
+				return o.State
+			}
+		}
+		t.Fatalf("%s not in the assignment %v", name, mpe.Assignment)
+		return -1
+	}
+	want := post[best] / tot
+	if r.Head().Exact || r.Head().Engine != "lw" {
+		t.Errorf("MPE answered exact=%v by %q, want approximate by lw", r.Head().Exact, r.Head().Engine)
+	}
+	got := []int{state("Smoker"), state("Sensor"), state("Level")}
+	if got[0] != best.sm || got[1] != best.se || got[2] != best.lv {
+		t.Errorf("MPE assignment %v, quadrature's %v (P %.4f against the next %.4f)", got, best, want, second/tot)
+	}
+	errs := r.Head().ErrorEstimate
+	if len(errs) == 0 || !(math.Abs(mpe.P-want) <= errs[0]) {
+		t.Errorf("MPE p = %v ± %v, quadrature %v", mpe.P, errs, want)
+	}
+	t.Logf("MPE(Alarm=true): %v, p = %.4f ± %.4f (quadrature %.4f, the next assignment %.4f)", got, mpe.P, errs[0], want, second/tot)
+
+	// MAP over Smoker with real evidence: P(Smoker | Alarm=true,
+	// Temp=16.5) by quadrature (hybridCases).
+	var ref []float64
+	for _, c := range hybridCases {
+		if c.query == "P(Smoker | Alarm=true, Temp=16.5)" {
+			ref = c.ref()
+		}
+	}
+	m, q = hybridModel(t, "MAP(Smoker | Alarm=true, Temp=16.5)")
+	r, err = infer.Answer(m, q, infer.Options{Engine: "lw", Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mp := r.(*infer.Assignment)
+	ws := 0
+	if ref[1] > ref[0] {
+		ws = 1
+	}
+	errs = r.Head().ErrorEstimate
+	if len(mp.Assignment) != 1 || mp.Assignment[0].State != ws || len(errs) == 0 || !(math.Abs(mp.P-ref[ws]) <= errs[0]) {
+		t.Errorf("MAP(Smoker | Alarm=true, Temp=16.5) = %v, p = %v ± %v; quadrature P(Smoker) = %v", mp.Assignment, mp.P, errs, ref)
+	}
+}

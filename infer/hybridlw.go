@@ -32,14 +32,7 @@ func answerHybrid(m *ir.Model, q *query, opt Options) (Result, error) {
 		}
 		return nil, hybridRefusal(q.Pos, m, opt.Engine)
 	}
-	not := func(what string) error {
-		child, parent, _ := discreteChildOfReal(m)
-		return &ir.Error{Pos: q.Pos, Err: ErrDiscreteChildOfReal, Msg: fmt.Sprintf("%s on a model where a discrete variable has a real-valued parent (%s of %s) is not answered yet: likelihood weighting answers the probabilities of discrete variables given discrete and real evidence",
-			what, ir.Quote(m.Vars[parent].Name), ir.Quote(m.Vars[child].Name))}
-	}
 	switch {
-	case q.Kind == kindMPE || q.Kind == kindMAP:
-		return nil, not(q.Text)
 	case q.Kind == kindDensity || q.Kind == kindProb && q.Form() == formEvidence && len(q.Real) > 0:
 		return densityHybrid(m, q, opt)
 	case realTargets(m, q) > 0:
@@ -359,11 +352,12 @@ func hybridOrder(m *ir.Model) ([]int, bool) {
 
 // hybridInstance is likelihood weighting's instance on one evidence set.
 type hybridInstance struct {
-	h    *approx.Hybrid
-	opt  Options
-	smp  *approx.HybridSamples
-	cond []float64 // the errors of the last Joint
-	lz   LogErr
+	h      *approx.Hybrid
+	opt    Options
+	smp    *approx.HybridSamples
+	cond   []float64 // the errors of the last Joint
+	lz     LogErr
+	maxErr LogErr // the error of ln of MaxAssign's value
 }
 
 // samples draws the samples once.
@@ -408,15 +402,60 @@ func (in *hybridInstance) Joint(keep []ir.VarID) (*factor.Factor, factor.Scaled,
 // Partition returns 1: the model is a Bayesian network.
 func (in *hybridInstance) Partition() (factor.Scaled, error) { return factor.Scaled{M: 1}.Norm(), nil }
 
-// MaxAssign is not answered on a hybrid model (answerHybrid refuses MPE
-// and MAP before).
+// hybridMaxTable is the most entries of the table over the discrete
+// variables of an MPE or MAP query on a hybrid model.
+const hybridMaxTable = 1 << 20
+
+// MaxAssign answers MPE and MAP over the discrete variables of a hybrid
+// model from the samples: the assignment of maxVars whose estimated
+// posterior P(maxVars | e) (the share of the weight of the samples that
+// have it) is the largest, and that estimate times P(e)'s. Two
+// assignments whose estimates differ by less than their errors may be in
+// the wrong order: the answer is approximate, its value's error is the
+// estimate's. The real variables are summed out (MPE over the discrete
+// part, as on a CLG model).
 func (in *hybridInstance) MaxAssign(maxVars []ir.VarID) ([]int, factor.Scaled, error) {
-	return nil, factor.Scaled{}, &ir.Error{Err: ErrDiscreteChildOfReal, Msg: "MPE and MAP on a model where a discrete variable has a real-valued parent are not answered yet"}
+	var keep []ir.VarID
+	card := []int{}
+	for _, v := range maxVars {
+		if in.h.Card[v] > 0 {
+			keep = append(keep, v)
+			card = append(card, in.h.Card[v])
+		}
+	}
+	if size, ok := factor.TableSize(card); !ok || size > hybridMaxTable {
+		return nil, factor.Scaled{}, &ir.Error{Err: ErrDiscreteChildOfReal,
+			Msg: fmt.Sprintf("MPE and MAP on a model where a discrete variable has a real-valued parent are estimated from a table over the variables maximised, here more than %d entries: ask MAP over fewer variables", hybridMaxTable)}
+	}
+	f, pe, err := in.Joint(keep)
+	if err != nil {
+		return nil, factor.Scaled{}, err
+	}
+	best := 0
+	for i, x := range f.Vals {
+		if x > f.Vals[best] {
+			best = i
+		}
+	}
+	out := make([]int, len(in.h.Card))
+	for v := range out {
+		out[v] = -1
+	}
+	a := f.Assignment(make([]int, len(keep)), best)
+	for i, v := range keep {
+		out[v] = a[i]
+	}
+	p := f.Vals[best]
+	in.maxErr = LogErr{Err: in.lz.Err, Lo: math.Inf(-1), Hi: math.Inf(1)}
+	if p > 0 && in.cond != nil {
+		in.maxErr.Err += in.cond[best] / p
+	}
+	v := pe
+	v.M *= p
+	return out, v.Norm(), nil
 }
 
 func (in *hybridInstance) JointErr() ([]float64, LogErr) { return in.cond, in.lz }
 func (in *hybridInstance) PartitionErr() LogErr          { return LogErr{} }
-func (in *hybridInstance) MaxErr() LogErr {
-	return LogErr{Err: math.Inf(1), Lo: math.Inf(-1), Hi: math.Inf(1)}
-}
-func (in *hybridInstance) Stopped() bool { return in.smp != nil && in.smp.Stopped }
+func (in *hybridInstance) MaxErr() LogErr                { return in.maxErr }
+func (in *hybridInstance) Stopped() bool                 { return in.smp != nil && in.smp.Stopped }

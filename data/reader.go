@@ -881,6 +881,9 @@ func (r *Reader) real(c *column, val []byte, fs int) float64 {
 		}
 		return x
 	}
+	if x, ok := parseFloat(val); ok {
+		return x // finite, and not NaN
+	}
 	x, err := strconv.ParseFloat(string(val), 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {

@@ -865,6 +865,11 @@ func (r *Reader) fieldStart(k int) int {
 
 // real decodes a cell of a real-valued column.
 func (r *Reader) real(c *column, val []byte, fs int) float64 {
+	if c.decode == nil {
+		if x, ok := parseFloat(val); ok {
+			return x // finite, not NaN; "", "?" and "NA" are not numbers
+		}
+	}
 	if len(val) == 0 || c.missing(val) {
 		if r.req {
 			r.missingCell(c, fs)
@@ -880,9 +885,6 @@ func (r *Reader) real(c *column, val []byte, fs int) float64 {
 			return math.NaN()
 		}
 		return x
-	}
-	if x, ok := parseFloat(val); ok {
-		return x // finite, and not NaN
 	}
 	x, err := strconv.ParseFloat(string(val), 64)
 	if err != nil {

@@ -131,8 +131,9 @@ type family struct {
 
 // moments are the count n of a set of numbers, and the mean and the sum
 // of squared deviations from it of the numbers less shift, the first
-// number seen: Welford's update per number, Chan, Golub and LeVeque's
-// formula to merge. The shift keeps the running mean near 0, of the size
+// number seen: Welford's update per number, or two passes over a block
+// of numbers (blockMoments), and Chan, Golub and LeVeque's formula to
+// merge. The shift keeps the running mean near 0, of the size
 // of the spread, so that its rounding is relative to the spread and not
 // to the mean: the variance of 1e6 + noise of sd 0.01 keeps its digits.
 type moments struct{ n, shift, mean, m2 float64 }

@@ -25,9 +25,10 @@ import (
 // (the real parents, then the child), are the count n_u (the family's n)
 // and, with d = k + 1, the mean of z − s and the scatter matrix C =
 // Σ (z − z̄)(z − z̄)ᵀ (its upper triangle), s being the configuration's
-// first row: Welford's update per row and Chan, Golub and LeVeque's
-// formula to merge, as the moments of a density given discrete parents
-// (moments), so that neither loses digits to large means. Then
+// first row: computed by blocks of rows (two passes over each block, its
+// scatter one BLAS syrk) and merged by Chan, Golub and LeVeque's formula,
+// as the moments of a density given discrete parents (moments), so that
+// neither loses digits to large means (see addLinear). Then
 //
 //	β = C_xx⁻¹ C_xy      (by Cholesky: gonum's mat)
 //	intercept = ȳ − βᵀ x̄

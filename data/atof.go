@@ -21,8 +21,17 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // of the simple form above (then strconv.ParseFloat decides). The sign is
 // taken without a branch: random signs would mispredict half the time.
 func parseFloat(s []byte) (float64, bool) {
+	x, n, ok := parseFloatPrefix(s)
+	return x, ok && n == len(s)
+}
+
+// parseFloatPrefix is parseFloat of the longest prefix of s that can be a
+// number of the simple form: it returns that number and the prefix's
+// length, or false when that prefix is not one (the caller then looks at
+// the whole field).
+func parseFloatPrefix(s []byte) (float64, int, bool) {
 	if len(s) == 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	neg := b2i(s[0] == '-')
 	i := neg | b2i(s[0] == '+')
@@ -42,7 +51,7 @@ func parseFloat(s []byte) (float64, bool) {
 		nd += i - p
 	}
 	if nd == 0 || nd > 19 { // no digit, or mant may have wrapped
-		return 0, false
+		return 0, 0, false
 	}
 	if i < len(s) && s[i]|0x20 == 'e' {
 		i++
@@ -57,15 +66,15 @@ func parseFloat(s []byte) (float64, bool) {
 			e = e*10 + int(s[i]-'0')
 		}
 		if i == p {
-			return 0, false
+			return 0, 0, false
 		}
 		if eneg {
 			e = -e
 		}
 		exp += e
 	}
-	if i != len(s) || mant > 1<<53 {
-		return 0, false
+	if mant > 1<<53 {
+		return 0, 0, false
 	}
 	f := float64(mant)
 	switch {
@@ -75,9 +84,9 @@ func parseFloat(s []byte) (float64, bool) {
 	case exp < 0 && -exp < len(pow10):
 		f /= pow10[-exp]
 	default:
-		return 0, false
+		return 0, 0, false
 	}
-	return math.Float64frombits(math.Float64bits(f) | uint64(neg)<<63), true
+	return math.Float64frombits(math.Float64bits(f) | uint64(neg)<<63), i, true
 }
 
 // b2i is 1 for true, 0 for false (compiled without a branch).

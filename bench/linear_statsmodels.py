@@ -14,8 +14,9 @@ against statsmodels' OLS fitted family by family on the same CSV.
 
   linear_statsmodels.py bench DIR --pbl BIN [--reps R]
       runs, R times each and interleaved, pbl learn (GOMAXPROCS default, and
-      pinned to one core with GOMAXPROCS=1) and the statsmodels process, as
-      whole processes; prints wall and CPU (user + system, os.wait4) medians
+      pinned to one core with GOMAXPROCS=1) and the statsmodels process (with
+      numpy's BLAS as installed, and pinned to one core with one BLAS
+      thread), as whole processes; prints wall and CPU (user + system, os.wait4) medians
       and the ratio, and checks that pbl's learned .pbl and statsmodels'
       coefficients agree to 1e-9 relative (exit 1, loudly, if not).
 
@@ -217,32 +218,41 @@ def bench(argv):
     pin = ["taskset", "-c", a.core] if a.core else []
     pbl_cmd = [a.pbl, "learn", model, "--data", csv, "--json"]
     sm_cmd = [sys.executable, os.path.abspath(__file__), "fit", d]
-    runs = {"pbl": [], "pbl1": [], "sm": []}
-    splits = []
+    runs = {"pbl": [], "pbl1": [], "sm": [], "sm1": []}
+    splits, splits1 = [], []
+    # numpy's BLAS may be multi-threaded (Debian's alternatives: OpenBLAS
+    # with pthreads): the one-core statsmodels run has one thread, pinned.
+    sm1env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     print(f"# {os.uname().nodename}, {os.cpu_count()} cores; load average before: "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     for rep in range(a.reps):
-        for key in ("pbl", "pbl1", "sm"):
+        for key in ("pbl", "pbl1", "sm", "sm1"):
             if key == "pbl":
                 out = os.path.join(d, "pbl-out.pbl")
                 r = run(pbl_cmd + ["-o", out], env=envn)
             elif key == "pbl1":
                 out = os.path.join(d, "pbl1-out.pbl")
                 r = run(pin + pbl_cmd + ["-o", out], env=env1)
-            else:
+            elif key == "sm":
                 out = os.path.join(d, "sm-out.json")
                 r = run(sm_cmd + [out])
                 splits.append(json.loads(r[3]))
+            else:
+                out = os.path.join(d, "sm1-out.json")
+                r = run(pin + sm_cmd + [out], env=sm1env)
+                splits1.append(json.loads(r[3]))
             runs[key].append(r[:3])
             print(f"rep {rep + 1} {key:5s} wall {r[0]:7.2f} s  cpu {r[1]:7.2f} s  rss {r[2]:6.0f} MB"
                   + (f"  (import {splits[-1]['import']:.2f} read {splits[-1]['read']:.2f} fit {splits[-1]['fit']:.2f})"
-                     if key == "sm" else ""), flush=True)
-            if key != "sm":
+                     if key == "sm" else "")
+                  + (f"  (import {splits1[-1]['import']:.2f} read {splits1[-1]['read']:.2f} fit {splits1[-1]['fit']:.2f})"
+                     if key == "sm1" else ""), flush=True)
+            if key != "sm1":
                 continue
-            for which in ("pbl-out.pbl", "pbl1-out.pbl"):
-                worst, worst_sd, bad = compare(d, os.path.join(d, which), out)
+            for which, smo in (("pbl-out.pbl", "sm-out.json"), ("pbl1-out.pbl", "sm-out.json"), ("pbl1-out.pbl", "sm1-out.json")):
+                worst, worst_sd, bad = compare(d, os.path.join(d, which), os.path.join(d, smo))
                 if bad:
-                    print(f"FAIL: pbl ({which}) and statsmodels disagree beyond 1e-9 relative:", file=sys.stderr)
+                    print(f"FAIL: pbl ({which}) and statsmodels ({smo}) disagree beyond 1e-9 relative:", file=sys.stderr)
                     for b in bad[:20]:
                         print("  " + b, file=sys.stderr)
                     return 1
@@ -260,19 +270,24 @@ def bench(argv):
     print("|---|---|---|---|")
     for key, label in (("pbl", "pbl learn, GOMAXPROCS default (2)"),
                        ("pbl1", "pbl learn, GOMAXPROCS=1, one core (taskset)"),
-                       ("sm", "statsmodels 0.13.5 + pandas 1.5.3, whole process")):
+                       ("sm", "statsmodels 0.13.5 + pandas 1.5.3, whole process (BLAS threads as installed)"),
+                       ("sm1", "statsmodels, one BLAS thread, one core (taskset)")):
         print(f"| {label} | {med(key, 0):.2f} s | {med(key, 1):.2f} s | {med(key, 2):.0f} MB |")
     sm_read = statistics.median(s["read"] for s in splits)
     sm_fit = statistics.median(s["fit"] for s in splits)
     sm_imp = statistics.median(s["import"] for s in splits)
     print(f"| of which: import {sm_imp:.2f} s, pd.read_csv {sm_read:.2f} s, 50 OLS fits {sm_fit:.2f} s | | | |")
+    print(f"| one thread: import {statistics.median(s['import'] for s in splits1):.2f} s, "
+          f"pd.read_csv {statistics.median(s['read'] for s in splits1):.2f} s, "
+          f"50 OLS fits {statistics.median(s['fit'] for s in splits1):.2f} s | | | |")
     print()
-    for key, label in (("pbl", "2 cores"), ("pbl1", "1 core")):
+    for key, sk, label in (("pbl", "sm", "2 cores, statsmodels as installed"),
+                           ("pbl1", "sm1", "1 core each")):
         # Also the median of each repetition's ratio: the runs of one
         # repetition follow each other, and share the machine's load.
-        paired = statistics.median(s[0] / p[0] for s, p in zip(runs["sm"], runs[key]))
-        print(f"ratio statsmodels / pbl ({label}): wall {med('sm', 0) / med(key, 0):.1f}x "
-              f"(median of the repetitions' ratios {paired:.1f}x), CPU {med('sm', 1) / med(key, 1):.1f}x")
+        paired = statistics.median(s[0] / p[0] for s, p in zip(runs[sk], runs[key]))
+        print(f"ratio statsmodels / pbl ({label}): wall {med(sk, 0) / med(key, 0):.1f}x "
+              f"(median of the repetitions' ratios {paired:.1f}x), CPU {med(sk, 1) / med(key, 1):.1f}x")
     return 0
 
 

@@ -5,7 +5,8 @@
 # under DIR, then times REPS times each, interleaved, as whole processes:
 # pbl learn (GOMAXPROCS default, and GOMAXPROCS=1 pinned to one core) and
 # the statsmodels process (pd.read_csv, then sm.OLS(y, sm.add_constant(X)).fit()
-# for every family). It prints wall and CPU medians, statsmodels' split
+# for every family; with numpy's BLAS threads as installed, and pinned to one
+# core with OPENBLAS_NUM_THREADS=1). It prints wall and CPU medians, statsmodels' split
 # (import, read, fit) and the ratios, and fails (exit 1) unless every
 # learned intercept and coefficient equals statsmodels' to 1e-9 relative.
 #

@@ -778,6 +778,22 @@ func (r *Reader) row(b *Batch, i int) status {
 	k := 0
 	for ; ; k++ {
 		fs := p
+		if k < nf && r.rowErr == nil {
+			// A real cell that is a number of the common form, followed by
+			// a comma or a newline, is parsed as it is scanned.
+			if j := bind[k]; j >= 0 && r.cols[j].real && r.cols[j].decode == nil {
+				if x, n, ok := parseFloatPrefix(buf[p:end]); ok && p+n < end {
+					if c := buf[p+n]; c == ',' || c == '\n' {
+						b.Reals[j][i] = x
+						p += n + 1
+						if c == '\n' {
+							break
+						}
+						continue
+					}
+				}
+			}
+		}
 		for p < end && !stop[buf[p]] {
 			p++
 		}
@@ -865,6 +881,11 @@ func (r *Reader) fieldStart(k int) int {
 
 // real decodes a cell of a real-valued column.
 func (r *Reader) real(c *column, val []byte, fs int) float64 {
+	if c.decode == nil {
+		if x, ok := parseFloat(val); ok {
+			return x // finite, not NaN; "", "?" and "NA" are not numbers
+		}
+	}
 	if len(val) == 0 || c.missing(val) {
 		if r.req {
 			r.missingCell(c, fs)

@@ -103,6 +103,12 @@ type Counts struct {
 	bad  []bool
 	cols []int // column of each VarID in the batch, or -1
 	max  []int32
+
+	// scratch of addLinear: the complete rows of a family, a block of the
+	// child's values, a block's statistics and centred columns
+	linRows []int32
+	linAll  []float64
+	linBuf  []float64
 }
 
 // family is the count table of one variable given its parents. For a
@@ -125,8 +131,9 @@ type family struct {
 
 // moments are the count n of a set of numbers, and the mean and the sum
 // of squared deviations from it of the numbers less shift, the first
-// number seen: Welford's update per number, Chan, Golub and LeVeque's
-// formula to merge. The shift keeps the running mean near 0, of the size
+// number seen: Welford's update per number, or two passes over a block
+// of numbers (blockMoments), and Chan, Golub and LeVeque's formula to
+// merge. The shift keeps the running mean near 0, of the size
 // of the spread, so that its rounding is relative to the spread and not
 // to the mean: the variance of 1e6 + noise of sd 0.01 keeps its digits.
 type moments struct{ n, shift, mean, m2 float64 }
@@ -141,6 +148,53 @@ func (a *moments) add(x float64) {
 	d := x - a.mean
 	a.mean += d / a.n
 	a.m2 += d * (x - a.mean)
+}
+
+// addAll adds the numbers xs as one block (blockMoments).
+func (a *moments) addAll(xs []float64) {
+	if len(xs) == 0 {
+		return
+	}
+	if a.n == 0 {
+		a.shift = xs[0]
+	}
+	a.merge(blockMoments(xs, a.shift))
+}
+
+// blockMoments returns the moments of xs with the given shift: their mean
+// less the shift, then the sum of squared deviations from it (two passes,
+// four sums each).
+func blockMoments(xs []float64, shift float64) moments {
+	if len(xs) == 0 {
+		return moments{}
+	}
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(xs); i += 4 {
+		s0 += xs[i] - shift
+		s1 += xs[i+1] - shift
+		s2 += xs[i+2] - shift
+		s3 += xs[i+3] - shift
+	}
+	for ; i < len(xs); i++ {
+		s0 += xs[i] - shift
+	}
+	n := float64(len(xs))
+	mu := ((s0 + s1) + (s2 + s3)) / n
+	s0, s1, s2, s3 = 0, 0, 0, 0
+	i = 0
+	for ; i+4 <= len(xs); i += 4 {
+		e0, e1, e2, e3 := xs[i]-shift-mu, xs[i+1]-shift-mu, xs[i+2]-shift-mu, xs[i+3]-shift-mu
+		s0 += e0 * e0
+		s1 += e1 * e1
+		s2 += e2 * e2
+		s3 += e3 * e3
+	}
+	for ; i < len(xs); i++ {
+		e := xs[i] - shift - mu
+		s0 += e * e
+	}
+	return moments{n: n, shift: shift, mean: mu, m2: (s0 + s1) + (s2 + s3)}
 }
 
 // merge adds the numbers of b.
@@ -449,6 +503,18 @@ func (c *Counts) addOrdered(r *data.Reader) error {
 // addReal adds the values xs of a real family's child, idx[i] being the
 // parent configuration of row i (or -1 if a parent is missing).
 func (c *Counts) addReal(f *family, xs []float64, idx []int32, bad []bool) {
+	if f.ndisc == 0 && complete(xs, nil) {
+		// One configuration and no missing value: the batch as one block.
+		a := f.at(0)
+		if a.n == 0 && len(xs) > 0 {
+			a.shift = xs[0]
+		}
+		b := blockMoments(xs, a.shift)
+		a.merge(b)
+		f.set(0, a)
+		f.all.merge(b)
+		return
+	}
 	for i, x := range xs {
 		if math.IsNaN(x) {
 			bad[i] = true

@@ -90,7 +90,8 @@
 // normal density per parent configuration u. Its sufficient statistics are,
 // per u, the number n of rows with X and U present, and the mean and the
 // sum of squared deviations m2 of those values of X, kept relative to a
-// shift (the first value seen) and updated with Welford's method; the
+// shift (the first value seen) and updated with Welford's method (a batch
+// without discrete parents or missing values: two passes over it); the
 // statistics of disjoint parts of the data merge associatively with Chan,
 // Golub and LeVeque's formula, like the counts. The shift keeps the
 // variance's digits when the mean is large against the spread (1e6 plus

@@ -1,9 +1,14 @@
 package learn
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -20,9 +25,10 @@ import (
 // (the real parents, then the child), are the count n_u (the family's n)
 // and, with d = k + 1, the mean of z − s and the scatter matrix C =
 // Σ (z − z̄)(z − z̄)ᵀ (its upper triangle), s being the configuration's
-// first row: Welford's update per row and Chan, Golub and LeVeque's
-// formula to merge, as the moments of a density given discrete parents
-// (moments), so that neither loses digits to large means. Then
+// first row: computed by blocks of rows (two passes over each block, its
+// scatter one BLAS syrk) and merged by Chan, Golub and LeVeque's formula,
+// as the moments of a density given discrete parents (moments), so that
+// neither loses digits to large means (see addLinear). Then
 //
 //	β = C_xx⁻¹ C_xy      (by Cholesky: gonum's mat)
 //	intercept = ȳ − βᵀ x̄
@@ -48,14 +54,39 @@ func (f *family) linDim() int {
 	return len(f.vars) - f.ndisc
 }
 
+// linBlock is the most rows of one configuration whose statistics
+// addLinear computes at once, before merging them into the family's: d
+// columns of them stay in the cache.
+const linBlock = 512
+
 // addLinear adds the rows of a linear family: ys the child's values, xs
 // its real parents' columns, idx[i] row i's configuration of the discrete
 // parents (or -1 if one is missing).
+//
+// The complete rows are grouped by configuration and taken linBlock at a
+// time: each block's columns, less the configuration's shift, are
+// centred on the block's mean (two passes), their scatter is one rank-k
+// update (BLAS syrk, dot products of the columns), and the block's count,
+// mean and scatter are merged into the configuration's by Chan's formula
+// (mergeLin). Per row this is d subtractions and d(d+1)/2 multiply-adds
+// with no division, where Welford's update per row costs d divisions and
+// a dependent chain through the running mean.
 func (c *Counts) addLinear(f *family, ys []float64, xs [][]float64, idx []int32, bad []bool) {
 	d := len(xs) + 1
-	L := linLen(d)
-	z := make([]float64, 2*d)
-	x, dl := z[:d], z[d:]
+	if need := 2*d + d*d + d*linBlock; len(c.linBuf) < need {
+		c.linBuf = make([]float64, need)
+	}
+	if f.ndisc == 0 && complete(ys, xs) {
+		// One configuration and no missing cell: blocks of consecutive
+		// rows, whose child values are also all the child's values.
+		for s := 0; s < len(ys); s += linBlock {
+			f.all.merge(c.linearBlock(f, 0, nil, s, min(s+linBlock, len(ys)), ys, xs))
+		}
+		return
+	}
+	acc := c.linRows[:0]
+	all := c.linAll[:0]
+	sorted := true
 rows:
 	for i, y := range ys {
 		if math.IsNaN(y) {
@@ -63,42 +94,110 @@ rows:
 			c.missing++
 			continue
 		}
-		f.all.add(y)
+		if all = append(all, y); len(all) == linBlock {
+			f.all.addAll(all)
+			all = all[:0]
+		}
 		u := idx[i]
 		if u < 0 {
 			bad[i] = true
 			c.missing++
 			continue
 		}
-		for j, col := range xs {
+		for _, col := range xs {
 			if math.IsNaN(col[i]) {
 				bad[i] = true
 				c.missing++
 				continue rows
 			}
-			x[j] = col[i]
 		}
-		x[d-1] = y
-		a := f.at(int(u))
-		a.add(y)
-		f.set(int(u), a)
-		n := f.n[u]
-		blk := f.lin[int(u)*L : int(u+1)*L]
-		shift, mean, scat := blk[:d], blk[d:2*d], blk[2*d:]
-		if n == 1 {
-			copy(shift, x)
+		if len(acc) > 0 && idx[acc[len(acc)-1]] > u {
+			sorted = false
 		}
-		for j := range d {
-			x[j] -= shift[j]
-			dl[j] = x[j] - mean[j]
-			mean[j] += dl[j] / n
+		acc = append(acc, int32(i))
+	}
+	f.all.addAll(all)
+	if !sorted {
+		slices.SortStableFunc(acc, func(a, b int32) int { return cmp.Compare(idx[a], idx[b]) })
+	}
+	for s := 0; s < len(acc); {
+		u := idx[acc[s]]
+		e := s + 1
+		for e < len(acc) && e-s < linBlock && idx[acc[e]] == u {
+			e++
 		}
-		for j := range d {
-			for k := j; k < d; k++ {
-				scat[j*d+k] += dl[j] * (x[k] - mean[k])
-			}
+		c.linearBlock(f, int(u), acc[s:e], 0, 0, ys, xs)
+		s = e
+	}
+	c.linRows, c.linAll = acc, all
+}
+
+// complete reports whether no value of ys and xs is NaN (missing): their
+// sums are not NaN (an infinite value may make a sum NaN, and the caller
+// then looks row by row).
+func complete(ys []float64, xs [][]float64) bool {
+	if math.IsNaN(floats.Sum(ys)) {
+		return false
+	}
+	for _, col := range xs {
+		if math.IsNaN(floats.Sum(col)) {
+			return false
 		}
 	}
+	return true
+}
+
+// linearBlock adds rows of configuration u of the linear family f, at
+// most linBlock of them, as one block: those rows lists (indices into ys
+// and xs), or with rows nil rows lo to hi. It returns the moments of the
+// block's child values.
+func (c *Counts) linearBlock(f *family, u int, rows []int32, lo, hi int, ys []float64, xs [][]float64) moments {
+	d := len(xs) + 1
+	L := linLen(d)
+	m := hi - lo
+	first := lo
+	if rows != nil {
+		m, first = len(rows), int(rows[0])
+	}
+	blk := f.lin[u*L : (u+1)*L]
+	shift := blk[:d]
+	na := f.n[u]
+	if na == 0 {
+		for j, col := range xs {
+			shift[j] = col[first]
+		}
+		shift[d-1] = ys[first]
+	}
+	b := c.linBuf[:L] // the block's statistics: shift, mean, scatter
+	z := c.linBuf[L : L+d*m]
+	copy(b, shift)
+	for j := range d {
+		col := ys
+		if j < d-1 {
+			col = xs[j]
+		}
+		zj := z[j*m : (j+1)*m]
+		if rows == nil {
+			copy(zj, col[lo:hi])
+		} else {
+			for r, i := range rows {
+				zj[r] = col[i]
+			}
+		}
+		floats.AddConst(-shift[j], zj)
+		mu := floats.Sum(zj) / float64(m)
+		floats.AddConst(-mu, zj)
+		b[d+j] = mu
+	}
+	blas64.Syrk(blas.NoTrans, 1, blas64.General{Rows: d, Cols: m, Stride: m, Data: z},
+		0, blas64.Symmetric{Uplo: blas.Upper, N: d, Stride: d, Data: b[2*d:]})
+	nb := float64(m)
+	mergeLin(blk, na, b, nb, d)
+	y := moments{n: nb, shift: shift[d-1], mean: b[2*d-1], m2: b[2*d+(d-1)*d+d-1]}
+	a := f.at(u)
+	a.merge(y)
+	f.set(u, a)
+	return y
 }
 
 // mergeLin merges b (over nb rows) into a (over na rows), the statistics
@@ -114,18 +213,16 @@ func mergeLin(a []float64, na float64, b []float64, nb float64, d int) {
 	n := na + nb
 	as, am, ac := a[:d], a[d:2*d], a[2*d:]
 	bs, bm, bc := b[:d], b[d:2*d], b[2*d:]
-	delta := make([]float64, d)
-	for j := range d {
-		delta[j] = (bm[j] + (bs[j] - as[j])) - am[j]
-	}
+	delta := func(j int) float64 { return (bm[j] + (bs[j] - as[j])) - am[j] }
 	w := na * nb / n
 	for j := range d {
+		dj := delta(j) * w
 		for k := j; k < d; k++ {
-			ac[j*d+k] += bc[j*d+k] + delta[j]*delta[k]*w
+			ac[j*d+k] += bc[j*d+k] + dj*delta(k)
 		}
 	}
 	for j := range d {
-		am[j] += delta[j] * (nb / n)
+		am[j] += delta(j) * (nb / n)
 	}
 }
 

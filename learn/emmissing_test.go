@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -170,27 +169,10 @@ func TestEMMissingRealParents(t *testing.T) {
 		fams = append(fams, strings.Join(f, ":"))
 	}
 	start := "10,3;1,0.5,2;-2,0.3,0.8,1.5;4,-0.6,1;-5,2;0,0.5,1.2,2.5"
-	golden := filepath.Join("testdata", "em_missing_numpy.txt")
-	want := golden
-	if py := python(); py != "" {
-		want = filepath.Join(dir, "ref.txt")
-		cmd := exec.Command(py, "-c", numpyGaussEM, csvPath, strings.Join(fams, ";"), strconv.Itoa(iters), strconv.FormatFloat(learn.DefaultRegCovar, 'g', -1, 64), start, want)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("numpy: %v\n%s", err, out)
-		}
-		if *updateLinear {
-			text, err := os.ReadFile(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			head := "# learn/emmissing_test.go's numpyGaussEM on gaussNetData(11, 2000, 0.2): the log-likelihood of each iteration's start, then each family's numbers after the last.\n"
-			if err := os.WriteFile(golden, append([]byte(head), text...), 0o666); err != nil {
-				t.Fatal(err)
-			}
-		}
-	} else {
-		t.Logf("python3 with numpy not found: comparing with %s", golden)
-	}
+	want := numpyOrGolden(t, numpyGaussEM,
+		[]string{csvPath, strings.Join(fams, ";"), strconv.Itoa(iters), strconv.FormatFloat(learn.DefaultRegCovar, 'g', -1, 64), start},
+		filepath.Join("testdata", "em_missing_numpy.txt"),
+		"# learn/emmissing_test.go's numpyGaussEM on gaussNetData(11, 2000, 0.2): the log-likelihood of each iteration's start, then each family's numbers after the last.\n")
 	text, err := os.ReadFile(want)
 	if err != nil {
 		t.Fatal(err)

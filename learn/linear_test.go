@@ -95,6 +95,33 @@ for name in ["X1", "X2", "Y"]:
 open(sys.argv[2], "w").write("\n".join(out) + "\n")
 `
 
+// numpyOrGolden runs script (Python with numpy) with args and then the
+// path of its output, and returns that path; with -update-linear it also
+// writes the output, after the comment line head, to golden. Without
+// python3 and numpy it returns golden, numpy's answers of an earlier run.
+func numpyOrGolden(t *testing.T, script string, args []string, golden, head string) string {
+	t.Helper()
+	py := python()
+	if py == "" {
+		t.Logf("python3 with numpy not found: comparing with %s", golden)
+		return golden
+	}
+	out := filepath.Join(t.TempDir(), "numpy.txt")
+	if b, err := exec.Command(py, append(append([]string{"-c", script}, args...), out)...).CombinedOutput(); err != nil {
+		t.Fatalf("numpy: %v\n%s", err, b)
+	}
+	if *updateLinear {
+		text, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, append([]byte(head), text...), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
 // python returns a python3 that imports numpy, or "".
 func python() string {
 	for _, p := range []string{"python3", "/usr/bin/python3"} {
@@ -122,26 +149,8 @@ func TestLinearMatchesNumpy(t *testing.T) {
 	if err := linearData(csvPath, 100_000); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "linear_numpy.txt")
-	want := golden
-	if py := python(); py != "" {
-		want = filepath.Join(dir, "numpy.txt")
-		if out, err := exec.Command(py, "-c", numpyLinear, csvPath, want).CombinedOutput(); err != nil {
-			t.Fatalf("numpy: %v\n%s", err, out)
-		}
-		if *updateLinear {
-			text, err := os.ReadFile(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			head := "# numpy.linalg.lstsq on the rows of learn/linear_test.go's linearData(100000), by its numpyLinear script:\n# family, configuration, rows, intercept, coefficients, RSS; then each real column's variance (ddof 0).\n"
-			if err := os.WriteFile(golden, append([]byte(head), text...), 0o666); err != nil {
-				t.Fatal(err)
-			}
-		}
-	} else {
-		t.Logf("python3 with numpy not found: comparing with %s", golden)
-	}
+	want := numpyOrGolden(t, numpyLinear, []string{csvPath}, filepath.Join("testdata", "linear_numpy.txt"),
+		"# numpy.linalg.lstsq on the rows of learn/linear_test.go's linearData(100000), by its numpyLinear script:\n# family, configuration, rows, intercept, coefficients, RSS; then each real column's variance (ddof 0).\n")
 	ref := readNumpy(t, want)
 
 	m, err := pbl.Load("linear.pbl", []byte(linearModel))

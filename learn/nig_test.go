@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -115,26 +114,8 @@ func TestLinearBayesNIG(t *testing.T) {
 	if err := nigData(csvPath); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "nig_numpy.txt")
-	want := golden
-	if py := python(); py != "" {
-		want = filepath.Join(dir, "nig.txt")
-		if out, err := exec.Command(py, "-c", numpyNIG, csvPath, want).CombinedOutput(); err != nil {
-			t.Fatalf("numpy: %v\n%s", err, out)
-		}
-		if *updateLinear {
-			text, err := os.ReadFile(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			head := "# learn/nig_test.go's numpyNIG on nigData's rows: options, family, configuration, rows, intercept, coefficients, variance.\n"
-			if err := os.WriteFile(golden, append([]byte(head), text...), 0o666); err != nil {
-				t.Fatal(err)
-			}
-		}
-	} else {
-		t.Logf("python3 with numpy not found: comparing with %s", golden)
-	}
+	want := numpyOrGolden(t, numpyNIG, []string{csvPath}, filepath.Join("testdata", "nig_numpy.txt"),
+		"# learn/nig_test.go's numpyNIG on nigData's rows: options, family, configuration, rows, intercept, coefficients, variance.\n")
 	text, err := os.ReadFile(want)
 	if err != nil {
 		t.Fatal(err)

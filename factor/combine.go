@@ -177,7 +177,7 @@ func CombineChecked(k *Kernel, dst *Factor, fs []*Factor, o Op, arg []int32, che
 // the same entries in the same order, with fewer, longer dimensions.
 func fuse(card, str []int, nf, nd int) (fcard, fstr, fback []int, fnd int) {
 	n := len(card)
-	keep := make([]int, 0, n) // the first original dimension of each merged one
+	keep := make([]int, 0, n) // the last original dimension of each merged one: its stride is the merged one's
 	fcard = make([]int, 0, n)
 	for d := range n {
 		if l := len(fcard) - 1; d > 0 && d != nd {
@@ -190,7 +190,7 @@ func fuse(card, str []int, nf, nd int) (fcard, fstr, fback []int, fnd int) {
 			}
 			if ok {
 				fcard[l] *= card[d]
-				keep[l] = d // the merged dimension strides as its last
+				keep[l] = d
 				continue
 			}
 		}

@@ -9,9 +9,11 @@ package factor
 const fastLoops = true
 
 // combineInner is CombineChecked's loop when at most one (merged)
-// dimension is folded: the innermost dimension, of constant strides, in a
-// tight loop of its own — the sum (or maximum) of one entry of dst when it
-// is folded, a run of dst's entries when nothing is.
+// dimension is folded and combineLong does not apply (a maximum, an
+// argmax, or products that need the underflow check): the innermost
+// dimension, of constant strides, in a loop of its own — the maximum (or
+// checked sum) of one entry of dst when it is folded, a run of dst's
+// entries when nothing is.
 func combineInner(k *Kernel, dst *Factor, vals [][]float64, card, str, back []int, nd int, o Op, arg []int32, check bool) {
 	n, nf := len(card), len(vals)
 	inner := n - 1
@@ -51,40 +53,14 @@ func combineInner(k *Kernel, dst *Factor, vals [][]float64, card, str, back []in
 		}
 		switch {
 		case !fold:
-			switch {
-			case nf == 1 && !check:
-				a, sa := vals[0][idx[0]:], s[0]
-				for t := range L {
-					dst.Vals[i+t] = a[t*sa]
-				}
-			case nf == 2 && !check:
-				a, b, sa, sb := vals[0][idx[0]:], vals[1][idx[1]:], s[0], s[1]
-				for t := range L {
-					dst.Vals[i+t] = a[t*sa] * b[t*sb]
-				}
-			default:
-				for t := range L {
-					dst.Vals[i+t] = entry(t)
-				}
+			for t := range L {
+				dst.Vals[i+t] = entry(t)
 			}
 			i += L
 		case o == OpSum:
 			acc := 0.0
-			switch {
-			case nf == 2 && !check:
-				a, b, sa, sb := vals[0][idx[0]:], vals[1][idx[1]:], s[0], s[1]
-				for t := range L {
-					acc += a[t*sa] * b[t*sb]
-				}
-			case nf == 3 && !check:
-				a, b, c, sa, sb, sc := vals[0][idx[0]:], vals[1][idx[1]:], vals[2][idx[2]:], s[0], s[1], s[2]
-				for t := range L {
-					acc += a[t*sa] * b[t*sb] * c[t*sc]
-				}
-			default:
-				for t := range L {
-					acc += entry(t)
-				}
+			for t := range L {
+				acc += entry(t)
 			}
 			dst.Vals[i] = acc
 			i++

@@ -231,8 +231,13 @@ func mergeLin(a []float64, na float64, b []float64, nb float64, d int) {
 // ok false when its real parents are collinear in its rows.
 func (f *family) linearFit(u int) (intercept float64, coef []float64, rss float64, ok bool) {
 	d := f.linDim()
+	return fitBlock(f.lin[u*linLen(d):(u+1)*linLen(d)], d)
+}
+
+// fitBlock is linearFit for the statistics blk of dimension d (one
+// configuration's, or several merged by mergeLin).
+func fitBlock(blk []float64, d int) (intercept float64, coef []float64, rss float64, ok bool) {
 	k := d - 1
-	blk := f.lin[u*linLen(d) : (u+1)*linLen(d)]
 	shift, mean, scat := blk[:d], blk[d:2*d], blk[2*d:]
 	cxx := mat.NewSymDense(k, nil)
 	cxy := mat.NewVecDense(k, nil)

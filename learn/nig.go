@@ -75,20 +75,28 @@ func (opt Options) nigKappa(q int) float64 {
 // Σ a aᵀ), My (Σ a (y − c_y)), Myy (Σ (y − c_y)²) and its count.
 func (f *family) centred(u int, c []float64) (M *mat.SymDense, My *mat.VecDense, Myy, n float64) {
 	d := f.linDim()
+	n = f.n[u]
+	M, My, Myy = centredMoments(f.lin[u*linLen(d):(u+1)*linLen(d)], n, c, d)
+	return M, My, Myy, n
+}
+
+// centredMoments returns the moments about c of the n rows whose
+// statistics (shift, mean, scatter; dimension d) blk holds, as centred
+// does; c nil is their own mean (M = [[n, 0], [0, C_xx]], My = (0, C_xy),
+// Myy = C_yy, exactly).
+func centredMoments(blk []float64, n float64, c []float64, d int) (M *mat.SymDense, My *mat.VecDense, Myy float64) {
 	k := d - 1
 	M = mat.NewSymDense(d, nil)
 	My = mat.NewVecDense(d, nil)
-	n = f.n[u]
 	if n == 0 {
-		return M, My, 0, 0
+		return M, My, 0
 	}
-	blk := f.lin[u*linLen(d) : (u+1)*linLen(d)]
 	shift, mean, scat := blk[:d], blk[d:2*d], blk[2*d:]
-	delta := make([]float64, d) // z̄_u − c
-	for j := range d {
+	delta := make([]float64, d) // z̄ − c
+	for j := range c {
 		delta[j] = (shift[j] - c[j]) + mean[j]
 	}
-	// second moment of z − c: C_u + n δδᵀ (scat holds the upper triangle).
+	// second moment of z − c: C + n δδᵀ (scat holds the upper triangle).
 	s := func(i, j int) float64 {
 		if i > j {
 			i, j = j, i
@@ -104,7 +112,7 @@ func (f *family) centred(u int, c []float64) (M *mat.SymDense, My *mat.VecDense,
 		My.SetVec(i+1, s(i, k))
 	}
 	My.SetVec(0, n*delta[k])
-	return M, My, s(k, k), n
+	return M, My, s(k, k)
 }
 
 // pooledPrior returns the normal-inverse-gamma prior of weight kappa of
@@ -126,29 +134,14 @@ func (f *family) pooledPrior(kappa float64) (p *nigPrior, n float64) {
 	for j := range d {
 		c[j] = pool[j] + pool[d+j]
 	}
-	// The pooled moments about their own mean: M = [[N, 0], [0, C_xx]],
-	// My = (0, C_xy), Myy = C_yy.
-	k := d - 1
-	scat := pool[2*d:]
-	M := mat.NewSymDense(d, nil)
-	My := mat.NewVecDense(d, nil)
-	M.SetSym(0, 0, n)
-	for i := range k {
-		for j := i; j < k; j++ {
-			M.SetSym(i+1, j+1, scat[i*d+j])
-		}
-		My.SetVec(i+1, scat[i*d+k])
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(M) {
+	// The pooled least squares, in coordinates centred on c: intercept 0.
+	_, coef, rss, ok := fitBlock(pool, d)
+	if !ok {
 		return nil, n
 	}
-	m0 := mat.NewVecDense(d, nil)
-	if err := ch.SolveVecTo(m0, My); err != nil {
-		return nil, n
-	}
-	rss := scat[k*d+k] - mat.Dot(m0, My)
-	p = &nigPrior{kappa: kappa, n: n, c: c, m0: m0, s2: max(rss, 0) / n}
+	m0 := mat.NewVecDense(d, append([]float64{0}, coef...))
+	M, _, _ := centredMoments(pool, n, nil, d)
+	p = &nigPrior{kappa: kappa, n: n, c: c, m0: m0, s2: rss / n}
 	p.lam0 = mat.NewSymDense(d, nil)
 	p.lam0.ScaleSym(kappa/n, M)
 	p.lamM0 = mat.NewVecDense(d, nil)

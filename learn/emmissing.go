@@ -204,25 +204,8 @@ func (e *emRun) jointLik(w *realWork, k, i int, x []float64, comps []*realComp) 
 			return 0, e.rowErr(i, "the row leaves a real parent missing among linear Gaussian densities joined to the joint density of %s: pbl learns a joint density from rows that give all of its variables or none, and does not fill in missing real parents beside one", c.joint)
 		}
 		// The discrete parents the row leaves missing, and the density
-		// whose parents hold them all (the smallest).
-		var missing []ir.VarID
-		for _, di := range c.dens {
-			for _, p := range e.dens[di].parents {
-				if obs[p] < 0 && !slices.Contains(missing, p) {
-					missing = append(missing, p)
-				}
-			}
-		}
-		owner := -1
-		for _, di := range c.dens {
-			d := e.dens[di]
-			if d.slot < 0 || slices.ContainsFunc(missing, func(p ir.VarID) bool { return !slices.Contains(d.parents, p) }) {
-				continue
-			}
-			if owner < 0 || d.nconf < e.dens[owner].nconf {
-				owner = di
-			}
-		}
+		// whose parents hold them all.
+		missing, owner := e.holder(c.dens, obs)
 		if owner < 0 && len(missing) > 0 {
 			return 0, e.rowErr(i, "the row leaves a real parent missing among the linear Gaussian densities of %s, whose discrete parents %s it leaves missing too and no one of them has all: pbl cannot fill in the missing real values of this row (give the real parent a value, or leave its children empty)",
 				e.m.NameList(c.vars, 5), e.m.NameList(missing, 5))

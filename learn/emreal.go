@@ -388,17 +388,11 @@ func (e *emRun) farRow(t infer.Learner, w *realWork, k, i int, x []float64) (flo
 	}
 	scale := 0.0
 	var group []int
-	var missing []ir.VarID
 	for di, d := range e.dens {
 		switch {
 		case dl[di] == nil:
 		case join[di]:
 			group = append(group, di)
-			for _, p := range d.parents {
-				if obs[p] < 0 && !slices.Contains(missing, p) {
-					missing = append(missing, p)
-				}
-			}
 		default:
 			keep := allowedConfigs(e.m, d.parents, obs)
 			top := math.Inf(-1)
@@ -408,15 +402,7 @@ func (e *emRun) farRow(t infer.Learner, w *realWork, k, i int, x []float64) (flo
 			scale += shift[di] + e.setLik(w, k, d, dl[di], keep, top)
 		}
 	}
-	// The member whose parents hold the group's missing parents, the
-	// smallest.
-	gi := -1
-	for _, di := range group {
-		d := e.dens[di]
-		if !slices.ContainsFunc(missing, func(p ir.VarID) bool { return !slices.Contains(d.parents, p) }) && (gi < 0 || d.nconf < e.dens[gi].nconf) {
-			gi = di
-		}
-	}
+	missing, gi := e.holder(group, obs)
 	if gi < 0 {
 		return 0, &ir.Error{Pos: ir.Pos{File: e.p.file, Line: e.p.real.line[i]}, Err: infer.ErrRange,
 			Msg: fmt.Sprintf("the real values of the row lie so far in the tails of the densities of %s that their likelihoods must be weighed together over %s, which no one density's parents hold: pbl cannot learn from this row (give one of them a value, or leave the row out)",
@@ -505,6 +491,31 @@ func (e *emRun) farRow(t infer.Learner, w *realWork, k, i int, x []float64) (flo
 		scale += shift[di]
 	}
 	return scale + c, nil
+}
+
+// holder returns the discrete parents of the densities ds that the row's
+// cells obs leave missing, and the density among ds whose parents hold
+// them all — the one whose likelihood slot can carry the densities'
+// joint likelihood — the smallest, or −1 if none does.
+func (e *emRun) holder(ds []int, obs []int) (missing []ir.VarID, h int) {
+	for _, di := range ds {
+		for _, p := range e.dens[di].parents {
+			if obs[p] < 0 && !slices.Contains(missing, p) {
+				missing = append(missing, p)
+			}
+		}
+	}
+	h = -1
+	for _, di := range ds {
+		d := e.dens[di]
+		if d.slot < 0 || slices.ContainsFunc(missing, func(p ir.VarID) bool { return !slices.Contains(d.parents, p) }) {
+			continue
+		}
+		if h < 0 || d.nconf < e.dens[h].nconf {
+			h = di
+		}
+	}
+	return missing, h
 }
 
 // densNames names the children of the densities ds.

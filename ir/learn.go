@@ -414,16 +414,7 @@ func (l *lowerer) gaussian(d *grammar.Dist, child VarID, parents []VarID) {
 	name := m.Vars[child].Name
 	// The discrete parents choose the row; the real ones are in the mean
 	// (a linear Gaussian density), each in the order listed.
-	var discrete, real []VarID
-	var card []int
-	for _, p := range parents {
-		if m.Vars[p].Discrete() {
-			discrete = append(discrete, p)
-			card = append(card, len(m.Vars[p].States))
-		} else {
-			real = append(real, p)
-		}
-	}
+	discrete, real, card := splitParents(m, parents)
 	n, ok := TableSize(card)
 	if !ok || n > MaxTableSize/16 {
 		l.b.Errorf(pos(d.Pos), "the densities of %q (one per parent configuration) %s", name, TooLarge(card, MaxTableSize/16))
@@ -535,4 +526,20 @@ func (l *lowerer) densityRows(d *grammar.Dist, parents []VarID, card []int, n in
 // isWord reports whether s is an identifier rather than a number.
 func isWord(s string) bool {
 	return s != "" && (s[0] == '_' || s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 0x80)
+}
+
+// splitParents splits parents into the discrete ones, with their numbers
+// of states, and the real ones, each in the order listed: a density's or
+// a softmax's rows are over the discrete parents, the real ones are in
+// their affine expressions.
+func splitParents(m *Model, parents []VarID) (discrete, real []VarID, card []int) {
+	for _, p := range parents {
+		if m.Vars[p].Discrete() {
+			discrete = append(discrete, p)
+			card = append(card, len(m.Vars[p].States))
+		} else {
+			real = append(real, p)
+		}
+	}
+	return discrete, real, card
 }

@@ -39,16 +39,7 @@ func (l *lowerer) softmax(d *grammar.Dist, child VarID, parents []VarID) {
 	m := l.b.m
 	cv := m.Vars[child]
 	name := Quote(cv.Name)
-	var discrete, real []VarID
-	var card []int
-	for _, p := range parents {
-		if m.Vars[p].Discrete() {
-			discrete = append(discrete, p)
-			card = append(card, len(m.Vars[p].States))
-		} else {
-			real = append(real, p)
-		}
-	}
+	discrete, real, card := splitParents(m, parents)
 	k := len(cv.States)
 	n, ok := TableSize(card)
 	if ok {

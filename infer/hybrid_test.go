@@ -93,6 +93,23 @@ func joint(f func(smoker, sensor bool, x float64) float64) float64 {
 	return t
 }
 
+// posterior2 returns the posterior (true, false) of the boolean that sel
+// picks out of Smoker and Sensor, given the evidence whose probability
+// (times density) w weighs.
+func posterior2(sel func(smoker, sensor bool) bool, w func(smoker, sensor bool, x float64) float64) []float64 {
+	num := joint(func(sm, se bool, x float64) float64 {
+		if !sel(sm, se) {
+			return 0
+		}
+		return w(sm, se, x)
+	})
+	den := joint(w)
+	return []float64{num / den, 1 - num/den}
+}
+
+func isSmoker(sm, _ bool) bool { return sm }
+func isSensor(_, se bool) bool { return se }
+
 // hybridCases are the queries and their references: each state's
 // posterior, in the state order of the target.
 var hybridCases = []struct {
@@ -104,14 +121,7 @@ var hybridCases = []struct {
 		return []float64{p, 1 - p}
 	}},
 	{"P(Smoker | Alarm=true)", func() []float64 {
-		num := joint(func(sm, se bool, x float64) float64 {
-			if !sm {
-				return 0
-			}
-			return alarm(x, se)
-		})
-		den := joint(func(_, se bool, x float64) float64 { return alarm(x, se) })
-		return []float64{num / den, 1 - num/den}
+		return posterior2(isSmoker, func(_, se bool, x float64) float64 { return alarm(x, se) })
 	}},
 	{"P(Level | Alarm=false)", func() []float64 {
 		den := joint(func(_, se bool, x float64) float64 { return 1 - alarm(x, se) })
@@ -122,37 +132,13 @@ var hybridCases = []struct {
 		return out
 	}},
 	{"P(Smoker | Alarm=true, Temp=16.5)", func() []float64 {
-		w := func(sm, se bool, x float64) float64 { return alarm(x, se) * npdf(16.5, 10+0.05*x, 1.5) }
-		num := joint(func(sm, se bool, x float64) float64 {
-			if !sm {
-				return 0
-			}
-			return w(sm, se, x)
-		})
-		den := joint(w)
-		return []float64{num / den, 1 - num/den}
+		return posterior2(isSmoker, func(_, se bool, x float64) float64 { return alarm(x, se) * npdf(16.5, 10+0.05*x, 1.5) })
 	}},
 	{"P(Sensor | Alarm=true, Level=high)", func() []float64 {
-		w := func(sm, se bool, x float64) float64 { return alarm(x, se) * level(2, x) }
-		num := joint(func(sm, se bool, x float64) float64 {
-			if !se {
-				return 0
-			}
-			return w(sm, se, x)
-		})
-		den := joint(w)
-		return []float64{num / den, 1 - num/den}
+		return posterior2(isSensor, func(_, se bool, x float64) float64 { return alarm(x, se) * level(2, x) })
 	}},
 	{"P(Smoker | Alarm~[0.9, 0.3], Level=mid)", func() []float64 {
-		w := func(sm, se bool, x float64) float64 { a := alarm(x, se); return (0.9*a + 0.3*(1-a)) * level(1, x) }
-		num := joint(func(sm, se bool, x float64) float64 {
-			if !sm {
-				return 0
-			}
-			return w(sm, se, x)
-		})
-		den := joint(w)
-		return []float64{num / den, 1 - num/den}
+		return posterior2(isSmoker, func(_, se bool, x float64) float64 { a := alarm(x, se); return (0.9*a + 0.3*(1-a)) * level(1, x) })
 	}},
 }
 

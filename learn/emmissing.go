@@ -165,6 +165,9 @@ func (e *emRun) setComps() {
 // real row x must be treated jointly in, and returns those components: a
 // child observed with a real parent missing.
 func (e *emRun) markJoint(w *realWork, x []float64) []*realComp {
+	if len(e.comps) == 0 {
+		return nil // w.skip stays all false
+	}
 	clear(w.skip)
 	var out []*realComp
 	for _, c := range e.comps {

@@ -3,6 +3,8 @@ package format
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pbl-lang/pbl/grammar"
 )
 
 // printer writes the source's tokens in order, with the line breaks,
@@ -75,6 +77,25 @@ func (p *printer) tok(want string) {
 	p.writeComments(t)
 	p.word(t.text)
 	p.i++
+	if want == "" && !t.is(grammar.Punct) && p.peek() == "[" {
+		p.index()
+	}
+}
+
+// index writes a time index after a name, [t-1], [3], with no space
+// inside: a name is followed directly by "[" only there (the "[" of a
+// vector follows punctuation or the keyword normalize, written by
+// tok with its text).
+func (p *printer) index() {
+	for {
+		t := &p.toks[p.i]
+		p.writeComments(t)
+		p.word(t.text)
+		p.i++
+		if t.text == "]" || t.is(grammar.EOF) {
+			return
+		}
+	}
 }
 
 // skip drops the next source token, which must be want. Its comments go

@@ -9,6 +9,11 @@ type File struct {
 	// declarations and distributions, which are then not in Stmts, kept by
 	// position only. (Untagged: participle ignores it.)
 	Lazy *LazyStmts
+
+	// Indexed is set by package parser when a name of the file carries a
+	// time index (X[t], X[t-1], X[3]): the file declares or names a
+	// time-indexed model, which the lowering unrolls. (Untagged.)
+	Indexed bool
 }
 
 // Stmt is a top-level statement. The set is closed; see [Parser] for the
@@ -40,16 +45,27 @@ type Type struct {
 }
 
 // Name is a variable or state name: an identifier, a quoted string, or an
-// integer (for integer-like states).
+// integer (for integer-like states), with a time index after a
+// time-indexed variable's name (Weather[t], Weather[t-1], Weather[3]).
 type Name struct {
 	Pos    Position
 	Ident  string `parser:"(  @Ident"`
 	Quoted string `parser:" | @String"`
 	Number string `parser:" | @Number )"`
+	Index  *Index `parser:"@@?"`
 }
 
-// Text returns the name as the user means it.
+// Text returns the name as the user means it, with its index in its
+// canonical form: Weather[t-1], Weather[3].
 func (n *Name) Text() string {
+	if n.Index != nil {
+		return n.Base() + "[" + n.Index.Text() + "]"
+	}
+	return n.Base()
+}
+
+// Base returns the name without its index.
+func (n *Name) Base() string {
 	switch {
 	case n.Ident != "":
 		return n.Ident
@@ -57,6 +73,26 @@ func (n *Name) Text() string {
 		return n.Number
 	}
 	return n.Quoted
+}
+
+// Index is the time index after a variable's name: a slice of the
+// two-slice template, t or t-k (Var "t", Lag "-k"), or a fixed slice, 3
+// (Slice "3"). The syntax takes any identifier and a signed lag (t+1
+// parses), so that the lowering can say what is wrong with it.
+type Index struct {
+	Pos   Position
+	Slice string `parser:"'[':Punct ( @Number"`
+	Var   string `parser:"  | @Ident"`
+	Lag   string `parser:"    ( @Number | @( '-':Punct | '+':Punct ) @Number )? ) ']':Punct"`
+}
+
+// Text returns the index as written between its brackets, canonically:
+// "t", "t-1", "3".
+func (x *Index) Text() string {
+	if x.Var == "" {
+		return x.Slice
+	}
+	return x.Var + x.Lag
 }
 
 // Edges is a chain of edge lists, `A, B -> C -> D, E`: every name of one

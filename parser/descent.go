@@ -32,6 +32,8 @@ type parser struct {
 
 	base   int  // the offset in the file of the scanner's source (a statement read again)
 	reread bool // the source is a statement read again from a file (ParseLeanFrom)
+
+	indexed bool // a name carried a time index (grammar.File.Indexed)
 }
 
 // bailout carries the first syntax error out of the recursion.
@@ -107,6 +109,7 @@ func (p *parser) file_() *grammar.File {
 		}
 	}
 	f.Lazy = p.lazy
+	f.Indexed = p.indexed
 	return f
 }
 
@@ -238,7 +241,42 @@ func (p *parser) name(what string) *grammar.Name {
 		p.fail(p.tok.Pos, "expected %s, found %s", what, describe(p.tok))
 	}
 	p.next()
+	if p.is("[") {
+		n.Index = p.index()
+	}
 	return n
+}
+
+// index parses a time index, [t], [t-1], [t - 1] or [3], after a name.
+func (p *parser) index() *grammar.Index {
+	p.indexed = true
+	x := &grammar.Index{Pos: p.tok.Pos}
+	p.next()
+	switch p.tok.Type {
+	case grammar.Number:
+		x.Slice = p.tok.Value
+		p.next()
+	case grammar.Ident:
+		x.Var = p.tok.Value
+		p.next()
+		switch {
+		case p.tok.Type == grammar.Number:
+			x.Lag = p.tok.Value
+			p.next()
+		case p.is("-") || p.is("+"):
+			sign := p.tok.Value
+			p.next()
+			if p.tok.Type != grammar.Number {
+				p.fail(p.tok.Pos, "expected a number after %s in a time index, found %s", sign, describe(p.tok))
+			}
+			x.Lag = sign + p.tok.Value
+			p.next()
+		}
+	default:
+		p.fail(p.tok.Pos, "expected a time index (t, t-1 or a slice number) after [, found %s", describe(p.tok))
+	}
+	p.expect("]", "to close the time index")
+	return x
 }
 
 // names parses Name ("," Name)*.

@@ -3,6 +3,7 @@ package parser_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,9 +33,39 @@ func checkSame(t *testing.T, filename, src string) {
 		t.Errorf("%s: participle failed, hand-written parser did not:\nsource: %q\nerror: %v\nhand-written: %s", filename, src, perr, treeString(hand))
 		return
 	}
+	// participle sets no Indexed: the hand-written parser's must say
+	// whether the tree has a time index.
+	part.Indexed = hasIndex(reflect.ValueOf(part))
 	if diff := cmp.Diff(part, hand, positionComparer); diff != "" {
 		t.Errorf("%s: trees differ for %q (-participle +hand-written):\n%s", filename, src, diff)
 	}
+}
+
+// hasIndex reports whether the tree at v has a non-nil *grammar.Index.
+func hasIndex(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return false
+		}
+		if _, ok := v.Interface().(*grammar.Index); ok {
+			return true
+		}
+		return hasIndex(v.Elem())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() && hasIndex(v.Field(i)) {
+				return true
+			}
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			if hasIndex(v.Index(i)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // positionComparer compares positions field by field, so that a diff names

@@ -20,7 +20,7 @@ import (
 // among the others in source order (a new File; f is not changed), and
 // how many were lazy.
 func loadAll(f *grammar.File) (*grammar.File, int) {
-	out := &grammar.File{Pos: f.Pos}
+	out := &grammar.File{Pos: f.Pos, Indexed: f.Indexed}
 	if f.Lazy == nil {
 		out.Stmts = f.Stmts
 		return out, 0

@@ -470,6 +470,12 @@ func (l *loader) visit(path string, src string, r io.ReaderAt, have bool, from i
 	default:
 		f, err = parser.ParseString(path, src)
 	}
+	if err == nil && f.Indexed && f.Lazy != nil {
+		// A time-indexed model is lowered from its whole tree, its
+		// template statements once per slice: parsed in full (such
+		// models are small).
+		f, err = parser.ParseString(path, src)
+	}
 	if err != nil {
 		l.errs = append(l.errs, ir.Positioned(from, err)...)
 		return

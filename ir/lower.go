@@ -55,6 +55,12 @@ type LowerOptions struct {
 	// compute, and a few of them for more. The language server gives the
 	// command line's --max-table default.
 	MaxEntries int
+
+	// Horizon is the last slice a time-indexed model is unrolled to, at
+	// least (it is also unrolled to the largest slice its files name, and
+	// to its order): a query given apart from the file names its slices
+	// here.
+	Horizon int
 }
 
 // LowerWith is Lower with options.
@@ -117,6 +123,7 @@ func Extend(m *Model, opt LowerOptions, files ...*grammar.File) (*Model, error) 
 func (l *lowerer) lower(opt LowerOptions, files []*grammar.File) (*Model, error) {
 	main := files[len(files)-1]
 	l.opt = opt
+	l.timePrepare(files)
 	for _, f := range files {
 		l.decls(f)
 	}
@@ -137,6 +144,9 @@ func (l *lowerer) lower(opt LowerOptions, files []*grammar.File) (*Model, error)
 		}
 	}
 	l.checkBound(main)
+	if l.time != nil {
+		l.b.m.Time = l.time.t
+	}
 	m, err := l.b.Finish()
 	if err != nil {
 		return nil, err
@@ -290,7 +300,11 @@ func (l *lowerer) structure() {
 	for _, f := range l.files {
 		for _, s := range f.Stmts {
 			if d, ok := s.(*grammar.Dist); ok {
-				l.dist(d)
+				if l.time != nil && templateOf([]*grammar.Name{d.Child}, d.More, d.Parents) {
+					l.templateDist(d)
+				} else {
+					l.dist(d)
+				}
 			}
 		}
 		if f.Lazy != nil {
@@ -300,6 +314,7 @@ func (l *lowerer) structure() {
 			l.lazyErr(f)
 		}
 	}
+	l.checkInitial()
 	l.checkEdges()
 	l.edgeStructure()
 	l.classifierStructure()
@@ -341,6 +356,8 @@ type lowerer struct {
 	entries   int             // the entries of the distributions' tables so far, if opt.MaxEntries is set
 
 	baseClassifier *Classifier // Extend: the classifier of the model extended, or nil
+
+	time *timeLowering // a time-indexed model's, or nil
 
 	// Buffers that dist reuses from one table to the next (see scratch).
 	vals   []float64
@@ -434,6 +451,12 @@ func (l *lowerer) varDecl(d *grammar.VarDecl) {
 		}
 	}
 	for _, n := range d.Names {
+		if n.Index != nil {
+			if isTemplate(n) && l.time != nil && (states != nil || kind == Bool || kind == Real) {
+				l.timeVarDecl(n, func(name string) (VarID, bool) { return l.b.AddVar(pos(n.Pos), name, kind, states, lo) })
+			}
+			continue // a slice declared alone is reported by timePrepare
+		}
 		if states == nil && (kind == Enum || kind == Range) {
 			// The type was reported as invalid: remember the name so that
 			// its uses do not each report an undefined variable.
@@ -454,6 +477,13 @@ func (l *lowerer) varDecl(d *grammar.VarDecl) {
 // lookup resolves a variable name, reporting unknown names with a hint.
 // Names whose declaration was invalid are not reported again.
 func (l *lowerer) lookup(n *grammar.Name) (VarID, bool) {
+	if n.Index != nil {
+		name, outside, ok := l.timeName(n)
+		if !ok || outside || l.bad[n.Base()] {
+			return 0, false
+		}
+		return lookupName(l.b.m, n, name, &l.b.Errs)
+	}
 	if l.bad[n.Text()] || !l.notUtility(n) {
 		return 0, false
 	}
@@ -461,9 +491,24 @@ func (l *lowerer) lookup(n *grammar.Name) (VarID, bool) {
 }
 
 func lookupVar(m *Model, n *grammar.Name, errs *ErrorList) (VarID, bool) {
-	name := n.Text()
+	if isTemplate(n) {
+		if m.Time != nil && m.Time.Var(n.Base()) != nil {
+			errs.Add(pos(n.Index.Pos), "%s names the template: name a slice here, as %s", n.Text(), SliceName(n.Base(), 1))
+			return 0, false
+		}
+	}
+	return lookupName(m, n, n.Text(), errs)
+}
+
+// lookupName resolves the variable name that n stands for.
+func lookupName(m *Model, n *grammar.Name, name string, errs *ErrorList) (VarID, bool) {
 	if id, ok := m.byName[name]; ok {
 		return id, true
+	}
+	if n.Index != nil && m.Time != nil && m.Time.Var(n.Base()) != nil {
+		*errs = append(*errs, &Error{Pos: pos(n.Pos), Err: ErrTime,
+			Msg: fmt.Sprintf("%s is beyond the slices unrolled, 0..%d", name, m.Time.Horizon)})
+		return 0, false
 	}
 	msg := "undefined variable " + strconv.Quote(name)
 	if s := spell.Nearest(name, m.Names()); s != "" {
@@ -499,10 +544,21 @@ func (l *lowerer) edgeStmt(e *grammar.Edges) {
 		l.bidirected(e)
 		return
 	}
+	if l.time != nil && l.time.slice < 0 {
+		for _, list := range e.Lists {
+			if templateOf(list.Names) {
+				l.eachSlice(func(int) { l.edgeStmt(e) })
+				return
+			}
+		}
+	}
 	var prev []VarID
 	for i, list := range e.Lists {
 		var cur []VarID
 		for _, n := range list.Names {
+			if l.outside(n) {
+				continue // X[t-1] at slice 0
+			}
 			if id, ok := l.lookup(n); ok {
 				cur = append(cur, id)
 			}

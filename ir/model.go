@@ -109,6 +109,7 @@ type Model struct {
 	Utilities  []*Utility   // the utility tables of an influence diagram, in source order
 	Bidirected []Bidirected // the bidirected edges A <-> B (unobserved confounders), in source order
 	Observed   *Observed    // where the observed variables' distribution comes from (observed "file"), or nil
+	Time       *Time        // a time-indexed model's template and slices (var X[t]: ...), or nil; the model is its unrolling
 	Source     string       // the file the model was read from, or ""
 
 	byName map[string]VarID

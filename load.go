@@ -556,3 +556,20 @@ func (c *cancelReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// Unrolled returns m unrolled as far as the queries texts need, if m is a
+// time-indexed model and one of them names a slice beyond its horizon
+// (P(Rain[40] | ...)); otherwise m. Texts that do not parse are left to
+// ParseQuery to report.
+func Unrolled(m *ir.Model, texts ...string) (*ir.Model, error) {
+	if m.Time == nil {
+		return m, nil
+	}
+	h := -1
+	for _, text := range texts {
+		if g, err := parser.ParseQuery("query", text); err == nil {
+			h = max(h, ir.SliceHorizon(g))
+		}
+	}
+	return ir.Unroll(m, h)
+}

@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -508,6 +509,9 @@ func checkCycles(errs *ErrorList, m *Model) {
 				pos := m.Vars[c].Pos
 				if d := m.Dists[c]; d != nil {
 					pos = d.Position()
+				}
+				if m.Time != nil && slices.ContainsFunc(*errs, func(e *Error) bool { return e.Err == ErrCycle && e.Pos == pos }) {
+					continue // a template's cycle, in every slice: reported once
 				}
 				*errs = append(*errs, &Error{Pos: pos, Msg: "cycle: " + strings.Join(names, " -> "), Err: ErrCycle})
 			}

@@ -544,6 +544,9 @@ func (l *lowerer) edgeStmt(e *grammar.Edges) {
 		l.bidirected(e)
 		return
 	}
+	if l.time != nil && l.time.badArc[e] {
+		return
+	}
 	if l.time != nil && l.time.slice < 0 {
 		for _, list := range e.Lists {
 			if templateOf(list.Names) {

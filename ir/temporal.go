@@ -61,9 +61,10 @@ const MaxHorizon = 100_000
 // timeLowering is the lowerer's state for a time-indexed model.
 type timeLowering struct {
 	t      *Time
-	vars   map[string]int  // base name → index in t.Vars
-	slice  int             // the slice a template statement is being lowered at, or -1
-	firsts []templateStart // the template distributions, where each starts
+	vars   map[string]int          // base name → index in t.Vars
+	slice  int                     // the slice a template statement is being lowered at, or -1
+	firsts []templateStart         // the template distributions, where each starts
+	badArc map[*grammar.Edges]bool // edge statements whose arcs were reported (not lowered)
 }
 
 // outside reports whether n, a template name, stands for a slice before 0
@@ -154,7 +155,7 @@ func (l *lowerer) timePrepare(files []*grammar.File) {
 	if !indexed {
 		return
 	}
-	tl := &timeLowering{t: &Time{}, vars: map[string]int{}, slice: -1}
+	tl := &timeLowering{t: &Time{}, vars: map[string]int{}, slice: -1, badArc: map[*grammar.Edges]bool{}}
 	for _, f := range files {
 		if f.Lazy != nil && f.Lazy.Len() > 0 {
 			// The loader parses a file with time indices in full.
@@ -193,8 +194,12 @@ func (l *lowerer) timePrepare(files []*grammar.File) {
 		for _, s := range f.Stmts {
 			switch s := s.(type) {
 			case *grammar.Edges:
+				errs := len(l.b.Errs)
 				for i := 1; i < len(s.Lists); i++ {
 					l.arcLags(s.Lists[i-1].Names, s.Lists[i].Names)
+				}
+				if len(l.b.Errs) > errs {
+					tl.badArc[s] = true
 				}
 			case *grammar.Dist:
 				l.arcLags(s.Parents, append([]*grammar.Name{s.Child}, s.More...))
@@ -405,4 +410,105 @@ func (l *lowerer) checkInitial() {
 			}
 		}
 	}
+}
+
+// Unroll returns m, a time-indexed model, unrolled to the slices
+// 0..h: the slices after m's horizon are copies of its last slice's
+// variables, parents and distributions (the template's: the last slice
+// is at least the order, where every template distribution applies),
+// each parent moved as many slices on, static parents kept. The
+// distributions' numbers are shared, not copied. m itself is returned if
+// it already has slice h; it is not changed.
+//
+// A template distribution of a kind without a table (a softmax, a joint
+// normal) cannot be copied: the error is ErrTime, and the file must name
+// the slice for the lowering to reach it.
+func Unroll(m *Model, h int) (*Model, error) {
+	t := m.Time
+	switch {
+	case t == nil:
+		return nil, fmt.Errorf("the model has no time-indexed variables: %w", ErrTime)
+	case h <= t.Horizon:
+		return m, nil
+	case h > MaxHorizon:
+		return nil, fmt.Errorf("slice %d: a model is unrolled to at most %d slices: %w", h, MaxHorizon, ErrTime)
+	}
+	H := t.Horizon
+	where := make(map[VarID][2]int, len(t.Vars)*(H+1)) // a slice variable → (time var, slice)
+	for i, tv := range t.Vars {
+		for s, v := range tv.Slices {
+			where[v] = [2]int{i, s}
+		}
+	}
+	c := m.clone()
+	c.byName = make(map[string]VarID, len(m.Vars)+(h-H)*len(t.Vars))
+	for name, id := range m.byName {
+		c.byName[name] = id
+	}
+	nt := &Time{Horizon: h, Order: t.Order, Vars: make([]TimeVar, len(t.Vars))}
+	for i, tv := range t.Vars {
+		nt.Vars[i] = TimeVar{Name: tv.Name, Pos: tv.Pos, Slices: append(make([]VarID, 0, h+1), tv.Slices...)}
+	}
+	// The new variables first, so that a parent in the same slice has its
+	// number when the distributions are moved.
+	for s := H + 1; s <= h; s++ {
+		for i, tv := range t.Vars {
+			x := *m.Vars[tv.Slices[H]]
+			x.Name = SliceName(tv.Name, s)
+			id := VarID(len(c.Vars))
+			c.Vars = append(c.Vars, &x)
+			c.byName[x.Name] = id
+			nt.Vars[i].Slices = append(nt.Vars[i].Slices, id)
+		}
+	}
+	for s := H + 1; s <= h; s++ {
+		move := func(p VarID) VarID {
+			w, ok := where[p]
+			if !ok {
+				return p // static
+			}
+			return nt.Vars[w[0]].Slices[w[1]+s-H]
+		}
+		for i, tv := range t.Vars {
+			src := tv.Slices[H]
+			dst := nt.Vars[i].Slices[s]
+			ps := make([]VarID, len(m.Parents[src]))
+			for j, p := range m.Parents[src] {
+				ps[j] = move(p)
+			}
+			c.Parents = append(c.Parents, ps)
+			var d Dist
+			switch x := m.Dists[src].(type) {
+			case nil:
+			case *Gaussian:
+				g := *x
+				g.Child = dst
+				g.Parents = moveAll(x.Parents, move)
+				g.Real = moveAll(x.Real, move)
+				d = &g
+			default:
+				cpt := m.Table(src)
+				if cpt == nil {
+					return nil, fmt.Errorf("%s: its distribution cannot be copied to slice %d; name the slice in the model's file, and the lowering unrolls to it: %w", m.Vars[src].Name, s, ErrTime)
+				}
+				f := *cpt.Factor
+				f.Vars = moveAll(cpt.Factor.Vars, move)
+				d = &CPT{Pos: cpt.Pos, Child: dst, Parents: moveAll(cpt.Parents, move), Factor: &f}
+			}
+			c.Dists = append(c.Dists, d)
+		}
+	}
+	c.Time = nt
+	return c, nil
+}
+
+func moveAll(vs []VarID, move func(VarID) VarID) []VarID {
+	if vs == nil {
+		return nil
+	}
+	out := make([]VarID, len(vs))
+	for i, v := range vs {
+		out[i] = move(v)
+	}
+	return out
 }

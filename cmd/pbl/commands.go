@@ -145,6 +145,11 @@ func queryCmd(c *cli, args []string) int {
 	// junction tree, which the others then share) and the rest on every
 	// core, then print in order.
 	texts := args[1:]
+	m, err := pbl.Unrolled(m, texts...)
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
 	queries := make([]ir.Query, len(texts))
 	results := make([]*pbl.Answer, len(texts))
 	errs := make([]error, len(texts))

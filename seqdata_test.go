@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbl-lang/pbl"
 	"github.com/google/go-cmp/cmp"
+	"github.com/pbl-lang/pbl"
 )
 
 const umbrellaSrc = `

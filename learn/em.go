@@ -339,15 +339,20 @@ func (e *emRun) report(best *fit, bestStart int, init Init) *Report {
 
 // impossibleRow is the error of a data row of probability 0.
 type impossibleRow struct {
-	line  int // its line, or 0
-	index int // its pattern, from 0
+	line  int    // its line, or 0
+	index int    // its pattern, from 0
+	what  string // "sequence" for a sequence (LearnSequences), "" for a row
 }
 
 func (e *impossibleRow) Error() string {
-	if e.line > 0 {
-		return fmt.Sprintf("the row at line %d has probability 0", e.line)
+	what := e.what
+	if what == "" {
+		what = "row"
 	}
-	return fmt.Sprintf("data row %d has probability 0", e.index+1)
+	if e.line > 0 {
+		return fmt.Sprintf("the %s at line %d has probability 0", what, e.line)
+	}
+	return fmt.Sprintf("data %s %d has probability 0", what, e.index+1)
 }
 
 // setFamilies sets the parents of every learned variable (its table's

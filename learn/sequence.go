@@ -52,7 +52,7 @@ type Seq struct {
 	// variable declared without [t], in VarID order): a state's index, -1,
 	// a real value or NaN. nil: every static variable missing.
 	Static []float64
-	Line int // the line of its first row in the data, or 0
+	Line   int // the line of its first row in the data, or 0
 }
 
 // SeqOptions configures LearnSequences. Of Options, Method (EM; MLE

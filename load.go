@@ -316,7 +316,16 @@ func runLearn(m *ir.Model, s *ir.LearnStmt, cancel <-chan struct{}, regularOnly 
 	}
 	opt.Cancel = cancel
 	var out *ir.Model
-	if s.Table != nil {
+	if m.Time != nil {
+		// A time-indexed model learns from sequences.
+		if s.Table != nil {
+			return nil, &ir.Error{Pos: s.Pos, Err: ir.ErrTime, Msg: "a time-indexed model learns from a CSV file of sequences, not an inline table"}
+		}
+		if err := requireRegular(s.File, regularOnly); err != nil {
+			return nil, err
+		}
+		out, _, err = LearnSequences(m, s.File, SequenceOptions{}, learn.SeqOptions{Options: opt})
+	} else if s.Table != nil {
 		out, _, err = learn.LearnTable(m, s.Table, opt)
 	} else {
 		var files []*os.File

@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/data"
 	"github.com/pbl-lang/pbl/formats/bif"
 	"github.com/pbl-lang/pbl/formats/source"
@@ -53,6 +54,11 @@ const learnSummary = "Learn learns every CPT of MODEL's structure from the CSV d
 	"where it needs more than --max-memory, on loopy belief propagation instead (an approximate\n" +
 	"E-step: stderr, or the JSON's \"estep\", says so, and the log-likelihoods are approximate),\n" +
 	"or with --exact not at all.\n\n" +
+	"A time-indexed model (var X[t]) learns from a CSV file of sequences: a column per\n" +
+	"time-indexed variable (named without [t]), a row per step, static columns, and the\n" +
+	"--sequence-column (default sequence) saying which sequence a row belongs to. EM learns\n" +
+	"every distribution with its numbers tied across slices: a template distribution's from\n" +
+	"the expected counts of all its slices, an initial slice's from that slice.\n\n" +
 	"The learned model goes to stdout as .pbl, or with -o to a .pbl or .bif file (by\n" +
 	"extension), written atomically; on any error nothing is written. --json (with -o)\n" +
 	"reports the rows used and skipped, and for em and gradient the log-likelihood, the\n" +
@@ -68,6 +74,7 @@ var (
 	learnMethod methodFlags
 	learnMem    string
 	learnExact  bool
+	learnSeqCol string
 )
 
 func learnFlags(c *cli, fs *flag.FlagSet) {
@@ -78,6 +85,7 @@ func learnFlags(c *cli, fs *flag.FlagSet) {
 	fs.Float64Var(&learnVarSm, "var-smoothing", learn.DefaultVarSmoothing, "real variables: the share of the largest variance added to every Gaussian's variance")
 	fs.StringVar(&learnMem, "max-memory", "8GiB", "em and gradient: the largest junction tree of the E-step (e.g. 512MiB); over it the E-step\nis approximate (loopy belief propagation), and says so")
 	fs.BoolVar(&learnExact, "exact", false, "em and gradient: refuse a model whose junction tree needs more than --max-memory,\nrather than learn it with an approximate E-step")
+	fs.StringVar(&learnSeqCol, "sequence-column", "", "a time-indexed model: the column that says which sequence a row belongs to\n(default \"sequence\"; a file without it is one sequence)")
 	runnerFlags(fs) // runner.go: --runner beam hands over to pbl-beam
 }
 
@@ -138,11 +146,29 @@ func learnCmd(c *cli, args []string) int {
 		}
 	}
 	dopt := data.Options{IgnoreUnknownColumns: learnIgnore}
-	if spec, _ := learn.LookupMethod(learnMethod.method); spec.Iterative() {
+	spec, _ := learn.LookupMethod(learnMethod.method)
+	if spec.Iterative() {
 		stop := iterate(c, &opt)
 		defer stop()
 	}
-	m, rep, err := learn.Learn(m, func(m *ir.Model) (*data.Reader, error) { return src.open(m, dopt) }, opt)
+	var rep *learn.Report
+	switch {
+	case m.Time != nil:
+		// A time-indexed model learns from sequences, every slice of a
+		// template distribution sharing its numbers.
+		if len(src.paths) != 1 {
+			return c.usageErr("learn", "--data %q: a time-indexed model learns from one CSV file of sequences", learnData)
+		}
+		if !spec.Iterative() {
+			stop := iterate(c, &opt)
+			defer stop()
+		}
+		m, rep, err = pbl.LearnSequences(m, src.paths[0], pbl.SequenceOptions{Column: learnSeqCol}, learn.SeqOptions{Options: opt})
+	case learnSeqCol != "":
+		return c.usageErr("learn", "--sequence-column applies to a time-indexed model (var X[t]), and %s has none", args[0])
+	default:
+		m, rep, err = learn.Learn(m, func(m *ir.Model) (*data.Reader, error) { return src.open(m, dopt) }, opt)
+	}
 	if errors.Is(err, learn.ErrCanceled) {
 		fmt.Fprintln(c.stderr, "pbl learn: interrupted; nothing written")
 		return exitInterrupted
@@ -208,7 +234,7 @@ func learnCmd(c *cli, args []string) int {
 		if k := rep.EmptyGaussians; k > 0 {
 			skipped.Set("gaussian_configs_empty", k)
 		}
-		if opt.Method != learn.EM && opt.Method != learn.Gradient {
+		if opt.Method != learn.EM && opt.Method != learn.Gradient && m.Time == nil {
 			o.Set("skipped", skipped)
 		} else {
 			o.Set("patterns", rep.Patterns)

@@ -190,6 +190,34 @@
 // only: real-valued cells are then ignored ([IgnoredColumns] lists them,
 // and pbl classify says so).
 //
+// # Time-indexed models: sequences
+//
+// [LearnSequences] learns a time-indexed model (ir.Time: var X[t], unrolled
+// by the lowering into X[0..H]) from sequences ([Seq], as pbl.ReadSequences
+// reads them), with its numbers tied across slices (sequence.go). Its
+// distributions fall into groups: a template distribution P(X[t] | ...)
+// is one group over every slice s ≥ first (first the largest lag of X's
+// template parents), each initial slice s < first one of its own, each
+// static variable one. EM's E-step unrolls the model to each sequence's
+// length (ir.Unroll; one compiled junction tree per distinct length, its
+// numbers installed at each iteration), calibrates it once per sequence
+// (real values as likelihoods in slots over their densities' discrete
+// parents), and adds every slice's family posterior into its group:
+//
+//	n̄_g(u, x) = Σ_sequences Σ_{slices s of g in the sequence} P(parents_s = u, X_s = x | sequence)
+//
+// A missing cell with no observed descendant (barren) is left out of the
+// counts, as Baum–Welch leaves out a missing observation; a hidden
+// variable is always counted. Sequences are calibrated in fixed blocks on
+// every core and the blocks summed in order. The M-step normalises each
+// table's counts (plus alpha for MAP) and takes each Gaussian's weighted
+// moments about its current means (the variance at least
+// SeqOptions.VarFloor); every slice of a group gets the same numbers. A
+// hidden Markov model (one hidden chain, P(X[0]) and P(X[t] | X[t-1]),
+// observed children of X[t] alone: one discrete one, or real ones; no
+// static variable) takes package hmm's forward–backward as its E-step
+// (seqhmm.go), whose statistics are the groups'.
+//
 // # References
 //
 // The tests compare with independent implementations (reference_test.go):

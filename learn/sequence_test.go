@@ -2,6 +2,7 @@ package learn_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -825,5 +826,33 @@ func TestSequenceHMMNumpy(t *testing.T) {
 				t.Errorf("general %v, iteration %d: log-likelihood %.17g, numpy %.17g", general, i, rep.Trace[i], it.LogLik)
 			}
 		}
+	}
+}
+
+// TestSequenceCancel: a closed Cancel stops EM at the end of its first
+// iteration with ErrCanceled, on both E-steps; bad sequences are
+// ErrSequence, and a model without time is refused.
+func TestSequenceCancel(t *testing.T) {
+	truth := loadModel(t, hmmSrc)
+	r := rand.New(rand.NewPCG(1, 2))
+	seqs := sampleSeqs(t, truth, r, 3, 10, []string{"Z"}, 0)
+	cancel := make(chan struct{})
+	close(cancel)
+	for _, general := range []bool{false, true} {
+		_, _, err := learn.LearnSequences(truth, seqs, learn.SeqOptions{Options: learn.Options{Method: learn.EM, Tol: 0, MaxIter: 1000, Cancel: cancel}, General: general})
+		if !errors.Is(err, learn.ErrCanceled) {
+			t.Errorf("general %v: %v, want ErrCanceled", general, err)
+		}
+	}
+	bad := []learn.Seq{{Steps: [][]float64{{-1, 7}}}}
+	if _, _, err := learn.LearnSequences(truth, bad, learn.SeqOptions{}); !errors.Is(err, learn.ErrSequence) {
+		t.Errorf("state 7 of 4: %v, want ErrSequence", err)
+	}
+	if _, _, err := learn.LearnSequences(truth, []learn.Seq{{Steps: [][]float64{{-1}}}}, learn.SeqOptions{}); !errors.Is(err, learn.ErrSequence) {
+		t.Errorf("a short step: %v, want ErrSequence", err)
+	}
+	var me *learn.ModelError
+	if _, _, err := learn.LearnSequences(loadModel(t, "var A: bool\n"), seqs, learn.SeqOptions{}); !errors.As(err, &me) {
+		t.Errorf("a model without time: %v, want a *ModelError", err)
 	}
 }

@@ -241,6 +241,14 @@ func learnCmd(c *cli, args []string) int {
 			hidden := make([]string, len(rep.Hidden))
 			for i, v := range rep.Hidden {
 				hidden[i] = m.Vars[v].Name
+				if m.Time != nil {
+					// A time-indexed variable by its name without [t].
+					for _, tv := range m.Time.Vars {
+						if tv.Slices[0] == v {
+							hidden[i] = tv.Name
+						}
+					}
+				}
 			}
 			o.Set("hidden", hidden)
 			o.Set("init", rep.Init.String())

@@ -425,3 +425,120 @@ func TestUnrollMatchesLowering(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerSequenceBruteForce checks pbl sequence's tasks (filtering,
+// smoothing, prediction, the Viterbi path and its log-probability, the
+// log-likelihood) on random DBNs against enumeration of the unrolled
+// joint from the numbers alone.
+func TestAnswerSequenceBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 32))
+	checked := 0
+	for trial := range 30 {
+		n := 1 + trial%3
+		order := 1 + trial%2
+		d := newRandomDBN(r, n, 2, order, trial%3 == 2)
+		m, err := pbl.Load(fmt.Sprintf("seq%d.pbl", trial), []byte(d.src))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, d.src)
+		}
+		T := 2 + r.IntN(3)
+		if n == 3 {
+			T = 2 + r.IntN(2)
+		}
+		// X0 hidden; the others observed at random steps, missing at some.
+		s := &pbl.Sequence{Static: []float64{-1}}
+		if d.sTable == nil {
+			s.Static = nil
+		}
+		for range T {
+			step := make([]float64, n)
+			step[0] = -1
+			for v := 1; v < n; v++ {
+				step[v] = float64(r.IntN(3) - 1) // -1: missing
+			}
+			s.Steps = append(s.Steps, step)
+		}
+		if n == 1 {
+			// A chain observed at some steps: X0 is then a target where
+			// it is missing (the answers put a point mass where it is
+			// observed).
+			for t := range s.Steps {
+				s.Steps[t][0] = float64(r.IntN(3) - 1)
+			}
+			s.Steps[0][0] = -1
+		}
+		post := func(upto int, at int) ([]float64, float64) {
+			p := make([]float64, 2)
+			pe := 0.0
+			d.each(max(upto, at)+1, func(x [][]int, sv int) {
+				for t := 0; t <= upto && t < T; t++ {
+					for v := range n {
+						if o := s.Steps[t][v]; o >= 0 && x[t][v] != int(o) {
+							return
+						}
+					}
+				}
+				q := d.joint(x, sv)
+				p[x[at][0]] += q
+				pe += q
+			})
+			if pe > 0 {
+				p[0] /= pe
+				p[1] /= pe
+			}
+			return p, pe
+		}
+		_, pe := post(T-1, T-1)
+		if pe == 0 {
+			continue
+		}
+		opt := pbl.SeqOptions{Targets: []int{0}, Steps: 2}
+		near := func(what string, got, want float64) {
+			t.Helper()
+			if !(math.Abs(got-want) <= 1e-9*max(1, math.Abs(want))) {
+				t.Errorf("trial %d: %s = %v, want %v\n%s", trial, what, got, want, d.src)
+			}
+		}
+		for _, task := range []pbl.SeqTask{pbl.Filter, pbl.Smooth, pbl.Predict} {
+			a, err := pbl.AnswerSequence(m, s, task, opt)
+			if err != nil {
+				t.Fatalf("trial %d %v: %v", trial, task, err)
+			}
+			near(task.String()+" ln P(obs)", a.LogP, math.Log(pe))
+			for i, step := range a.Steps {
+				upto := T - 1
+				if task == pbl.Filter {
+					upto = step
+				}
+				want, pe := post(upto, step)
+				if pe == 0 {
+					continue
+				}
+				near(fmt.Sprintf("%v P(X0[%d]=s0)", task, step), a.Post[i][0][0], want[0])
+				near(fmt.Sprintf("%v P(X0[%d]=s1)", task, step), a.Post[i][0][1], want[1])
+			}
+		}
+		// Viterbi: the best joint assignment of every unobserved variable
+		// (and S), with ln P(path, obs).
+		best := -1.0
+		d.each(T, func(x [][]int, sv int) {
+			for t := range T {
+				for v := range n {
+					if o := s.Steps[t][v]; o >= 0 && x[t][v] != int(o) {
+						return
+					}
+				}
+			}
+			best = max(best, d.joint(x, sv))
+		})
+		a, err := pbl.AnswerSequence(m, s, pbl.Viterbi, opt)
+		if err != nil {
+			t.Fatalf("trial %d viterbi: %v", trial, err)
+		}
+		near("viterbi ln P(path, obs)", a.LogP, math.Log(best))
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("only %d cases checked", checked)
+	}
+}

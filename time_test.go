@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/sample"
 )
 
 // randomDBN is a random time-indexed model with its numbers, written as
@@ -540,5 +543,62 @@ func TestAnswerSequenceBruteForce(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("only %d cases checked", checked)
+	}
+}
+
+// TestSampleSequences draws sequences of a time-indexed model, reads them
+// back as pbl sequence does, and checks each step's frequencies against
+// the exact marginals (within five standard errors).
+func TestSampleSequences(t *testing.T) {
+	m, err := pbl.Load("g.pbl", []byte(umbrellaSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, length = 20000, 4
+	mu, err := ir.Unroll(m, length-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sample.NewSampler(mu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "seq.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteSequences(f, n, length, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	seqs, err := pbl.ReadSequences(mu, path, pbl.SequenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seqs) != n {
+		t.Fatalf("%d sequences read, want %d", len(seqs), n)
+	}
+	for step := range length {
+		for k, tv := range mu.Time.Vars {
+			a, err := pbl.Ask(mu, fmt.Sprintf("P(%s)", ir.Quote(ir.SliceName(tv.Name, step))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _ := a.Prob(ir.SliceName(tv.Name, step) + "=true")
+			count := 0
+			for _, sq := range seqs {
+				if len(sq.Steps) != length {
+					t.Fatalf("a sequence of %d steps", len(sq.Steps))
+				}
+				if sq.Steps[step][k] == 0 {
+					count++
+				}
+			}
+			got := float64(count) / n
+			if se := math.Sqrt(p * (1 - p) / n); !(math.Abs(got-p) <= 5*se) {
+				t.Errorf("%s[%d]=true: frequency %v, P %v", tv.Name, step, got, p)
+			}
+		}
 	}
 }

@@ -235,6 +235,10 @@ func marginals(mu *ir.Model, ev []ir.Obs, real []ir.RealObs, opt infer.Options) 
 func logPE(mu *ir.Model, ev []ir.Obs, real []ir.RealObs, opt infer.Options) (float64, error) {
 	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Pos: ir.Pos{File: mu.Source}, Text: "P(e)"}, Conditions: ir.Conditions{Evidence: ev, Real: real}}
 	res, err := infer.Answer(mu, q, opt)
+	var under *infer.UnderflowError
+	if errors.As(err, &under) {
+		return under.LogP, nil // P(e) underflows float64; its logarithm does not
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -47,15 +47,37 @@ type SeqAnswer struct {
 	// observations) (Viterbi).
 	LogP float64
 	// Engine names the engine that answered: "unrolled" (the exact
-	// engines on the model unrolled to the sequence's length).
+	// engines on the model unrolled to the sequence's length), or
+	// "particle" (the particle filter: approximate).
 	Engine string
+	// Err[i][k][s], for an approximate answer, is the standard error of
+	// Post[i][k][s]; nil for an exact one. LogPErr is that of LogP.
+	Err     [][][]float64
+	LogPErr float64
+	// Why, for an answer the particle filter gave though no particles
+	// were asked for, is the exact engines' refusal.
+	Why string
 }
+
+// Exact reports whether the answer is exact (not the particle filter's).
+func (a *SeqAnswer) Exact() bool { return a.Err == nil }
 
 // SeqOptions configures AnswerSequence.
 type SeqOptions struct {
 	Targets []int // indices into m.Time.Vars; nil: every variable no step of the sequence observes
 	Steps   int   // Predict: how many steps ahead (at least 1)
 	Infer   infer.Options
+
+	// Particles, if positive, answers Filter and Predict by the particle
+	// filter with that many particles, drawn from PCG streams seeded by
+	// Seed (the same numbers on any machine and number of cores).
+	Particles int
+	Seed      uint64
+
+	// Exact refuses an answer the exact engines cannot give, instead of
+	// the particle filter's (by default, Filter and Predict fall back on
+	// it, with DefaultParticles, where the model unrolled is too wide).
+	Exact bool
 }
 
 // ErrSeqTask is the kind of error of a sequence task that cannot be
@@ -83,6 +105,9 @@ func AnswerSequence(m *ir.Model, s *Sequence, task SeqTask, opt SeqOptions) (*Se
 			return nil, fmt.Errorf("%s is real-valued: a sequence's answers are the distributions and paths of discrete variables: %w", m.Time.Vars[k].Name, ErrSeqTask)
 		}
 	}
+	if opt.Particles > 0 {
+		return particleAnswer(m, s, task, targets, opt.Steps, opt.Particles, opt.Seed)
+	}
 	last := T - 1
 	if task == Predict {
 		last += opt.Steps
@@ -91,6 +116,24 @@ func AnswerSequence(m *ir.Model, s *Sequence, task SeqTask, opt SeqOptions) (*Se
 	if err != nil {
 		return nil, err
 	}
+	a, err := exactSequence(m, mu, s, task, targets, last, opt)
+	var tl *infer.TooLargeError
+	if errors.As(err, &tl) && (task == Filter || task == Predict) && !opt.Exact {
+		// The slices are too wide for the exact engines: the particle
+		// filter answers, labelled (Engine, Err), with a reason.
+		a, perr := particleAnswer(m, s, task, targets, opt.Steps, DefaultParticles, opt.Seed)
+		if perr != nil {
+			return nil, err
+		}
+		a.Why = err.Error()
+		return a, nil
+	}
+	return a, err
+}
+
+// exactSequence answers task on mu, m unrolled to the slice last.
+func exactSequence(m, mu *ir.Model, s *Sequence, task SeqTask, targets []int, last int, opt SeqOptions) (*SeqAnswer, error) {
+	T := len(s.Steps)
 	ev, real := seqEvidence(mu, s, T-1)
 	a := &SeqAnswer{Seq: s, Task: task, Targets: targets, Engine: "unrolled"}
 	lp, err := logPE(mu, ev, real, opt.Infer)
@@ -247,6 +290,8 @@ func logPE(mu *ir.Model, ev []ir.Obs, real []ir.RealObs, opt infer.Options) (flo
 		return r.LogP, nil
 	case *infer.Number:
 		return r.LogP, nil
+	case *infer.Density: // real-valued observations only: their joint density
+		return r.LogDensity, nil
 	}
 	return 0, nil // no evidence: P(e) = 1
 }

@@ -1,6 +1,7 @@
 package pbl_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/sample"
 )
@@ -602,3 +604,104 @@ func TestSampleSequences(t *testing.T) {
 		}
 	}
 }
+
+// TestParticleFilter checks the particle filter against the exact
+// filter on random DBNs (and one with a Gaussian emission): every
+// posterior within five of its standard errors (plus 1e-3), and ln
+// P(observations) within five of its.
+func TestParticleFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	checked := 0
+	for trial := range 16 {
+		d := newRandomDBN(r, 1+trial%3, 2, 1+trial%2, trial%2 == 1)
+		m, err := pbl.Load("pf.pbl", []byte(d.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &pbl.Sequence{}
+		if d.sTable != nil {
+			s.Static = []float64{-1}
+		}
+		for range 6 {
+			step := make([]float64, d.n)
+			step[0] = -1
+			for v := 1; v < d.n; v++ {
+				step[v] = float64(r.IntN(2))
+			}
+			s.Steps = append(s.Steps, step)
+		}
+		for _, task := range []pbl.SeqTask{pbl.Filter, pbl.Predict} {
+			exact, err := pbl.AnswerSequence(m, s, task, pbl.SeqOptions{Targets: []int{0}, Steps: 2})
+			if err != nil {
+				if errors.Is(err, infer.ErrImpossible) {
+					continue
+				}
+				t.Fatal(err)
+			}
+			pf, err := pbl.AnswerSequence(m, s, task, pbl.SeqOptions{Targets: []int{0}, Steps: 2, Particles: 20000, Seed: uint64(trial)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			if pf.Exact() || pf.Engine != "particle" {
+				t.Errorf("the particle filter's answer is labelled exact")
+			}
+			if !(math.Abs(pf.LogP-exact.LogP) <= 5*pf.LogPErr+1e-3) {
+				t.Errorf("trial %d %v: ln P(obs) %v ± %v, exact %v", trial, task, pf.LogP, pf.LogPErr, exact.LogP)
+			}
+			for i := range exact.Steps {
+				for st, want := range exact.Post[i][0] {
+					got, se := pf.Post[i][0][st], pf.Err[i][0][st]
+					if !(math.Abs(got-want) <= 5*se+1e-3) {
+						t.Errorf("trial %d %v step %d: %v ± %v, exact %v", trial, task, exact.Steps[i], got, se, want)
+					}
+				}
+			}
+		}
+	}
+	// A Gaussian emission, a static parent.
+	m, err := pbl.Load("g.pbl", []byte(gaussianDBN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pbl.Sequence{Static: []float64{-1}, Steps: [][]float64{{-1, 2.5}, {-1, math.NaN()}, {-1, 0.1}, {-1, 3.2}}}
+	exact, err := pbl.AnswerSequence(m, s, pbl.Filter, pbl.SeqOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := pbl.AnswerSequence(m, s, pbl.Filter, pbl.SeqOptions{Particles: 20000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(pf.LogP-exact.LogP) <= 5*pf.LogPErr+1e-3) {
+		t.Errorf("gaussian: ln P(obs) %v ± %v, exact %v", pf.LogP, pf.LogPErr, exact.LogP)
+	}
+	for i := range exact.Steps {
+		for st, want := range exact.Post[i][0] {
+			if got, se := pf.Post[i][0][st], pf.Err[i][0][st]; !(math.Abs(got-want) <= 5*se+1e-3) {
+				t.Errorf("gaussian step %d: %v ± %v, exact %v", i, got, se, want)
+			}
+		}
+	}
+	if checked < 8 {
+		t.Fatalf("only %d answers checked", checked)
+	}
+}
+
+const gaussianDBN = `
+var Rain[t]: bool
+var Level[t]: real
+var Season: {wet, dry}
+Rain[t-1] -> Rain[t]
+Rain[t] -> Level[t]
+Season -> Rain[t]
+P(Season) = [0.5, 0.5]
+P(Rain[0] | Season) = { wet: 0.7  dry: 0.3 }
+P(Rain[t] | Rain[t-1], Season) = {
+    true,  wet: 0.8
+    true,  dry: 0.6
+    false, wet: 0.4
+    false, dry: 0.2
+}
+P(Level[t] | Rain[t]) = { true: normal(3, 1)  false: normal(0, 1) }
+`

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pbl-lang/pbl"
@@ -35,7 +36,10 @@ var (
 	sequenceTask    string
 	sequenceSteps   int
 	sequenceColumn  string
-	sequenceTargets string
+	sequenceTargets   string
+	sequenceParticles int
+	sequenceSeed      uint64
+	sequenceExact     bool
 )
 
 func sequenceFlags(c *cli, fs *flag.FlagSet) {
@@ -45,6 +49,9 @@ func sequenceFlags(c *cli, fs *flag.FlagSet) {
 	fs.IntVar(&sequenceSteps, "steps", 1, "predict: how many `steps` ahead of each sequence's end")
 	fs.StringVar(&sequenceColumn, "sequence-column", "sequence", "the `column` that names each row's sequence (a file without it is one sequence)")
 	fs.StringVar(&sequenceTargets, "target", "", "the time-indexed variables to report, comma-separated `names` without [t] (default: those no step observes)")
+	fs.IntVar(&sequenceParticles, "particles", 0, "filter and predict with a particle filter of `N` particles (approximate, with standard errors) instead of exactly")
+	fs.Uint64Var(&sequenceSeed, "seed", 1, "the particle filter's random `seed`")
+	fs.BoolVar(&sequenceExact, "exact", false, "refuse a model too wide for the exact engines instead of filtering it with particles")
 	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse cliques with more `entries` than this")
 	fs.StringVar(&c.maxMemory, "max-memory", "8GiB", "refuse junction trees needing more `memory` than this (e.g. 512MiB, 8GiB)")
 }
@@ -67,6 +74,15 @@ func sequenceCmd(c *cli, args []string) int {
 			return c.usageErr("sequence", "--task is required: filter, smooth, viterbi or predict")
 		}
 		return c.usageErr("sequence", "--task %q: want filter, smooth, viterbi or predict%s", sequenceTask, hint)
+	}
+	if sequenceParticles < 0 {
+		return c.usageErr("sequence", "--particles %d: want at least 1 particle", sequenceParticles)
+	}
+	if sequenceParticles > 0 && sequenceExact {
+		return c.usageErr("sequence", "--particles and --exact contradict each other")
+	}
+	if sequenceParticles > 0 && pbl.SeqTask(task) != pbl.Filter && pbl.SeqTask(task) != pbl.Predict {
+		return c.usageErr("sequence", "--particles: the particle filter answers --task filter and predict, not %s", sequenceTask)
 	}
 	if sequenceSteps < 1 {
 		return c.usageErr("sequence", "--steps %d: want at least 1 step ahead", sequenceSteps)
@@ -106,7 +122,8 @@ func sequenceCmd(c *cli, args []string) int {
 	defer interruptible(&opt)()
 	first := true
 	for _, s := range seqs {
-		a, err := pbl.AnswerSequence(m, s, pbl.SeqTask(task), pbl.SeqOptions{Targets: targets, Steps: sequenceSteps, Infer: opt})
+		a, err := pbl.AnswerSequence(m, s, pbl.SeqTask(task), pbl.SeqOptions{Targets: targets, Steps: sequenceSteps, Infer: opt,
+			Particles: sequenceParticles, Seed: sequenceSeed, Exact: sequenceExact})
 		if err != nil {
 			c.report(seqError(s, err))
 			return exitError
@@ -141,14 +158,24 @@ func seqError(s *pbl.Sequence, err error) error {
 // per step.
 func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 	w := c.stdout
+	if !a.Exact() {
+		why := fmt.Sprintf("%d particles, seed %d", sequenceParticles, sequenceSeed)
+		if a.Why != "" {
+			why = fmt.Sprintf("%d particles, seed %d: %s", pbl.DefaultParticles, sequenceSeed, a.Why)
+		}
+		fmt.Fprintf(w, "approximate: particle filter (%s); ± one standard error\n", why)
+	}
 	name := "sequence"
 	if a.Seq.ID != "" {
 		name = "sequence " + a.Seq.ID
 	}
 	fmt.Fprintf(w, "%s (%s, %s)", name, plural(len(a.Seq.Steps), "step"), a.Task)
-	if a.Task == pbl.Viterbi {
+	switch {
+	case a.Task == pbl.Viterbi:
 		fmt.Fprintf(w, "  ln P(path, observations) = %s\n", report.Num(a.LogP))
-	} else {
+	case !a.Exact():
+		fmt.Fprintf(w, "  ln P(observations) = %s ± %s\n", report.Num(a.LogP), strconv.FormatFloat(a.LogPErr, 'g', 2, 64))
+	default:
 		fmt.Fprintf(w, "  ln P(observations) = %s\n", report.Num(a.LogP))
 	}
 	head := []string{"step"}
@@ -170,8 +197,12 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 				row = append(row, m.Vars[m.Time.Vars[v].Slices[0]].States[a.Path[i][k]])
 				continue
 			}
-			for _, p := range a.Post[i][k] {
-				row = append(row, report.Num(p))
+			for st, p := range a.Post[i][k] {
+				cell := report.Num(p)
+				if a.Err != nil {
+					cell += " ±" + strconv.FormatFloat(a.Err[i][k][st], 'g', 2, 64)
+				}
+				row = append(row, cell)
 			}
 		}
 		rows = append(rows, row)
@@ -206,11 +237,15 @@ func sequenceJSON(m *ir.Model, a *pbl.SeqAnswer) *report.Object {
 	o.Set("length", len(a.Seq.Steps))
 	o.Set("task", a.Task.String())
 	o.Set("engine", a.Engine)
+	o.Set("exact", a.Exact())
+	if a.Why != "" {
+		o.Set("why", a.Why)
+	}
 	var steps []any
 	for i, t := range a.Steps {
 		so := &report.Object{}
 		so.Set("step", t)
-		vo := &report.Object{}
+		vo, errs := &report.Object{}, &report.Object{}
 		for k, v := range a.Targets {
 			tv := m.Time.Vars[v]
 			states := m.Vars[tv.Slices[0]].States
@@ -223,11 +258,21 @@ func sequenceJSON(m *ir.Model, a *pbl.SeqAnswer) *report.Object {
 				po.Set(states[s], p)
 			}
 			vo.Set(tv.Name, po)
+			if a.Err != nil {
+				eo := &report.Object{}
+				for s, e := range a.Err[i][k] {
+					eo.Set(states[s], e)
+				}
+				errs.Set(tv.Name, eo)
+			}
 		}
 		if a.Path != nil {
 			so.Set("state", vo)
 		} else {
 			so.Set("posterior", vo)
+		}
+		if a.Err != nil {
+			so.Set("error", errs)
 		}
 		steps = append(steps, so)
 	}
@@ -240,6 +285,9 @@ func sequenceJSON(m *ir.Model, a *pbl.SeqAnswer) *report.Object {
 		o.Set("log_p_path", lp)
 	} else {
 		o.Set("log_likelihood", lp)
+	}
+	if !a.Exact() {
+		o.Set("log_likelihood_error", a.LogPErr)
 	}
 	return o
 }

@@ -32,10 +32,10 @@ const (
 
 // The flags of pbl sequence.
 var (
-	sequenceData    string
-	sequenceTask    string
-	sequenceSteps   int
-	sequenceColumn  string
+	sequenceData      string
+	sequenceTask      string
+	sequenceSteps     int
+	sequenceColumn    string
 	sequenceTargets   string
 	sequenceParticles int
 	sequenceSeed      uint64

@@ -705,3 +705,65 @@ P(Rain[t] | Rain[t-1], Season) = {
 }
 P(Level[t] | Rain[t]) = { true: normal(3, 1)  false: normal(0, 1) }
 `
+
+// TestAnswerSequenceGaussian checks a sequence with a Gaussian emission
+// and a static parent against enumeration with the densities written out.
+func TestAnswerSequenceGaussian(t *testing.T) {
+	m, err := pbl.Load("g.pbl", []byte(gaussianDBN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := []float64{2.5, math.NaN(), 0.1, -0.4}
+	s := &pbl.Sequence{Static: []float64{-1}}
+	for _, x := range levels {
+		s.Steps = append(s.Steps, []float64{-1, x})
+	}
+	normal := func(x, mu float64) float64 { return math.Exp(-(x-mu)*(x-mu)/2) / math.Sqrt(2*math.Pi) }
+	init := [2]float64{0.7, 0.3}                   // P(Rain[0]=true | Season)
+	trans := [2][2]float64{{0.8, 0.6}, {0.4, 0.2}} // P(Rain[t]=true | Rain[t-1], Season), [rain prev true/false][season]
+	T := len(levels)
+	post := make([][2]float64, T)
+	pe := 0.0
+	for season := range 2 {
+		for c := range 1 << T {
+			p := 0.5
+			rain := func(t int) int { return c >> t & 1 } // 0: true
+			for t := range T {
+				pt := init[season]
+				if t > 0 {
+					pt = trans[rain(t-1)][season]
+				}
+				if rain(t) == 0 {
+					p *= pt
+				} else {
+					p *= 1 - pt
+				}
+				if !math.IsNaN(levels[t]) {
+					mu := 3.0
+					if rain(t) == 1 {
+						mu = 0
+					}
+					p *= normal(levels[t], mu)
+				}
+			}
+			pe += p
+			for t := range T {
+				post[t][rain(t)] += p
+			}
+		}
+	}
+	a, err := pbl.AnswerSequence(m, s, pbl.Smooth, pbl.SeqOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(a.LogP-math.Log(pe)) <= 1e-9) {
+		t.Errorf("ln P(obs) = %v, want %v", a.LogP, math.Log(pe))
+	}
+	for i := range T {
+		for st := range 2 {
+			if got, want := a.Post[i][0][st], post[i][st]/pe; !(math.Abs(got-want) <= 1e-9) {
+				t.Errorf("P(Rain[%d]=%d | obs) = %v, want %v", i, st, got, want)
+			}
+		}
+	}
+}

@@ -26,6 +26,16 @@ func TestQuote(t *testing.T) {
 		{`say "hi"`, `"say \"hi\""`},
 		{`back\slash`, `"back\\slash"`},
 		{"1.5", `"1.5"`},
+		// A slice of a time-indexed variable reads back as the same name.
+		{"Rain[3]", "Rain[3]"},
+		{"Rain[0]", "Rain[0]"},
+		{"Rain[03]", `"Rain[03]"`},
+		{"Rain[t]", `"Rain[t]"`},
+		{"Rain[-1]", `"Rain[-1]"`},
+		{"Rain[]", `"Rain[]"`},
+		{"[3]", `"[3]"`},
+		{"Rain[3]x", `"Rain[3]x"`},
+		{"a b[3]", `"a b[3]"`},
 	} {
 		got := grammar.Quote(tc.name)
 		if got != tc.want {

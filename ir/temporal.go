@@ -207,6 +207,9 @@ func (l *lowerer) timePrepare(files []*grammar.File) {
 			}
 		}
 	}
+	if len(tl.t.Vars) == 0 {
+		return // slices' names only, declared quoted: var "Rain[3]"
+	}
 	l.time = tl
 	// The order: the largest lag between a parent and its child, in the
 	// edges and in the distributions' parents.
@@ -297,13 +300,8 @@ func (l *lowerer) timeVarDecl(n *grammar.Name, add func(name string) (VarID, boo
 // 0 (the arc does not exist at this slice). ok is false after an error.
 func (l *lowerer) timeName(n *grammar.Name) (name string, outside, ok bool) {
 	if !isTemplate(n) {
-		if n.Index != nil && l.time != nil {
-			if _, tv := l.time.vars[n.Base()]; !tv {
-				l.b.Errs = append(l.b.Errs, &Error{Pos: pos(n.Index.Pos), Err: ErrTime,
-					Msg: fmt.Sprintf("%s has no time index: it is static (declared without [t])", strconv.Quote(n.Base()))})
-				return "", false, false
-			}
-		}
+		// A slice, Rain[3], or a variable declared with that name,
+		// var "Rain[3]" (as pbl convert writes a model unrolled).
 		return n.Text(), false, true
 	}
 	if l.time == nil {

@@ -64,3 +64,45 @@ func TestReadSequences(t *testing.T) {
 		})
 	}
 }
+
+// FuzzReadSequences: no CSV makes ReadSequences panic, and what it reads
+// fits the model: a step per row, each value a state of its variable or
+// missing.
+func FuzzReadSequences(f *testing.F) {
+	for _, s := range []string{
+		"sequence,Umbrella,Season\na,true,dry\nb,false,\na,,dry\n",
+		"Umbrella,Rain\ntrue,\nfalse,true\n",
+		"sequence,Season\na,dry\na,wet\n",
+		"\ufeffsequence,Umbrella\n\"a\",\"true\"\n",
+		"Umbrella\n\n\n",
+	} {
+		f.Add(s)
+	}
+	m, err := pbl.Load("u.pbl", []byte(umbrellaSrc))
+	if err != nil {
+		f.Fatal(err)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, src string) {
+		path := filepath.Join(dir, "x.csv")
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		seqs, err := pbl.ReadSequences(m, path, pbl.SequenceOptions{})
+		if err != nil {
+			return
+		}
+		for _, s := range seqs {
+			for _, step := range s.Steps {
+				if len(step) != len(m.Time.Vars) {
+					t.Fatalf("a step of %d values", len(step))
+				}
+				for k, x := range step {
+					if n := len(m.Vars[m.Time.Vars[k].Slices[0]].States); !(x >= -1 && x < float64(n)) {
+						t.Fatalf("value %v of %s", x, m.Time.Vars[k].Name)
+					}
+				}
+			}
+		}
+	})
+}

@@ -1,14 +1,19 @@
 package pbl_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/sample"
 )
 
 // randomDBN is a random time-indexed model with its numbers, written as
@@ -422,6 +427,343 @@ func TestUnrollMatchesLowering(t *testing.T) {
 		a, b := un.Table(uv), big.Table(ir.VarID(v))
 		if names(un, a.Factor.Vars) != names(big, b.Factor.Vars) || fmt.Sprint(a.Factor.Vals) != fmt.Sprint(b.Factor.Vals) {
 			t.Errorf("%s: unrolled %s %v, lowered %s %v", x.Name, names(un, a.Factor.Vars), a.Factor.Vals, names(big, b.Factor.Vars), b.Factor.Vals)
+		}
+	}
+}
+
+// TestAnswerSequenceBruteForce checks pbl sequence's tasks (filtering,
+// smoothing, prediction, the Viterbi path and its log-probability, the
+// log-likelihood) on random DBNs against enumeration of the unrolled
+// joint from the numbers alone.
+func TestAnswerSequenceBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 32))
+	checked := 0
+	for trial := range 30 {
+		n := 1 + trial%3
+		order := 1 + trial%2
+		d := newRandomDBN(r, n, 2, order, trial%3 == 2)
+		m, err := pbl.Load(fmt.Sprintf("seq%d.pbl", trial), []byte(d.src))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, d.src)
+		}
+		T := 2 + r.IntN(3)
+		if n == 3 {
+			T = 2 + r.IntN(2)
+		}
+		// X0 hidden; the others observed at random steps, missing at some.
+		s := &pbl.Sequence{Static: []float64{-1}}
+		if d.sTable == nil {
+			s.Static = nil
+		}
+		for range T {
+			step := make([]float64, n)
+			step[0] = -1
+			for v := 1; v < n; v++ {
+				step[v] = float64(r.IntN(3) - 1) // -1: missing
+			}
+			s.Steps = append(s.Steps, step)
+		}
+		if n == 1 {
+			// A chain observed at some steps: X0 is then a target where
+			// it is missing (the answers put a point mass where it is
+			// observed).
+			for t := range s.Steps {
+				s.Steps[t][0] = float64(r.IntN(3) - 1)
+			}
+			s.Steps[0][0] = -1
+		}
+		post := func(upto int, at int) ([]float64, float64) {
+			p := make([]float64, 2)
+			pe := 0.0
+			d.each(max(upto, at)+1, func(x [][]int, sv int) {
+				for t := 0; t <= upto && t < T; t++ {
+					for v := range n {
+						if o := s.Steps[t][v]; o >= 0 && x[t][v] != int(o) {
+							return
+						}
+					}
+				}
+				q := d.joint(x, sv)
+				p[x[at][0]] += q
+				pe += q
+			})
+			if pe > 0 {
+				p[0] /= pe
+				p[1] /= pe
+			}
+			return p, pe
+		}
+		_, pe := post(T-1, T-1)
+		if pe == 0 {
+			continue
+		}
+		opt := pbl.SeqOptions{Targets: []int{0}, Steps: 2}
+		near := func(what string, got, want float64) {
+			t.Helper()
+			if !(math.Abs(got-want) <= 1e-9*max(1, math.Abs(want))) {
+				t.Errorf("trial %d: %s = %v, want %v\n%s", trial, what, got, want, d.src)
+			}
+		}
+		for _, task := range []pbl.SeqTask{pbl.Filter, pbl.Smooth, pbl.Predict} {
+			a, err := pbl.AnswerSequence(m, s, task, opt)
+			if err != nil {
+				t.Fatalf("trial %d %v: %v", trial, task, err)
+			}
+			near(task.String()+" ln P(obs)", a.LogP, math.Log(pe))
+			for i, step := range a.Steps {
+				upto := T - 1
+				if task == pbl.Filter {
+					upto = step
+				}
+				want, pe := post(upto, step)
+				if pe == 0 {
+					continue
+				}
+				near(fmt.Sprintf("%v P(X0[%d]=s0)", task, step), a.Post[i][0][0], want[0])
+				near(fmt.Sprintf("%v P(X0[%d]=s1)", task, step), a.Post[i][0][1], want[1])
+			}
+		}
+		// Viterbi: the best joint assignment of every unobserved variable
+		// (and S), with ln P(path, obs).
+		best := -1.0
+		d.each(T, func(x [][]int, sv int) {
+			for t := range T {
+				for v := range n {
+					if o := s.Steps[t][v]; o >= 0 && x[t][v] != int(o) {
+						return
+					}
+				}
+			}
+			best = max(best, d.joint(x, sv))
+		})
+		a, err := pbl.AnswerSequence(m, s, pbl.Viterbi, opt)
+		if err != nil {
+			t.Fatalf("trial %d viterbi: %v", trial, err)
+		}
+		near("viterbi ln P(path, obs)", a.LogP, math.Log(best))
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("only %d cases checked", checked)
+	}
+}
+
+// TestSampleSequences draws sequences of a time-indexed model, reads them
+// back as pbl sequence does, and checks each step's frequencies against
+// the exact marginals (within five standard errors).
+func TestSampleSequences(t *testing.T) {
+	m, err := pbl.Load("g.pbl", []byte(umbrellaSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, length = 20000, 4
+	mu, err := ir.Unroll(m, length-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sample.NewSampler(mu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "seq.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteSequences(f, n, length, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	seqs, err := pbl.ReadSequences(mu, path, pbl.SequenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seqs) != n {
+		t.Fatalf("%d sequences read, want %d", len(seqs), n)
+	}
+	for step := range length {
+		for k, tv := range mu.Time.Vars {
+			a, err := pbl.Ask(mu, fmt.Sprintf("P(%s)", ir.Quote(ir.SliceName(tv.Name, step))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _ := a.Prob(ir.SliceName(tv.Name, step) + "=true")
+			count := 0
+			for _, sq := range seqs {
+				if len(sq.Steps) != length {
+					t.Fatalf("a sequence of %d steps", len(sq.Steps))
+				}
+				if sq.Steps[step][k] == 0 {
+					count++
+				}
+			}
+			got := float64(count) / n
+			if se := math.Sqrt(p * (1 - p) / n); !(math.Abs(got-p) <= 5*se) {
+				t.Errorf("%s[%d]=true: frequency %v, P %v", tv.Name, step, got, p)
+			}
+		}
+	}
+}
+
+// TestParticleFilter checks the particle filter against the exact
+// filter on random DBNs (and one with a Gaussian emission): every
+// posterior within five of its standard errors (plus 1e-3), and ln
+// P(observations) within five of its.
+func TestParticleFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	checked := 0
+	for trial := range 16 {
+		d := newRandomDBN(r, 1+trial%3, 2, 1+trial%2, trial%2 == 1)
+		m, err := pbl.Load("pf.pbl", []byte(d.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &pbl.Sequence{}
+		if d.sTable != nil {
+			s.Static = []float64{-1}
+		}
+		for range 6 {
+			step := make([]float64, d.n)
+			step[0] = -1
+			for v := 1; v < d.n; v++ {
+				step[v] = float64(r.IntN(2))
+			}
+			s.Steps = append(s.Steps, step)
+		}
+		for _, task := range []pbl.SeqTask{pbl.Filter, pbl.Predict} {
+			exact, err := pbl.AnswerSequence(m, s, task, pbl.SeqOptions{Targets: []int{0}, Steps: 2})
+			if err != nil {
+				if errors.Is(err, infer.ErrImpossible) {
+					continue
+				}
+				t.Fatal(err)
+			}
+			pf, err := pbl.AnswerSequence(m, s, task, pbl.SeqOptions{Targets: []int{0}, Steps: 2, Particles: 20000, Seed: uint64(trial)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			if pf.Exact() || pf.Engine != "particle" {
+				t.Errorf("the particle filter's answer is labelled exact")
+			}
+			if !(math.Abs(pf.LogP-exact.LogP) <= 5*pf.LogPErr+1e-3) {
+				t.Errorf("trial %d %v: ln P(obs) %v ± %v, exact %v", trial, task, pf.LogP, pf.LogPErr, exact.LogP)
+			}
+			for i := range exact.Steps {
+				for st, want := range exact.Post[i][0] {
+					got, se := pf.Post[i][0][st], pf.Err[i][0][st]
+					if !(math.Abs(got-want) <= 5*se+1e-3) {
+						t.Errorf("trial %d %v step %d: %v ± %v, exact %v", trial, task, exact.Steps[i], got, se, want)
+					}
+				}
+			}
+		}
+	}
+	// A Gaussian emission, a static parent.
+	m, err := pbl.Load("g.pbl", []byte(gaussianDBN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pbl.Sequence{Static: []float64{-1}, Steps: [][]float64{{-1, 2.5}, {-1, math.NaN()}, {-1, 0.1}, {-1, 3.2}}}
+	exact, err := pbl.AnswerSequence(m, s, pbl.Filter, pbl.SeqOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := pbl.AnswerSequence(m, s, pbl.Filter, pbl.SeqOptions{Particles: 20000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(pf.LogP-exact.LogP) <= 5*pf.LogPErr+1e-3) {
+		t.Errorf("gaussian: ln P(obs) %v ± %v, exact %v", pf.LogP, pf.LogPErr, exact.LogP)
+	}
+	for i := range exact.Steps {
+		for st, want := range exact.Post[i][0] {
+			if got, se := pf.Post[i][0][st], pf.Err[i][0][st]; !(math.Abs(got-want) <= 5*se+1e-3) {
+				t.Errorf("gaussian step %d: %v ± %v, exact %v", i, got, se, want)
+			}
+		}
+	}
+	if checked < 8 {
+		t.Fatalf("only %d answers checked", checked)
+	}
+}
+
+const gaussianDBN = `
+var Rain[t]: bool
+var Level[t]: real
+var Season: {wet, dry}
+Rain[t-1] -> Rain[t]
+Rain[t] -> Level[t]
+Season -> Rain[t]
+P(Season) = [0.5, 0.5]
+P(Rain[0] | Season) = { wet: 0.7  dry: 0.3 }
+P(Rain[t] | Rain[t-1], Season) = {
+    true,  wet: 0.8
+    true,  dry: 0.6
+    false, wet: 0.4
+    false, dry: 0.2
+}
+P(Level[t] | Rain[t]) = { true: normal(3, 1)  false: normal(0, 1) }
+`
+
+// TestAnswerSequenceGaussian checks a sequence with a Gaussian emission
+// and a static parent against enumeration with the densities written out.
+func TestAnswerSequenceGaussian(t *testing.T) {
+	m, err := pbl.Load("g.pbl", []byte(gaussianDBN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := []float64{2.5, math.NaN(), 0.1, -0.4}
+	s := &pbl.Sequence{Static: []float64{-1}}
+	for _, x := range levels {
+		s.Steps = append(s.Steps, []float64{-1, x})
+	}
+	normal := func(x, mu float64) float64 { return math.Exp(-(x-mu)*(x-mu)/2) / math.Sqrt(2*math.Pi) }
+	init := [2]float64{0.7, 0.3}                   // P(Rain[0]=true | Season)
+	trans := [2][2]float64{{0.8, 0.6}, {0.4, 0.2}} // P(Rain[t]=true | Rain[t-1], Season), [rain prev true/false][season]
+	T := len(levels)
+	post := make([][2]float64, T)
+	pe := 0.0
+	for season := range 2 {
+		for c := range 1 << T {
+			p := 0.5
+			rain := func(t int) int { return c >> t & 1 } // 0: true
+			for t := range T {
+				pt := init[season]
+				if t > 0 {
+					pt = trans[rain(t-1)][season]
+				}
+				if rain(t) == 0 {
+					p *= pt
+				} else {
+					p *= 1 - pt
+				}
+				if !math.IsNaN(levels[t]) {
+					mu := 3.0
+					if rain(t) == 1 {
+						mu = 0
+					}
+					p *= normal(levels[t], mu)
+				}
+			}
+			pe += p
+			for t := range T {
+				post[t][rain(t)] += p
+			}
+		}
+	}
+	a, err := pbl.AnswerSequence(m, s, pbl.Smooth, pbl.SeqOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(a.LogP-math.Log(pe)) <= 1e-9) {
+		t.Errorf("ln P(obs) = %v, want %v", a.LogP, math.Log(pe))
+	}
+	for i := range T {
+		for st := range 2 {
+			if got, want := a.Post[i][0][st], post[i][st]/pe; !(math.Abs(got-want) <= 1e-9) {
+				t.Errorf("P(Rain[%d]=%d | obs) = %v, want %v", i, st, got, want)
+			}
 		}
 	}
 }

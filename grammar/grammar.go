@@ -1,5 +1,7 @@
 package grammar
 
+import "strconv"
+
 // File is a whole .pbl source file: a sequence of statements.
 type File struct {
 	Pos   Position
@@ -90,6 +92,9 @@ type Index struct {
 // "t", "t-1", "3".
 func (x *Index) Text() string {
 	if x.Var == "" {
+		if n, err := strconv.Atoi(x.Slice); err == nil && n >= 0 {
+			return strconv.Itoa(n) // 03 is slice 3
+		}
 		return x.Slice
 	}
 	return x.Var + x.Lag

@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"strconv"
+	"strings"
 	"unicode"
 )
 
@@ -13,12 +14,34 @@ import (
 const MaxExprDepth = 10_000
 
 // Quote returns name as written in pbl source: bare if it is an identifier
-// or an integer, otherwise double-quoted.
+// or an integer, or a slice of a time-indexed variable (an identifier and
+// a slice number, Rain[3], which reads back as the same name), otherwise
+// double-quoted. A declaration of a variable so named quotes it with
+// strconv.Quote: var Rain[3] would declare a slice.
 func Quote(name string) string {
-	if IsIdent(name) || isInt(name) {
+	if IsIdent(name) || isInt(name) || IsSliceName(name) {
 		return name
 	}
 	return strconv.Quote(name)
+}
+
+// IsSliceName reports whether s is an identifier followed by a slice
+// number in brackets, written canonically: Rain[0], Rain[12].
+func IsSliceName(s string) bool {
+	i := strings.IndexByte(s, '[')
+	if i <= 0 || !strings.HasSuffix(s, "]") || !IsIdent(s[:i]) {
+		return false
+	}
+	n := s[i+1 : len(s)-1]
+	if n == "" || len(n) > 1 && n[0] == '0' {
+		return false
+	}
+	for j := 0; j < len(n); j++ {
+		if n[j] < '0' || n[j] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // IsIdent reports whether s is a pbl identifier: a letter or underscore

@@ -1,6 +1,7 @@
 package grammar_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pbl-lang/pbl/grammar"
@@ -26,10 +27,28 @@ func TestQuote(t *testing.T) {
 		{`say "hi"`, `"say \"hi\""`},
 		{`back\slash`, `"back\\slash"`},
 		{"1.5", `"1.5"`},
+		// A slice of a time-indexed variable reads back as the same name.
+		{"Rain[3]", "Rain[3]"},
+		{"Rain[0]", "Rain[0]"},
+		{"Rain[03]", `"Rain[03]"`},
+		{"Rain[t]", `"Rain[t]"`},
+		{"Rain[-1]", `"Rain[-1]"`},
+		{"Rain[]", `"Rain[]"`},
+		{"[3]", `"[3]"`},
+		{"Rain[3]x", `"Rain[3]x"`},
+		{"a b[3]", `"a b[3]"`},
 	} {
 		got := grammar.Quote(tc.name)
 		if got != tc.want {
 			t.Errorf("Quote(%q) = %s, want %s", tc.name, got, tc.want)
+		}
+		if grammar.IsSliceName(tc.name) {
+			// A name and its index, which the parser reads back as the
+			// same name (parser's tests).
+			if !strings.HasPrefix(got, tc.name[:strings.IndexByte(tc.name, '[')]) || grammar.IsIdent(tc.name) {
+				t.Errorf("Quote(%q) = %s", tc.name, got)
+			}
+			continue
 		}
 		sc := grammar.NewScanner("q", got)
 		tok, err := sc.Next()

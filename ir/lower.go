@@ -611,8 +611,12 @@ func (l *lowerer) checkEdges() {
 			found = found || q == p
 		}
 		if !found {
-			l.b.Errorf(l.edges[e], "edge %s -> %s is declared, but P(%s | ...) does not list %s as a parent",
-				Quote(m.Vars[p].Name), Quote(m.Vars[c].Name), Quote(m.Vars[c].Name), Quote(m.Vars[p].Name))
+			hint := ""
+			if l.time != nil {
+				hint = " (a template's arc holds in every slice where the slices it names exist, the first ones too)"
+			}
+			l.b.Errorf(l.edges[e], "edge %s -> %s is declared, but P(%s | ...) does not list %s as a parent%s",
+				Quote(m.Vars[p].Name), Quote(m.Vars[c].Name), Quote(m.Vars[c].Name), Quote(m.Vars[p].Name), hint)
 		}
 	}
 }

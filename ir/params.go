@@ -33,7 +33,14 @@ func (m *Model) FreeParams() int {
 		}
 	}
 	n := 0
+	var tied []bool
+	if m.Time != nil {
+		tied = m.Time.Tied(len(m.Vars))
+	}
 	for v, d := range m.Dists {
+		if tied != nil && tied[v] {
+			continue // a copy of its template's numbers, counted once
+		}
 		switch d := d.(type) {
 		case *CPT:
 			n += d.Params()

@@ -37,6 +37,27 @@ type TimeVar struct {
 	Name   string
 	Pos    Pos
 	Slices []VarID
+	// First is the first slice of its template distribution (the largest
+	// lag of its template parents): every slice from First on has the
+	// template's numbers, the slices before have their own. -1 when it
+	// has no template distribution (none yet: a structure to learn).
+	First int
+}
+
+// Tied returns, for a model of n variables, which are slices whose
+// distribution is a copy of their template's at an earlier slice: the
+// slices after First. Their numbers are not free parameters of their own.
+func (t *Time) Tied(n int) []bool {
+	tied := make([]bool, n)
+	for _, tv := range t.Vars {
+		if tv.First < 0 {
+			continue
+		}
+		for s := tv.First + 1; s < len(tv.Slices); s++ {
+			tied[tv.Slices[s]] = true
+		}
+	}
+	return tied
 }
 
 // SliceName returns the name of the variable base at slice s: base[s].
@@ -177,7 +198,7 @@ func (l *lowerer) timePrepare(files []*grammar.File) {
 					}
 					if _, dup := tl.vars[n.Base()]; !dup {
 						tl.vars[n.Base()] = len(tl.t.Vars)
-						tl.t.Vars = append(tl.t.Vars, TimeVar{Name: n.Base(), Pos: pos(n.Pos)})
+						tl.t.Vars = append(tl.t.Vars, TimeVar{Name: n.Base(), Pos: pos(n.Pos), First: -1})
 					}
 				default:
 					l.b.Errs = append(l.b.Errs, &Error{Pos: pos(n.Index.Pos), Err: ErrTime,
@@ -185,6 +206,9 @@ func (l *lowerer) timePrepare(files []*grammar.File) {
 				}
 			}
 		}
+	}
+	if len(tl.t.Vars) == 0 {
+		return // slices' names only, declared quoted: var "Rain[3]"
 	}
 	l.time = tl
 	// The order: the largest lag between a parent and its child, in the
@@ -276,13 +300,8 @@ func (l *lowerer) timeVarDecl(n *grammar.Name, add func(name string) (VarID, boo
 // 0 (the arc does not exist at this slice). ok is false after an error.
 func (l *lowerer) timeName(n *grammar.Name) (name string, outside, ok bool) {
 	if !isTemplate(n) {
-		if n.Index != nil && l.time != nil {
-			if _, tv := l.time.vars[n.Base()]; !tv {
-				l.b.Errs = append(l.b.Errs, &Error{Pos: pos(n.Index.Pos), Err: ErrTime,
-					Msg: fmt.Sprintf("%s has no time index: it is static (declared without [t])", strconv.Quote(n.Base()))})
-				return "", false, false
-			}
-		}
+		// A slice, Rain[3], or a variable declared with that name,
+		// var "Rain[3]" (as pbl convert writes a model unrolled).
 		return n.Text(), false, true
 	}
 	if l.time == nil {
@@ -369,6 +388,11 @@ func (l *lowerer) templateDist(d *grammar.Dist) {
 		}
 	}
 	l.time.firsts = append(l.time.firsts, templateStart{d: d, first: first})
+	for _, c := range children {
+		if tv := l.time.t.Var(c.Base()); tv != nil {
+			tv.First = first
+		}
+	}
 	l.eachSlice(func(s int) {
 		if s >= first {
 			l.dist(d)
@@ -447,7 +471,10 @@ func Unroll(m *Model, h int) (*Model, error) {
 	}
 	nt := &Time{Horizon: h, Order: t.Order, Vars: make([]TimeVar, len(t.Vars))}
 	for i, tv := range t.Vars {
-		nt.Vars[i] = TimeVar{Name: tv.Name, Pos: tv.Pos, Slices: append(make([]VarID, 0, h+1), tv.Slices...)}
+		nt.Vars[i] = TimeVar{Name: tv.Name, Pos: tv.Pos, First: tv.First, Slices: append(make([]VarID, 0, h+1), tv.Slices...)}
+		if tv.First < 0 && m.Dists[tv.Slices[H]] != nil {
+			return nil, fmt.Errorf("%s has no template distribution P(%s[t] | ...): its slices after %d have none to copy: %w", tv.Name, tv.Name, H, ErrTime)
+		}
 	}
 	// The new variables first, so that a parent in the same slice has its
 	// number when the distributions are moved.

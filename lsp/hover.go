@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -36,6 +37,10 @@ func (d *document) hover(off int) *Hover {
 			r := Range{Start: d.text.position(start), End: d.text.position(start + len(word))}
 			return &Hover{Contents: MarkupContent{Kind: "markdown", Value: describeVar(m, v)}, Range: &r}
 		}
+		if text, end := d.describeSlice(m, word, start+len(word)); text != "" {
+			r := Range{Start: d.text.position(start), End: d.text.position(end)}
+			return &Hover{Contents: MarkupContent{Kind: "markdown", Value: text}, Range: &r}
+		}
 	}
 	if d.model != nil {
 		if text := d.answerAt(d.text.position(off).Line + 1); text != "" {
@@ -43,6 +48,41 @@ func (d *document) hover(off int) *Hover {
 		}
 	}
 	return nil
+}
+
+// describeSlice is the hover text of a time-indexed variable's name with
+// its index, which starts at byte offset at: Rain[3] is that slice's
+// variable, Rain[t] (or Rain[t-1]) the template, described by the first
+// slice that has the template's numbers. end is the index's end.
+func (d *document) describeSlice(m *ir.Model, base string, at int) (text string, end int) {
+	if m.Time == nil {
+		return "", 0
+	}
+	tv := m.Time.Var(base)
+	src := d.text.src
+	if tv == nil || at >= len(src) || src[at] != '[' {
+		return "", 0
+	}
+	close := strings.IndexByte(src[at:], ']')
+	if close < 0 {
+		return "", 0
+	}
+	idx := strings.ReplaceAll(src[at+1:at+close], " ", "")
+	end = at + close + 1
+	if s, err := strconv.Atoi(idx); err == nil {
+		if s >= 0 && s < len(tv.Slices) {
+			return describeVar(m, m.Vars[tv.Slices[s]]), end
+		}
+		return fmt.Sprintf("**%s[%d]**: beyond the slices unrolled, 0..%d (a query naming it unrolls further)", base, s, m.Time.Horizon), end
+	}
+	s := max(tv.First, 0)
+	head := fmt.Sprintf("**%s[t]**: time-indexed, slices 0..%d unrolled; ", base, m.Time.Horizon)
+	if tv.First >= 0 {
+		head += fmt.Sprintf("its template applies from slice %d, shown there:\n\n", tv.First)
+	} else {
+		head += "no template distribution yet; slice 0:\n\n"
+	}
+	return head + describeVar(m, m.Vars[tv.Slices[s]]), end
 }
 
 // describeVar is a variable's hover text.

@@ -69,3 +69,37 @@ func TestHoverDecisionQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestHoverTimeIndexed: hovering over a time-indexed variable's name
+// describes the slice it names (Rain[2]), or the template (Rain[t],
+// Rain[t-1]) by the first slice with its numbers; a query naming slices
+// shows its answer (Russell and Norvig's 0.818).
+func TestHoverTimeIndexed(t *testing.T) {
+	src, err := os.ReadFile("../examples/umbrella.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src) + "query P(Rain[2] | Umbrella[1]=true)\n"
+	d := newDocument("file:///umbrella.pbl", 1, text)
+	if len(d.errs) > 0 {
+		t.Fatalf("the model fails: %v", d.errs)
+	}
+	for _, c := range []struct{ at, want string }{
+		{"Rain[t-1] -> Rain[t]", "**Rain[t]**: time-indexed, slices 0..8 unrolled; its template applies from slice 1"},
+		{"P(Rain[t] | Rain[t-1]) = {", "Rain[1]=true"},
+		{"query P(Rain[2] |", "**Rain[2]**: bool"},
+		{"Rain[8] |", `parents: "Rain[7]"`},
+	} {
+		i := strings.Index(text, c.at)
+		if i < 0 {
+			t.Fatalf("%q not in the example", c.at)
+		}
+		if strings.HasPrefix(c.at, "query ") || strings.HasPrefix(c.at, "P(") {
+			i += strings.Index(c.at, "Rain")
+		}
+		h := d.hover(i + 1)
+		if h == nil || !strings.Contains(h.Contents.Value, c.want) {
+			t.Errorf("hover at %q: %+v, want %q", c.at, h, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package parser_test
 import (
 	"testing"
 
+	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/parser"
 )
 
@@ -256,4 +257,34 @@ var queryTests = []struct{ input, want string }{
 		`(Query Kind=ML Targets=((Term Name=(Name Ident=H))) Bar=true Given=((Term Name=(Name Ident=D))))`},
 	{`MDL(H)`,
 		`(Query Kind=MDL Targets=((Term Name=(Name Ident=H))))`},
+}
+
+// TestTimeIndex: a name's time index parses as written (t, t-1, t - 2,
+// a slice), its text is canonical, and a slice's name as grammar.Quote
+// writes it reads back as the same name.
+func TestTimeIndex(t *testing.T) {
+	for _, tc := range []struct{ src, text string }{
+		{"P(Rain[3])", "Rain[3]"},
+		{"P(Rain[03])", "Rain[3]"},
+		{"P(Rain[t])", "Rain[t]"},
+		{"P(Rain[t-1])", "Rain[t-1]"},
+		{"P(Rain[t - 2])", "Rain[t-2]"},
+		{"P(Rain[t+1])", "Rain[t+1]"},
+		{"P(" + grammar.Quote("Rain[12]") + ")", "Rain[12]"},
+		{"P(" + grammar.Quote("Rain[t]") + ")", "Rain[t]"}, // quoted: a name with brackets
+	} {
+		q, err := parser.ParseQuery("q", tc.src)
+		if err != nil {
+			t.Errorf("%s: %v", tc.src, err)
+			continue
+		}
+		if got := q.Targets[0].Name.Text(); got != tc.text {
+			t.Errorf("%s: the name's text is %q, want %q", tc.src, got, tc.text)
+		}
+	}
+	for _, bad := range []string{"P(Rain[])", "P(Rain[t-])", "P(Rain[1.5)", "P(Rain[t*2])"} {
+		if _, err := parser.ParseQuery("q", bad); err == nil {
+			t.Errorf("%s parses", bad)
+		}
+	}
 }

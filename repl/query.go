@@ -18,6 +18,16 @@ var errInterrupted = errors.New("interrupted")
 // query lowers a parsed query against the session model and answers it
 // with the session evidence.
 func (s *Session) query(g *grammar.Query, src string) {
+	if s.model.Time != nil {
+		// A time-indexed model is unrolled as far as the query names
+		// (ir.Unroll shares the numbers of the slices it copies).
+		m, err := ir.Unroll(s.model, ir.SliceHorizon(g))
+		if err != nil {
+			s.report(err, src)
+			return
+		}
+		s.model = m
+	}
 	q, err := ir.LowerQuery(s.model, g)
 	if err != nil {
 		s.report(err, src)

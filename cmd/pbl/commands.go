@@ -232,6 +232,10 @@ func checkCmd(c *cli, args []string) int {
 			if len(m.Spaces) > 0 {
 				o.Set("spaces", spaceNames(m))
 			}
+			if m.Time != nil {
+				o.Set("time_indexed", len(m.Time.Vars))
+				o.Set("slices", m.Time.Horizon+1)
+			}
 			c.writeJSON(o)
 			continue
 		}
@@ -247,7 +251,14 @@ func checkCmd(c *cli, args []string) int {
 		if n := len(m.Spaces); n > 0 {
 			spaces = ", " + plural(n, "hypothesis space") + " (" + strings.Join(spaceNames(m), ", ") + ")"
 		}
-		fmt.Fprintf(c.stdout, "%s: ok, %s, %s, %s%s%s\n", path, plural(len(m.Vars), "variable"), plural(edges, "edge"), plural(params, "free parameter"), learned, spaces)
+		vars := plural(len(m.Vars), "variable")
+		if t := m.Time; t != nil {
+			// A time-indexed model: its slices are one template's, and
+			// its parameters are tied.
+			vars = fmt.Sprintf("%s (%s in %s, %s static)", vars, plural(len(t.Vars), "time-indexed variable"), plural(t.Horizon+1, "slice"),
+				fmt.Sprint(len(m.Vars)-len(t.Vars)*(t.Horizon+1)))
+		}
+		fmt.Fprintf(c.stdout, "%s: ok, %s, %s, %s%s%s\n", path, vars, plural(edges, "edge"), plural(params, "free parameter"), learned, spaces)
 	}
 	return status
 }

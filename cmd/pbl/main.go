@@ -54,6 +54,8 @@ Usage:
   pbl classify MODEL --target C --data CSV
                               accuracy, confusion matrix, precision/recall/F1 [--cv K]
   pbl sample MODEL -n N       forward-sample rows as CSV [--seed S] [--missing F] [-o F]
+  pbl sequence MODEL --data CSV --task filter|smooth|viterbi|predict
+                              a time-indexed model's answers for each sequence of the data
   pbl cluster CSV -k K        Gaussian mixture or k-means clustering of numeric columns
                               [--method gmm|kmeans] [--covariance full|diag|spherical|tied]
   pbl test [PATH...]          check expectations and golden outputs of models
@@ -102,6 +104,7 @@ var commands = []*command{
 	{name: "learn", args: "MODEL --data CSV", summary: learnSummary, run: learnCmd, flags: learnFlags},
 	{name: "classify", args: "MODEL --target C --data CSV", summary: classifySummary, run: classifyCmd, flags: classifyFlags},
 	{name: "sample", args: "MODEL -n N", summary: sampleSummary, run: sampleCmd, flags: sampleFlags},
+	{name: "sequence", args: sequenceArgs, summary: sequenceSummary, run: sequenceCmd, flags: sequenceFlags},
 	{name: "cluster", args: "CSV -k K", summary: clusterSummary, run: clusterCmd, flags: clusterFlags},
 	{name: "repl", args: "[MODEL]", summary: replSummary, run: replCmd, flags: replFlags},
 	{name: "uai", args: uaiArgs, summary: uaiSummary, run: uaiCmd, flags: uaiFlags},

@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"flag"
+	"fmt"
 	"io"
 	"math"
 	"time"
 
+	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/report"
 	"github.com/pbl-lang/pbl/sample"
 )
@@ -31,6 +33,7 @@ var (
 	sampleSeed    uint64
 	sampleMissing float64
 	sampleOut     string
+	sampleLength  int
 )
 
 func sampleFlags(c *cli, fs *flag.FlagSet) {
@@ -38,6 +41,7 @@ func sampleFlags(c *cli, fs *flag.FlagSet) {
 	fs.Uint64Var(&sampleSeed, "seed", 1, "the random `seed`")
 	fs.Float64Var(&sampleMissing, "missing", 0, "leave each cell empty with this probability, in [0, 1)")
 	fs.StringVar(&sampleOut, "o", "", "write the CSV to this `file` (atomically) instead of stdout")
+	fs.IntVar(&sampleLength, "length", 0, "a time-indexed model: the `steps` of each sequence (default: the slices the model is unrolled to)")
 }
 
 // sampleCmd runs pbl sample.
@@ -57,10 +61,27 @@ func sampleCmd(c *cli, args []string) int {
 	if c.json && sampleOut == "" {
 		return c.usageErr("sample", "--json needs -o FILE: without it the CSV goes to stdout")
 	}
+	if sampleLength < 0 {
+		return c.usageErr("sample", "--length %d: want at least 1 step", sampleLength)
+	}
 	m, err := loadForOutput(sampleOut, args[0])
 	if err != nil {
 		c.report(err)
 		return exitError
+	}
+	if sampleLength > 0 && m.Time == nil {
+		c.report(fmt.Errorf("%s: --length is for a time-indexed model (var X[t]: ...), and this one has none", args[0]))
+		return exitError
+	}
+	length := sampleLength
+	if m.Time != nil {
+		if length == 0 {
+			length = m.Time.Horizon + 1
+		}
+		if m, err = ir.Unroll(m, length-1); err != nil {
+			c.report(err)
+			return exitError
+		}
 	}
 	s, err := sample.NewSampler(m)
 	if err != nil {
@@ -69,6 +90,10 @@ func sampleCmd(c *cli, args []string) int {
 	}
 	start := time.Now()
 	write := func(w io.Writer) error { return s.WriteCSV(w, sampleN, sampleSeed, sampleMissing) }
+	if m.Time != nil {
+		// Sequences: N of them, a row per step.
+		write = func(w io.Writer) error { return s.WriteSequences(w, sampleN, length, sampleSeed, sampleMissing) }
+	}
 	if sampleOut == "" {
 		bw := bufio.NewWriterSize(c.stdout, 1<<20)
 		err = write(bw)

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl/formats/internal/importer"
+	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -40,7 +41,7 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 	// or latent) with equal domains; a decision alone.
 	for i := 0; i < len(m.Vars); {
 		if m.Vars[i].Decision {
-			fmt.Fprintf(b, "decision %s: %s\n", ir.Quote(m.Vars[i].Name), m.Vars[i].Domain())
+			fmt.Fprintf(b, "decision %s: %s\n", declName(m.Vars[i].Name), m.Vars[i].Domain())
 			i++
 			continue
 		}
@@ -50,7 +51,7 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 		}
 		names := make([]string, 0, j-i)
 		for _, v := range m.Vars[i:j] {
-			names = append(names, ir.Quote(v.Name))
+			names = append(names, declName(v.Name))
 		}
 		kw := "var"
 		if m.Vars[i].Latent {
@@ -420,4 +421,14 @@ func observedPath(o *ir.Observed) string {
 		return abs
 	}
 	return p
+}
+
+// declName returns a variable's name as its declaration writes it: quoted
+// where ir.Quote leaves a slice's name bare (var Rain[3] would declare a
+// slice of a time-indexed variable; var "Rain[3]" declares the name).
+func declName(name string) string {
+	if grammar.IsSliceName(name) {
+		return strconv.Quote(name)
+	}
+	return ir.Quote(name)
 }

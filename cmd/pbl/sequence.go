@@ -1,0 +1,293 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/infer"
+	"github.com/pbl-lang/pbl/internal/spell"
+	"github.com/pbl-lang/pbl/ir"
+	"github.com/pbl-lang/pbl/report"
+)
+
+// The entry of pbl sequence in the command table.
+const (
+	sequenceArgs    = "MODEL --data CSV --task filter|smooth|viterbi|predict"
+	sequenceSummary = "Sequence answers a time-indexed model (var X[t]: ...) for each sequence of a CSV\n" +
+		"file: one row per time step, a column per time-indexed variable named without its\n" +
+		"index (Rain for var Rain[t]), a column per static variable, and optionally a column\n" +
+		"naming the sequence (--sequence-column, default sequence). Missing cells are\n" +
+		"marginalised. --task filter gives P(X_t | observations up to t) at every step;\n" +
+		"smooth, P(X_t | every observation); predict, P(X_{T-1+k} | every observation) for\n" +
+		"k = 1..--steps; viterbi, the most probable joint path of the unobserved variables\n" +
+		"with ln P(path, observations). X is each discrete variable that no step observes,\n" +
+		"or those --target names. Each sequence's answer gives ln P(observations) too."
+)
+
+// The flags of pbl sequence.
+var (
+	sequenceData      string
+	sequenceTask      string
+	sequenceSteps     int
+	sequenceColumn    string
+	sequenceTargets   string
+	sequenceParticles int
+	sequenceSeed      uint64
+	sequenceExact     bool
+)
+
+func sequenceFlags(c *cli, fs *flag.FlagSet) {
+	c.engine, c.order = "auto", "min-fill"
+	fs.StringVar(&sequenceData, "data", "", "the sequences' CSV `file`: one row per step; required")
+	fs.StringVar(&sequenceTask, "task", "", "the `task`: filter, smooth, viterbi or predict; required")
+	fs.IntVar(&sequenceSteps, "steps", 1, "predict: how many `steps` ahead of each sequence's end")
+	fs.StringVar(&sequenceColumn, "sequence-column", "sequence", "the `column` that names each row's sequence (a file without it is one sequence)")
+	fs.StringVar(&sequenceTargets, "target", "", "the time-indexed variables to report, comma-separated `names` without [t] (default: those no step observes)")
+	fs.IntVar(&sequenceParticles, "particles", 0, "filter and predict with a particle filter of `N` particles (approximate, with standard errors) instead of exactly")
+	fs.Uint64Var(&sequenceSeed, "seed", 1, "the particle filter's random `seed`")
+	fs.BoolVar(&sequenceExact, "exact", false, "refuse a model too wide for the exact engines instead of filtering it with particles")
+	fs.IntVar(&c.maxTable, "max-table", infer.DefaultMaxTable, "refuse cliques with more `entries` than this")
+	fs.StringVar(&c.maxMemory, "max-memory", "8GiB", "refuse junction trees needing more `memory` than this (e.g. 512MiB, 8GiB)")
+}
+
+// sequenceCmd runs pbl sequence.
+func sequenceCmd(c *cli, args []string) int {
+	if len(args) != 1 {
+		return c.usageErr("sequence", "want one model file, got %s", plural(len(args), "argument"))
+	}
+	if sequenceData == "" {
+		return c.usageErr("sequence", "--data FILE.csv is required: the sequences, one row per step")
+	}
+	task := slices.Index(pbl.SeqTasks, sequenceTask)
+	if task < 0 {
+		hint := ""
+		if s := spell.Nearest(sequenceTask, pbl.SeqTasks); s != "" {
+			hint = fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		if sequenceTask == "" {
+			return c.usageErr("sequence", "--task is required: filter, smooth, viterbi or predict")
+		}
+		return c.usageErr("sequence", "--task %q: want filter, smooth, viterbi or predict%s", sequenceTask, hint)
+	}
+	if sequenceParticles < 0 {
+		return c.usageErr("sequence", "--particles %d: want at least 1 particle", sequenceParticles)
+	}
+	if sequenceParticles > 0 && sequenceExact {
+		return c.usageErr("sequence", "--particles and --exact contradict each other")
+	}
+	if sequenceParticles > 0 && pbl.SeqTask(task) != pbl.Filter && pbl.SeqTask(task) != pbl.Predict {
+		return c.usageErr("sequence", "--particles: the particle filter answers --task filter and predict, not %s", sequenceTask)
+	}
+	if sequenceSteps < 1 {
+		return c.usageErr("sequence", "--steps %d: want at least 1 step ahead", sequenceSteps)
+	}
+	m, opt, status := c.load("sequence", args[0])
+	if m == nil {
+		return status
+	}
+	if m.Time == nil {
+		c.report(fmt.Errorf("%s: the model has no time-indexed variables (var X[t]: ...): pbl sequence answers those", args[0]))
+		return exitError
+	}
+	var targets []int
+	if sequenceTargets != "" {
+		names := make([]string, len(m.Time.Vars))
+		for i, tv := range m.Time.Vars {
+			names[i] = tv.Name
+		}
+		for _, name := range strings.Split(sequenceTargets, ",") {
+			name = strings.TrimSpace(name)
+			i := slices.Index(names, name)
+			if i < 0 {
+				hint := ""
+				if s := spell.Nearest(name, names); s != "" {
+					hint = fmt.Sprintf(" (did you mean %s?)", s)
+				}
+				return c.usageErr("sequence", "--target %s: not a time-indexed variable of the model%s", name, hint)
+			}
+			targets = append(targets, i)
+		}
+	}
+	seqs, err := pbl.ReadSequences(m, sequenceData, pbl.SequenceOptions{Column: sequenceColumn})
+	if err != nil {
+		c.report(err)
+		return exitError
+	}
+	defer interruptible(&opt)()
+	first := true
+	for _, s := range seqs {
+		a, err := pbl.AnswerSequence(m, s, pbl.SeqTask(task), pbl.SeqOptions{Targets: targets, Steps: sequenceSteps, Infer: opt,
+			Particles: sequenceParticles, Seed: sequenceSeed, Exact: sequenceExact})
+		if err != nil {
+			c.report(seqError(s, err))
+			return exitError
+		}
+		if c.json {
+			c.writeJSON(sequenceJSON(m, a))
+			continue
+		}
+		if !first {
+			fmt.Fprintln(c.stdout)
+		}
+		first = false
+		sequenceText(c, m, a)
+	}
+	return exitOK
+}
+
+// seqError says which sequence an error is about.
+func seqError(s *pbl.Sequence, err error) error {
+	var e *ir.Error
+	if errors.As(err, &e) && e.Pos.Line > 0 {
+		return err
+	}
+	what := fmt.Sprintf("the sequence on line %d", s.Line)
+	if s.ID != "" {
+		what = fmt.Sprintf("sequence %s (line %d)", s.ID, s.Line)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// sequenceText prints one sequence's answer: a header line, then a row
+// per step.
+func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
+	w := c.stdout
+	if !a.Exact() {
+		why := fmt.Sprintf("%d particles, seed %d", sequenceParticles, sequenceSeed)
+		if a.Why != "" {
+			why = fmt.Sprintf("%d particles, seed %d: %s", pbl.DefaultParticles, sequenceSeed, a.Why)
+		}
+		fmt.Fprintf(w, "approximate: particle filter (%s); ± one standard error\n", why)
+	}
+	name := "sequence"
+	if a.Seq.ID != "" {
+		name = "sequence " + a.Seq.ID
+	}
+	fmt.Fprintf(w, "%s (%s, %s)", name, plural(len(a.Seq.Steps), "step"), a.Task)
+	switch {
+	case a.Task == pbl.Viterbi:
+		fmt.Fprintf(w, "  ln P(path, observations) = %s\n", report.Num(a.LogP))
+	case !a.Exact():
+		fmt.Fprintf(w, "  ln P(observations) = %s ± %s\n", report.Num(a.LogP), strconv.FormatFloat(a.LogPErr, 'g', 2, 64))
+	default:
+		fmt.Fprintf(w, "  ln P(observations) = %s\n", report.Num(a.LogP))
+	}
+	head := []string{"step"}
+	for _, k := range a.Targets {
+		tv := m.Time.Vars[k]
+		if a.Path != nil {
+			head = append(head, tv.Name)
+			continue
+		}
+		for _, st := range m.Vars[tv.Slices[0]].States {
+			head = append(head, tv.Name+"="+st)
+		}
+	}
+	rows := [][]string{head}
+	for i, t := range a.Steps {
+		row := []string{fmt.Sprint(t)}
+		for k, v := range a.Targets {
+			if a.Path != nil {
+				row = append(row, m.Vars[m.Time.Vars[v].Slices[0]].States[a.Path[i][k]])
+				continue
+			}
+			for st, p := range a.Post[i][k] {
+				cell := report.Num(p)
+				if a.Err != nil {
+					cell += " ±" + strconv.FormatFloat(a.Err[i][k][st], 'g', 2, 64)
+				}
+				row = append(row, cell)
+			}
+		}
+		rows = append(rows, row)
+	}
+	widths := make([]int, len(head))
+	for _, r := range rows {
+		for j, cell := range r {
+			widths[j] = max(widths[j], len(cell))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		b.WriteString(" ")
+		for j, cell := range r {
+			b.WriteString(" ")
+			b.WriteString(cell)
+			if j < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[j]-len(cell)+1))
+			}
+		}
+		fmt.Fprintln(w, b.String())
+	}
+}
+
+// sequenceJSON is one sequence's answer as a JSON object: {"sequence",
+// "task", "steps": [{"step", "posterior": {var: {state: p}}} or {"step",
+// "state": {var: state}}], "log_likelihood" or "log_p_path"}.
+func sequenceJSON(m *ir.Model, a *pbl.SeqAnswer) *report.Object {
+	o := &report.Object{}
+	o.Set("sequence", a.Seq.ID)
+	o.Set("line", a.Seq.Line)
+	o.Set("length", len(a.Seq.Steps))
+	o.Set("task", a.Task.String())
+	o.Set("engine", a.Engine)
+	o.Set("exact", a.Exact())
+	if a.Why != "" {
+		o.Set("why", a.Why)
+	}
+	var steps []any
+	for i, t := range a.Steps {
+		so := &report.Object{}
+		so.Set("step", t)
+		vo, errs := &report.Object{}, &report.Object{}
+		for k, v := range a.Targets {
+			tv := m.Time.Vars[v]
+			states := m.Vars[tv.Slices[0]].States
+			if a.Path != nil {
+				vo.Set(tv.Name, states[a.Path[i][k]])
+				continue
+			}
+			po := &report.Object{}
+			for s, p := range a.Post[i][k] {
+				po.Set(states[s], p)
+			}
+			vo.Set(tv.Name, po)
+			if a.Err != nil {
+				eo := &report.Object{}
+				for s, e := range a.Err[i][k] {
+					eo.Set(states[s], e)
+				}
+				errs.Set(tv.Name, eo)
+			}
+		}
+		if a.Path != nil {
+			so.Set("state", vo)
+		} else {
+			so.Set("posterior", vo)
+		}
+		if a.Err != nil {
+			so.Set("error", errs)
+		}
+		steps = append(steps, so)
+	}
+	o.Set("steps", steps)
+	var lp any = a.LogP
+	if math.IsInf(a.LogP, 0) || math.IsNaN(a.LogP) {
+		lp = nil // never: impossible observations are an error
+	}
+	if a.Task == pbl.Viterbi {
+		o.Set("log_p_path", lp)
+	} else {
+		o.Set("log_likelihood", lp)
+	}
+	if !a.Exact() {
+		o.Set("log_likelihood_error", a.LogPErr)
+	}
+	return o
+}

@@ -106,7 +106,8 @@ type seqRun struct {
 	m       *ir.Model
 	statics []ir.VarID
 	groups  []*seqGroup
-	groupOf []int // groupOf[v]: the group of the base model's variable v, or -1
+	groupOf []int    // groupOf[v]: the group of the base model's variable v, or -1
+	time    *ir.Time // m.Time with every template's first slice (learned models have every template)
 	seqs    []Seq
 	hidden  []ir.VarID
 	hmm     *hmmShape // the fast path, or nil
@@ -283,6 +284,9 @@ func (r *seqRun) setGroups() error {
 		r.groups = append(r.groups, g)
 		return nil
 	}
+	t := *m.Time
+	t.Vars = slices.Clone(m.Time.Vars)
+	r.time = &t
 	for i, tv := range m.Time.Vars {
 		last := tv.Slices[len(tv.Slices)-1]
 		first := 0
@@ -294,6 +298,7 @@ func (r *seqRun) setGroups() error {
 		if first >= len(tv.Slices) {
 			return modelErrorf("%s: the model is unrolled to fewer slices than its order", ir.Quote(tv.Name))
 		}
+		r.time.Vars[i].First = first
 		for s := range first {
 			if err := add(&seqGroup{vars: []ir.VarID{tv.Slices[s]}, tv: i, slice: s}); err != nil {
 				return err
@@ -445,6 +450,9 @@ func (r *seqRun) model(ps []seqParams) *ir.Model {
 	if err != nil {
 		panic("learn: LearnSequences: " + err.Error())
 	}
+	// Every slice has its distribution now: the templates' first slices
+	// say where their numbers start (ir.Unroll copies them on).
+	out.Time = r.time
 	return out
 }
 

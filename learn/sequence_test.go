@@ -475,6 +475,13 @@ func withRef(t *testing.T, m *ir.Model, first map[string]int, p map[string]*refD
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every slice has its distribution: say where each template starts.
+	tm := *m.Time
+	tm.Vars = slices.Clone(m.Time.Vars)
+	for i := range tm.Vars {
+		tm.Vars[i].First = first[tm.Vars[i].Name]
+	}
+	out.Time = &tm
 	return out
 }
 
@@ -703,6 +710,9 @@ func TestSequenceHMMFit(t *testing.T) {
 			}
 			if got.Time == nil || got.Time.Horizon != m0.Time.Horizon {
 				t.Errorf("the learned model's time: %+v", got.Time)
+			}
+			if _, err := ir.Unroll(got, 40); err != nil {
+				t.Errorf("the learned model does not unroll: %v", err)
 			}
 		}
 	}

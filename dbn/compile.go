@@ -179,6 +179,22 @@ func Compile(m *ir.Model) (*Net, error) {
 			}
 		}
 	}
+	// The lowering gives every slice from Order on the template's
+	// numbers: check the next slice where the model has it.
+	if t.Horizon > n.order {
+		for _, tv := range t.Vars {
+			a, b := tv.Slices[n.order], tv.Slices[n.order+1]
+			same := false
+			if fa, fb := m.Factor(a), m.Factor(b); fa != nil && fb != nil {
+				same = slices.Equal(fa.Vals, fb.Vals)
+			} else if ga, gb := m.Gaussian(a), m.Gaussian(b); ga != nil && gb != nil {
+				same = slices.Equal(ga.Mean, gb.Mean) && slices.Equal(ga.SD, gb.SD)
+			}
+			if !same {
+				return nil, fmt.Errorf("%s: slice %d's distribution is not the template's of slice %d: %w", tv.Name, n.order+1, n.order, ErrNotTemporal)
+			}
+		}
+	}
 	// mapVar maps a model variable read at model slice base onto the
 	// local variables of a step at slice rep.
 	mapVar := func(v ir.VarID, base, rep int) factor.Var {

@@ -69,6 +69,9 @@ func (n *Net) Predict(s Seq, targets []string, steps int) ([][][]float64, error)
 	if steps < 1 {
 		return nil, fmt.Errorf("predict %d steps: at least 1: %w", steps, ErrTarget)
 	}
+	if need := sizeOf([]int{steps, len(targets) + 1, n.maxCard(), 8}); need > MaxBytes {
+		return nil, &TooLargeError{What: "the predictions", Size: need, Limit: MaxBytes, Unit: "bytes"}
+	}
 	if n.fast != nil && n.fast.covers(n, targets) && n.fast.hidden(s) {
 		return n.fast.predict(n, s, len(targets), steps)
 	}
@@ -100,4 +103,13 @@ func (n *Net) Predict(s Seq, targets []string, steps int) ([][][]float64, error)
 		}
 	}
 	return out, nil
+}
+
+// maxCard returns the largest number of states of a variable.
+func (n *Net) maxCard() int {
+	c := 1
+	for _, k := range n.local {
+		c = max(c, k)
+	}
+	return c
 }

@@ -37,6 +37,9 @@ type kindState struct {
 	fs    []*factor.Factor  // the inputs of the step's product
 	fold  []factor.Var      // the variables a max-product step folds, in Combine's order (Viterbi)
 	foldC []int
+	one   []*factor.Factor // {j}: the input of the marginals
+	lnorm [][]float64      // per density: ir.LogNorm of each configuration's SD
+	logl  [][]float64      // per density: the log densities' buffer
 }
 
 // run is one call's state: the net, the targets, every kind's buffers.
@@ -154,7 +157,14 @@ func (n *Net) newRun(s Seq, names []string, discrete bool) (*run, error) {
 		}
 		for _, d := range p.gauss {
 			ks.lik = append(ks.lik, factor.New(d.parents, d.card))
+			ln := make([]float64, len(d.d.SD))
+			for u, sd := range d.d.SD {
+				ln[u] = ir.LogNorm(sd)
+			}
+			ks.lnorm = append(ks.lnorm, ln)
+			ks.logl = append(ks.logl, make([]float64, len(d.d.SD)))
 		}
+		ks.one = []*factor.Factor{ks.j}
 		for _, x := range tg {
 			v := factor.Var(x.i)
 			if !x.static {
@@ -199,10 +209,10 @@ func (r *run) inputs(ks *kindState, prev *factor.Factor, obs []float64) (float64
 		if obs == nil || math.IsNaN(obs[d.v]) {
 			continue
 		}
-		_, l, shift, err := ir.LogDensities(d.d, []ir.RealObs{{Var: d.d.Child, Value: obs[d.v]}})
-		if err != nil {
-			return 0, err
-		}
+		// Discrete parents only (Compile checks): the densities of the
+		// parents' configurations, as ir.LogDensities computes them.
+		l := ks.logl[j]
+		shift := ir.NormalLogDensities(obs[d.v], d.d.Mean, d.d.SD, ks.lnorm[j], l)
 		mx := math.Inf(-1)
 		for _, x := range l {
 			mx = max(mx, x)
@@ -277,19 +287,29 @@ func (r *run) forward(t int, prev *factor.Factor, obs []float64) (*factor.Factor
 	if len(ks.j.Vars) == len(msg.Vars) {
 		copy(msg.Vals, ks.j.Vals)
 	} else {
-		factor.Combine(r.k, msg, []*factor.Factor{ks.j}, factor.OpSum, nil)
+		factor.Combine(r.k, msg, ks.one, factor.OpSum, nil)
 	}
 	return msg, math.Log(z) + logs, nil
 }
 
-// posts returns the targets' marginals of the joint of a step of kind ks
-// (valid until the next step).
+// posts returns the targets' marginals of the joint j of a step of
+// kind ks (valid until the next step).
 func (r *run) posts(ks *kindState, j *factor.Factor) [][]float64 {
-	in := []*factor.Factor{j}
 	for a, f := range ks.marg {
-		factor.Combine(r.k, f, in, factor.OpSum, nil)
+		marginal(f.Vals, j, j.Pos(f.Vars[0]))
 		normalise(f.Vals)
 		r.post[a] = f.Vals
 	}
 	return r.post
+}
+
+// marginal sets dst to the sums of j's entries by the state of its
+// variable at position p (a target's marginal: a loop over j's entries,
+// without allocating).
+func marginal(dst []float64, j *factor.Factor, p int) {
+	clear(dst)
+	str, card := j.Stride[p], j.Card[p]
+	for i, x := range j.Vals {
+		dst[(i/str)%card] += x
+	}
 }

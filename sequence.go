@@ -3,6 +3,9 @@ package pbl
 import (
 	"errors"
 	"fmt"
+	"slices"
+
+	"github.com/pbl-lang/pbl/dbn"
 
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
@@ -46,8 +49,10 @@ type SeqAnswer struct {
 	// LogP is ln P(observations) (Filter, Smooth, Predict) or ln P(path,
 	// observations) (Viterbi).
 	LogP float64
-	// Engine names the engine that answered: "unrolled" (the exact
-	// engines on the model unrolled to the sequence's length), or
+	// Engine names the engine that answered: "interface" (package dbn's
+	// interface algorithm), "hmm" (its fast path, package hmm, for a
+	// hidden Markov model), "unrolled" (the exact engines on the model
+	// unrolled to the sequence's length, where dbn refuses it), or
 	// "particle" (the particle filter: approximate).
 	Engine string
 	// Err[i][k][s], for an approximate answer, is the standard error of
@@ -107,6 +112,15 @@ func AnswerSequence(m *ir.Model, s *Sequence, task SeqTask, opt SeqOptions) (*Se
 	}
 	if opt.Particles > 0 {
 		return particleAnswer(m, s, task, targets, opt.Steps, opt.Particles, opt.Seed)
+	}
+	// The interface algorithm (package dbn), in memory constant (filter)
+	// or O(√T) (smoothing) in the length; where it refuses the model (a
+	// real variable with children, a step's product too large), the
+	// exact engines on the model unrolled.
+	if a, err := dbnSequence(m, s, task, targets, opt.Steps); err == nil {
+		return a, nil
+	} else if errors.Is(err, dbn.ErrImpossible) {
+		return nil, fmt.Errorf("%w (%w)", err, infer.ErrImpossible) // matched as the exact engines' is
 	}
 	last := T - 1
 	if task == Predict {
@@ -315,4 +329,67 @@ func targetsAt(mu *ir.Model, marg map[ir.VarID][]float64, targets []int, t int, 
 		out[k] = p
 	}
 	return out
+}
+
+// dbnSequence answers task with package dbn's engine.
+func dbnSequence(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps int) (*SeqAnswer, error) {
+	mu, err := ir.Unroll(m, m.Time.Order+1)
+	if err != nil {
+		return nil, err
+	}
+	n, err := dbn.Compile(mu)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(targets))
+	for i, k := range targets {
+		names[i] = m.Time.Vars[k].Name
+	}
+	seq := dbn.Seq{Steps: s.Steps, Static: s.Static}
+	a := &SeqAnswer{Seq: s, Task: task, Targets: targets, Engine: "interface"}
+	if n.Fast() {
+		a.Engine = "hmm"
+	}
+	keep := func(t int, post [][]float64) error {
+		cp := make([][]float64, len(post))
+		for i, p := range post {
+			cp[i] = append([]float64(nil), p...)
+		}
+		a.Steps = append(a.Steps, t)
+		a.Post = append(a.Post, cp)
+		return nil
+	}
+	switch task {
+	case Filter:
+		err = n.Filter(seq, names, keep)
+	case Smooth:
+		if err = n.Smooth(seq, names, keep); err == nil {
+			slices.Reverse(a.Steps) // emitted last step first
+			slices.Reverse(a.Post)
+		}
+	case Predict:
+		var post [][][]float64
+		if post, err = n.Predict(seq, names, steps); err == nil {
+			for k, p := range post {
+				a.Steps = append(a.Steps, len(s.Steps)+k)
+				a.Post = append(a.Post, p)
+			}
+		}
+	case Viterbi:
+		var path [][]int
+		if path, a.LogP, err = n.Viterbi(seq, names); err == nil {
+			for t, row := range path {
+				a.Steps = append(a.Steps, t)
+				a.Path = append(a.Path, row)
+			}
+			return a, nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a.LogP, err = n.LogLik(seq); err != nil {
+		return nil, err
+	}
+	return a, nil
 }

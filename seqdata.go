@@ -107,6 +107,7 @@ func ReadSequences(m *ir.Model, path string, opt SequenceOptions) ([]*Sequence, 
 	byID := map[int32]*Sequence{}
 	var out []*Sequence
 	batch := r.NewBatch(4096)
+	var slab []float64
 	for {
 		err := r.Read(batch)
 		if err == io.EOF {
@@ -131,7 +132,11 @@ func ReadSequences(m *ir.Model, path string, opt SequenceOptions) ([]*Sequence, 
 				byID[id] = s
 				out = append(out, s)
 			}
-			step := make([]float64, nt)
+			if len(slab) < nt {
+				slab = make([]float64, max(nt, 4096*nt)) // steps in slabs, not an allocation each
+			}
+			step := slab[:nt:nt]
+			slab = slab[nt:]
 			for k, tv := range m.Time.Vars {
 				step[k] = missingOf(m.Vars[tv.Slices[0]])
 			}

@@ -350,10 +350,23 @@ func dbnSequence(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps in
 	if n.Fast() {
 		a.Engine = "hmm"
 	}
+	// The posteriors are kept in slabs, not an allocation per step: a
+	// sequence of 10^6 steps takes tens of megabytes, not hundreds.
+	var hdrs [][]float64
+	var vals []float64
 	keep := func(t int, post [][]float64) error {
-		cp := make([][]float64, len(post))
+		if len(hdrs) < len(post) {
+			hdrs = make([][]float64, max(len(post), 4096*len(post)))
+		}
+		cp := hdrs[:len(post):len(post)]
+		hdrs = hdrs[len(post):]
 		for i, p := range post {
-			cp[i] = append([]float64(nil), p...)
+			if len(vals) < len(p) {
+				vals = make([]float64, max(len(p), 1<<14))
+			}
+			copy(vals, p)
+			cp[i] = vals[:len(p):len(p)]
+			vals = vals[len(p):]
 		}
 		a.Steps = append(a.Steps, t)
 		a.Post = append(a.Post, cp)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -189,9 +190,35 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 			head = append(head, tv.Name+"="+st)
 		}
 	}
-	rows := [][]string{head}
+	// Columns as wide as their header or a probability's usual 12
+	// characters, written row by row (a sequence may have millions of
+	// steps: nothing is held).
+	widths := make([]int, len(head))
+	for j, h := range head {
+		widths[j] = max(len(h), 12)
+	}
+	if n := len(a.Steps); n > 0 {
+		widths[0] = max(len(head[0]), len(fmt.Sprint(a.Steps[n-1])))
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	defer bw.Flush()
+	row := make([]string, 0, len(head))
+	line := func(r []string) {
+		var b strings.Builder
+		b.WriteString(" ")
+		for j, cell := range r {
+			b.WriteString(" ")
+			b.WriteString(cell)
+			if j < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", max(widths[j]-len(cell), 0)+1))
+			}
+		}
+		b.WriteByte('\n')
+		bw.WriteString(b.String())
+	}
+	line(head)
 	for i, t := range a.Steps {
-		row := []string{fmt.Sprint(t)}
+		row = append(row[:0], fmt.Sprint(t))
 		for k, v := range a.Targets {
 			if a.Path != nil {
 				row = append(row, m.Vars[m.Time.Vars[v].Slices[0]].States[a.Path[i][k]])
@@ -205,25 +232,7 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 				row = append(row, cell)
 			}
 		}
-		rows = append(rows, row)
-	}
-	widths := make([]int, len(head))
-	for _, r := range rows {
-		for j, cell := range r {
-			widths[j] = max(widths[j], len(cell))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		b.WriteString(" ")
-		for j, cell := range r {
-			b.WriteString(" ")
-			b.WriteString(cell)
-			if j < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[j]-len(cell)+1))
-			}
-		}
-		fmt.Fprintln(w, b.String())
+		line(row)
 	}
 }
 

@@ -88,7 +88,7 @@ func TestHoverTimeIndexed(t *testing.T) {
 		{"Rain[t-1] -> Rain[t]", "**Rain[t]**: time-indexed, slices 0..8 unrolled; its template applies from slice 1"},
 		{"P(Rain[t] | Rain[t-1]) = {", "Rain[1]=true"},
 		{"query P(Rain[2] |", "**Rain[2]**: bool"},
-		{"Rain[8] |", `parents: "Rain[7]"`},
+		{"Rain[8] |", "parents: Rain[7]"},
 	} {
 		i := strings.Index(text, c.at)
 		if i < 0 {

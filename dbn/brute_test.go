@@ -3,6 +3,7 @@ package dbn_test
 import (
 	"errors"
 	"fmt"
+	"github.com/pbl-lang/pbl/internal/dbntest"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -39,9 +40,9 @@ func (e evidence) seq(static bool) dbn.Seq {
 
 // reference enumerates every assignment of slices 0..L-1 consistent
 // with the evidence of steps before upto, calling f with its weight.
-func (d *randomDBN) reference(L, upto int, e evidence, f func(x [][]int, sv int, w float64)) {
-	d.each(L, func(x [][]int, sv int) {
-		if e.s >= 0 && d.sTable != nil && sv != e.s {
+func reference(d *dbntest.DBN, L, upto int, e evidence, f func(x [][]int, sv int, w float64)) {
+	d.Each(L, func(x [][]int, sv int) {
+		if e.s >= 0 && d.STable != nil && sv != e.s {
 			return
 		}
 		for t := range min(upto, L) {
@@ -51,7 +52,7 @@ func (d *randomDBN) reference(L, upto int, e evidence, f func(x [][]int, sv int,
 				}
 			}
 		}
-		f(x, sv, d.joint(x, sv))
+		f(x, sv, d.Joint(x, sv))
 	})
 }
 
@@ -70,10 +71,10 @@ func TestBruteForce(t *testing.T) {
 		T := 1 + r.IntN(5)
 		for ; T > 1 && math.Pow(float64(k), float64(n*(T+2))) > 1<<18; T-- {
 		}
-		d := newRandomDBN(r, n, k, order, static)
-		m, err := pbl.Load("x.pbl", []byte(d.src))
+		d := dbntest.New(r, n, k, order, static)
+		m, err := pbl.Load("x.pbl", []byte(d.Src))
 		if err != nil {
-			t.Fatalf("trial %d: %v\n%s", trial, err, d.src)
+			t.Fatalf("trial %d: %v\n%s", trial, err, d.Src)
 		}
 		net, err := dbn.Compile(m)
 		if err != nil {
@@ -107,7 +108,7 @@ func TestBruteForce(t *testing.T) {
 				post[a] = make([]float64, k)
 			}
 			z := 0.0
-			d.reference(L, upto, e, func(x [][]int, sv int, w float64) {
+			reference(d, L, upto, e, func(x [][]int, sv int, w float64) {
 				z += w
 				for a := range n {
 					post[a][x[at][a]] += w
@@ -128,7 +129,7 @@ func TestBruteForce(t *testing.T) {
 			for a := range want {
 				for i := range want[a] {
 					if !near(got[a][i], want[a][i]) {
-						t.Fatalf("%s: %s: target %s state %d: got %v, want %v\n%s", name, what, targets[a], i, got[a][i], want[a][i], d.src)
+						t.Fatalf("%s: %s: target %s state %d: got %v, want %v\n%s", name, what, targets[a], i, got[a][i], want[a][i], d.Src)
 					}
 				}
 			}
@@ -178,7 +179,7 @@ func TestBruteForce(t *testing.T) {
 		}
 		// Viterbi: the best assignment by enumeration.
 		best, bx, bs := -1.0, [][]int(nil), 0
-		d.reference(T, T, e, func(x [][]int, sv int, w float64) {
+		reference(d, T, T, e, func(x [][]int, sv int, w float64) {
 			if w > best {
 				best, bs = w, sv
 				bx = make([][]int, len(x))
@@ -200,8 +201,8 @@ func TestBruteForce(t *testing.T) {
 				sv = path[s][n]
 			}
 		}
-		if !near(math.Log(d.joint(x, sv)), math.Log(best)) {
-			t.Fatalf("%s: Viterbi path %v (S=%d) has log p %v, the best %v (%v, S=%d)", name, x, sv, math.Log(d.joint(x, sv)), math.Log(best), bx, bs)
+		if !near(math.Log(d.Joint(x, sv)), math.Log(best)) {
+			t.Fatalf("%s: Viterbi path %v (S=%d) has log p %v, the best %v (%v, S=%d)", name, x, sv, math.Log(d.Joint(x, sv)), math.Log(best), bx, bs)
 		}
 	}
 	if checked < 30 {

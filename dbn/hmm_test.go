@@ -3,6 +3,7 @@ package dbn_test
 import (
 	"errors"
 	"fmt"
+	"github.com/pbl-lang/pbl/internal/dbntest"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -57,11 +58,11 @@ func newRandomHMM(r *rand.Rand, k, m int, gauss bool) *randomHMM {
 	}
 	b.WriteString("X[t-1] -> X[t]\nX[t] -> Y[t]\n")
 	h.init = dist(k)
-	fmt.Fprintf(&b, "P(X[0]) = %s\n", vec(h.init))
+	fmt.Fprintf(&b, "P(X[0]) = %s\n", dbntest.Vec(h.init))
 	b.WriteString("P(X[t] | X[t-1]) = {\n")
 	for i := range k {
 		h.trans = append(h.trans, dist(k))
-		fmt.Fprintf(&b, "  s%d: %s\n", i, vec(h.trans[i]))
+		fmt.Fprintf(&b, "  s%d: %s\n", i, dbntest.Vec(h.trans[i]))
 	}
 	b.WriteString("}\n")
 	if gauss {
@@ -75,7 +76,7 @@ func newRandomHMM(r *rand.Rand, k, m int, gauss bool) *randomHMM {
 		b.WriteString("P(Y[t] | X[t]) = {\n")
 		for i := range k {
 			h.emit = append(h.emit, dist(m))
-			fmt.Fprintf(&b, "  s%d: %s\n", i, vec(h.emit[i]))
+			fmt.Fprintf(&b, "  s%d: %s\n", i, dbntest.Vec(h.emit[i]))
 		}
 	}
 	b.WriteString("}\n")

@@ -1,8 +1,4 @@
-package dbn_test
-
-// The random time-indexed models of the root's time_test.go (copied: a
-// test package cannot import another's), whose joint is computed from
-// the numbers alone.
+package dbntest
 
 import (
 	"fmt"
@@ -10,24 +6,26 @@ import (
 	"strings"
 )
 
-// randomDBN is a random time-indexed model with its numbers, written as
+// DBN is a random time-indexed model with its numbers, written as
 // .pbl text: template variables X0..X{n-1} (k states each) with arcs
 // from the previous slices (up to order) and within the slice (from lower
 // numbers), and a static parent S of some of them. cpt gives, for a
 // variable at slice s, its parents (as (variable, lag) pairs; lag -1 is
 // S) and its table, row-major over the parents with the child fastest.
-type randomDBN struct {
-	n, k, order int
-	parents     [][][2]int  // parents[v]: the template's (variable, lag), lag ≥ 0 back; variable -1 is S
-	template    [][]float64 // template[v]: the template table
-	initial     [][][]float64
-	initParents [][][][2]int // initial[s][v], initParents[s][v] for s < order
-	sTable      []float64
-	src         string
+type DBN struct {
+	N, K, Order int
+	Parents     [][][2]int  // Parents[v]: the template's (variable, lag), lag ≥ 0 back; variable -1 is S
+	Template    [][]float64 // Template[v]: the template table
+	Initial     [][][]float64
+	InitParents [][][][2]int // Initial[s][v], InitParents[s][v] for s < Order
+	STable      []float64    // P(S), or nil without S
+	Src         string
 }
 
-func newRandomDBN(r *rand.Rand, n, k, order int, static bool) *randomDBN {
-	d := &randomDBN{n: n, k: k, order: order}
+// New returns a random DBN of n template variables of k states, arcs
+// up to order slices back, and a static parent S if static.
+func New(r *rand.Rand, n, k, order int, static bool) *DBN {
+	d := &DBN{N: n, K: k, Order: order}
 	row := func(zero bool) []float64 {
 		p := make([]float64, k)
 		sum := 0.0
@@ -65,7 +63,7 @@ func newRandomDBN(r *rand.Rand, n, k, order int, static bool) *randomDBN {
 	}
 	if static {
 		fmt.Fprintf(&b, "var S: %s\n", dom)
-		d.sTable = row(false)
+		d.STable = row(false)
 	}
 	name := func(p [2]int, at string) string {
 		if p[0] < 0 {
@@ -76,7 +74,7 @@ func newRandomDBN(r *rand.Rand, n, k, order int, static bool) *randomDBN {
 		}
 		return fmt.Sprintf("X%d[%s-%d]", p[0], at, p[1])
 	}
-	d.parents = make([][][2]int, n)
+	d.Parents = make([][][2]int, n)
 	for v := range n {
 		var ps [][2]int
 		ps = append(ps, [2]int{v, 1 + r.IntN(order)}) // its own past: every variable is a chain
@@ -100,29 +98,29 @@ func newRandomDBN(r *rand.Rand, n, k, order int, static bool) *randomDBN {
 				uniq = append(uniq, p)
 			}
 		}
-		d.parents[v] = uniq
+		d.Parents[v] = uniq
 		for _, p := range uniq {
 			fmt.Fprintf(&b, "%s -> X%d[t]\n", name(p, "t"), v)
 		}
-		d.template = append(d.template, table(uniq))
+		d.Template = append(d.Template, table(uniq))
 	}
 	// The initial slices: the parents that exist there.
-	d.initial = make([][][]float64, order)
-	d.initParents = make([][][][2]int, order)
+	d.Initial = make([][][]float64, order)
+	d.InitParents = make([][][][2]int, order)
 	for s := range order {
 		for v := range n {
 			var ps [][2]int
-			for _, p := range d.parents[v] {
+			for _, p := range d.Parents[v] {
 				if p[0] < 0 || p[1] <= s {
 					ps = append(ps, p)
 				}
 			}
-			d.initParents[s] = append(d.initParents[s], ps)
-			d.initial[s] = append(d.initial[s], table(ps))
+			d.InitParents[s] = append(d.InitParents[s], ps)
+			d.Initial[s] = append(d.Initial[s], table(ps))
 		}
 	}
 	if static {
-		fmt.Fprintf(&b, "P(S) = %s\n", vec(d.sTable))
+		fmt.Fprintf(&b, "P(S) = %s\n", Vec(d.STable))
 	}
 	writeDist := func(v int, ps [][2]int, t []float64, at string) {
 		names := make([]string, len(ps))
@@ -137,7 +135,7 @@ func newRandomDBN(r *rand.Rand, n, k, order int, static bool) *randomDBN {
 		}
 		child := fmt.Sprintf("X%d[%s]", v, at)
 		if len(ps) == 0 {
-			fmt.Fprintf(&b, "P(%s) = %s\n", child, vec(t))
+			fmt.Fprintf(&b, "P(%s) = %s\n", child, Vec(t))
 			return
 		}
 		fmt.Fprintf(&b, "P(%s | %s) = {\n", child, strings.Join(names, ", "))
@@ -149,25 +147,25 @@ func newRandomDBN(r *rand.Rand, n, k, order int, static bool) *randomDBN {
 				key[i] = states[rem%k]
 				rem /= k
 			}
-			fmt.Fprintf(&b, "  %s: %s\n", strings.Join(key, ", "), vec(t[r*k:(r+1)*k]))
+			fmt.Fprintf(&b, "  %s: %s\n", strings.Join(key, ", "), Vec(t[r*k:(r+1)*k]))
 		}
 		b.WriteString("}\n")
 	}
 	for s := range order {
 		for v := range n {
-			if s < d.first(v) {
-				writeDist(v, d.initParents[s][v], d.initial[s][v], fmt.Sprint(s))
+			if s < d.First(v) {
+				writeDist(v, d.InitParents[s][v], d.Initial[s][v], fmt.Sprint(s))
 			}
 		}
 	}
 	for v := range n {
-		writeDist(v, d.parents[v], d.template[v], "t")
+		writeDist(v, d.Parents[v], d.Template[v], "t")
 	}
-	d.src = b.String()
+	d.Src = b.String()
 	return d
 }
 
-func vec(p []float64) string {
+func Vec(p []float64) string {
 	s := make([]string, len(p))
 	for i, x := range p {
 		s[i] = fmt.Sprint(x)
@@ -175,10 +173,10 @@ func vec(p []float64) string {
 	return "[" + strings.Join(s, ", ") + "]"
 }
 
-// first returns the first slice of v's template: its largest lag.
-func (d *randomDBN) first(v int) int {
+// First returns the first slice of v's template: its largest lag.
+func (d *DBN) First(v int) int {
 	f := 0
-	for _, p := range d.parents[v] {
+	for _, p := range d.Parents[v] {
 		if p[0] >= 0 {
 			f = max(f, p[1])
 		}
@@ -186,18 +184,18 @@ func (d *randomDBN) first(v int) int {
 	return f
 }
 
-// joint returns P(x, S=sv) of a full assignment x[s][v] of the slices
+// Joint returns P(x, S=sv) of a full assignment x[s][v] of the slices
 // 0..T-1, from the numbers alone.
-func (d *randomDBN) joint(x [][]int, sv int) float64 {
+func (d *DBN) Joint(x [][]int, sv int) float64 {
 	p := 1.0
-	if d.sTable != nil {
-		p = d.sTable[sv]
+	if d.STable != nil {
+		p = d.STable[sv]
 	}
 	for s := range x {
-		for v := range d.n {
-			ps, t := d.parents[v], d.template[v]
-			if s < d.first(v) {
-				ps, t = d.initParents[s][v], d.initial[s][v]
+		for v := range d.N {
+			ps, t := d.Parents[v], d.Template[v]
+			if s < d.First(v) {
+				ps, t = d.InitParents[s][v], d.Initial[s][v]
 			}
 			idx := 0
 			for _, q := range ps {
@@ -205,35 +203,35 @@ func (d *randomDBN) joint(x [][]int, sv int) float64 {
 				if q[0] >= 0 {
 					val = x[s-q[1]][q[0]]
 				}
-				idx = idx*d.k + val
+				idx = idx*d.K + val
 			}
-			p *= t[idx*d.k+x[s][v]]
+			p *= t[idx*d.K+x[s][v]]
 		}
 	}
 	return p
 }
 
-// each calls f with every assignment of T slices and of S.
-func (d *randomDBN) each(T int, f func(x [][]int, sv int)) {
+// Each calls f with every assignment of T slices and of S.
+func (d *DBN) Each(T int, f func(x [][]int, sv int)) {
 	x := make([][]int, T)
 	for s := range x {
-		x[s] = make([]int, d.n)
+		x[s] = make([]int, d.N)
 	}
 	ns := 1
-	if d.sTable != nil {
-		ns = d.k
+	if d.STable != nil {
+		ns = d.K
 	}
-	flat := T * d.n
+	flat := T * d.N
 	total := 1
 	for range flat {
-		total *= d.k
+		total *= d.K
 	}
 	for sv := range ns {
 		for c := range total {
 			rem := c
 			for i := flat - 1; i >= 0; i-- {
-				x[i/d.n][i%d.n] = rem % d.k
-				rem /= d.k
+				x[i/d.N][i%d.N] = rem % d.K
+				rem /= d.K
 			}
 			f(x, sv)
 		}

@@ -14,7 +14,7 @@ import (
 
 const tol = 1e-9
 
-func near(a, b float64) bool { return !(math.Abs(a-b) > tol) && !math.IsNaN(a) && !math.IsNaN(b) }
+func near(a, b float64) bool { return math.Abs(a-b) <= tol } // false for NaN
 
 // evidence is a sequence's observations: obs[t][v] (-1 missing) and the
 // static's value (-1 unknown).

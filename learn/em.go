@@ -424,6 +424,29 @@ func startErr(err error, how Init) error {
 	}
 }
 
+// startRows fills vals, rows of k entries, with EM's start: uniform
+// rows when rng is nil, else each row drawn from the uniform Dirichlet
+// (normalised exponential draws).
+func startRows(vals []float64, k int, rng *rand.Rand) {
+	for row := 0; row < len(vals); row += k {
+		out := vals[row : row+k]
+		if rng == nil {
+			for j := range out {
+				out[j] = 1 / float64(k)
+			}
+			continue
+		}
+		sum := 0.0
+		for j := range out {
+			out[j] = rng.ExpFloat64()
+			sum += out[j]
+		}
+		for j := range out {
+			out[j] /= sum
+		}
+	}
+}
+
 // initial returns the starting model of start r.
 func (e *emRun) initial(how Init, r int) (*ir.Model, error) {
 	var rng *rand.Rand
@@ -437,23 +460,7 @@ func (e *emRun) initial(how Init, r int) (*ir.Model, error) {
 		}
 		f := e.newFactor(v)
 		k := f.Card[len(f.Card)-1]
-		for row := 0; row < len(f.Vals); row += k {
-			out := f.Vals[row : row+k]
-			if rng == nil {
-				for j := range out {
-					out[j] = 1 / float64(k)
-				}
-				continue
-			}
-			sum := 0.0
-			for j := range out {
-				out[j] = rng.ExpFloat64()
-				sum += out[j]
-			}
-			for j := range out {
-				out[j] /= sum
-			}
-		}
+		startRows(f.Vals, k, rng)
 		dists = append(dists, e.cpt(v, f))
 	}
 	return e.startDensities(dists, how, r)

@@ -528,23 +528,7 @@ func (r *seqRun) initial(how Init, s int) *ir.Model {
 			continue
 		}
 		vals := make([]float64, g.nconf*g.k)
-		for row := 0; row < len(vals); row += g.k {
-			out := vals[row : row+g.k]
-			if rng == nil {
-				for j := range out {
-					out[j] = 1 / float64(g.k)
-				}
-				continue
-			}
-			sum := 0.0
-			for j := range out {
-				out[j] = rng.ExpFloat64()
-				sum += out[j]
-			}
-			for j := range out {
-				out[j] /= sum
-			}
-		}
+		startRows(vals, g.k, rng)
 		ps[gi].vals = vals
 	}
 	return r.model(ps)

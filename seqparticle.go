@@ -256,6 +256,11 @@ func particleAnswer(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps
 	}
 	r := rand.New(rand.NewPCG(seed, 0x5e9))
 	a := &SeqAnswer{Seq: s, Task: task, Targets: targets, Engine: "particle"}
+	if task == Filter {
+		a.rows = newRows(m, targets, 0, len(s.Steps), false, true)
+	} else {
+		a.rows = newRows(m, targets, len(s.Steps), steps, false, true)
+	}
 	var lerr float64
 	weigh := func() error {
 		sum, sq := 0.0, 0.0
@@ -347,9 +352,8 @@ func particleAnswer(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps
 		}
 		if task == Filter {
 			p, e := estimate(t)
-			a.Steps = append(a.Steps, t)
-			a.Post = append(a.Post, p)
-			a.Err = append(a.Err, e)
+			a.rows.setPost(t, p)
+			a.rows.setErrs(t, e)
 		}
 		resample(ps, r)
 	}
@@ -359,9 +363,8 @@ func particleAnswer(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps
 				return nil, err
 			}
 			p, e := estimate(t)
-			a.Steps = append(a.Steps, t)
-			a.Post = append(a.Post, p)
-			a.Err = append(a.Err, e)
+			a.rows.setPost(t-T, p)
+			a.rows.setErrs(t-T, e)
 		}
 	}
 	a.LogPErr = lerr

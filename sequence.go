@@ -3,7 +3,6 @@ package pbl
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/pbl-lang/pbl/dbn"
 
@@ -38,14 +37,6 @@ type SeqAnswer struct {
 	Task    SeqTask
 	Targets []int // the reported variables: indices into m.Time.Vars
 
-	// Steps are the steps reported: 0..T-1, or T..T-1+steps for Predict.
-	Steps []int
-	// Post[i][k] is the distribution of Targets[k] at Steps[i] (Filter,
-	// Smooth, Predict); nil for Viterbi.
-	Post [][][]float64
-	// Path[i][k] is the state of Targets[k] at step i on the Viterbi path;
-	// nil for the other tasks.
-	Path [][]int
 	// LogP is ln P(observations) (Filter, Smooth, Predict) or ln P(path,
 	// observations) (Viterbi).
 	LogP float64
@@ -55,17 +46,14 @@ type SeqAnswer struct {
 	// unrolled to the sequence's length, where dbn refuses it), or
 	// "particle" (the particle filter: approximate).
 	Engine string
-	// Err[i][k][s], for an approximate answer, is the standard error of
-	// Post[i][k][s]; nil for an exact one. LogPErr is that of LogP.
-	Err     [][][]float64
+	// LogPErr, for an approximate answer, is the standard error of LogP.
 	LogPErr float64
 	// Why, for an answer the particle filter gave though no particles
 	// were asked for, is the exact engines' refusal.
 	Why string
-}
 
-// Exact reports whether the answer is exact (not the particle filter's).
-func (a *SeqAnswer) Exact() bool { return a.Err == nil }
+	rows answerRows // the steps' answers: Len, Step, Posterior, StdErr, State
+}
 
 // SeqOptions configures AnswerSequence.
 type SeqOptions struct {
@@ -83,6 +71,8 @@ type SeqOptions struct {
 	// the particle filter's (by default, Filter and Predict fall back on
 	// it, with DefaultParticles, where the model unrolled is too wide).
 	Exact bool
+
+	unrolled bool // tests: skip package dbn, answer on the model unrolled
 }
 
 // ErrSeqTask is the kind of error of a sequence task that cannot be
@@ -117,10 +107,12 @@ func AnswerSequence(m *ir.Model, s *Sequence, task SeqTask, opt SeqOptions) (*Se
 	// or O(√T) (smoothing) in the length; where it refuses the model (a
 	// real variable with children, a step's product too large), the
 	// exact engines on the model unrolled.
-	if a, err := dbnSequence(m, s, task, targets, opt.Steps); err == nil {
-		return a, nil
-	} else if errors.Is(err, dbn.ErrImpossible) {
-		return nil, fmt.Errorf("%w (%w)", err, infer.ErrImpossible) // matched as the exact engines' is
+	if !opt.unrolled {
+		if a, err := dbnSequence(m, s, task, targets, opt.Steps); err == nil {
+			return a, nil
+		} else if errors.Is(err, dbn.ErrImpossible) {
+			return nil, fmt.Errorf("%w (%w)", err, infer.ErrImpossible) // matched as the exact engines' is
+		}
 	}
 	last := T - 1
 	if task == Predict {
@@ -150,6 +142,12 @@ func exactSequence(m, mu *ir.Model, s *Sequence, task SeqTask, targets []int, la
 	T := len(s.Steps)
 	ev, real := seqEvidence(mu, s, T-1)
 	a := &SeqAnswer{Seq: s, Task: task, Targets: targets, Engine: "unrolled"}
+	switch task {
+	case Predict:
+		a.rows = newRows(m, targets, T, last-T+1, false, false)
+	default:
+		a.rows = newRows(m, targets, 0, T, task == Viterbi, false)
+	}
 	lp, err := logPE(mu, ev, real, opt.Infer)
 	if err != nil {
 		return nil, err
@@ -166,8 +164,7 @@ func exactSequence(m, mu *ir.Model, s *Sequence, task SeqTask, targets []int, la
 			return nil, err
 		}
 		for t := from; t <= to; t++ {
-			a.Steps = append(a.Steps, t)
-			a.Post = append(a.Post, targetsAt(mu, marg, targets, t, s))
+			a.rows.setPost(t-from, targetsAt(mu, marg, targets, t, s))
 		}
 	case Filter:
 		for t := range T {
@@ -176,8 +173,7 @@ func exactSequence(m, mu *ir.Model, s *Sequence, task SeqTask, targets []int, la
 			if err != nil {
 				return nil, err
 			}
-			a.Steps = append(a.Steps, t)
-			a.Post = append(a.Post, targetsAt(mu, marg, targets, t, s))
+			a.rows.setPost(t, targetsAt(mu, marg, targets, t, s))
 		}
 	case Viterbi:
 		// The most probable assignment of every variable not observed in
@@ -222,8 +218,7 @@ func exactSequence(m, mu *ir.Model, s *Sequence, task SeqTask, targets []int, la
 			for k, i := range targets {
 				row[k] = state[mu.Time.Vars[i].Slices[t]]
 			}
-			a.Steps = append(a.Steps, t)
-			a.Path = append(a.Path, row)
+			a.rows.setPath(t, row)
 		}
 	}
 	return a, nil
@@ -350,50 +345,35 @@ func dbnSequence(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps in
 	if n.Fast() {
 		a.Engine = "hmm"
 	}
-	// The posteriors are kept in slabs, not an allocation per step: a
-	// sequence of 10^6 steps takes tens of megabytes, not hundreds.
-	var hdrs [][]float64
-	var vals []float64
-	keep := func(t int, post [][]float64) error {
-		if len(hdrs) < len(post) {
-			hdrs = make([][]float64, max(len(post), 4096*len(post)))
-		}
-		cp := hdrs[:len(post):len(post)]
-		hdrs = hdrs[len(post):]
-		for i, p := range post {
-			if len(vals) < len(p) {
-				vals = make([]float64, max(len(p), 1<<14))
-			}
-			copy(vals, p)
-			cp[i] = vals[:len(p):len(p)]
-			vals = vals[len(p):]
-		}
-		a.Steps = append(a.Steps, t)
-		a.Post = append(a.Post, cp)
-		return nil
-	}
+	T := len(s.Steps)
 	switch task {
-	case Filter:
-		err = n.Filter(seq, names, keep)
-	case Smooth:
-		if err = n.Smooth(seq, names, keep); err == nil {
-			slices.Reverse(a.Steps) // emitted last step first
-			slices.Reverse(a.Post)
+	case Filter, Smooth:
+		// Each step's posteriors go straight into the answer's rows
+		// (smoothing emits the last step first).
+		a.rows = newRows(m, targets, 0, T, false, false)
+		keep := func(t int, post [][]float64) error {
+			a.rows.setPost(t, post)
+			return nil
+		}
+		if task == Filter {
+			err = n.Filter(seq, names, keep)
+		} else {
+			err = n.Smooth(seq, names, keep)
 		}
 	case Predict:
 		var post [][][]float64
 		if post, err = n.Predict(seq, names, steps); err == nil {
+			a.rows = newRows(m, targets, T, len(post), false, false)
 			for k, p := range post {
-				a.Steps = append(a.Steps, len(s.Steps)+k)
-				a.Post = append(a.Post, p)
+				a.rows.setPost(k, p)
 			}
 		}
 	case Viterbi:
 		var path [][]int
 		if path, a.LogP, err = n.Viterbi(seq, names); err == nil {
+			a.rows = newRows(m, targets, 0, len(path), true, false)
 			for t, row := range path {
-				a.Steps = append(a.Steps, t)
-				a.Path = append(a.Path, row)
+				a.rows.setPath(t, row)
 			}
 			return a, nil
 		}

@@ -275,44 +275,78 @@ func TestAnswerSequenceBruteForce(t *testing.T) {
 				t.Errorf("trial %d: %s = %v, want %v\n%s", trial, what, got, want, d.Src)
 			}
 		}
-		for _, task := range []pbl.SeqTask{pbl.Filter, pbl.Smooth, pbl.Predict} {
-			a, err := pbl.AnswerSequence(m, s, task, opt)
+		// Both exact engines: package dbn's (the interface algorithm, or
+		// its HMM path) and the exact engines on the model unrolled.
+		for _, eng := range []pbl.SeqOptions{opt, pbl.UnrolledEngine(opt)} {
+			for _, task := range []pbl.SeqTask{pbl.Filter, pbl.Smooth, pbl.Predict} {
+				a, err := pbl.AnswerSequence(m, s, task, eng)
+				if err != nil {
+					t.Fatalf("trial %d %v: %v", trial, task, err)
+				}
+				what := task.String() + " (" + a.Engine + ")"
+				if want := map[bool]int{true: 2, false: T}[task == pbl.Predict]; a.Len() != want {
+					t.Fatalf("trial %d %s: %d steps, want %d", trial, what, a.Len(), want)
+				}
+				near(what+" ln P(obs)", a.LogP, math.Log(pe))
+				for i := range a.Len() {
+					step := a.Step(i)
+					if want := map[bool]int{true: T + i, false: i}[task == pbl.Predict]; step != want {
+						t.Fatalf("trial %d %s: row %d is step %d, want %d", trial, what, i, step, want)
+					}
+					upto := T - 1
+					if task == pbl.Filter {
+						upto = step
+					}
+					want, pe := post(upto, step)
+					if pe == 0 {
+						continue
+					}
+					near(fmt.Sprintf("%s P(X0[%d]=s0)", what, step), a.Posterior(i, 0)[0], want[0])
+					near(fmt.Sprintf("%s P(X0[%d]=s1)", what, step), a.Posterior(i, 0)[1], want[1])
+				}
+			}
+			// Viterbi: the best joint assignment of every unobserved
+			// variable (and S), with ln P(path, obs); the path's X0 is that
+			// of a best assignment.
+			consistent := func(x [][]int) bool {
+				for t := range T {
+					for v := range n {
+						if o := s.Steps[t][v]; o >= 0 && x[t][v] != int(o) {
+							return false
+						}
+					}
+				}
+				return true
+			}
+			best := -1.0
+			d.Each(T, func(x [][]int, sv int) {
+				if consistent(x) {
+					best = max(best, d.Joint(x, sv))
+				}
+			})
+			a, err := pbl.AnswerSequence(m, s, pbl.Viterbi, eng)
 			if err != nil {
-				t.Fatalf("trial %d %v: %v", trial, task, err)
+				t.Fatalf("trial %d viterbi: %v", trial, err)
 			}
-			near(task.String()+" ln P(obs)", a.LogP, math.Log(pe))
-			for i, step := range a.Steps {
-				upto := T - 1
-				if task == pbl.Filter {
-					upto = step
-				}
-				want, pe := post(upto, step)
-				if pe == 0 {
-					continue
-				}
-				near(fmt.Sprintf("%v P(X0[%d]=s0)", task, step), a.Post[i][0][0], want[0])
-				near(fmt.Sprintf("%v P(X0[%d]=s1)", task, step), a.Post[i][0][1], want[1])
+			what := "viterbi (" + a.Engine + ")"
+			near(what+" ln P(path, obs)", a.LogP, math.Log(best))
+			if !a.IsPath() || a.Len() != T {
+				t.Fatalf("trial %d %s: %d steps of a path (%v), want %d", trial, what, a.Len(), a.IsPath(), T)
 			}
-		}
-		// Viterbi: the best joint assignment of every unobserved variable
-		// (and S), with ln P(path, obs).
-		best := -1.0
-		d.Each(T, func(x [][]int, sv int) {
-			for t := range T {
-				for v := range n {
-					if o := s.Steps[t][v]; o >= 0 && x[t][v] != int(o) {
+			onPath := -1.0
+			d.Each(T, func(x [][]int, sv int) {
+				for t := range T {
+					if x[t][0] != a.State(t, 0) {
 						return
 					}
 				}
-			}
-			best = max(best, d.Joint(x, sv))
-		})
-		a, err := pbl.AnswerSequence(m, s, pbl.Viterbi, opt)
-		if err != nil {
-			t.Fatalf("trial %d viterbi: %v", trial, err)
+				if consistent(x) {
+					onPath = max(onPath, d.Joint(x, sv))
+				}
+			})
+			near(what+" the path's best completion", math.Log(onPath), math.Log(best))
+			checked++
 		}
-		near("viterbi ln P(path, obs)", a.LogP, math.Log(best))
-		checked++
 	}
 	if checked < 20 {
 		t.Fatalf("only %d cases checked", checked)
@@ -420,11 +454,14 @@ func TestParticleFilter(t *testing.T) {
 			if !(math.Abs(pf.LogP-exact.LogP) <= 5*pf.LogPErr+1e-3) {
 				t.Errorf("trial %d %v: ln P(obs) %v ± %v, exact %v", trial, task, pf.LogP, pf.LogPErr, exact.LogP)
 			}
-			for i := range exact.Steps {
-				for st, want := range exact.Post[i][0] {
-					got, se := pf.Post[i][0][st], pf.Err[i][0][st]
+			if pf.Len() != exact.Len() {
+				t.Fatalf("trial %d %v: %d steps, exact %d", trial, task, pf.Len(), exact.Len())
+			}
+			for i := range exact.Len() {
+				for st, want := range exact.Posterior(i, 0) {
+					got, se := pf.Posterior(i, 0)[st], pf.StdErr(i, 0)[st]
 					if !(math.Abs(got-want) <= 5*se+1e-3) {
-						t.Errorf("trial %d %v step %d: %v ± %v, exact %v", trial, task, exact.Steps[i], got, se, want)
+						t.Errorf("trial %d %v step %d: %v ± %v, exact %v", trial, task, exact.Step(i), got, se, want)
 					}
 				}
 			}
@@ -447,9 +484,12 @@ func TestParticleFilter(t *testing.T) {
 	if !(math.Abs(pf.LogP-exact.LogP) <= 5*pf.LogPErr+1e-3) {
 		t.Errorf("gaussian: ln P(obs) %v ± %v, exact %v", pf.LogP, pf.LogPErr, exact.LogP)
 	}
-	for i := range exact.Steps {
-		for st, want := range exact.Post[i][0] {
-			if got, se := pf.Post[i][0][st], pf.Err[i][0][st]; !(math.Abs(got-want) <= 5*se+1e-3) {
+	if pf.Len() != exact.Len() {
+		t.Fatalf("gaussian: %d steps, exact %d", pf.Len(), exact.Len())
+	}
+	for i := range exact.Len() {
+		for st, want := range exact.Posterior(i, 0) {
+			if got, se := pf.Posterior(i, 0)[st], pf.StdErr(i, 0)[st]; !(math.Abs(got-want) <= 5*se+1e-3) {
 				t.Errorf("gaussian step %d: %v ± %v, exact %v", i, got, se, want)
 			}
 		}
@@ -532,7 +572,7 @@ func TestAnswerSequenceGaussian(t *testing.T) {
 	}
 	for i := range T {
 		for st := range 2 {
-			if got, want := a.Post[i][0][st], post[i][st]/pe; !(math.Abs(got-want) <= 1e-9) {
+			if got, want := a.Posterior(i, 0)[st], post[i][st]/pe; !(math.Abs(got-want) <= 1e-9) {
 				t.Errorf("P(Rain[%d]=%d | obs) = %v, want %v", i, st, got, want)
 			}
 		}

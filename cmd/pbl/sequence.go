@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -130,7 +132,10 @@ func sequenceCmd(c *cli, args []string) int {
 			return exitError
 		}
 		if c.json {
-			c.writeJSON(sequenceJSON(m, a))
+			if err := sequenceJSON(c.stdout, m, a); err != nil {
+				c.report(err)
+				return exitError
+			}
 			continue
 		}
 		if !first {
@@ -182,7 +187,7 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 	head := []string{"step"}
 	for _, k := range a.Targets {
 		tv := m.Time.Vars[k]
-		if a.Path != nil {
+		if a.IsPath() {
 			head = append(head, tv.Name)
 			continue
 		}
@@ -197,8 +202,8 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 	for j, h := range head {
 		widths[j] = max(len(h), 12)
 	}
-	if n := len(a.Steps); n > 0 {
-		widths[0] = max(len(head[0]), len(fmt.Sprint(a.Steps[n-1])))
+	if n := a.Len(); n > 0 {
+		widths[0] = max(len(head[0]), len(fmt.Sprint(a.Step(n-1))))
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	defer bw.Flush()
@@ -217,17 +222,18 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 		bw.WriteString(b.String())
 	}
 	line(head)
-	for i, t := range a.Steps {
-		row = append(row[:0], fmt.Sprint(t))
+	for i := range a.Len() {
+		row = append(row[:0], strconv.Itoa(a.Step(i)))
 		for k, v := range a.Targets {
-			if a.Path != nil {
-				row = append(row, m.Vars[m.Time.Vars[v].Slices[0]].States[a.Path[i][k]])
+			if a.IsPath() {
+				row = append(row, m.Vars[m.Time.Vars[v].Slices[0]].States[a.State(i, k)])
 				continue
 			}
-			for st, p := range a.Post[i][k] {
+			errs := a.StdErr(i, k)
+			for st, p := range a.Posterior(i, k) {
 				cell := report.Num(p)
-				if a.Err != nil {
-					cell += " ±" + strconv.FormatFloat(a.Err[i][k][st], 'g', 2, 64)
+				if errs != nil {
+					cell += " ±" + strconv.FormatFloat(errs[st], 'g', 2, 64)
 				}
 				row = append(row, cell)
 			}
@@ -236,67 +242,95 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 	}
 }
 
-// sequenceJSON is one sequence's answer as a JSON object: {"sequence",
-// "task", "steps": [{"step", "posterior": {var: {state: p}}} or {"step",
-// "state": {var: state}}], "log_likelihood" or "log_p_path"}.
-func sequenceJSON(m *ir.Model, a *pbl.SeqAnswer) *report.Object {
-	o := &report.Object{}
-	o.Set("sequence", a.Seq.ID)
-	o.Set("line", a.Seq.Line)
-	o.Set("length", len(a.Seq.Steps))
-	o.Set("task", a.Task.String())
-	o.Set("engine", a.Engine)
-	o.Set("exact", a.Exact())
+// sequenceJSON writes one sequence's answer as a line of JSON: {"sequence",
+// "line", "length", "task", "engine", "exact", "steps": [{"step",
+// "posterior": {var: {state: p}}} or {"step", "state": {var: state}}],
+// "log_likelihood" or "log_p_path"}. The steps are written one by one,
+// the object around them in two parts: a sequence of millions of steps is
+// never held as JSON values.
+func sequenceJSON(w io.Writer, m *ir.Model, a *pbl.SeqAnswer) error {
+	head := &report.Object{}
+	head.Set("sequence", a.Seq.ID)
+	head.Set("line", a.Seq.Line)
+	head.Set("length", len(a.Seq.Steps))
+	head.Set("task", a.Task.String())
+	head.Set("engine", a.Engine)
+	head.Set("exact", a.Exact())
 	if a.Why != "" {
-		o.Set("why", a.Why)
+		head.Set("why", a.Why)
 	}
-	var steps []any
-	for i, t := range a.Steps {
-		so := &report.Object{}
-		so.Set("step", t)
-		vo, errs := &report.Object{}, &report.Object{}
-		for k, v := range a.Targets {
-			tv := m.Time.Vars[v]
-			states := m.Vars[tv.Slices[0]].States
-			if a.Path != nil {
-				vo.Set(tv.Name, states[a.Path[i][k]])
-				continue
-			}
-			po := &report.Object{}
-			for s, p := range a.Post[i][k] {
-				po.Set(states[s], p)
-			}
-			vo.Set(tv.Name, po)
-			if a.Err != nil {
-				eo := &report.Object{}
-				for s, e := range a.Err[i][k] {
-					eo.Set(states[s], e)
-				}
-				errs.Set(tv.Name, eo)
-			}
-		}
-		if a.Path != nil {
-			so.Set("state", vo)
-		} else {
-			so.Set("posterior", vo)
-		}
-		if a.Err != nil {
-			so.Set("error", errs)
-		}
-		steps = append(steps, so)
-	}
-	o.Set("steps", steps)
+	tail := &report.Object{}
 	var lp any = a.LogP
 	if math.IsInf(a.LogP, 0) || math.IsNaN(a.LogP) {
 		lp = nil // never: impossible observations are an error
 	}
 	if a.Task == pbl.Viterbi {
-		o.Set("log_p_path", lp)
+		tail.Set("log_p_path", lp)
 	} else {
-		o.Set("log_likelihood", lp)
+		tail.Set("log_likelihood", lp)
 	}
 	if !a.Exact() {
-		o.Set("log_likelihood_error", a.LogPErr)
+		tail.Set("log_likelihood_error", a.LogPErr)
 	}
-	return o
+	hb, err := json.Marshal(head)
+	if err != nil {
+		return err
+	}
+	tb, err := json.Marshal(tail)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(hb[:len(hb)-1]) // without its }
+	bw.WriteString(`,"steps":[`)
+	for i := range a.Len() {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		b, err := json.Marshal(stepJSON(m, a, i))
+		if err != nil {
+			return err
+		}
+		bw.Write(b)
+	}
+	bw.WriteString("],")
+	bw.Write(tb[1:]) // without its {
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// stepJSON is row i of a sequence's answer as a JSON object.
+func stepJSON(m *ir.Model, a *pbl.SeqAnswer, i int) *report.Object {
+	so := &report.Object{}
+	so.Set("step", a.Step(i))
+	vo, errs := &report.Object{}, &report.Object{}
+	for k, v := range a.Targets {
+		tv := m.Time.Vars[v]
+		states := m.Vars[tv.Slices[0]].States
+		if a.IsPath() {
+			vo.Set(tv.Name, states[a.State(i, k)])
+			continue
+		}
+		po := &report.Object{}
+		for s, p := range a.Posterior(i, k) {
+			po.Set(states[s], p)
+		}
+		vo.Set(tv.Name, po)
+		if se := a.StdErr(i, k); se != nil {
+			eo := &report.Object{}
+			for s, e := range se {
+				eo.Set(states[s], e)
+			}
+			errs.Set(tv.Name, eo)
+		}
+	}
+	if a.IsPath() {
+		so.Set("state", vo)
+	} else {
+		so.Set("posterior", vo)
+	}
+	if !a.Exact() {
+		so.Set("error", errs)
+	}
+	return so
 }

@@ -134,6 +134,13 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	if maxIter <= 0 {
 		maxIter = wmbIterations
 	}
+	deadline := s.Deadline
+	if !deadline.IsZero() && !fits(full) {
+		// No exact run fits the memory: the bounds have half the time,
+		// the importance sampling (wmbis.go) the rest.
+		s.Deadline = time.Now().Add(time.Until(deadline) / 2)
+		w.s.Deadline = s.Deadline
+	}
 	var best *wmbRun
 	keep := func(r *wmbRun) {
 		if r == nil {
@@ -199,7 +206,33 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	if math.IsInf(best.hi, -1) {
 		return w.impossibleResult(), ErrImpossible
 	}
-	return w.result(best), nil
+	var est wmbEstimate
+	sampled := false
+	if !best.exact {
+		if w.s.Deadline != deadline && (w.s.Cancel == nil || !closed(w.s.Cancel)) {
+			w.s.Deadline, w.stopped = deadline, false // the bounds' half is over, not the time
+		}
+		n := s.Samples
+		if n == 0 && deadline.IsZero() {
+			n = wmbSamples
+		}
+		est, sampled = best.sample(n, s.Seed)
+	}
+	res := w.result(best)
+	if sampled && est.err < res.LogZErr {
+		res.LogZ, res.LogZErr = min(max(est.logZ, res.LogZLo), res.LogZHi), est.err
+	}
+	return res, nil
+}
+
+// closed reports whether c is closed.
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // wmbProblem is a problem restricted to the evidence, in logarithms, with

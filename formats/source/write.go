@@ -19,7 +19,10 @@ import (
 // share a declaration; edges are implied by the tables' parents (and written as edge lines
 // into variables without a distribution, a structure to learn); each
 // table's rows are aligned. header, if not empty, is written first as a
-// comment. The text is in the layout of pbl fmt (package format).
+// comment. A time-indexed model (m.Time) is written as its template
+// (template.go) if its slices are tied, else unrolled, each slice a
+// variable, with a comment saying why. The text is in the layout of pbl
+// fmt (package format).
 func Write(w io.Writer, m *ir.Model, header string) error {
 	if !m.IsBayesNet() {
 		return fmt.Errorf("a Markov network (a model with potentials) cannot be written as pbl yet: the language has no syntax for potentials")
@@ -29,12 +32,29 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 			return &ir.Error{Pos: u.Pos, Msg: fmt.Sprintf("utility %s has no parents, which pbl cannot write: a utility table is over one or more variables", ir.Quote(u.Name))}
 		}
 	}
+	var body string
+	if m.Time != nil {
+		// A time-indexed model as its template, or, if it cannot be
+		// written so, unrolled with a comment that says why.
+		var why string
+		if body, why = template(m); why != "" {
+			note := "Written unrolled, slice by slice: " + why + "."
+			if header != "" {
+				note = strings.TrimRight(header, "\n") + "\n\n" + note
+			}
+			header = note
+		}
+	}
 	b := bufio.NewWriter(w)
 	if header != "" {
 		for _, line := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
 			b.WriteString(strings.TrimRight("// "+line, " \t\r") + "\n")
 		}
 		b.WriteString("\n")
+	}
+	if body != "" {
+		b.WriteString(body)
+		return b.Flush()
 	}
 	// Declarations: runs of consecutive variables of the same kind (var
 	// or latent) with equal domains; a decision alone.

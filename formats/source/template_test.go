@@ -136,6 +136,19 @@ func TestTemplateRoundTrip(t *testing.T) {
 					}
 				}
 			}
+			// The model unrolled further (as pbl query does) is the same
+			// template.
+			further, err := ir.Unroll(m, tm.Horizon+3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fbuf bytes.Buffer
+			if err := source.Write(&fbuf, further, "a header"); err != nil {
+				t.Fatal(err)
+			}
+			if fbuf.String() != text {
+				t.Errorf("unrolled to slice %d, the model is written\n%s\nnot as its template:\n%s", tm.Horizon+3, fbuf.String(), text)
+			}
 			// Unrolled to the horizon of the original (the queries set it,
 			// and the writer writes none).
 			last := ir.SliceName(tm.Vars[0].Name, tm.Horizon)

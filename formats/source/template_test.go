@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -159,6 +160,9 @@ func TestTemplateRoundTrip(t *testing.T) {
 			if d := sameModel(m, back); d != "" {
 				t.Fatalf("%s\n%s", d, text)
 			}
+			if d := numbersNaN(back); d != "" {
+				t.Errorf("%s\n%s", d, text) // sameModel compares bits: NaN would equal NaN
+			}
 			if d := sameTime(tm, back.Time); d != "" {
 				t.Errorf("%s\n%s", d, text)
 			}
@@ -169,6 +173,24 @@ func TestTemplateRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// numbersNaN names the first variable of m with a NaN among its numbers,
+// or returns "".
+func numbersNaN(m *ir.Model) string {
+	for _, v := range m.Vars {
+		var xs []float64
+		if c := m.Table(v.ID); c != nil {
+			xs = c.Factor.Vals
+		}
+		if g := m.Gaussian(v.ID); g != nil {
+			xs = append(append(append(xs, g.Mean...), g.SD...), g.Coef...)
+		}
+		if slices.ContainsFunc(xs, math.IsNaN) {
+			return v.Name + " has a NaN"
+		}
+	}
+	return ""
 }
 
 // sameTime reports the first difference between two models' time

@@ -89,7 +89,17 @@ func TestTemplateRoundTrip(t *testing.T) {
 	for _, name := range []string{"umbrella", "treatment", "weather_hmm"} {
 		cases = append(cases, tcase{name: name + ".pbl", path: "../../examples/" + name + ".pbl"})
 	}
-	cases = append(cases, tcase{name: "hand", src: handDBN + "query P(A[6])\n"})
+	cases = append(cases, tcase{name: "hand", src: handDBN + "query P(A[6])\n"},
+		// The template's arcs would give Rain[0] the parent Season, which
+		// its distribution does not list: no arc line, the distributions
+		// give the parents.
+		tcase{name: "initial without the static parent", src: `var Rain[t]: bool
+var Season: {wet, dry}
+P(Season) = [0.5, 0.5]
+P(Rain[0]) = 0.5
+P(Rain[t] | Rain[t-1], Season) = { true, wet: 0.8  true, dry: 0.6  false, wet: 0.4  false, dry: 0.1 }
+query P(Rain[4])
+`})
 	r := rand.New(rand.NewPCG(32, 7))
 	for trial := range 16 {
 		order := 1 + trial%2

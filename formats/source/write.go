@@ -32,11 +32,10 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 			return &ir.Error{Pos: u.Pos, Msg: fmt.Sprintf("utility %s has no parents, which pbl cannot write: a utility table is over one or more variables", ir.Quote(u.Name))}
 		}
 	}
-	var body string
+	var body, why string
 	if m.Time != nil {
 		// A time-indexed model as its template, or, if it cannot be
 		// written so, unrolled with a comment that says why.
-		var why string
 		if body, why = template(m); why != "" {
 			note := "Written unrolled, slice by slice: " + why + "."
 			if header != "" {
@@ -52,7 +51,7 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 		}
 		b.WriteString("\n")
 	}
-	if body != "" {
+	if m.Time != nil && why == "" {
 		b.WriteString(body)
 		return b.Flush()
 	}

@@ -520,7 +520,9 @@ func Unroll(m *Model, h int) (*Model, error) {
 				}
 				f := *cpt.Factor
 				f.Vars = moveAll(cpt.Factor.Vars, move)
-				d = &CPT{Pos: cpt.Pos, Child: dst, Parents: moveAll(cpt.Parents, move), Factor: &f}
+				// The numbers as written too (they are the template's), so
+				// that the slices are written as one template.
+				d = &CPT{Pos: cpt.Pos, Child: dst, Parents: moveAll(cpt.Parents, move), Factor: &f, written: cpt.written}
 			}
 			c.Dists = append(c.Dists, d)
 		}

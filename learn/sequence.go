@@ -442,7 +442,10 @@ func (r *seqRun) model(ps []seqParams) *ir.Model {
 				card[j] = len(m.Vars[u].States)
 			}
 			f := ir.NewFactor(vars, card)
-			f.Vals = ps[gi].vals
+			// A copy per slice: WithDists renormalises each table's rows
+			// in place, and shared, the slices' numbers as written would
+			// drift apart by an ulp a slice.
+			f.Vals = slices.Clone(ps[gi].vals)
 			ds = append(ds, &ir.CPT{Pos: pos, Child: v, Parents: slices.Clone(parents), Factor: f})
 		}
 	}

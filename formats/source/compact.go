@@ -1,13 +1,12 @@
 package source
 
 import (
-	"bufio"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -36,30 +35,30 @@ func word(name string) string {
 
 // writeCompact writes d if it is a compact table, and reports whether it
 // was.
-func writeCompact(b *bufio.Writer, m *ir.Model, d ir.Dist) bool {
+func writeCompact(b io.StringWriter, m *view, d ir.Dist) bool {
 	switch d := d.(type) {
 	case *ir.NoisyOr:
 		links := make([]string, 0, len(d.Parents)+1)
 		for i, p := range d.Parents {
-			links = append(links, link(m.Vars[p], d.Link[i], func(x float64) string { return ir.FormatFloat(x) },
+			links = append(links, link(m, p, d.Link[i], func(x float64) string { return ir.FormatFloat(x) },
 				func(x float64) bool { return x == 0 }))
 		}
 		if d.Leak != 0 {
 			links = append(links, "leak: "+ir.FormatFloat(d.Leak))
 		}
-		b.WriteString(importer.CPTTitle(m, d.Child, d.Parents) + " = noisy_or(" + strings.Join(links, ", ") + ")\n")
+		b.WriteString(m.title(d.Child, d.Parents) + " = noisy_or(" + strings.Join(links, ", ") + ")\n")
 	case *ir.NoisyMax:
 		written, leak := d.Written() // the numbers as written, so that a round trip is bit for bit
 		links := make([]string, 0, len(d.Parents)+1)
 		for i, p := range d.Parents {
-			links = append(links, link(m.Vars[p], written[i], vector, absent))
+			links = append(links, link(m, p, written[i], vector, absent))
 		}
 		if !absent(leak) {
 			links = append(links, "leak: "+vector(leak))
 		}
-		b.WriteString(importer.CPTTitle(m, d.Child, d.Parents) + " = noisy_max(" + strings.Join(links, ", ") + ")\n")
+		b.WriteString(m.title(d.Child, d.Parents) + " = noisy_max(" + strings.Join(links, ", ") + ")\n")
 	case *ir.Deterministic:
-		b.WriteString(importer.CPTTitle(m, d.Child, d.Parents) + " = ")
+		b.WriteString(m.title(d.Child, d.Parents) + " = ")
 		if d.Formula != nil {
 			b.WriteString(formula(m, d.Parents, d.Formula, 0) + "\n")
 			return true
@@ -73,8 +72,8 @@ func writeCompact(b *bufio.Writer, m *ir.Model, d ir.Dist) bool {
 
 // link writes one parent's link: `A: VALUE` for a bool parent active when
 // true only, else `A: { s: VALUE ... }` for its active states.
-func link[T any](p *ir.Variable, l []T, value func(T) string, inactive func(T) bool) string {
-	name := word(p.Name)
+func link[T any](m *view, id ir.VarID, l []T, value func(T) string, inactive func(T) bool) string {
+	p, name := m.Vars[id], m.word(id)
 	if p.Kind == ir.Bool && inactive(l[1]) {
 		return name + ": " + value(l[0])
 	}
@@ -99,8 +98,8 @@ func absent(dist []float64) bool {
 
 // formula writes f, parenthesised if it binds looser than prec (0: or,
 // 1: and, 2: not and the literals).
-func formula(m *ir.Model, parents []ir.VarID, f ir.Formula, prec int) string {
-	name := func(i int) string { return word(m.Vars[parents[i]].Name) }
+func formula(m *view, parents []ir.VarID, f ir.Formula, prec int) string {
+	name := func(i int) string { return m.word(parents[i]) }
 	var s string
 	var own int
 	switch f := f.(type) {
@@ -148,7 +147,7 @@ func formula(m *ir.Model, parents []ir.VarID, f ir.Formula, prec int) string {
 
 // writeLookup writes lookup { ... } with one aligned row per parent
 // configuration, in row-major order.
-func writeLookup(b *bufio.Writer, m *ir.Model, d *ir.Deterministic) {
+func writeLookup(b io.StringWriter, m *view, d *ir.Deterministic) {
 	child := m.Vars[d.Child]
 	if len(d.Parents) == 0 {
 		b.WriteString("lookup { else: " + word(child.States[d.Func[0]]) + " }\n")

@@ -18,7 +18,13 @@
 // as bidirected edges `A <-> B` after the edge lines, and its observed
 // distribution as `observed "FILE"` or `observed data "FILE"`, the path
 // made absolute when it was relative (it was relative to the declaring
-// file's directory, which need not be the written file's). The text
+// file's directory, which need not be the written file's). A
+// time-indexed model is written as its template (template.go): var X[t]
+// declarations, the arcs and each template distribution once with t and
+// t-k, the initial slices' distributions by their slices; a model whose
+// slices are not tied (or whose template the language cannot write with
+// t) is written unrolled, each slice a variable, with a comment saying
+// why. The text
 // is in the canonical layout of pbl fmt (package format; a test checks
 // it).
 package source

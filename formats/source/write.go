@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/pbl-lang/pbl/formats/internal/importer"
 	"github.com/pbl-lang/pbl/grammar"
 	"github.com/pbl-lang/pbl/ir"
 )
@@ -20,7 +19,10 @@ import (
 // share a declaration; edges are implied by the tables' parents (and written as edge lines
 // into variables without a distribution, a structure to learn); each
 // table's rows are aligned. header, if not empty, is written first as a
-// comment. The text is in the layout of pbl fmt (package format).
+// comment. A time-indexed model (m.Time) is written as its template
+// (template.go) if its slices are tied, else unrolled, each slice a
+// variable, with a comment saying why. The text is in the layout of pbl
+// fmt (package format).
 func Write(w io.Writer, m *ir.Model, header string) error {
 	if !m.IsBayesNet() {
 		return fmt.Errorf("a Markov network (a model with potentials) cannot be written as pbl yet: the language has no syntax for potentials")
@@ -30,12 +32,28 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 			return &ir.Error{Pos: u.Pos, Msg: fmt.Sprintf("utility %s has no parents, which pbl cannot write: a utility table is over one or more variables", ir.Quote(u.Name))}
 		}
 	}
+	var body, why string
+	if m.Time != nil {
+		// A time-indexed model as its template, or, if it cannot be
+		// written so, unrolled with a comment that says why.
+		if body, why = template(m); why != "" {
+			note := "Written unrolled, slice by slice: " + why + "."
+			if header != "" {
+				note = strings.TrimRight(header, "\n") + "\n\n" + note
+			}
+			header = note
+		}
+	}
 	b := bufio.NewWriter(w)
 	if header != "" {
 		for _, line := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
 			b.WriteString(strings.TrimRight("// "+line, " \t\r") + "\n")
 		}
 		b.WriteString("\n")
+	}
+	if m.Time != nil && why == "" {
+		b.WriteString(body)
+		return b.Flush()
 	}
 	// Declarations: runs of consecutive variables of the same kind (var
 	// or latent) with equal domains; a decision alone.
@@ -96,50 +114,55 @@ func Write(w io.Writer, m *ir.Model, header string) error {
 		}
 		fmt.Fprintf(b, "%s %s\n", kw, strconv.Quote(observedPath(o)))
 	}
+	plain := &view{Model: m}
 	for _, v := range m.Vars {
-		if g := m.Gaussian(v.ID); g != nil {
-			b.WriteString("\n")
-			writeGaussian(b, m, g)
-			continue
-		}
-		if d, ok := m.Dist(v.ID).(*ir.Softmax); ok {
-			b.WriteString("\n")
-			writeSoftmax(b, m, d)
-			continue
-		}
-		if d := m.MultiNormal(v.ID); d != nil {
-			if d.Children[0] == v.ID {
-				b.WriteString("\n")
-				writeMultiNormal(b, m, d)
-			}
-			continue
-		}
-		if d := m.Dist(v.ID); d != nil && isCompact(d) {
-			b.WriteString("\n")
-			writeCompact(b, m, d)
-			continue
-		}
-		c := m.Table(v.ID)
-		if c == nil {
-			continue
-		}
-		b.WriteString("\n")
-		writeCPT(b, m, c)
+		writeFamily(b, plain, v.ID, "\n")
 	}
 	for _, u := range m.Utilities {
 		b.WriteString("\n")
-		writeUtility(b, m, u)
+		writeUtility(b, plain, u)
 	}
 	return b.Flush()
+}
+
+// writeFamily writes sep and then v's distribution, if it has one (a
+// joint normal at its first child), in the form it was given.
+func writeFamily(b io.StringWriter, m *view, v ir.VarID, sep string) {
+	if g := m.Gaussian(v); g != nil {
+		b.WriteString(sep)
+		writeGaussian(b, m, g)
+		return
+	}
+	if d, ok := m.Dist(v).(*ir.Softmax); ok {
+		b.WriteString(sep)
+		writeSoftmax(b, m, d)
+		return
+	}
+	if d := m.MultiNormal(v); d != nil {
+		if d.Children[0] == v {
+			b.WriteString(sep)
+			writeMultiNormal(b, m, d)
+		}
+		return
+	}
+	if d := m.Dist(v); d != nil && isCompact(d) {
+		b.WriteString(sep)
+		writeCompact(b, m, d)
+		return
+	}
+	if c := m.Table(v); c != nil {
+		b.WriteString(sep)
+		writeCPT(b, m, c)
+	}
 }
 
 // writeUtility writes utility U(A, B) = { ... }, one aligned row per
 // configuration of its parents, in row-major order. The language has no
 // form for a utility without parents.
-func writeUtility(b *bufio.Writer, m *ir.Model, u *ir.Utility) {
+func writeUtility(b io.StringWriter, m *view, u *ir.Utility) {
 	names := make([]string, len(u.Parents))
 	for i, p := range u.Parents {
-		names[i] = ir.Quote(m.Vars[p].Name)
+		names[i] = m.name(p)
 	}
 	title := "utility " + ir.Quote(u.Name) + "(" + strings.Join(names, ", ") + ")"
 	writeDensities(b, m, title, u.Parents, len(u.Values), func(r int) string { return ir.FormatFloat(u.Values[r]) })
@@ -159,11 +182,11 @@ func sameDomain(a, b *ir.Variable) bool {
 
 // writeCPT writes P(X | parents) = ... with one aligned row per parent
 // configuration, in row-major order.
-func writeCPT(b *bufio.Writer, m *ir.Model, c *ir.CPT) {
+func writeCPT(b io.StringWriter, m *view, c *ir.CPT) {
 	f := c.Written()
 	child := m.Vars[c.Child]
 	k := len(child.States)
-	b.WriteString(importer.CPTTitle(m, c.Child, c.Parents) + " = ")
+	b.WriteString(m.title(c.Child, c.Parents) + " = ")
 	if len(c.Parents) == 0 {
 		b.WriteString(vector(f.Vals))
 		b.WriteString("\n")
@@ -211,8 +234,8 @@ func vector(xs []float64) string {
 // normal(MEAN, SD) per configuration of the discrete parents; with real
 // parents, MEAN is the intercept plus each coefficient times its parent
 // (linearMean), and the title lists the discrete parents, then the real.
-func writeGaussian(b *bufio.Writer, m *ir.Model, g *ir.Gaussian) {
-	title := importer.CPTTitle(m, g.Child, append(append([]ir.VarID(nil), g.Parents...), g.Real...))
+func writeGaussian(b io.StringWriter, m *view, g *ir.Gaussian) {
+	title := m.title(g.Child, append(append([]ir.VarID(nil), g.Parents...), g.Real...))
 	writeDensities(b, m, title, g.Parents, len(g.Mean), func(r int) string {
 		spread := ir.FormatFloat(g.SD[r])
 		switch g.SpreadOf(r) {
@@ -233,13 +256,13 @@ func writeGaussian(b *bufio.Writer, m *ir.Model, g *ir.Gaussian) {
 // parents the intercept and the terms whose coefficients are not 0, as in
 // 90 + 0.6 * Age - Weight. Read back, it lowers to the same numbers: each
 // term is the coefficient, or its negation, times 1.
-func linearMean(m *ir.Model, g *ir.Gaussian, r int) string {
+func linearMean(m *view, g *ir.Gaussian, r int) string {
 	return affineText(m, g.Mean[r], g.Real, g.Coef[r*len(g.Real):(r+1)*len(g.Real)])
 }
 
 // affineText writes c0 + Σ coef[j]·real[j], the terms whose coefficients
 // are 0 left out: a linear Gaussian density's mean, a softmax's score.
-func affineText(m *ir.Model, c0 float64, real []ir.VarID, coef []float64) string {
+func affineText(m *view, c0 float64, real []ir.VarID, coef []float64) string {
 	mean := ir.FormatFloat(c0)
 	if len(real) == 0 {
 		return mean
@@ -253,10 +276,7 @@ func affineText(m *ir.Model, c0 float64, real []ir.VarID, coef []float64) string
 		if c == 0 {
 			continue
 		}
-		name := m.Vars[p].Name
-		if !ir.IsIdent(name) {
-			name = strconv.Quote(name)
-		}
+		name := m.term(p)
 		switch {
 		case s.Len() == 0 && c < 0:
 			s.WriteString("-")
@@ -280,8 +300,8 @@ func affineText(m *ir.Model, c0 float64, real []ir.VarID, coef []float64) string
 // Ak), or one per configuration of the discrete parents, each score
 // affine in the real parents (affineText); the title lists the discrete
 // parents, then the real.
-func writeSoftmax(b *bufio.Writer, m *ir.Model, d *ir.Softmax) {
-	title := importer.CPTTitle(m, d.Child, append(append([]ir.VarID(nil), d.Parents...), d.Real...))
+func writeSoftmax(b io.StringWriter, m *view, d *ir.Softmax) {
+	title := m.title(d.Child, append(append([]ir.VarID(nil), d.Parents...), d.Real...))
 	k, nr := d.K, len(d.Real)
 	writeDensities(b, m, title, d.Parents, d.Configs(), func(u int) string {
 		score := func(s int) string {
@@ -301,17 +321,17 @@ func writeSoftmax(b *bufio.Writer, m *ir.Model, d *ir.Softmax) {
 // writeMultiNormal writes P(X, Y | parents) = normal([MEANS], COV), or one
 // per parent configuration; COV as it was written (or learned): a matrix,
 // its diagonal, or one variance.
-func writeMultiNormal(b *bufio.Writer, m *ir.Model, d *ir.MultiNormal) {
+func writeMultiNormal(b io.StringWriter, m *view, d *ir.MultiNormal) {
 	n := len(d.Children)
 	names := make([]string, n)
 	for i, c := range d.Children {
-		names[i] = ir.Quote(m.Vars[c].Name)
+		names[i] = m.name(c)
 	}
 	title := "P(" + strings.Join(names, ", ")
 	if len(d.Parents) > 0 {
 		ps := make([]string, len(d.Parents))
 		for i, p := range d.Parents {
-			ps[i] = ir.Quote(m.Vars[p].Name)
+			ps[i] = m.name(p)
 		}
 		title += " | " + strings.Join(ps, ", ")
 	}
@@ -369,7 +389,7 @@ func diagonal(c []float64, n int) bool {
 
 // writeDensities writes title = VALUE for no parents, else one aligned row
 // per parent configuration, in row-major order, value(r) giving row r's.
-func writeDensities(b *bufio.Writer, m *ir.Model, title string, parents []ir.VarID, rows int, value func(r int) string) {
+func writeDensities(b io.StringWriter, m *view, title string, parents []ir.VarID, rows int, value func(r int) string) {
 	b.WriteString(title + " = ")
 	if len(parents) == 0 {
 		b.WriteString(value(0) + "\n")

@@ -165,6 +165,9 @@ func TestRoundTripExamples(t *testing.T) {
 				t.Fatalf("%s: %v", path, fails)
 			}
 		}
+		if m.Time != nil {
+			continue // written as its template: TestTemplateRoundTrip
+		}
 		if d := sameModel(m, roundTrip(t, m)); d != "" {
 			t.Errorf("%s: %s", path, d)
 		}

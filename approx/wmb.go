@@ -88,22 +88,31 @@ const DefaultWMBMemory = 256 << 20
 // tolerance.
 const wmbIterations = 20
 
-// WMB bounds ln Z by weighted mini-bucket elimination and estimates the
-// marginals from its beliefs (see the file's comment). Result.LogZHi is an
-// upper bound on ln Z, Result.LogZLo a lower bound (−Inf when the network's
-// zeros empty it), LogZ their midpoint and LogZErr half the gap (LogZ the
-// upper bound and LogZErr +Inf when the lower bound is −Inf). Engine is
-// "wmb", IBound the i-bound of the tightest upper bound, Iterations the
-// forward passes of that run; Converged reports that the bound stopped
-// improving (or is exact). When the upper bound is 0 the evidence is
-// impossible: WMB returns the result (LogZ −Inf, Marg nil) with
-// ErrImpossible. Stopped before any bound, it returns ErrNoAnswer.
+// WMB bounds ln Z by weighted mini-bucket elimination, estimates it by
+// importance sampling from the tightest bound's proposal (wmbis.go), and
+// estimates the marginals from its beliefs (see the file's comment).
+// Result.LogZHi is an upper bound on ln Z, Result.LogZLo a lower bound
+// (−Inf when the network's zeros empty it). LogZ is the sampling's
+// estimate and LogZErr its ~95 % half-width where that is below half the
+// gap (it clipped into the bounds); otherwise the bounds' midpoint and half
+// the gap (LogZ the upper bound and LogZErr +Inf when the lower bound is
+// −Inf). Engine is "wmb", IBound the i-bound of the tightest upper bound,
+// Iterations the forward passes of that run; Converged reports that the
+// bound stopped improving (or is exact). When the upper bound is 0 the
+// evidence is impossible: WMB returns the result (LogZ −Inf, Marg nil)
+// with ErrImpossible. Stopped before any bound, it returns ErrNoAnswer.
 //
-// WMB runs on one goroutine (Settings.Workers is not used) and draws no
-// random numbers (nor uses Settings.Seed): the same problem and settings
-// give the same numbers, except with a Deadline, where the i-bounds
-// reached, and so the numbers, depend on the machine's speed (fix
-// Settings.IBound for reproducible numbers).
+// Time: without a Deadline the bounds run to their end and Settings.Samples
+// samples are drawn (wmbSamples when 0); with one, when no exact run fits
+// the memory, the bounds have the first half of the time and the sampling
+// the rest (Samples, if set, stops it sooner).
+//
+// WMB runs on one goroutine (Settings.Workers is not used); its samples
+// come from one stream seeded by Settings.Seed. The same problem and
+// settings give the same numbers, except with a Deadline, where the
+// i-bounds reached and the samples drawn, and so the numbers, depend on
+// the machine's speed (fix Settings.IBound and Samples for reproducible
+// numbers).
 func WMB(p *Problem, s Settings) (*Result, error) {
 	w := newWMB(p, s)
 	if w.impossible {

@@ -56,86 +56,20 @@ func (r *wmbRun) sample(n int, seed uint64) (est wmbEstimate, ok bool) {
 	if !fine || math.IsInf(ref, 0) || math.IsNaN(ref) {
 		return est, false
 	}
-	w := r.w
-	pl := r.pl
-	// Strides, row-major with the last variable fastest, of each node's
-	// clique and of each child's message (the child's clique without its
-	// own variable: the parent's variable is its last).
-	str := make([][]int, len(pl.nodes))
-	for id := range pl.nodes {
-		str[id] = rowStrides(pl.nodes[id].card)
-	}
-	tstr := make([][]int, len(w.tabs))
-	for t, tb := range w.tabs {
-		tstr[t] = rowStrides(tb.card)
-	}
-	at := func(vars, strides []int, a []int, upto int) int {
-		o := 0
-		for k := range upto {
-			o += a[vars[k]] * strides[k]
-		}
-		return o
-	}
+	q := r.proposal()
 	rng := rand.New(rand.NewPCG(seed, 0x3b3))
-	a := make([]int, len(w.card))
-	var row, mix []float64
+	a := make([]int, len(r.w.card))
 	var s1, s2 float64
 	drawn := 0
 	for n == 0 || drawn < n {
-		if drawn%64 == 0 && w.stop() {
+		if drawn%64 == 0 && r.w.stop() {
 			break
 		}
-		lq := 0.0
-		for i := len(pl.buckets) - 1; i >= 0; i-- {
-			x := w.order[i]
-			cx := w.card[x]
-			mix = append(mix[:0], make([]float64, cx)...)
-			for _, id := range pl.buckets[i] {
-				nd := &pl.nodes[id]
-				last := len(nd.clique) - 1
-				o := at(nd.clique, str[id], a, last)
-				row = append(row[:0], r.theta[id].vals[o:o+cx]...)
-				for _, c := range nd.children {
-					cn := &pl.nodes[c]
-					ms := cn.clique[:len(cn.clique)-1]
-					mo := at(ms, str[c][:len(ms)], a, len(ms)-1) / cn.card[len(cn.card)-1]
-					for s := range cx {
-						row[s] += r.fwd[c][mo+s]
-					}
-				}
-				wt := r.weight[id]
-				for s := range row {
-					row[s] /= wt
-				}
-				z := ltLSE(row)
-				if math.IsInf(z, 0) || math.IsNaN(z) {
-					continue // this group has no mass here: its share goes to the others
-				}
-				for s := range row {
-					mix[s] += wt * math.Exp(row[s]-z)
-				}
-			}
-			tot := 0.0
-			for _, p := range mix {
-				tot += p
-			}
-			if !(tot > 0) {
-				return est, false // cannot happen: a forward message would be -Inf
-			}
-			u := rng.Float64() * tot
-			s := 0
-			for s < cx-1 && u >= mix[s] {
-				u -= mix[s]
-				s++
-			}
-			lq += math.Log(mix[s] / tot)
-			a[x] = s
+		lq, ok := q.logQ(a, rng)
+		if !ok {
+			return est, false // cannot happen: a forward message would be -Inf
 		}
-		lf := w.konst
-		for t, tb := range w.tabs {
-			lf += tb.vals[at(tb.vars, tstr[t], a, len(tb.vars))]
-		}
-		e := math.Exp(lf - lq - ref) // in [0, 1] up to rounding
+		e := math.Exp(q.logF(a) - lq - ref) // in [0, 1] up to rounding
 		if math.IsNaN(e) {
 			e = 0
 		}
@@ -155,6 +89,106 @@ func (r *wmbRun) sample(n int, seed uint64) (est wmbEstimate, ok bool) {
 	rel := max(emp, math.Expm1(-math.Log(m))) / nf
 	est = wmbEstimate{logZ: ref + math.Log(m), err: 2.5 * math.Sqrt(rel), n: drawn}
 	return est, true
+}
+
+// wmbProposal is a run's importance-sampling proposal, with the strides
+// that index its tables and messages at an assignment.
+type wmbProposal struct {
+	r        *wmbRun
+	str      [][]int // str[id]: node id's clique, row-major, its variable last
+	tstr     [][]int // tstr[t]: table t's scope
+	row, mix []float64
+}
+
+// proposal returns the proposal of r's current tables and messages.
+func (r *wmbRun) proposal() *wmbProposal {
+	q := &wmbProposal{r: r, str: make([][]int, len(r.pl.nodes)), tstr: make([][]int, len(r.w.tabs))}
+	for id := range r.pl.nodes {
+		q.str[id] = rowStrides(r.pl.nodes[id].card)
+	}
+	for t, tb := range r.w.tabs {
+		q.tstr[t] = rowStrides(tb.card)
+	}
+	return q
+}
+
+// offset returns the index of a's values of vars[:upto] in a table over
+// vars with strides str.
+func offset(vars, str, a []int, upto int) int {
+	o := 0
+	for k := range upto {
+		o += a[vars[k]] * str[k]
+	}
+	return o
+}
+
+// logQ draws the free variables into a, in the reverse of the
+// elimination order, and returns ln q(a); with rng nil it draws nothing
+// and returns ln q of a as given. ok is false if a bucket's mixture is
+// empty there.
+func (q *wmbProposal) logQ(a []int, rng *rand.Rand) (lq float64, ok bool) {
+	r, w, pl := q.r, q.r.w, q.r.pl
+	for i := len(pl.buckets) - 1; i >= 0; i-- {
+		x := w.order[i]
+		cx := w.card[x]
+		q.mix = append(q.mix[:0], make([]float64, cx)...)
+		for _, id := range pl.buckets[i] {
+			nd := &pl.nodes[id]
+			o := offset(nd.clique, q.str[id], a, len(nd.clique)-1)
+			q.row = append(q.row[:0], r.theta[id].vals[o:o+cx]...)
+			for _, c := range nd.children {
+				// The child's message is over its clique without its
+				// own variable, x last: its strides are the clique's
+				// divided by the child's cardinality.
+				cn := &pl.nodes[c]
+				ms := cn.clique[:len(cn.clique)-1]
+				mo := offset(ms, q.str[c], a, len(ms)-1) / cn.card[len(cn.card)-1]
+				for s := range cx {
+					q.row[s] += r.fwd[c][mo+s]
+				}
+			}
+			wt := r.weight[id]
+			for s := range q.row {
+				q.row[s] /= wt
+			}
+			z := ltLSE(q.row)
+			if math.IsInf(z, 0) || math.IsNaN(z) {
+				continue // no mass here in this group: the others share it
+			}
+			for s := range q.row {
+				q.mix[s] += wt * math.Exp(q.row[s]-z)
+			}
+		}
+		tot := 0.0
+		for _, p := range q.mix {
+			tot += p
+		}
+		if !(tot > 0) {
+			return 0, false
+		}
+		if rng != nil {
+			u := rng.Float64() * tot
+			s := 0
+			for s < cx-1 && u >= q.mix[s] {
+				u -= q.mix[s]
+				s++
+			}
+			a[x] = s
+		}
+		lq += math.Log(q.mix[a[x]] / tot)
+	}
+	return lq, true
+}
+
+// logF returns ln of the product of the tables (restricted to the
+// evidence) at a.
+func (q *wmbProposal) logF(a []int) float64 {
+	w := q.r.w
+	lf := w.konst
+	for t, tb := range w.tabs {
+		lf += tb.vals[offset(tb.vars, q.tstr[t], a, len(tb.vars))]
+	}
+	return lf
 }
 
 // rowStrides returns the row-major strides of a table with cardinalities

@@ -145,7 +145,7 @@ func (r *seqRun) hmmExpect(h *hmm.HMM, seqs []Seq, hs []hmm.Seq, first int, st *
 	if err != nil {
 		var he *hmm.Error
 		if errors.As(err, &he) && errors.Is(err, hmm.ErrImpossible) && he.Seq >= 0 {
-			return &impossibleRow{line: seqs[he.Seq].Line, index: first + he.Seq, what: "sequence"}
+			return &impossibleRow{line: seqs[he.Seq].Line, file: seqs[he.Seq].File, index: first + he.Seq, what: "sequence"}
 		}
 		return err
 	}

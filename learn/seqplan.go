@@ -91,6 +91,9 @@ func (c *SeqCensus) Add(seqs []Seq, first int) error {
 		sq := &seqs[k]
 		q := first + k
 		where := func(t int) string {
+			if sq.Line > 0 && sq.File != "" {
+				return fmt.Sprintf("sequence %d (%s:%d), step %d", q+1, sq.File, sq.Line, t)
+			}
 			if sq.Line > 0 {
 				return fmt.Sprintf("sequence %d (line %d), step %d", q+1, sq.Line, t)
 			}

@@ -51,7 +51,8 @@ type Seq struct {
 	// variable declared without [t], in VarID order): a state's index, -1,
 	// a real value or NaN. nil: every static variable missing.
 	Static []float64
-	Line   int // the line of its first row in the data, or 0
+	Line   int    // the line of its first row in the data, or 0
+	File   string // the file of that line, for messages when the data are in several, or ""
 }
 
 // SeqOptions configures LearnSequences. Of Options, Method (EM; MLE
@@ -738,7 +739,7 @@ func (r *seqRun) expectSeq(in *installed, sq *Seq, q int, ps []seqParams, st *Se
 		return err
 	}
 	if es.Impossible > 0 {
-		return &impossibleRow{line: sq.Line, index: q, what: "sequence"}
+		return &impossibleRow{line: sq.Line, file: sq.File, index: q, what: "sequence"}
 	}
 	st.LogLik += ll + logp[0]
 	st.Steps += int64(len(sq.Steps))

@@ -509,3 +509,42 @@ func (p *SeqPlan) iterate(src SeqSource, m0 *ir.Model, s, starts int) (*fit, err
 	}
 	return f, nil
 }
+
+// Params returns the numbers of params (a model the plan's model with
+// learned numbers) as one vector, group by group (a table's cells, or a
+// Gaussian's means then standard deviations): how they travel to a
+// pipeline's workers, which make the model again with FromParams.
+func (p *SeqPlan) Params(params *ir.Model) []float64 {
+	var out []float64
+	for _, g := range p.r.params(params) {
+		out = append(out, g.vals...)
+		out = append(out, g.mean...)
+		out = append(out, g.sd...)
+	}
+	return out
+}
+
+// FromParams returns the plan's model with the numbers x (Params's
+// vector); it fails if x has the wrong length.
+func (p *SeqPlan) FromParams(x []float64) (*ir.Model, error) {
+	ps := make([]seqParams, len(p.r.groups))
+	for gi, g := range p.r.groups {
+		n := g.statLen()
+		if g.real {
+			n = 2 * g.nconf
+		}
+		if len(x) < n {
+			return nil, fmt.Errorf("learn: SeqPlan.FromParams: %d numbers too few for the plan's", len(x))
+		}
+		if g.real {
+			ps[gi].mean, ps[gi].sd = slices.Clone(x[:g.nconf]), slices.Clone(x[g.nconf:n])
+		} else {
+			ps[gi].vals = slices.Clone(x[:n])
+		}
+		x = x[n:]
+	}
+	if len(x) != 0 {
+		return nil, fmt.Errorf("learn: SeqPlan.FromParams: %d numbers too many for the plan's", len(x))
+	}
+	return p.r.model(ps), nil
+}

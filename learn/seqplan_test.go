@@ -220,3 +220,60 @@ func TestSeqPlanErrors(t *testing.T) {
 		t.Error("seqNear accepts NaN")
 	}
 }
+
+// TestSeqPlanParams: the numbers a pipeline sends its workers
+// (SeqPlan.Params) make the same model again (FromParams), whose E-step
+// gives the same statistics to the bit; a vector of the wrong length is
+// refused.
+func TestSeqPlanParams(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, src := range []string{dbnSrc, gaussHMMSrc} {
+		m := loadModel(t, src)
+		if src == dbnSrc {
+			m = truthDBN(t, 9)
+		}
+		seqs := sampleSeqs(t, m, r, 6, 5, nil, 0.2)
+		c := learn.NewSeqCensus(m)
+		if err := c.Add(seqs, 0); err != nil {
+			t.Fatal(err)
+		}
+		p, err := learn.NewSeqPlan(m, c, learn.SeqOptions{Options: learn.Options{Method: learn.EM}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := p.Start(1, seqs)
+		x := p.Params(start)
+		back, err := p.FromParams(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats := func(params *ir.Model) *learn.SeqStats {
+			e, err := p.EStep(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := e.NewStats()
+			if err := e.Add(st, seqs, 0); err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}
+		a, b := stats(start), stats(back)
+		if a.LogLik != b.LogLik || math.IsNaN(a.LogLik) || a.Seqs != 6 || b.Seqs != 6 {
+			t.Errorf("log-likelihood %v from the start, %v from its numbers sent", a.LogLik, b.LogLik)
+		}
+		for g := range a.Groups {
+			for i := range a.Groups[g] {
+				if a.Groups[g][i] != b.Groups[g][i] {
+					t.Errorf("group %d, statistic %d: %v, %v from the numbers sent", g, i, a.Groups[g][i], b.Groups[g][i])
+				}
+			}
+		}
+		if _, err := p.FromParams(x[1:]); err == nil {
+			t.Error("a vector one short was accepted")
+		}
+		if _, err := p.FromParams(append(x, 1)); err == nil {
+			t.Error("a vector one long was accepted")
+		}
+	}
+}

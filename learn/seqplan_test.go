@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pbl-lang/pbl/ir"
@@ -274,6 +275,70 @@ func TestSeqPlanParams(t *testing.T) {
 		}
 		if _, err := p.FromParams(append(x, 1)); err == nil {
 			t.Error("a vector one long was accepted")
+		}
+	}
+}
+
+// TestSeqPlanConcurrent: one E-step adds shards on several goroutines at
+// once (a pipeline's workers), each into statistics of its own, the
+// horizons compiled on first use by whichever comes first; merged in
+// shard order they are the statistics of the shards added in turn, to
+// the bit. Run with -race.
+func TestSeqPlanConcurrent(t *testing.T) {
+	m := truthDBN(t, 21)
+	r := rand.New(rand.NewPCG(5, 6))
+	var seqs []learn.Seq
+	for _, n := range []int{3, 4, 5, 6} { // four horizons
+		seqs = append(seqs, sampleSeqs(t, m, r, 5, n, []string{"A"}, 0.1)...)
+	}
+	shards := partition(seqs, 5, true, r)
+	c := learn.NewSeqCensus(m)
+	if err := c.Add(seqs, 0); err != nil {
+		t.Fatal(err)
+	}
+	p, err := learn.NewSeqPlan(m, c, learn.SeqOptions{Options: learn.Options{Method: learn.EM, Workers: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := func(parallel bool) *learn.SeqStats {
+		e, err := p.EStep(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := make([]*learn.SeqStats, len(shards))
+		errs := make([]error, len(shards))
+		var wg sync.WaitGroup
+		for i := range shards {
+			parts[i] = e.NewStats()
+			if !parallel {
+				errs[i] = e.Add(parts[i], shards[i], 0)
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = e.Add(parts[i], shards[i], 0)
+			}()
+		}
+		wg.Wait()
+		total := p.NewStats()
+		for i := range parts {
+			if errs[i] != nil {
+				t.Fatal(errs[i])
+			}
+			total.Merge(parts[i])
+		}
+		return total
+	}
+	a, b := sum(true), sum(false)
+	if a.LogLik != b.LogLik || math.IsNaN(a.LogLik) || a.Seqs != int64(len(seqs)) || a.Steps != b.Steps {
+		t.Fatalf("concurrent: %d sequences, log-likelihood %v; in turn %d, %v", a.Seqs, a.LogLik, b.Seqs, b.LogLik)
+	}
+	for g := range a.Groups {
+		for i := range a.Groups[g] {
+			if a.Groups[g][i] != b.Groups[g][i] {
+				t.Errorf("group %d, statistic %d: %v concurrent, %v in turn", g, i, a.Groups[g][i], b.Groups[g][i])
+			}
 		}
 	}
 }

@@ -67,6 +67,21 @@ type SequenceOptions struct {
 // interleave: each row goes to its sequence's end). Missing cells are
 // allowed. Errors are positioned file:line:col, as every CSV reader's.
 func ReadSequences(m *ir.Model, path string, opt SequenceOptions) ([]*Sequence, error) {
+	return readSequences(m, path, opt, func(slice func(*data.Header) (*ir.Model, error)) (*data.Reader, error) {
+		return data.OpenFunc(path, slice, data.Options{Workers: 1})
+	})
+}
+
+// ReadSequencesFrom is ReadSequences of the CSV data src, named path in
+// errors (a shard a pipeline opened).
+func ReadSequencesFrom(m *ir.Model, path string, src io.Reader, opt SequenceOptions) ([]*Sequence, error) {
+	return readSequences(m, path, opt, func(slice func(*data.Header) (*ir.Model, error)) (*data.Reader, error) {
+		return data.NewReaderFunc(path, src, slice, data.Options{Workers: 1})
+	})
+}
+
+// readSequences is ReadSequences of the data that open opens.
+func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func(*data.Header) (*ir.Model, error)) (*data.Reader, error)) ([]*Sequence, error) {
 	if m.Time == nil {
 		return nil, fmt.Errorf("%s: the model has no time-indexed variables (var X[t]: ...): %w", path, ErrSequenceData)
 	}
@@ -98,7 +113,7 @@ func ReadSequences(m *ir.Model, path string, opt SequenceOptions) ([]*Sequence, 
 		}
 		return b.Model(), nil
 	}
-	r, err := data.OpenFunc(path, slice, data.Options{Workers: 1})
+	r, err := open(slice)
 	if err != nil {
 		return nil, err
 	}

@@ -18,3 +18,9 @@ var ErrSequencesInPage = errors.New("learning a time-indexed model from sequence
 func LearnSequences(m *ir.Model, path string, sopt SequenceOptions, opt learn.SeqOptions) (*ir.Model, *learn.Report, error) {
 	return nil, nil, ErrSequencesInPage
 }
+
+// LearnSequenceShards refuses in the WebAssembly page: see
+// ErrSequencesInPage.
+func LearnSequenceShards(m *ir.Model, paths []string, sopt SequenceOptions, opt learn.SeqOptions) (*ir.Model, *learn.Report, error) {
+	return nil, nil, ErrSequencesInPage
+}

@@ -218,6 +218,15 @@
 // static variable) takes package hmm's forward–backward as its E-step
 // (seqhmm.go), whose statistics are the groups'.
 //
+// Sequences in shards learn by [SeqPlan] (seqplan.go), as [EMPlan] does
+// for rows: a [SeqCensus] per shard (checks, steps, which variables are
+// observed: the hidden ones), merged, makes the plan; each iteration's
+// [SeqEStep.Add] per shard gives [SeqStats], sums over the sequences that
+// merge by adding ([SeqStats.Merge], any order and partition to a few
+// ulps, a sequence never split), and [SeqPlan.MStep] is LearnSequences's
+// M-step. [SeqPlan.Run] is the one loop over a [SeqSource];
+// LearnSequences is the plan on one shard in memory.
+//
 // # References
 //
 // The tests compare with independent implementations (reference_test.go):

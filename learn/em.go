@@ -342,12 +342,16 @@ type impossibleRow struct {
 	line  int    // its line, or 0
 	index int    // its pattern, from 0
 	what  string // "sequence" for a sequence (LearnSequences), "" for a row
+	file  string // its file, when there are several (a sequence's shard), or ""
 }
 
 func (e *impossibleRow) Error() string {
 	what := e.what
 	if what == "" {
 		what = "row"
+	}
+	if e.line > 0 && e.file != "" {
+		return fmt.Sprintf("the %s at line %d of %s has probability 0", what, e.line, e.file)
 	}
 	if e.line > 0 {
 		return fmt.Sprintf("the %s at line %d has probability 0", what, e.line)

@@ -10,31 +10,26 @@ func SetForceNetworkEM() (restore func()) {
 	return func() { forceNetworkEM = false }
 }
 
-// SeqStats returns the E-step's statistics of LearnSequences at m's own
-// numbers, by the name of each group's first variable (a table's
+// ExpectSeqs returns the E-step's statistics of LearnSequences at m's
+// own numbers, by the name of each group's first variable (a table's
 // expected counts; a Gaussian's (w, Σw(x−mean), Σw(x−mean)²) per parent
 // configuration), and the log-likelihood.
-func SeqStats(m *ir.Model, seqs []Seq, opt SeqOptions) (map[string][]float64, float64, error) {
-	r := &seqRun{opt: opt, m: m, seqs: seqs, horizon: map[int]*seqTree{}}
-	if r.opt.VarFloor == 0 {
-		r.opt.VarFloor = DefaultVarFloor
-	}
-	if err := r.setGroups(); err != nil {
+func ExpectSeqs(m *ir.Model, seqs []Seq, opt SeqOptions) (map[string][]float64, float64, error) {
+	c := NewSeqCensus(m)
+	if err := c.Add(seqs, 0); err != nil {
 		return nil, 0, err
 	}
-	if err := r.checkSeqs(); err != nil {
+	p, err := NewSeqPlan(m, c, opt)
+	if err != nil {
 		return nil, 0, err
 	}
-	if !opt.General {
-		r.hmm = r.hmmShape()
-	}
-	st, err := r.expect(m)
+	st, err := p.Shards([][]Seq{seqs}).Expect(m)
 	if err != nil {
 		return nil, 0, err
 	}
 	out := map[string][]float64{}
-	for gi, g := range r.groups {
-		out[m.Vars[g.vars[0]].Name] = st.groups[gi]
+	for gi, g := range p.r.groups {
+		out[m.Vars[g.vars[0]].Name] = st.Groups[gi]
 	}
-	return out, st.ll, nil
+	return out, st.LogLik, nil
 }

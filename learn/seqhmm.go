@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/pbl-lang/pbl/hmm"
-	"github.com/pbl-lang/pbl/ir"
 )
 
 // This file is LearnSequences's fast path for a hidden Markov model: one
@@ -19,14 +18,13 @@ import (
 // means. The M-step, the checks and the stopping rule are the general
 // path's, so both paths give the same numbers.
 
-// hmmShape is a model's hidden Markov model: its groups and the
-// sequences as package hmm's.
+// hmmShape is a model's hidden Markov model: its groups.
 type hmmShape struct {
 	init, trans int   // the groups of P(X[0]) and P(X[t] | X[t-1])
 	emit        []int // the emissions' groups: one table, or Gaussians
+	ys          []int // their time-indexed variables
 	k           int   // X's states
 	gauss       bool
-	seqs        []hmm.Seq
 }
 
 // hmmShape returns r's model as a hidden Markov model, or nil if it is
@@ -91,26 +89,32 @@ func (r *seqRun) hmmShape() *hmmShape {
 	if !sh.gauss && len(sh.emit) != 1 {
 		return nil
 	}
-	sh.seqs = make([]hmm.Seq, len(r.seqs))
-	d := len(ys)
-	for q, sq := range r.seqs {
+	sh.ys = ys
+	return sh
+}
+
+// convert returns seqs as package hmm's sequences.
+func (sh *hmmShape) convert(seqs []Seq) []hmm.Seq {
+	out := make([]hmm.Seq, len(seqs))
+	d := len(sh.ys)
+	for q, sq := range seqs {
 		if sh.gauss {
 			xs := make([]float64, len(sq.Steps)*d)
 			for t, row := range sq.Steps {
-				for j, i := range ys {
+				for j, i := range sh.ys {
 					xs[t*d+j] = row[i]
 				}
 			}
-			sh.seqs[q].X = xs
+			out[q].X = xs
 			continue
 		}
 		sym := make([]int, len(sq.Steps))
 		for t, row := range sq.Steps {
-			sym[t] = int(row[ys[0]])
+			sym[t] = int(row[sh.ys[0]])
 		}
-		sh.seqs[q].Sym = sym
+		out[q].Sym = sym
 	}
-	return sh
+	return out
 }
 
 // hmm returns the numbers ps as an HMM.
@@ -132,39 +136,42 @@ func (sh *hmmShape) hmm(r *seqRun, ps []seqParams) *hmm.HMM {
 	return h
 }
 
-// hmmExpect is the E-step at m by package hmm.
-func (r *seqRun) hmmExpect(m *ir.Model, ps []seqParams) (*seqStats, error) {
+// hmmExpect adds to st the statistics of seqs (hs, as package hmm's),
+// the data's sequences first, first+1, ..., under h (the numbers ps) by
+// package hmm. Its Gaussian statistics are about h's means, ps's.
+func (r *seqRun) hmmExpect(h *hmm.HMM, seqs []Seq, hs []hmm.Seq, first int, st *SeqStats) error {
 	sh := r.hmm
-	h := sh.hmm(r, ps)
-	hs, err := h.EStep(sh.seqs, r.opt.Workers)
+	es, err := h.EStep(hs, r.opt.Workers)
 	if err != nil {
 		var he *hmm.Error
 		if errors.As(err, &he) && errors.Is(err, hmm.ErrImpossible) && he.Seq >= 0 {
-			return nil, &impossibleRow{line: r.seqs[he.Seq].Line, index: he.Seq, what: "sequence"}
+			return &impossibleRow{line: seqs[he.Seq].Line, file: seqs[he.Seq].File, index: first + he.Seq, what: "sequence"}
 		}
-		return nil, err
+		return err
 	}
-	st := r.newStats(ps)
-	copy(st.groups[sh.init], hs.Init)
-	copy(st.groups[sh.trans], hs.Trans)
+	if math.IsNaN(es.LogLik) {
+		return errors.New("learn: the hmm E-step's log-likelihood is NaN")
+	}
+	addTo(st.Groups[sh.init], es.Init)
+	addTo(st.Groups[sh.trans], es.Trans)
 	if !sh.gauss {
-		copy(st.groups[sh.emit[0]], hs.Count)
+		addTo(st.Groups[sh.emit[0]], es.Count)
 	} else {
 		d := len(sh.emit)
 		for j, gi := range sh.emit {
-			n := st.groups[gi]
-			c := make([]float64, sh.k)
+			n := st.Groups[gi]
 			for k := range sh.k {
 				l := k*d + j
-				n[3*k], n[3*k+1], n[3*k+2] = hs.Count[l], hs.Sum[l], hs.SumSq[l]
-				c[k] = hs.Center[l]
+				n[3*k] += es.Count[l]
+				n[3*k+1] += es.Sum[l]
+				n[3*k+2] += es.SumSq[l]
 			}
-			st.center[gi] = c
 		}
 	}
-	st.ll = hs.LogLik
-	if math.IsNaN(st.ll) {
-		return nil, errors.New("learn: the hmm E-step's log-likelihood is NaN")
+	st.LogLik += es.LogLik
+	for _, sq := range seqs {
+		st.Steps += int64(len(sq.Steps))
 	}
-	return st, nil
+	st.Seqs += int64(len(seqs))
+	return nil
 }

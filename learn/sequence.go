@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/pbl-lang/pbl/infer"
-	"github.com/pbl-lang/pbl/internal/par"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -52,7 +51,8 @@ type Seq struct {
 	// variable declared without [t], in VarID order): a state's index, -1,
 	// a real value or NaN. nil: every static variable missing.
 	Static []float64
-	Line   int // the line of its first row in the data, or 0
+	Line   int    // the line of its first row in the data, or 0
+	File   string // the file of that line, for messages when the data are in several, or ""
 }
 
 // SeqOptions configures LearnSequences. Of Options, Method (EM; MLE
@@ -108,13 +108,15 @@ type seqRun struct {
 	groups  []*seqGroup
 	groupOf []int    // groupOf[v]: the group of the base model's variable v, or -1
 	time    *ir.Time // m.Time with every template's first slice (learned models have every template)
-	seqs    []Seq
 	hidden  []ir.VarID
 	hmm     *hmmShape // the fast path, or nil
+	start   time.Time
+	steps   int64 // the data's steps (SeqCensus.Steps)
+	nseqs   int64 // and sequences
+
+	mu      sync.Mutex // guards horizon and approx, which E-steps set
 	horizon map[int]*seqTree
 	approx  *ApproxEStep
-	start   time.Time
-	steps   int64
 }
 
 // seqTree is the inference of the model unrolled to one horizon.
@@ -144,78 +146,88 @@ type seqParams struct {
 // distribution replaced (every slice carrying its group's numbers; m.Time
 // kept) and the report of the start kept.
 func LearnSequences(m *ir.Model, seqs []Seq, opt SeqOptions) (*ir.Model, *Report, error) {
+	opt, err := seqOptions(m, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(seqs) == 0 {
+		return nil, nil, ErrNoRows
+	}
+	r, err := newSeqRun(m, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := NewSeqCensus(m)
+	if err := c.Add(seqs, 0); err != nil {
+		return nil, nil, err
+	}
+	r.settle(c)
+	p := &SeqPlan{r: r}
+	return p.Run(p.Shards([][]Seq{seqs}), seqs)
+}
+
+// seqOptions checks opt for learning m and returns it with its defaults
+// (no prior for MLE, the variance floor, the iterations).
+func seqOptions(m *ir.Model, opt SeqOptions) (SeqOptions, error) {
 	if m.Time == nil {
-		return nil, nil, modelErrorf("the model has no time-indexed variables: learn it from rows, not sequences")
+		return opt, modelErrorf("the model has no time-indexed variables: learn it from rows, not sequences")
 	}
 	switch opt.Method {
 	case MLE:
 		opt.Alpha, opt.ESS = 0, 0
 	case EM, Bayes:
 	default:
-		return nil, nil, modelErrorf("method %s does not learn from sequences: use em (or mle, bayes)", opt.Method)
+		return opt, modelErrorf("method %s does not learn from sequences: use em (or mle, bayes)", opt.Method)
 	}
 	if opt.Vars != nil {
-		return nil, nil, modelErrorf("learning some variables of a time-indexed model is not supported: its sequences learn every distribution")
+		return opt, modelErrorf("learning some variables of a time-indexed model is not supported: its sequences learn every distribution")
 	}
 	if !(opt.VarFloor >= 0) || math.IsInf(opt.VarFloor, 0) {
-		return nil, nil, fmt.Errorf("variance floor %s: need a finite number ≥ 0", ir.FormatFloat(opt.VarFloor))
+		return opt, fmt.Errorf("variance floor %s: need a finite number ≥ 0", ir.FormatFloat(opt.VarFloor))
 	}
 	if opt.VarFloor == 0 {
 		opt.VarFloor = DefaultVarFloor
 	}
-	if len(seqs) == 0 {
-		return nil, nil, ErrNoRows
+	if opt.MaxIter <= 0 {
+		opt.MaxIter = DefaultEMIter
 	}
-	r := &seqRun{opt: opt, m: m, seqs: seqs, start: time.Now(), horizon: map[int]*seqTree{}}
+	return opt, nil
+}
+
+// newSeqRun returns the run of m with opt (checked by seqOptions): its
+// groups, without data.
+func newSeqRun(m *ir.Model, opt SeqOptions) (*seqRun, error) {
+	r := &seqRun{opt: opt, m: m, start: time.Now(), horizon: map[int]*seqTree{}}
 	r.prior = Options{Method: MLE}
 	if opt.Alpha > 0 || opt.ESS > 0 {
 		r.prior = Options{Method: Bayes, Alpha: opt.Alpha, ESS: opt.ESS}
 	}
 	if err := r.setGroups(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if err := r.checkSeqs(); err != nil {
-		return nil, nil, err
+	return r, nil
+}
+
+// settle sets what r takes from the whole data, c: the hidden variables
+// (discrete ones no sequence observes), the steps and sequences, and the
+// fast path of a hidden Markov model.
+func (r *seqRun) settle(c *SeqCensus) {
+	m := r.m
+	nt := len(m.Time.Vars)
+	for i, tv := range m.Time.Vars {
+		if !c.Observed[i] && m.Vars[tv.Slices[0]].Discrete() {
+			r.hidden = append(r.hidden, tv.Slices[0])
+		}
 	}
-	if !opt.General {
+	for j, v := range r.statics {
+		if !c.Observed[nt+j] && m.Vars[v].Discrete() {
+			r.hidden = append(r.hidden, v)
+		}
+	}
+	r.steps, r.nseqs = c.Steps, c.Seqs
+	if !r.opt.General {
 		r.hmm = r.hmmShape()
 	}
-	init := opt.Init
-	if init == InitAuto {
-		init = InitModel
-		if len(r.hidden) > 0 {
-			init = InitRandom
-		}
-	}
-	if opt.MaxIter <= 0 {
-		opt.MaxIter = DefaultEMIter
-		r.opt.MaxIter = opt.MaxIter
-	}
-	var best *fit
-	bestStart := 0
-	starts := max(1, opt.Restarts)
-	for s := range starts {
-		if s > 0 && opt.canceled() {
-			return nil, nil, ErrCanceled
-		}
-		how := init
-		if s > 0 {
-			how = InitRandom
-		}
-		f, err := r.iterate(r.initial(how, s), s, starts)
-		if err != nil {
-			return nil, nil, err
-		}
-		if best == nil || f.obj > best.obj {
-			best, bestStart = f, s
-		}
-	}
-	rep := &Report{
-		Rows: int(r.steps), Seconds: time.Since(r.start).Seconds(),
-		LogLik: best.trace[len(best.trace)-1], Trace: best.trace, Iterations: best.iters, Converged: best.converged,
-		Restarts: starts, Best: bestStart, Init: init, Patterns: len(seqs), Hidden: r.hidden, EStep: r.approx.report(),
-	}
-	return best.m, rep, nil
 }
 
 // setGroups sorts the base model's distributions into groups.
@@ -316,63 +328,6 @@ func (r *seqRun) setGroups() error {
 	return nil
 }
 
-// checkSeqs checks every sequence's shape and values, counts the steps
-// and sets the hidden variables: discrete ones no sequence observes.
-func (r *seqRun) checkSeqs() error {
-	m := r.m
-	tvs := m.Time.Vars
-	seen := make([]bool, len(tvs))
-	for q, sq := range r.seqs {
-		where := func(t int) string {
-			if sq.Line > 0 {
-				return fmt.Sprintf("sequence %d (line %d), step %d", q+1, sq.Line, t)
-			}
-			return fmt.Sprintf("sequence %d, step %d", q+1, t)
-		}
-		if len(sq.Steps) == 0 {
-			return fmt.Errorf("%s: no steps: %w", where(0), ErrSequence)
-		}
-		if len(sq.Steps)-1 > ir.MaxHorizon {
-			return fmt.Errorf("%s: %d steps, more than %d: %w", where(0), len(sq.Steps), ir.MaxHorizon+1, ErrSequence)
-		}
-		if sq.Static != nil && len(sq.Static) != len(r.statics) {
-			return fmt.Errorf("%s: %d static values for %d static variables: %w", where(0), len(sq.Static), len(r.statics), ErrSequence)
-		}
-		for t, row := range sq.Steps {
-			if len(row) != len(tvs) {
-				return fmt.Errorf("%s: %d values for %d time-indexed variables: %w", where(t), len(row), len(tvs), ErrSequence)
-			}
-			for i, x := range row {
-				if err := checkValue(m.Vars[tvs[i].Slices[0]], x); err != nil {
-					return fmt.Errorf("%s: %s %v: %w", where(t), tvs[i].Name, err, ErrSequence)
-				}
-				seen[i] = seen[i] || (x >= 0 || !m.Vars[tvs[i].Slices[0]].Discrete() && !math.IsNaN(x))
-			}
-		}
-		for j, x := range sq.Static {
-			if err := checkValue(m.Vars[r.statics[j]], x); err != nil {
-				return fmt.Errorf("%s: %s %v: %w", where(0), m.Vars[r.statics[j]].Name, err, ErrSequence)
-			}
-		}
-		r.steps += int64(len(sq.Steps))
-	}
-	for i, tv := range tvs {
-		if !seen[i] && m.Vars[tv.Slices[0]].Discrete() {
-			r.hidden = append(r.hidden, tv.Slices[0])
-		}
-	}
-	for j, v := range r.statics {
-		obs := false
-		for _, sq := range r.seqs {
-			obs = obs || sq.Static != nil && (sq.Static[j] >= 0 || !m.Vars[v].Discrete() && !math.IsNaN(sq.Static[j]))
-		}
-		if !obs && m.Vars[v].Discrete() {
-			r.hidden = append(r.hidden, v)
-		}
-	}
-	return nil
-}
-
 // checkValue checks a value of x: a state's index or -1, or a finite
 // number or NaN.
 func checkValue(x *ir.Variable, v float64) error {
@@ -461,10 +416,10 @@ func (r *seqRun) model(ps []seqParams) *ir.Model {
 
 // realValues returns the observed values of group g's variable in the
 // data.
-func (r *seqRun) realValues(g *seqGroup) []float64 {
+func (r *seqRun) realValues(g *seqGroup, seqs []Seq) []float64 {
 	var xs []float64
-	for q := range r.seqs {
-		sq := &r.seqs[q]
+	for q := range seqs {
+		sq := &seqs[q]
 		if g.tv < 0 {
 			j := slices.Index(r.statics, g.vars[0])
 			if x := staticValue(sq, j); !math.IsNaN(x) {
@@ -487,8 +442,8 @@ func (r *seqRun) realValues(g *seqGroup) []float64 {
 // initial returns the starting model of start s: the model's own
 // numbers (a group without them uniform), uniform tables, or random ones
 // (Dirichlet(1) rows; each Gaussian's means values of the data drawn at
-// random, its standard deviations the data's).
-func (r *seqRun) initial(how Init, s int) *ir.Model {
+// random, its standard deviations the data's: those of sample).
+func (r *seqRun) initial(how Init, s int, sample []Seq) *ir.Model {
 	var rng *rand.Rand
 	if how == InitRandom {
 		rng = rand.New(rand.NewPCG(r.opt.Seed, uint64(s)))
@@ -507,7 +462,7 @@ func (r *seqRun) initial(how Init, s int) *ir.Model {
 			}
 		}
 		if g.real {
-			xs := r.realValues(g)
+			xs := r.realValues(g, sample)
 			mean, sd := 0.0, 1.0
 			if len(xs) > 0 {
 				for _, x := range xs {
@@ -537,68 +492,6 @@ func (r *seqRun) initial(how Init, s int) *ir.Model {
 	return r.model(ps)
 }
 
-// seqStats are the E-step's statistics: per group, and the
-// log-likelihood.
-type seqStats struct {
-	groups [][]float64
-	center [][]float64 // the Gaussian groups' centres (their means when gathered)
-	ll     float64
-}
-
-func (r *seqRun) newStats(ps []seqParams) *seqStats {
-	st := &seqStats{groups: make([][]float64, len(r.groups)), center: make([][]float64, len(r.groups))}
-	for gi, g := range r.groups {
-		st.groups[gi] = make([]float64, g.statLen())
-		if g.real {
-			st.center[gi] = ps[gi].mean
-		}
-	}
-	return st
-}
-
-// add adds o to st.
-func (st *seqStats) add(o *seqStats) {
-	for g, a := range o.groups {
-		for i, x := range a {
-			st.groups[g][i] += x
-		}
-	}
-	st.ll += o.ll
-}
-
-// iterate runs EM from m0, start s of starts.
-func (r *seqRun) iterate(m0 *ir.Model, s, starts int) (*fit, error) {
-	st, err := r.expect(m0)
-	if err != nil {
-		return nil, err
-	}
-	f := &fit{m: m0, trace: []float64{st.ll}, obj: st.ll + r.logPrior(m0)}
-	for it := 1; it <= r.opt.MaxIter; it++ {
-		next := r.mstep(f.m, st)
-		if st, err = r.expect(next); err != nil {
-			return nil, err
-		}
-		obj := st.ll + r.logPrior(next)
-		if math.IsNaN(obj) || obj < f.obj-1e-9*max(1, math.Abs(f.obj)) && r.approx == nil {
-			return nil, fmt.Errorf("%w from %s to %s at iteration %d: this is a bug in pbl, please report it", ErrDecrease, ir.FormatFloat(f.obj), ir.FormatFloat(obj), it)
-		}
-		converged := Converged(r.opt.Tol, f.m, next, f.obj, obj)
-		f.m, f.obj, f.iters = next, obj, it
-		f.trace = append(f.trace, st.ll)
-		if p := r.opt.Progress; p != nil {
-			p(Progress{Start: s + 1, Starts: starts, Iteration: it, LogLik: st.ll, Rows: int(r.steps), Seconds: time.Since(r.start).Seconds()})
-		}
-		if converged {
-			f.converged = true
-			break
-		}
-		if r.opt.canceled() {
-			return nil, ErrCanceled
-		}
-	}
-	return f, nil
-}
-
 // logPrior returns Σ a ln θ over the cells of m's tables (0 for maximum
 // likelihood).
 func (r *seqRun) logPrior(m *ir.Model) float64 {
@@ -626,11 +519,11 @@ func (r *seqRun) logPrior(m *ir.Model) float64 {
 // log-likelihood of st (plus the log prior), m being the model st was
 // gathered under: a row without counts, or a configuration in which no
 // value was seen, keeps m's numbers.
-func (r *seqRun) mstep(m *ir.Model, st *seqStats) *ir.Model {
+func (r *seqRun) mstep(m *ir.Model, st *SeqStats) *ir.Model {
 	old := r.params(m)
 	ps := make([]seqParams, len(r.groups))
 	for gi, g := range r.groups {
-		n := st.groups[gi]
+		n := st.Groups[gi]
 		if g.real {
 			mean, sd := slices.Clone(old[gi].mean), slices.Clone(old[gi].sd)
 			for u := range g.nconf {
@@ -639,7 +532,7 @@ func (r *seqRun) mstep(m *ir.Model, st *seqStats) *ir.Model {
 					continue
 				}
 				dm := n[3*u+1] / w
-				mean[u] = st.center[gi][u] + dm
+				mean[u] = old[gi].mean[u] + dm
 				sd[u] = math.Sqrt(max(n[3*u+2]/w-dm*dm, r.opt.VarFloor))
 			}
 			ps[gi].mean, ps[gi].sd = mean, sd
@@ -669,81 +562,6 @@ func (r *seqRun) mstep(m *ir.Model, st *seqStats) *ir.Model {
 		ps[gi].vals = vals
 	}
 	return r.model(ps)
-}
-
-// seqBlockLen is the number of sequences in a block of the E-step, whose
-// statistics are summed apart and then added in block order: the sums do
-// not depend on the number of workers.
-const seqBlockLen = 4
-
-// expect runs the E-step at m.
-func (r *seqRun) expect(m *ir.Model) (*seqStats, error) {
-	ps := r.params(m)
-	if r.hmm != nil {
-		return r.hmmExpect(m, ps)
-	}
-	trees, err := r.trees(m)
-	if err != nil {
-		return nil, err
-	}
-	nb := (len(r.seqs) + seqBlockLen - 1) / seqBlockLen
-	blocks := make([]*seqStats, nb)
-	errs := make([]error, nb)
-	workers := r.opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	par.Workers(workers, nb, func(_, b int) {
-		st := r.newStats(ps)
-		for q := b * seqBlockLen; q < min(len(r.seqs), (b+1)*seqBlockLen); q++ {
-			if err := r.expectSeq(trees[q], q, ps, st); err != nil {
-				errs[b] = err
-				return
-			}
-		}
-		blocks[b] = st
-	})
-	total := r.newStats(ps)
-	for b := range blocks {
-		if errs[b] != nil {
-			return nil, errs[b]
-		}
-		total.add(blocks[b])
-	}
-	return total, nil
-}
-
-// trees returns, for every sequence, the inference of m unrolled to its
-// length, compiled at the first call and given m's numbers.
-func (r *seqRun) trees(m *ir.Model) ([]*installed, error) {
-	out := make([]*installed, len(r.seqs))
-	byH := map[int]*installed{}
-	for q := range r.seqs {
-		h := max(r.m.Time.Horizon, len(r.seqs[q].Steps)-1)
-		if in, ok := byH[h]; ok {
-			out[q] = in
-			continue
-		}
-		u, err := ir.Unroll(m, h)
-		if err != nil {
-			return nil, err
-		}
-		st := r.horizon[h]
-		if st == nil {
-			if st, err = r.newTree(u, h); err != nil {
-				return nil, err
-			}
-			r.horizon[h] = st
-		}
-		t, err := st.tree.Install(infer.LikelihoodSlots(u, st.scopes))
-		if err != nil {
-			return nil, err
-		}
-		in := &installed{seqTree: st, t: t, m: u}
-		byH[h] = in
-		out[q] = in
-	}
-	return out, nil
 }
 
 // installed is a seqTree with a model's numbers.
@@ -857,9 +675,9 @@ func logNormal(x, mean, sd float64) float64 {
 	return -0.5*z*z - math.Log(sd) - 0.5*math.Log(2*math.Pi)
 }
 
-// expectSeq adds the statistics of sequence q, calibrated on in, to st.
-func (r *seqRun) expectSeq(in *installed, q int, ps []seqParams, st *seqStats) error {
-	sq := &r.seqs[q]
+// expectSeq adds the statistics of sq, sequence q of the data (from 0),
+// calibrated on in, to st: about the means of ps, the E-step's numbers.
+func (r *seqRun) expectSeq(in *installed, sq *Seq, q int, ps []seqParams, st *SeqStats) error {
 	u := in.m
 	obs := make([]int, len(u.Vars))
 	acc := make([][]float64, len(u.Vars))
@@ -889,8 +707,8 @@ func (r *seqRun) expectSeq(in *installed, q int, ps []seqParams, st *seqStats) e
 			// A density without parents: no slot, its own statistics.
 			mean, sd := ps[g].mean[0], ps[g].sd[0]
 			ll += logNormal(val, mean, sd)
-			a := st.groups[g]
-			dx := val - st.center[g][0]
+			a := st.Groups[g]
+			dx := val - mean
 			a[0]++
 			a[1] += dx
 			a[2] += dx * dx
@@ -924,14 +742,16 @@ func (r *seqRun) expectSeq(in *installed, q int, ps []seqParams, st *seqStats) e
 		return err
 	}
 	if es.Impossible > 0 {
-		return &impossibleRow{line: sq.Line, index: q, what: "sequence"}
+		return &impossibleRow{line: sq.Line, file: sq.File, index: q, what: "sequence"}
 	}
-	st.ll += ll + logp[0]
+	st.LogLik += ll + logp[0]
+	st.Steps += int64(len(sq.Steps))
+	st.Seqs++
 	for v, a := range acc {
 		if a == nil {
 			continue
 		}
-		n := st.groups[in.groups[v]]
+		n := st.Groups[in.groups[v]]
 		for i, x := range a {
 			n[i] += x
 		}
@@ -941,7 +761,7 @@ func (r *seqRun) expectSeq(in *installed, q int, ps []seqParams, st *seqStats) e
 			continue
 		}
 		g := in.groups[v]
-		n, c := st.groups[g], st.center[g]
+		n, c := st.Groups[g], ps[g].mean
 		for u, p := range post[j] {
 			dx := vals[j] - c[u]
 			n[3*u] += p

@@ -496,7 +496,7 @@ func TestSequenceEStep(t *testing.T) {
 	for n := 3; n <= 5; n++ {
 		seqs = append(seqs, sampleSeqs(t, truth, r, 4, n, []string{"A", "B"}, 0.2)...)
 	}
-	got, ll, err := learn.SeqStats(truth, seqs, learn.SeqOptions{})
+	got, ll, err := learn.ExpectSeqs(truth, seqs, learn.SeqOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,11 @@
 // as a side input. Batch scoring (classify, query --batch) writes one
 // output file per input shard, PREFIX-SSSSS-of-NNNNN.csv (or .jsonl), the
 // same bytes that pbl writes for that shard alone, and combines the
-// classification scores.
+// classification scores. A time-indexed model (var X[t]) learns from
+// shards of whole sequences (sequences.go): a pass that checks and counts
+// them (learn.SeqCensus) and their ids (a sequence in two shards is an
+// error), then one per EM iteration (learn.SeqPlan's E-step per shard,
+// learn.SeqStats merged).
 //
 // Exit status: 0 ok, 1 an error in the model, the data or a query, 2 bad
 // usage.

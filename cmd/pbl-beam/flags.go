@@ -27,6 +27,7 @@ type cmdFlags struct {
 	varSm     float64
 	method    string
 	optValues map[string]*string // by flag name: a method option's text
+	seqCol    string             // a time-indexed model's sequence column
 
 	// classify
 	target, predictions string
@@ -138,6 +139,7 @@ func learnFlags(c *cli, f *cmdFlags) {
 	c.fs.StringVar(&f.out, "o", "", "write the learned model to this `file` (.pbl or .bif)")
 	c.fs.BoolVar(&f.ignore, "ignore-unknown-columns", false, "skip CSV columns that name no variable of the model")
 	c.fs.Float64Var(&f.varSm, "var-smoothing", learn.DefaultVarSmoothing, "real variables: the share of the largest variance added to every Gaussian's variance")
+	c.fs.StringVar(&f.seqCol, "sequence-column", "", "a time-indexed model: the column that says which sequence a row belongs to\n(default \"sequence\"; a shard without it is one sequence)")
 	beamFlags(c)
 }
 
@@ -182,7 +184,7 @@ func (f *cmdFlags) learner(ctx context.Context, c *cli, pattern, path string, op
 	if err != nil {
 		return nil, nil, err
 	}
-	return &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, opt: opt, ignore: f.ignore, path: path}, cleanup, nil
+	return &learner{c: c, r: &runner{name: f.runner, work: work}, shards: shards, opt: opt, ignore: f.ignore, path: path, seqCol: f.seqCol}, cleanup, nil
 }
 
 // workDir returns the work folder and a function that removes it if it

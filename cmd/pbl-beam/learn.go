@@ -247,6 +247,9 @@ func learnCmd(ctx context.Context, c *cli, f *cmdFlags, args []string) int {
 		c.report(fmt.Errorf("%s: pbl-beam does not learn a tan classifier's structure: use pbl learn", args[0]))
 		return exitError
 	}
+	if m.Time == nil && f.seqCol != "" {
+		return c.usageErr("--sequence-column applies to a time-indexed model (var X[t]), and %s has none", args[0])
+	}
 	l, cleanup, err := f.learner(ctx, c, f.data, args[0], opt)
 	if err != nil {
 		c.report(err)
@@ -323,6 +326,7 @@ type learner struct {
 	opt    learn.Options
 	ignore bool
 	path   string                // the model file
+	seqCol string                // a time-indexed model's sequence column
 	states map[ir.VarID][]string // the open variables' states, once settled
 	rep    learnReport
 }
@@ -340,6 +344,9 @@ func (l *learner) pass(ctx context.Context, m *ir.Model, j *job, params []byte) 
 
 // learn learns m's numbers from the shards.
 func (l *learner) learn(ctx context.Context, m *ir.Model) (*ir.Model, *learnReport, error) {
+	if m.Time != nil {
+		return l.sequences(ctx, m) // sequences.go
+	}
 	// The open variables' states first, in shard order.
 	open := false
 	for _, v := range m.Vars {

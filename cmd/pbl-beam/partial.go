@@ -30,6 +30,7 @@ type partial struct {
 	GMM    *mixture.GMMStats             // a Gaussian mixture's E-step
 	Eval   *evalStats                    // classification scores
 	Counts *countStats                   // counts for CPTs and Gaussians
+	Seq    *seqPartial                   // a time-indexed model's sequences: their census, or an E-step's statistics
 }
 
 // evalStats are the mergeable scores of a classifier: learn.Evaluator's
@@ -60,6 +61,7 @@ func (p *partial) merge(o *partial) {
 	mergeInto(&p.GMM, o.GMM, (*mixture.GMMStats).Merge)
 	mergeInto(&p.Eval, o.Eval, (*evalStats).merge)
 	mergeInto(&p.Counts, o.Counts, (*countStats).merge)
+	mergeInto(&p.Seq, o.Seq, (*seqPartial).merge)
 }
 
 // mergeInto merges the statistics src into *dst by merge, or makes them

@@ -39,12 +39,13 @@ func init() {
 // A job is what a pass does with each shard; it travels gob-encoded in
 // the shardFn.
 type job struct {
-	Kind   string   // "states", "counts", "gmm", "classify", "query"
+	Kind   string   // "states", "counts", "gmm", "classify", "query", "seqcensus", "seqestep"
 	Model  modelRef // the model
 	Shards int      // the number of shards
 	Ignore bool     // data.Options.IgnoreUnknownColumns
 
 	Counts countJob // counts
+	Seq    seqJob   // seqcensus, seqestep: a time-indexed model's sequences (sequences.go)
 
 	Vars []ir.VarID // gmm: the mixture's columns, in order
 
@@ -87,6 +88,9 @@ func (j *job) run(ctx context.Context, i int, name string, params []byte, scope 
 	m, err := j.Model.load(scope)
 	if err != nil {
 		return nil, fmt.Errorf("loading the model on a worker: %v", err)
+	}
+	if j.Kind == "seqcensus" || j.Kind == "seqestep" {
+		return j.sequences(ctx, m, i, name, params) // read as sequences, not rows
 	}
 	r, err := openData(ctx, name, m, j.Ignore)
 	if err != nil {

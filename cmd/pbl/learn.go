@@ -58,7 +58,9 @@ const learnSummary = "Learn learns every CPT of MODEL's structure from the CSV d
 	"time-indexed variable (named without [t]), a row per step, static columns, and the\n" +
 	"--sequence-column (default sequence) saying which sequence a row belongs to. EM learns\n" +
 	"every distribution with its numbers tied across slices: a template distribution's from\n" +
-	"the expected counts of all its slices, an initial slice's from that slice.\n\n" +
+	"the expected counts of all its slices, an initial slice's from that slice. A glob of\n" +
+	"shards learns as the file of their sequences in name order would; a sequence must be\n" +
+	"whole in one shard (the same id in two is an error).\n\n" +
 	"The learned model goes to stdout as .pbl, or with -o to a .pbl or .bif file (by\n" +
 	"extension), written atomically; on any error nothing is written. --json (with -o)\n" +
 	"reports the rows used and skipped, and for em and gradient the log-likelihood, the\n" +
@@ -156,14 +158,14 @@ func learnCmd(c *cli, args []string) int {
 	case m.Time != nil:
 		// A time-indexed model learns from sequences, every slice of a
 		// template distribution sharing its numbers.
-		if len(src.paths) != 1 {
-			return c.usageErr("learn", "--data %q: a time-indexed model learns from one CSV file of sequences", learnData)
+		if src.paths == nil {
+			return c.usageErr("learn", "--data -: a time-indexed model learns from a CSV file of sequences, or a glob of shards, not stdin")
 		}
 		if !spec.Iterative() {
 			stop := iterate(c, &opt)
 			defer stop()
 		}
-		m, rep, err = pbl.LearnSequences(m, src.paths[0], pbl.SequenceOptions{Column: learnSeqCol}, learn.SeqOptions{Options: opt})
+		m, rep, err = pbl.LearnSequenceShards(m, src.paths, pbl.SequenceOptions{Column: learnSeqCol}, learn.SeqOptions{Options: opt})
 	case learnSeqCol != "":
 		return c.usageErr("learn", "--sequence-column applies to a time-indexed model (var X[t]), and %s has none", args[0])
 	default:

@@ -13,14 +13,20 @@ iteration of pomegranate 0.14's HiddenMarkovModel (Debian bookworm's
 python3-pomegranate): summarize (the E-step, on n_jobs threads over n_jobs
 batches of sequences, as its fit does) and from_summaries (the M-step),
 best of 2, with n_jobs 1 and 2; then runs `go test -bench BaumWelch` in
-package hmm on the same files (PBL_HMM_BENCH=DIR), and prints both
-iterations' times, the log-likelihood of the start each computed, and that
-of the parameters after the iteration, and whether they agree to 1e-9
-relative.
+package hmm on the same files (PBL_HMM_BENCH=DIR), and the command line on
+the same data: the values as DIR/x.csv (a row per step, columns sequence
+and Y) and the start as the time-indexed model DIR/start.pbl (var H[t],
+var Y[t]: real), `pbl learn DIR/start.pbl --data DIR/x.csv --method em
+--init model --max-iter 1 --tol 0 --json -o DIR/out.pbl` (pbl built into
+DIR), best of 2, the whole process timed (reading the CSV too) beside the
+learning alone (its "seconds"). It prints each one's iteration time, the
+log-likelihood of the start each computed, and that of the parameters
+after the iteration, and whether they agree to 1e-9 relative.
 """
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -76,6 +82,37 @@ def pome_iteration(start, seqs, jobs):
     return secs, ll, after, cpu
 
 
+def write_cli(d, x, start):
+    """Writes the start as a time-indexed model and the values as CSV."""
+    names = [f's{i}' for i in range(K)]
+    lines = ['var H[t]: {' + ', '.join(names) + '}', 'var Y[t]: real', 'H[t-1] -> H[t]', 'H[t] -> Y[t]',
+             'P(H[0]) = [' + ', '.join(repr(p) for p in start['Init']) + ']', 'P(H[t] | H[t-1]) = {']
+    lines += [f'    {names[i]}: [' + ', '.join(repr(p) for p in row) + ']' for i, row in enumerate(start['Trans'])]
+    lines += ['}', 'P(Y[t] | H[t]) = {']
+    lines += [f'    {names[i]}: normal({m!r}, {np.sqrt(v)!r})' for i, (m, v) in enumerate(zip(start['Mean'], start['Var']))]
+    lines += ['}']
+    with open(os.path.join(d, 'start.pbl'), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    with open(os.path.join(d, 'x.csv'), 'w') as f:
+        f.write('sequence,Y\n')
+        for i in range(N):
+            f.write(''.join(f'{i},{v!r}\n' for v in x[i].tolist()))
+
+
+def cli_iteration(d):
+    """Returns (wall seconds, CPU seconds, learning seconds, loglik start, after)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    out = subprocess.run([os.path.join(d, 'pbl'), 'learn', os.path.join(d, 'start.pbl'), '--data', os.path.join(d, 'x.csv'),
+                          '--method', 'em', '--init', 'model', '--max-iter', '1', '--tol', '0', '--json',
+                          '-o', os.path.join(d, 'out.pbl')], capture_output=True, text=True, check=True).stdout
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    o = json.loads(out.splitlines()[0])
+    return wall, cpu, o['seconds'], o['trace'][0], o['trace'][1]
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else '/tmp/hmmbench'
     print('load average before: %.2f %.2f %.2f' % os.getloadavg(), flush=True)
@@ -101,6 +138,9 @@ def main():
             pbl.setdefault(w, {})
             if int(m[2]) / 1e6 < pbl[w].get('ms', 1e18):
                 pbl[w]['ms'], pbl[w]['cpu'] = int(m[2]) / 1e6, float(m[3])
+    write_cli(d, x, start)
+    subprocess.run(['go', 'build', '-o', os.path.join(d, 'pbl'), './cmd/pbl'], check=True)
+    cli = min(cli_iteration(d) for _ in range(2))
     print('load average after: %.2f %.2f %.2f' % os.getloadavg())
     for w in sorted(pbl):
         p = pbl[w]
@@ -108,6 +148,11 @@ def main():
         agree = all(abs(a - b) <= 1e-9 * abs(b) for a, b in zip(p['ll'], ref[1:]))
         print(f'pbl workers={w}: {p["ms"]:.0f} ms (CPU {p["cpu"]:.0f} ms), loglik start {p["ll"][0]:.17g}, after {p["ll"][1]:.17g}; '
               f'{ref[0]*1000/p["ms"]:.1f}x pomegranate n_jobs={min(w, 2)} (CPU {ref[3]*1000/p["cpu"]:.1f}x); log-likelihoods agree to 1e-9: {agree}')
+    ref = pome[2]
+    agree = all(abs(a - b) <= 1e-9 * abs(b) for a, b in zip(cli[3:], ref[1:3]))
+    print(f'pbl learn (command line, all cores): {cli[0]*1000:.0f} ms wall with reading the CSV (CPU {cli[1]*1000:.0f} ms), '
+          f'{cli[2]*1000:.0f} ms learning (E-step of the start, M-step, E-step after), loglik start {cli[3]:.17g}, after {cli[4]:.17g}; '
+          f'{ref[0]/cli[0]:.1f}x pomegranate n_jobs=2 by the whole process (CPU {ref[3]/cli[1]:.1f}x); log-likelihoods agree to 1e-9: {agree}')
 
 
 if __name__ == '__main__':

@@ -114,26 +114,38 @@ func (j *job) counts(m *ir.Model, r *data.Reader, params []byte) (*partial, erro
 // emRows is the number of rows of a batch of the E-step.
 const emRows = 1 << 16
 
-// plans caches the EM plans of the workers, by model text (the plan
-// compiles the junction tree once).
-var (
-	plans   = map[string]*learn.EMPlan{}
-	plansMu sync.Mutex
-)
+// planCache holds the plans a worker has made, by key (the model's text
+// and the job's options): a plan compiles its junction trees once.
+type planCache[P any] struct {
+	mu    sync.Mutex
+	plans map[string]P
+}
 
-func planFor(m *ir.Model, j *job) (*learn.EMPlan, error) {
-	key := fmt.Sprint(j.Model, j.Counts)
-	plansMu.Lock()
-	defer plansMu.Unlock()
-	if p, ok := plans[key]; ok {
+// get returns the plan of key, made by build the first time.
+func (c *planCache[P]) get(key string, build func() (P, error)) (P, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.plans[key]; ok {
 		return p, nil
 	}
-	p, err := learn.NewEMPlan(m, j.Counts.Cols, j.Counts.Opt)
+	p, err := build()
 	if err != nil {
-		return nil, err
+		return p, err
 	}
-	plans[key] = p
+	if c.plans == nil {
+		c.plans = map[string]P{}
+	}
+	c.plans[key] = p
 	return p, nil
+}
+
+// plans caches the EM plans of the workers.
+var plans planCache[*learn.EMPlan]
+
+func planFor(m *ir.Model, j *job) (*learn.EMPlan, error) {
+	return plans.get(fmt.Sprint(j.Model, j.Counts), func() (*learn.EMPlan, error) {
+		return learn.NewEMPlan(m, j.Counts.Cols, j.Counts.Opt)
+	})
 }
 
 // gmm adds the rows of r to the statistics of an iteration of the

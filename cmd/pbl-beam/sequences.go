@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sync"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/ir"
@@ -121,26 +120,14 @@ func (j *job) sequences(ctx context.Context, m *ir.Model, i int, name string, pa
 	return &partial{Rows: steps, Seq: &seqPartial{Stats: st}}, nil
 }
 
-// seqPlans caches the sequence plans of the workers, by model text and
-// job (the plan compiles each horizon's junction tree once).
-var (
-	seqPlans   = map[string]*learn.SeqPlan{}
-	seqPlansMu sync.Mutex
-)
+// seqPlans caches the sequence plans of the workers (a plan compiles each
+// horizon's junction tree once).
+var seqPlans planCache[*learn.SeqPlan]
 
 func seqPlanFor(m *ir.Model, j *job) (*learn.SeqPlan, error) {
-	key := fmt.Sprint(j.Model, j.Seq)
-	seqPlansMu.Lock()
-	defer seqPlansMu.Unlock()
-	if p, ok := seqPlans[key]; ok {
-		return p, nil
-	}
-	p, err := learn.NewSeqPlan(m, &learn.SeqCensus{Seqs: j.Seq.Seqs, Steps: j.Seq.Steps, Observed: j.Seq.Observed}, j.Seq.Opt)
-	if err != nil {
-		return nil, err
-	}
-	seqPlans[key] = p
-	return p, nil
+	return seqPlans.get(fmt.Sprint(j.Model, j.Seq), func() (*learn.SeqPlan, error) {
+		return learn.NewSeqPlan(m, &learn.SeqCensus{Seqs: j.Seq.Seqs, Steps: j.Seq.Steps, Observed: j.Seq.Observed}, j.Seq.Opt)
+	})
 }
 
 // sequences learns m, a time-indexed model, from the shards of sequences:

@@ -218,8 +218,10 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	var est wmbEstimate
 	sampled := false
 	if !best.exact {
-		if w.s.Deadline != deadline && (w.s.Cancel == nil || !closed(w.s.Cancel)) {
-			w.s.Deadline, w.stopped = deadline, false // the bounds' half is over, not the time
+		if w.s.Deadline != deadline {
+			// The bounds' half is over, not the time (stop checks
+			// Cancel again).
+			w.s.Deadline, w.stopped = deadline, false
 		}
 		n := s.Samples
 		if n == 0 && deadline.IsZero() {
@@ -232,16 +234,6 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 		res.LogZ, res.LogZErr = min(max(est.logZ, res.LogZLo), res.LogZHi), est.err
 	}
 	return res, nil
-}
-
-// closed reports whether c is closed.
-func closed(c <-chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
 }
 
 // wmbProblem is a problem restricted to the evidence, in logarithms, with

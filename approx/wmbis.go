@@ -38,6 +38,12 @@ const wmbSamples = 10000
 // the bounds' midpoint.
 const wmbMinSamples = 100
 
+// wmbEnough is the error of ln Z (by the bound's variance alone) at which
+// the sampling stops before its deadline or count: P(e) to 0.01 %, where
+// the bound is tight enough that the rest of the time would buy digits
+// few answers need.
+const wmbEnough = 1e-4
+
 // wmbEstimate is the outcome of the importance sampling.
 type wmbEstimate struct {
 	logZ, err float64 // ln of the weights' mean, and its ~95 % half-width
@@ -64,6 +70,14 @@ func (r *wmbRun) sample(n int, seed uint64) (est wmbEstimate, ok bool) {
 	for n == 0 || drawn < n {
 		if drawn%64 == 0 && r.w.stop() {
 			break
+		}
+		if drawn%1024 == 0 && drawn >= wmbMinSamples && s1 > 0 {
+			// Enough when even the bound's variance puts the error
+			// below wmbEnough: more samples would not show.
+			m := s1 / float64(drawn)
+			if 2.5*math.Sqrt(math.Expm1(-math.Log(m))/float64(drawn)) < wmbEnough {
+				break
+			}
 		}
 		lq, ok := q.logQ(a, rng)
 		if !ok {

@@ -578,3 +578,40 @@ func TestAnswerSequenceGaussian(t *testing.T) {
 		}
 	}
 }
+
+// TestParticleFilterFarTail: an observation far in both emissions' tails,
+// where each density underflows float64 (exp(-800)) but their ratio does
+// not, is weighed in logarithms: the particle filter answers it as the
+// hand derivation does, rather than calling it impossible.
+func TestParticleFilterFarTail(t *testing.T) {
+	const src = `var Rain[t]: bool
+var Level[t]: real
+Rain[t-1] -> Rain[t]
+Rain[t] -> Level[t]
+P(Rain[0]) = 0.5
+P(Rain[t] | Rain[t-1]) = { true: 0.7  false: 0.3 }
+P(Level[t] | Rain[t]) = { true: normal(50, 1)  false: normal(50.02, 1) }
+`
+	m, err := pbl.Load("tail.pbl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pbl.Sequence{Steps: [][]float64{{-1, 90}, {-1, math.NaN()}}}
+	// By hand: ln N(90; mu, 1) = -(90-mu)²/2 - ln √(2π).
+	lt, lf := -0.5*40*40, -0.5*39.98*39.98
+	p0 := 1 / (1 + math.Exp(lf-lt))
+	p1 := 0.7*p0 + 0.3*(1-p0)
+	logP := math.Log(0.5) + lt + math.Log1p(math.Exp(lf-lt)) - 0.5*math.Log(2*math.Pi)
+	pf, err := pbl.AnswerSequence(m, s, pbl.Filter, pbl.SeqOptions{Targets: []int{0}, Particles: 20000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(pf.LogP-logP) <= 5*pf.LogPErr+1e-3) {
+		t.Errorf("ln P(obs) %v ± %v, by hand %v", pf.LogP, pf.LogPErr, logP)
+	}
+	for i, want := range []float64{p0, p1} {
+		if got, se := pf.Posterior(i, 0)[0], pf.StdErr(i, 0)[0]; !(math.Abs(got-want) <= 5*se+1e-3) {
+			t.Errorf("step %d: P(Rain=true) %v ± %v, by hand %v", i, got, se, want)
+		}
+	}
+}

@@ -114,6 +114,9 @@ func sequenceCmd(c *cli, args []string) int {
 				}
 				return c.usageErr("sequence", "--target %s: not a time-indexed variable of the model%s", name, hint)
 			}
+			if !m.Vars[m.Time.Vars[i].Slices[0]].Discrete() {
+				return c.usageErr("sequence", "--target %s: a real-valued variable: the answers are discrete variables' distributions and paths", name)
+			}
 			targets = append(targets, i)
 		}
 	}
@@ -122,13 +125,17 @@ func sequenceCmd(c *cli, args []string) int {
 		c.report(err)
 		return exitError
 	}
+	if len(seqs) == 0 {
+		c.report(fmt.Errorf("%s: the data has no rows: no sequence to answer", sequenceData))
+		return exitError
+	}
 	defer interruptible(&opt)()
 	first := true
 	for _, s := range seqs {
 		a, err := pbl.AnswerSequence(m, s, pbl.SeqTask(task), pbl.SeqOptions{Targets: targets, Steps: sequenceSteps, Infer: opt,
 			Particles: sequenceParticles, Seed: sequenceSeed, Exact: sequenceExact})
 		if err != nil {
-			c.report(seqError(s, err))
+			c.report(seqError(sequenceData, s, err))
 			return exitError
 		}
 		if c.json {
@@ -147,17 +154,19 @@ func sequenceCmd(c *cli, args []string) int {
 	return exitOK
 }
 
-// seqError says which sequence an error is about.
-func seqError(s *pbl.Sequence, err error) error {
+// seqError says which sequence an error is about: it is positioned at
+// the sequence's first row in the data file path (path:line: sequence ID:
+// message).
+func seqError(path string, s *pbl.Sequence, err error) error {
 	var e *ir.Error
 	if errors.As(err, &e) && e.Pos.Line > 0 {
 		return err
 	}
-	what := fmt.Sprintf("the sequence on line %d", s.Line)
+	msg := err.Error()
 	if s.ID != "" {
-		what = fmt.Sprintf("sequence %s (line %d)", s.ID, s.Line)
+		msg = fmt.Sprintf("sequence %s: %s", s.ID, msg)
 	}
-	return fmt.Errorf("%s: %w", what, err)
+	return &ir.Error{Pos: ir.Pos{File: path, Line: s.Line}, Msg: msg, Err: err}
 }
 
 // sequenceText prints one sequence's answer: a header line, then a row

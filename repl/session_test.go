@@ -832,3 +832,25 @@ func TestDecisionQueries(t *testing.T) {
 		t.Errorf("prompt %q", prompts[5])
 	}
 }
+
+// TestSliceQueries: a query naming a slice beyond the most a model is
+// unrolled to, a negative slice or one that is not a whole number is an
+// error at the slice's name that says which, and the session goes on.
+func TestSliceQueries(t *testing.T) {
+	out, errOut, _, _ := session(t, "../examples/umbrella.pbl", false,
+		"P(Rain[100001])", "P(Rain[-1])", "P(Rain[1e5])", "P(Rain[5] | Umbrella[100001]=true)", "P(Rain[t])", "P(Rain[100000]=true)")
+	for _, want := range []string{
+		"<stdin>:1:3: Rain[100001] is beyond slice 100000, the last a model is unrolled to",
+		"<stdin>:2:3: Rain[-1]: a slice is a whole number",
+		"<stdin>:3:3: Rain[1e5]: a slice is a whole number",
+		"<stdin>:4:13: Umbrella[100001] is beyond slice 100000",
+		"<stdin>:5:7: Rain[t] names the template",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	if out != "P(Rain[100000]=true) = 0.5\n" {
+		t.Errorf("out = %q", out)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/pbl-lang/pbl/data"
@@ -67,6 +68,14 @@ type SequenceOptions struct {
 // interleave: each row goes to its sequence's end). Missing cells are
 // allowed. Errors are positioned file:line:col, as every CSV reader's.
 func ReadSequences(m *ir.Model, path string, opt SequenceOptions) ([]*Sequence, error) {
+	seqs, _, err := readSequenceFile(m, path, opt)
+	return seqs, err
+}
+
+// readSequenceFile is ReadSequences, which also returns the names of the
+// variables the file's header gives columns to (not the sequence
+// column), sorted.
+func readSequenceFile(m *ir.Model, path string, opt SequenceOptions) ([]*Sequence, []string, error) {
 	return readSequences(m, path, opt, func(slice func(*data.Header) (*ir.Model, error)) (*data.Reader, error) {
 		return data.OpenFunc(path, slice, data.Options{Workers: 1})
 	})
@@ -75,15 +84,16 @@ func ReadSequences(m *ir.Model, path string, opt SequenceOptions) ([]*Sequence, 
 // ReadSequencesFrom is ReadSequences of the CSV data src, named path in
 // errors (a shard a pipeline opened).
 func ReadSequencesFrom(m *ir.Model, path string, src io.Reader, opt SequenceOptions) ([]*Sequence, error) {
-	return readSequences(m, path, opt, func(slice func(*data.Header) (*ir.Model, error)) (*data.Reader, error) {
+	seqs, _, err := readSequences(m, path, opt, func(slice func(*data.Header) (*ir.Model, error)) (*data.Reader, error) {
 		return data.NewReaderFunc(path, src, slice, data.Options{Workers: 1})
 	})
+	return seqs, err
 }
 
-// readSequences is ReadSequences of the data that open opens.
-func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func(*data.Header) (*ir.Model, error)) (*data.Reader, error)) ([]*Sequence, error) {
+// readSequences is readSequenceFile of the data that open opens.
+func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func(*data.Header) (*ir.Model, error)) (*data.Reader, error)) ([]*Sequence, []string, error) {
 	if m.Time == nil {
-		return nil, fmt.Errorf("%s: the model has no time-indexed variables (var X[t]: ...): %w", path, ErrSequenceData)
+		return nil, nil, fmt.Errorf("%s: the model has no time-indexed variables (var X[t]: ...): %w", path, ErrSequenceData)
 	}
 	col := opt.Column
 	if col == "" {
@@ -91,6 +101,7 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 	}
 	statics := Statics(m)
 	seqVar := ir.VarID(-1)
+	var sm *ir.Model // the model of the file's columns
 	slice := func(h *data.Header) (*ir.Model, error) {
 		b := ir.NewBuilder(path)
 		add := func(name string, x *ir.Variable) {
@@ -111,13 +122,21 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 				seqVar, _ = b.AddOpenVar(h.Pos(k), col)
 			}
 		}
-		return b.Model(), nil
+		sm = b.Model()
+		return sm, nil
 	}
 	r, err := open(slice)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer r.Close()
+	var cols []string
+	for _, v := range r.Vars {
+		if v != seqVar {
+			cols = append(cols, sm.Vars[v].Name)
+		}
+	}
+	slices.Sort(cols)
 	nt := len(m.Time.Vars)
 	byID := map[int32]*Sequence{}
 	var out []*Sequence
@@ -129,7 +148,7 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i := range batch.N {
 			id := int32(0)
@@ -173,7 +192,7 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 						continue
 					}
 					if prev := s.Static[k]; !isMissing(sx, prev) && prev != x {
-						return nil, &ir.Error{Pos: ir.Pos{File: path, Line: batch.Lines[i]},
+						return nil, nil, &ir.Error{Pos: ir.Pos{File: path, Line: batch.Lines[i]},
 							Msg: fmt.Sprintf("the static variable %s changes within the sequence that starts on line %d", m.Vars[statics[k]].Name, s.Line), Err: ErrSequenceData}
 					}
 					s.Static[k] = x
@@ -190,7 +209,7 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 			}
 		}
 	}
-	return out, nil
+	return out, cols, nil
 }
 
 // missingOf returns the value of a missing cell of x: -1 for a discrete

@@ -247,7 +247,9 @@ func particleAnswer(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps
 	}
 	K := len(m.Time.Vars)
 	S, depth := len(pl.statics), pl.order+1
-	if uint64(n)*uint64(depth*K+S) > 1<<28 {
+	// Each particle holds its values twice (the spare buffers resampling
+	// copies into), its weight and its step's log factor: 8 bytes each.
+	if uint64(n)*uint64(2*(depth*K+S)+2) > 1<<28 {
 		return nil, fmt.Errorf("%d particles of %d values each would take more than 2 GiB: %w", n, depth*K+S, ErrSeqTask)
 	}
 	ps := &particles{n: n, K: K, S: S, depth: depth,

@@ -615,3 +615,19 @@ P(Level[t] | Rain[t]) = { true: normal(50, 1)  false: normal(50.02, 1) }
 		}
 	}
 }
+
+// TestParticleMemoryLimit: the particle filter refuses, before allocating,
+// a number of particles whose buffers (each particle's values twice, its
+// weight and its log factor, 8 bytes each: 10 numbers for the umbrella
+// model) would exceed 2 GiB: 30 million of them would take 2.4 GB.
+func TestParticleMemoryLimit(t *testing.T) {
+	m, err := pbl.LoadFile("examples/umbrella.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pbl.Sequence{Steps: [][]float64{{-1, 0}}}
+	_, err = pbl.AnswerSequence(m, s, pbl.Filter, pbl.SeqOptions{Particles: 30_000_000, Seed: 1})
+	if !errors.Is(err, pbl.ErrSeqTask) {
+		t.Fatalf("30 million particles: got %v, want ErrSeqTask", err)
+	}
+}

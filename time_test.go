@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/dbn"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/sample"
@@ -629,5 +630,22 @@ func TestParticleMemoryLimit(t *testing.T) {
 	_, err = pbl.AnswerSequence(m, s, pbl.Filter, pbl.SeqOptions{Particles: 30_000_000, Seed: 1})
 	if !errors.Is(err, pbl.ErrSeqTask) {
 		t.Fatalf("30 million particles: got %v, want ErrSeqTask", err)
+	}
+}
+
+// TestPredictTooFar: a prediction too long to hold (10^9 steps: 32 GB of
+// answers) is refused at once with the interface algorithm's reason, not
+// only the unrolling's (which the refusal fell back on and which spoke of
+// slices the user never asked for).
+func TestPredictTooFar(t *testing.T) {
+	m, err := pbl.LoadFile("examples/umbrella.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pbl.Sequence{Steps: [][]float64{{-1, 0}}}
+	_, err = pbl.AnswerSequence(m, s, pbl.Predict, pbl.SeqOptions{Steps: 1_000_000_000})
+	var tl *dbn.TooLargeError
+	if !errors.As(err, &tl) || !strings.Contains(err.Error(), "the predictions would take") {
+		t.Fatalf("got %v, want the predictions' size refused", err)
 	}
 }

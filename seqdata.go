@@ -155,6 +155,10 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 			for j, v := range batch.Vars {
 				if v == seqVar {
 					id = batch.Cols[j][i]
+					if id < 0 {
+						return nil, nil, &ir.Error{Pos: ir.Pos{File: path, Line: batch.Lines[i], Col: r.Cols[j] + 1},
+							Msg: fmt.Sprintf("the %s column has no value here: every row names its sequence", col), Err: ErrSequenceData}
+					}
 				}
 			}
 			s := byID[id]

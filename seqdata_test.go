@@ -41,6 +41,8 @@ func TestReadSequences(t *testing.T) {
 			{ID: "b", Line: 3, Steps: [][]float64{{-1, 1}}, Static: []float64{-1}}}, ""},
 		{"a static that changes", "sequence,Season\na,dry\na,wet\n", nil, "x.csv:3: the static variable Season changes within the sequence that starts on line 2"},
 		{"an unknown column", "Umbrela\ntrue\n", nil, `Umbrella`},
+		{"a row without its sequence", "Umbrella,sequence\ntrue,a\nfalse,\ntrue,b\n", nil, "x.csv:3:2: the sequence column has no value here"},
+		{"a row whose sequence is NA", "sequence,Umbrella\na,true\nNA,false\n", nil, "x.csv:3:1: the sequence column has no value here"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -60,6 +60,28 @@ type SequenceOptions struct {
 	Column string
 }
 
+// ErrSequenceColumn is the kind of error of a sequence column named as a
+// variable of the model: its cells would name sequences, and the variable
+// would be hidden.
+var ErrSequenceColumn = errors.New("a sequence column named as a variable")
+
+// CheckSequenceColumn returns an ErrSequenceColumn error if col, the
+// column naming each row's sequence, is the name of a variable of the
+// time-indexed model m (time-indexed, without its index, or static).
+func CheckSequenceColumn(m *ir.Model, col string) error {
+	names := make([]string, 0, len(m.Time.Vars))
+	for _, tv := range m.Time.Vars {
+		names = append(names, tv.Name)
+	}
+	for _, v := range Statics(m) {
+		names = append(names, m.Vars[v].Name)
+	}
+	if slices.Contains(names, col) {
+		return fmt.Errorf("the sequence column %s is a variable of the model: name another with --sequence-column: %w", ir.Quote(col), ErrSequenceColumn)
+	}
+	return nil
+}
+
 // ReadSequences reads the sequences of the CSV file at path for the
 // time-indexed model m: a column per time-indexed variable, named as
 // declared without its index (Rain for var Rain[t]), a column per static
@@ -98,6 +120,9 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 	col := opt.Column
 	if col == "" {
 		col = "sequence"
+	}
+	if err := CheckSequenceColumn(m, col); err != nil {
+		return nil, nil, err
 	}
 	statics := Statics(m)
 	seqVar := ir.VarID(-1)

@@ -161,6 +161,9 @@ func learnCmd(c *cli, args []string) int {
 		if src.paths == nil {
 			return c.usageErr("learn", "--data -: a time-indexed model learns from a CSV file of sequences, or a glob of shards, not stdin")
 		}
+		if learnSeqCol != "" && pbl.CheckSequenceColumn(m, learnSeqCol) != nil {
+			return c.usageErr("learn", "--sequence-column %s: a variable of the model, not a column naming sequences", learnSeqCol)
+		}
 		if !spec.Iterative() {
 			stop := iterate(c, &opt)
 			defer stop()

@@ -120,6 +120,9 @@ func sequenceCmd(c *cli, args []string) int {
 			targets = append(targets, i)
 		}
 	}
+	if pbl.CheckSequenceColumn(m, sequenceColumn) != nil {
+		return c.usageErr("sequence", "--sequence-column %s: a variable of the model, not a column naming sequences", sequenceColumn)
+	}
 	seqs, err := pbl.ReadSequences(m, sequenceData, pbl.SequenceOptions{Column: sequenceColumn})
 	if err != nil {
 		c.report(err)

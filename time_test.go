@@ -200,6 +200,11 @@ func TestUnrollMatchesLowering(t *testing.T) {
 		if names(un, a.Factor.Vars) != names(big, b.Factor.Vars) || fmt.Sprint(a.Factor.Vals) != fmt.Sprint(b.Factor.Vals) {
 			t.Errorf("%s: unrolled %s %v, lowered %s %v", x.Name, names(un, a.Factor.Vars), a.Factor.Vals, names(big, b.Factor.Vars), b.Factor.Vals)
 		}
+		// The variable knows its own number (the REPL's :vars lists
+		// m.Parents[v.ID]: a copied slice once kept its source's).
+		if u.ID != uv {
+			t.Errorf("%s: ID %d, at %d", x.Name, u.ID, uv)
+		}
 	}
 }
 

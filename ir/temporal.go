@@ -479,6 +479,7 @@ func Unroll(m *Model, h int) (*Model, error) {
 			x := *m.Vars[tv.Slices[H]]
 			x.Name = SliceName(tv.Name, s)
 			id := VarID(len(c.Vars))
+			x.ID = id
 			c.Vars = append(c.Vars, &x)
 			c.byName[x.Name] = id
 			nt.Vars[i].Slices = append(nt.Vars[i].Slices, id)

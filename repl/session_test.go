@@ -854,3 +854,15 @@ func TestSliceQueries(t *testing.T) {
 		t.Errorf("out = %q", out)
 	}
 }
+
+// TestUnrolledVars: the slices a query unrolls are listed with their own
+// parents and tables (each once showed those of the last slice the file
+// had: Rain[10] | Rain[7]).
+func TestUnrolledVars(t *testing.T) {
+	out, errOut, _, _ := session(t, "../examples/umbrella.pbl", false, "P(Rain[11])", ":vars", ":cpt Umbrella[10]")
+	for _, want := range []string{"Rain[10]      bool  | Rain[9]\n", "Umbrella[10]  bool  | Rain[10]\n", "P(Umbrella[10] | Rain[10])\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s%s", want, out, errOut)
+		}
+	}
+}

@@ -98,6 +98,10 @@ func sequenceCmd(c *cli, args []string) int {
 		c.report(fmt.Errorf("%s: the model has no time-indexed variables (var X[t]: ...): pbl sequence answers those", args[0]))
 		return exitError
 	}
+	if u := m.Unlearned(); len(u) > 0 {
+		c.report(fileErrorf(args[0], "the model has no numbers yet for %s: learn them first (pbl learn %s --data CSV -o OUT.pbl)", m.NameList(u, 3), args[0]))
+		return exitError
+	}
 	var targets []int
 	if sequenceTargets != "" {
 		names := make([]string, len(m.Time.Vars))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,7 +48,7 @@ var (
 
 func sequenceFlags(c *cli, fs *flag.FlagSet) {
 	c.engine, c.order = "auto", "min-fill"
-	fs.StringVar(&sequenceData, "data", "", "the sequences' CSV `file`: one row per step; required")
+	fs.StringVar(&sequenceData, "data", "", "the sequences' CSV `file` (- for stdin): one row per step; required")
 	fs.StringVar(&sequenceTask, "task", "", "the `task`: filter, smooth, viterbi or predict; required")
 	fs.IntVar(&sequenceSteps, "steps", 1, "predict: how many `steps` ahead of each sequence's end")
 	fs.StringVar(&sequenceColumn, "sequence-column", "sequence", "the `column` that names each row's sequence (a file without it is one sequence)")
@@ -127,13 +128,21 @@ func sequenceCmd(c *cli, args []string) int {
 	if pbl.CheckSequenceColumn(m, sequenceColumn) != nil {
 		return c.usageErr("sequence", "--sequence-column %s: a variable of the model, not a column naming sequences", sequenceColumn)
 	}
-	seqs, err := pbl.ReadSequences(m, sequenceData, pbl.SequenceOptions{Column: sequenceColumn})
+	var seqs []*pbl.Sequence
+	var err error
+	dataName := sequenceData // as errors name it
+	if sequenceData == "-" {
+		dataName = "stdin"
+		seqs, err = pbl.ReadSequencesFrom(m, dataName, os.Stdin, pbl.SequenceOptions{Column: sequenceColumn})
+	} else {
+		seqs, err = pbl.ReadSequences(m, sequenceData, pbl.SequenceOptions{Column: sequenceColumn})
+	}
 	if err != nil {
 		c.report(err)
 		return exitError
 	}
 	if len(seqs) == 0 {
-		c.report(fmt.Errorf("%s: the data has no rows: no sequence to answer", sequenceData))
+		c.report(fmt.Errorf("%s: the data has no rows: no sequence to answer", dataName))
 		return exitError
 	}
 	defer interruptible(&opt)()
@@ -142,7 +151,7 @@ func sequenceCmd(c *cli, args []string) int {
 		a, err := pbl.AnswerSequence(m, s, pbl.SeqTask(task), pbl.SeqOptions{Targets: targets, Steps: sequenceSteps, Infer: opt,
 			Particles: sequenceParticles, Seed: sequenceSeed, Exact: sequenceExact})
 		if err != nil {
-			c.report(seqError(sequenceData, s, err))
+			c.report(seqError(dataName, s, err))
 			return exitError
 		}
 		if c.json {

@@ -180,9 +180,21 @@ func seqError(path string, s *pbl.Sequence, err error) error {
 	}
 	msg := err.Error()
 	if s.ID != "" {
-		msg = fmt.Sprintf("sequence %s: %s", s.ID, msg)
+		msg = fmt.Sprintf("sequence %s: %s", seqID(s.ID), msg)
 	}
 	return &ir.Error{Pos: ir.Pos{File: path, Line: s.Line}, Msg: msg, Err: err}
+}
+
+// seqID is a sequence's id as text output shows it: as it is, or quoted
+// if it holds a space, a quote or a character that is not printable (a
+// quoted CSV cell may hold a line break).
+func seqID(id string) string {
+	for _, r := range id {
+		if r == ' ' || r == '"' || !strconv.IsPrint(r) {
+			return strconv.Quote(id)
+		}
+	}
+	return id
 }
 
 // sequenceText prints one sequence's answer: a header line, then a row
@@ -198,7 +210,7 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 	}
 	name := "sequence"
 	if a.Seq.ID != "" {
-		name = "sequence " + a.Seq.ID
+		name = "sequence " + seqID(a.Seq.ID)
 	}
 	fmt.Fprintf(w, "%s (%s, %s)", name, plural(len(a.Seq.Steps), "step"), a.Task)
 	switch {

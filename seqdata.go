@@ -77,7 +77,7 @@ func CheckSequenceColumn(m *ir.Model, col string) error {
 		names = append(names, m.Vars[v].Name)
 	}
 	if slices.Contains(names, col) {
-		return fmt.Errorf("the sequence column %s is a variable of the model: name another with --sequence-column: %w", ir.Quote(col), ErrSequenceColumn)
+		return fmt.Errorf("the sequence column %s is a variable of the model: %w", ir.Quote(col), ErrSequenceColumn)
 	}
 	return nil
 }

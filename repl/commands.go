@@ -558,6 +558,17 @@ func parseObs(rest word) ([]observation, error) {
 	return out, nil
 }
 
+// sliceOf returns the slice number of name if it names a slice of a
+// time-indexed variable of m, Base[N].
+func sliceOf(m *ir.Model, name string) (int, bool) {
+	i := strings.LastIndexByte(name, '[')
+	if i <= 0 || !strings.HasSuffix(name, "]") || m.Time.Var(name[:i]) == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[i+1 : len(name)-1])
+	return n, err == nil && n >= 0
+}
+
 func (s *Session) cmdObserve(c *cmdLine) {
 	if len(c.args) == 0 {
 		s.errorAt(c.pos, ":observe takes observations, as in :observe Storm=true")
@@ -567,6 +578,19 @@ func (s *Session) cmdObserve(c *cmdLine) {
 	if err != nil {
 		s.reportAt(c.pos, err)
 		return
+	}
+	// A slice beyond those unrolled is unrolled to, as a query naming
+	// it would be (:observe Umbrella[50]=true).
+	if s.model.Time != nil {
+		h := -1
+		for _, p := range pairs {
+			if n, ok := sliceOf(s.model, p.name.text); ok && n <= ir.MaxHorizon {
+				h = max(h, n)
+			}
+		}
+		if m, err := ir.Unroll(s.model, h); err == nil {
+			s.model = m
+		}
 	}
 	// Validate all before changing anything.
 	for i, p := range pairs {
@@ -585,6 +609,10 @@ func (s *Session) cmdObserve(c *cmdLine) {
 				return
 			}
 			continue
+		}
+		if i := strings.LastIndexByte(name, '['); !ok && i > 0 && s.model.Time != nil && s.model.Time.Var(name[:i]) != nil {
+			s.errorAt(p.name.pos, "%s: a slice is a whole number from 0 to %d, the last a model is unrolled to", name, ir.MaxHorizon)
+			return
 		}
 		if !ok || v.State(state) < 0 {
 			// The error a query would give, P(X=x): an undefined

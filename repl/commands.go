@@ -268,6 +268,7 @@ func (s *Session) cmdCPT(c *cmdLine) {
 		return
 	}
 	arg := ws[0]
+	s.unrollTo(arg.text)
 	v, ok := s.lookupVar(arg)
 	if !ok {
 		return
@@ -558,6 +559,24 @@ func parseObs(rest word) ([]observation, error) {
 	return out, nil
 }
 
+// unrollTo unrolls the session's time-indexed model as far as the
+// slices names name (Umbrella[50]); a name that is no such slice, or one
+// past the most a model is unrolled to, is left to the lookup to report.
+func (s *Session) unrollTo(names ...string) {
+	if s.model.Time == nil {
+		return
+	}
+	h := -1
+	for _, name := range names {
+		if n, ok := sliceOf(s.model, name); ok && n <= ir.MaxHorizon {
+			h = max(h, n)
+		}
+	}
+	if m, err := ir.Unroll(s.model, h); err == nil {
+		s.model = m
+	}
+}
+
 // sliceOf returns the slice number of name if it names a slice of a
 // time-indexed variable of m, Base[N].
 func sliceOf(m *ir.Model, name string) (int, bool) {
@@ -581,17 +600,11 @@ func (s *Session) cmdObserve(c *cmdLine) {
 	}
 	// A slice beyond those unrolled is unrolled to, as a query naming
 	// it would be (:observe Umbrella[50]=true).
-	if s.model.Time != nil {
-		h := -1
-		for _, p := range pairs {
-			if n, ok := sliceOf(s.model, p.name.text); ok && n <= ir.MaxHorizon {
-				h = max(h, n)
-			}
-		}
-		if m, err := ir.Unroll(s.model, h); err == nil {
-			s.model = m
-		}
+	names := make([]string, len(pairs))
+	for i, p := range pairs {
+		names[i] = p.name.text
 	}
+	s.unrollTo(names...)
 	// Validate all before changing anything.
 	for i, p := range pairs {
 		name, state := p.name.text, p.state.text

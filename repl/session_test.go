@@ -873,11 +873,14 @@ func TestUnrolledVars(t *testing.T) {
 // Norvig's umbrella world, two days of umbrellas): 0.8834.
 func TestObserveSlice(t *testing.T) {
 	out, errOut, _, _ := session(t, "../examples/umbrella.pbl", false,
-		":observe Umbrella[50]=true, Umbrella[49]=true", "P(Rain[50]=true)", ":observe Umbrella[100001]=true")
+		":observe Umbrella[50]=true, Umbrella[49]=true", "P(Rain[50]=true)", ":observe Umbrella[100001]=true", ":cpt Rain[70]")
 	if !strings.HasPrefix(out, "P(Rain[50]=true | Umbrella[50]=true, Umbrella[49]=true) = 0.8833570413") {
 		t.Errorf("out = %q, stderr %q", out, errOut)
 	}
 	if want := "<stdin>:3:10: Umbrella[100001]: a slice is a whole number from 0 to 100000"; !strings.Contains(errOut, want) {
 		t.Errorf("stderr %q lacks %q", errOut, want)
+	}
+	if want := "P(Rain[70] | Rain[69])\n"; !strings.Contains(out, want) {
+		t.Errorf(":cpt Rain[70]: out %q lacks %q", out, want)
 	}
 }

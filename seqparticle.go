@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/pbl-lang/pbl/dbn"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -259,6 +260,19 @@ func particleAnswer(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps
 		ps.w[i] = 1
 	}
 	r := rand.New(rand.NewPCG(seed, 0x5e9))
+	// The answers (a distribution and its standard errors per step and
+	// target), within the interface algorithm's limit: --steps 10^9 was
+	// an allocation of 16 GB.
+	rows, width := len(s.Steps), 0
+	if task == Predict {
+		rows = steps
+	}
+	for _, k := range targets {
+		width += len(m.Vars[m.Time.Vars[k].Slices[0]].States)
+	}
+	if need := float64(rows) * float64(width) * 16; need > float64(dbn.MaxBytes) {
+		return nil, &dbn.TooLargeError{What: "the answers", Size: int64(min(need, math.MaxInt64)), Limit: dbn.MaxBytes, Unit: "bytes"}
+	}
 	a := &SeqAnswer{Seq: s, Task: task, Targets: targets, Engine: "particle"}
 	if task == Filter {
 		a.rows = newRows(m, targets, 0, len(s.Steps), false, true)

@@ -654,3 +654,19 @@ func TestPredictTooFar(t *testing.T) {
 		t.Fatalf("got %v, want the predictions' size refused", err)
 	}
 }
+
+// TestParticlePredictTooFar: the particle filter refuses, before
+// allocating them, answers too large to hold (--steps 10^9: 16 GB of
+// distributions and standard errors), as the interface algorithm does.
+func TestParticlePredictTooFar(t *testing.T) {
+	m, err := pbl.LoadFile("examples/umbrella.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pbl.Sequence{Steps: [][]float64{{-1, 0}}}
+	_, err = pbl.AnswerSequence(m, s, pbl.Predict, pbl.SeqOptions{Steps: 1_000_000_000, Particles: 100, Seed: 1})
+	var tl *dbn.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Fatalf("got %v, want a *dbn.TooLargeError", err)
+	}
+}

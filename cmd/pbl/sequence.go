@@ -80,7 +80,7 @@ func sequenceCmd(c *cli, args []string) int {
 		return c.usageErr("sequence", "--task %q: want filter, smooth, viterbi or predict%s", sequenceTask, hint)
 	}
 	if sequenceParticles < 0 {
-		return c.usageErr("sequence", "--particles %d: want at least 1 particle", sequenceParticles)
+		return c.usageErr("sequence", "--particles %d: want at least 1 particle (or 0, the default: the exact engines)", sequenceParticles)
 	}
 	if sequenceParticles > 0 && sequenceExact {
 		return c.usageErr("sequence", "--particles and --exact contradict each other")

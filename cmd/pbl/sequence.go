@@ -111,6 +111,9 @@ func sequenceCmd(c *cli, args []string) int {
 		}
 		for _, name := range strings.Split(sequenceTargets, ",") {
 			name = strings.TrimSpace(name)
+			if name == "" {
+				return c.usageErr("sequence", "--target %s: an empty name (want names separated by commas)", sequenceTargets)
+			}
 			i := slices.Index(names, name)
 			if i < 0 {
 				hint := ""
@@ -118,6 +121,9 @@ func sequenceCmd(c *cli, args []string) int {
 					hint = fmt.Sprintf(" (did you mean %s?)", s)
 				}
 				return c.usageErr("sequence", "--target %s: not a time-indexed variable of the model%s", name, hint)
+			}
+			if slices.Contains(targets, i) {
+				continue // named twice: reported once
 			}
 			if !m.Vars[m.Time.Vars[i].Slices[0]].Discrete() {
 				return c.usageErr("sequence", "--target %s: a real-valued variable: the answers are discrete variables' distributions and paths", name)

@@ -132,7 +132,7 @@ func sequenceCmd(c *cli, args []string) int {
 		}
 	}
 	if pbl.CheckSequenceColumn(m, sequenceColumn) != nil {
-		return c.usageErr("sequence", "--sequence-column %s: a variable of the model, not a column naming sequences", sequenceColumn)
+		return c.usageErr("sequence", "%s", seqColumnMsg(sequenceColumn))
 	}
 	var seqs []*pbl.Sequence
 	var err error
@@ -189,6 +189,12 @@ func seqError(path string, s *pbl.Sequence, err error) error {
 		msg = fmt.Sprintf("sequence %s: %s", seqID(s.ID), msg)
 	}
 	return &ir.Error{Pos: ir.Pos{File: path, Line: s.Line}, Msg: msg, Err: err}
+}
+
+// seqColumnMsg says that the sequence column col (given, or the default)
+// is the name of a variable of the model.
+func seqColumnMsg(col string) string {
+	return fmt.Sprintf("--sequence-column %s (default sequence): a variable of the model, not a column naming sequences; name the file's sequence column with --sequence-column (a name no column has reads the file as one sequence)", col)
 }
 
 // seqID is a sequence's id as text output shows it: as it is, or quoted

@@ -74,6 +74,16 @@ func sequenceCmd(c *cli, args []string) int {
 		if s := spell.Nearest(sequenceTask, pbl.SeqTasks); s != "" {
 			hint = fmt.Sprintf(" (did you mean %s?)", s)
 		}
+		switch strings.ToLower(sequenceTask) {
+		case "mpe", "map", "path", "decode":
+			hint = " (the most probable path is viterbi)"
+		case "forward", "filtering":
+			hint = " (did you mean filter?)"
+		case "forward-backward", "smoothing":
+			hint = " (did you mean smooth?)"
+		case "prediction", "forecast":
+			hint = " (did you mean predict?)"
+		}
 		if sequenceTask == "" {
 			return c.usageErr("sequence", "--task is required: filter, smooth, viterbi or predict")
 		}

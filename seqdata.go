@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/pbl-lang/pbl/data"
@@ -59,6 +60,28 @@ type SequenceOptions struct {
 	Column string
 }
 
+// ErrSequenceColumn is the kind of error of a sequence column named as a
+// variable of the model: its cells would name sequences, and the variable
+// would be hidden.
+var ErrSequenceColumn = errors.New("a sequence column named as a variable")
+
+// CheckSequenceColumn returns an ErrSequenceColumn error if col, the
+// column naming each row's sequence, is the name of a variable of the
+// time-indexed model m (time-indexed, without its index, or static).
+func CheckSequenceColumn(m *ir.Model, col string) error {
+	names := make([]string, 0, len(m.Time.Vars))
+	for _, tv := range m.Time.Vars {
+		names = append(names, tv.Name)
+	}
+	for _, v := range Statics(m) {
+		names = append(names, m.Vars[v].Name)
+	}
+	if slices.Contains(names, col) {
+		return fmt.Errorf("the sequence column %s is a variable of the model: %w", ir.Quote(col), ErrSequenceColumn)
+	}
+	return nil
+}
+
 // ReadSequences reads the sequences of the CSV file at path for the
 // time-indexed model m: a column per time-indexed variable, named as
 // declared without its index (Rain for var Rain[t]), a column per static
@@ -67,6 +90,14 @@ type SequenceOptions struct {
 // interleave: each row goes to its sequence's end). Missing cells are
 // allowed. Errors are positioned file:line:col, as every CSV reader's.
 func ReadSequences(m *ir.Model, path string, opt SequenceOptions) ([]*Sequence, error) {
+	seqs, _, err := readSequenceFile(m, path, opt)
+	return seqs, err
+}
+
+// readSequenceFile is ReadSequences, which also returns the names of the
+// variables the file's header gives columns to (not the sequence
+// column), sorted.
+func readSequenceFile(m *ir.Model, path string, opt SequenceOptions) ([]*Sequence, []string, error) {
 	return readSequences(m, path, opt, func(slice func(*data.Header) (*ir.Model, error)) (*data.Reader, error) {
 		return data.OpenFunc(path, slice, data.Options{Workers: 1})
 	})
@@ -75,22 +106,27 @@ func ReadSequences(m *ir.Model, path string, opt SequenceOptions) ([]*Sequence, 
 // ReadSequencesFrom is ReadSequences of the CSV data src, named path in
 // errors (a shard a pipeline opened).
 func ReadSequencesFrom(m *ir.Model, path string, src io.Reader, opt SequenceOptions) ([]*Sequence, error) {
-	return readSequences(m, path, opt, func(slice func(*data.Header) (*ir.Model, error)) (*data.Reader, error) {
+	seqs, _, err := readSequences(m, path, opt, func(slice func(*data.Header) (*ir.Model, error)) (*data.Reader, error) {
 		return data.NewReaderFunc(path, src, slice, data.Options{Workers: 1})
 	})
+	return seqs, err
 }
 
-// readSequences is ReadSequences of the data that open opens.
-func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func(*data.Header) (*ir.Model, error)) (*data.Reader, error)) ([]*Sequence, error) {
+// readSequences is readSequenceFile of the data that open opens.
+func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func(*data.Header) (*ir.Model, error)) (*data.Reader, error)) ([]*Sequence, []string, error) {
 	if m.Time == nil {
-		return nil, fmt.Errorf("%s: the model has no time-indexed variables (var X[t]: ...): %w", path, ErrSequenceData)
+		return nil, nil, fmt.Errorf("%s: the model has no time-indexed variables (var X[t]: ...): %w", path, ErrSequenceData)
 	}
 	col := opt.Column
 	if col == "" {
 		col = "sequence"
 	}
+	if err := CheckSequenceColumn(m, col); err != nil {
+		return nil, nil, err
+	}
 	statics := Statics(m)
 	seqVar := ir.VarID(-1)
+	var sm *ir.Model // the model of the file's columns
 	slice := func(h *data.Header) (*ir.Model, error) {
 		b := ir.NewBuilder(path)
 		add := func(name string, x *ir.Variable) {
@@ -111,13 +147,21 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 				seqVar, _ = b.AddOpenVar(h.Pos(k), col)
 			}
 		}
-		return b.Model(), nil
+		sm = b.Model()
+		return sm, nil
 	}
 	r, err := open(slice)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer r.Close()
+	var cols []string
+	for _, v := range r.Vars {
+		if v != seqVar {
+			cols = append(cols, sm.Vars[v].Name)
+		}
+	}
+	slices.Sort(cols)
 	nt := len(m.Time.Vars)
 	byID := map[int32]*Sequence{}
 	var out []*Sequence
@@ -129,13 +173,17 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i := range batch.N {
 			id := int32(0)
 			for j, v := range batch.Vars {
 				if v == seqVar {
 					id = batch.Cols[j][i]
+					if id < 0 {
+						return nil, nil, &ir.Error{Pos: ir.Pos{File: path, Line: batch.Lines[i], Col: r.Cols[j] + 1},
+							Msg: fmt.Sprintf("the %s column has no value here: every row names its sequence", col), Err: ErrSequenceData}
+					}
 				}
 			}
 			s := byID[id]
@@ -173,7 +221,7 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 						continue
 					}
 					if prev := s.Static[k]; !isMissing(sx, prev) && prev != x {
-						return nil, &ir.Error{Pos: ir.Pos{File: path, Line: batch.Lines[i]},
+						return nil, nil, &ir.Error{Pos: ir.Pos{File: path, Line: batch.Lines[i]},
 							Msg: fmt.Sprintf("the static variable %s changes within the sequence that starts on line %d", m.Vars[statics[k]].Name, s.Line), Err: ErrSequenceData}
 					}
 					s.Static[k] = x
@@ -190,7 +238,7 @@ func readSequences(m *ir.Model, path string, opt SequenceOptions, open func(func
 			}
 		}
 	}
-	return out, nil
+	return out, cols, nil
 }
 
 // missingOf returns the value of a missing cell of x: -1 for a discrete

@@ -1,6 +1,7 @@
 package pbl_test
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -41,6 +42,8 @@ func TestReadSequences(t *testing.T) {
 			{ID: "b", Line: 3, Steps: [][]float64{{-1, 1}}, Static: []float64{-1}}}, ""},
 		{"a static that changes", "sequence,Season\na,dry\na,wet\n", nil, "x.csv:3: the static variable Season changes within the sequence that starts on line 2"},
 		{"an unknown column", "Umbrela\ntrue\n", nil, `Umbrella`},
+		{"a row without its sequence", "Umbrella,sequence\ntrue,a\nfalse,\ntrue,b\n", nil, "x.csv:3:2: the sequence column has no value here"},
+		{"a row whose sequence is NA", "sequence,Umbrella\na,true\nNA,false\n", nil, "x.csv:3:1: the sequence column has no value here"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,4 +108,26 @@ func FuzzReadSequences(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSequenceColumnIsAVariable: a sequence column named as a variable of
+// the model (time-indexed or static) is refused, not read as sequence ids
+// with the variable hidden.
+func TestSequenceColumnIsAVariable(t *testing.T) {
+	m, err := pbl.Load("u.pbl", []byte(umbrellaSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "x.csv")
+	if err := os.WriteFile(path, []byte("Umbrella,Season\ntrue,wet\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, col := range []string{"Umbrella", "Season", "Rain"} {
+		if _, err := pbl.ReadSequences(m, path, pbl.SequenceOptions{Column: col}); !errors.Is(err, pbl.ErrSequenceColumn) {
+			t.Errorf("--sequence-column %s: got %v, want ErrSequenceColumn", col, err)
+		}
+	}
+	if _, err := pbl.ReadSequences(m, path, pbl.SequenceOptions{Column: "id"}); err != nil {
+		t.Errorf("--sequence-column id: %v", err)
+	}
 }

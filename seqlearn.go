@@ -5,6 +5,8 @@ package pbl
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/learn"
@@ -38,6 +40,30 @@ func LearnSequenceShards(m *ir.Model, paths []string, sopt SequenceOptions, opt 
 	return learn.LearnSequences(m, seqs, opt)
 }
 
+// ErrShardColumns is the kind of error of a shard whose header names
+// other variables than the first shard's.
+var ErrShardColumns = errors.New("shards with different columns")
+
+// sameColumns returns an error at path's header if its variable columns,
+// cols, are not those of the first shard, first (both sorted): the shards
+// are one data set, a variable without a column in one of them would be
+// hidden there and observed elsewhere.
+func sameColumns(path string, cols []string, firstPath string, first []string) error {
+	for _, c := range cols {
+		if _, ok := slices.BinarySearch(first, c); !ok {
+			return &ir.Error{Pos: ir.Pos{File: path, Line: 1, Col: 1}, Err: ErrShardColumns,
+				Msg: fmt.Sprintf("column %s names a variable that %s has no column for: every shard must have the same columns", strconv.Quote(c), firstPath)}
+		}
+	}
+	for _, c := range first {
+		if _, ok := slices.BinarySearch(cols, c); !ok {
+			return &ir.Error{Pos: ir.Pos{File: path, Line: 1, Col: 1}, Err: ErrShardColumns,
+				Msg: fmt.Sprintf("no column for %s, which %s has: every shard must have the same columns", ir.Quote(c), firstPath)}
+		}
+	}
+	return nil
+}
+
 // readSequenceShards reads the sequences of every shard, in order, as
 // package learn's, checking that no sequence id is in two shards.
 func readSequenceShards(m *ir.Model, paths []string, sopt SequenceOptions) ([]learn.Seq, error) {
@@ -47,9 +73,15 @@ func readSequenceShards(m *ir.Model, paths []string, sopt SequenceOptions) ([]le
 	}
 	seen := map[string]at{}
 	var out []learn.Seq
-	for _, path := range paths {
-		seqs, err := ReadSequences(m, path, sopt)
+	var first []string // the first shard's variable columns
+	for i, path := range paths {
+		seqs, cols, err := readSequenceFile(m, path, sopt)
 		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			first = cols
+		} else if err := sameColumns(path, cols, paths[0], first); err != nil {
 			return nil, err
 		}
 		for _, s := range seqs {

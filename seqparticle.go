@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/pbl-lang/pbl/dbn"
 	"github.com/pbl-lang/pbl/ir"
 )
 
@@ -173,6 +174,7 @@ type particles struct {
 	hist, stat     []float64
 	hist2, stat2   []float64
 	w              []float64 // the weights, normalised to mean 1 after each step
+	lw             []float64 // each weight's natural-log factor of this step's observations
 }
 
 func (ps *particles) at(i, k, t int) *float64 {
@@ -188,7 +190,8 @@ func (ps *particles) value(i int, r pref, t int) float64 {
 
 // draw samples, or weighs by the observation obs (missing: -1 or NaN),
 // node n for particle i at step t (-1: statics), setting its value at
-// dst; it returns the likelihood factor.
+// dst; it returns the natural log of the likelihood factor (a density
+// far in a normal's tail, exp(-800), is a finite log, never 0).
 func (pl *particlePlan) draw(ps *particles, n *pnode, i, t int, obs float64, dst *float64, r *rand.Rand) (float64, error) {
 	row := 0
 	for j, p := range n.parents {
@@ -198,7 +201,7 @@ func (pl *particlePlan) draw(ps *particles, n *pnode, i, t int, obs float64, dst
 		probs := n.table.Factor.Vals[row*n.states : (row+1)*n.states]
 		if obs >= 0 {
 			*dst = obs
-			return probs[int(obs)], nil
+			return math.Log(probs[int(obs)]), nil
 		}
 		u := r.Float64()
 		s := 0
@@ -209,7 +212,7 @@ func (pl *particlePlan) draw(ps *particles, n *pnode, i, t int, obs float64, dst
 			}
 		}
 		*dst = float64(s)
-		return 1, nil
+		return 0, nil
 	}
 	g := n.dist.(*ir.Gaussian)
 	mean := g.Mean[row]
@@ -224,10 +227,10 @@ func (pl *particlePlan) draw(ps *particles, n *pnode, i, t int, obs float64, dst
 	if !math.IsNaN(obs) {
 		*dst = obs
 		z := (obs - mean) / sd
-		return math.Exp(-0.5*z*z) / (sd * math.Sqrt(2*math.Pi)), nil
+		return -0.5*z*z - math.Log(sd*math.Sqrt(2*math.Pi)), nil
 	}
 	*dst = mean + sd*r.NormFloat64()
-	return 1, nil
+	return 0, nil
 }
 
 // particleAnswer answers Filter or Predict for s with the particle
@@ -245,16 +248,31 @@ func particleAnswer(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps
 	}
 	K := len(m.Time.Vars)
 	S, depth := len(pl.statics), pl.order+1
-	if uint64(n)*uint64(depth*K+S) > 1<<28 {
+	// Each particle holds its values twice (the spare buffers resampling
+	// copies into), its weight and its step's log factor: 8 bytes each.
+	if uint64(n)*uint64(2*(depth*K+S)+2) > 1<<28 {
 		return nil, fmt.Errorf("%d particles of %d values each would take more than 2 GiB: %w", n, depth*K+S, ErrSeqTask)
 	}
 	ps := &particles{n: n, K: K, S: S, depth: depth,
 		hist: make([]float64, n*depth*K), hist2: make([]float64, n*depth*K),
-		stat: make([]float64, n*S), stat2: make([]float64, n*S), w: make([]float64, n)}
+		stat: make([]float64, n*S), stat2: make([]float64, n*S), w: make([]float64, n), lw: make([]float64, n)}
 	for i := range ps.w {
 		ps.w[i] = 1
 	}
 	r := rand.New(rand.NewPCG(seed, 0x5e9))
+	// The answers (a distribution and its standard errors per step and
+	// target), within the interface algorithm's limit: --steps 10^9 was
+	// an allocation of 16 GB.
+	rows, width := len(s.Steps), 0
+	if task == Predict {
+		rows = steps
+	}
+	for _, k := range targets {
+		width += len(m.Vars[m.Time.Vars[k].Slices[0]].States)
+	}
+	if need := float64(rows) * float64(width) * 16; need > float64(dbn.MaxBytes) {
+		return nil, &dbn.TooLargeError{What: "the answers", Size: int64(min(need, math.MaxInt64)), Limit: dbn.MaxBytes, Unit: "bytes"}
+	}
 	a := &SeqAnswer{Seq: s, Task: task, Targets: targets, Engine: "particle"}
 	if task == Filter {
 		a.rows = newRows(m, targets, 0, len(s.Steps), false, true)
@@ -262,17 +280,27 @@ func particleAnswer(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps
 		a.rows = newRows(m, targets, len(s.Steps), steps, false, true)
 	}
 	var lerr float64
+	// weigh multiplies each weight by its factor of the step, exp(lw),
+	// scaled by the largest (so that factors that would each underflow
+	// float64 keep their ratios), and adds ln of their mean to LogP.
 	weigh := func() error {
+		top := math.Inf(-1)
+		for i, w := range ps.w {
+			ps.lw[i] += math.Log(w)
+			top = max(top, ps.lw[i])
+		}
+		if math.IsInf(top, -1) || math.IsNaN(top) {
+			return fmt.Errorf("%w: no particle explains the observations (every weight is 0; more particles may find one)", ErrImpossibleSeq)
+		}
 		sum, sq := 0.0, 0.0
-		for _, w := range ps.w {
+		for i := range ps.w {
+			w := math.Exp(ps.lw[i] - top)
+			ps.w[i], ps.lw[i] = w, 0
 			sum += w
 			sq += w * w
 		}
-		if !(sum > 0) {
-			return fmt.Errorf("%w: no particle explains the observations (every weight is 0; more particles may find one)", ErrImpossibleSeq)
-		}
 		mean := sum / float64(n)
-		a.LogP += math.Log(mean)
+		a.LogP += top + math.Log(mean)
 		// The relative standard error of the mean weight: that of its
 		// logarithm, to first order.
 		v := sq/float64(n) - mean*mean
@@ -292,7 +320,7 @@ func particleAnswer(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps
 			if err != nil {
 				return nil, err
 			}
-			ps.w[i] *= l
+			ps.lw[i] += l
 		}
 	}
 	step := func(t int, obs []float64) error {
@@ -308,7 +336,7 @@ func particleAnswer(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps
 				if err != nil {
 					return err
 				}
-				ps.w[i] *= l
+				ps.lw[i] += l
 			}
 		}
 		return nil

@@ -107,12 +107,15 @@ func AnswerSequence(m *ir.Model, s *Sequence, task SeqTask, opt SeqOptions) (*Se
 	// or O(√T) (smoothing) in the length; where it refuses the model (a
 	// real variable with children, a step's product too large), the
 	// exact engines on the model unrolled.
+	var dbnErr error // why package dbn refused
 	if !opt.unrolled {
-		if a, err := dbnSequence(m, s, task, targets, opt.Steps); err == nil {
+		a, err := dbnSequence(m, s, task, targets, opt.Steps)
+		if err == nil {
 			return a, nil
 		} else if errors.Is(err, dbn.ErrImpossible) {
 			return nil, fmt.Errorf("%w (%w)", err, infer.ErrImpossible) // matched as the exact engines' is
 		}
+		dbnErr = err
 	}
 	last := T - 1
 	if task == Predict {
@@ -120,6 +123,10 @@ func AnswerSequence(m *ir.Model, s *Sequence, task SeqTask, opt SeqOptions) (*Se
 	}
 	mu, err := ir.Unroll(m, max(last, 0))
 	if err != nil {
+		if dbnErr != nil {
+			// Both refused: the interface algorithm's reason first.
+			return nil, fmt.Errorf("%w; unrolled instead: %w", dbnErr, err)
+		}
 		return nil, err
 	}
 	a, err := exactSequence(m, mu, s, task, targets, last, opt)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pbl-lang/pbl"
+	"github.com/pbl-lang/pbl/dbn"
 	"github.com/pbl-lang/pbl/infer"
 	"github.com/pbl-lang/pbl/ir"
 	"github.com/pbl-lang/pbl/sample"
@@ -198,6 +199,11 @@ func TestUnrollMatchesLowering(t *testing.T) {
 		a, b := un.Table(uv), big.Table(ir.VarID(v))
 		if names(un, a.Factor.Vars) != names(big, b.Factor.Vars) || fmt.Sprint(a.Factor.Vals) != fmt.Sprint(b.Factor.Vals) {
 			t.Errorf("%s: unrolled %s %v, lowered %s %v", x.Name, names(un, a.Factor.Vars), a.Factor.Vals, names(big, b.Factor.Vars), b.Factor.Vals)
+		}
+		// The variable knows its own number (the REPL's :vars lists
+		// m.Parents[v.ID]: a copied slice once kept its source's).
+		if u.ID != uv {
+			t.Errorf("%s: ID %d, at %d", x.Name, u.ID, uv)
 		}
 	}
 }
@@ -576,5 +582,91 @@ func TestAnswerSequenceGaussian(t *testing.T) {
 				t.Errorf("P(Rain[%d]=%d | obs) = %v, want %v", i, st, got, want)
 			}
 		}
+	}
+}
+
+// TestParticleFilterFarTail: an observation far in both emissions' tails,
+// where each density underflows float64 (exp(-800)) but their ratio does
+// not, is weighed in logarithms: the particle filter answers it as the
+// hand derivation does, rather than calling it impossible.
+func TestParticleFilterFarTail(t *testing.T) {
+	const src = `var Rain[t]: bool
+var Level[t]: real
+Rain[t-1] -> Rain[t]
+Rain[t] -> Level[t]
+P(Rain[0]) = 0.5
+P(Rain[t] | Rain[t-1]) = { true: 0.7  false: 0.3 }
+P(Level[t] | Rain[t]) = { true: normal(50, 1)  false: normal(50.02, 1) }
+`
+	m, err := pbl.Load("tail.pbl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pbl.Sequence{Steps: [][]float64{{-1, 90}, {-1, math.NaN()}}}
+	// By hand: ln N(90; mu, 1) = -(90-mu)²/2 - ln √(2π).
+	lt, lf := -0.5*40*40, -0.5*39.98*39.98
+	p0 := 1 / (1 + math.Exp(lf-lt))
+	p1 := 0.7*p0 + 0.3*(1-p0)
+	logP := math.Log(0.5) + lt + math.Log1p(math.Exp(lf-lt)) - 0.5*math.Log(2*math.Pi)
+	pf, err := pbl.AnswerSequence(m, s, pbl.Filter, pbl.SeqOptions{Targets: []int{0}, Particles: 20000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(pf.LogP-logP) <= 5*pf.LogPErr+1e-3) {
+		t.Errorf("ln P(obs) %v ± %v, by hand %v", pf.LogP, pf.LogPErr, logP)
+	}
+	for i, want := range []float64{p0, p1} {
+		if got, se := pf.Posterior(i, 0)[0], pf.StdErr(i, 0)[0]; !(math.Abs(got-want) <= 5*se+1e-3) {
+			t.Errorf("step %d: P(Rain=true) %v ± %v, by hand %v", i, got, se, want)
+		}
+	}
+}
+
+// TestParticleMemoryLimit: the particle filter refuses, before allocating,
+// a number of particles whose buffers (each particle's values twice, its
+// weight and its log factor, 8 bytes each: 10 numbers for the umbrella
+// model) would exceed 2 GiB: 30 million of them would take 2.4 GB.
+func TestParticleMemoryLimit(t *testing.T) {
+	m, err := pbl.LoadFile("examples/umbrella.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pbl.Sequence{Steps: [][]float64{{-1, 0}}}
+	_, err = pbl.AnswerSequence(m, s, pbl.Filter, pbl.SeqOptions{Particles: 30_000_000, Seed: 1})
+	if !errors.Is(err, pbl.ErrSeqTask) {
+		t.Fatalf("30 million particles: got %v, want ErrSeqTask", err)
+	}
+}
+
+// TestPredictTooFar: a prediction too long to hold (10^9 steps: 32 GB of
+// answers) is refused at once with the interface algorithm's reason, not
+// only the unrolling's (which the refusal fell back on and which spoke of
+// slices the user never asked for).
+func TestPredictTooFar(t *testing.T) {
+	m, err := pbl.LoadFile("examples/umbrella.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pbl.Sequence{Steps: [][]float64{{-1, 0}}}
+	_, err = pbl.AnswerSequence(m, s, pbl.Predict, pbl.SeqOptions{Steps: 1_000_000_000})
+	var tl *dbn.TooLargeError
+	if !errors.As(err, &tl) || !strings.Contains(err.Error(), "the predictions would take") {
+		t.Fatalf("got %v, want the predictions' size refused", err)
+	}
+}
+
+// TestParticlePredictTooFar: the particle filter refuses, before
+// allocating them, answers too large to hold (--steps 10^9: 16 GB of
+// distributions and standard errors), as the interface algorithm does.
+func TestParticlePredictTooFar(t *testing.T) {
+	m, err := pbl.LoadFile("examples/umbrella.pbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &pbl.Sequence{Steps: [][]float64{{-1, 0}}}
+	_, err = pbl.AnswerSequence(m, s, pbl.Predict, pbl.SeqOptions{Steps: 1_000_000_000, Particles: 100, Seed: 1})
+	var tl *dbn.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Fatalf("got %v, want a *dbn.TooLargeError", err)
 	}
 }

@@ -500,14 +500,28 @@ func lookupVar(m *Model, n *grammar.Name, errs *ErrorList) (VarID, bool) {
 	return lookupName(m, n, n.Text(), errs)
 }
 
+// beyondMsg says why the slice that n names, name, is not a variable of
+// a model unrolled to slices 0..h: not a slice number (Rain[-1],
+// Rain[1e5]), beyond the most a model is unrolled to, or beyond h.
+func beyondMsg(n *grammar.Name, name string, h int) string {
+	s, err := strconv.Atoi(n.Index.Slice)
+	switch {
+	case n.Index.Var != "":
+	case err != nil && errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(n.Index.Slice, "-") || err == nil && s > MaxHorizon:
+		return fmt.Sprintf("%s is beyond slice %d, the last a model is unrolled to (long sequences are pbl sequence's)", name, MaxHorizon)
+	case err != nil || s < 0:
+		return fmt.Sprintf("%s: a slice is a whole number, 0, 1, 2, ...", name)
+	}
+	return fmt.Sprintf("%s is beyond the slices unrolled, 0..%d", name, h)
+}
+
 // lookupName resolves the variable name that n stands for.
 func lookupName(m *Model, n *grammar.Name, name string, errs *ErrorList) (VarID, bool) {
 	if id, ok := m.byName[name]; ok {
 		return id, true
 	}
 	if n.Index != nil && m.Time != nil && m.Time.Var(n.Base()) != nil {
-		*errs = append(*errs, &Error{Pos: pos(n.Pos), Err: ErrTime,
-			Msg: fmt.Sprintf("%s is beyond the slices unrolled, 0..%d", name, m.Time.Horizon)})
+		*errs = append(*errs, &Error{Pos: pos(n.Pos), Err: ErrTime, Msg: beyondMsg(n, name, m.Time.Horizon)})
 		return 0, false
 	}
 	msg := "undefined variable " + strconv.Quote(name)

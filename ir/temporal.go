@@ -100,12 +100,13 @@ func (l *lowerer) outside(n *grammar.Name) bool {
 
 // SliceHorizon returns the largest slice number named in f (X[3] → 3),
 // or -1 if it names none. The loader takes the horizon of a query given
-// apart from the file with it.
+// apart from the file with it. A slice beyond MaxHorizon is left out: the
+// lowering reports it at its position.
 func SliceHorizon(n any) int {
 	h := -1
 	walkNames(reflect.ValueOf(n), func(n *grammar.Name) {
 		if n.Index != nil && n.Index.Var == "" {
-			if s, err := strconv.Atoi(n.Index.Slice); err == nil && s > h {
+			if s, err := strconv.Atoi(n.Index.Slice); err == nil && s > h && s <= MaxHorizon {
 				h = s
 			}
 		}
@@ -229,12 +230,7 @@ func (l *lowerer) timePrepare(files []*grammar.File) {
 				l.arcLags(s.Parents, append([]*grammar.Name{s.Child}, s.More...))
 			}
 		}
-		h = max(h, SliceHorizon(f))
-	}
-	if h > MaxHorizon {
-		l.b.Errs = append(l.b.Errs, &Error{Pos: pos(files[len(files)-1].Pos), Err: ErrTime,
-			Msg: fmt.Sprintf("slice %d: a model is unrolled to at most %d slices", h, MaxHorizon)})
-		h = MaxHorizon
+		h = max(h, SliceHorizon(f)) // at most MaxHorizon: a later slice is an error at its name
 	}
 	tl.t.Horizon = max(h, tl.t.Order, 1)
 }
@@ -483,6 +479,7 @@ func Unroll(m *Model, h int) (*Model, error) {
 			x := *m.Vars[tv.Slices[H]]
 			x.Name = SliceName(tv.Name, s)
 			id := VarID(len(c.Vars))
+			x.ID = id
 			c.Vars = append(c.Vars, &x)
 			c.byName[x.Name] = id
 			nt.Vars[i].Slices = append(nt.Vars[i].Slices, id)

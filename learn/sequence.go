@@ -340,8 +340,17 @@ func checkValue(x *ir.Variable, v float64) error {
 	if math.IsInf(v, 0) {
 		return fmt.Errorf("value %s is not finite", ir.FormatFloat(v))
 	}
+	if math.Abs(v) > maxSeqReal {
+		return fmt.Errorf("value %s is too large for a normal density to be learned from (beyond %g, where sums of squares overflow); rescale the column", ir.FormatFloat(v), maxSeqReal)
+	}
 	return nil
 }
+
+// maxSeqReal is the largest magnitude of a real value sequences are
+// learned from: EM sums squared deviations, weighted, over every step, and
+// at 1e100 those stay far from overflowing float64 whatever the data's
+// length (the start's and the M-step's normal(mean, +Inf) was a panic).
+const maxSeqReal = 1e100
 
 // value returns the value of the base model's time-indexed variable i at
 // step t of sq, or of the static variable j (i = -1).

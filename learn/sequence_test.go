@@ -866,3 +866,23 @@ func TestSequenceCancel(t *testing.T) {
 		t.Errorf("a model without time: %v, want a *ModelError", err)
 	}
 }
+
+// TestSequenceHugeValues: real values too large for a normal density's
+// moments to be computed (1e300: their squares overflow) are ErrSequence,
+// not a panic when the start or an M-step builds normal(mean, +Inf).
+func TestSequenceHugeValues(t *testing.T) {
+	m := loadModel(t, "var R[t]: bool\nvar L[t]: real\nR[t-1] -> R[t]\nR[t] -> L[t]\n")
+	for _, x := range []float64{1e300, -1e200, 1e101} {
+		seqs := []learn.Seq{{Steps: [][]float64{{-1, x}, {-1, -x}, {-1, 5}}}}
+		for _, general := range []bool{false, true} {
+			_, _, err := learn.LearnSequences(m, seqs, learn.SeqOptions{Options: learn.Options{Method: learn.EM}, General: general})
+			if !errors.Is(err, learn.ErrSequence) || !strings.Contains(err.Error(), "rescale the column") {
+				t.Errorf("L = %g, general %v: %v, want ErrSequence", x, general, err)
+			}
+		}
+	}
+	seqs := []learn.Seq{{Steps: [][]float64{{-1, 1e99}, {-1, -1e99}, {-1, 5}}}}
+	if _, _, err := learn.LearnSequences(m, seqs, learn.SeqOptions{Options: learn.Options{Method: learn.EM}}); err != nil {
+		t.Errorf("L = ±1e99: %v", err)
+	}
+}

@@ -268,6 +268,7 @@ func (s *Session) cmdCPT(c *cmdLine) {
 		return
 	}
 	arg := ws[0]
+	s.unrollTo(arg.text)
 	v, ok := s.lookupVar(arg)
 	if !ok {
 		return
@@ -558,6 +559,35 @@ func parseObs(rest word) ([]observation, error) {
 	return out, nil
 }
 
+// unrollTo unrolls the session's time-indexed model as far as the
+// slices names name (Umbrella[50]); a name that is no such slice, or one
+// past the most a model is unrolled to, is left to the lookup to report.
+func (s *Session) unrollTo(names ...string) {
+	if s.model.Time == nil {
+		return
+	}
+	h := -1
+	for _, name := range names {
+		if n, ok := sliceOf(s.model, name); ok && n <= ir.MaxHorizon {
+			h = max(h, n)
+		}
+	}
+	if m, err := ir.Unroll(s.model, h); err == nil {
+		s.model = m
+	}
+}
+
+// sliceOf returns the slice number of name if it names a slice of a
+// time-indexed variable of m, Base[N].
+func sliceOf(m *ir.Model, name string) (int, bool) {
+	i := strings.LastIndexByte(name, '[')
+	if i <= 0 || !strings.HasSuffix(name, "]") || m.Time.Var(name[:i]) == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[i+1 : len(name)-1])
+	return n, err == nil && n >= 0
+}
+
 func (s *Session) cmdObserve(c *cmdLine) {
 	if len(c.args) == 0 {
 		s.errorAt(c.pos, ":observe takes observations, as in :observe Storm=true")
@@ -568,6 +598,13 @@ func (s *Session) cmdObserve(c *cmdLine) {
 		s.reportAt(c.pos, err)
 		return
 	}
+	// A slice beyond those unrolled is unrolled to, as a query naming
+	// it would be (:observe Umbrella[50]=true).
+	names := make([]string, len(pairs))
+	for i, p := range pairs {
+		names[i] = p.name.text
+	}
+	s.unrollTo(names...)
 	// Validate all before changing anything.
 	for i, p := range pairs {
 		name, state := p.name.text, p.state.text
@@ -585,6 +622,10 @@ func (s *Session) cmdObserve(c *cmdLine) {
 				return
 			}
 			continue
+		}
+		if i := strings.LastIndexByte(name, '['); !ok && i > 0 && s.model.Time != nil && s.model.Time.Var(name[:i]) != nil {
+			s.errorAt(p.name.pos, "%s: a slice is a whole number from 0 to %d, the last a model is unrolled to", name, ir.MaxHorizon)
+			return
 		}
 		if !ok || v.State(state) < 0 {
 			// The error a query would give, P(X=x): an undefined

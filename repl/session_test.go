@@ -832,3 +832,55 @@ func TestDecisionQueries(t *testing.T) {
 		t.Errorf("prompt %q", prompts[5])
 	}
 }
+
+// TestSliceQueries: a query naming a slice beyond the most a model is
+// unrolled to, a negative slice or one that is not a whole number is an
+// error at the slice's name that says which, and the session goes on.
+func TestSliceQueries(t *testing.T) {
+	out, errOut, _, _ := session(t, "../examples/umbrella.pbl", false,
+		"P(Rain[100001])", "P(Rain[-1])", "P(Rain[1e5])", "P(Rain[5] | Umbrella[100001]=true)", "P(Rain[t])", "P(Rain[100000]=true)")
+	for _, want := range []string{
+		"<stdin>:1:3: Rain[100001] is beyond slice 100000, the last a model is unrolled to",
+		"<stdin>:2:3: Rain[-1]: a slice is a whole number",
+		"<stdin>:3:3: Rain[1e5]: a slice is a whole number",
+		"<stdin>:4:13: Umbrella[100001] is beyond slice 100000",
+		"<stdin>:5:7: Rain[t] names the template",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	if out != "P(Rain[100000]=true) = 0.5\n" {
+		t.Errorf("out = %q", out)
+	}
+}
+
+// TestUnrolledVars: the slices a query unrolls are listed with their own
+// parents and tables (each once showed those of the last slice the file
+// had: Rain[10] | Rain[7]).
+func TestUnrolledVars(t *testing.T) {
+	out, errOut, _, _ := session(t, "../examples/umbrella.pbl", false, "P(Rain[11])", ":vars", ":cpt Umbrella[10]")
+	for _, want := range []string{"Rain[10]      bool  | Rain[9]\n", "Umbrella[10]  bool  | Rain[10]\n", "P(Umbrella[10] | Rain[10])\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s%s", want, out, errOut)
+		}
+	}
+}
+
+// TestObserveSlice: :observe of a slice beyond those unrolled unrolls to
+// it, as a query naming it would (it was an undefined variable); one
+// beyond the most a model is unrolled to says so. By hand (Russell and
+// Norvig's umbrella world, two days of umbrellas): 0.8834.
+func TestObserveSlice(t *testing.T) {
+	out, errOut, _, _ := session(t, "../examples/umbrella.pbl", false,
+		":observe Umbrella[50]=true, Umbrella[49]=true", "P(Rain[50]=true)", ":observe Umbrella[100001]=true", ":cpt Rain[70]")
+	if !strings.HasPrefix(out, "P(Rain[50]=true | Umbrella[50]=true, Umbrella[49]=true) = 0.8833570413") {
+		t.Errorf("out = %q, stderr %q", out, errOut)
+	}
+	if want := "<stdin>:3:10: Umbrella[100001]: a slice is a whole number from 0 to 100000"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q lacks %q", errOut, want)
+	}
+	if want := "P(Rain[70] | Rain[69])\n"; !strings.Contains(out, want) {
+		t.Errorf(":cpt Rain[70]: out %q lacks %q", out, want)
+	}
+}

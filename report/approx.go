@@ -82,13 +82,9 @@ func logLine(w io.Writer, r *infer.Evidence) {
 	if !approximate(r) {
 		return
 	}
-	fmt.Fprintf(w, "  ln P = %s ± %s", Num(r.LogP), ErrText(r.LogPErr))
+	fmt.Fprintf(w, "  ln P = %s ± %s", logText(r.LogP), ErrText(r.LogPErr))
 	if !math.IsInf(r.LogPLo, -1) || r.LogPHi < 0 {
-		lo := "-inf"
-		if !math.IsInf(r.LogPLo, -1) {
-			lo = Num(r.LogPLo)
-		}
-		fmt.Fprintf(w, ", bounds [%s, %s]", lo, Num(r.LogPHi))
+		fmt.Fprintf(w, ", bounds [%s, %s]", logText(r.LogPLo), logText(r.LogPHi))
 	}
 	fmt.Fprintln(w)
 }
@@ -136,8 +132,17 @@ func setLogP(o *Object, r *infer.Evidence) {
 	}
 	o.Set("log_p_error", errJSON(r.LogPErr))
 	if !math.IsInf(r.LogPLo, -1) || r.LogPHi < 0 {
-		o.Set("log_p_bounds", []any{errJSONLog(r.LogPLo), Float(r.LogPHi)})
+		o.Set("log_p_bounds", []any{errJSONLog(r.LogPLo), errJSONLog(r.LogPHi)})
 	}
+}
+
+// logText is a logarithm in text, "-inf" for −Inf (a probability of 0,
+// which an engine that bounds it may prove: both bounds are then −Inf).
+func logText(l float64) string {
+	if math.IsInf(l, -1) {
+		return "-inf"
+	}
+	return Num(l)
 }
 
 // errJSONLog is a logarithm in JSON, null for −Inf.

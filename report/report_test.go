@@ -276,3 +276,22 @@ func TestHypNotConverged(t *testing.T) {
 		}
 	}
 }
+
+// TestApproxZeroEvidence: an approximate P(e) that the engine proves 0
+// (weighted mini-buckets on a deterministic network: ln P(e) and both
+// bounds −Inf) is written in JSON with nulls, not refused as a number that
+// is not a probability, and in text with "-inf" throughout.
+func TestApproxZeroEvidence(t *testing.T) {
+	q := &ir.ProbQuery{QueryHeader: ir.QueryHeader{Text: "P(X=1)"}, Conditions: ir.Conditions{Evidence: []ir.Obs{{Var: 0, State: 1}}}}
+	inf := math.Inf(-1)
+	r := &infer.Evidence{Header: infer.Header{Query: q, Engine: "wmb"}, P: 0, LogP: inf, LogZ: inf, LogPLo: inf, LogPHi: inf, LogZLo: inf, LogZHi: inf}
+	var b strings.Builder
+	if err := JSON(&b, bayesModel(t), r); err != nil || !strings.Contains(b.String(), `"log_p":null,"log_p_error":0,"log_p_bounds":[null,null]`) {
+		t.Errorf("JSON: got %s, %v", b.String(), err)
+	}
+	b.Reset()
+	Text(&b, bayesModel(t), r)
+	if got := b.String(); !strings.Contains(got, "ln P = -inf ± 0, bounds [-inf, -inf]") {
+		t.Errorf("text: got %q", got)
+	}
+}

@@ -161,6 +161,13 @@ func learnCmd(c *cli, args []string) int {
 		if src.paths == nil {
 			return c.usageErr("learn", "--data -: a time-indexed model learns from a CSV file of sequences, or a glob of shards, not stdin")
 		}
+		col := learnSeqCol
+		if col == "" {
+			col = "sequence"
+		}
+		if pbl.CheckSequenceColumn(m, col) != nil {
+			return c.usageErr("learn", "%s", seqColumnMsg(col))
+		}
 		if !spec.Iterative() {
 			stop := iterate(c, &opt)
 			defer stop()

@@ -64,6 +64,9 @@ func sampleCmd(c *cli, args []string) int {
 	if sampleLength < 0 {
 		return c.usageErr("sample", "--length %d: want at least 1 step", sampleLength)
 	}
+	if sampleLength > ir.MaxHorizon+1 {
+		return c.usageErr("sample", "--length %d: at most %d steps (a model is unrolled to slice %d at most)", sampleLength, ir.MaxHorizon+1, ir.MaxHorizon)
+	}
 	m, err := loadForOutput(sampleOut, args[0])
 	if err != nil {
 		c.report(err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,7 +48,7 @@ var (
 
 func sequenceFlags(c *cli, fs *flag.FlagSet) {
 	c.engine, c.order = "auto", "min-fill"
-	fs.StringVar(&sequenceData, "data", "", "the sequences' CSV `file`: one row per step; required")
+	fs.StringVar(&sequenceData, "data", "", "the sequences' CSV `file` (- for stdin): one row per step; required")
 	fs.StringVar(&sequenceTask, "task", "", "the `task`: filter, smooth, viterbi or predict; required")
 	fs.IntVar(&sequenceSteps, "steps", 1, "predict: how many `steps` ahead of each sequence's end")
 	fs.StringVar(&sequenceColumn, "sequence-column", "sequence", "the `column` that names each row's sequence (a file without it is one sequence)")
@@ -73,13 +74,23 @@ func sequenceCmd(c *cli, args []string) int {
 		if s := spell.Nearest(sequenceTask, pbl.SeqTasks); s != "" {
 			hint = fmt.Sprintf(" (did you mean %s?)", s)
 		}
+		switch strings.ToLower(sequenceTask) {
+		case "mpe", "map", "path", "decode":
+			hint = " (the most probable path is viterbi)"
+		case "forward", "filtering":
+			hint = " (did you mean filter?)"
+		case "forward-backward", "smoothing":
+			hint = " (did you mean smooth?)"
+		case "prediction", "forecast":
+			hint = " (did you mean predict?)"
+		}
 		if sequenceTask == "" {
 			return c.usageErr("sequence", "--task is required: filter, smooth, viterbi or predict")
 		}
 		return c.usageErr("sequence", "--task %q: want filter, smooth, viterbi or predict%s", sequenceTask, hint)
 	}
 	if sequenceParticles < 0 {
-		return c.usageErr("sequence", "--particles %d: want at least 1 particle", sequenceParticles)
+		return c.usageErr("sequence", "--particles %d: want at least 1 particle (or 0, the default: the exact engines)", sequenceParticles)
 	}
 	if sequenceParticles > 0 && sequenceExact {
 		return c.usageErr("sequence", "--particles and --exact contradict each other")
@@ -98,6 +109,10 @@ func sequenceCmd(c *cli, args []string) int {
 		c.report(fmt.Errorf("%s: the model has no time-indexed variables (var X[t]: ...): pbl sequence answers those", args[0]))
 		return exitError
 	}
+	if u := m.Unlearned(); len(u) > 0 {
+		c.report(fileErrorf(args[0], "the model has no numbers yet for %s: learn them first (pbl learn %s --data CSV -o OUT.pbl)", m.NameList(u, 3), args[0]))
+		return exitError
+	}
 	var targets []int
 	if sequenceTargets != "" {
 		names := make([]string, len(m.Time.Vars))
@@ -106,6 +121,9 @@ func sequenceCmd(c *cli, args []string) int {
 		}
 		for _, name := range strings.Split(sequenceTargets, ",") {
 			name = strings.TrimSpace(name)
+			if name == "" {
+				return c.usageErr("sequence", "--target %s: an empty name (want names separated by commas)", sequenceTargets)
+			}
 			i := slices.Index(names, name)
 			if i < 0 {
 				hint := ""
@@ -114,12 +132,33 @@ func sequenceCmd(c *cli, args []string) int {
 				}
 				return c.usageErr("sequence", "--target %s: not a time-indexed variable of the model%s", name, hint)
 			}
+			if slices.Contains(targets, i) {
+				continue // named twice: reported once
+			}
+			if !m.Vars[m.Time.Vars[i].Slices[0]].Discrete() {
+				return c.usageErr("sequence", "--target %s: a real-valued variable: the answers are discrete variables' distributions and paths", name)
+			}
 			targets = append(targets, i)
 		}
 	}
-	seqs, err := pbl.ReadSequences(m, sequenceData, pbl.SequenceOptions{Column: sequenceColumn})
+	if pbl.CheckSequenceColumn(m, sequenceColumn) != nil {
+		return c.usageErr("sequence", "%s", seqColumnMsg(sequenceColumn))
+	}
+	var seqs []*pbl.Sequence
+	var err error
+	dataName := sequenceData // as errors name it
+	if sequenceData == "-" {
+		dataName = "stdin"
+		seqs, err = pbl.ReadSequencesFrom(m, dataName, os.Stdin, pbl.SequenceOptions{Column: sequenceColumn})
+	} else {
+		seqs, err = pbl.ReadSequences(m, sequenceData, pbl.SequenceOptions{Column: sequenceColumn})
+	}
 	if err != nil {
 		c.report(err)
+		return exitError
+	}
+	if len(seqs) == 0 {
+		c.report(fmt.Errorf("%s: the data has no rows: no sequence to answer", dataName))
 		return exitError
 	}
 	defer interruptible(&opt)()
@@ -128,7 +167,7 @@ func sequenceCmd(c *cli, args []string) int {
 		a, err := pbl.AnswerSequence(m, s, pbl.SeqTask(task), pbl.SeqOptions{Targets: targets, Steps: sequenceSteps, Infer: opt,
 			Particles: sequenceParticles, Seed: sequenceSeed, Exact: sequenceExact})
 		if err != nil {
-			c.report(seqError(s, err))
+			c.report(seqError(dataName, s, err))
 			return exitError
 		}
 		if c.json {
@@ -147,17 +186,37 @@ func sequenceCmd(c *cli, args []string) int {
 	return exitOK
 }
 
-// seqError says which sequence an error is about.
-func seqError(s *pbl.Sequence, err error) error {
+// seqError says which sequence an error is about: it is positioned at
+// the sequence's first row in the data file path (path:line: sequence ID:
+// message).
+func seqError(path string, s *pbl.Sequence, err error) error {
 	var e *ir.Error
 	if errors.As(err, &e) && e.Pos.Line > 0 {
 		return err
 	}
-	what := fmt.Sprintf("the sequence on line %d", s.Line)
+	msg := err.Error()
 	if s.ID != "" {
-		what = fmt.Sprintf("sequence %s (line %d)", s.ID, s.Line)
+		msg = fmt.Sprintf("sequence %s: %s", seqID(s.ID), msg)
 	}
-	return fmt.Errorf("%s: %w", what, err)
+	return &ir.Error{Pos: ir.Pos{File: path, Line: s.Line}, Msg: msg, Err: err}
+}
+
+// seqColumnMsg says that the sequence column col (given, or the default)
+// is the name of a variable of the model.
+func seqColumnMsg(col string) string {
+	return fmt.Sprintf("--sequence-column %s (default sequence): a variable of the model, not a column naming sequences; name the file's sequence column with --sequence-column (a name no column has reads the file as one sequence)", col)
+}
+
+// seqID is a sequence's id as text output shows it: as it is, or quoted
+// if it holds a space, a quote or a character that is not printable (a
+// quoted CSV cell may hold a line break).
+func seqID(id string) string {
+	for _, r := range id {
+		if r == ' ' || r == '"' || !strconv.IsPrint(r) {
+			return strconv.Quote(id)
+		}
+	}
+	return id
 }
 
 // sequenceText prints one sequence's answer: a header line, then a row
@@ -173,7 +232,7 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 	}
 	name := "sequence"
 	if a.Seq.ID != "" {
-		name = "sequence " + a.Seq.ID
+		name = "sequence " + seqID(a.Seq.ID)
 	}
 	fmt.Fprintf(w, "%s (%s, %s)", name, plural(len(a.Seq.Steps), "step"), a.Task)
 	switch {

@@ -57,7 +57,13 @@ func template(m *ir.Model) (text, why string) {
 			}
 		}
 	}
-	w := &templateWriter{m: m, where: where, plain: &view{Model: m}}
+	sliceNames := map[ir.VarID]tname{}
+	for _, tv := range t.Vars {
+		for s, v := range tv.Slices {
+			sliceNames[v] = tname{tv.Name, strconv.Itoa(s)}
+		}
+	}
+	w := &templateWriter{m: m, where: where, plain: &view{Model: m, slices: sliceNames}}
 	fams := make([]templateFamily, len(t.Vars))
 	var edges strings.Builder
 	for _, v := range m.Vars {

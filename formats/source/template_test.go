@@ -346,3 +346,46 @@ func TestTemplateUntied(t *testing.T) {
 		t.Errorf("%s\n%s", d, text)
 	}
 }
+
+// TestTemplateQuotedSlices: the initial slices of a variable whose name
+// is quoted are written as the template names them, "my rain"[0] (they
+// were written "my rain[0]", one quoted name that reads back to the same
+// variable), and the file reads back to the same model.
+func TestTemplateQuotedSlices(t *testing.T) {
+	const src = `var "my rain"[t]: {"no rain", "a-lot"}
+var "Um.b"[t]: bool
+"my rain"[t-1] -> "my rain"[t]
+"my rain"[t-2] -> "my rain"[t]
+"my rain"[t] -> "Um.b"[t]
+P("my rain"[0]) = [0.5, 0.5]
+P("my rain"[1] | "my rain"[0]) = { "no rain": [0.6, 0.4]  "a-lot": [0.3, 0.7] }
+P("my rain"[t] | "my rain"[t-1], "my rain"[t-2]) = {
+  "no rain", "no rain": [0.9, 0.1]
+  "no rain", "a-lot": [0.5, 0.5]
+  "a-lot", "no rain": [0.4, 0.6]
+  "a-lot", "a-lot": [0.2, 0.8]
+}
+P("Um.b"[t] | "my rain"[t]) = { "no rain": 0.1  "a-lot": 0.9 }
+`
+	m, err := pbl.Load("q.pbl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := source.Write(&buf, m, ""); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	for _, want := range []string{`P("my rain"[0]) = [0.5, 0.5]`, `P("my rain"[1] | "my rain"[0]) = {`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("written:\n%s\nlacks %s", got, want)
+		}
+	}
+	back, err := pbl.Load("back.pbl", buf.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	if fmt.Sprint(back.Names()) != fmt.Sprint(m.Names()) {
+		t.Errorf("read back %v, want %v", back.Names(), m.Names())
+	}
+}

@@ -13,6 +13,10 @@ import (
 type view struct {
 	*ir.Model
 	tmpl map[ir.VarID]tname // the variables named as the template's, or nil
+	// slices names the slices of a template written with it by their
+	// time-indexed variable, "my rain"[0], not as one quoted name, "my
+	// rain[0]" (the same variable, read back); titles and edges only.
+	slices map[ir.VarID]tname
 	// unnamed is set when a template's name was needed where the language
 	// takes a variable's name only: a compact table's link, a term of a
 	// mean or a score.
@@ -26,6 +30,9 @@ type tname struct{ base, index string }
 // name returns how a distribution's title and an edge name v.
 func (m *view) name(v ir.VarID) string {
 	if t, ok := m.tmpl[v]; ok {
+		return ir.Quote(t.base) + "[" + t.index + "]"
+	}
+	if t, ok := m.slices[v]; ok {
 		return ir.Quote(t.base) + "[" + t.index + "]"
 	}
 	return ir.Quote(m.Vars[v].Name)

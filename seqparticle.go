@@ -243,6 +243,16 @@ func particleAnswer(m *ir.Model, s *Sequence, task SeqTask, targets []int, steps
 	if err != nil {
 		return nil, err
 	}
+	for j, v := range pl.statics {
+		// A real static variable without a value is drawn once per
+		// particle and never moved: where the observations pin it far
+		// from its prior, resampling leaves a few of its draws and the
+		// answer is biased beyond its error (0.31 ± 0.02 against an exact
+		// 0.58 with 1,000 particles). Refused rather than printed.
+		if x := m.Vars[v]; !x.Discrete() && (j >= len(s.Static) || isMissing(x, s.Static[j])) {
+			return nil, fmt.Errorf("the static real variable %s has no value in the sequence: the particle filter would draw it once per particle and never move it, and its answers would be biased beyond their error; give its value (a column %s): %w", x.Name, x.Name, ErrParticle)
+		}
+	}
 	if n <= 0 {
 		n = DefaultParticles
 	}

@@ -670,3 +670,48 @@ func TestParticlePredictTooFar(t *testing.T) {
 		t.Fatalf("got %v, want a *dbn.TooLargeError", err)
 	}
 }
+
+// TestParticleStaticReal: the particle filter refuses a sequence that
+// leaves a static real variable without a value (its draws would never
+// move: the answer biased beyond its error), as an ErrParticle, and
+// answers the same model when the sequence gives the value, within five
+// standard errors of the exact filter.
+func TestParticleStaticReal(t *testing.T) {
+	const src = `var Rain[t]: bool
+var Level[t]: real
+var Temp: real
+Rain[t-1] -> Rain[t]
+Rain[t], Temp -> Level[t]
+P(Temp) = normal(10, 2)
+P(Rain[0]) = 0.5
+P(Rain[t] | Rain[t-1]) = { true: 0.7  false: 0.3 }
+P(Level[t] | Rain[t], Temp) = { true: normal(Temp + 3, 1)  false: normal(Temp, 1) }
+`
+	m, err := pbl.Load("st.pbl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := &pbl.Sequence{Static: []float64{math.NaN()}, Steps: [][]float64{{-1, 20}, {-1, 17}}}
+	_, err = pbl.AnswerSequence(m, missing, pbl.Filter, pbl.SeqOptions{Targets: []int{0}, Particles: 1000, Seed: 1})
+	if !errors.Is(err, pbl.ErrParticle) {
+		t.Fatalf("Temp without a value: got %v, want ErrParticle", err)
+	}
+	given := &pbl.Sequence{Static: []float64{15}, Steps: [][]float64{{-1, 20}, {-1, 17}}}
+	exact, err := pbl.AnswerSequence(m, given, pbl.Filter, pbl.SeqOptions{Targets: []int{0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := pbl.AnswerSequence(m, given, pbl.Filter, pbl.SeqOptions{Targets: []int{0}, Particles: 20000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.Len() != exact.Len() || exact.Len() != 2 {
+		t.Fatalf("%d and %d steps, want 2", pf.Len(), exact.Len())
+	}
+	for i := range exact.Len() {
+		want := exact.Posterior(i, 0)[0]
+		if got, se := pf.Posterior(i, 0)[0], pf.StdErr(i, 0)[0]; !(math.Abs(got-want) <= 5*se+1e-3) {
+			t.Errorf("step %d: %v ± %v, exact %v", i, got, se, want)
+		}
+	}
+}

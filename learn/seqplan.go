@@ -49,9 +49,14 @@ type SeqCensus struct {
 	// variable m.Time.Vars[i] (i < len(m.Time.Vars)), or the static
 	// variable Seq.Static[i-len(m.Time.Vars)], at some step.
 	Observed []bool
+	// Longest is the most steps of one sequence: the general E-step
+	// unrolls the model to it (at most ir.MaxHorizon+1 steps), a hidden
+	// Markov model's does not.
+	Longest int64
 
-	m       *ir.Model
-	statics []ir.VarID
+	m            *ir.Model
+	statics      []ir.VarID
+	longestWhere string // where the longest sequence is, for errors; "" after a pipeline's merge
 }
 
 // NewSeqCensus returns the empty census of sequences of m, a
@@ -102,8 +107,8 @@ func (c *SeqCensus) Add(seqs []Seq, first int) error {
 		if len(sq.Steps) == 0 {
 			return fmt.Errorf("%s: no steps: %w", where(0), ErrSequence)
 		}
-		if len(sq.Steps)-1 > ir.MaxHorizon {
-			return fmt.Errorf("%s: %d steps, more than %d: %w", where(0), len(sq.Steps), ir.MaxHorizon+1, ErrSequence)
+		if n := int64(len(sq.Steps)); n > c.Longest {
+			c.Longest, c.longestWhere = n, where(0)
 		}
 		if sq.Static != nil && len(sq.Static) != len(c.statics) {
 			return fmt.Errorf("%s: %d static values for %d static variables: %w", where(0), len(sq.Static), len(c.statics), ErrSequence)
@@ -150,6 +155,9 @@ func (c *SeqCensus) Merge(o *SeqCensus) {
 	}
 	c.Seqs += o.Seqs
 	c.Steps += o.Steps
+	if o.Longest > c.Longest {
+		c.Longest, c.longestWhere = o.Longest, o.longestWhere
+	}
 }
 
 // SeqPlan runs EM iterations of a time-indexed model over sequences in
@@ -178,6 +186,15 @@ func NewSeqPlan(m *ir.Model, c *SeqCensus, opt SeqOptions) (*SeqPlan, error) {
 		return nil, fmt.Errorf("learn: NewSeqPlan: a census of another model's sequences")
 	}
 	r.settle(c)
+	if r.hmm == nil && c.Longest-1 > ir.MaxHorizon {
+		// The general E-step unrolls the model to each sequence's
+		// length; a hidden Markov model's runs on the sequence itself.
+		where := c.longestWhere
+		if where == "" {
+			where = "a sequence"
+		}
+		return nil, fmt.Errorf("%s: %d steps, more than the %d a model is unrolled to for its E-step (a hidden Markov model, one hidden chain with its observed children, learns from longer ones): %w", where, c.Longest, ir.MaxHorizon+1, ErrSequence)
+	}
 	return &SeqPlan{r: r}, nil
 }
 

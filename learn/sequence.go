@@ -146,23 +146,23 @@ type seqParams struct {
 // distribution replaced (every slice carrying its group's numbers; m.Time
 // kept) and the report of the start kept.
 func LearnSequences(m *ir.Model, seqs []Seq, opt SeqOptions) (*ir.Model, *Report, error) {
-	opt, err := seqOptions(m, opt)
-	if err != nil {
+	if _, err := seqOptions(m, opt); err != nil {
 		return nil, nil, err
 	}
 	if len(seqs) == 0 {
 		return nil, nil, ErrNoRows
 	}
-	r, err := newSeqRun(m, opt)
-	if err != nil {
-		return nil, nil, err
+	if _, err := newSeqRun(m, opt); err != nil {
+		return nil, nil, err // the model's errors before the data's
 	}
 	c := NewSeqCensus(m)
 	if err := c.Add(seqs, 0); err != nil {
 		return nil, nil, err
 	}
-	r.settle(c)
-	p := &SeqPlan{r: r}
+	p, err := NewSeqPlan(m, c, opt)
+	if err != nil {
+		return nil, nil, err
+	}
 	return p.Run(p.Shards([][]Seq{seqs}), seqs)
 }
 

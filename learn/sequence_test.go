@@ -886,3 +886,56 @@ func TestSequenceHugeValues(t *testing.T) {
 		t.Errorf("L = ±1e99: %v", err)
 	}
 }
+
+// TestSequenceLongHMM: a sequence longer than a model is unrolled to
+// (ir.MaxHorizon+1 steps) is learned by a hidden Markov model's E-step,
+// which does not unroll: the start's log-likelihood equals a forward
+// recursion written out here; the general E-step, which would unroll,
+// refuses it as ErrSequence, saying how many steps.
+func TestSequenceLongHMM(t *testing.T) {
+	m := loadModel(t, `var R[t]: bool
+var U[t]: bool
+R[t-1] -> R[t]
+R[t] -> U[t]
+P(R[0]) = 0.5
+P(R[t] | R[t-1]) = { true: 0.7  false: 0.3 }
+P(U[t] | R[t]) = { true: 0.9  false: 0.2 }
+`)
+	n := ir.MaxHorizon + 2
+	r := rand.New(rand.NewPCG(4, 4))
+	steps := make([][]float64, n)
+	for i := range steps {
+		steps[i] = []float64{-1, float64(r.IntN(2))} // state 0 is true
+	}
+	// The forward recursion, scaled: α_t(r) ∝ P(u_t | r) Σ α_{t-1}(r') P(r | r').
+	trans := [2][2]float64{{0.7, 0.3}, {0.3, 0.7}}
+	emit := [2][2]float64{{0.9, 0.1}, {0.2, 0.8}}
+	alpha := [2]float64{0.5 * emit[0][int(steps[0][1])], 0.5 * emit[1][int(steps[0][1])]}
+	ll := 0.0
+	for t := range n {
+		if t > 0 {
+			u := int(steps[t][1])
+			alpha = [2]float64{
+				(alpha[0]*trans[0][0] + alpha[1]*trans[1][0]) * emit[0][u],
+				(alpha[0]*trans[0][1] + alpha[1]*trans[1][1]) * emit[1][u],
+			}
+		}
+		z := alpha[0] + alpha[1]
+		ll += math.Log(z)
+		alpha[0], alpha[1] = alpha[0]/z, alpha[1]/z
+	}
+	seqs := []learn.Seq{{Steps: steps, Line: 2}}
+	opt := learn.SeqOptions{Options: learn.Options{Method: learn.EM, Init: learn.InitModel, MaxIter: 1}}
+	_, rep, err := learn.LearnSequences(m, seqs, opt)
+	if err != nil {
+		t.Fatalf("%d steps, hmm: %v", n, err)
+	}
+	if got := rep.Trace[0]; !(math.Abs(got-ll) <= 1e-9*math.Abs(ll)) {
+		t.Errorf("ln P(obs) at the start = %v, the forward recursion %v", got, ll)
+	}
+	opt.General = true
+	_, _, err = learn.LearnSequences(m, seqs, opt)
+	if !errors.Is(err, learn.ErrSequence) || !strings.Contains(err.Error(), fmt.Sprint(n, " steps")) {
+		t.Errorf("%d steps, general E-step: %v, want ErrSequence naming the steps", n, err)
+	}
+}

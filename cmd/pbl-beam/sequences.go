@@ -147,7 +147,7 @@ func (l *learner) sequences(ctx context.Context, m *ir.Model) (*ir.Model, *learn
 	}
 	// The merged census travelled without its model: made again here.
 	c := learn.NewSeqCensus(m)
-	c.Seqs, c.Steps = p.Seq.Census.Seqs, p.Seq.Census.Steps
+	c.Seqs, c.Steps, c.Longest = p.Seq.Census.Seqs, p.Seq.Census.Steps, p.Seq.Census.Longest
 	copy(c.Observed, p.Seq.Census.Observed)
 	plan, err := learn.NewSeqPlan(m, c, opt)
 	if err != nil {

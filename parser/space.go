@@ -264,9 +264,11 @@ func (p *parser) primary(depth int) *grammar.Primary {
 		}
 		x.Ident = p.tok.Value
 		p.next()
+		p.noIndex(x.Ident)
 	case p.tok.Type == grammar.String:
 		x.Quoted = p.tok.Value
 		p.next()
+		p.noIndex(x.Quoted)
 	case p.is("("):
 		p.next()
 		x.Paren = p.expr(depth + 1)
@@ -275,4 +277,13 @@ func (p *parser) primary(depth int) *grammar.Primary {
 		p.fail(p.tok.Pos, "expected a number, a name, a function call or ( in an expression, found %s", describe(p.tok))
 	}
 	return x
+}
+
+// noIndex refuses a time index after a name in an expression (nothing
+// else may follow a name there with "["): a mean, a score or a softmax
+// cannot name a time-indexed variable's slice yet.
+func (p *parser) noIndex(name string) {
+	if p.is("[") {
+		p.fail(p.tok.Pos, "%s[...]: an expression (a mean, a score, a softmax) cannot name a slice of a time-indexed variable: a real parent across slices, normal(0.5 * X[t-1], 1), is not supported; a static variable (declared without [t]) may be named", name)
+	}
 }

@@ -79,10 +79,7 @@ func (r *wmbRun) sample(n int, seed uint64) (est wmbEstimate, ok bool) {
 				break
 			}
 		}
-		lq, ok := q.logQ(a, rng)
-		if !ok {
-			return est, false // cannot happen: a forward message would be -Inf
-		}
+		lq := q.logQ(a, rng)
 		e := math.Exp(q.logF(a) - lq - ref) // in [0, 1] up to rounding
 		if math.IsNaN(e) {
 			e = 0
@@ -138,9 +135,8 @@ func offset(vars, str, a []int, upto int) int {
 
 // logQ draws the free variables into a, in the reverse of the
 // elimination order, and returns ln q(a); with rng nil it draws nothing
-// and returns ln q of a as given. ok is false if a bucket's mixture is
-// empty there.
-func (q *wmbProposal) logQ(a []int, rng *rand.Rand) (lq float64, ok bool) {
+// and returns ln q of a as given.
+func (q *wmbProposal) logQ(a []int, rng *rand.Rand) (lq float64) {
 	r, w, pl := q.r, q.r.w, q.r.pl
 	for i := len(pl.buckets) - 1; i >= 0; i-- {
 		x := w.order[i]
@@ -178,7 +174,15 @@ func (q *wmbProposal) logQ(a []int, rng *rand.Rand) (lq float64, ok bool) {
 			tot += p
 		}
 		if !(tot > 0) {
-			return 0, false
+			// No group has mass here: every completion of the
+			// variables drawn has f = 0 (a zero table, or a subtree
+			// whose upper bound, and so its sum, is 0). x is drawn
+			// uniformly, so that q stays a distribution; the weight
+			// is 0 whatever comes next.
+			for s := range q.mix {
+				q.mix[s] = 1
+			}
+			tot = float64(cx)
 		}
 		if rng != nil {
 			u := rng.Float64() * tot
@@ -191,7 +195,7 @@ func (q *wmbProposal) logQ(a []int, rng *rand.Rand) (lq float64, ok bool) {
 		}
 		lq += math.Log(q.mix[a[x]] / tot)
 	}
-	return lq, true
+	return lq
 }
 
 // logF returns ln of the product of the tables (restricted to the

@@ -52,18 +52,11 @@ func TestWMBProposalProperty(t *testing.T) {
 		a := make([]int, len(w.card))
 		sumQ, sumF := 0.0, 0.0
 		for {
-			lq, ok := q.logQ(a, nil)
+			lq := q.logQ(a, nil)
 			lf := q.logF(a)
-			switch {
-			case !ok:
-				if !math.IsInf(lf, -1) {
-					rt.Fatalf("q has no mixture at %v, where ln f = %v", a, lf)
-				}
-			default:
-				sumQ += math.Exp(lq)
-				if !math.IsInf(lf, -1) && !(lf-lq <= ref+1e-9*max(1, math.Abs(ref))) {
-					rt.Fatalf("weight ln f/q = %v above the bound %v at %v (i-bound %d)", lf-lq, ref, a, run.pl.ibound)
-				}
+			sumQ += math.Exp(lq)
+			if !math.IsInf(lf, -1) && !(lf-lq <= ref+1e-9*max(1, math.Abs(ref))) {
+				rt.Fatalf("weight ln f/q = %v above the bound %v at %v (i-bound %d)", lf-lq, ref, a, run.pl.ibound)
 			}
 			if !math.IsInf(lf, -1) {
 				sumF += math.Exp(lf)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pbl-lang/pbl"
 	"github.com/pbl-lang/pbl/infer"
@@ -257,9 +258,13 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 	// Columns as wide as their header or a probability's usual 12
 	// characters, written row by row (a sequence may have millions of
 	// steps: nothing is held).
+	cell := 12
+	if !a.Exact() {
+		cell += utf8.RuneCountInString(" ±1.2e-05") // a standard error after each probability
+	}
 	widths := make([]int, len(head))
 	for j, h := range head {
-		widths[j] = max(len(h), 12)
+		widths[j] = max(len(h), cell)
 	}
 	if n := a.Len(); n > 0 {
 		widths[0] = max(len(head[0]), len(fmt.Sprint(a.Step(n-1))))
@@ -274,7 +279,7 @@ func sequenceText(c *cli, m *ir.Model, a *pbl.SeqAnswer) {
 			b.WriteString(" ")
 			b.WriteString(cell)
 			if j < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", max(widths[j]-len(cell), 0)+1))
+				b.WriteString(strings.Repeat(" ", max(widths[j]-utf8.RuneCountInString(cell), 0)+1))
 			}
 		}
 		b.WriteByte('\n')

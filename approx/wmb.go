@@ -147,8 +147,7 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 	if !deadline.IsZero() && !fits(full) {
 		// No exact run fits the memory: the bounds have half the time,
 		// the importance sampling (wmbis.go) the rest.
-		s.Deadline = time.Now().Add(time.Until(deadline) / 2)
-		w.s.Deadline = s.Deadline
+		w.s.Deadline = time.Now().Add(time.Until(deadline) / 2)
 	}
 	var best *wmbRun
 	keep := func(r *wmbRun) {
@@ -196,7 +195,7 @@ func WMB(p *Problem, s Settings) (*Result, error) {
 				break
 			}
 			rate := r.work() / max(time.Since(start).Seconds(), 1e-6) // units of work a second
-			left := time.Until(s.Deadline).Seconds()
+			left := time.Until(w.s.Deadline).Seconds()
 			next := i
 			// Two iterations and the lower bound's passes at the
 			// measured speed, with room to spare.

@@ -74,8 +74,7 @@ func (r *wmbRun) sample(n int, seed uint64) (est wmbEstimate, ok bool) {
 		if drawn%1024 == 0 && drawn >= wmbMinSamples && s1 > 0 {
 			// Enough when even the bound's variance puts the error
 			// below wmbEnough: more samples would not show.
-			m := s1 / float64(drawn)
-			if 2.5*math.Sqrt(math.Expm1(-math.Log(m))/float64(drawn)) < wmbEnough {
+			if boundErr(s1/float64(drawn), drawn) < wmbEnough {
 				break
 			}
 		}
@@ -96,10 +95,16 @@ func (r *wmbRun) sample(n int, seed uint64) (est wmbEstimate, ok bool) {
 	// small on average, never too large), does not.
 	m := s1 / float64(drawn)
 	nf := float64(drawn)
-	emp := max(s2/nf-m*m, 0) * nf / (nf - 1) / (m * m)
-	rel := max(emp, math.Expm1(-math.Log(m))) / nf
-	est = wmbEstimate{logZ: ref + math.Log(m), err: 2.5 * math.Sqrt(rel), n: drawn}
+	emp := 2.5 * math.Sqrt(max(s2/nf-m*m, 0)/(nf-1)) / m
+	est = wmbEstimate{logZ: ref + math.Log(m), err: max(emp, boundErr(m, drawn)), n: drawn}
 	return est, true
+}
+
+// boundErr is the ~95 % half-width of ln of the mean of n weights whose
+// mean is m times the bound U, from the bound's variance (U/Z − 1)·Z²
+// with the mean for Z: 2.5 √((1/m − 1)/n).
+func boundErr(m float64, n int) float64 {
+	return 2.5 * math.Sqrt(math.Expm1(-math.Log(m))/float64(n))
 }
 
 // wmbProposal is a run's importance-sampling proposal, with the strides

@@ -185,6 +185,12 @@ func NewSeqPlan(m *ir.Model, c *SeqCensus, opt SeqOptions) (*SeqPlan, error) {
 	if len(c.Observed) != len(m.Time.Vars)+len(r.statics) {
 		return nil, fmt.Errorf("learn: NewSeqPlan: a census of another model's sequences")
 	}
+	return r.plan(c)
+}
+
+// plan settles r on the census c and returns its plan; it refuses a
+// sequence too long for the E-step r runs.
+func (r *seqRun) plan(c *SeqCensus) (*SeqPlan, error) {
 	r.settle(c)
 	if r.hmm == nil && c.Longest-1 > ir.MaxHorizon {
 		// The general E-step unrolls the model to each sequence's

@@ -146,20 +146,22 @@ type seqParams struct {
 // distribution replaced (every slice carrying its group's numbers; m.Time
 // kept) and the report of the start kept.
 func LearnSequences(m *ir.Model, seqs []Seq, opt SeqOptions) (*ir.Model, *Report, error) {
-	if _, err := seqOptions(m, opt); err != nil {
+	opt, err := seqOptions(m, opt)
+	if err != nil {
 		return nil, nil, err
 	}
 	if len(seqs) == 0 {
 		return nil, nil, ErrNoRows
 	}
-	if _, err := newSeqRun(m, opt); err != nil {
+	r, err := newSeqRun(m, opt)
+	if err != nil {
 		return nil, nil, err // the model's errors before the data's
 	}
 	c := NewSeqCensus(m)
 	if err := c.Add(seqs, 0); err != nil {
 		return nil, nil, err
 	}
-	p, err := NewSeqPlan(m, c, opt)
+	p, err := r.plan(c)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -245,21 +245,32 @@ func normalise(xs []float64) float64 {
 	return z
 }
 
-// prior computes the statics' prior given their values into the prior's
-// message and returns its log normaliser.
-func (r *run) prior(s Seq) (*factor.Factor, float64, error) {
+// staticsMsg computes into the prior's message (the parity of step -1)
+// the statics' tables given their values, unnormalised, and returns it
+// with the log of the constants the values contributed.
+func (r *run) staticsMsg(s Seq) (*factor.Factor, float64, error) {
 	ks := r.kinds[0]
 	logs, err := r.inputs(ks, nil, s.Static)
 	if err != nil {
 		return nil, 0, err
 	}
-	msg := ks.msg[1] // the parity of step -1
+	msg := ks.msg[1]
 	if len(ks.fs) == 0 {
 		for i := range msg.Vals {
 			msg.Vals[i] = 1
 		}
 	} else {
 		factor.Combine(r.k, msg, ks.fs, factor.OpSum, nil)
+	}
+	return msg, logs, nil
+}
+
+// prior computes the statics' prior given their values into the prior's
+// message and returns its log normaliser.
+func (r *run) prior(s Seq) (*factor.Factor, float64, error) {
+	msg, logs, err := r.staticsMsg(s)
+	if err != nil {
+		return nil, 0, err
 	}
 	z := normalise(msg.Vals)
 	if !(z > 0) || math.IsInf(logs, -1) {

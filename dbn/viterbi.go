@@ -35,18 +35,9 @@ func (n *Net) Viterbi(s Seq, targets []string) (path [][]int, logp float64, err 
 	offs := make([]int, T+1)
 	// The statics' prior, maximised over nothing (every discrete static
 	// is in the interface): their joint with their values.
-	ks0 := r.kinds[0]
-	logs, err := r.inputs(ks0, nil, s.Static)
+	msg, logs, err := r.staticsMsg(s)
 	if err != nil {
 		return nil, 0, err
-	}
-	msg := ks0.msg[1]
-	if len(ks0.fs) == 0 {
-		for i := range msg.Vals {
-			msg.Vals[i] = 1
-		}
-	} else {
-		factor.Combine(r.k, msg, ks0.fs, factor.OpSum, nil)
 	}
 	mx := rescale(msg.Vals)
 	if !(mx > 0) || math.IsInf(logs, -1) {
